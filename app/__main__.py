@@ -1,0 +1,3 @@
+from tabletrail.cli import main
+
+raise SystemExit(main())

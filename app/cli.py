@@ -1,0 +1,194 @@
+"""The `tabletrail` command line: start, play, undo, inspect and replay encounters."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from tabletrail import render
+from tabletrail.core.refusal import Rejection
+from tabletrail.core.rulesets import RULESETS
+from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.encounter import Encounter
+from tabletrail.events.commands import Redo, Undo
+from tabletrail.events.errors import InputError
+from tabletrail.events.log import JsonlStore
+from tabletrail.events.scenario import load_scenario
+from tabletrail.projections.board import view
+from tabletrail.syntax import parse, usage, verbs
+
+
+def _open(path: str, upto: int | None = None) -> Encounter:
+    return Encounter.open(JsonlStore(path), upto=upto)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    scenario = load_scenario(args.scenario)
+    enc = Encounter.create(JsonlStore(args.log), scenario, where=args.scenario)
+    print(f"started {scenario.name!r} under {scenario.ruleset} in {args.log}")
+    print(render.board(enc.state))
+    print(render.fighters(enc.state))
+    return 0
+
+
+def _run(enc: Encounter, command, text: str) -> int:  # noqa: ANN001
+    result = enc.execute(command, text)
+    if isinstance(result, Rejection):
+        print(str(result), file=sys.stderr)
+        return 1
+    for record in result:
+        print(f"{record.seq:>5} {render.describe(record.event)}  [{', '.join(record.event.rules)}]")
+    return 0
+
+
+def cmd_do(args: argparse.Namespace) -> int:
+    text = " ".join(args.words)
+    command = parse(args.words)
+    return _run(_open(args.log), command, text)
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    return _run(_open(args.log), Undo(by=args.by, why=args.why), "undo")
+
+
+def cmd_redo(args: argparse.Namespace) -> int:
+    return _run(_open(args.log), Redo(by=args.by, why=args.why), "redo")
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    enc = _open(args.log, upto=args.at)
+    print(render.board(enc.state))
+    print(render.fighters(enc.state))
+    return 0
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    enc = _open(args.log)
+    t = enc.timeline
+    print(render.log_lines(enc.records, t.abandoned, set(t.undone)))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    enc = _open(args.log, upto=args.to)
+    if args.json:
+        print(json.dumps(view(enc.state), indent=2, sort_keys=True))
+    else:
+        print(f"replayed {len(enc.records)} events of {args.log}")
+        print(render.board(enc.state))
+        print(render.fighters(enc.state))
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    chosen = [get_ruleset(args.ruleset)] if args.ruleset else list(RULESETS.values())
+    data = [
+        {
+            "id": rs.id,
+            "title": rs.title,
+            "document": rs.document,
+            "unit": rs.unit,
+            "rules": [{"id": rs.rule(r.name), "enforce": r.enforce, "default": r.default} for r in rs.rules],
+            "settings": [{"name": s.name, "default": s.default, "choices": list(s.choices), "doc": s.doc,
+                          "rule": s.rule} for s in rs.all_settings()],
+            "stats": [{"name": s.name, "doc": s.doc, "default": s.default} for s in rs.stats],
+            "commands": sorted(c.__struct_config__.tag for c in rs._handlers),  # type: ignore[misc]
+        }
+        for rs in chosen
+    ]
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    for rs in data:
+        print(f"{rs['id']}: {rs['title']} ({rs['document']}, cells of 1 {rs['unit']})")
+        for r in rs["rules"]:
+            default = f"\n      default ruling: {r['default']}" if r["default"] else ""
+            print(f"  {r['id']}: {r['enforce']}{default}")
+        print("  settings:")
+        for s in rs["settings"]:
+            print(f"    {s['name']} = {s['default']!r}: {s['doc']}")
+        print("  commands: " + ", ".join(rs["commands"]))
+        print()
+    return 0
+
+
+def cmd_commands(args: argparse.Namespace) -> int:
+    for verb, cls in verbs().items():
+        print(f"  {usage(cls)}")
+        doc = (cls.__doc__ or "").strip().splitlines()
+        if doc:
+            print(f"      {doc[0]}")
+    return 0
+
+
+EXAMPLES = {
+    "new": "tabletrail new scenarios/skirmish.toml --log fight.jsonl",
+    "do": "tabletrail do fight.jsonl move ari 3,2 5,4   (also: end-turn, drop-prone ari, … roll=14 by=blue)",
+    "undo": "tabletrail undo fight.jsonl --by gm --why 'misclick'",
+    "redo": "tabletrail redo fight.jsonl",
+    "show": "tabletrail show fight.jsonl --at 12",
+    "log": "tabletrail log fight.jsonl",
+    "replay": "tabletrail replay replays/speed-meters-skirmish.jsonl --to 20 --json",
+    "rules": "tabletrail rules speed-meters --json",
+    "commands": "tabletrail commands",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tabletrail",
+        description="Tactical movement for tabletop RPGs: every action a logged, replayable event.",
+    )
+    sub = parser.add_subparsers(dest="verb", required=True)
+
+    def add(name: str, fn, help_: str) -> argparse.ArgumentParser:  # noqa: ANN001
+        p = sub.add_parser(name, help=help_, description=help_, epilog=f"example: {EXAMPLES[name]}",
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.set_defaults(fn=fn)
+        return p
+
+    p = add("new", cmd_new, "start an encounter from a scenario file")
+    p.add_argument("scenario")
+    p.add_argument("--log", required=True, help="the JSON Lines log to create")
+    p = add("do", cmd_do, "decide one command and append its events")
+    p.add_argument("log")
+    p.add_argument("words", nargs=argparse.REMAINDER, help="the command, e.g. move ari 3,2 5,4")
+    for name, fn, help_ in (("undo", cmd_undo, "take back the latest command in force"),
+                            ("redo", cmd_redo, "put back the command undone most recently")):
+        p = add(name, fn, help_)
+        p.add_argument("log")
+        p.add_argument("--by", default="gm", help="who asks (default gm)")
+        p.add_argument("--why", default="", help="why, for the audit")
+    p = add("show", cmd_show, "print the board and the fighters")
+    p.add_argument("log")
+    p.add_argument("--at", type=int, help="as it stood after this sequence number")
+    p = add("log", cmd_log, "list the events with their rule ids")
+    p.add_argument("log")
+    p = add("replay", cmd_replay, "fold the log from the start and print the board")
+    p.add_argument("log")
+    p.add_argument("--to", type=int, help="stop after this sequence number")
+    p.add_argument("--json", action="store_true", help="print the board state as JSON")
+    p = add("rules", cmd_rules, "list the rulesets, their rule ids, settings and commands")
+    p.add_argument("ruleset", nargs="?")
+    p.add_argument("--json", action="store_true")
+    add("commands", cmd_commands, "list every command verb and its syntax")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.fn(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc.filename or ''}: {exc.strerror}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+

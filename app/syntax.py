@@ -1,0 +1,142 @@
+"""The table's command syntax: `move ari 3,4 5,4 roll=12 by=blue`.
+
+One generic parser serves every command of every ruleset: the verb picks the
+command type, bare words fill its fields in order (a list field takes the rest),
+and `name=value` words set any field by name. Cells are written x,y or x,y,z.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+import msgspec
+from msgspec import inspect as mi
+
+from tabletrail.events.commands import Command, command_types
+from tabletrail.events.errors import InputError
+
+BASE_FIELDS = ("by", "rolls", "why")
+ALIASES = {"roll": "rolls"}
+
+
+def verbs() -> dict[str, type[Command]]:
+    return command_types()
+
+
+def usage(cls: type[Command]) -> str:
+    info = mi.type_info(cls)
+    assert isinstance(info, mi.StructType)
+    parts = [cls.__struct_config__.tag]  # type: ignore[list-item]
+    for field in info.fields:
+        if field.name in BASE_FIELDS:
+            continue
+        label = field.name.upper()
+        if _is_list(field.type):
+            label += "…"
+        parts.append(label if field.required else f"[{field.name}={label}]")
+    return " ".join(str(p) for p in parts) + " [roll=N…] [by=WHO] [why=TEXT]"
+
+
+def parse(words: list[str] | str, where: str = "command") -> Command:
+    """Parse one command; InputError names the word or field at fault."""
+    if isinstance(words, str):
+        try:
+            words = shlex.split(words)
+        except ValueError as exc:
+            raise InputError(f"{where}: {exc}") from None
+    if not words:
+        raise InputError(f"{where}: empty command (verbs: {', '.join(verbs())})")
+    verb, *rest = words
+    cls = verbs().get(verb)
+    if cls is None:
+        raise InputError(f"{where}: unknown command {verb!r} (verbs: {', '.join(verbs())})")
+    info = mi.type_info(cls)
+    assert isinstance(info, mi.StructType)
+    fields = {f.name: f for f in info.fields}
+    positional = [f for f in info.fields if f.name not in BASE_FIELDS]
+    values: dict[str, Any] = {}
+    queue = list(positional)
+    for word in rest:
+        if "=" in word and word.split("=", 1)[0].isidentifier():
+            name, raw = word.split("=", 1)
+            name = ALIASES.get(name, name)
+            if name not in fields:
+                raise InputError(f"{where}: {verb} has no option {name!r} (options: {', '.join(fields)})")
+            value = _convert(fields[name].type, raw, f"{where}: {name}")
+            if _is_list(fields[name].type) and name in values:
+                values[name] = (*values[name], *value)
+            else:
+                values[name] = value
+            queue = [f for f in queue if f.name != name]
+            continue
+        if not queue:
+            raise InputError(f"{where}: unexpected word {word!r}; usage: {usage(cls)}")
+        field = queue[0]
+        if _is_list(field.type):
+            values[field.name] = (*values.get(field.name, ()), *_convert(field.type, word, f"{where}: {field.name}"))
+        else:
+            values[field.name] = _convert(field.type, word, f"{where}: {field.name}")
+            queue.pop(0)
+    missing = [f.name for f in positional if f.required and f.name not in values]
+    if missing:
+        raise InputError(f"{where}: {verb} needs {', '.join(missing)}; usage: {usage(cls)}")
+    try:
+        return msgspec.convert(values, cls)
+    except msgspec.ValidationError as exc:
+        raise InputError(f"{where}: {exc}") from None
+
+
+def _is_list(t: mi.Type) -> bool:
+    return isinstance(t, mi.VarTupleType)
+
+
+def _is_cell(t: mi.Type) -> bool:
+    return isinstance(t, mi.Metadata) and (t.extra_json_schema or {}).get("title") == "cell"
+
+
+def _convert(t: mi.Type, raw: str, where: str) -> Any:
+    if isinstance(t, mi.Metadata) and not _is_cell(t):
+        t = t.type
+    if isinstance(t, mi.UnionType):
+        for option in t.types:
+            if isinstance(option, mi.NoneType):
+                if raw.lower() in ("none", ""):
+                    return None
+                continue
+            try:
+                return _convert(option, raw, where)
+            except InputError:
+                continue
+        raise InputError(f"{where}: cannot read {raw!r}")
+    if isinstance(t, mi.StrType | mi.LiteralType | mi.AnyType):
+        return raw
+    if isinstance(t, mi.BoolType):
+        if raw.lower() in ("true", "yes", "1"):
+            return True
+        if raw.lower() in ("false", "no", "0"):
+            return False
+        raise InputError(f"{where}: expected yes or no, got {raw!r}")
+    if isinstance(t, mi.IntType):
+        try:
+            return int(raw)
+        except ValueError:
+            raise InputError(f"{where}: expected a whole number, got {raw!r}") from None
+    if isinstance(t, mi.FloatType):
+        try:
+            return float(raw)
+        except ValueError:
+            raise InputError(f"{where}: expected a number, got {raw!r}") from None
+    if _is_cell(t):
+        from tabletrail.core.geometry import parse_cell
+
+        try:
+            return parse_cell(raw)
+        except ValueError as exc:
+            raise InputError(f"{where}: {exc}") from None
+    if isinstance(t, mi.VarTupleType | mi.TupleType):
+        item = t.item_type if isinstance(t, mi.VarTupleType) else t.item_types[0]
+        if _is_cell(item):
+            return (_convert(item, raw, where),)
+        return tuple(_convert(item, part, where) for part in raw.split(",") if part)
+    raise InputError(f"{where}: cannot read {raw!r}")

@@ -1,0 +1,1 @@
+"""The rules: geometry, state machines, rulesets and `decide`. Pure: no I/O."""

@@ -1,0 +1,25 @@
+"""A batch in the making: the events of one command, applied as they are emitted.
+
+Rules often need the state their own facts produce (after the first half of a
+move, is the fighter now in an enemy's reach?). `Batch` keeps a working state
+by folding each emitted event with the board's `evolve`; if a rule refuses
+later in the command, the whole batch is dropped and nothing is appended.
+"""
+
+from __future__ import annotations
+
+from tabletrail.core.state import EncounterState
+from tabletrail.events.types import Event
+from tabletrail.projections.board import evolve
+
+
+class Batch:
+    def __init__(self, state: EncounterState) -> None:
+        self.start = state
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        for event in events:
+            self.events.append(event)
+            self.state = evolve(self.state, event)

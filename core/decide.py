@@ -1,0 +1,23 @@
+"""decide: a command and the current state in, the batch of events or a rejection out."""
+
+from __future__ import annotations
+
+from tabletrail.core.dice import Dice
+from tabletrail.core.refusal import Refusal, Rejection
+from tabletrail.core.rulesets import RULESETS
+from tabletrail.core.state import EncounterState
+from tabletrail.events.commands import Command
+from tabletrail.events.types import Event
+
+
+def dice_for(state: EncounterState, command: Command) -> Dice:
+    """The check inputs of a command under the encounter's `checks` setting."""
+    return Dice(command.rolls, table_only=state.settings.get("checks") == "table")
+
+
+def decide(state: EncounterState, command: Command, dice: Dice | None = None) -> list[Event] | Rejection:
+    ruleset = RULESETS[state.ruleset]
+    try:
+        return ruleset.decide(state, command, dice or dice_for(state, command))
+    except Refusal as refusal:
+        return Rejection(rule=refusal.rule, reason=refusal.reason)

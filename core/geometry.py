@@ -1,0 +1,149 @@
+"""The grid: cells, terrain, heights, paths and distances.
+
+Positions are (x, y, z): x the column, y the row (row 0 is the top line of the
+map), z a height in centi-units. Every number is an integer, so a path costs
+the same on every machine and an audit can be checked by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from math import isqrt
+
+from tabletrail.core.units import CU, to_cu
+from tabletrail.events.scenario import CellKind, Scenario
+
+Pos = tuple[int, int, int]
+XY = tuple[int, int]
+
+# Diagonal rules, a setting of every ruleset.
+EVERY_1 = "every-1"  # a diagonal step costs 1, like a straight one
+ALTERNATING = "alternating"  # diagonals cost 1, 2, 1, 2… within one move
+EUCLIDEAN = "euclidean"  # true length between cell centres, to 0.01
+MANHATTAN = "manhattan"  # a diagonal step costs 2
+DIAGONAL_RULES = (EVERY_1, ALTERNATING, EUCLIDEAN, MANHATTAN)
+
+NEIGHBOURS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))  # N, then clockwise
+
+
+class Grid:
+    """The map of one scenario, precomputed for fast look-ups. Never changes."""
+
+    __slots__ = ("width", "height", "kinds", "tags", "ground", "top")
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.width = len(scenario.rows[0])
+        self.height = len(scenario.rows)
+        self.kinds: tuple[tuple[CellKind, ...], ...] = tuple(
+            tuple(scenario.legend[ch] for ch in row) for row in scenario.rows
+        )
+        self.tags: tuple[tuple[frozenset[str], ...], ...] = tuple(
+            tuple(k.all_tags for k in row) for row in self.kinds
+        )
+        self.ground: tuple[tuple[int, ...], ...] = tuple(
+            tuple(to_cu(k.ground) for k in row) for row in self.kinds
+        )
+        # Where a fighter stands on the cell: the ground, or the top of an obstacle.
+        self.top: tuple[tuple[int, ...], ...] = tuple(
+            tuple(to_cu(k.ground) + to_cu(k.height) for k in row) for row in self.kinds
+        )
+
+    def inside(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def kind(self, x: int, y: int) -> CellKind:
+        return self.kinds[y][x]
+
+    def has(self, x: int, y: int, tag: str) -> bool:
+        return tag in self.tags[y][x]
+
+    def blocked(self, x: int, y: int) -> bool:
+        """Walls and solid obstacles: nothing walks through them."""
+        tags = self.tags[y][x]
+        return "wall" in tags or ("solid" in tags and "obstacle" not in tags)
+
+    def neighbours(self, x: int, y: int) -> Iterator[XY]:
+        for dx, dy in NEIGHBOURS:
+            if self.inside(x + dx, y + dy):
+                yield x + dx, y + dy
+
+
+def line(a: XY, b: XY) -> list[XY]:
+    """Cells from a to b (b included, a excluded), each a king's step from the last."""
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = abs(x1 - x0), abs(y1 - y0)
+    sx, sy = (1 if x1 > x0 else -1), (1 if y1 > y0 else -1)
+    cells: list[XY] = []
+    n = max(dx, dy)
+    for i in range(1, n + 1):
+        # Nearest cell to the true line, ties rounded forward.
+        x = x0 + sx * ((2 * i * dx + n) // (2 * n))
+        y = y0 + sy * ((2 * i * dy + n) // (2 * n))
+        cells.append((x, y))
+    return cells
+
+
+def expand(start: XY, waypoints: list[XY]) -> list[XY]:
+    """Join waypoints with straight lines; a first waypoint equal to start is skipped."""
+    cells: list[XY] = []
+    here = start
+    for wp in waypoints:
+        if wp == here:
+            continue
+        cells.extend(line(here, wp))
+        here = wp
+    return cells
+
+
+def hypot_cu(dx_cu: int, dy_cu: int, dz_cu: int = 0) -> int:
+    """Straight-line length of a vector in centi-units, rounded to the nearest 0.01."""
+    sq4 = 4 * (dx_cu * dx_cu + dy_cu * dy_cu + dz_cu * dz_cu)
+    return (isqrt(sq4) + 1) // 2
+
+
+def step_cost(rule: str, dx: int, dy: int, parity: int) -> tuple[int, int]:
+    """Cost of one horizontal king's step under a diagonal rule, and the new parity.
+
+    parity counts the diagonals taken so far in this move (alternating rule).
+    """
+    if dx and dy:
+        if rule == EVERY_1:
+            return CU, parity + 1
+        if rule == ALTERNATING:
+            return (2 * CU if parity % 2 else CU), parity + 1
+        if rule == EUCLIDEAN:
+            return hypot_cu(CU, CU), parity + 1
+        if rule == MANHATTAN:
+            return 2 * CU, parity + 1
+        raise ValueError(f"unknown diagonal rule {rule!r}")
+    return (CU if dx or dy else 0), parity
+
+
+def distance(rule: str, a: XY | Pos, b: XY | Pos) -> int:
+    """Distance between two cells' centres under a diagonal rule, in centi-units."""
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    lo, hi = min(dx, dy), max(dx, dy)
+    if rule == EVERY_1:
+        return hi * CU
+    if rule == ALTERNATING:
+        return (hi + lo // 2) * CU
+    if rule == EUCLIDEAN:
+        return hypot_cu(dx * CU, dy * CU)
+    if rule == MANHATTAN:
+        return (dx + dy) * CU
+    raise ValueError(f"unknown diagonal rule {rule!r}")
+
+
+def parse_cell(text: str) -> tuple[int, ...]:
+    """'3,4' -> (3, 4); '3,4,2' -> (3, 4, 2). ValueError names the text."""
+    parts = text.split(",")
+    if len(parts) not in (2, 3):
+        raise ValueError(f"{text!r} is not a cell; write x,y such as 3,4")
+    try:
+        return tuple(int(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a cell; write whole numbers x,y such as 3,4") from None
+
+
+def show(pos: XY | Pos) -> str:
+    return f"{pos[0]},{pos[1]}"

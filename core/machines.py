@@ -1,0 +1,114 @@
+"""Character state machines, built with `transitions`.
+
+One shared `Machine` per state graph, never one per character: building a
+Machine is costly, and a fighter's state is just a string on the board. decide
+asks a graph whether a trigger is legal from a state and where it leads;
+evolve never fires triggers, it writes the destination the event recorded.
+`replay_strict` re-fires every recorded trigger through the real Machine, for
+tests and `verify`.
+"""
+
+from __future__ import annotations
+
+from transitions import Machine
+
+from tabletrail.core.refusal import Refusal
+
+
+class Graph:
+    def __init__(
+        self, name: str, states: list[str], transitions: list[dict[str, object]], initial: str
+    ) -> None:
+        self.name = name
+        self.initial = initial
+        self.machine = Machine(
+            model=None,
+            states=states,
+            transitions=transitions,
+            initial=initial,
+            auto_transitions=False,
+            send_event=False,
+        )
+        # The machine's own event table, flattened once for O(1) questions.
+        self._table: dict[tuple[str, str], str] = {}
+        for trigger, event in self.machine.events.items():
+            for source, transitions_from in event.transitions.items():
+                self._table[(trigger, source)] = transitions_from[0].dest or source
+
+    @property
+    def states(self) -> list[str]:
+        return list(self.machine.states)
+
+    def target(self, trigger: str, source: str) -> str | None:
+        """Where `trigger` leads from `source`, or None when it is not allowed."""
+        return self._table.get((trigger, source))
+
+    def require(self, trigger: str, source: str, rule: str, reason: str = "") -> str:
+        dest = self.target(trigger, source)
+        if dest is None:
+            allowed = sorted(t for (t, s) in self._table if s == source)
+            raise Refusal(
+                rule,
+                reason or f"cannot {trigger.replace('_', ' ')} while {source.replace('_', ' ')}"
+                f" (from {source}: {', '.join(allowed) or 'nothing'})",
+            )
+        return dest
+
+    def fire(self, source: str, trigger: str) -> str:
+        """Run the trigger through the real Machine (strict replay); returns the new state."""
+
+        class _Piece:
+            state = source
+
+        piece = _Piece()
+        self.machine.add_model(piece, initial=source)
+        try:
+            getattr(piece, trigger)()
+            return piece.state
+        finally:
+            self.machine.remove_model(piece)
+
+
+POSTURE = Graph(
+    "posture",
+    ["standing", "prone"],
+    [
+        {"trigger": "drop_prone", "source": "standing", "dest": "prone"},
+        {"trigger": "stand_up", "source": "prone", "dest": "standing"},
+        {"trigger": "knock_down", "source": ["standing", "prone"], "dest": "prone"},
+    ],
+    "standing",
+)
+
+ENGAGEMENT = Graph(
+    "engagement",
+    ["free", "engaged"],
+    [
+        {"trigger": "engage", "source": ["free", "engaged"], "dest": "engaged"},
+        {"trigger": "resolve", "source": "engaged", "dest": "free"},
+        {"trigger": "break_away", "source": "engaged", "dest": "free"},
+    ],
+    "free",
+)
+
+TURN = Graph(
+    "turn",
+    ["waiting", "acting", "delayed", "holding", "done"],
+    [
+        {"trigger": "start", "source": ["waiting", "delayed", "holding"], "dest": "acting"},
+        {"trigger": "finish", "source": "acting", "dest": "done"},
+        {"trigger": "delay", "source": "acting", "dest": "delayed"},
+        {"trigger": "hold", "source": "acting", "dest": "holding"},
+        {"trigger": "skip", "source": ["waiting", "delayed"], "dest": "done"},
+        {"trigger": "new_pass", "source": ["done", "waiting", "holding"], "dest": "waiting"},
+    ],
+    "waiting",
+)
+
+GRAPHS: dict[str, Graph] = {g.name: g for g in (POSTURE, ENGAGEMENT, TURN)}
+
+
+def register(graph: Graph) -> Graph:
+    """Rulesets add their own graphs (gravity, grab, mode) here, once, at import."""
+    GRAPHS[graph.name] = graph
+    return graph

@@ -1,0 +1,161 @@
+"""Walking a path: the loop every ruleset shares, parameterised by a policy.
+
+A move is a list of cells. For each step the ruleset's policy prices it (and
+refuses what its rules forbid); the running total is held against the budget;
+and where the policy says something happens on a cell (an enemy's reach, a
+slippery floor, an occupied square), the steps so far are recorded and the
+policy's `on_step` emits the consequence, which may end the move there.
+A refusal anywhere drops the whole command: nothing is appended.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.geometry import XY, Grid, Pos, show, step_cost
+from tabletrail.core.refusal import Refusal
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import fmt
+from tabletrail.events.types import Moved, Step
+
+
+class StepPolicy(Protocol):
+    unit: str
+
+    def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
+        """The step's cost and facts, or a Refusal naming the rule it breaks."""
+        ...
+
+    def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
+        """Does something happen once the fighter stands on this step's cell?"""
+        ...
+
+    def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
+        """Emit what happens there; return why the move stops, or "" to go on."""
+        ...
+
+    def can_end(self, state: EncounterState, f: Fighter) -> None:
+        """Refuse an end position the rules forbid (an occupied space…)."""
+        ...
+
+
+def walk(
+    b: Batch,
+    policy: StepPolicy,
+    fighter_id: str,
+    cells: list[XY],
+    *,
+    budget: int,
+    budget_rule: str,
+    rules: tuple[str, ...],
+    resource: str = "movement",
+    what: str = "the move",
+) -> tuple[list[Step], str]:
+    """Walk the cells; returns the steps taken and why the move stopped early ("" if it didn't)."""
+    pending: list[Step] = []
+    taken: list[Step] = []
+    left = budget
+    parity = 0
+    cited = set(rules)
+
+    def flush(stopped: str = "") -> None:
+        nonlocal left
+        if pending:
+            cost = sum(s.cost for s in pending)
+            b.emit(
+                Moved(
+                    fighter=fighter_id,
+                    steps=tuple(pending),
+                    resource=resource,
+                    budget=left,
+                    stopped=stopped,
+                    rules=tuple(sorted(cited)),
+                )
+            )
+            left -= cost
+            taken.extend(pending)
+            pending.clear()
+
+    f = b.state.fighter(fighter_id)
+    assert f is not None
+    here = f.pos
+    spent = 0
+    for cell in cells:
+        step = policy.price(b.state, f, here, cell, parity)
+        spent += step.cost
+        if spent > budget:
+            raise Refusal(
+                budget_rule,
+                f"{what} costs {fmt(spent)} {policy.unit} by {show(cell)}, "
+                f"but only {fmt(budget)} {policy.unit} are left",
+            )
+        parity = step.parity
+        here = step.to
+        pending.append(step)
+        probe_state = b.state  # the fighter has not moved on the board yet
+        probe = _standing_at(f, step.to)
+        if policy.eventful(probe_state, probe, step):
+            flush()
+            stopped = policy.on_step(b, fighter_id, step)
+            f = b.state.fighter(fighter_id)  # type: ignore[assignment]
+            assert f is not None
+            if stopped:
+                _note_stop(b, stopped)
+                return taken, stopped
+    flush()
+    f = b.state.fighter(fighter_id)
+    assert f is not None
+    policy.can_end(b.state, f)
+    return taken, ""
+
+
+def _standing_at(f: Fighter, pos: Pos) -> Fighter:
+    from msgspec.structs import replace
+
+    return replace(f, pos=pos)
+
+
+def _note_stop(b: Batch, why: str) -> None:
+    """Mark the last Moved event of the batch with why the move ended there."""
+    from msgspec.structs import replace
+
+    for i in range(len(b.events) - 1, -1, -1):
+        event = b.events[i]
+        if isinstance(event, Moved):
+            b.events[i] = replace(event, stopped=why)
+            return
+
+
+def flat_step(
+    grid: Grid,
+    frm: Pos,
+    to: XY,
+    parity: int,
+    *,
+    diagonal: str,
+    terrain_factor: int = 1,
+    mode: str = "",
+) -> Step:
+    """A king's step across the ground: diagonal rule, then a terrain multiplier."""
+    dx, dy = to[0] - frm[0], to[1] - frm[1]
+    if max(abs(dx), abs(dy)) != 1:
+        raise ValueError(f"{show(frm)} to {show(to)} is not one step")
+    cost, parity = step_cost(diagonal, dx, dy, parity)
+    z = grid.top[to[1]][to[0]]
+    kind = grid.kind(*to)
+    return Step(
+        to=(to[0], to[1], z),
+        cost=cost * terrain_factor,
+        terrain=kind.terrain,
+        diagonal=bool(dx and dy),
+        parity=parity,
+        mode=mode,
+    )
+
+
+def rise(frm: Pos, to: Pos) -> int:
+    """Height gained by a step, in centi-units (negative when going down)."""
+    return to[2] - frm[2]
+
+

@@ -1,0 +1,304 @@
+"""The shared engine every ruleset specialises.
+
+Like a chess variant that overrides a few hooks of the standard board, a
+ruleset subclasses `Ruleset`, declares its rules, settings and stats, and
+handles its commands with methods marked `@handles(CommandType)`. The base
+class brings what every ruleset shares: fighter and turn checks, turn order
+through the TURN machine, posture through the POSTURE machine, settings
+validation, and the catalogue listing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice, parse_formula
+from tabletrail.core.machines import GRAPHS
+from tabletrail.core.refusal import Refusal, require
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import to_cu
+from tabletrail.events import types as ev
+from tabletrail.events.commands import Command, DropProne, EndTurn, StandUp
+from tabletrail.events.errors import InputError
+from tabletrail.events.scenario import Scenario
+
+ENGINE_FIGHTER = "tabletrail/fighter"
+ENGINE_TURN = "tabletrail/turn-order"
+ENGINE_COMMAND = "tabletrail/command"
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str  # short id inside the ruleset, e.g. "rough"
+    enforce: str  # what the engine enforces, in the catalogue's words
+    default: str = ""  # the default ruling where the text is silent
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] = ()
+    rule: str = ""  # the rule whose ruling this setting carries
+
+    def check(self, value: Any, where: str) -> Any:
+        if self.choices:
+            if value not in self.choices:
+                raise InputError(f"{where}: {value!r} is not one of {', '.join(map(repr, self.choices))}")
+            return value
+        kind = type(self.default)
+        if kind is bool and not isinstance(value, bool):
+            raise InputError(f"{where}: expected true or false, got {value!r}")
+        if kind in (int, float) and (isinstance(value, bool) or not isinstance(value, int | float)):
+            raise InputError(f"{where}: expected a number, got {value!r}")
+        if kind is int and not float(value).is_integer():
+            raise InputError(f"{where}: expected a whole number, got {value!r}")
+        if kind is str and not isinstance(value, str):
+            raise InputError(f"{where}: expected a string, got {value!r}")
+        if self.name.endswith("formula"):
+            try:
+                parse_formula(value)
+            except ValueError as exc:
+                raise InputError(f"{where}: {exc}") from None
+        return int(value) if kind is int else value
+
+
+@dataclass(frozen=True)
+class Stat:
+    name: str
+    doc: str
+    length: bool = False  # a distance or height, in the ruleset's unit
+    default: float | int | None = None  # None: every fighter must give it
+
+
+Handler = Callable[[Any, Batch, Any, Dice], None]
+
+
+def handles(command: type[Command]) -> Callable[[Handler], Handler]:
+    """Mark a ruleset method as the handler of one command type."""
+
+    def mark(fn: Handler) -> Handler:
+        fn._handles = command  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+COMMON_SETTINGS = (
+    Setting(
+        "checks",
+        "seeded",
+        "where check numbers come from when a command gives no roll: 'seeded' draws them "
+        "from the encounter's seeded dice, 'table' refuses until the table enters the roll",
+        ("seeded", "table"),
+    ),
+    Setting("strict_turns", True, "only the fighter whose turn it is may act"),
+)
+
+
+class Ruleset:
+    id: ClassVar[str]
+    title: ClassVar[str]
+    document: ClassVar[str]
+    unit: ClassVar[str]  # "yd" or "m": one grid cell
+    rules: ClassVar[tuple[Rule, ...]]
+    settings: ClassVar[tuple[Setting, ...]]
+    stats: ClassVar[tuple[Stat, ...]]
+    _handlers: ClassVar[dict[type[Command], Handler]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        handlers: dict[type[Command], Handler] = {}
+        for klass in reversed(cls.__mro__):
+            for value in vars(klass).values():
+                target = getattr(value, "_handles", None)
+                if target is not None:
+                    handlers[target] = value
+        cls._handlers = handlers
+
+    # --- catalogue -----------------------------------------------------------
+
+    def rule(self, name: str) -> str:
+        """The full catalogue id of one of this ruleset's rules."""
+        assert any(r.name == name for r in self.rules), f"{self.id} has no rule {name!r}"
+        return f"{self.id}/{name}"
+
+    def all_settings(self) -> tuple[Setting, ...]:
+        return COMMON_SETTINGS + self.settings
+
+    def resolve_settings(self, given: dict[str, Any], where: str = "settings") -> dict[str, Any]:
+        """Defaults overlaid with the scenario's choices; unknown names are an error."""
+        known = {s.name: s for s in self.all_settings()}
+        for name in given:
+            if name not in known:
+                raise InputError(
+                    f"{where}.{name}: {self.id} has no such setting (it has: {', '.join(sorted(known))})"
+                )
+        return {
+            name: s.check(given[name], f"{where}.{name}") if name in given else s.default
+            for name, s in known.items()
+        }
+
+    def validate(self, scenario: Scenario, where: str) -> None:
+        """Check the fighters carry the stats this ruleset needs."""
+        names = {s.name for s in self.stats}
+        for i, spec in enumerate(scenario.fighters):
+            for stat in self.stats:
+                if stat.default is None and stat.name not in spec.stats:
+                    raise InputError(f"{where}: fighters[{i}] ({spec.id}): missing stat {stat.name!r} ({stat.doc})")
+                value = spec.stats.get(stat.name)
+                if value is not None and value < 0:
+                    raise InputError(f"{where}: fighters[{i}].{stat.name}: must not be negative, got {value}")
+            for key in spec.stats:
+                if key not in names:
+                    raise InputError(
+                        f"{where}: fighters[{i}].{key}: {self.id} has no stat {key!r} "
+                        f"(it uses: {', '.join(sorted(names))})"
+                    )
+
+    def stat(self, f: Fighter, name: str) -> Any:
+        """A stat as written (count stats) or in centi-units (length stats)."""
+        spec = next(s for s in self.stats if s.name == name)
+        value = f.stats.get(name, spec.default)
+        return to_cu(value) if spec.length else value
+
+    # --- deciding ------------------------------------------------------------
+
+    def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:
+        handler = self._handlers.get(type(command))
+        if handler is None:
+            verbs = sorted(c.__struct_config__.tag for c in self._handlers)  # type: ignore[misc]
+            raise Refusal(
+                ENGINE_COMMAND,
+                f"{self.id} has no {command.__struct_config__.tag!r} command "
+                f"(it knows: {', '.join(verbs)})",
+            )
+        b = Batch(state)
+        handler(self, b, command, dice)
+        dice.finish()
+        if not b.events:
+            raise Refusal(ENGINE_COMMAND, "nothing would happen")
+        return b.events
+
+    def fighter(self, state: EncounterState, fighter_id: str) -> Fighter:
+        f = state.fighter(fighter_id)
+        if f is None:
+            known = ", ".join(x.id for x in state.fighters)
+            raise Refusal(ENGINE_FIGHTER, f"no fighter {fighter_id!r} (fighters: {known})")
+        return f
+
+    def acting(self, state: EncounterState, fighter_id: str) -> Fighter:
+        """The fighter, who must be the one whose turn it is (when turns are strict)."""
+        f = self.fighter(state, fighter_id)
+        if state.settings.get("strict_turns", True):
+            active = state.turn.active
+            require(
+                f.id == active,
+                ENGINE_TURN,
+                f"it is {active}'s turn, not {f.id}'s (end-turn passes it on)",
+            )
+        return f
+
+    def change(
+        self, b: Batch, f: Fighter, machine: str, trigger: str, rule: str, note: str = ""
+    ) -> str:
+        """Ask a state machine for a transition and record it; refuses if not allowed."""
+        graph = GRAPHS[machine]
+        source = b.state.fighter(f.id).state(machine, graph.initial)  # type: ignore[union-attr]
+        dest = graph.require(trigger, source, rule)
+        b.emit(
+            ev.StateChanged(
+                fighter=f.id, machine=machine, trigger=trigger, source=source, dest=dest,
+                rules=(rule,), note=note,
+            )
+        )
+        return dest
+
+    # --- turn order ----------------------------------------------------------
+
+    def begin(self, b: Batch) -> None:
+        """The first events after the encounter starts: the first turn."""
+        first = b.state.turn.order[0]
+        self._start_turn(b, first, b.state.turn.round)
+
+    def _start_turn(self, b: Batch, fighter_id: str, round_no: int) -> None:
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        b.emit(ev.TurnStarted(fighter=fighter_id, round=round_no, pass_no=b.state.turn.pass_no, rules=(ENGINE_TURN,)))
+        self.change(b, f, "turn", "start", ENGINE_TURN)
+        self.start_turn(b, fighter_id)
+
+    @handles(EndTurn)
+    def end_turn_command(self, b: Batch, cmd: EndTurn, dice: Dice) -> None:
+        active = b.state.turn.active
+        if cmd.fighter:
+            require(cmd.fighter == active, ENGINE_TURN, f"it is {active}'s turn, not {cmd.fighter}'s")
+        self.end_turn(b, active, dice)
+        f = b.state.fighter(active)
+        assert f is not None
+        self.change(b, f, "turn", "finish", ENGINE_TURN)
+        b.emit(ev.TurnEnded(fighter=active, rules=(ENGINE_TURN,)))
+        self.advance(b, dice)
+
+    def advance(self, b: Batch, dice: Dice) -> None:
+        """Pass the turn to the next fighter; a new round starts after the last."""
+        turn = b.state.turn
+        nxt = turn.index + 1
+        round_no = turn.round
+        if nxt >= len(turn.order):
+            nxt, round_no = 0, turn.round + 1
+            b.emit(ev.RoundStarted(round=round_no, rules=(ENGINE_TURN,)))
+            for f in b.state.fighters:
+                self.change(b, f, "turn", "new_pass", ENGINE_TURN)
+            self.start_round(b, round_no, dice)
+        self._start_turn(b, b.state.turn.order[nxt], round_no)
+
+    # --- hooks a ruleset overrides -------------------------------------------
+
+    def start_turn(self, b: Batch, fighter_id: str) -> None:
+        """Budgets that refresh when a fighter's turn starts."""
+
+    def end_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """What happens as a fighter's turn ends, before the next one starts."""
+
+    def start_round(self, b: Batch, round_no: int, dice: Dice) -> None:
+        """Budgets that refresh when a new round starts."""
+
+    def modifiers(self, state: EncounterState, fighter_id: str, against: str | None = None) -> list[Modifier]:
+        """Modifiers in force for or against a fighter, each with its rule id."""
+        return []
+
+    # --- posture, shared by every ruleset that knows prone --------------------
+
+    posture_rules: ClassVar[tuple[str, str]] = ("", "")  # (drop rule, stand rule)
+
+    @handles(DropProne)
+    def drop_prone(self, b: Batch, cmd: DropProne, dice: Dice) -> None:
+        require(bool(self.posture_rules[0]), ENGINE_COMMAND, f"{self.id} has no dropping prone")
+        f = self.acting(b.state, cmd.fighter)
+        self.change(b, f, "posture", "drop_prone", self.posture_rules[0])
+        self.after_posture(b, f, "drop_prone")
+
+    @handles(StandUp)
+    def stand_up(self, b: Batch, cmd: StandUp, dice: Dice) -> None:
+        require(bool(self.posture_rules[1]), ENGINE_COMMAND, f"{self.id} has no standing up")
+        f = self.acting(b.state, cmd.fighter)
+        self.change(b, f, "posture", "stand_up", self.posture_rules[1])
+        self.after_posture(b, f, "stand_up")
+
+    def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
+        """What a posture change costs in this ruleset."""
+
+
+@dataclass(frozen=True)
+class Modifier:
+    applies_to: str  # "defense", "ranged attack", "melee attack", "attack against"
+    value: int | str  # a number, or "advantage" / "no dexterity"
+    rule: str
+    why: str = ""
+    tags: tuple[str, ...] = field(default=())
+

@@ -1,0 +1,92 @@
+"""The encounter's state: immutable, shared structurally between versions.
+
+Every change makes a new `EncounterState` that reuses everything it did not
+touch (the grid, the scenario, untouched fighters). Keeping the state after
+every batch therefore costs little, and undo/redo is a cursor move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from tabletrail.core.geometry import Grid, Pos
+from tabletrail.events.scenario import Scenario
+
+
+class Fighter(msgspec.Struct, frozen=True, gc=False):
+    id: str
+    name: str
+    side: str
+    pos: Pos
+    size: str
+    stats: dict[str, int | float]  # as written in the scenario, in the ruleset's units
+    states: dict[str, str]  # machine name -> state ("posture": "prone", …)
+    spent: dict[str, int]  # budget name -> amount spent (lengths in centi-units)
+    marks: dict[str, Any]  # ruleset facts kept on the fighter
+    damage: int = 0
+    tags: tuple[str, ...] = ()
+
+    def state(self, machine: str, default: str) -> str:
+        return self.states.get(machine, default)
+
+    def used(self, resource: str) -> int:
+        return self.spent.get(resource, 0)
+
+
+class Turn(msgspec.Struct, frozen=True, gc=False):
+    order: tuple[str, ...]
+    index: int = 0
+    round: int = 1
+    pass_no: int = 1
+
+    @property
+    def active(self) -> str:
+        return self.order[self.index] if self.order else ""
+
+
+class EncounterState(msgspec.Struct, frozen=True, gc=False):
+    scenario: Scenario
+    grid: Grid
+    settings: dict[str, Any]
+    fighters: tuple[Fighter, ...]
+    turn: Turn
+    links: tuple[tuple[str, str, str], ...] = ()  # (kind, a, b), a < b for symmetric kinds
+    dice: int = 0  # seeded dice drawn so far: the dice state lives in the encounter
+    marks: dict[str, Any] = {}  # encounter-wide facts (gravity regions, area effects)
+
+    @property
+    def ruleset(self) -> str:
+        return self.scenario.ruleset
+
+    def fighter(self, fighter_id: str) -> Fighter | None:
+        for f in self.fighters:
+            if f.id == fighter_id:
+                return f
+        return None
+
+    def index_of(self, fighter_id: str) -> int:
+        for i, f in enumerate(self.fighters):
+            if f.id == fighter_id:
+                return i
+        raise KeyError(fighter_id)
+
+    def with_fighter(self, fighter: Fighter) -> EncounterState:
+        i = self.index_of(fighter.id)
+        fighters = self.fighters[:i] + (fighter,) + self.fighters[i + 1 :]
+        return msgspec.structs.replace(self, fighters=fighters)
+
+    def at(self, x: int, y: int) -> list[Fighter]:
+        return [f for f in self.fighters if f.pos[0] == x and f.pos[1] == y]
+
+    def linked(self, kind: str, fighter_id: str) -> list[str]:
+        """The fighters linked to this one by a relation (engaged with, grabbing…)."""
+        out = []
+        for k, a, b in self.links:
+            if k == kind:
+                if a == fighter_id:
+                    out.append(b)
+                elif b == fighter_id:
+                    out.append(a)
+        return out

@@ -1,0 +1,42 @@
+"""Exact lengths.
+
+Every length, cost and height inside the engine is an integer count of
+hundredths of the ruleset's unit (a "centi-unit": 0.01 yd or 0.01 m). Sums stay
+exact, replays are bit-identical, and an audit prints numbers a person can
+check by hand.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from math import isqrt
+
+CU = 100  # centi-units in one unit (one cell edge)
+
+
+def to_cu(value: float | int | str) -> int:
+    """Convert a number as a GM writes it (1.5, "2", 3) into centi-units."""
+    try:
+        exact = Decimal(str(value)) * CU
+    except InvalidOperation as exc:  # pragma: no cover - callers validate types first
+        raise ValueError(f"not a number: {value!r}") from exc
+    return int(exact.to_integral_value(rounding=ROUND_HALF_EVEN))
+
+
+def fmt(cu: int) -> str:
+    """Format centi-units for people: 141 -> '1.41', 200 -> '2'."""
+    sign = "-" if cu < 0 else ""
+    whole, frac = divmod(abs(cu), CU)
+    return f"{sign}{whole}" if frac == 0 else f"{sign}{whole}.{frac:02d}".rstrip("0")
+
+
+def root_cu(units_squared: int) -> int:
+    """sqrt of a squared length given in whole units², rounded to the nearest 0.01."""
+    scaled = units_squared * CU * CU * 4  # sqrt(4x) = 2 sqrt(x): one extra bit to round by
+    doubled = isqrt(scaled)
+    return (doubled + 1) // 2
+
+
+def half_down(cu: int) -> int:
+    """Half a length, rounding down to the centi-unit (never grants extra movement)."""
+    return cu // 2

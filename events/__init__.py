@@ -1,0 +1,1 @@
+"""Event and command types, codecs, the append-only log and its stores."""

@@ -1,0 +1,87 @@
+"""Commands: what a person at the table asks for.
+
+A command is a request, not a fact: `decide` turns it into events or a
+rejection. Commands are frozen msgspec Structs in one tagged union (`cmd`
+field); every ruleset adds its own in a module of this package, and the CLI
+parses any of them from the same generic syntax (see tabletrail.syntax).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+# x, y or x, y, z as typed at the table; the title tells the CLI parser it is a cell.
+Cell = Annotated[tuple[int, ...], msgspec.Meta(title="cell")]
+
+
+class Command(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="cmd"):
+    """Base of every command.
+
+    by: who asked (a side name or "gm"); rolls: numbers rolled at the table for
+    this command's checks, used in order before any seeded draw; why: optional
+    words for the audit.
+    """
+
+    by: str = "gm"
+    rolls: tuple[int, ...] = ()
+    why: str = ""
+
+
+def command_types() -> dict[str, type[Command]]:
+    """Every command by its verb (its tag), once the ruleset modules are imported."""
+    found: dict[str, type[Command]] = {}
+    todo = list(Command.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        tag = cls.__struct_config__.tag
+        if isinstance(tag, str):
+            found[tag] = cls
+    return dict(sorted(found.items()))
+
+
+def command_union() -> Any:
+    from typing import Union
+
+    return Union[tuple(command_types().values())]  # noqa: UP007 - built at run time
+
+
+# --- commands every ruleset understands -------------------------------------
+
+
+class Move(Command, tag="move"):
+    """Walk along waypoints; consecutive waypoints are joined by straight lines."""
+
+    fighter: str
+    path: tuple[Cell, ...]
+
+
+class EndTurn(Command, tag="end-turn"):
+    fighter: str = ""  # optional check: whose turn the table thinks it is
+
+
+class DropProne(Command, tag="drop-prone"):
+    fighter: str
+
+
+class StandUp(Command, tag="stand-up"):
+    fighter: str
+
+
+class Undo(Command, tag="undo"):
+    """Take back the latest batch still in force. Handled by the encounter, not decide."""
+
+
+class Redo(Command, tag="redo"):
+    """Put back the batch undone most recently, re-applying its recorded events."""
+
+
+# Ruleset command modules register themselves on import.
+from tabletrail.events.commands import (  # noqa: E402
+    ap_squares,  # noqa: F401
+    initiative_yards,  # noqa: F401
+    round_meters,  # noqa: F401
+    speed_meters,  # noqa: F401
+)

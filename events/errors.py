@@ -1,0 +1,13 @@
+"""The one error type for user mistakes: bad files, bad commands, bad log lines.
+
+The CLI prints an InputError's message and exits non-zero without a traceback.
+Its message always names what was wrong and where (file, line, field).
+"""
+
+
+class InputError(Exception):
+    """A user's input could not be accepted; nothing was changed."""
+
+
+class ConflictError(InputError):
+    """Another writer appended first: the expected version is stale."""

@@ -1,0 +1,210 @@
+"""The facts an encounter's log is made of.
+
+Events are a small shared vocabulary, not one type per rule: a ruleset says
+*why* through `rules` (catalogue ids) and `note`, while the fact itself (a
+fighter moved along these steps, a check came up 14, a machine went from
+standing to prone) is ruleset-neutral. That keeps `evolve` tiny and lets a new
+ruleset plug in without touching the projections.
+
+Every event is a frozen msgspec Struct in one tagged union (`type` field).
+Changes stay additive: a new field gets a default, a new fact gets a new type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from tabletrail.events.commands import command_union
+from tabletrail.events.scenario import Scenario
+
+SCHEMA_VERSION = 1
+AnyCommand = command_union()  # every command, ruleset modules included
+
+Pos = tuple[int, int, int]  # x (column), y (row), z height in centi-units
+
+_EVENT_TYPES: list[type[Event]] = []
+
+
+class Event(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="type"):
+    """Base of every fact. `rules` cites catalogue ids; `note` says why in plain words."""
+
+    rules: tuple[str, ...] = ()
+    note: str = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _EVENT_TYPES.append(cls)
+
+
+class EncounterStarted(Event, tag="encounter-started"):
+    scenario: Scenario
+    settings: dict[str, Any]  # every setting in force, defaults included
+    schema: int = SCHEMA_VERSION
+
+
+class CommandIssued(Event, tag="command"):
+    """Heads every batch: what was asked, in the table's own words and parsed."""
+
+    command: AnyCommand
+    text: str = ""
+
+
+class Step(msgspec.Struct, frozen=True, gc=False, array_like=True):
+    """One cell of a move: where, what it cost, and why that much."""
+
+    to: Pos
+    cost: int  # centi-units
+    terrain: str = ""
+    diagonal: bool = False
+    parity: int = 0  # diagonals taken so far in this move (alternating 1-2-1)
+    mode: str = ""
+
+
+class Moved(Event, tag="moved"):
+    fighter: str
+    steps: tuple[Step, ...]
+    resource: str = "movement"  # which budget paid
+    budget: int = 0  # what was left before the move, centi-units
+    stopped: str = ""  # why the move ended early, if it did
+
+
+class Placed(Event, tag="placed"):
+    """A position set without walking: a fall, a push, a teleport, a GM placing a piece."""
+
+    fighter: str
+    to: Pos
+    how: str = ""
+
+
+class StateChanged(Event, tag="state"):
+    """A fighter's state machine moved. `trigger` is what decide asked the machine."""
+
+    fighter: str
+    machine: str
+    trigger: str
+    source: str
+    dest: str
+
+
+class Linked(Event, tag="linked"):
+    kind: str  # "engaged", "grab"
+    a: str
+    b: str
+
+
+class Unlinked(Event, tag="unlinked"):
+    kind: str
+    a: str
+    b: str
+
+
+class CheckRolled(Event, tag="check"):
+    fighter: str
+    check: str
+    number: int  # the roll as rolled or entered: the sum of `dice`
+    source: str  # "table" or "seeded"
+    dice: tuple[int, ...] = ()  # the single dice behind `number` (seeded draws)
+    modifier: int = 0
+    target: int | None = None  # the number to reach, when there is one
+    passed: bool | None = None
+    formula: str = ""
+
+
+class Damaged(Event, tag="damaged"):
+    fighter: str
+    amount: int
+    cause: str = ""
+
+
+class Spent(Event, tag="spent"):
+    """A budget moved: movement, AP, actions, maneuver meters. Negative refunds or grants."""
+
+    fighter: str
+    resource: str
+    amount: int
+
+
+class Refreshed(Event, tag="refreshed"):
+    """Budgets start over, as the ruleset says (a new turn, a new round)."""
+
+    fighter: str
+    resources: tuple[str, ...]
+
+
+class Marked(Event, tag="marked"):
+    """A ruleset fact kept on a fighter (trajectory, held action, blocked square…)."""
+
+    fighter: str
+    key: str
+    value: Any = None
+
+
+class Unmarked(Event, tag="unmarked"):
+    fighter: str
+    key: str
+
+
+class BoardMarked(Event, tag="board-marked"):
+    """A fact about the whole encounter (gravity lost in a region, an area effect)."""
+
+    key: str
+    value: Any = None
+
+
+class TurnStarted(Event, tag="turn-started"):
+    fighter: str
+    round: int
+    pass_no: int = 1
+
+
+class TurnEnded(Event, tag="turn-ended"):
+    fighter: str
+
+
+class RoundStarted(Event, tag="round-started"):
+    round: int
+
+
+class PassStarted(Event, tag="pass-started"):
+    pass_no: int
+
+
+class OrderChanged(Event, tag="order-changed"):
+    order: tuple[str, ...]
+    index: int  # whose turn it is now, as a position in the new order
+
+
+class SettingChanged(Event, tag="setting-changed"):
+    """A GM ruling that changes a ruleset setting from here on."""
+
+    key: str
+    value: Any
+
+
+class Undone(Event, tag="undone"):
+    batch: int
+    by: str = "gm"
+    why: str = ""
+
+
+class Redone(Event, tag="redone"):
+    batch: int
+    by: str = "gm"
+    why: str = ""
+
+
+class Abandoned(Event, tag="abandoned"):
+    """A new command after an undo: these undone batches can no longer be redone."""
+
+    batches: tuple[int, ...]
+
+
+def _all_events() -> Any:
+    from typing import Union
+
+    return Union[tuple(_EVENT_TYPES)]  # noqa: UP007 - every type above
+
+
+AnyEvent = _all_events()

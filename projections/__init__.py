@@ -1,0 +1,1 @@
+"""Read models folded from events: the board, the timeline (undo/redo), the audit."""

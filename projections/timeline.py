@@ -1,0 +1,81 @@
+"""The timeline: the board at every point of the log, and the undo/redo cursor.
+
+The state before and after every batch is kept (states share structure, so
+this is cheap). Undo moves the cursor to the state before the undone batch;
+redo moves it to the state after the redone batch, exactly as its recorded
+events left it: no rule runs and no die is rolled again. Both are O(1) in the
+length of the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tabletrail.core.state import EncounterState
+from tabletrail.events.log import Record
+from tabletrail.events.types import Abandoned, CommandIssued, EncounterStarted, Redone, Undone
+from tabletrail.projections.board import _APPLY, initial_state
+
+
+class Timeline:
+    def __init__(self) -> None:
+        self.state: EncounterState | None = None
+        self.before: dict[int, EncounterState] = {}
+        self.after: dict[int, EncounterState] = {}
+        self.applied: list[int] = []  # batches in force, oldest first (the setup batch included)
+        self.undone: list[int] = []  # the redo stack: last undone last
+        self.abandoned: set[int] = set()  # undone batches a later command cut off
+        self.commands: dict[int, CommandIssued] = {}
+        self.first_seq: dict[int, int] = {}
+        self.last_seq = 0
+        self._batch = 0
+
+    @classmethod
+    def of(cls, records: Iterable[Record]) -> Timeline:
+        timeline = cls()
+        for record in records:
+            timeline.apply(record)
+        return timeline
+
+    @property
+    def board(self) -> EncounterState:
+        assert self.state is not None, "the log is empty"
+        return self.state
+
+    def apply(self, record: Record) -> None:
+        event = record.event
+        self.last_seq = record.seq
+        kind = type(event)
+        if kind is Undone:
+            self.applied.remove(event.batch)
+            self.undone.append(event.batch)
+            self.state = self.before[event.batch]
+            return
+        if kind is Redone:
+            self.undone.remove(event.batch)
+            self.applied.append(event.batch)
+            self.state = self.after[event.batch]
+            return
+        if record.batch != self._batch:  # a new command's batch begins
+            self._batch = record.batch
+            self.first_seq[record.batch] = record.seq
+            self.applied.append(record.batch)
+            if self.state is not None:
+                self.before[record.batch] = self.state
+        if kind is EncounterStarted:
+            self.state = initial_state(event)
+        elif kind is Abandoned:
+            self.abandoned.update(event.batches)
+            self.undone = [b for b in self.undone if b not in event.batches]
+        else:
+            if kind is CommandIssued:
+                self.commands[record.batch] = event
+            self.state = _APPLY[kind](self.state, event)
+        self.after[record.batch] = self.state  # type: ignore[assignment]
+
+    def undo_target(self) -> int | None:
+        """The latest batch in force that may be undone (never the setup batch)."""
+        return self.applied[-1] if len(self.applied) > 1 else None
+
+    def redo_target(self) -> int | None:
+        return self.undone[-1] if self.undone else None
