@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from tabletrail import render
 from tabletrail.core.refusal import Rejection
@@ -113,6 +114,39 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    scenario = load_scenario(args.scenario)
+    enc = Encounter.create(JsonlStore(args.log), scenario, where=args.scenario)
+    refused = play_script(enc, Path(args.script))
+    print(f"played {args.script}: {len(enc.records)} events, {refused} refusal(s) as expected")
+    print(render.board(enc.state))
+    print(render.fighters(enc.state))
+    return 0
+
+
+def play_script(enc: Encounter, script: Path) -> int:
+    """Run a file of commands, one per line. A line starting with `!` must be refused."""
+    try:
+        lines = script.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"{script}: {exc.strerror}") from None
+    refused = 0
+    for lineno, raw in enumerate(lines, start=1):
+        text = raw.split("#", 1)[0].strip()
+        if not text:
+            continue
+        expect_refusal = text.startswith("!")
+        text = text.lstrip("!").strip()
+        where = f"{script}:{lineno}"
+        result = enc.execute(parse(text, where), text)
+        if isinstance(result, Rejection) and not expect_refusal:
+            raise InputError(f"{where}: {text!r} was {result}")
+        if not isinstance(result, Rejection) and expect_refusal:
+            raise InputError(f"{where}: {text!r} was expected to be refused but was accepted")
+        refused += expect_refusal
+    return refused
+
+
 def cmd_commands(args: argparse.Namespace) -> int:
     for verb, cls in verbs().items():
         print(f"  {usage(cls)}")
@@ -132,6 +166,7 @@ EXAMPLES = {
     "replay": "tabletrail replay replays/speed-meters-skirmish.jsonl --to 20 --json",
     "rules": "tabletrail rules speed-meters --json",
     "commands": "tabletrail commands",
+    "play": "tabletrail play scenarios/speed-meters-skirmish.toml replays/speed-meters-skirmish.script --log out.jsonl",
 }
 
 
@@ -173,6 +208,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", nargs="?")
     p.add_argument("--json", action="store_true")
     add("commands", cmd_commands, "list every command verb and its syntax")
+    p = add("play", cmd_play, "start an encounter and run a script of commands (one per line, ! = must be refused)")
+    p.add_argument("scenario")
+    p.add_argument("script")
+    p.add_argument("--log", required=True)
     return parser
 
 
@@ -184,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        return 0
     except OSError as exc:
         print(f"error: {exc.filename or ''}: {exc.strerror}", file=sys.stderr)
         return 2

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from tabletrail.core.ruleset import Ruleset
+from tabletrail.core.rulesets.ap_squares import ApSquares
+from tabletrail.core.rulesets.initiative_yards import InitiativeYards
+from tabletrail.core.rulesets.round_meters import RoundMeters
 from tabletrail.core.rulesets.speed_meters import SpeedMeters
 
-RULESETS: dict[str, Ruleset] = {r.id: r for r in (SpeedMeters(),)}
+RULESETS: dict[str, Ruleset] = {
+    r.id: r for r in (InitiativeYards(), RoundMeters(), ApSquares(), SpeedMeters())
+}
 
 
 def get(ruleset_id: str) -> Ruleset:
