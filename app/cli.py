@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from tabletrail import render
+from tabletrail import cli_audit, cli_store, cli_web, render
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.rulesets import get as get_ruleset
@@ -18,6 +18,8 @@ from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import load_scenario
 from tabletrail.projections.board import view
 from tabletrail.syntax import parse, usage, verbs
+
+PLUGINS = (cli_audit, cli_store, cli_web)  # verb groups that live in their own modules
 
 
 def _open(path: str, upto: int | None = None) -> Encounter:
@@ -91,8 +93,16 @@ def cmd_rules(args: argparse.Namespace) -> int:
             "document": rs.document,
             "unit": rs.unit,
             "rules": [{"id": rs.rule(r.name), "enforce": r.enforce, "default": r.default} for r in rs.rules],
-            "settings": [{"name": s.name, "default": s.default, "choices": list(s.choices), "doc": s.doc,
-                          "rule": s.rule} for s in rs.all_settings()],
+            "settings": [
+                {
+                    "name": s.name,
+                    "default": s.default,
+                    "choices": list(s.choices),
+                    "doc": s.doc,
+                    "rule": s.rule,
+                }
+                for s in rs.all_settings()
+            ],
             "stats": [{"name": s.name, "doc": s.doc, "default": s.default} for s in rs.stats],
             "commands": sorted(c.__struct_config__.tag for c in rs._handlers),  # type: ignore[misc]
         }
@@ -147,8 +157,30 @@ def play_script(enc: Encounter, script: Path) -> int:
     return refused
 
 
+def cmd_modifiers(args: argparse.Namespace) -> int:
+    enc = _open(args.log)
+    state = enc.state
+    for fid in (args.fighter, args.against):
+        if fid and state.fighter(fid) is None:
+            raise InputError(
+                f"{args.log}: no fighter {fid!r} (fighters: {', '.join(f.id for f in state.fighters)})"
+            )
+    mods = get_ruleset(state.ruleset).modifiers(state, args.fighter, args.against)
+    if args.json:
+        print(json.dumps([m.__dict__ for m in mods], indent=2))
+    elif not mods:
+        print(f"no modifiers in force for {args.fighter}")
+    for m in mods:
+        print(
+            f"{m.applies_to}: {m.value:+}" if isinstance(m.value, int) else f"{m.applies_to}: {m.value}",
+            f"[{m.rule}]",
+            m.why,
+        )
+    return 0
+
+
 def cmd_commands(args: argparse.Namespace) -> int:
-    for verb, cls in verbs().items():
+    for cls in verbs().values():
         print(f"  {usage(cls)}")
         doc = (cls.__doc__ or "").strip().splitlines()
         if doc:
@@ -166,7 +198,9 @@ EXAMPLES = {
     "replay": "tabletrail replay replays/speed-meters-skirmish.jsonl --to 20 --json",
     "rules": "tabletrail rules speed-meters --json",
     "commands": "tabletrail commands",
-    "play": "tabletrail play scenarios/speed-meters-skirmish.toml replays/speed-meters-skirmish.script --log out.jsonl",
+    "modifiers": "tabletrail modifiers fight.jsonl ari --against cyn",
+    "play": "tabletrail play scenarios/speed-meters-skirmish.toml replays/speed-meters-skirmish.script "
+    "--log out.jsonl",
 }
 
 
@@ -178,8 +212,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="verb", required=True)
 
     def add(name: str, fn, help_: str) -> argparse.ArgumentParser:  # noqa: ANN001
-        p = sub.add_parser(name, help=help_, description=help_, epilog=f"example: {EXAMPLES[name]}",
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        example = EXAMPLES.get(name) or next(
+            (pl.examples()[name] for pl in PLUGINS if name in pl.examples()), ""
+        )
+        p = sub.add_parser(
+            name,
+            help=help_,
+            description=help_,
+            epilog=f"example: {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         p.set_defaults(fn=fn)
         return p
 
@@ -189,8 +231,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("do", cmd_do, "decide one command and append its events")
     p.add_argument("log")
     p.add_argument("words", nargs=argparse.REMAINDER, help="the command, e.g. move ari 3,2 5,4")
-    for name, fn, help_ in (("undo", cmd_undo, "take back the latest command in force"),
-                            ("redo", cmd_redo, "put back the command undone most recently")):
+    for name, fn, help_ in (
+        ("undo", cmd_undo, "take back the latest command in force"),
+        ("redo", cmd_redo, "put back the command undone most recently"),
+    ):
         p = add(name, fn, help_)
         p.add_argument("log")
         p.add_argument("--by", default="gm", help="who asks (default gm)")
@@ -208,10 +252,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", nargs="?")
     p.add_argument("--json", action="store_true")
     add("commands", cmd_commands, "list every command verb and its syntax")
-    p = add("play", cmd_play, "start an encounter and run a script of commands (one per line, ! = must be refused)")
+    p = add(
+        "modifiers", cmd_modifiers, "the attack and Defense modifiers in force for a fighter, with rule ids"
+    )
+    p.add_argument("log")
+    p.add_argument("fighter")
+    p.add_argument("--against", help="the fighter it attacks or is attacked by")
+    p.add_argument("--json", action="store_true")
+    p = add(
+        "play",
+        cmd_play,
+        "start an encounter and run a script of commands (one per line, ! = must be refused)",
+    )
     p.add_argument("scenario")
     p.add_argument("script")
     p.add_argument("--log", required=True)
+    for plugin in PLUGINS:
+        plugin.register(sub, add)
     return parser
 
 
@@ -232,4 +289,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
-

@@ -10,16 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import msgspec
-
 from tabletrail.core.batch import Batch
 from tabletrail.core.decide import decide
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import Record, Store, decode, encode, line_hash, now
+from tabletrail.events.log import Record, Refused, Store, decode, encode, line_hash, now
 from tabletrail.events.scenario import Scenario
-from tabletrail.events.types import Abandoned, CommandIssued, EncounterStarted, Event, Redone, Undone
+from tabletrail.events.types import (
+    Abandoned,
+    CommandIssued,
+    EncounterStarted,
+    Event,
+    Redone,
+    Undone,
+)
 from tabletrail.projections.board import initial_state
 from tabletrail.projections.timeline import Timeline
 
@@ -49,7 +55,9 @@ class Encounter:
             if record.seq != lineno:
                 raise InputError(f"{where}: seq is {record.seq}, expected {lineno}")
             if record.prev != expected_prev:
-                raise InputError(f"{where}: hash chain broken: this line's prev does not match the line before")
+                raise InputError(
+                    f"{where}: hash chain broken: this line's prev does not match the line before"
+                )
             if lineno == 1 and not isinstance(record.event, EncounterStarted):
                 raise InputError(f"{where}: a log must start with an encounter-started event")
             expected_prev = line_hash(line)
@@ -64,14 +72,16 @@ class Encounter:
         return enc
 
     @classmethod
-    def create(cls, store: Store, scenario: Scenario, clock: Callable[[], str] = now,
-               where: str = "scenario") -> Encounter:
+    def create(
+        cls, store: Store, scenario: Scenario, clock: Callable[[], str] = now, where: str = "scenario"
+    ) -> Encounter:
         ruleset = get_ruleset(scenario.ruleset)
         settings = ruleset.resolve_settings(scenario.settings, f"{where}: settings")
         ruleset.validate(scenario, where)
         _check_places(scenario, where)
-        started = EncounterStarted(scenario=scenario, settings=settings,
-                                   note=f"{scenario.name} under {ruleset.id}")
+        started = EncounterStarted(
+            scenario=scenario, settings=settings, note=f"{scenario.name} under {ruleset.id}"
+        )
         b = Batch(initial_state(started))
         ruleset.begin(b)
         enc = cls(store, clock)
@@ -94,12 +104,33 @@ class Encounter:
         """Decide and append one command as one batch; a rejection appends nothing."""
         events = self.preview(command)
         if isinstance(events, Rejection):
+            note = getattr(self.store, "note_refusal", None)
+            if note is not None:
+                note(
+                    Refused(
+                        at=self.clock(),
+                        by=command.by,
+                        text=text,
+                        rule=events.rule,
+                        reason=events.reason,
+                        after_seq=len(self.records),
+                    )
+                )
             return events
         if not isinstance(command, Undo | Redo):
             header = CommandIssued(command=command, text=text)
             cut = tuple(self.timeline.undone)
-            extra: list[Event] = [Abandoned(batches=cut, rules=(UNDO_RULE,),
-                                            note="a new command after an undo ends the redo branch")] if cut else []
+            extra: list[Event] = (
+                [
+                    Abandoned(
+                        batches=cut,
+                        rules=(UNDO_RULE,),
+                        note="a new command after an undo ends the redo branch",
+                    )
+                ]
+                if cut
+                else []
+            )
             events = [header, *extra, *events]
         lines = self._records_for(events, actor=command.by)
         self.store.append(lines)
@@ -114,13 +145,37 @@ class Encounter:
             target = self.timeline.undo_target()
             if target is None:
                 return Rejection(UNDO_RULE, "nothing to undo: no command is in force")
-            return [Undone(batch=target, by=command.by, why=command.why, rules=(UNDO_RULE,))]
+            refusal = self._undo_policy(command.by, target, "undo")
+            return refusal or [Undone(batch=target, by=command.by, why=command.why, rules=(UNDO_RULE,))]
         if isinstance(command, Redo):
             target = self.timeline.redo_target()
             if target is None:
                 return Rejection(UNDO_RULE, "nothing to redo: no undone command since the last new one")
-            return [Redone(batch=target, by=command.by, why=command.why, rules=(UNDO_RULE,))]
+            refusal = self._undo_policy(command.by, target, "redo")
+            return refusal or [Redone(batch=target, by=command.by, why=command.why, rules=(UNDO_RULE,))]
         return decide(self.state, command)
+
+    def _undo_policy(self, by: str, batch: int, verb: str) -> Rejection | None:
+        """Players undo only their own side's commands; the GM undoes anything.
+
+        With the `undo_seeded` setting at "gm", a batch that drew seeded dice is the
+        GM's to undo: undo is no way to re-roll.
+        """
+        if by == "gm":
+            return None
+        owner = self.timeline.actors.get(batch, "gm")
+        if owner != by:
+            return Rejection(
+                UNDO_RULE,
+                f"batch {batch} was entered by {owner}; only the GM may {verb} "
+                f"another side's command (asked by {by})",
+            )
+        if batch in self.timeline.seeded and self.state.settings.get("undo_seeded") == "gm":
+            return Rejection(
+                UNDO_RULE,
+                f'batch {batch} drew seeded dice; with undo_seeded = "gm" only the GM may {verb} it',
+            )
+        return None
 
     # --- records ---------------------------------------------------------------
 

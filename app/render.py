@@ -33,16 +33,32 @@ def _mark(fid: str, n: int) -> str:
 def fighters(state: EncounterState) -> str:
     rs = get_ruleset(state.ruleset)
     turn = state.turn
-    head = f"round {turn.round}" + (f", pass {turn.pass_no}" if turn.pass_no > 1 else "") + f", {turn.active} to act"
+    head = (
+        f"round {turn.round}"
+        + (f", pass {turn.pass_no}" if turn.pass_no > 1 else "")
+        + f", {turn.active} to act"
+    )
     rows = [("", "id", "side", "at", "height", "states", "spent", "damage", "marks")]
     for n, f in enumerate(state.fighters):
         states = " ".join(v for k, v in sorted(f.states.items()) if k != "turn") or "-"
-        spent = " ".join(
-            f"{k} {fmt(v) if k in rs_lengths(rs) else v}" for k, v in sorted(f.spent.items()) if v
-        ) or "-"
+        spent = (
+            " ".join(f"{k} {fmt(v) if k in rs_lengths(rs) else v}" for k, v in sorted(f.spent.items()) if v)
+            or "-"
+        )
         marks = " ".join(f"{k}={_short(v)}" for k, v in sorted(f.marks.items())) or "-"
-        rows.append((_mark(f.id, n), f.id, f.side, f"{f.pos[0]},{f.pos[1]}", fmt(f.pos[2]),
-                     states, spent, str(f.damage), marks))
+        rows.append(
+            (
+                _mark(f.id, n),
+                f.id,
+                f.side,
+                f"{f.pos[0]},{f.pos[1]}",
+                fmt(f.pos[2]),
+                states,
+                spent,
+                str(f.damage),
+                marks,
+            )
+        )
     links = ", ".join(f"{a} {k} {b}" for k, a, b in state.links)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     table = "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows)

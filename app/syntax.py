@@ -12,7 +12,6 @@ from typing import Any
 
 import msgspec
 from msgspec import inspect as mi
-
 from tabletrail.events.commands import Command, command_types
 from tabletrail.events.errors import InputError
 
@@ -74,7 +73,10 @@ def parse(words: list[str] | str, where: str = "command") -> Command:
             raise InputError(f"{where}: unexpected word {word!r}; usage: {usage(cls)}")
         field = queue[0]
         if _is_list(field.type):
-            values[field.name] = (*values.get(field.name, ()), *_convert(field.type, word, f"{where}: {field.name}"))
+            values[field.name] = (
+                *values.get(field.name, ()),
+                *_convert(field.type, word, f"{where}: {field.name}"),
+            )
         else:
             values[field.name] = _convert(field.type, word, f"{where}: {field.name}")
             queue.pop(0)

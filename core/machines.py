@@ -10,9 +10,8 @@ tests and `verify`.
 
 from __future__ import annotations
 
-from transitions import Machine
-
 from tabletrail.core.refusal import Refusal
+from transitions import Machine
 
 
 class Graph:
@@ -49,7 +48,8 @@ class Graph:
             allowed = sorted(t for (t, s) in self._table if s == source)
             raise Refusal(
                 rule,
-                reason or f"cannot {trigger.replace('_', ' ')} while {source.replace('_', ' ')}"
+                reason
+                or f"cannot {trigger.replace('_', ' ')} while {source.replace('_', ' ')}"
                 f" (from {source}: {', '.join(allowed) or 'nothing'})",
             )
         return dest

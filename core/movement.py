@@ -157,5 +157,3 @@ def flat_step(
 def rise(frm: Pos, to: Pos) -> int:
     """Height gained by a step, in centi-units (negative when going down)."""
     return to[2] - frm[2]
-
-

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice, parse_formula
 from tabletrail.core.machines import GRAPHS
+from tabletrail.core.movement import StepPolicy
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import to_cu
@@ -97,6 +98,13 @@ COMMON_SETTINGS = (
         ("seeded", "table"),
     ),
     Setting("strict_turns", True, "only the fighter whose turn it is may act"),
+    Setting(
+        "undo_seeded",
+        "anyone",
+        "who may undo a batch that drew seeded dice: 'anyone' (its own side or the GM) or "
+        "'gm' (no re-rolls by undo)",
+        ("anyone", "gm"),
+    ),
 )
 
 
@@ -149,7 +157,9 @@ class Ruleset:
         for i, spec in enumerate(scenario.fighters):
             for stat in self.stats:
                 if stat.default is None and stat.name not in spec.stats:
-                    raise InputError(f"{where}: fighters[{i}] ({spec.id}): missing stat {stat.name!r} ({stat.doc})")
+                    raise InputError(
+                        f"{where}: fighters[{i}] ({spec.id}): missing stat {stat.name!r} ({stat.doc})"
+                    )
                 value = spec.stats.get(stat.name)
                 if value is not None and value < 0:
                     raise InputError(f"{where}: fighters[{i}].{stat.name}: must not be negative, got {value}")
@@ -174,8 +184,7 @@ class Ruleset:
             verbs = sorted(c.__struct_config__.tag for c in self._handlers)  # type: ignore[misc]
             raise Refusal(
                 ENGINE_COMMAND,
-                f"{self.id} has no {command.__struct_config__.tag!r} command "
-                f"(it knows: {', '.join(verbs)})",
+                f"{self.id} has no {command.__struct_config__.tag!r} command (it knows: {', '.join(verbs)})",
             )
         b = Batch(state)
         handler(self, b, command, dice)
@@ -203,17 +212,20 @@ class Ruleset:
             )
         return f
 
-    def change(
-        self, b: Batch, f: Fighter, machine: str, trigger: str, rule: str, note: str = ""
-    ) -> str:
+    def change(self, b: Batch, f: Fighter, machine: str, trigger: str, rule: str, note: str = "") -> str:
         """Ask a state machine for a transition and record it; refuses if not allowed."""
         graph = GRAPHS[machine]
         source = b.state.fighter(f.id).state(machine, graph.initial)  # type: ignore[union-attr]
         dest = graph.require(trigger, source, rule)
         b.emit(
             ev.StateChanged(
-                fighter=f.id, machine=machine, trigger=trigger, source=source, dest=dest,
-                rules=(rule,), note=note,
+                fighter=f.id,
+                machine=machine,
+                trigger=trigger,
+                source=source,
+                dest=dest,
+                rules=(rule,),
+                note=note,
             )
         )
         return dest
@@ -228,7 +240,11 @@ class Ruleset:
     def _start_turn(self, b: Batch, fighter_id: str, round_no: int) -> None:
         f = b.state.fighter(fighter_id)
         assert f is not None
-        b.emit(ev.TurnStarted(fighter=fighter_id, round=round_no, pass_no=b.state.turn.pass_no, rules=(ENGINE_TURN,)))
+        b.emit(
+            ev.TurnStarted(
+                fighter=fighter_id, round=round_no, pass_no=b.state.turn.pass_no, rules=(ENGINE_TURN,)
+            )
+        )
         self.change(b, f, "turn", "start", ENGINE_TURN)
         self.start_turn(b, fighter_id)
 
@@ -272,6 +288,17 @@ class Ruleset:
         """Modifiers in force for or against a fighter, each with its rule id."""
         return []
 
+    def walker(self, state: EncounterState, f: Fighter) -> StepPolicy | None:
+        """How this fighter's next ordinary move is priced step by step, or None if it can't move.
+
+        The same policy prices real moves (decide) and the reachable area (the table view).
+        """
+        return None
+
+    def move_budget(self, state: EncounterState, f: Fighter) -> int:
+        """What the fighter's next ordinary move may still cost, in centi-units."""
+        return 0
+
     # --- posture, shared by every ruleset that knows prone --------------------
 
     posture_rules: ClassVar[tuple[str, str]] = ("", "")  # (drop rule, stand rule)
@@ -301,4 +328,3 @@ class Modifier:
     rule: str
     why: str = ""
     tags: tuple[str, ...] = field(default=())
-

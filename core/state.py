@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-
 from tabletrail.core.geometry import Grid, Pos
 from tabletrail.events.scenario import Scenario
 

@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
-
 from tabletrail.events.errors import InputError
 from tabletrail.events.types import AnyEvent, EncounterStarted
 
@@ -26,6 +25,17 @@ class Record(msgspec.Struct, frozen=True, gc=False):
     at: str
     prev: str  # hash of the previous line ("" for the first)
     event: AnyEvent
+
+
+class Refused(msgspec.Struct, frozen=True):
+    """A refused attempt, kept in the audit side log: never part of the board's fold."""
+
+    at: str
+    by: str
+    text: str
+    rule: str
+    reason: str
+    after_seq: int  # the log's length when it was refused
 
 
 _encoder = msgspec.json.Encoder()
@@ -59,6 +69,7 @@ class MemoryStore:
 
     def __init__(self, lines: Sequence[bytes] = ()) -> None:
         self.lines: list[bytes] = list(lines)
+        self.refusals: list[Refused] = []
         self.name = "<memory>"
 
     def read(self) -> Iterator[bytes]:
@@ -66,6 +77,12 @@ class MemoryStore:
 
     def append(self, lines: Sequence[bytes]) -> None:
         self.lines.extend(lines)
+
+    def note_refusal(self, refused: Refused) -> None:
+        self.refusals.append(refused)
+
+    def refused(self) -> list[Refused]:
+        return list(self.refusals)
 
 
 class JsonlStore:
@@ -89,8 +106,7 @@ class JsonlStore:
         if data and not data.endswith(b"\n"):
             cut = data.rfind(b"\n") + 1
             raise InputError(
-                f"{self.path}: the last line is torn (no newline after byte {cut}); "
-                "the log was cut mid-write"
+                f"{self.path}: the last line is torn (no newline after byte {cut}); the log was cut mid-write"
             )
         return iter(data.splitlines())
 
@@ -101,6 +117,27 @@ class JsonlStore:
             fh.flush()
             if self.durable:
                 os.fsync(fh.fileno())
+
+    @property
+    def side_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".refused")
+
+    def note_refusal(self, refused: Refused) -> None:
+        """Append to the side log next to the log file (LOG.refused)."""
+        with open(self.side_path, "ab") as fh:
+            fh.write(_encoder.encode(refused) + b"\n")
+
+    def refused(self) -> list[Refused]:
+        if not self.side_path.exists():
+            return []
+        dec = msgspec.json.Decoder(Refused)
+        out = []
+        for n, line in enumerate(self.side_path.read_bytes().splitlines(), start=1):
+            try:
+                out.append(dec.decode(line))
+            except msgspec.DecodeError as exc:
+                raise InputError(f"{self.side_path}:{n}: {exc}") from None
+        return out
 
     def create(self, lines: Sequence[bytes]) -> None:
         """Start a new log; refuses to overwrite an existing file."""

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
 from tabletrail.events.errors import InputError
 
 Number = int | float
@@ -23,9 +22,26 @@ SettingValue = str | int | float | bool
 # typo such as "slipery" is caught when the scenario is loaded.
 KNOWN_TAGS = frozenset(
     {
-        "floor", "wall", "solid", "rough", "difficult", "water", "deep", "slippery",
-        "unstable", "soft", "liquid", "hazard", "trap", "ladder", "stairs", "gap",
-        "obstacle", "ledge", "stable", "climbable",
+        "floor",
+        "wall",
+        "solid",
+        "rough",
+        "difficult",
+        "water",
+        "deep",
+        "slippery",
+        "unstable",
+        "soft",
+        "liquid",
+        "hazard",
+        "trap",
+        "ladder",
+        "stairs",
+        "gap",
+        "obstacle",
+        "ledge",
+        "stable",
+        "climbable",
     }
 )
 # A terrain name is shorthand for its tags.
@@ -205,7 +221,7 @@ class _Validator:
         if isinstance(spec, str):
             spec = {"terrain": spec}
         if not isinstance(spec, dict):
-            self.fail(field, "expected a terrain name or a table like {terrain = \"rough\"}")
+            self.fail(field, 'expected a terrain name or a table like {terrain = "rough"}')
         allowed = set(CellKind.__struct_fields__)
         for key in spec:
             if key not in allowed:
@@ -219,7 +235,9 @@ class _Validator:
         for t in tags:
             if t not in KNOWN_TAGS:
                 self.fail(f"{field}.tags", f"unknown tag {t!r} (known: {sorted(KNOWN_TAGS)})")
-        numbers = {k: self.number(spec[k], f"{field}.{k}") for k in ("ground", "height", "depth") if k in spec}
+        numbers = {
+            k: self.number(spec[k], f"{field}.{k}") for k in ("ground", "height", "depth") if k in spec
+        }
         for k, value in numbers.items():
             if k != "ground" and value < 0:
                 self.fail(f"{field}.{k}", f"must not be negative, got {value}")

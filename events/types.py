@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-
 from tabletrail.events.commands import command_union
 from tabletrail.events.scenario import Scenario
 
@@ -181,6 +180,15 @@ class SettingChanged(Event, tag="setting-changed"):
 
     key: str
     value: Any
+
+
+class RulingMade(Event, tag="ruling"):
+    """A GM's ruling, logged with who and why; the facts it causes follow in the same batch."""
+
+    by: str
+    kind: str  # "override", "adjust-movement", "place", "require-test", "forbid-crossing", "setting"
+    why: str
+    detail: Any = None
 
 
 class Undone(Event, tag="undone"):

@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from msgspec.structs import replace
-
 from tabletrail.core.geometry import Grid
 from tabletrail.core.state import EncounterState, Fighter, Turn
 from tabletrail.core.units import to_cu
@@ -168,6 +167,7 @@ _APPLY: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
     ev.OrderChanged: _order_changed,
     ev.SettingChanged: _setting_changed,
     ev.CommandIssued: _no_change,
+    ev.RulingMade: _no_change,
 }
 
 

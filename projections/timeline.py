@@ -13,7 +13,14 @@ from collections.abc import Iterable
 
 from tabletrail.core.state import EncounterState
 from tabletrail.events.log import Record
-from tabletrail.events.types import Abandoned, CommandIssued, EncounterStarted, Redone, Undone
+from tabletrail.events.types import (
+    Abandoned,
+    CheckRolled,
+    CommandIssued,
+    EncounterStarted,
+    Redone,
+    Undone,
+)
 from tabletrail.projections.board import _APPLY, initial_state
 
 
@@ -26,6 +33,8 @@ class Timeline:
         self.undone: list[int] = []  # the redo stack: last undone last
         self.abandoned: set[int] = set()  # undone batches a later command cut off
         self.commands: dict[int, CommandIssued] = {}
+        self.actors: dict[int, str] = {}
+        self.seeded: set[int] = set()  # batches that drew from the seeded dice
         self.first_seq: dict[int, int] = {}
         self.last_seq = 0
         self._batch = 0
@@ -59,6 +68,7 @@ class Timeline:
         if record.batch != self._batch:  # a new command's batch begins
             self._batch = record.batch
             self.first_seq[record.batch] = record.seq
+            self.actors[record.batch] = record.actor
             self.applied.append(record.batch)
             if self.state is not None:
                 self.before[record.batch] = self.state
@@ -70,6 +80,8 @@ class Timeline:
         else:
             if kind is CommandIssued:
                 self.commands[record.batch] = event
+            elif kind is CheckRolled and event.source == "seeded":
+                self.seeded.add(record.batch)
             self.state = _APPLY[kind](self.state, event)
         self.after[record.batch] = self.state  # type: ignore[assignment]
 

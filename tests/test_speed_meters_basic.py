@@ -1,7 +1,6 @@
 """speed-meters rules of the foundation, from the words of document 004."""
 
 from support import do, encounter, grid, of_type, refuse
-
 from tabletrail.core.units import CU
 from tabletrail.events.types import Moved, Spent
 
@@ -111,7 +110,7 @@ def test_speed_one_ignores_rough():
 
 
 def test_each_movement_takes_an_action_and_they_run_out():
-    enc = encounter(arena('actions_per_turn = 2'))
+    enc = encounter(arena("actions_per_turn = 2"))
     events = do(enc, "move a 2,2")
     assert of_type(events, Spent)[0].resource == "actions"
     do(enc, "move a 3,2")

@@ -19,6 +19,4 @@ def get(ruleset_id: str) -> Ruleset:
     try:
         return RULESETS[ruleset_id]
     except KeyError:
-        raise InputError(
-            f"unknown ruleset {ruleset_id!r} (known: {', '.join(sorted(RULESETS))})"
-        ) from None
+        raise InputError(f"unknown ruleset {ruleset_id!r} (known: {', '.join(sorted(RULESETS))})") from None

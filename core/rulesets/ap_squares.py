@@ -17,8 +17,12 @@ class ApSquares(Ruleset):
     unit = "m"
     rules: tuple[Rule, ...] = ()  # TODO(issue): every rule id of the catalogue table
     settings = (
-        Setting("diagonal", EUCLIDEAN, "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
-                ("every-1", "alternating", "euclidean", "manhattan")),
+        Setting(
+            "diagonal",
+            EUCLIDEAN,
+            "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
+            ("every-1", "alternating", "euclidean", "manhattan"),
+        ),
         Setting("check_formula", "1d20", "dice the seeded source rolls for a check (house default)"),
     )
     stats: tuple[Stat, ...] = ()
