@@ -164,7 +164,8 @@ class _Walking:
         if up > CU:
             raise Refusal(
                 rs.rule("movement"),
-                f"{show(to)} is {fmt(up)} m higher than {show(frm)}; a Movement goes at most 1 m up, by jumping",
+                f"{show(to)} is {fmt(up)} m higher than {show(frm)}; "
+                "a Movement goes at most 1 m up, by jumping",
             )
         if -up > CU:
             raise Refusal(
