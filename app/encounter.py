@@ -12,6 +12,7 @@ from collections.abc import Callable
 import msgspec
 from tabletrail.core.batch import Batch
 from tabletrail.core.decide import decide
+from tabletrail.core.dice import Dice
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.events.commands import Command, Redo, Undo
@@ -83,7 +84,7 @@ class Encounter:
             scenario=scenario, settings=settings, note=f"{scenario.name} under {ruleset.id}"
         )
         b = Batch(initial_state(started))
-        ruleset.begin(b)
+        ruleset.begin(b, Dice())
         enc = cls(store, clock)
         lines = enc._records_for([started, *b.events], actor="gm")
         if hasattr(store, "create"):

@@ -78,6 +78,19 @@ class Stat:
 
 Handler = Callable[[Any, Batch, Any, Dice], None]
 
+# Commands every ruleset accepts whose handlers live outside the rulesets (GM rulings).
+ENGINE_HANDLERS: dict[type[Command], Handler] = {}
+
+
+def engine_command(command: type[Command]) -> Callable[[Handler], Handler]:
+    """Register a handler `fn(ruleset, batch, command, dice)` that every ruleset uses."""
+
+    def mark(fn: Handler) -> Handler:
+        ENGINE_HANDLERS[command] = fn
+        return fn
+
+    return mark
+
 
 def handles(command: type[Command]) -> Callable[[Handler], Handler]:
     """Mark a ruleset method as the handler of one command type."""
@@ -179,7 +192,7 @@ class Ruleset:
     # --- deciding ------------------------------------------------------------
 
     def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:
-        handler = self._handlers.get(type(command))
+        handler = self._handlers.get(type(command)) or ENGINE_HANDLERS.get(type(command))
         if handler is None:
             verbs = sorted(c.__struct_config__.tag for c in self._handlers)  # type: ignore[misc]
             raise Refusal(
@@ -188,6 +201,7 @@ class Ruleset:
             )
         b = Batch(state)
         handler(self, b, command, dice)
+        self.settle(b, dice)
         dice.finish()
         if not b.events:
             raise Refusal(ENGINE_COMMAND, "nothing would happen")
@@ -232,12 +246,12 @@ class Ruleset:
 
     # --- turn order ----------------------------------------------------------
 
-    def begin(self, b: Batch) -> None:
+    def begin(self, b: Batch, dice: Dice) -> None:
         """The first events after the encounter starts: the first turn."""
         first = b.state.turn.order[0]
-        self._start_turn(b, first, b.state.turn.round)
+        self._start_turn(b, first, b.state.turn.round, dice)
 
-    def _start_turn(self, b: Batch, fighter_id: str, round_no: int) -> None:
+    def _start_turn(self, b: Batch, fighter_id: str, round_no: int, dice: Dice) -> None:
         f = b.state.fighter(fighter_id)
         assert f is not None
         b.emit(
@@ -246,7 +260,7 @@ class Ruleset:
             )
         )
         self.change(b, f, "turn", "start", ENGINE_TURN)
-        self.start_turn(b, fighter_id)
+        self.start_turn(b, fighter_id, dice)
 
     @handles(EndTurn)
     def end_turn_command(self, b: Batch, cmd: EndTurn, dice: Dice) -> None:
@@ -271,12 +285,15 @@ class Ruleset:
             for f in b.state.fighters:
                 self.change(b, f, "turn", "new_pass", ENGINE_TURN)
             self.start_round(b, round_no, dice)
-        self._start_turn(b, b.state.turn.order[nxt], round_no)
+        self._start_turn(b, b.state.turn.order[nxt], round_no, dice)
 
     # --- hooks a ruleset overrides -------------------------------------------
 
-    def start_turn(self, b: Batch, fighter_id: str) -> None:
-        """Budgets that refresh when a fighter's turn starts."""
+    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """Budgets that refresh when a fighter's turn starts (and what happens to it then)."""
+
+    def settle(self, b: Batch, dice: Dice) -> None:
+        """After a command's own events: react to them in the same batch (held actions…)."""
 
     def end_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         """What happens as a fighter's turn ends, before the next one starts."""

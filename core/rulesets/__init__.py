@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tabletrail.core import rulings  # noqa: F401  (GM rulings: commands every ruleset accepts)
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets.ap_squares import ApSquares
 from tabletrail.core.rulesets.initiative_yards import InitiativeYards

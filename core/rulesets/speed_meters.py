@@ -67,7 +67,7 @@ class SpeedMeters(Ruleset):
     def actions(self, state: EncounterState, f: Fighter) -> int:
         return int(f.stats.get("actions") or state.settings["actions_per_turn"])
 
-    def start_turn(self, b: Batch, fighter_id: str) -> None:
+    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         b.emit(
             ev.Refreshed(
                 fighter=fighter_id,

@@ -83,5 +83,6 @@ from tabletrail.events.commands import (  # noqa: E402
     ap_squares,  # noqa: F401
     initiative_yards,  # noqa: F401
     round_meters,  # noqa: F401
+    rulings,  # noqa: F401
     speed_meters,  # noqa: F401
 )

@@ -1,0 +1,1 @@
+"""The table view: a local web app that drives the same engine and log."""
