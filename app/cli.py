@@ -23,13 +23,14 @@ PLUGINS = (cli_audit, cli_store, cli_web)  # verb groups that live in their own 
 
 
 def _open(path: str, upto: int | None = None) -> Encounter:
-    return Encounter.open(JsonlStore(path), upto=upto)
+    return Encounter.open(cli_store.store_for(path), upto=upto)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
-    enc = Encounter.create(JsonlStore(args.log), scenario, where=args.scenario)
-    print(f"started {scenario.name!r} under {scenario.ruleset} in {args.log}")
+    log = args.log or cli_store.default_log(args.scenario)
+    enc = Encounter.create(cli_store.store_for(log), scenario, where=args.scenario)
+    print(f"started {scenario.name!r} under {scenario.ruleset} in {log}")
     print(render.board(enc.state))
     print(render.fighters(enc.state))
     return 0
@@ -126,7 +127,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
-    enc = Encounter.create(JsonlStore(args.log), scenario, where=args.scenario)
+    enc = Encounter.create(cli_store.store_for(args.log), scenario, where=args.scenario)
     refused = play_script(enc, Path(args.script))
     print(f"played {args.script}: {len(enc.records)} events, {refused} refusal(s) as expected")
     print(render.board(enc.state))
@@ -227,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("new", cmd_new, "start an encounter from a scenario file")
     p.add_argument("scenario")
-    p.add_argument("--log", required=True, help="the JSON Lines log to create")
+    p.add_argument("--log", help="the log to create (default: see tabletrail.cli_store.default_log)")
     p = add("do", cmd_do, "decide one command and append its events")
     p.add_argument("log")
     p.add_argument("words", nargs=argparse.REMAINDER, help="the command, e.g. move ari 3,2 5,4")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from tabletrail.events.log import JsonlStore, Store
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
@@ -18,3 +21,13 @@ def register(sub: Any, add: AddVerb) -> None:
 
 def examples() -> dict[str, str]:
     return {}
+
+
+def store_for(path: str) -> Store:
+    """The store behind a log path given on the command line."""
+    return JsonlStore(path)
+
+
+def default_log(scenario_path: str) -> str:
+    """Where `tabletrail new SCENARIO` keeps the log when --log is not given."""
+    return str(Path(scenario_path).with_suffix(".jsonl").name)

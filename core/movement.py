@@ -10,9 +10,11 @@ A refusal anywhere drops the whole command: nothing is appended.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from tabletrail.core.batch import Batch
+from tabletrail.core.cell_rulings import forbidden, test_required
+from tabletrail.core.dice import Dice, check
 from tabletrail.core.geometry import XY, Grid, Pos, show, step_cost
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.state import EncounterState, Fighter
@@ -51,8 +53,14 @@ def walk(
     rules: tuple[str, ...],
     resource: str = "movement",
     what: str = "the move",
+    dice: Dice | None = None,
 ) -> tuple[list[Step], str]:
-    """Walk the cells; returns the steps taken and why the move stopped early ("" if it didn't)."""
+    """Walk the cells; returns the steps taken and why the move stopped early ("" if it didn't).
+
+    GM rulings on cells apply to every ruleset here: a forbidden cell refuses the
+    move, a cell that needs a test stops the move there when the test fails (pass
+    `dice` so the test can be rolled).
+    """
     pending: list[Step] = []
     taken: list[Step] = []
     left = budget
@@ -82,6 +90,9 @@ def walk(
     here = f.pos
     spent = 0
     for cell in cells:
+        ruling = forbidden(b.state, *cell)
+        if ruling:
+            raise Refusal(ruling[2], f"the GM ruled {show(cell)} can't be crossed: {ruling[3]}")
         step = policy.price(b.state, f, here, cell, parity)
         spent += step.cost
         if spent > budget:
@@ -95,9 +106,11 @@ def walk(
         pending.append(step)
         probe_state = b.state  # the fighter has not moved on the board yet
         probe = _standing_at(f, step.to)
-        if policy.eventful(probe_state, probe, step):
+        tested = test_required(b.state, *cell)
+        if tested or policy.eventful(probe_state, probe, step):
             flush()
-            stopped = policy.on_step(b, fighter_id, step)
+            stopped = _ruled_test(b, dice, fighter_id, cell, tested) if tested else ""
+            stopped = stopped or policy.on_step(b, fighter_id, step)
             f = b.state.fighter(fighter_id)  # type: ignore[assignment]
             assert f is not None
             if stopped:
@@ -108,6 +121,23 @@ def walk(
     assert f is not None
     policy.can_end(b.state, f)
     return taken, ""
+
+
+def _ruled_test(b: Batch, dice: Dice | None, fighter_id: str, cell: XY, ruling: list[Any]) -> str:
+    """A GM-required test to cross a cell: failing it ends the move there."""
+    _, _, rule, why, target = ruling
+    if dice is None:
+        raise Refusal(rule, f"the GM requires a test at {show(cell)} ({why}) but this move takes no checks")
+    result = check(
+        b,
+        dice,
+        fighter=fighter_id,
+        name="ruled test",
+        rule=rule,
+        target=int(target),
+        note=f"the GM requires a test at {show(cell)}: {why}",
+    )
+    return "" if result.passed else f"failed the GM's test at {show(cell)} ({why})"
 
 
 def _standing_at(f: Fighter, pos: Pos) -> Fighter:

@@ -117,6 +117,7 @@ class SpeedMeters(Ruleset):
             budget_rule=self.rule("movement"),
             rules=(self.rule("movement"),),
             what="the Movement",
+            dice=dice,
         )
 
     def cells(self, state: EncounterState, f: Fighter, path: tuple[tuple[int, ...], ...]) -> list[XY]:
