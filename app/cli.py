@@ -14,7 +14,6 @@ from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import load_scenario
 from tabletrail.projections.board import view
 from tabletrail.syntax import parse, usage, verbs
