@@ -41,7 +41,8 @@ def _run(enc: Encounter, command, text: str) -> int:  # noqa: ANN001
         print(str(result), file=sys.stderr)
         return 1
     for record in result:
-        print(f"{record.seq:>5} {render.describe(record.event)}  [{', '.join(record.event.rules)}]")
+        rules = f"  [{', '.join(record.event.rules)}]" if record.event.rules else ""
+        print(f"{record.seq:>5} {render.describe(record.event)}{rules}")
     return 0
 
 

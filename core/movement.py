@@ -41,6 +41,9 @@ class StepPolicy(Protocol):
         """Refuse an end position the rules forbid (an occupied space…)."""
         ...
 
+    # Optional: `cites(step) -> tuple[str, ...]`, the rule ids a step applied (e.g. rough
+    # terrain), added to the Moved event's rules.
+
 
 def walk(
     b: Batch,
@@ -104,6 +107,9 @@ def walk(
         parity = step.parity
         here = step.to
         pending.append(step)
+        cites = getattr(policy, "cites", None)  # optional: the rule ids this step applied
+        if cites is not None:
+            cited.update(cites(step))
         probe_state = b.state  # the fighter has not moved on the board yet
         probe = _standing_at(f, step.to)
         tested = test_required(b.state, *cell)
