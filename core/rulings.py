@@ -1,6 +1,310 @@
 """GM rulings: commands every ruleset accepts, handled once for all of them.
 
-Handlers register with `@engine_command(CommandType)` from tabletrail.core.ruleset.
+Handlers register with `@engine_command(CommandType)` from tabletrail.core.ruleset,
+so a new ruleset gets them with no change here. Each ruling is one batch that
+starts with a `RulingMade(by, kind, why, detail)` and carries the facts it causes:
+a `Placed`, a `Spent`, a `SettingChanged`, or a `BoardMarked` in the format of
+tabletrail.core.cell_rulings (which `walk` honours for every ruleset).
+
+tabletrail/gm-ruling: only the GM rules, every ruling says why, and a ruling
+names real fighters, cells on the map and rule ids the encounter knows.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.cell_rulings import FORBID, TEST
+from tabletrail.core.dice import CHECKS, Dice
+from tabletrail.core.geometry import Pos, show
+from tabletrail.core.refusal import Refusal, require
+from tabletrail.core.ruleset import (
+    ENGINE_COMMAND,
+    ENGINE_FIGHTER,
+    ENGINE_TURN,
+    Ruleset,
+    Setting,
+    engine_command,
+)
+from tabletrail.core.state import EncounterState
+from tabletrail.core.units import fmt, to_cu
+from tabletrail.events.commands import Command
+from tabletrail.events.commands.rulings import (
+    GM_RULING,
+    Adjust,
+    ChangeSetting,
+    Forbid,
+    Lift,
+    Override,
+    Place,
+    RequireTest,
+)
+from tabletrail.events.errors import InputError
+from tabletrail.events.types import BoardMarked, Placed, RulingMade, SettingChanged, Spent
+
+RULING = GM_RULING
+ENGINE_RULES = (ENGINE_FIGHTER, ENGINE_TURN, ENGINE_COMMAND, CHECKS, RULING)
+# Budgets kept in centi-units of length; every other budget is a whole count (AP, actions).
+LENGTH_RESOURCES = ("movement", "maneuver")
+
+
+# --- shared checks --------------------------------------------------------------
+
+
+def known_rules(rs: Ruleset) -> tuple[str, ...]:
+    """Every rule id a ruling may cite under this ruleset: its own and the engine's."""
+    return tuple(rs.rule(r.name) for r in rs.rules) + ENGINE_RULES
+
+
+def _gm(cmd: Command, kind: str) -> None:
+    """tabletrail/gm-ruling: the GM rules, and says why."""
+    require(cmd.by == "gm", RULING, f"only the GM may make a {kind} ruling ({cmd.by} asked)")
+    require(bool(cmd.why.strip()), RULING, f'a {kind} ruling must say why: add why="..."')
+
+
+def _ids(*rules: str) -> tuple[str, ...]:
+    """Rule ids to cite, each once, in order."""
+    return tuple(dict.fromkeys(r for r in rules if r))
+
+
+def _cited(rs: Ruleset, rule: str) -> str:
+    known = known_rules(rs)
+    require(rule in known, RULING, f"{rule!r} is not a rule of {rs.id} (rules: {', '.join(known)})")
+    return rule
+
+
+def _spot(state: EncounterState, cell: tuple[int, ...]) -> Pos:
+    """Where a piece placed by hand stands: on the map, not inside a wall; z from the ground."""
+    grid = state.grid
+    x, y = cell[0], cell[1]
+    require(grid.inside(x, y), RULING, f"{show(cell)} is off the {grid.width}x{grid.height} map")
+    require(
+        not grid.blocked(x, y),
+        RULING,
+        f"{show(cell)} is {grid.kind(x, y).terrain}: nothing can be placed inside it",
+    )
+    z = to_cu(cell[2]) if len(cell) == 3 else grid.top[y][x]
+    return (x, y, z)
+
+
+def _cells(state: EncounterState, cells: tuple[tuple[int, ...], ...]) -> list[tuple[int, int]]:
+    grid = state.grid
+    require(bool(cells), RULING, "name at least one cell, e.g. 3,4")
+    out: list[tuple[int, int]] = []
+    for cell in cells:
+        require(
+            grid.inside(cell[0], cell[1]), RULING, f"{show(cell)} is off the {grid.width}x{grid.height} map"
+        )
+        if (cell[0], cell[1]) not in out:
+            out.append((cell[0], cell[1]))
+    return out
+
+
+def amount_of(resource: str, value: float, unit: str) -> int:
+    """A budget amount as stored: centi-units for lengths, a whole count otherwise."""
+    if resource in LENGTH_RESOURCES:
+        return to_cu(value)
+    require(
+        float(value).is_integer(),
+        RULING,
+        f"{resource} is counted in whole numbers, not {value} (only lengths take fractions of a {unit})",
+    )
+    return int(value)
+
+
+def shown(resource: str, amount: int, unit: str) -> str:
+    return f"{fmt(amount)} {unit}" if resource in LENGTH_RESOURCES else f"{amount} {resource}"
+
+
+def _made(
+    b: Batch, cmd: Command, kind: str, detail: dict[str, Any], rules: tuple[str, ...], note: str
+) -> None:
+    b.emit(RulingMade(by=cmd.by, kind=kind, why=cmd.why, detail=detail, rules=rules, note=note))
+
+
+def setting_value(rs: Ruleset, name: str, raw: str, where: str) -> tuple[Setting, Any]:
+    """A setting given as text (`--set diagonal=euclidean`, `setting strict_turns no`), checked.
+
+    InputError names the setting and lists the known ones, or says what value was expected.
+    """
+    known = {s.name: s for s in rs.all_settings()}
+    spec = known.get(name)
+    if spec is None:
+        raise InputError(f"{where}: {rs.id} has no setting {name!r} (it has: {', '.join(sorted(known))})")
+    kind = type(spec.default)
+    value: Any = raw
+    if kind is bool:
+        if raw.lower() not in ("true", "yes", "1", "false", "no", "0"):
+            raise InputError(f"{where}: {name} takes true or false, got {raw!r}")
+        value = raw.lower() in ("true", "yes", "1")
+    elif kind in (int, float):
+        try:
+            value = float(raw) if kind is float else int(raw)
+        except ValueError:
+            raise InputError(
+                f"{where}: {name} takes a {'number' if kind is float else 'whole number'}, got {raw!r}"
+            ) from None
+    return spec, spec.check(value, f"{where}: {name}")
+
+
+# --- the rulings -------------------------------------------------------------------
+
+
+@engine_command(Override)
+def override(rs: Ruleset, b: Batch, cmd: Override, dice: Dice) -> None:
+    """Overrule a refusal by placing the fighter by hand, citing the rule set aside."""
+    _gm(cmd, "override")
+    f = rs.fighter(b.state, cmd.fighter)
+    rule = _cited(rs, cmd.rule)
+    to = _spot(b.state, cmd.to)
+    cost = amount_of(cmd.resource, cmd.cost, rs.unit)
+    attempt = f" ({cmd.attempt})" if cmd.attempt else ""
+    _made(
+        b,
+        cmd,
+        "override",
+        {
+            "rule": rule,
+            "fighter": f.id,
+            "to": list(to),
+            "cost": cost,
+            "resource": cmd.resource,
+            "attempt": cmd.attempt,
+        },
+        _ids(RULING, rule),
+        f"the GM sets {rule} aside{attempt}: {f.id} goes from {show(f.pos)} to {show(to)} "
+        f"by hand, the rules of the move are not re-run",
+    )
+    b.emit(
+        Placed(
+            fighter=f.id,
+            to=to,
+            how="gm override",
+            rules=_ids(RULING, rule),
+            note=f"overrides {rule}: {cmd.why}",
+        )
+    )
+    if cost:
+        b.emit(
+            Spent(
+                fighter=f.id,
+                resource=cmd.resource,
+                amount=cost,
+                rules=_ids(RULING, rule),
+                note=f"the GM charges {shown(cmd.resource, cost, rs.unit)} for the overridden move",
+            )
+        )
+
+
+@engine_command(Adjust)
+def adjust(rs: Ruleset, b: Batch, cmd: Adjust, dice: Dice) -> None:
+    """More (or less) of a budget left: a Spent with the opposite sign."""
+    _gm(cmd, "adjust")
+    f = rs.fighter(b.state, cmd.fighter)
+    amount = amount_of(cmd.resource, cmd.amount, rs.unit)
+    require(amount != 0, RULING, "an adjustment of 0 changes nothing")
+    verb = "gives" if amount > 0 else "takes"
+    what = shown(cmd.resource, abs(amount), rs.unit)
+    used = shown(cmd.resource, f.used(cmd.resource), rs.unit)
+    note = f"the GM {verb} {f.id} {what} of {cmd.resource} (had used {used})"
+    _made(
+        b,
+        cmd,
+        f"adjust-{cmd.resource}",
+        {"fighter": f.id, "resource": cmd.resource, "amount": amount},
+        (RULING,),
+        note,
+    )
+    b.emit(Spent(fighter=f.id, resource=cmd.resource, amount=-amount, rules=(RULING,), note=note))
+
+
+@engine_command(Place)
+def place(rs: Ruleset, b: Batch, cmd: Place, dice: Dice) -> None:
+    """Move a piece by hand; no rule of movement runs and nothing is spent."""
+    _gm(cmd, "place")
+    f = rs.fighter(b.state, cmd.fighter)
+    to = _spot(b.state, cmd.to)
+    require(to != f.pos, RULING, f"{f.id} is already at {show(to)}")
+    note = f"the GM places {f.id} from {show(f.pos)} at {show(to)} (height {fmt(to[2])} {rs.unit})"
+    _made(b, cmd, "place", {"fighter": f.id, "from": list(f.pos), "to": list(to)}, (RULING,), note)
+    b.emit(Placed(fighter=f.id, to=to, how="gm", rules=(RULING,), note=note))
+
+
+def _remark(
+    b: Batch, key: str, keep: list[list[Any]], add: list[list[Any]], rules: tuple[str, ...], note: str
+) -> None:
+    value = keep + add
+    b.emit(BoardMarked(key=key, value=value or None, rules=rules, note=note))
+
+
+def _others(state: EncounterState, key: str, cells: list[tuple[int, int]]) -> list[list[Any]]:
+    """The entries of a cell ruling that are not on these cells."""
+    return [list(e) for e in state.marks.get(key, ()) if (e[0], e[1]) not in cells]
+
+
+@engine_command(RequireTest)
+def require_test(rs: Ruleset, b: Batch, cmd: RequireTest, dice: Dice) -> None:
+    """Cells that take a test to cross (core/cell_rulings TEST format: [x, y, rule, why, target])."""
+    _gm(cmd, "require-test")
+    rule = _cited(rs, cmd.rule)
+    cells = _cells(b.state, cmd.cells)
+    where = " ".join(show(c) for c in cells)
+    note = f"crossing {where} takes a test against {cmd.target}; failing it ends the move there"
+    _made(
+        b,
+        cmd,
+        "require-test",
+        {"cells": [list(c) for c in cells], "target": cmd.target, "rule": rule},
+        _ids(RULING, rule),
+        note,
+    )
+    add = [[x, y, rule, cmd.why, cmd.target] for x, y in cells]
+    _remark(b, TEST, _others(b.state, TEST, cells), add, _ids(RULING, rule), note)
+
+
+@engine_command(Forbid)
+def forbid(rs: Ruleset, b: Batch, cmd: Forbid, dice: Dice) -> None:
+    """Cells no move may enter (core/cell_rulings FORBID format: [x, y, rule, why])."""
+    _gm(cmd, "forbid-crossing")
+    rule = _cited(rs, cmd.rule)
+    cells = _cells(b.state, cmd.cells)
+    where = " ".join(show(c) for c in cells)
+    note = f"no move may cross {where}"
+    _made(
+        b, cmd, "forbid-crossing", {"cells": [list(c) for c in cells], "rule": rule}, _ids(RULING, rule), note
+    )
+    add = [[x, y, rule, cmd.why] for x, y in cells]
+    _remark(b, FORBID, _others(b.state, FORBID, cells), add, _ids(RULING, rule), note)
+
+
+@engine_command(Lift)
+def lift(rs: Ruleset, b: Batch, cmd: Lift, dice: Dice) -> None:
+    """Take the forbid and test rulings off these cells."""
+    _gm(cmd, "lift")
+    cells = _cells(b.state, cmd.cells)
+    where = " ".join(show(c) for c in cells)
+    changed = [
+        key for key in (FORBID, TEST) if len(_others(b.state, key, cells)) != len(b.state.marks.get(key, ()))
+    ]
+    require(bool(changed), RULING, f"no forbid or test ruling lies on {where}")
+    note = f"the rulings on {where} are lifted"
+    _made(b, cmd, "lift", {"cells": [list(c) for c in cells], "keys": changed}, (RULING,), note)
+    for key in changed:
+        _remark(b, key, _others(b.state, key, cells), [], (RULING,), note)
+
+
+@engine_command(ChangeSetting)
+def change_setting(rs: Ruleset, b: Batch, cmd: ChangeSetting, dice: Dice) -> None:
+    """A setting changes from here on; the ruling records the old and new value."""
+    _gm(cmd, "setting")
+    try:
+        spec, value = setting_value(rs, cmd.name, cmd.value, "setting")
+    except InputError as exc:
+        raise Refusal(RULING, str(exc)) from None
+    old = b.state.settings.get(spec.name)
+    require(old != value, RULING, f"{spec.name} is already {old!r}")
+    rules = _ids(RULING, spec.rule)
+    note = f"{spec.name} goes from {old!r} to {value!r} from here on"
+    _made(b, cmd, "setting", {"setting": spec.name, "from": old, "to": value}, rules, note)
+    b.emit(SettingChanged(key=spec.name, value=value, rules=rules, note=note))

@@ -1,5 +1,71 @@
-"""Commands of GM rulings, accepted under every ruleset."""
+"""Commands of GM rulings, accepted under every ruleset.
+
+A ruling is the GM's word over the rules. It is logged as a `RulingMade` (who,
+what kind, why) followed by the facts it causes, all in one batch: undo takes
+the ruling back whole, and `verify` re-decides it like any other command. Only
+the GM may rule (by=gm, the default), and every ruling must say why (why=...).
+"""
 
 from __future__ import annotations
 
-from tabletrail.events.commands import Command  # noqa: F401
+from tabletrail.events.commands import Cell, Command
+
+GM_RULING = "tabletrail/gm-ruling"  # the engine rule every ruling rests on
+
+
+class Override(Command, tag="override"):
+    """Overrule a refusal: place the fighter where the refused command would have put it.
+
+    It does not re-run the refused command: it sets the one rule aside by placing
+    the fighter by hand, and charges `cost` of `resource` if the GM says so.
+    """
+
+    fighter: str
+    to: Cell
+    rule: str  # the rule id the GM sets aside, e.g. speed-meters/movement
+    cost: float = 0  # what the fighter pays for it, in the ruleset's unit for lengths
+    resource: str = "movement"
+    attempt: str = ""  # the refused command, in the table's words
+
+
+class Adjust(Command, tag="adjust"):
+    """Give (positive amount) or take (negative) a fighter's remaining movement or another budget."""
+
+    fighter: str
+    amount: float  # in the ruleset's unit for movement, a whole count for other budgets
+    resource: str = "movement"
+
+
+class Place(Command, tag="place"):
+    """Put a fighter (or an object the scenario lists as one) on a cell by hand."""
+
+    fighter: str
+    to: Cell
+
+
+class RequireTest(Command, tag="require-test"):
+    """Crossing these cells takes a test against `target`; failing it ends the move there."""
+
+    cells: tuple[Cell, ...]
+    target: int
+    rule: str = GM_RULING  # the rule the ruling rests on, e.g. round-meters/difficult
+
+
+class Forbid(Command, tag="forbid"):
+    """These cells can't be crossed or entered until the ruling is lifted."""
+
+    cells: tuple[Cell, ...]
+    rule: str = GM_RULING
+
+
+class Lift(Command, tag="lift"):
+    """Lift the forbid and test rulings on these cells."""
+
+    cells: tuple[Cell, ...]
+
+
+class ChangeSetting(Command, tag="setting"):
+    """Change one of the ruleset's settings from here on (e.g. setting diagonal alternating)."""
+
+    name: str
+    value: str
