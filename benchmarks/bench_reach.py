@@ -1,0 +1,166 @@
+"""How fast is the reachable area? `reachable()` against networkx's Dijkstra, same map, same run.
+
+A 100x100 speed-meters map of mixed terrain (floor, rough sand, walls, 1 m and
+2.5 m platforms) with a few allies and enemies on it; the mover has Speed 30,
+so the budget is 30 m. networkx gets the same graph: the same ruleset's step
+policy prices every king's step of the map once (a refused step is no edge),
+then `single_source_dijkstra_path_length` runs with the budget as its cutoff.
+Both answers go through the same `can_end` filter and must be equal.
+
+Run: .venv/bin/python benchmarks/bench_reach.py [--repeat N] [--diagonal RULE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import networkx as nx
+from msgspec.structs import replace
+from tabletrail.core.reach import reachable
+from tabletrail.core.refusal import Refusal
+from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.state import EncounterState
+from tabletrail.encounter import Encounter
+from tabletrail.events.log import MemoryStore
+from tabletrail.events.scenario import parse_scenario
+
+SIZE = 100
+SPEED = 30
+MOVER = "runner"
+
+
+def scenario(diagonal: str, seed: int = 9) -> dict[str, Any]:
+    """The map, drawn by a seeded generator so every run measures the same board."""
+    rnd = random.Random(seed)
+    rows = []
+    for y in range(SIZE):
+        row = []
+        for x in range(SIZE):
+            if x in (0, SIZE - 1) or y in (0, SIZE - 1):
+                row.append("#")
+                continue
+            r = rnd.random()
+            row.append(
+                "#" if r < 0.08 else "~" if r < 0.30 else "^" if r < 0.36 else ":" if r < 0.38 else "."
+            )
+        rows.append("".join(row))
+    mid = SIZE // 2
+    rows[mid] = rows[mid][:mid] + "." + rows[mid][mid + 1 :]
+    fighters: list[dict[str, Any]] = [{"id": MOVER, "side": "blue", "at": [mid, mid], "speed": SPEED}]
+    for i in range(12):
+        x, y = rnd.randrange(mid - 25, mid + 25), rnd.randrange(mid - 25, mid + 25)
+        if rows[y][x] != "#" and (x, y) != (mid, mid):
+            side = "blue" if i % 2 else "red"
+            fighters.append({"id": f"f{i}", "side": side, "at": [x, y], "speed": 5})
+    return {
+        "encounter": {"name": "reach benchmark", "ruleset": "speed-meters"},
+        "settings": {"diagonal": diagonal},
+        "map": {
+            "rows": rows,
+            "legend": {
+                "#": "wall",
+                ".": "floor",
+                "~": "rough",
+                "^": {"terrain": "floor", "ground": 1},
+                ":": {"terrain": "floor", "ground": 2.5},
+            },
+        },
+        "fighters": fighters,
+    }
+
+
+def board(diagonal: str) -> EncounterState:
+    enc = Encounter.create(MemoryStore(), parse_scenario(scenario(diagonal), "benchmark"))
+    return enc.state
+
+
+def graph(state: EncounterState) -> nx.DiGraph:
+    """Every allowed king's step of the whole map, priced by the ruleset's own policy."""
+    rs = get_ruleset(state.ruleset)
+    f = state.fighter(MOVER)
+    assert f is not None
+    policy = rs.walker(state, f)
+    assert policy is not None
+    g = nx.DiGraph()
+    grid = state.grid
+    for y in range(grid.height):
+        for x in range(grid.width):
+            here = (x, y, grid.top[y][x])
+            for to in grid.neighbours(x, y):
+                try:
+                    step = policy.price(state, f, here, to, 0)
+                except Refusal:
+                    continue
+                g.add_edge((x, y), to, weight=step.cost)
+    return g
+
+
+def networkx_reach(state: EncounterState, g: nx.DiGraph) -> dict[tuple[int, int], int]:
+    """networkx's Dijkstra with the budget as cutoff, then the same end-of-move filter."""
+    rs = get_ruleset(state.ruleset)
+    f = state.fighter(MOVER)
+    assert f is not None
+    policy = rs.walker(state, f)
+    assert policy is not None
+    found = nx.single_source_dijkstra_path_length(g, f.pos[:2], cutoff=rs.move_budget(state, f))
+    out = {}
+    for (x, y), cost in found.items():
+        if (x, y) == f.pos[:2]:
+            continue
+        moved = state.with_fighter(replace(f, pos=(x, y, state.grid.top[y][x])))
+        try:
+            policy.can_end(moved, moved.fighter(MOVER))  # type: ignore[arg-type]
+        except Refusal:
+            continue
+        out[(x, y)] = cost
+    return out
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """The median wall time of `repeat` calls, in milliseconds, and the last result."""
+    times = []
+    result = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times), result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--diagonal", default="every-1")
+    args = parser.parse_args()
+
+    state = board(args.diagonal)
+    ours_ms, ours = timed(lambda: reachable(state, MOVER), args.repeat)
+    build_ms, g = timed(lambda: graph(state), max(1, args.repeat // 3))
+    search_ms, theirs = timed(lambda: networkx_reach(state, g), args.repeat)
+
+    print(
+        f"map {SIZE}x{SIZE}, speed-meters, diagonal {args.diagonal}, budget {SPEED} m, "
+        f"median of {args.repeat}"
+    )
+    print(f"graph: {g.number_of_nodes()} nodes, {g.number_of_edges()} priced steps")
+    print(f"reachable cells: {len(ours)}")
+    same = ours == theirs
+    if args.diagonal == "alternating":
+        print("networkx cannot carry the alternating parity; its answer is shown for time only")
+    else:
+        print(f"same cells and costs as networkx: {'yes' if same else 'NO'}")
+    print(f"reachable()                           {ours_ms:9.2f} ms")
+    print(f"networkx Dijkstra (cutoff) on the graph {search_ms:9.2f} ms   ratio {search_ms / ours_ms:5.2f}x")
+    print(
+        f"networkx graph build + Dijkstra      {build_ms + search_ms:9.2f} ms   ratio "
+        f"{(build_ms + search_ms) / ours_ms:5.2f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""The reachable area, checked against hand-computed maps and against the engine's own moves."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support import do, encounter, grid, of_type
+from tabletrail.core.geometry import expand
+from tabletrail.core.reach import reach, reachable, waypoints
+from tabletrail.core.refusal import Rejection
+from tabletrail.core.units import CU
+from tabletrail.events.types import Moved
+from tabletrail.syntax import parse
+
+ROOM = [
+    "#######",
+    "#.....#",
+    "#.....#",
+    "#.....#",
+    "#.....#",
+    "#######",
+]
+
+
+def scene(rows: list[str], speed: float = 2, settings_: str = "", others: str = "", at=(1, 1)) -> str:
+    """A speed-meters scenario with one mover `m` (and whoever `others` adds)."""
+    legend = '"^" = {terrain = "floor", ground = 1}\n":" = {terrain = "floor", ground = 2.5}'
+    return f"""
+[encounter]
+name = "reach"
+ruleset = "speed-meters"
+[settings]
+{settings_}
+{grid(rows, legend)}
+[[fighters]]
+id = "m"
+side = "blue"
+at = [{at[0]}, {at[1]}]
+speed = {speed}
+{others}
+"""
+
+
+def fighter(fid: str, side: str, x: int, y: int) -> str:
+    return f'[[fighters]]\nid = "{fid}"\nside = "{side}"\nat = [{x}, {y}]\nspeed = 1\n'
+
+
+def table(costs: dict[tuple[int, int], int], width: int, height: int) -> list[str]:
+    """The costs as rows of whole meters ('.' where out of reach), for hand-written expectations."""
+    return [
+        "".join(str(costs[(x, y)] // CU) if (x, y) in costs else "." for x in range(width))
+        for y in range(height)
+    ]
+
+
+# --- speed-meters/movement: the budget and the diagonal rule -------------------------------------
+
+
+def test_every_step_costs_one_meter_by_default():
+    enc = encounter(scene(ROOM, speed=2))
+    assert table(reachable(enc.state, "m"), 7, 6) == [
+        ".......",
+        "..12...",
+        ".112...",
+        ".222...",
+        ".......",
+        ".......",
+    ]
+
+
+def test_manhattan_diagonals_cost_two():
+    enc = encounter(scene(ROOM, speed=2, settings_='diagonal = "manhattan"'))
+    assert table(reachable(enc.state, "m"), 7, 6) == [
+        ".......",
+        "..12...",
+        ".12....",
+        ".2.....",
+        ".......",
+        ".......",
+    ]
+
+
+def test_alternating_diagonals_cost_one_then_two():
+    enc = encounter(scene(ROOM, speed=3, settings_='diagonal = "alternating"'))
+    costs = reachable(enc.state, "m")
+    assert costs[(2, 2)] == CU  # first diagonal: 1
+    assert costs[(3, 3)] == 3 * CU  # second diagonal: 2 more
+    assert costs[(4, 2)] == 3 * CU  # one diagonal and two straight steps
+    assert (4, 4) not in costs  # three diagonals: 1 + 2 + 1 = 4 > 3
+
+
+def test_euclidean_diagonal_is_exact_to_the_hundredth():
+    enc = encounter(scene(ROOM, speed=2.5, settings_='diagonal = "euclidean"'))
+    costs = reachable(enc.state, "m")
+    assert costs[(2, 2)] == 141
+    assert costs[(3, 2)] == 241  # one diagonal and one straight step
+    assert (3, 3) not in costs  # two diagonals: 2.82 > 2.5
+
+
+def test_the_budget_is_the_movement_left():
+    enc = encounter(scene(ROOM, speed=3, settings_="actions_per_turn = 1"))
+    assert max(reachable(enc.state, "m").values()) == 3 * CU
+    do(enc, "move m 2,1")
+    assert reachable(enc.state, "m") == {}  # the only action is spent: no new Movement
+    assert reach(enc.state, "m").budget == 0
+
+
+def test_one_meter_up_is_allowed_two_and_a_half_are_not():
+    rows = ["#######", "#.^:..#", "#######"]
+    enc = encounter(scene(rows, speed=4))
+    costs = reachable(enc.state, "m")
+    assert costs[(2, 1)] == CU  # onto the 1 m platform by jumping
+    assert (3, 1) not in costs and (4, 1) not in costs  # 1.5 m up from the platform; no way round
+
+
+# --- speed-meters/rough --------------------------------------------------------------------------
+
+
+def test_rough_space_costs_two_and_the_search_goes_round_it():
+    rows = ["#####", "#.~.#", "#...#", "#####"]
+    enc = encounter(scene(rows, speed=3))
+    costs = reachable(enc.state, "m")
+    assert costs[(2, 1)] == 2 * CU  # onto the sand
+    assert costs[(3, 1)] == 2 * CU  # round it by 2,2: two diagonals, not 2 m + 1 m through it
+
+
+def test_speed_one_ignores_rough():
+    rows = ["#####", "#.~.#", "#####"]
+    enc = encounter(scene(rows, speed=1))
+    assert reachable(enc.state, "m") == {(2, 1): CU}
+
+
+# --- speed-meters/occupancy ----------------------------------------------------------------------
+
+
+def test_allies_are_passed_through_but_not_ended_on():
+    rows = ["#####", "#...#", "#####"]
+    enc = encounter(scene(rows, speed=2, others=fighter("ally", "blue", 2, 1)))
+    assert reachable(enc.state, "m") == {(3, 1): 2 * CU}
+
+
+def test_enemies_and_walls_block_the_way():
+    rows = ["#####", "#...#", "#####"]
+    enc = encounter(scene(rows, speed=2, others=fighter("foe", "red", 2, 1)))
+    assert reachable(enc.state, "m") == {}
+
+
+# --- GM rulings on cells (tabletrail/gm-ruling) ---------------------------------------------------
+
+
+def test_a_forbidden_cell_is_never_entered():
+    rows = ["#####", "#...#", "#####"]
+    enc = encounter(scene(rows, speed=2))
+    do(enc, 'forbid 2,1 why="collapsed floor"')
+    assert reachable(enc.state, "m") == {}
+
+
+def test_a_cell_that_needs_a_test_is_reachable_but_the_search_stops_there():
+    rows = ["######", "#....#", "######"]
+    enc = encounter(scene(rows, speed=3))
+    do(enc, 'require-test 2,1 target=3 why="loose plank"')
+    r = reach(enc.state, "m")
+    assert r.costs == {(2, 1): CU}
+    assert r.events == {(2, 1)}
+
+
+# --- agreement with the engine ------------------------------------------------------------------
+
+
+def test_the_cheapest_path_is_a_move_the_engine_accepts_at_the_same_cost():
+    rows = ["#######", "#..~..#", "#.#~#.#", "#.....#", "#######"]
+    for diagonal in ("every-1", "alternating", "euclidean", "manhattan"):
+        enc = encounter(scene(rows, speed=5, settings_=f'diagonal = "{diagonal}"'))
+        r = reach(enc.state, "m")
+        for cell, cost in r.costs.items():
+            cmd = "move m " + " ".join(f"{x},{y}" for x, y in waypoints((1, 1), r.path(cell)))
+            result = enc.preview(parse(cmd))
+            assert not isinstance(result, Rejection), f"{diagonal}: {cmd}: {result}"
+            assert sum(s.cost for m in of_type(result, Moved) for s in m.steps) == cost, (diagonal, cmd)
+
+
+def test_an_unknown_fighter_is_a_key_error_naming_the_fighters():
+    enc = encounter(scene(ROOM))
+    with pytest.raises(KeyError, match="no fighter 'zed'.*fighters: m"):
+        reach(enc.state, "zed")
+
+
+MAP_CHARS = st.sampled_from(".~^:#")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cells=st.lists(st.lists(MAP_CHARS, min_size=5, max_size=5), min_size=4, max_size=4),
+    diagonal=st.sampled_from(["every-1", "alternating", "euclidean", "manhattan"]),
+    target=st.tuples(st.integers(1, 5), st.integers(1, 4)),
+    speed=st.integers(1, 5),
+)
+def test_no_accepted_move_ends_outside_the_area_or_below_its_cost(cells, diagonal, target, speed):
+    """Whatever straight move the engine accepts ends on a reachable cell, at no less than its cost."""
+    inner = ["".join(row) for row in cells]
+    inner[0] = "." + inner[0][1:]  # the mover's own cell
+    rows = ["#######", *(f"#{r}#" for r in inner), "#######"]
+    enc = encounter(scene(rows, speed=speed, settings_=f'diagonal = "{diagonal}"'))
+    costs = reachable(enc.state, "m")
+    result = enc.preview(parse(f"move m {target[0]},{target[1]}"))
+    if target == (1, 1):
+        return
+    if isinstance(result, Rejection):
+        assert target not in costs or len(expand((1, 1), [target])) >= 2
+        return
+    spent = sum(s.cost for m in of_type(result, Moved) for s in m.steps)
+    assert target in costs and costs[target] <= spent
+
+
+def test_waypoints_retrace_the_path_exactly():
+    path = [(2, 1), (3, 1), (4, 2), (5, 3), (5, 4), (5, 5), (4, 6)]
+    wps = waypoints((1, 1), path)
+    assert expand((1, 1), wps) == path
+    assert wps == [(3, 1), (5, 3), (5, 5), (4, 6)]
