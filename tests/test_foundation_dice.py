@@ -2,8 +2,8 @@
 
 "Undo-and-retry draws the same number" and "redo re-applies the recorded
 events and never rolls dice again". Speed-meters has no check of its own, so
-the encounter-level tests use a GM test ruling on a cell (core/cell_rulings),
-which every ruleset's walk honours with a seeded check.
+the encounter-level tests use the GM's `require-test` ruling on a cell, which
+every ruleset's walk honours with a seeded check.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ import tomllib
 
 from support import CLOCK, do, of_type
 from tabletrail.core.batch import Batch
-from tabletrail.core.cell_rulings import TEST
 from tabletrail.core.dice import Dice, check, seeded_die
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
-from tabletrail.events.log import MemoryStore, Record, encode, line_hash
+from tabletrail.events.commands.rulings import GM_RULING
+from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
-from tabletrail.events.types import BoardMarked, CheckRolled, Event, Redone
+from tabletrail.events.types import CheckRolled, Redone
 from tabletrail.projections.board import view
 
 SCENARIO = """
@@ -27,6 +27,9 @@ SCENARIO = """
 name = "dice"
 ruleset = "speed-meters"
 seed = {seed}
+
+[settings]
+{settings}
 
 [map]
 rows = ["#######", "#.....#", "#######"]
@@ -44,28 +47,18 @@ speed = 5
 RULE = "speed-meters/movement"
 
 
-def fresh(seed: int = 11) -> Encounter:
-    scenario = parse_scenario(tomllib.loads(SCENARIO.format(seed=seed)), source="dice scenario")
+def fresh(seed: int = 11, settings: str = "") -> Encounter:
+    text = SCENARIO.format(seed=seed, settings=settings)
+    scenario = parse_scenario(tomllib.loads(text), source="dice scenario")
     return Encounter.create(MemoryStore(), scenario, clock=lambda: CLOCK)
 
 
-def with_gm_facts(enc: Encounter, *events: Event) -> Encounter:
-    """Append one GM batch of facts the way the encounter writes records, and reopen the log."""
-    store = enc.store
-    assert isinstance(store, MemoryStore)
-    seq, batch, prev = len(enc.records), enc.records[-1].batch + 1, line_hash(store.lines[-1])
-    for event in events:
-        seq += 1
-        line = encode(Record(seq=seq, batch=batch, actor="gm", at=CLOCK, prev=prev, event=event))
-        store.append([line])
-        prev = line_hash(line)
-    return Encounter.open(store, clock=lambda: CLOCK)
-
-
-def plank_corridor(seed: int = 11) -> Encounter:
+def plank_corridor(seed: int = 11, settings: str = "") -> Encounter:
     """A corridor whose cell 3,1 needs a test (1d6 >= 4 under speed-meters' check formula)."""
-    ruling = BoardMarked(key=TEST, value=[[3, 1, RULE, "a rickety plank", 4]], rules=(RULE,))
-    return with_gm_facts(fresh(seed), ruling)
+    enc = fresh(seed, settings)
+    do(enc, 'require-test 3,1 target=4 why="a rickety plank"')
+    assert enc.state.dice == 0, "a ruling rolls nothing"
+    return enc
 
 
 def rolled(events: list) -> CheckRolled:
@@ -117,7 +110,7 @@ def test_crossing_a_ruled_cell_rolls_from_the_seeded_dice():
     enc = plank_corridor()
     before = enc.state.dice
     check_ = rolled(do(enc, "move a 5,1"))
-    assert check_.source == "seeded" and check_.rules == (RULE,)
+    assert check_.source == "seeded" and check_.rules == (GM_RULING,)
     assert check_.number == seeded_die(11, before, 6)
     assert enc.state.dice == before + 1
 
@@ -168,3 +161,19 @@ def test_a_new_command_after_undo_draws_where_the_undone_one_did():
     second = rolled(do(enc, "move a 4,1"))  # another path across the same plank
     assert second.dice == first.dice
     assert enc.state.dice == pointer + 1
+
+
+def test_with_undo_seeded_gm_a_player_cannot_undo_a_roll_but_the_gm_can():
+    enc = plank_corridor(settings='undo_seeded = "gm"')
+    rolled(do(enc, "move a 5,1 by=blue"))
+    refused = enc.execute(Undo(by="blue"))
+    assert isinstance(refused, Rejection) and refused.rule == "tabletrail/undo"
+    assert "seeded" in refused.reason
+    assert not isinstance(enc.execute(Undo(by="gm")), Rejection)
+
+
+def test_by_default_a_player_may_undo_its_own_roll():
+    enc = plank_corridor()
+    rolled(do(enc, "move a 5,1 by=blue"))
+    assert not isinstance(enc.execute(Undo(by="blue")), Rejection)
+    assert enc.state.fighter("a").pos[:2] == (1, 1)
