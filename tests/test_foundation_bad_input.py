@@ -389,6 +389,59 @@ def test_a_log_whose_settings_are_missing_names_line_1(log: Path, capsys: pytest
     assert log.read_bytes() == before
 
 
+def append_record(path: Path, event: dict) -> int:
+    """Append a well-formed, well-chained GM record holding `event`; returns its line number."""
+    lines = path.read_bytes().splitlines()
+    last = json.loads(lines[-1])
+    record = {
+        "seq": len(lines) + 1,
+        "batch": last["batch"] + 1,
+        "actor": "gm",
+        "at": last["at"],
+        "prev": line_hash(lines[-1]),
+        "event": event,
+    }
+    with open(path, "ab") as fh:
+        fh.write(json.dumps(record, separators=(",", ":")).encode() + b"\n")
+    return len(lines) + 1
+
+
+def undo_event(kind: str, batch: int) -> dict:
+    return {"type": kind, "batch": batch, "by": "gm", "why": "", "rules": ["tabletrail/undo"], "note": ""}
+
+
+def test_undoing_a_batch_not_in_force_names_its_line(log: Path, capsys: pytest.CaptureFixture[str]):
+    lineno = append_record(log, undo_event("undone", 7))
+    err = input_error(capsys, "show", log)
+    assert f"{log}:{lineno}:" in err
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="foundation bug: Timeline.apply accepts an Undone of a batch that is not the latest in "
+    "force (list.remove anywhere): the board goes back before it while later batches stay applied",
+)
+def test_undoing_an_older_batch_than_the_latest_names_its_line(log: Path, capsys: pytest.CaptureFixture[str]):
+    assert run(capsys, "do", log, "move", "ari", "3,3")[0] == 0  # batch 3; the fixture's move is batch 2
+    lineno = append_record(log, undo_event("undone", 2))
+    err = input_error(capsys, "show", log)
+    assert f"{log}:{lineno}:" in err
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="foundation bug: Timeline.apply accepts a Redone of any undone batch, not only the one "
+    "undone last, and jumps to the board after it",
+)
+def test_redoing_out_of_order_names_its_line(log: Path, capsys: pytest.CaptureFixture[str]):
+    assert run(capsys, "do", log, "move", "ari", "3,3")[0] == 0  # batch 3
+    assert run(capsys, "undo", log)[0] == 0  # undoes 3
+    assert run(capsys, "undo", log)[0] == 0  # undoes 2; the redo stack is [3, 2]
+    lineno = append_record(log, undo_event("redone", 3))
+    err = input_error(capsys, "show", log)
+    assert f"{log}:{lineno}:" in err
+
+
 # --- fuzz: whatever is injected into a good log, the answer is an InputError ---------------
 
 GOOD = REPLAY.read_bytes()
