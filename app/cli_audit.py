@@ -1,10 +1,24 @@
-"""CLI verbs of the audit group, registered into the main parser by tabletrail.cli."""
+"""CLI verbs of the audit group, registered into the main parser by tabletrail.cli.
+
+explain, why, verify, whatif and refused. The answers come from
+tabletrail.projections.audit as plain data; this module prints them as text a
+person at the table can check by hand, or as JSON with --json.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable
 from typing import Any
+
+import msgspec
+from tabletrail import cli_store, render
+from tabletrail.core.units import fmt
+from tabletrail.encounter import Encounter
+from tabletrail.events.types import AnyEvent, Event
+from tabletrail.projections import audit
+from tabletrail.syntax import parse
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
@@ -14,7 +28,394 @@ def register(sub: Any, add: AddVerb) -> None:
 
     Every verb's --help shows an example: return it from `examples()`.
     """
+    p = add(
+        "explain",
+        cmd_explain,
+        "why an event happened: its command, who issued it, rule ids, step costs, checks, "
+        "settings and GM rulings in force, the fighters before and after",
+    )
+    p.add_argument("log")
+    p.add_argument("seq", type=int, help="the event's sequence number (tabletrail log lists them)")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p = add(
+        "why",
+        cmd_why,
+        "dry run: would this command be allowed (rule id and reason if not), what would it cost "
+        "and what would follow; nothing is appended",
+    )
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p.add_argument(
+        "--reveal",
+        action="store_true",
+        help="show seeded check numbers and what follows them (the next draws of the dice: the GM's call)",
+    )
+    p.add_argument("log")
+    p.add_argument("words", nargs=argparse.REMAINDER, help="the command, e.g. move ari 3,2 5,4")
+    p = add(
+        "verify",
+        cmd_verify,
+        "check the hash chain and sequence numbers, then re-decide every command and compare with "
+        "the log; exits 1 at the first divergence",
+    )
+    p.add_argument("log")
+    p.add_argument(
+        "--tip", default="", help="a line hash noted earlier (verify prints it): anchors the log's end"
+    )
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p = add(
+        "whatif",
+        cmd_whatif,
+        "re-run the same commands, undo and redo under other settings: first divergence and both boards",
+    )
+    p.add_argument("log")
+    p.add_argument(
+        "--set", dest="sets", action="append", default=[], metavar="SETTING=VALUE", help="a setting to change"
+    )
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p = add("refused", cmd_refused, "list the refused attempts kept in the log's side log, with when and why")
+    p.add_argument("log")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
 
 
 def examples() -> dict[str, str]:
-    return {}
+    return {
+        "explain": "tabletrail explain replays/speed-meters-skirmish.jsonl 7",
+        "why": "tabletrail why fight.jsonl move ari 10,2   (also: why --json fight.jsonl undo by=blue)",
+        "verify": "tabletrail verify fight.jsonl --tip 25ccd831529c5f11ba638244fe7e1bbc",
+        "whatif": "tabletrail whatif fight.jsonl --set diagonal=euclidean --set actions_per_turn=2",
+        "refused": "tabletrail refused fight.jsonl",
+    }
+
+
+def _event(data: dict[str, Any]) -> Event:
+    return msgspec.convert(data, AnyEvent)  # type: ignore[arg-type]
+
+
+def _rules(words: list[dict[str, str]], indent: str = "  ") -> list[str]:
+    out = []
+    for w in words:
+        out.append(f"{indent}{w['id']}: {w['enforce'] or '(no description)'}")
+        if w.get("default"):
+            out.append(f"{indent}    default ruling: {w['default']}")
+    return out
+
+
+def _amount(value: int, length: bool) -> str:
+    """A step cost or budget: lengths in fixed decimals of the unit, counts as they are."""
+    return fmt(value) if length else str(value)
+
+
+def _moves(moves: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for m in moves:
+        unit, length = m["unit"], m["length"]
+        at = f"event {m['seq']}: " if m["seq"] else ""
+        out.append(
+            f"  {at}{m['fighter']} moves on {m['resource']}, "
+            f"{_amount(m['budget'], length)} {unit} left before it"
+        )
+        rows = [("step", "cell", "terrain", "diagonal", "parity", "mode", "cost", "total", "left")]
+        for s in m["steps"]:
+            x, y, z = s["cell"]
+            rows.append(
+                (
+                    str(s["n"]),
+                    f"{x},{y}" + (f" (h {fmt(z)})" if z else ""),
+                    s["terrain"] or "-",
+                    "yes" if s["diagonal"] else "no",
+                    str(s["parity"]),
+                    s["mode"] or "-",
+                    _amount(s["cost"], length),
+                    _amount(s["total"], length),
+                    _amount(s["left"], length),
+                )
+            )
+        out.extend("    " + line for line in _table(rows))
+        over = "  OVER BUDGET" if m["over"] else ""
+        out.append(
+            f"    total {_amount(m['total'], length)} of {_amount(m['budget'], length)} {unit}, "
+            f"{_amount(m['left'], length)} left{over}  [{', '.join(m['rules'])}]"
+        )
+        if m["stopped"]:
+            out.append(f"    stopped: {m['stopped']}")
+    return out
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+
+
+def _checks(checks: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for c in checks:
+        at = f"event {c['seq']}: " if c["seq"] else ""
+        if c["hidden"]:
+            result = "seeded draw, not shown in a dry run (why --reveal shows it)"
+        else:
+            dice = f" (dice {'+'.join(map(str, c['dice']))} of {c['formula']})" if c["dice"] else ""
+            mod = f" {c['modifier']:+} = {c['total']}" if c["modifier"] else ""
+            outcome = "" if c["passed"] is None else (", passed" if c["passed"] else ", failed")
+            target = f" against {c['target']}" if c["target"] is not None else ""
+            result = f"{c['number']}{dice}{mod}{target}{outcome}"
+        out.append(f"  {at}{c['fighter']} {c['check']}: {c['source']} {result}  [{', '.join(c['rules'])}]")
+        if c["note"]:
+            out.append(f"      {c['note']}")
+    return out
+
+
+def _card(card: dict[str, Any] | None, unit: str) -> str:
+    if card is None:
+        return "-"
+    x, y, z = card["pos"]
+    states = " ".join(f"{k}={v}" for k, v in card["states"].items()) or "-"
+    spent = (
+        " ".join(
+            f"{k} {fmt(v) + ' ' + unit if k in audit.LENGTH_RESOURCES else v}"
+            for k, v in card["spent"].items()
+            if v
+        )
+        or "nothing"
+    )
+    marks = " ".join(f"{k}={render._short(v)}" for k, v in card["marks"].items())
+    return (
+        f"at {x},{y} (h {fmt(z)}), {states}, spent {spent}, damage {card['damage']}, "
+        f"can still move {fmt(card['move_left'])} {unit}" + (f", {marks}" if marks else "")
+    )
+
+
+def _fighters(fighters: list[dict[str, Any]], unit: str, after: str = "after") -> list[str]:
+    out = []
+    for f in fighters:
+        out.append(f"  {f['id']}")
+        out.append(f"    before: {_card(f['before'], unit)}")
+        out.append(f"    {after + ':':<7} {_card(f['after'], unit)}")
+    return out
+
+
+def _ruling_line(r: dict[str, Any]) -> str:
+    status = f" ({r['status']})" if r.get("status") else ""
+    return (
+        f"  event {r['seq']}: {r['kind']} by {r['by']}: {r['why']}{status}  detail {json.dumps(r['detail'])}"
+    )
+
+
+def explain_text(data: dict[str, Any]) -> str:
+    unit = data["unit"]
+    cmd = data["command"]
+    out = [
+        f"event {data['seq']} (batch {data['batch']}, {data['status']}): "
+        + render.describe(_event(data["event"])),
+        f"command: {cmd['text']}",
+        f"  issued by {cmd['by']} (logged as {cmd['actor']}) at {audit.clock_text(cmd['at'])}"
+        + (f"; why: {cmd['why']}" if cmd["why"] else ""),
+    ]
+    if "target_batch" in cmd:
+        out.append(f"  takes back or puts back batch {cmd['target_batch']}: {cmd['target_text']}")
+    out.append("rules applied by this event:")
+    out.extend(_rules(data["rules"]) or ["  none"])
+    extra = [r for r in data["batch_rules"] if r["id"] not in {w["id"] for w in data["rules"]}]
+    if extra:
+        out.append("other rules of its batch:")
+        out.extend(_rules(extra))
+    if data["moves"]:
+        out.append("moves, step by step:")
+        out.extend(_moves(data["moves"]))
+    out.append("checks:" if data["checks"] else "checks: none")
+    out.extend(_checks(data["checks"]))
+    bearing = [s for s in data["settings"] if s["bears"]]
+    others = [s for s in data["settings"] if not s["bears"]]
+    out.append("settings in force:")
+    for s in bearing:
+        out.append(f"  {s['name']} = {s['value']!r}  (bears on {s['rule']})")
+    out.append("  " + ", ".join(f"{s['name']} = {s['value']!r}" for s in others))
+    rulings = data["rulings"]
+    out.append(
+        "GM rulings in force before it:" if rulings["in_force"] else "GM rulings in force before it: none"
+    )
+    out.extend(_ruling_line(r) for r in rulings["in_force"])
+    for c in rulings["cells"]:
+        target = f" (test against {c['target']})" if c["kind"] == "test" else ""
+        out.append(f"  cell {c['cell'][0]},{c['cell'][1]}: {c['kind']}{target} [{c['rule']}] {c['why']}")
+    if rulings["made_here"]:
+        out.append("GM rulings made by this batch:")
+        out.extend(_ruling_line(r) for r in rulings["made_here"])
+    out.append("fighters involved:" if data["fighters"] else "fighters involved: none")
+    out.extend(_fighters(data["fighters"], unit))
+    out.append("events of the batch:")
+    for e in data["events"]:
+        mark = ">" if e["seq"] == data["seq"] else " "
+        event = _event(e["event"])
+        out.append(f" {mark}{e['seq']:>4} {render.describe(event)}  [{', '.join(event.rules)}]")
+    for r in data["refused_before"]:
+        out.append(f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}")
+    return "\n".join(out)
+
+
+def why_text(data: dict[str, Any]) -> str:
+    unit = data["unit"]
+    if not data["allowed"]:
+        rule = data["rule"]
+        out = [f"refused by {rule['id']}: {data['reason']}"]
+        out.extend(_rules([rule], "  the rule: "))
+        out.append("(dry run: nothing was appended)")
+        return "\n".join(out)
+    out = [f"allowed: {data['text']} (by {data['by']})"]
+    target = data.get("target")
+    if target:
+        out.append(f"it would {data['text'].split()[0]} batch {target['batch']}: {target['text']}")
+    if data["moves"]:
+        out.append("the moves of that batch:" if target else "cost, step by step:")
+        out.extend(_moves(data["moves"]))
+    if data["checks"]:
+        out.append("checks:")
+        out.extend(_checks(data["checks"]))
+    out.append("consequences:")
+    for e in data["events"]:
+        event = _event(e)
+        out.append(f"  {render.describe(event)}  [{', '.join(event.rules)}]")
+    if data["hidden"]:
+        out.append(f"  … and {data['hidden']} more event(s) that depend on the seeded roll (not shown)")
+    out.append("rules:")
+    out.extend(_rules(data["rules"]))
+    out.extend(_fighters(data["fighters"], unit, "would be"))
+    out.append("(dry run: nothing was appended)")
+    return "\n".join(out)
+
+
+def verify_text(data: dict[str, Any]) -> str:
+    c = data["checked"]
+    out = []
+    f = data["finding"]
+    if f is None:
+        out.append(
+            f"{data['log']}: OK: {data['lines']} lines, hash chain intact; {c['command']} command(s), "
+            f"{c['undo']} undo(s), {c['redo']} redo(s) re-decided and matched the log"
+        )
+    else:
+        out.append(f"{data['log']}: FAILED at line/seq {f['seq']} ({f['kind']}): {f['reason']}")
+        if f["rule"]:
+            out.append(f"  rule: {f['rule']}")
+        for label in ("expected", "recorded"):
+            value = f[label]
+            if value is None:
+                continue
+            if isinstance(value, dict) and "type" in value:
+                event = _event(value)
+                text = f"{render.describe(event)}  [{', '.join(event.rules)}]"
+            elif isinstance(value, dict) and "refused" in value:
+                text = f"refused by {value['refused']}: {value['reason']}"
+            else:
+                text = json.dumps(value)
+            out.append(f"  {label}: {text}")
+    if data["rulings"]:
+        out.append("GM rulings in the log (re-decided like any command):")
+        out.extend(_ruling_line(r) for r in data["rulings"])
+    if data["tip"]:
+        anchor = (
+            "the anchor given was found"
+            if data["anchored"]
+            else "the last line is vouched for by re-deciding only; note this tip and pass --tip to anchor it"
+        )
+        out.append(f"tip: {data['tip']} ({anchor})")
+    return "\n".join(out)
+
+
+def _side_by_side(left: str, right: str, titles: tuple[str, str]) -> str:
+    a, b = left.splitlines(), right.splitlines()
+    width = max(len(x) for x in [*a, titles[0]]) + 4
+    rows = [titles[0].ljust(width) + titles[1]]
+    for i in range(max(len(a), len(b))):
+        rows.append((a[i] if i < len(a) else "").ljust(width) + (b[i] if i < len(b) else ""))
+    return "\n".join(rows)
+
+
+def whatif_text(result: audit.WhatIf) -> str:
+    out = [
+        "what if "
+        + ", ".join(f"{k} = {new!r} (recorded {old!r})" for k, (old, new) in result.changed.items())
+    ]
+    d = result.divergence
+    if d is None:
+        out.append("no divergence: every command decides the same events")
+    else:
+        out.append(f"first divergence at event {d['seq']} ({d['text']}), in {', '.join(d['differs'])}:")
+        for label in ("recorded", "what_if"):
+            value = d[label]
+            if value is None:
+                text = "(nothing)"
+            elif "refused" in value:
+                text = f"refused by {value['refused']}: {value['reason']}"
+            else:
+                event = _event(value)
+                text = f"{render.describe(event)}  [{', '.join(event.rules)}]"
+            out.append(f"  {label.replace('_', '-') + ':':<10} {text}")
+    for r in result.refused:
+        out.append(
+            f"refused in the what-if: {r['text']!r} (batch at event {r['seq']}): {r['rule']}: {r['reason']}"
+        )
+    out.append(
+        _side_by_side(
+            render.board(result.recorded), render.board(result.alternative), ("recorded", "what-if")
+        )
+    )
+    for diff in result.differences:
+        out.append(
+            f"  {diff['fighter']} {diff['what']}: recorded {diff['recorded']}, what-if {diff['what_if']}"
+        )
+    return "\n".join(out)
+
+
+def refused_text(entries: list[dict[str, Any]], log: str) -> str:
+    if not entries:
+        return f"{log}: no refused attempts"
+    return "\n".join(
+        f"refused at {e['when']} (after event {e['after_seq']}), {e['text']!r} by {e['by']}, "
+        f"because {e['reason']} [{e['rule']}]"
+        for e in entries
+    )
+
+
+# --- the verbs -------------------------------------------------------------------------
+
+
+def _open(path: str) -> Encounter:
+    return Encounter.open(cli_store.store_for(path))
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    store = cli_store.store_for(args.log)
+    enc = Encounter.open(store)
+    refused = store.refused() if hasattr(store, "refused") else []
+    data = audit.explain(enc.records, args.seq, refused, where=args.log)
+    print(json.dumps(data, indent=2) if args.json else explain_text(data))
+    return 0
+
+
+def cmd_why(args: argparse.Namespace) -> int:
+    command = parse(args.words, "why")
+    enc = _open(args.log)
+    data = audit.dry_run(enc, command, " ".join(args.words), reveal=args.reveal)
+    print(json.dumps(data, indent=2) if args.json else why_text(data))
+    return 0 if data["allowed"] else 1
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    store = cli_store.store_for(args.log)
+    data = audit.verify_store(store, args.tip)
+    print(json.dumps(data, indent=2) if args.json else verify_text(data))
+    return 0 if data["ok"] else 1
+
+
+def cmd_whatif(args: argparse.Namespace) -> int:
+    enc = _open(args.log)
+    result = audit.whatif(enc.records, args.sets)
+    print(json.dumps(result.data(), indent=2) if args.json else whatif_text(result))
+    return 0
+
+
+def cmd_refused(args: argparse.Namespace) -> int:
+    store = cli_store.store_for(args.log)
+    entries = audit.refusals(store)
+    print(json.dumps(entries, indent=2) if args.json else refused_text(entries, args.log))
+    return 0
