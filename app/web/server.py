@@ -1,0 +1,408 @@
+"""The table view's server: one encounter log, served to every screen at the table.
+
+The log on disk stays the source of truth. `Table` keeps the encounter folded
+in memory and re-reads the log whenever the file changed (another screen, or
+`tabletrail do` in a terminal); every write happens under one lock and carries
+the version (record count) its page saw, so two GMs clicking at once can't
+both act on a board one of them no longer sees: the second gets a 409 and
+nothing changes. The browser holds no rules: it asks for the reachable area,
+for the dry run of a command, and for the command itself.
+
+Endpoints (JSON unless said):
+    GET  /                       the page
+    GET  /api/state[?at=N]       the board (at sequence N: a read-only past view)
+    GET  /api/events             the event list with rule ids
+    GET  /api/events/{seq}       the explain panel of one event
+    GET  /api/reach?fighter=ID   the reachable area, cost per cell
+    POST /api/preview            the dry run of a command (nothing appended)
+    POST /api/do                 run a command
+    POST /api/undo, /api/redo    take back or put back a command
+    GET  /api/stream             server-sent events: the version, whenever it changes
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from tabletrail.cli_store import store_for
+from tabletrail.core.reach import reach, waypoints
+from tabletrail.core.refusal import Rejection
+from tabletrail.encounter import Encounter
+from tabletrail.events.commands import Command, Redo, Undo
+from tabletrail.events.errors import InputError
+from tabletrail.events.log import Record, Store
+from tabletrail.syntax import parse
+from tabletrail.web import views
+
+STATIC = Path(__file__).with_name("static")
+POLL_SECONDS = 0.2  # how often a live stream looks at the log: well inside the 1 s promise
+STREAM_SECONDS = 30.0  # a stream ends after this and the browser reconnects (servers stop cleanly)
+KEEPALIVE_SECONDS = 10.0
+_T = TypeVar("_T")
+
+
+class Stale(Exception):
+    """A write based on a version of the log that is no longer the latest."""
+
+    def __init__(self, seen: int, now: int) -> None:
+        super().__init__(f"stale version {seen}, the log is at {now}")
+        self.seen = seen
+        self.now = now
+
+
+class Table:
+    """One encounter log shared by every screen: read when it changes, written under a lock."""
+
+    def __init__(self, path: str | Path, store: Store | None = None) -> None:
+        self.path = Path(path)
+        self.store = store if store is not None else store_for(str(path))
+        self.lock = threading.RLock()
+        self._enc: Encounter | None = None
+        self._mark: tuple[int, int] | None = None
+        self.live()  # a missing or broken log is an error now, not at the first click
+
+    def _signature(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_size, st.st_mtime_ns
+
+    def live(self) -> Encounter:
+        """The encounter as the log has it now; the file is re-read only when it changed."""
+        with self.lock:
+            mark = self._signature()
+            if self._enc is None or mark is None or mark != self._mark:
+                self._enc = Encounter.open(self.store)
+                self._mark = mark
+            return self._enc
+
+    def version(self) -> int:
+        return len(self.live().records)
+
+    def past(self, at: int) -> Encounter:
+        """A read-only view of the encounter as it stood after sequence number `at`."""
+        return Encounter.open(self.store, upto=at)
+
+    def write(self, seen: int, command: Command, text: str) -> list[Record] | Rejection:
+        """Run a command if the page saw the latest version; raises Stale otherwise."""
+        with self.lock:
+            enc = self.live()
+            now = len(enc.records)
+            if seen != now:
+                raise Stale(seen, now)
+            result = enc.execute(command, text)
+            self._mark = self._signature()  # our own append is already folded in
+            return result
+
+
+# --- request bodies ----------------------------------------------------------------------------
+
+
+class MoveBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A move picked on the board: a destination (cheapest path) or waypoints (straight lines)."""
+
+    fighter: str
+    to: tuple[int, int] | None = None
+    waypoints: tuple[tuple[int, int], ...] = ()
+
+
+class CommandBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A command as typed (`text`, the CLI syntax) or picked on the board (`move`)."""
+
+    version: int | None = None
+    text: str | None = None
+    move: MoveBody | None = None
+    rolls: tuple[int, ...] = ()  # numbers rolled at the table for this command's checks, in order
+    by: str | None = None
+
+
+class UndoBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    version: int
+    by: str = "gm"
+    why: str = ""
+
+
+class BadRequest(Exception):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+async def _body(request: Request, kind: type[_T]) -> _T:
+    raw = await request.body()
+    if not raw.strip():
+        raise BadRequest(f"{request.url.path}: the request has no body; send a JSON object")
+    try:
+        return msgspec.json.decode(raw, type=kind)
+    except msgspec.ValidationError as exc:
+        raise BadRequest(f"{request.url.path}: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise BadRequest(f"{request.url.path}: the body is not JSON ({exc})") from None
+
+
+def _error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": error, "message": message, **extra}, status_code=status)
+
+
+def _stale(exc: Stale) -> JSONResponse:
+    return _error(
+        409,
+        "stale",
+        f"the log has {exc.now} records but this page saw {exc.seen}: someone else changed the "
+        "encounter; look at the board again and retry",
+        version=exc.now,
+        seen=exc.seen,
+    )
+
+
+def _command(table: Table, body: CommandBody, where: str) -> tuple[Command, str, dict[str, Any]]:
+    """The command a body asks for, its text as the log will show it, and what the page should draw."""
+    extra: dict[str, Any] = {}
+    if (body.text is None) == (body.move is None):
+        raise BadRequest(f"{where}: give either text (a command such as move ari 3,4) or move, not both")
+    text = _move_text(table, body.move, extra) if body.move is not None else (body.text or "").strip()
+    text += "".join(f" roll={n}" for n in body.rolls)
+    if body.by:
+        text += f" by={body.by}"
+    try:
+        command = parse(text, where)
+    except InputError as exc:
+        raise BadRequest(str(exc)) from None
+    extra["text"] = text
+    return command, text, extra
+
+
+def _move_text(table: Table, move: MoveBody, extra: dict[str, Any]) -> str:
+    """The move command for a destination picked on the board: the cheapest path the rules allow."""
+    state = table.live().state
+    f = state.fighter(move.fighter)
+    if f is None:
+        known = ", ".join(x.id for x in state.fighters)
+        raise BadRequest(f"move: no fighter {move.fighter!r} (fighters: {known})", 404)
+    cells = [move.to] if move.to is not None else list(move.waypoints)
+    if not cells:
+        raise BadRequest("move: give a destination (to) or waypoints")
+    for x, y in cells:
+        if not state.grid.inside(x, y):
+            raise BadRequest(f"move: {x},{y} is off the {state.grid.width}x{state.grid.height} map")
+    if move.to is not None:
+        area = reach(state, f.id)
+        if move.to in area.costs:
+            cells = waypoints((f.pos[0], f.pos[1]), area.path(move.to))
+            extra["route"] = "cheapest"
+        else:
+            extra["route"] = "straight"  # out of reach: the dry run will say why
+    return f"move {f.id} " + " ".join(f"{x},{y}" for x, y in cells)
+
+
+# --- endpoints -----------------------------------------------------------------------------------
+
+
+def create_app(log: str | Path, store: Store | None = None) -> Starlette:
+    """The table view of one encounter log."""
+    table = Table(log, store)
+
+    def state(request: Request) -> Response:
+        enc = table.live()
+        version = len(enc.records)
+        raw = request.query_params.get("at")
+        if raw is not None:
+            try:
+                at = int(raw)
+            except ValueError:
+                return _error(400, "bad request", f"at: expected a sequence number, got {raw!r}")
+            if not 1 <= at <= version:
+                return _error(400, "bad request", f"at: {at} is outside the log (1 to {version})")
+            if at != version:
+                enc = table.past(at)
+        return JSONResponse(views.board(enc, version))
+
+    def events(request: Request) -> Response:
+        enc = table.live()
+        return JSONResponse(
+            {"version": len(enc.records), "events": [views.record(enc, r) for r in enc.records]}
+        )
+
+    def explain(request: Request) -> Response:
+        enc = table.live()
+        raw = request.path_params["seq"]
+        if not raw.isdigit() or not 1 <= int(raw) <= len(enc.records):
+            return _error(404, "not found", f"no event {raw} (the log has 1 to {len(enc.records)})")
+        return JSONResponse(views.explain(enc, int(raw)))
+
+    def reachable(request: Request) -> Response:
+        fid = request.query_params.get("fighter", "")
+        state = table.live().state
+        f = state.fighter(fid)
+        if f is None:
+            known = ", ".join(x.id for x in state.fighters)
+            return _error(404, "unknown fighter", f"reach: no fighter {fid!r} (fighters: {known})")
+        area = reach(state, fid)
+        return JSONResponse(
+            {
+                "version": table.version(),
+                "fighter": fid,
+                "from": list(f.pos),
+                "budget": area.budget,
+                "cells": [[x, y, cost] for (x, y), cost in sorted(area.costs.items())],
+                "events": sorted([x, y] for x, y in area.events),
+            }
+        )
+
+    async def preview(request: Request) -> Response:
+        try:
+            body = await _body(request, CommandBody)
+            return await anyio.to_thread.run_sync(_preview, body)
+        except BadRequest as exc:
+            return _error(exc.status, "bad request" if exc.status == 400 else "not found", exc.message)
+
+    def _preview(body: CommandBody) -> Response:
+        with table.lock:
+            enc = table.live()
+            version = len(enc.records)
+            if body.version is not None and body.version != version:
+                return _stale(Stale(body.version, version))
+            command, _, extra = _command(table, body, "preview")
+            result = enc.preview(command)
+        if isinstance(result, Rejection):
+            return JSONResponse({"ok": False, "version": version, **extra, **views.refusal(result)})
+        f = enc.state.fighter(getattr(command, "fighter", "") or "")
+        return JSONResponse(
+            {
+                "ok": True,
+                "version": version,
+                **extra,
+                "from": list(f.pos) if f else None,
+                "events": [views.event(e) for e in result],
+                "moves": views.moves(result),
+            }
+        )
+
+    async def do(request: Request) -> Response:
+        try:
+            body = await _body(request, CommandBody)
+            if body.version is None:
+                raise BadRequest("do: give the version (record count) this page saw")
+            return await anyio.to_thread.run_sync(_do, body)
+        except BadRequest as exc:
+            return _error(exc.status, "bad request" if exc.status == 400 else "not found", exc.message)
+
+    def _do(body: CommandBody) -> Response:
+        with table.lock:
+            version = table.version()
+            if body.version != version:
+                return _stale(Stale(body.version or 0, version))
+            command, text, extra = _command(table, body, "do")
+            return _written(table, body.version, command, text, extra)
+
+    def _undoer(kind: type[Undo] | type[Redo]) -> Any:
+        async def endpoint(request: Request) -> Response:
+            try:
+                body = await _body(request, UndoBody)
+            except BadRequest as exc:
+                return _error(exc.status, "bad request", exc.message)
+            text = kind.__struct_config__.tag
+            return await anyio.to_thread.run_sync(
+                lambda: _written(table, body.version, kind(by=body.by, why=body.why), str(text), {})
+            )
+
+        return endpoint
+
+    async def stream(request: Request) -> Response:
+        try:
+            seconds = float(request.query_params.get("seconds", STREAM_SECONDS))
+            last = int(request.query_params.get("last", -1))
+        except ValueError:
+            return _error(400, "bad request", "stream: seconds and last must be numbers")
+
+        async def updates() -> AsyncIterator[str]:
+            seen = last
+            quiet = time.monotonic()
+            end = time.monotonic() + min(seconds, STREAM_SECONDS)
+            yield "retry: 300\n\n"
+            while True:
+                version = await anyio.to_thread.run_sync(table.version)
+                if version != seen:
+                    seen = version
+                    quiet = time.monotonic()
+                    yield f"event: version\ndata: {json.dumps({'version': version})}\n\n"
+                elif time.monotonic() - quiet > KEEPALIVE_SECONDS:
+                    quiet = time.monotonic()
+                    yield ": still here\n\n"
+                if time.monotonic() >= end:
+                    return
+                await anyio.sleep(POLL_SECONDS)
+
+        return StreamingResponse(
+            updates(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+        )
+
+    def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    def broken_log(request: Request, exc: Exception) -> Response:
+        return _error(500, "log unreadable", str(exc))
+
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/api/state", state),
+            Route("/api/events", events),
+            Route("/api/events/{seq}", explain),
+            Route("/api/reach", reachable),
+            Route("/api/preview", preview, methods=["POST"]),
+            Route("/api/do", do, methods=["POST"]),
+            Route("/api/undo", _undoer(Undo), methods=["POST"]),
+            Route("/api/redo", _undoer(Redo), methods=["POST"]),
+            Route("/api/stream", stream),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        exception_handlers={InputError: broken_log},
+    )
+    app.state.table = table
+    return app
+
+
+def _written(table: Table, seen: int, command: Command, text: str, extra: dict[str, Any]) -> Response:
+    """Run a write and answer: 200 with the new records, 422 refused, 409 stale."""
+    try:
+        result = table.write(seen, command, text)
+    except Stale as exc:
+        return _stale(exc)
+    if isinstance(result, Rejection):
+        return _error(
+            422, "refused", f"refused by {result.rule}: {result.reason}", **extra, **views.refusal(result)
+        )
+    enc = table.live()
+    return JSONResponse(
+        {
+            "ok": True,
+            "version": len(enc.records),
+            **extra,
+            "records": [views.record(enc, r) for r in result],
+        }
+    )
+
+
+def serve(log: str, port: int, host: str = "127.0.0.1") -> None:
+    """Run the table view until Ctrl+C."""
+    import uvicorn
+
+    app = create_app(log)
+    print(f"serving {log} at http://{host}:{port}/ (Ctrl+C stops)", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)

@@ -1,0 +1,589 @@
+// The table view: draws what the server sends and sends back what the table asks for.
+// It holds no rules: reachable cells, move costs, refusals and table rolls all come from the engine.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const QUIET_STATES = new Set(["standing", "free", "waiting", "done", "acting"]);
+const GLYPHS = {
+  hazard: "⚠", trap: "✶", slippery: "≈", unstable: "∿", gap: "▽", ladder: "H", stairs: "≡",
+  ledge: "▭", obstacle: "■", deep: "≋", soft: "·", climbable: "↥",
+};
+const COMPASS = { N: [0, -1], NE: [1, -1], E: [1, 0], SE: [1, 1], S: [0, 1], SW: [-1, 1], W: [-1, 0], NW: [-1, -1] };
+
+const S = {
+  board: null,      // the board as last drawn (live, or a past point when scrubbing)
+  version: 0,       // the live log's record count: every write carries it
+  live: true,       // false while the timeline shows a past point (read-only)
+  selected: null,   // the selected fighter's id
+  reach: null,      // the reachable area of the selected fighter
+  pending: null,    // the body of the command being previewed
+  rolls: [],        // table rolls entered for the pending command
+  preview: null,    // the last dry run's answer
+  waypoints: [],
+  explainSeq: null,
+  events: [],
+};
+
+const $ = (id) => document.getElementById(id);
+
+function fmt(cu) {
+  const sign = cu < 0 ? "-" : "";
+  const a = Math.abs(cu);
+  const whole = Math.floor(a / 100), frac = a % 100;
+  if (frac === 0) return sign + whole;
+  return (sign + whole + "." + String(frac).padStart(2, "0")).replace(/0+$/, "");
+}
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("data-")) node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function ruleChip(id) { return h("span", { class: "rule" }, id); }
+
+async function api(method, url, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  try {
+    const res = await fetch(url, init);
+    let data = {};
+    try { data = await res.json(); } catch (_) { data = { message: res.statusText }; }
+    return { status: res.status, data };
+  } catch (err) {
+    return { status: 0, data: { error: "network", message: "the server can't be reached: " + err } };
+  }
+}
+
+function say(kind, ...parts) {
+  const m = $("message");
+  m.className = kind;
+  m.replaceChildren(...parts.map((p) => (p instanceof Node ? p : document.createTextNode(String(p)))));
+}
+
+function sayRefusal(data) {
+  say("refused", "Refused by ", ruleChip(data.rule), ": ", h("span", { class: "reason" }, data.reason));
+}
+
+// --- loading -------------------------------------------------------------------------------
+
+async function loadLive() {
+  const { status, data } = await api("GET", "/api/state");
+  if (status !== 200) { say("error", data.message || "the board could not be loaded"); return; }
+  const changed = S.board && data.version !== S.version;
+  S.version = data.version;
+  S.live = true;
+  S.board = data;
+  if (changed && S.pending) {
+    clearPreview();
+    say("info", "The board changed on another screen; the preview was cleared.");
+  }
+  if (S.selected && !data.fighters.some((f) => f.id === S.selected)) S.selected = null;
+  render();
+  await Promise.all([loadEvents(), S.selected ? loadReach() : Promise.resolve()]);
+}
+
+async function loadAt(at) {
+  const { status, data } = await api("GET", "/api/state?at=" + at);
+  if (status !== 200) { say("error", data.message); return; }
+  S.version = data.version;
+  if (data.live) { await loadLive(); return; }
+  S.live = false;
+  S.board = data;
+  S.reach = null;
+  clearPreview();
+  render();
+  renderEvents();
+}
+
+async function loadEvents() {
+  const { status, data } = await api("GET", "/api/events");
+  if (status !== 200) return;
+  S.events = data.events;
+  renderEvents();
+}
+
+async function loadReach() {
+  if (!S.selected || !S.live) { S.reach = null; drawReach(); return; }
+  const { status, data } = await api("GET", "/api/reach?fighter=" + encodeURIComponent(S.selected));
+  S.reach = status === 200 ? data : null;
+  if (status !== 200) say("error", data.message);
+  drawReach();
+}
+
+// --- drawing ---------------------------------------------------------------------------------
+
+function render() {
+  const b = S.board;
+  document.title = b.name + " · tabletrail";
+  $("title").textContent = b.name;
+  const t = b.turn;
+  $("turn").textContent = `${b.ruleset.id} · round ${t.round}${t.pass > 1 ? ", pass " + t.pass : ""} · ${t.active} to act`;
+  $("undo").disabled = !S.live || !b.undo;
+  $("redo").disabled = !S.live || !b.redo;
+  $("undo").title = b.undo ? `Undo “${b.undo.text}” (Ctrl+Z)` : "nothing to undo";
+  $("redo").title = b.redo ? `Redo “${b.redo.text}” (Ctrl+Y)` : "nothing to redo";
+  const by = $("by");
+  const chosen = by.value || "gm";
+  by.replaceChildren(...["gm", ...b.sides].map((s) => h("option", { value: s, selected: s === chosen }, s)));
+  $("verbs").replaceChildren(...b.commands.map((c) => h("option", { value: c.verb + " " })));
+  $("usages").replaceChildren(...b.commands.map((c) => h("li", {}, h("code", {}, c.usage), c.doc ? " — " + c.doc : "")));
+  const scrub = $("scrubber");
+  scrub.max = String(S.version);
+  scrub.value = String(b.at);
+  $("scrub-label").textContent = S.live ? `live: ${S.version} events` : `viewing event ${b.at} of ${S.version}`;
+  $("to-live").hidden = S.live;
+  const banner = $("banner");
+  banner.hidden = S.live;
+  banner.textContent = S.live ? "" : `Read-only: the board as it stood after event ${b.at} of ${S.version}. ` +
+    "Nothing can be changed from here; “Back to live” returns to the game.";
+  for (const id of ["confirm", "command-form-button"]) { const n = $(id); if (n) n.disabled = !S.live; }
+  drawBoard();
+  renderFighter();
+}
+
+function drawBoard() {
+  const b = S.board, m = b.map;
+  const svg = $("board");
+  svg.setAttribute("viewBox", `0 0 ${m.width} ${m.height}`);
+  svg.replaceChildren();
+  const terrain = el("g", { id: "terrain" });
+  for (let y = 0; y < m.height; y++) {
+    for (let x = 0; x < m.width; x++) {
+      const k = m.legend[m.rows[y][x]];
+      const rect = el("rect", {
+        x, y, width: 1, height: 1, class: `cell t-${k.terrain}`, "data-x": x, "data-y": y,
+        "data-cell": `${x},${y}`, "data-terrain": k.terrain,
+      });
+      rect.append(el("title", {}, `${x},${y} ${k.terrain} [${k.tags.join(", ")}]` +
+        (k.ground ? ` ground ${fmt(k.ground)} ${b.ruleset.unit}` : "") +
+        (k.height ? ` obstacle ${fmt(k.height)} ${b.ruleset.unit}` : "") +
+        (k.depth ? ` depth ${fmt(k.depth)} ${b.ruleset.unit}` : "")));
+      terrain.append(rect);
+      const top = k.ground + k.height - k.depth;
+      if (top) terrain.append(el("text", { x: x + 0.06, y: y + 0.28, class: "height" }, fmt(top)));
+      const glyph = k.tags.map((t) => GLYPHS[t]).find(Boolean);
+      if (glyph && k.terrain !== "wall") {
+        terrain.append(el("text", { x: x + 0.5, y: y + 0.68, class: "glyph", "text-anchor": "middle" }, glyph));
+      }
+    }
+  }
+  svg.append(terrain, el("g", { id: "reach" }), el("g", { id: "rulings" }), el("g", { id: "links" }),
+    el("g", { id: "route" }), el("g", { id: "fighters" }));
+  const rulings = svg.querySelector("#rulings");
+  for (const [x, y] of b.rulings.forbid) {
+    rulings.append(el("path", { d: `M${x + 0.2},${y + 0.2}L${x + 0.8},${y + 0.8}M${x + 0.8},${y + 0.2}L${x + 0.2},${y + 0.8}`, class: "forbid" }));
+  }
+  for (const [x, y, , why, target] of b.rulings.test) {
+    const t = el("text", { x: x + 0.78, y: y + 0.4, class: "test", "text-anchor": "middle" }, "?");
+    t.append(el("title", {}, `test ${target} to cross: ${why}`));
+    rulings.append(t);
+  }
+  drawLinks();
+  drawFighters();
+  drawReach();
+  drawRoute();
+}
+
+function centre(f) { return [f.pos[0] + 0.5, f.pos[1] + 0.5]; }
+
+function sideColour(side) {
+  const known = { blue: "#3b78d8", red: "#d8453b", green: "#3a9d5d", yellow: "#c9a227", purple: "#8d4fc2" };
+  if (known[side]) return known[side];
+  let hash = 0;
+  for (const ch of side) hash = (hash * 31 + ch.charCodeAt(0)) % 360;
+  return `hsl(${hash}, 55%, 45%)`;
+}
+
+function direction(value) {
+  if (Array.isArray(value) && value.length >= 2 && value.every((v) => typeof v === "number")) return [value[0], value[1]];
+  if (value && typeof value === "object") {
+    if (typeof value.dx === "number") return [value.dx, value.dy || 0];
+    if (typeof value.x === "number" && typeof value.y === "number") return [value.x, value.y];
+    for (const k of ["direction", "heading", "trajectory"]) if (k in value) return direction(value[k]);
+  }
+  if (typeof value === "string") {
+    if (COMPASS[value.toUpperCase()]) return COMPASS[value.toUpperCase()];
+    const m = value.match(/^\s*(-?\d+)\s*,\s*(-?\d+)\s*$/);
+    if (m) return [Number(m[1]), Number(m[2])];
+  }
+  return null;
+}
+
+function drawLinks() {
+  const g = $("board").querySelector("#links");
+  const byId = Object.fromEntries(S.board.fighters.map((f) => [f.id, f]));
+  for (const [kind, a, b] of S.board.links) {
+    if (!byId[a] || !byId[b]) continue;
+    const [x1, y1] = centre(byId[a]), [x2, y2] = centre(byId[b]);
+    const cls = kind === "engaged" || kind === "grab" ? kind : "other";
+    const line = el("line", { x1, y1, x2, y2, class: `link ${cls}`, "data-link": `${kind}:${a}:${b}` });
+    line.append(el("title", {}, `${a} ${kind} ${b}`));
+    g.append(line);
+  }
+  for (const f of S.board.fighters) {
+    for (const [key, value] of Object.entries(f.marks)) {
+      if (!/traject|drift|velocity|momentum|heading/i.test(key)) continue;
+      const d = direction(value);
+      if (!d) continue;
+      const [cx, cy] = centre(f);
+      const len = Math.max(1, Math.hypot(d[0], d[1]));
+      const ex = cx + (d[0] / len) * 1.6, ey = cy + (d[1] / len) * 1.6;
+      g.append(el("path", { d: `M${cx},${cy}L${ex},${ey}`, class: "trajectory", "data-trajectory": f.id }));
+      g.append(el("circle", { cx: ex, cy: ey, r: 0.08, fill: "#0077aa" }));
+    }
+  }
+}
+
+function drawFighters() {
+  const g = $("board").querySelector("#fighters");
+  for (const f of S.board.fighters) {
+    const [cx, cy] = centre(f);
+    const states = Object.entries(f.states).filter(([m, v]) => m !== "turn" && !QUIET_STATES.has(v)).map(([, v]) => v);
+    const prone = f.states.posture === "prone";
+    const airborne = f.pos[2] > f.ground;
+    const classes = ["fighter"];
+    if (f.id === S.selected) classes.push("selected");
+    if (f.active) classes.push("active");
+    if (prone) classes.push("prone");
+    if (airborne) classes.push("airborne");
+    const grp = el("g", {
+      class: classes.join(" "), "data-fid": f.id, "data-x": f.pos[0], "data-y": f.pos[1],
+      "data-states": states.join(" "),
+    });
+    grp.append(el("title", {}, `${f.name} (${f.id}, ${f.side}) at ${f.pos[0]},${f.pos[1]}` +
+      ` height ${fmt(f.pos[2])}${states.length ? " · " + states.join(", ") : ""}` +
+      (f.damage ? ` · damage ${f.damage}` : "")));
+    if (f.active) grp.append(el("circle", { cx, cy, r: 0.47, class: "ring" }));
+    const token = prone
+      ? el("ellipse", { cx, cy: cy + 0.1, rx: 0.42, ry: 0.22, class: "token", fill: sideColour(f.side) })
+      : el("circle", { cx, cy, r: 0.36, class: "token", fill: sideColour(f.side) });
+    grp.append(token);
+    grp.append(el("text", { x: cx, y: cy + (prone ? 0.2 : 0.1), class: "token-label", "text-anchor": "middle" },
+      f.id.slice(0, 2)));
+    const badges = [...states];
+    if (airborne) badges.push("↑" + fmt(f.pos[2] - f.ground));
+    if (badges.length) {
+      grp.append(el("text", { x: cx, y: f.pos[1] + 0.98, class: "badge", "text-anchor": "middle" }, badges.join(" ")));
+    }
+    if (f.damage) {
+      grp.append(el("circle", { cx: f.pos[0] + 0.84, cy: f.pos[1] + 0.16, r: 0.15, class: "damage" }));
+      grp.append(el("text", { x: f.pos[0] + 0.84, y: f.pos[1] + 0.24, class: "damage-label", "text-anchor": "middle" }, f.damage));
+    }
+    g.append(grp);
+  }
+}
+
+function drawReach() {
+  const g = $("board").querySelector("#reach");
+  if (!g) return;
+  g.replaceChildren();
+  const r = S.reach;
+  if (!r || !S.live) return;
+  const events = new Set(r.events.map(([x, y]) => `${x},${y}`));
+  const budget = Math.max(r.budget, 1);
+  for (const [x, y, cost] of r.cells) {
+    const rect = el("rect", {
+      x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92,
+      class: "reach" + (events.has(`${x},${y}`) ? " event" : ""),
+      "fill-opacity": (0.55 - 0.4 * (cost / budget)).toFixed(3),
+      "data-x": x, "data-y": y, "data-cost": cost,
+    });
+    rect.append(el("title", {}, `${x},${y}: ${fmt(cost)} ${S.board.ruleset.unit}` +
+      (events.has(`${x},${y}`) ? " (something happens here: a check or a stop)" : "")));
+    g.append(rect);
+    g.append(el("text", { x: x + 0.94, y: y + 0.92, class: "cost", "text-anchor": "end" }, fmt(cost)));
+  }
+}
+
+function drawRoute() {
+  const g = $("board").querySelector("#route");
+  if (!g) return;
+  g.replaceChildren();
+  for (const [x, y] of S.waypoints) g.append(el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.12, class: "waypoint" }));
+  const p = S.preview;
+  if (!p || !p.moves || !p.moves.length) return;
+  for (const m of p.moves) {
+    const f = S.board.fighters.find((x) => x.id === m.fighter);
+    const start = m === p.moves[0] && p.from ? p.from : f ? f.pos : m.steps[0].to;
+    const pts = [[start[0], start[1]], ...m.steps.map((s) => s.to)];
+    g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: "path", id: "path" }));
+    for (const s of m.steps) {
+      g.append(el("text", { x: s.to[0] + 0.5, y: s.to[1] + 0.62, class: "stepcost", "text-anchor": "middle" }, fmt(s.cost)));
+    }
+  }
+}
+
+function renderFighter() {
+  const box = $("fighter-info"), quick = $("quick");
+  const f = S.board.fighters.find((x) => x.id === S.selected);
+  quick.replaceChildren();
+  if (!f) { box.className = "muted"; box.textContent = "Click a fighter on the board."; return; }
+  box.className = "";
+  const unit = S.board.ruleset.unit;
+  const states = Object.entries(f.states).map(([k, v]) => `${k} ${v}`).join(", ") || "—";
+  const spent = Object.entries(f.spent).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "—";
+  const marks = Object.entries(f.marks).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ") || "—";
+  const links = S.board.links.filter(([, a, b]) => a === f.id || b === f.id).map(([k, a, b]) => `${a} ${k} ${b}`).join(", ") || "—";
+  const stats = Object.entries(f.stats).map(([k, v]) => `${k} ${v}`).join(", ");
+  box.replaceChildren(
+    h("div", {}, h("b", {}, f.name), ` (${f.id}, ${f.side}) at ${f.pos[0]},${f.pos[1]}, height ${fmt(f.pos[2])} ${unit}`),
+    h("div", {}, "stats: " + stats),
+    h("div", {}, "states: " + states),
+    h("div", {}, "spent: " + spent + ` · damage ${f.damage}`),
+    h("div", {}, "marks: " + marks),
+    h("div", {}, "links: " + links),
+    h("div", { id: "reach-summary" }, S.reach && S.reach.fighter === f.id
+      ? `reach: ${S.reach.cells.length} cells, ${fmt(S.reach.budget)} ${unit} to spend` : ""),
+  );
+  if (!S.live) return;
+  for (const c of S.board.commands.filter((c) => c.fighter_only && c.verb !== "move")) {
+    quick.append(h("button", { type: "button", "data-verb": c.verb, onclick: () => startPreview({ text: `${c.verb} ${f.id}` }) }, c.verb));
+  }
+  quick.append(h("button", { type: "button", "data-verb": "end-turn", onclick: () => startPreview({ text: "end-turn" }) }, "end-turn"));
+}
+
+function renderEvents() {
+  const list = $("events");
+  const at = S.board ? S.board.at : Infinity;
+  list.replaceChildren(...S.events.map((e) => {
+    const cls = [e.status, e.seq > at && !S.live ? "future" : "", e.seq === S.explainSeq ? "chosen" : ""].filter(Boolean).join(" ");
+    return h("li", { class: cls, "data-seq": e.seq, title: e.note || "", onclick: () => explain(e.seq) },
+      `${e.seq} · ${e.text} `, ...e.rules.map(ruleChip));
+  }));
+  if (S.live) list.scrollTop = list.scrollHeight;
+}
+
+async function explain(seq) {
+  S.explainSeq = seq;
+  const { status, data } = await api("GET", "/api/events/" + seq);
+  const box = $("explain");
+  if (status !== 200) { box.textContent = data.message; return; }
+  box.className = "";
+  const parts = [
+    h("div", {}, h("b", {}, `#${data.seq} ${data.type}`), ` · batch ${data.batch} by ${data.actor} at ${data.at}` +
+      (data.status ? ` · ${data.status}` : "")),
+    h("div", {}, data.text),
+  ];
+  if (data.command) parts.push(h("div", {}, "command: ", h("code", {}, data.command)));
+  if (data.note) parts.push(h("div", {}, "why: " + data.note));
+  for (const r of data.rules) {
+    parts.push(h("div", { class: "rule-line" }, ruleChip(r.id), " " + (r.enforce || "") + (r.default ? ` (default ruling: ${r.default})` : "")));
+  }
+  if (data.moves) {
+    for (const m of data.moves) parts.push(stepsTable(m));
+  }
+  if (data.fighter && data.fighter.before && data.fighter.after) {
+    const fb = data.fighter.before, fa = data.fighter.after;
+    parts.push(h("div", {}, `${data.fighter.id}: ${fb.pos[0]},${fb.pos[1]} → ${fa.pos[0]},${fa.pos[1]}; ` +
+      `spent ${JSON.stringify(fb.spent)} → ${JSON.stringify(fa.spent)}; damage ${fb.damage} → ${fa.damage}`));
+  }
+  if (data.batch_events.length > 1) {
+    parts.push(h("div", {}, "same batch: " + data.batch_events.map((e) => `#${e.seq} ${e.text}`).join(" · ")));
+  }
+  parts.push(h("pre", {}, JSON.stringify(data.fields, null, 1)));
+  box.replaceChildren(...parts);
+  renderEvents();
+}
+
+function stepsTable(m) {
+  const unit = S.board.ruleset.unit;
+  const rows = m.steps.map((s, i) => h("tr", {},
+    h("td", {}, String(i + 1)), h("td", {}, `${s.to[0]},${s.to[1]}`), h("td", {}, fmt(s.cost)),
+    h("td", {}, [s.terrain, s.diagonal ? "diagonal" : "", s.mode].filter(Boolean).join(", "))));
+  return h("div", {},
+    h("div", {}, `${m.fighter}: ${fmt(m.total)} of ${fmt(m.budget)} ${unit} (${m.resource})` +
+      (m.stopped ? ` · stopped: ${m.stopped}` : "")),
+    h("table", { class: "steps" }, h("tr", {}, h("th", {}, "#"), h("th", {}, "to"), h("th", {}, unit), h("th", {}, "why")), ...rows));
+}
+
+// --- acting ------------------------------------------------------------------------------------
+
+function clearPreview() {
+  S.pending = null; S.preview = null; S.rolls = []; S.waypoints = [];
+  $("preview-panel").hidden = true;
+  $("roll-panel").hidden = true;
+  drawRoute();
+}
+
+function by() { const v = $("by").value; return v && v !== "gm" ? v : undefined; }
+
+function startPreview(body) {
+  if (!S.live) { say("info", "This is a past point of the timeline: go back to live to act."); return; }
+  S.pending = body;
+  S.rolls = [];
+  return runPreview();
+}
+
+async function runPreview() {
+  const body = { ...S.pending, rolls: S.rolls, version: S.version, by: by() };
+  const { status, data } = await api("POST", "/api/preview", body);
+  if (status === 409) { say("error", data.message); clearPreview(); await loadLive(); return; }
+  if (status !== 200) { say("error", data.message); S.preview = null; drawRoute(); return; }
+  S.preview = data;
+  const panel = $("preview-panel"), box = $("preview");
+  panel.hidden = false;
+  if (!data.ok && data.needs_roll) {
+    askRoll(data);
+    box.replaceChildren(h("div", {}, h("code", {}, data.text)), h("div", { class: "muted" }, "waiting for a table roll…"));
+    $("confirm").disabled = true;
+    drawRoute();
+    return;
+  }
+  $("roll-panel").hidden = true;
+  if (!data.ok) {
+    box.replaceChildren(h("div", {}, h("code", {}, data.text)),
+      h("div", { class: "refusal" }, "Refused by ", ruleChip(data.rule), ": ", data.reason));
+    sayRefusal(data);
+    $("confirm").disabled = true;
+    drawRoute();
+    return;
+  }
+  say("", "");
+  $("confirm").disabled = false;
+  box.replaceChildren(
+    h("div", {}, h("code", { id: "preview-text" }, data.text)),
+    ...data.moves.map(stepsTable),
+    h("div", {}, h("b", {}, "What happens")),
+    h("ul", { id: "consequences" }, ...data.events.map((e) => h("li", { title: e.note }, e.text + " ", ...e.rules.map(ruleChip)))),
+  );
+  drawRoute();
+}
+
+function askRoll(data) {
+  $("roll-panel").hidden = false;
+  $("roll-reason").replaceChildren(ruleChip(data.rule), " " + data.reason);
+  const input = $("roll-input");
+  input.value = "";
+  input.focus();
+}
+
+async function confirmPending() {
+  if (!S.pending || !S.preview || !S.preview.ok) return;
+  const body = { ...S.pending, rolls: S.rolls, version: S.version, by: by() };
+  const { status, data } = await api("POST", "/api/do", body);
+  if (status === 200) {
+    clearPreview();
+    say("info", `Done: ${data.text} (${data.records.length} events)`);
+    S.version = data.version;
+    await loadLive();
+    return;
+  }
+  if (status === 422 && data.needs_roll) { askRoll(data); return; }
+  if (status === 422) { sayRefusal(data); return; }
+  say("error", data.message || "the command failed");
+  if (status === 409) { clearPreview(); await loadLive(); }
+}
+
+async function undoRedo(kind) {
+  if (!S.live) return;
+  const { status, data } = await api("POST", "/api/" + kind, { version: S.version, by: $("by").value || "gm" });
+  if (status === 200) say("info", `${kind === "undo" ? "Undone" : "Redone"} (${data.records.map((r) => r.text).join("; ")})`);
+  else if (status === 422) sayRefusal(data);
+  else say("error", data.message);
+  clearPreview();
+  await loadLive();
+}
+
+function onBoardClick(ev) {
+  if (!S.board) return;
+  const fighter = ev.target.closest("[data-fid]");
+  if (fighter && !ev.shiftKey) {
+    S.selected = fighter.dataset.fid === S.selected ? null : fighter.dataset.fid;
+    clearPreview();
+    drawBoard();
+    renderFighter();
+    loadReach().then(renderFighter);
+    return;
+  }
+  const cell = ev.target.closest("[data-x]");
+  if (!cell || !S.live) return;
+  if (!S.selected) { say("info", "Select a fighter first."); return; }
+  const x = Number(cell.dataset.x), y = Number(cell.dataset.y);
+  if (ev.shiftKey) {
+    S.waypoints = [...S.waypoints, [x, y]];
+    startPreview({ move: { fighter: S.selected, waypoints: S.waypoints } });
+    S.waypoints = S.pending.move.waypoints;
+  } else {
+    S.waypoints = [];
+    startPreview({ move: { fighter: S.selected, to: [x, y] } });
+  }
+}
+
+let scrubTimer = null;
+function onScrub() {
+  const at = Number($("scrubber").value);
+  clearTimeout(scrubTimer);
+  scrubTimer = setTimeout(() => (at >= S.version ? loadLive() : loadAt(at)), 60);
+}
+
+function onKey(ev) {
+  const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName) && ev.target.type !== "range";
+  if (ev.key === "Escape") { clearPreview(); if (!typing) { S.selected = null; S.reach = null; if (S.board) { drawBoard(); renderFighter(); } } return; }
+  if (typing) return;
+  const mod = ev.ctrlKey || ev.metaKey;
+  if (!mod) return;
+  const key = ev.key.toLowerCase();
+  if (key === "z" && !ev.shiftKey) { ev.preventDefault(); undoRedo("undo"); }
+  else if (key === "y" || (key === "z" && ev.shiftKey)) { ev.preventDefault(); undoRedo("redo"); }
+}
+
+function listen() {
+  // Server-sent events: the server says the log's version whenever it changes.
+  const source = new EventSource("/api/stream");
+  source.addEventListener("open", () => $("live").className = "on");
+  source.addEventListener("error", () => $("live").className = "off");
+  source.addEventListener("version", async (msg) => {
+    const { version } = JSON.parse(msg.data);
+    if (version === S.version) return;
+    if (S.live) await loadLive();
+    else {
+      S.version = version;
+      $("scrubber").max = String(version);
+      $("scrub-label").textContent = `viewing event ${S.board.at} of ${version}`;
+      await loadEvents();
+    }
+  });
+}
+
+function start() {
+  $("board").addEventListener("click", onBoardClick);
+  $("confirm").addEventListener("click", confirmPending);
+  $("cancel").addEventListener("click", () => { clearPreview(); say("", ""); });
+  $("undo").addEventListener("click", () => undoRedo("undo"));
+  $("redo").addEventListener("click", () => undoRedo("redo"));
+  $("scrubber").addEventListener("input", onScrub);
+  $("to-live").addEventListener("click", loadLive);
+  $("command-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("command").value.trim();
+    if (text) startPreview({ text });
+  });
+  $("roll-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const n = Number($("roll-input").value);
+    if (!Number.isInteger(n)) return;
+    S.rolls = [...S.rolls, n];
+    $("roll-panel").hidden = true;
+    runPreview();
+  });
+  document.addEventListener("keydown", onKey);
+  loadLive().then(listen);
+}
+
+start();

@@ -1,0 +1,380 @@
+"""The table view's HTTP API, endpoint by endpoint: answers, refusals, stale versions, bad input.
+
+Every write that must change nothing is checked against the log file's bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx is what the test extra installs
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+from support import CLOCK
+from tabletrail.core.reach import reach
+from tabletrail.core.units import CU
+from tabletrail.encounter import Encounter
+from tabletrail.events.errors import InputError
+from tabletrail.events.log import JsonlStore
+from tabletrail.syntax import parse
+from tabletrail.web.server import create_app
+from test_web_support import new_log
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    return new_log(tmp_path)
+
+
+@pytest.fixture
+def client(log: Path) -> TestClient:
+    return TestClient(create_app(log))
+
+
+def version(client: TestClient) -> int:
+    return client.get("/api/state").json()["version"]
+
+
+def lines(log: Path) -> int:
+    return len(log.read_bytes().splitlines())
+
+
+def do(client: TestClient, text: str) -> dict:
+    r = client.post("/api/do", json={"version": version(client), "text": text})
+    assert r.status_code == 200, r.json()
+    return r.json()
+
+
+def fighter(board: dict, fid: str) -> dict:
+    return next(f for f in board["fighters"] if f["id"] == fid)
+
+
+# --- the page ---------------------------------------------------------------------------------
+
+
+def test_the_page_and_its_script_are_served(client: TestClient):
+    page = client.get("/")
+    assert page.status_code == 200 and '<svg id="board"' in page.text
+    assert "/static/table.js" in page.text
+    script = client.get("/static/table.js")
+    assert script.status_code == 200 and "EventSource" in script.text
+
+
+# --- GET /api/state -----------------------------------------------------------------------------
+
+
+def test_state_is_the_board_at_the_latest_version(client: TestClient, log: Path):
+    board = client.get("/api/state").json()
+    assert board["version"] == board["at"] == lines(log)
+    assert board["live"] is True
+    assert board["map"]["rows"][2] == "#..~~....#"
+    assert board["map"]["legend"]["^"]["ground"] == CU
+    assert fighter(board, "ari")["pos"] == [1, 1, 0] and fighter(board, "ari")["active"] is True
+    assert board["turn"]["active"] == "ari"
+    assert board["undo"] is None and board["redo"] is None
+    assert "move" in {c["verb"] for c in board["commands"]}
+
+
+def test_state_at_a_past_point_is_read_only_and_shows_the_board_then(client: TestClient):
+    before = version(client)
+    do(client, "move ari 4,1")
+    now = client.get("/api/state").json()
+    assert fighter(now, "ari")["pos"][:2] == [4, 1]
+    past = client.get(f"/api/state?at={before}").json()
+    assert past["live"] is False and past["at"] == before and past["version"] == now["version"]
+    assert fighter(past, "ari")["pos"][:2] == [1, 1]
+
+
+@pytest.mark.parametrize("at", ["0", "999", "x", "-1"])
+def test_state_at_outside_the_log_is_a_clear_400(client: TestClient, at: str):
+    r = client.get(f"/api/state?at={at}")
+    assert r.status_code == 400 and r.json()["message"].startswith("at:")
+
+
+# --- GET /api/events and /api/events/{seq} -------------------------------------------------------
+
+
+def test_events_list_every_record_with_its_rule_ids_and_status(client: TestClient):
+    do(client, "move ari 3,1")
+    r = client.post("/api/undo", json={"version": version(client)})
+    assert r.status_code == 200
+    events = client.get("/api/events").json()["events"]
+    moved = next(e for e in events if e["type"] == "moved")
+    assert moved["rules"] == ["speed-meters/movement"]
+    assert moved["status"] == "undone"
+    assert events[-1]["type"] == "undone" and events[-1]["rules"] == ["tabletrail/undo"]
+
+
+def test_explain_gives_rules_in_words_the_steps_and_the_fighter_before_and_after(client: TestClient):
+    do(client, "move ari 2,2 3,2")
+    events = client.get("/api/events").json()["events"]
+    seq = next(e["seq"] for e in events if e["type"] == "moved")
+    x = client.get(f"/api/events/{seq}").json()
+    assert x["rules"][0]["id"] == "speed-meters/movement"
+    assert "Speed meters" in x["rules"][0]["enforce"]
+    assert x["command"] == "move ari 2,2 3,2"
+    assert [s["cost"] for s in x["moves"][0]["steps"]] == [CU, 2 * CU]  # sand costs 2 (rough)
+    assert x["fighter"]["before"]["pos"][:2] == [1, 1] and x["fighter"]["after"]["pos"][:2] == [3, 2]
+
+
+@pytest.mark.parametrize("seq", ["0", "9999", "abc"])
+def test_explain_of_an_unknown_event_is_a_404(client: TestClient, seq: str):
+    r = client.get(f"/api/events/{seq}")
+    assert r.status_code == 404 and "no event" in r.json()["message"]
+
+
+# --- GET /api/reach -----------------------------------------------------------------------------
+
+
+def test_reach_is_the_engines_reachable_area(client: TestClient, log: Path):
+    r = client.get("/api/reach?fighter=ari").json()
+    engine = reach(Encounter.open(JsonlStore(log)).state, "ari")
+    assert {(x, y): c for x, y, c in r["cells"]} == engine.costs
+    assert r["budget"] == 4 * CU
+    assert [2, 1] not in [[x, y] for x, y, _ in r["cells"]]  # bo's space: passed, never ended on
+    assert [3, 2, 3 * CU] in r["cells"]  # 1 m to 2,2, then 2 m onto the sand (rough)
+
+
+def test_reach_of_an_unknown_fighter_is_a_404_naming_the_fighters(client: TestClient):
+    r = client.get("/api/reach?fighter=zed")
+    assert r.status_code == 404
+    assert "no fighter 'zed'" in r.json()["message"] and "ari, bo, cy" in r.json()["message"]
+
+
+# --- POST /api/preview --------------------------------------------------------------------------
+
+
+def test_preview_of_a_destination_takes_the_cheapest_path_and_appends_nothing(client: TestClient, log: Path):
+    before = log.read_bytes()
+    r = client.post(
+        "/api/preview", json={"version": version(client), "move": {"fighter": "ari", "to": [5, 2]}}
+    )
+    p = r.json()
+    assert r.status_code == 200 and p["ok"] is True and p["route"] == "cheapest"
+    costs = {(x, y): c for x, y, c in client.get("/api/reach?fighter=ari").json()["cells"]}
+    assert p["moves"][0]["total"] == costs[(5, 2)] == 4 * CU  # round the sand: 4 steps of 1 m
+    assert {"spent", "moved"} <= {e["type"] for e in p["events"]}
+    assert log.read_bytes() == before
+
+
+def test_preview_of_waypoints_follows_straight_lines(client: TestClient):
+    body = {"move": {"fighter": "ari", "waypoints": [[1, 2], [3, 2]]}}
+    p = client.post("/api/preview", json=body).json()
+    assert p["text"] == "move ari 1,2 3,2"
+    assert [s["to"][:2] for s in p["moves"][0]["steps"]] == [[1, 2], [2, 2], [3, 2]]
+    assert [s["cost"] for s in p["moves"][0]["steps"]] == [CU, CU, 2 * CU]
+
+
+def test_preview_of_a_refused_move_names_the_rule_and_why(client: TestClient, log: Path):
+    before = log.read_bytes()
+    p = client.post("/api/preview", json={"text": "move ari 6,1"}).json()
+    assert p["ok"] is False and p["rule"] == "speed-meters/movement"
+    assert "5 m" in p["reason"] and "4 m" in p["reason"]
+    assert p["needs_roll"] is False
+    assert log.read_bytes() == before
+
+
+def test_preview_with_a_stale_version_is_a_409(client: TestClient):
+    r = client.post("/api/preview", json={"version": 1, "text": "end-turn"})
+    assert r.status_code == 409 and r.json()["error"] == "stale"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        (b"{not json", 400, "not JSON"),
+        (b"", 400, "no body"),
+        (b"[1, 2]", 400, "Expected `object`"),
+        (json.dumps({"text": "end-turn", "colour": "red"}).encode(), 400, "unknown field"),
+        (json.dumps({"version": "ten", "text": "end-turn"}).encode(), 400, "$.version"),
+        (
+            json.dumps({"text": "end-turn", "move": {"fighter": "ari", "to": [2, 2]}}).encode(),
+            400,
+            "not both",
+        ),
+        (json.dumps({}).encode(), 400, "either text"),
+        (json.dumps({"text": "dance ari 3,3"}).encode(), 400, "unknown command 'dance'"),
+        (json.dumps({"text": "move ari three"}).encode(), 400, "not a cell"),
+        (json.dumps({"move": {"fighter": "ari", "to": [40, 2]}}).encode(), 400, "off the 10x6 map"),
+        (json.dumps({"move": {"fighter": "ari", "to": [1]}}).encode(), 400, "$.move.to"),
+        (json.dumps({"move": {"fighter": "ari"}}).encode(), 400, "destination"),
+        (json.dumps({"move": {"fighter": "zed", "to": [2, 2]}}).encode(), 404, "no fighter 'zed'"),
+    ],
+)
+def test_malformed_previews_get_a_clear_4xx(
+    client: TestClient, log: Path, body: bytes, status: int, words: str
+):
+    before = log.read_bytes()
+    r = client.post("/api/preview", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == status, r.json()
+    assert words in r.json()["message"]
+    assert log.read_bytes() == before
+
+
+# --- POST /api/do -------------------------------------------------------------------------------
+
+
+def test_do_appends_the_batch_and_moves_the_fighter(client: TestClient, log: Path):
+    n = lines(log)
+    r = client.post("/api/do", json={"version": n, "move": {"fighter": "ari", "to": [4, 1]}})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["version"] == lines(log) > n
+    assert body["records"][0]["type"] == "command" and body["text"] == "move ari 4,1"
+    assert fighter(client.get("/api/state").json(), "ari")["pos"][:2] == [4, 1]
+    assert Encounter.open(JsonlStore(log)).state.fighter("ari").pos[:2] == (4, 1)  # the file says so too
+
+
+def test_a_refused_do_is_a_422_with_rule_and_reason_and_appends_nothing(client: TestClient, log: Path):
+    before = log.read_bytes()
+    r = client.post("/api/do", json={"version": lines(log), "text": "move ari 2,1"})
+    assert r.status_code == 422
+    body = r.json()
+    assert body["rule"] == "speed-meters/occupancy" and "occupied by bo" in body["reason"]
+    assert log.read_bytes() == before
+
+
+def test_an_out_of_turn_do_is_refused_by_the_turn_order(client: TestClient, log: Path):
+    before = log.read_bytes()
+    r = client.post("/api/do", json={"version": lines(log), "move": {"fighter": "cy", "to": [7, 4]}})
+    assert r.status_code == 422 and r.json()["rule"] == "tabletrail/turn-order"
+    assert log.read_bytes() == before
+
+
+def test_a_stale_do_is_a_409_and_changes_nothing(client: TestClient, log: Path):
+    seen = lines(log)
+    do(client, "end-turn")  # the other GM was quicker
+    before = log.read_bytes()
+    r = client.post("/api/do", json={"version": seen, "text": "move ari 3,1"})
+    assert r.status_code == 409
+    body = r.json()
+    assert body["error"] == "stale" and body["seen"] == seen and body["version"] == lines(log)
+    assert "someone else changed the encounter" in body["message"]
+    assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"text": "end-turn"}, "give the version"),
+        ({"version": 4, "text": "move"}, "move needs fighter"),
+        ({"version": 4, "text": "end-turn", "rolls": ["six"]}, "$.rolls[0]"),
+        ({"version": 4, "text": 'move ari "3,1'}, "No closing quotation"),
+    ],
+)
+def test_malformed_dos_are_a_400_and_append_nothing(client: TestClient, log: Path, body: dict, words: str):
+    before = log.read_bytes()
+    r = client.post("/api/do", json=body)
+    assert r.status_code == 400 and words in r.json()["message"]
+    assert log.read_bytes() == before
+
+
+# --- table rolls (tabletrail/checks) ----------------------------------------------------------------
+
+
+def test_a_table_check_asks_for_the_roll_and_takes_it(tmp_path: Path):
+    log = new_log(tmp_path, checks="table")
+    client = TestClient(create_app(log))
+    do(client, 'require-test 2,2 target=4 why="oil on the floor"')
+    before = log.read_bytes()
+    body = {"version": version(client), "move": {"fighter": "ari", "to": [2, 2]}}
+    asked = client.post("/api/preview", json=body).json()
+    assert asked["ok"] is False and asked["needs_roll"] is True and asked["rule"] == "tabletrail/checks"
+    assert "roll" in asked["reason"]
+    refused = client.post("/api/do", json=body)
+    assert refused.status_code == 422 and refused.json()["needs_roll"] is True
+    assert log.read_bytes() == before
+    rolled = client.post("/api/preview", json={**body, "rolls": [5]}).json()
+    assert rolled["ok"] is True and rolled["text"].endswith("roll=5")
+    done = client.post("/api/do", json={**body, "rolls": [5]})
+    assert done.status_code == 200
+    check = next(
+        r for r in Encounter.open(JsonlStore(log)).records if r.event.__class__.__name__ == "CheckRolled"
+    )
+    assert check.event.source == "table" and check.event.number == 5 and check.event.passed is True
+
+
+# --- POST /api/undo and /api/redo -------------------------------------------------------------------
+
+
+def test_undo_and_redo_move_the_fighter_back_and_forth(client: TestClient, log: Path):
+    do(client, "move ari 3,1")
+    r = client.post("/api/undo", json={"version": lines(log), "why": "wrong square"})
+    assert r.status_code == 200 and r.json()["records"][0]["type"] == "undone"
+    board = client.get("/api/state").json()
+    assert fighter(board, "ari")["pos"][:2] == [1, 1] and board["redo"]["text"] == "move ari 3,1"
+    r = client.post("/api/redo", json={"version": lines(log)})
+    assert r.status_code == 200
+    assert fighter(client.get("/api/state").json(), "ari")["pos"][:2] == [3, 1]
+
+
+def test_nothing_to_undo_or_redo_is_a_422_citing_the_undo_rule(client: TestClient, log: Path):
+    before = log.read_bytes()
+    for verb in ("undo", "redo"):
+        r = client.post(f"/api/{verb}", json={"version": lines(log)})
+        assert r.status_code == 422 and r.json()["rule"] == "tabletrail/undo"
+        assert f"nothing to {verb}" in r.json()["reason"]
+    assert log.read_bytes() == before
+
+
+def test_a_player_may_not_undo_the_gms_command(client: TestClient, log: Path):
+    do(client, "move ari 3,1")
+    before = log.read_bytes()
+    r = client.post("/api/undo", json={"version": lines(log), "by": "blue"})
+    assert r.status_code == 422 and "only the GM may undo" in r.json()["reason"]
+    assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("body", [{}, {"version": "4"}, {"version": 4, "extra": 1}])
+def test_malformed_and_stale_undos_change_nothing(client: TestClient, log: Path, body: dict):
+    do(client, "move ari 3,1")
+    before = log.read_bytes()
+    assert client.post("/api/undo", json=body).status_code == 400
+    assert client.post("/api/undo", json={"version": 2}).status_code == 409
+    assert client.post("/api/redo", json={"version": 2}).status_code == 409
+    assert log.read_bytes() == before
+
+
+# --- GET /api/stream (server-sent events) ------------------------------------------------------------
+
+
+def test_the_stream_sends_the_version_when_it_differs_from_what_the_page_has(client: TestClient, log: Path):
+    r = client.get("/api/stream?seconds=0&last=1")
+    assert r.headers["content-type"].startswith("text/event-stream")
+    assert f'event: version\ndata: {{"version": {lines(log)}}}' in r.text
+    quiet = client.get(f"/api/stream?seconds=0&last={lines(log)}")
+    assert "event: version" not in quiet.text
+
+
+def test_the_stream_rejects_nonsense_parameters(client: TestClient):
+    assert client.get("/api/stream?seconds=soon").status_code == 400
+
+
+# --- the log on disk is the source of truth ---------------------------------------------------------
+
+
+def test_a_change_made_outside_the_server_is_seen_at_once(client: TestClient, log: Path):
+    v = version(client)
+    enc = Encounter.open(JsonlStore(log), clock=lambda: CLOCK)  # e.g. `tabletrail do` in a terminal
+    enc.execute(parse("move ari 1,3"), "move ari 1,3")
+    board = client.get("/api/state").json()
+    assert board["version"] > v and fighter(board, "ari")["pos"][:2] == [1, 3]
+    r = client.post("/api/do", json={"version": v, "text": "end-turn"})
+    assert r.status_code == 409  # the page that saw the old version may not write
+
+
+def test_a_missing_log_is_an_error_before_serving(tmp_path: Path):
+    with pytest.raises(InputError, match="no such log file"):
+        create_app(tmp_path / "nope.jsonl")
+
+
+def test_a_log_broken_while_serving_is_a_500_naming_the_line(client: TestClient, log: Path):
+    with open(log, "ab") as fh:
+        fh.write(b"garbage\n")
+    r = client.get("/api/state")
+    assert r.status_code == 500 and r.json()["error"] == "log unreadable"
+    assert f"{log}:" in r.json()["message"]
