@@ -41,8 +41,9 @@ from tabletrail.core.units import fmt
 from tabletrail.encounter import UNDO_RULE, Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore, Record, Store, decode, line_hash
+from tabletrail.events.log import JsonlStore, MemoryStore, Record, Store, decode, encode, line_hash
 from tabletrail.events.types import (
+    SCHEMA_VERSION,
     Abandoned,
     CheckRolled,
     CommandIssued,
@@ -451,32 +452,20 @@ def read_lines(path: str | Path) -> tuple[list[bytes], bool]:
     return data.splitlines(), bool(data) and not data.endswith(b"\n")
 
 
-def _stray_field(raw: Any, built: Any, path: str) -> str:
-    """The first field of a raw line that decoding dropped or changed ("" if none).
+def _as_written(line: bytes, record: Record) -> bool:
+    """Does the line say exactly what its record says, byte for byte?
 
-    A log line must say exactly what its record says: an unknown key (a renamed
-    field falls back to its default) would otherwise pass unnoticed.
+    The engine writes each record with one encoder, so a line of the current
+    vocabulary re-encodes to itself; a renamed key (which decodes to the field's
+    default) or an added space would otherwise change the file unnoticed. A line of
+    an older vocabulary is upcast on reading and can't be compared this way.
     """
-    if isinstance(raw, dict):
-        if not isinstance(built, dict):
-            return path
-        for key, value in raw.items():
-            if key not in built:
-                return f"{path}.{key}"
-            stray = _stray_field(value, built[key], f"{path}.{key}")
-            if stray:
-                return stray
-        return ""
-    if isinstance(raw, list):
-        if not isinstance(built, list) or len(raw) != len(built):
-            return path
-        for i, (a, b) in enumerate(zip(raw, built, strict=True)):
-            stray = _stray_field(a, b, f"{path}[{i}]")
-            if stray:
-                return stray
-        return ""
-    same = raw == built and isinstance(raw, bool) == isinstance(built, bool)
-    return "" if same else path
+    try:
+        raw = msgspec.json.decode(line)
+    except msgspec.DecodeError:  # e.g. bytes that are not UTF-8 inside a key the types skip
+        return False
+    version = raw.get("schema", 1) if isinstance(raw, dict) else 1
+    return version != SCHEMA_VERSION or encode(record) == line
 
 
 def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
@@ -488,11 +477,12 @@ def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
     for n, line in enumerate(lines, start=1):
         try:
             record = decode(line, f"{name}:{n}")
-        except InputError as exc:
+        except (InputError, msgspec.MsgspecError, ValueError) as exc:  # any undecodable line is a finding
             raise _Stop(Finding(n, "line", f"line {n} is not a log record: {exc}")) from None
-        stray = _stray_field(msgspec.json.decode(line), plain(record), "")
-        if stray:
-            raise _Stop(Finding(n, "line", f"line {n} has a field the log never writes: {stray.lstrip('.')}"))
+        if not _as_written(line, record):
+            raise _Stop(
+                Finding(n, "line", f"line {n} is not as the engine writes it (a key or spacing changed)")
+            )
         if record.prev != prev:
             raise _Stop(
                 Finding(
@@ -771,9 +761,8 @@ def verify_file(path: str | Path, tip: str = "") -> dict[str, Any]:
 
 def verify_store(store: Store, tip: str = "") -> dict[str, Any]:
     """verify a store's raw lines: a file is read byte for byte, other stores line by line."""
-    path = getattr(store, "path", None)
-    if path is not None:
-        return verify_file(path, tip)
+    if isinstance(store, JsonlStore):
+        return verify_file(store.path, tip)
     return verify_lines(list(store.read()), store.name, tip)
 
 

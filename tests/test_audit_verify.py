@@ -1,0 +1,238 @@
+"""verify: the hash chain catches every change to a log's lines, and re-deciding catches a
+log whose events were hand-edited into something the rules don't allow."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support import do, encounter, grid
+from tabletrail.events.log import Record, decode, encode, line_hash
+from tabletrail.events.types import CommandIssued, Moved, Redone, Step, Undone
+from tabletrail.projections.audit import verify_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
+SKIRMISH = ROOT / "replays" / "speed-meters-skirmish.jsonl"
+
+
+def lines_of(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines()
+
+
+def verify_bytes(data: bytes, tip: str = "") -> dict:
+    """verify on a log file's bytes, as verify_file reads them."""
+    return verify_lines(data.splitlines(), "copy", tip, torn=bool(data) and not data.endswith(b"\n"))
+
+
+def records(lines: list[bytes]) -> list[Record]:
+    return [decode(line, f"line {n}") for n, line in enumerate(lines, start=1)]
+
+
+def rechain(recs: list[Record]) -> list[bytes]:
+    """Re-encode records with seq and prev recomputed: a forger who knows the chain."""
+    out: list[bytes] = []
+    prev = ""
+    for n, r in enumerate(recs, start=1):
+        line = encode(msgspec.structs.replace(r, seq=n, prev=prev))
+        prev = line_hash(line)
+        out.append(line)
+    return out
+
+
+# --- every shipped replay verifies ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("log", REPLAYS, ids=lambda p: p.stem)
+def test_every_replay_verifies_and_every_batch_is_re_decided(log: Path):
+    lines = lines_of(log)
+    report = verify_lines(lines, str(log), tip=line_hash(lines[-1]))
+    assert report["ok"], report["finding"]
+    batches = {r.batch for r in records(lines)}
+    checked = report["checked"]
+    assert checked["command"] + checked["undo"] + checked["redo"] == len(batches) - 1  # all but setup
+    assert report["tip"] == line_hash(lines[-1])
+
+
+@pytest.mark.parametrize("log", REPLAYS, ids=lambda p: p.stem)
+def test_every_single_line_deletion_and_adjacent_swap_is_caught(log: Path):
+    lines = lines_of(log)
+    tip = line_hash(lines[-1])
+    for i in range(len(lines)):
+        cut = lines[:i] + lines[i + 1 :]
+        assert not verify_lines(cut, tip=tip)["ok"], f"deleting line {i + 1} went unnoticed"
+    for i in range(len(lines) - 1):
+        if lines[i] == lines[i + 1]:
+            continue
+        swapped = [*lines[:i], lines[i + 1], lines[i], *lines[i + 2 :]]
+        report = verify_lines(swapped, tip=tip)
+        assert not report["ok"], f"swapping lines {i + 1} and {i + 2} went unnoticed"
+        assert report["finding"]["seq"] in (i + 1, i + 2)
+
+
+def test_a_deleted_line_is_reported_at_the_line_where_the_chain_breaks():
+    lines = lines_of(SKIRMISH)
+    report = verify_lines(lines[:9] + lines[10:])
+    f = report["finding"]
+    assert (f["seq"], f["kind"]) == (10, "chain")
+    assert "line 9" in f["reason"]
+
+
+# --- the property: any change to the file is caught ------------------------------------------
+
+
+def _last_batch_is_one_undo_line(lines: list[bytes]) -> bool:
+    recs = records(lines)
+    return isinstance(recs[-1].event, Undone | Redone)
+
+
+@st.composite
+def mutations(draw: st.DrawFn, data: bytes) -> tuple[str, bytes, bool]:
+    """A changed copy of the log bytes, and whether only its last line was touched."""
+    lines = data.splitlines()
+    last_start = len(data) - len(lines[-1]) - 1
+    kind = draw(st.sampled_from(["byte", "delete", "swap", "insert-copy", "insert-bytes"]))
+    if kind == "byte":
+        at = draw(st.integers(0, len(data) - 1))
+        new = draw(st.integers(0, 255).filter(lambda b: b != data[at]))
+        return kind, data[:at] + bytes([new]) + data[at + 1 :], at >= last_start
+    i = draw(st.integers(0, len(lines) - 1))
+    if kind == "delete":
+        out = lines[:i] + lines[i + 1 :]
+        tail_only = i == len(lines) - 1
+    elif kind == "swap":
+        j = draw(st.integers(0, len(lines) - 1).filter(lambda j: lines[j] != lines[i]))
+        out = list(lines)
+        out[i], out[j] = out[j], out[i]
+        tail_only = False
+    elif kind == "insert-copy":
+        at = draw(st.integers(0, len(lines)))
+        out = [*lines[:at], lines[i], *lines[at:]]
+        tail_only = at == len(lines)
+    else:
+        at = draw(st.integers(0, len(lines)))
+        junk = draw(st.binary(min_size=0, max_size=40))
+        out = [*lines[:at], junk, *lines[at:]]
+        tail_only = at == len(lines)
+    return kind, b"".join(line + b"\n" for line in out), tail_only
+
+
+@pytest.mark.parametrize("log", REPLAYS, ids=lambda p: p.stem)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_edits_deletions_swaps_and_insertions_are_all_caught(log: Path, data: st.DataObject):
+    original = log.read_bytes()
+    kind, changed, tail_only = data.draw(mutations(original))
+    if changed == original:
+        return  # e.g. a copy of a line inserted next to itself can't happen, but be exact
+    lines = original.splitlines()
+    anchored = verify_bytes(changed, tip=line_hash(lines[-1]))
+    assert not anchored["ok"], f"{kind} went unnoticed with the tip anchored"
+    unanchored = verify_bytes(changed)
+    # Without an anchor, the last line of a log is vouched for by re-deciding alone: only a
+    # lone undo/redo line at the very end has fields (its time, its why) no rule re-derives.
+    if unanchored["ok"]:
+        assert tail_only and _last_batch_is_one_undo_line(lines), f"{kind} went unnoticed"
+
+
+def test_an_unanchored_undo_at_the_end_is_the_one_gap_and_the_tip_closes_it():
+    """Honest about the chain's limit: nothing after the last line vouches for it."""
+    enc = encounter(ARENA)
+    do(enc, "move a 2,1")
+    do(enc, "undo")
+    lines = list(enc.store.lines)
+    tip = line_hash(lines[-1])
+    edited = lines[:-1] + [lines[-1].replace(b'"why":""', b'"why":"x"')]
+    assert verify_lines(edited)["ok"]  # a different why on the final undo: no rule re-derives it
+    report = verify_lines(edited, tip=tip)
+    assert not report["ok"] and report["finding"]["kind"] == "tip"
+    assert not verify_lines(lines[:-1], tip=tip)["ok"]  # the undo cut off entirely
+
+
+# --- hand-edited events, chain recomputed: only the rules catch them ----------------------------
+
+
+def _first_move(recs: list[Record]) -> int:
+    return next(i for i, r in enumerate(recs) if isinstance(r.event, Moved))
+
+
+def test_a_move_edited_beyond_its_budget_fails_with_its_seq_and_rule():
+    recs = records(lines_of(SKIRMISH))
+    i = _first_move(recs)
+    moved: Moved = recs[i].event
+    head = next(r for r in reversed(recs[:i]) if isinstance(r.event, CommandIssued))
+    last = moved.steps[-1].to
+    extra = Step(to=(last[0] + 1, last[1], last[2]), cost=200, terrain="rough", parity=moved.steps[-1].parity)
+    longer = msgspec.structs.replace(moved, steps=(*moved.steps, extra))
+    command = msgspec.structs.replace(head.event.command, path=(*head.event.command.path, extra.to[:2]))
+    forged = list(recs)
+    forged[i] = msgspec.structs.replace(recs[i], event=longer)
+    forged[head.seq - 1] = msgspec.structs.replace(
+        head, event=msgspec.structs.replace(head.event, command=command)
+    )
+    report = verify_lines(rechain(forged))
+    f = report["finding"]
+    assert not report["ok"]
+    assert f["seq"] == recs[i].seq
+    assert f["rule"] == "speed-meters/movement"
+    assert f["kind"] == "decision"
+    total = sum(s.cost for s in longer.steps) // 100
+    assert f"costs {total} m" in f["reason"] and f"only {moved.budget // 100} m" in f["reason"]
+
+
+def test_a_move_edited_but_not_its_command_fails_at_the_move_with_the_budget_in_words():
+    recs = records(lines_of(SKIRMISH))
+    i = _first_move(recs)
+    moved: Moved = recs[i].event
+    dearer = tuple(msgspec.structs.replace(s, cost=s.cost + 100) for s in moved.steps)
+    forged = list(recs)
+    forged[i] = msgspec.structs.replace(recs[i], event=msgspec.structs.replace(moved, steps=dearer))
+    f = verify_lines(rechain(forged))["finding"]
+    assert f["seq"] == recs[i].seq and f["rule"] == "speed-meters/movement"
+    assert "only 6 m were left" in f["reason"]
+    assert f["expected"]["steps"] == json.loads(encode(recs[i]))["event"]["steps"]
+
+
+def test_an_event_slipped_into_a_batch_is_an_extra_the_rules_do_not_produce():
+    recs = records(lines_of(SKIRMISH))
+    i = _first_move(recs)
+    forged = [*recs[: i + 1], recs[i], *recs[i + 1 :]]  # the move twice
+    f = verify_lines(rechain(forged))["finding"]
+    assert f["seq"] == recs[i].seq + 1 and "nothing here" in f["reason"]
+
+
+def test_a_forged_actor_is_caught():
+    recs = records(lines_of(SKIRMISH))
+    i = _first_move(recs)
+    forged = [msgspec.structs.replace(r, actor="red") if r.batch == recs[i].batch else r for r in recs]
+    f = verify_lines(rechain(forged))["finding"]
+    assert f["kind"] == "order" and "by=gm" in f["reason"]
+
+
+def test_a_torn_last_line_and_an_empty_log_are_findings_not_crashes():
+    data = SKIRMISH.read_bytes()
+    torn = verify_bytes(data[:-1])
+    assert torn["finding"]["kind"] == "line" and "torn" in torn["finding"]["reason"]
+    assert verify_bytes(b"")["finding"]["reason"].endswith("the log is empty")
+
+
+ARENA = f"""
+[encounter]
+name = "verify"
+ruleset = "speed-meters"
+{grid(["#######", "#.....#", "#.....#", "#######"])}
+[[fighters]]
+id = "a"
+side = "blue"
+at = [1, 1]
+speed = 4
+[[fighters]]
+id = "e"
+side = "red"
+at = [5, 2]
+speed = 4
+"""
