@@ -1,0 +1,680 @@
+"""Zero gravity at the ground scale: the pieces the ap-squares ruleset decides with.
+
+Document 002 ("Movement in Zero Gravity") puts every character and loose object
+in one of four conditions: held by gravity, drifting, carried by a push-off, or
+crawling along a stable solid object. That is the `gravity` graph below, one
+shared `transitions` Machine registered once at import. Where gravity is off is
+an encounter-wide fact (`BoardMarked` under `ZERO_G`); a body's trajectory is a
+fact on the body (`Marked` under `TRAJECTORY`).
+
+The module has two halves: plain questions (which squares are weightless, what
+a square touches, which way a push-off may go, where a drift carries a body),
+and `ZeroGravity`, the part of the ap-squares ruleset that decides the zero-g
+commands with them (zero-g-drift, push-off, zero-g-grab, zero-g-penalties; the
+rule ids are cited next to the code). It lives here only to keep
+core/rulesets/ap_squares.py readable; `ApSquares` inherits it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from msgspec.structs import replace
+from tabletrail.core.batch import Batch
+from tabletrail.core.cell_rulings import forbidden
+from tabletrail.core.dice import Dice, check
+from tabletrail.core.geometry import EVERY_1, NEIGHBOURS, XY, Grid, Pos, show
+from tabletrail.core.machines import Graph, register
+from tabletrail.core.movement import flat_step, walk
+from tabletrail.core.refusal import require
+from tabletrail.core.ruleset import Modifier, Ruleset, handles
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import CU, fmt
+from tabletrail.events import types as ev
+from tabletrail.events.commands import Command
+from tabletrail.events.commands.ap_squares import (
+    Brake,
+    GrabHold,
+    GravityOff,
+    GravityOn,
+    LetGo,
+    PushOff,
+    TurnDrift,
+)
+from tabletrail.events.types import Step
+
+GROUNDED = "grounded"
+DRIFTING = "drifting"
+PUSHING_OFF = "pushing_off"
+CRAWLING = "crawling"
+
+GRAVITY = register(
+    Graph(
+        "gravity",
+        [GROUNDED, DRIFTING, PUSHING_OFF, CRAWLING],
+        [
+            # Gravity fails under a body that holds on to nothing.
+            {"trigger": "lose_footing", "source": GROUNDED, "dest": DRIFTING},
+            # Grab a stable object: at once as gravity fails, or later from a drift.
+            {"trigger": "grab", "source": [GROUNDED, DRIFTING], "dest": CRAWLING},
+            # Let go of (or glance off) a stable object, drifting the way one chooses.
+            {"trigger": "let_go", "source": [CRAWLING, DRIFTING], "dest": DRIFTING},
+            # Twist the body to turn a drift (6 AP): still drifting.
+            {"trigger": "twist", "source": DRIFTING, "dest": DRIFTING},
+            {"trigger": "push_off", "source": [CRAWLING, DRIFTING], "dest": PUSHING_OFF},
+            # Braking keeps the push-off until its speed is down to drift speed.
+            {"trigger": "brake", "source": PUSHING_OFF, "dest": PUSHING_OFF},
+            {"trigger": "slow_to_drift", "source": PUSHING_OFF, "dest": DRIFTING},
+            {"trigger": "gravity_returns", "source": [DRIFTING, PUSHING_OFF, CRAWLING], "dest": GROUNDED},
+        ],
+        GROUNDED,
+    )
+)
+
+ZERO_G = "zero-g"  # BoardMarked key: the weightless squares, sorted [[x, y], ...]
+TRAJECTORY = "trajectory"  # Marked key on a drifting body: {"dir": "ne", "speed": 1}
+OBJECT_TAG = "object"  # a fighter entry with this tag is a loose object, not a character
+DRIFT_SPEED = 1  # squares a drift carries a body at the start of each of its turns
+
+# The eight directions of a trajectory, in the order of geometry.NEIGHBOURS (N, then clockwise),
+# so a 1d8 roll of k picks the k-th name.
+DIRECTIONS: dict[str, XY] = dict(zip(("n", "ne", "e", "se", "s", "sw", "w", "nw"), NEIGHBOURS, strict=True))
+ORTHOGONAL = ("n", "e", "s", "w")
+
+# The document's numbers, in whole AP (or as stated).
+TURN_DRIFT_AP = 6  # zero-g-drift: twisting to turn a drift
+PUSH_OFF_AP = 6  # push-off
+PUSH_OFF_SPEED = 3  # push-off: m per cycle before the Strength bonus
+BRAKE_AP = 4  # push-off: each meter of speed broken
+GRAB_AP = 4  # zero-g-grab
+NO_DEXTERITY = "no dexterity"  # a Defense modifier that takes the Dexterity modifier away
+
+
+def gravity(f: Fighter) -> str:
+    """The body's state in the gravity graph."""
+    return f.state(GRAVITY.name, GRAVITY.initial)
+
+
+def is_object(f: Fighter) -> bool:
+    return OBJECT_TAG in f.tags
+
+
+def weightless(state: EncounterState) -> frozenset[XY]:
+    """Every square where gravity is off (cells decoded from the log are lists, from a batch tuples)."""
+    return frozenset((c[0], c[1]) for c in state.marks.get(ZERO_G, ()))
+
+
+def rectangle(grid: Grid, a: tuple[int, ...], b: tuple[int, ...]) -> list[XY]:
+    """The squares of the rectangle with corners a and b, row by row."""
+    (x0, x1), (y0, y1) = sorted((a[0], b[0])), sorted((a[1], b[1]))
+    return [(x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)]
+
+
+def cell_list(cells: Iterable[XY]) -> list[list[int]]:
+    """Squares as the log keeps them: sorted [x, y] pairs."""
+    return [[x, y] for x, y in sorted(set(cells))]
+
+
+def is_stable(grid: Grid, x: int, y: int) -> bool:
+    """A stable solid object one can hold, crawl along or push off (walls are stable)."""
+    return grid.inside(x, y) and (grid.has(x, y, "stable") or grid.has(x, y, "wall"))
+
+
+def stable_around(grid: Grid, at: XY) -> list[XY]:
+    """The stable squares touching `at`, edge or corner."""
+    return [(at[0] + dx, at[1] + dy) for dx, dy in NEIGHBOURS if is_stable(grid, at[0] + dx, at[1] + dy)]
+
+
+def push_off_verdict(grid: Grid, at: XY, direction: str) -> str:
+    """ "" when a push-off from `at` may go this way, else why not (with the squares involved).
+
+    The surface pushed against is the side of the stable squares sharing an edge
+    with `at`; a lone stable square touching only a corner counts when there is
+    no such side. A direction pointing away from a surface is perpendicular or
+    diagonal to it (allowed); one that runs along every surface is parallel, and
+    one that points into any of them would push into the object (both refused).
+    """
+    sides = [s for s in stable_around(grid, at) if s[0] == at[0] or s[1] == at[1]]
+    surfaces = sides or stable_around(grid, at)
+    if not surfaces:
+        return f"nothing stable and solid touches {show(at)}: there is nothing to push off"
+    dx, dy = DIRECTIONS[direction]
+    away = {s: dx * (at[0] - s[0]) + dy * (at[1] - s[1]) for s in surfaces}
+    into = [s for s, v in away.items() if v < 0]
+    if into:
+        return f"{direction} from {show(at)} points into the stable object at {show(into[0])}"
+    if all(v == 0 for v in away.values()):
+        listed = ", ".join(show(s) for s in surfaces)
+        return (
+            f"{direction} from {show(at)} runs parallel to the surface of the stable object at {listed}; "
+            "a push-off goes perpendicular or diagonal to it"
+        )
+    return ""
+
+
+def push_off_directions(grid: Grid, at: XY) -> list[str]:
+    """Every direction a push-off from `at` may take (empty when nothing stable touches it)."""
+    return [d for d in DIRECTIONS if not push_off_verdict(grid, at, d)]
+
+
+def drift_cells(state: EncounterState, body: Fighter, direction: str, speed: int) -> tuple[list[XY], str]:
+    """The squares a drift or push-off carries `body` through this turn, and what stopped it early.
+
+    A body stops in the last open square before the map's edge, a wall or solid
+    object, a square the GM closed, or a square another body fills.
+    """
+    dx, dy = DIRECTIONS[direction]
+    x, y = body.pos[0], body.pos[1]
+    grid = state.grid
+    cells: list[XY] = []
+    for _ in range(speed):
+        nx, ny = x + dx, y + dy
+        if not grid.inside(nx, ny):
+            return cells, f"the map's edge beyond {show((x, y))}"
+        if grid.blocked(nx, ny) or grid.has(nx, ny, "solid"):
+            return cells, f"the {grid.kind(nx, ny).terrain} at {show((nx, ny))}"
+        if forbidden(state, nx, ny):
+            return cells, f"{show((nx, ny))}, closed by a GM ruling"
+        others = [o.id for o in state.at(nx, ny) if o.id != body.id]
+        if others:
+            return cells, f"{', '.join(others)} at {show((nx, ny))}"
+        cells.append((nx, ny))
+        x, y = nx, ny
+    return cells, ""
+
+
+def trajectory(mark: Mapping[str, Any] | None) -> tuple[str, int]:
+    """(direction, speed) of a trajectory mark; ("", 0) when there is none."""
+    if not mark:
+        return "", 0
+    return str(mark["dir"]), int(mark["speed"])
+
+
+def ap(cu: int) -> str:
+    """AP for people: 200 -> '2 AP'."""
+    return f"{fmt(cu)} AP"
+
+
+def annotate(b: Batch, since: int, note: str) -> None:
+    """Give the moves recorded since event `since` a note saying why they went that way."""
+    if not note:
+        return
+    for i in range(since, len(b.events)):
+        event = b.events[i]
+        if isinstance(event, ev.Moved) and not event.note:
+            b.events[i] = replace(event, note=note)
+
+
+class ZeroGravity(Ruleset):
+    """The zero-gravity rules of ap-squares, kept apart from walking and reactions for length.
+
+    ApSquares inherits these handlers; the AP ledger (`ap_left`, `pay`) is its own.
+    """
+
+    def ap_left(self, state: EncounterState, fighter_id: str) -> int:
+        raise NotImplementedError
+
+    def pay(self, b: Batch, fighter_id: str, amount: int, rule: str, what: str) -> None:
+        raise NotImplementedError
+
+    def gm_only(self, cmd: Command, rule: str, what: str) -> None:
+        require(cmd.by == "gm", rule, f"{what} is the GM's to enter: give by=gm (not by={cmd.by})")
+
+    def shift(self, b: Batch, fighter_id: str, trigger: str, rules: tuple[str, ...], note: str) -> str:
+        """Move the gravity machine, citing every rule involved."""
+        dest = self.change(b, self.fighter(b.state, fighter_id), GRAVITY.name, trigger, rules[0], note)
+        if len(rules) > 1:
+            b.events[-1] = replace(b.events[-1], rules=rules)
+        return dest
+
+    def penalties_now(self, state: EncounterState, fighter_id: str) -> str:
+        """The zero-g penalties in force, in words, for the notes that start them."""
+        mods = self.zero_g_modifiers(state, self.fighter(state, fighter_id))
+        words = [
+            f"{m.applies_to} {m.value:+}" if isinstance(m.value, int) else f"{m.applies_to}: {m.value}"
+            for m in mods
+        ]
+        return f"penalties: {', '.join(words)}" if words else "no penalties reported"
+
+    def region(self, state: EncounterState, a: tuple[int, ...], z: tuple[int, ...], rule: str) -> list[XY]:
+        grid = state.grid
+        for c in (a, z):
+            require(grid.inside(c[0], c[1]), rule, f"{show(c)} is off the {grid.width}x{grid.height} map")
+        return rectangle(grid, a, z)
+
+    def draw_direction(self, b: Batch, dice: Dice, fighter_id: str) -> str:
+        """zero-g-drift: the trajectory is a check on 1d8 (or 1d4), numbered N then clockwise."""
+        rule = self.rule("zero-g-drift")
+        sides = int(b.state.settings["drift_directions"])
+        names = list(DIRECTIONS) if sides == 8 else list(ORTHOGONAL)
+        roll = check(
+            b,
+            dice,
+            fighter=fighter_id,
+            name="drift trajectory",
+            rule=rule,
+            formula=f"1d{sides}",
+            note=f"1d{sides}: " + ", ".join(f"{i} {d}" for i, d in enumerate(names, start=1)),
+        )
+        require(
+            1 <= roll.number <= sides,
+            rule,
+            f"a 1d{sides} roll is 1 to {sides}; the table entered {roll.number}",
+        )
+        return names[roll.number - 1]
+
+    def start_drift(self, b: Batch, dice: Dice, fighter_id: str, why: str) -> None:
+        """Gravity fails under a body that holds nothing: it drifts along a random trajectory."""
+        drift = self.rule("zero-g-drift")
+        direction = self.draw_direction(b, dice, fighter_id)
+        body = self.fighter(b.state, fighter_id)
+        rules = (drift,) if is_object(body) else (drift, self.rule("zero-g-penalties"))
+        self.shift(b, fighter_id, "lose_footing", rules, f"{why}: {fighter_id} drifts")
+        b.emit(
+            ev.Marked(
+                fighter=fighter_id,
+                key=TRAJECTORY,
+                value={"dir": direction, "speed": DRIFT_SPEED},
+                rules=(drift,),
+                note=f"trajectory {direction} at {DRIFT_SPEED} square per turn, drawn as gravity failed"
+                + ("" if is_object(body) else f"; {self.penalties_now(b.state, fighter_id)}"),
+            )
+        )
+
+    def grab_problem(self, state: EncounterState, f: Fighter) -> str:
+        """Why the fighter can't grab a stable object now ("" when it can)."""
+        here = (f.pos[0], f.pos[1])
+        if not stable_around(state.grid, here):
+            return f"no stable solid object touches {show(here)}"
+        left = self.ap_left(state, f.id)
+        if left < GRAB_AP * CU:
+            return f"{f.id} has {ap(left)} left and grabbing hold costs {GRAB_AP} AP"
+        return ""
+
+    @handles(GravityOff)
+    def gravity_off(self, b: Batch, cmd: GravityOff, dice: Dice) -> None:
+        drift, grab = self.rule("zero-g-drift"), self.rule("zero-g-grab")
+        self.gm_only(cmd, drift, "turning gravity off")
+        area = self.region(b.state, cmd.corner, cmd.opposite, drift)
+        before = weightless(b.state)
+        new = {c for c in area if c not in before}
+        span = f"{show(cmd.corner)}-{show(cmd.opposite)}"
+        require(bool(new), drift, f"gravity is already off over all {len(area)} squares of {span}")
+        bodies = [f for f in b.state.fighters if (f.pos[0], f.pos[1]) in new and gravity(f) == GROUNDED]
+        losing = {f.id for f in bodies if not is_object(f)}
+        for fid in cmd.grab:
+            self.fighter(b.state, fid)
+            require(
+                fid in losing,
+                grab,
+                f"{fid} is not a character losing gravity in {span}: only they can grab hold as it fails",
+            )
+        b.emit(
+            ev.BoardMarked(
+                key=ZERO_G,
+                value=cell_list(before | new),
+                rules=(drift,),
+                note=f"gravity fails over {span}: {len(new)} more weightless square(s)",
+            )
+        )
+        for f in bodies:
+            if is_object(f):
+                self.start_drift(b, dice, f.id, f"{f.id} is a loose object")
+                continue
+            if f.id not in cmd.grab:
+                self.start_drift(b, dice, f.id, f"{f.id} does not grab hold")
+                continue
+            problem = self.grab_problem(b.state, f)
+            if problem:
+                self.start_drift(b, dice, f.id, f"{problem}, so {f.id} can't grab hold")
+                continue
+            self.pay(b, f.id, GRAB_AP, grab, "grabbing a stable object as gravity fails")
+            stable = stable_around(b.state.grid, (f.pos[0], f.pos[1]))[0]
+            self.shift(
+                b,
+                f.id,
+                "grab",
+                (grab, self.rule("zero-g-penalties")),
+                f"{f.id} grabs the stable object at {show(stable)} as gravity fails and may crawl along it",
+            )
+            self.note_penalties(b, f.id)
+
+    def note_penalties(self, b: Batch, fighter_id: str) -> None:
+        """Append the penalties now in force to the note of the state change just recorded."""
+        last = b.events[-1]
+        b.events[-1] = replace(last, note=f"{last.note}; {self.penalties_now(b.state, fighter_id)}")
+
+    def regain_gravity(self, b: Batch, fighter_id: str, rule: str, why: str) -> None:
+        body = self.fighter(b.state, fighter_id)
+        rules = (rule,) if is_object(body) else (rule, self.rule("zero-g-penalties"))
+        self.shift(
+            b,
+            fighter_id,
+            "gravity_returns",
+            rules,
+            f"{why}: {fighter_id} is held by gravity again"
+            + ("" if is_object(body) else "; the zero-gravity penalties end"),
+        )
+        if TRAJECTORY in body.marks:
+            b.emit(ev.Unmarked(fighter=fighter_id, key=TRAJECTORY, rules=(rule,), note="no more drift"))
+
+    @handles(GravityOn)
+    def gravity_on(self, b: Batch, cmd: GravityOn, dice: Dice) -> None:
+        drift = self.rule("zero-g-drift")
+        self.gm_only(cmd, drift, "turning gravity on")
+        area = self.region(b.state, cmd.corner, cmd.opposite, drift)
+        before = weightless(b.state)
+        back = {c for c in area if c in before}
+        span = f"{show(cmd.corner)}-{show(cmd.opposite)}"
+        require(bool(back), drift, f"gravity already holds all {len(area)} squares of {span}")
+        rest = before - back
+        b.emit(
+            ev.BoardMarked(
+                key=ZERO_G,
+                value=cell_list(rest) if rest else None,
+                rules=(drift,),
+                note=f"gravity returns over {span}: {len(back)} square(s)",
+            )
+        )
+        for f in b.state.fighters:
+            if (f.pos[0], f.pos[1]) in back and gravity(f) != GROUNDED:
+                self.regain_gravity(b, f.id, drift, f"gravity returns at {show(f.pos)}")
+
+    def drift(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """zero-g-drift / push-off: carry a drifting or pushed-off body along its trajectory."""
+        body = self.fighter(b.state, fighter_id)
+        state_now = gravity(body)
+        direction, speed = trajectory(body.marks.get(TRAJECTORY))
+        if state_now not in (DRIFTING, PUSHING_OFF) or not direction:
+            return
+        rule = self.rule("zero-g-drift") if state_now == DRIFTING else self.rule("push-off")
+        cells, bump = drift_cells(b.state, body, direction, speed)
+        if cells:
+            since = len(b.events)
+            walk(b, Carried(self, rule), fighter_id, cells, budget=speed * CU, budget_rule=rule,
+                 rules=(rule,), resource="momentum", what="the drift", dice=dice)  # fmt: skip
+            carried = "drifts" if state_now == DRIFTING else "keeps its push-off momentum,"
+            annotate(
+                b,
+                since,
+                f"{fighter_id} {carried} {direction} at {speed} m per cycle"
+                + (f"; stopped by {bump}" if bump else ""),
+            )
+        if bump and gravity(self.fighter(b.state, fighter_id)) == PUSHING_OFF:
+            self.shift(
+                b,
+                fighter_id,
+                "slow_to_drift",
+                (self.rule("push-off"), self.rule("zero-g-drift")),
+                f"{fighter_id} is stopped by {bump}: its push-off momentum of {speed} m per cycle is spent",
+            )
+            b.emit(
+                ev.Marked(
+                    fighter=fighter_id,
+                    key=TRAJECTORY,
+                    value={"dir": direction, "speed": DRIFT_SPEED},
+                    rules=(self.rule("push-off"),),
+                    note=f"back to drift speed {DRIFT_SPEED}, still heading {direction}",
+                )
+            )
+
+    def zero_g_actor(self, b: Batch, fighter_id: str) -> Fighter:
+        """The acting character, who must be in zero gravity for a zero-g move."""
+        f = self.acting(b.state, fighter_id)
+        require(not is_object(f), self.rule("zero-g-drift"), f"{f.id} is a loose object: it does not act")
+        require(
+            gravity(f) != GROUNDED,
+            self.rule("zero-g-drift"),
+            f"gravity holds {f.id} at {show(f.pos)}: this is a move for zero gravity",
+        )
+        return f
+
+    @handles(PushOff)
+    def push_off(self, b: Batch, cmd: PushOff, dice: Dice) -> None:
+        rule = self.rule("push-off")
+        f = self.zero_g_actor(b, cmd.fighter)
+        direction, speed = trajectory(f.marks.get(TRAJECTORY))
+        require(
+            gravity(f) != PUSHING_OFF,
+            rule,
+            f"{f.id} is carried {direction} at {speed} m per cycle by a push-off: it can't change direction "
+            f"until braked to drift speed {DRIFT_SPEED} m ({speed - DRIFT_SPEED} x {BRAKE_AP} AP)",
+        )
+        here = (f.pos[0], f.pos[1])
+        verdict = push_off_verdict(b.state.grid, here, cmd.direction)
+        require(not verdict, rule, verdict)
+        bonus = int(self.stat(f, "strength_bonus"))
+        top = PUSH_OFF_SPEED + bonus
+        require(
+            1 <= cmd.speed <= top,
+            rule,
+            f"a push-off reaches 1 to {PUSH_OFF_SPEED} + Strength bonus {bonus} = {top} m per cycle, "
+            f"not {cmd.speed}",
+        )
+        self.pay(b, f.id, PUSH_OFF_AP, rule, f"a push-off {cmd.direction} at {cmd.speed} m per cycle")
+        fast = cmd.speed > DRIFT_SPEED
+        self.shift(
+            b,
+            f.id,
+            "push_off" if fast else "let_go",
+            (rule, self.rule("zero-g-penalties")),
+            f"{f.id} pushes off from {show(here)} heading {cmd.direction} at {cmd.speed} m per cycle"
+            + ("" if fast else " (drift speed: it drifts)"),
+        )
+        self.note_penalties(b, f.id)
+        b.emit(
+            ev.Marked(
+                fighter=f.id,
+                key=TRAJECTORY,
+                value={"dir": cmd.direction, "speed": cmd.speed},
+                rules=(rule,),
+                note=f"{cmd.speed} m per cycle {cmd.direction}, carried at the start of each of its turns",
+            )
+        )
+
+    @handles(Brake)
+    def brake(self, b: Batch, cmd: Brake, dice: Dice) -> None:
+        rule = self.rule("push-off")
+        f = self.zero_g_actor(b, cmd.fighter)
+        direction, speed = trajectory(f.marks.get(TRAJECTORY))
+        require(
+            gravity(f) == PUSHING_OFF,
+            rule,
+            f"{f.id} is {gravity(f).replace('_', ' ')}, not carried by a push-off: there is no push-off "
+            "speed to break",
+        )
+        self.pay(b, f.id, BRAKE_AP, rule, f"braking 1 m of speed ({speed} -> {speed - 1} m per cycle)")
+        slower = speed - 1
+        drifting = slower <= DRIFT_SPEED
+        self.shift(
+            b,
+            f.id,
+            "slow_to_drift" if drifting else "brake",
+            (rule,),
+            f"{f.id} slows to {slower} m per cycle"
+            + (": drift speed, its direction may change again" if drifting else ""),
+        )
+        b.emit(
+            ev.Marked(
+                fighter=f.id,
+                key=TRAJECTORY,
+                value={"dir": direction, "speed": slower},
+                rules=(rule,),
+                note=f"{slower} m per cycle {direction}",
+            )
+        )
+
+    @handles(TurnDrift)
+    def turn_drift(self, b: Batch, cmd: TurnDrift, dice: Dice) -> None:
+        rule = self.rule("zero-g-drift")
+        f = self.zero_g_actor(b, cmd.fighter)
+        direction, speed = trajectory(f.marks.get(TRAJECTORY))
+        require(
+            gravity(f) != PUSHING_OFF,
+            self.rule("push-off"),
+            f"{f.id} is carried {direction} at {speed} m per cycle by a push-off: its direction can't change "
+            f"until braked to drift speed {DRIFT_SPEED} m",
+        )
+        require(
+            gravity(f) == DRIFTING, rule, f"{f.id} is {gravity(f)}, not drifting: there is no drift to turn"
+        )
+        require(cmd.direction != direction, rule, f"{f.id} already drifts {direction}")
+        self.pay(
+            b, f.id, TURN_DRIFT_AP, rule, f"twisting to turn the drift from {direction} to {cmd.direction}"
+        )
+        self.shift(
+            b, f.id, "twist", (rule,), f"{f.id} twists: its drift turns from {direction} to {cmd.direction}"
+        )
+        b.emit(
+            ev.Marked(
+                fighter=f.id,
+                key=TRAJECTORY,
+                value={"dir": cmd.direction, "speed": speed},
+                rules=(rule,),
+                note=f"{speed} m per cycle {cmd.direction}: turning never speeds a drift up",
+            )
+        )
+
+    @handles(GrabHold)
+    def grab_hold(self, b: Batch, cmd: GrabHold, dice: Dice) -> None:
+        """A drifting character next to a stable object grabs it for the same 4 AP as when gravity fails."""
+        rule = self.rule("zero-g-grab")
+        f = self.zero_g_actor(b, cmd.fighter)
+        direction, speed = trajectory(f.marks.get(TRAJECTORY))
+        require(
+            gravity(f) != PUSHING_OFF,
+            self.rule("push-off"),
+            f"{f.id} is carried at {speed} m per cycle by a push-off: "
+            f"brake to drift speed {DRIFT_SPEED} first",
+        )
+        require(gravity(f) == DRIFTING, rule, f"{f.id} already holds a stable object")
+        here = (f.pos[0], f.pos[1])
+        stable = stable_around(b.state.grid, here)
+        require(bool(stable), rule, f"no stable solid object touches {show(here)}: nothing to grab")
+        self.pay(b, f.id, GRAB_AP, rule, f"grabbing the stable object at {show(stable[0])}")
+        self.shift(
+            b,
+            f.id,
+            "grab",
+            (rule, self.rule("zero-g-penalties")),
+            f"{f.id} grabs the stable object at {show(stable[0])} and stops drifting",
+        )
+        self.note_penalties(b, f.id)
+        b.emit(ev.Unmarked(fighter=f.id, key=TRAJECTORY, rules=(rule,), note="holding on: no more drift"))
+
+    @handles(LetGo)
+    def let_go(self, b: Batch, cmd: LetGo, dice: Dice) -> None:
+        """Next to a stable object a character may begin drifting the way it chooses, at drift speed."""
+        rule = self.rule("zero-g-drift")
+        f = self.zero_g_actor(b, cmd.fighter)
+        direction, speed = trajectory(f.marks.get(TRAJECTORY))
+        require(
+            gravity(f) != PUSHING_OFF,
+            self.rule("push-off"),
+            f"{f.id} is carried at {speed} m per cycle by a push-off: "
+            f"brake to drift speed {DRIFT_SPEED} first",
+        )
+        here = (f.pos[0], f.pos[1])
+        require(
+            bool(stable_around(b.state.grid, here)),
+            rule,
+            f"no stable solid object touches {show(here)}: "
+            f"only turn-drift ({TURN_DRIFT_AP} AP) changes a drift",
+        )
+        self.shift(
+            b,
+            f.id,
+            "let_go",
+            (rule, self.rule("zero-g-penalties")),
+            f"{f.id} lets go at {show(here)} and drifts {cmd.direction} at {DRIFT_SPEED} m per cycle",
+        )
+        self.note_penalties(b, f.id)
+        b.emit(
+            ev.Marked(
+                fighter=f.id,
+                key=TRAJECTORY,
+                value={"dir": cmd.direction, "speed": DRIFT_SPEED},
+                rules=(rule,),
+                note=f"a chosen direction, {cmd.direction}, at drift speed",
+            )
+        )
+
+    # --- modifiers ---------------------------------------------------------------------------
+
+    def zero_g_modifiers(self, state: EncounterState, f: Fighter) -> list[Modifier]:
+        """zero-g-penalties: the Defense and attack modifiers weightlessness puts on this character."""
+        rule = self.rule("zero-g-penalties")
+        g = gravity(f)
+        if g == GROUNDED or is_object(f) or state.settings["zero_g_penalties"] == "off":
+            return []
+        where = f"in zero gravity at {show(f.pos)}"
+        out = [Modifier("defense", -1, rule, f"every character {where}: -1 Defense")]
+        if g in (DRIFTING, PUSHING_OFF):
+            how = "drifting" if g == DRIFTING else "moving from a push-off"
+            dex = int(self.stat(f, "dexterity"))
+            out += [
+                Modifier(
+                    "defense", NO_DEXTERITY, rule, f"{how}: Dexterity modifier {dex:+} not added to Defense"
+                ),
+                Modifier("ranged attack", -2, rule, f"{how}: -2 to ranged attack rolls"),
+                Modifier("melee attack", -3, rule, f"{how}: -3 to melee attack rolls"),
+            ]
+        else:
+            out += [
+                Modifier(
+                    "ranged attack", -1, rule, "crawling along a stable object: -1 to ranged attack rolls"
+                ),
+                Modifier(
+                    "melee attack", -2, rule, "crawling along a stable object: -2 to melee attack rolls"
+                ),
+            ]
+        return out
+
+    def modifiers(self, state: EncounterState, fighter_id: str, against: str | None = None) -> list[Modifier]:
+        """The fighter's own modifiers; with `against`, also the Defense modifiers of that opponent."""
+        out = self.zero_g_modifiers(state, self.fighter(state, fighter_id))
+        if against:
+            for m in self.zero_g_modifiers(state, self.fighter(state, against)):
+                if m.applies_to == "defense":
+                    out.append(Modifier(f"defense of {against}", m.value, m.rule, m.why, ("against",)))
+        return out
+
+    def defense(self, state: EncounterState, f: Fighter) -> tuple[int, str, bool]:
+        """Defense with Dexterity and the modifiers in force: (total, the sum in words, any applied?)."""
+        base, dex = int(self.stat(f, "defense")), int(self.stat(f, "dexterity"))
+        total, words, touched = base + dex, f"{base} + Dexterity {dex}", False
+        for m in self.zero_g_modifiers(state, f):
+            if m.applies_to != "defense":
+                continue
+            touched = True
+            if m.value == NO_DEXTERITY:
+                total -= dex
+                words += f" - Dexterity {dex} (drifting)"
+            else:
+                total += int(m.value)
+                words += f" {int(m.value):+} (zero gravity)"
+        return total, f"{words} = {total}", touched
+
+
+class Carried:
+    """A drift or push-off: momentum, not AP, pays; a square a step, whatever the diagonal rule."""
+
+    def __init__(self, rs: ZeroGravity, rule: str) -> None:
+        self.rs = rs
+        self.rule = rule
+        self.unit = "m of momentum"
+
+    def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
+        return flat_step(state.grid, frm, to, parity, diagonal=EVERY_1, mode="drift")
+
+    def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
+        return (step.to[0], step.to[1]) not in weightless(state)
+
+    def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
+        cell = (step.to[0], step.to[1])
+        self.rs.regain_gravity(b, fighter_id, self.rule, f"{fighter_id} drifts into {show(cell)}")
+        return f"back under gravity at {show(cell)}: the drift ends"
+
+    def can_end(self, state: EncounterState, f: Fighter) -> None:
+        """Drift squares were chosen open before the drift began."""
