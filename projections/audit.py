@@ -452,20 +452,42 @@ def read_lines(path: str | Path) -> tuple[list[bytes], bool]:
     return data.splitlines(), bool(data) and not data.endswith(b"\n")
 
 
-def _as_written(line: bytes, record: Record) -> bool:
-    """Does the line say exactly what its record says, byte for byte?
+def _same_json(raw: Any, built: Any) -> bool:
+    """Equal as JSON values: the same keys, items and numbers (1 and 1.0 alike, never true)."""
+    if isinstance(raw, dict):
+        return (
+            isinstance(built, dict)
+            and raw.keys() == built.keys()
+            and all(_same_json(v, built[k]) for k, v in raw.items())
+        )
+    if isinstance(raw, list):
+        return (
+            isinstance(built, list)
+            and len(raw) == len(built)
+            and all(_same_json(a, b) for a, b in zip(raw, built, strict=True))
+        )
+    if isinstance(raw, bool) or isinstance(built, bool):
+        return raw is built
+    return raw == built and isinstance(raw, int | float) == isinstance(built, int | float)
 
-    The engine writes each record with one encoder, so a line of the current
-    vocabulary re-encodes to itself; a renamed key (which decodes to the field's
-    default) or an added space would otherwise change the file unnoticed. A line of
-    an older vocabulary is upcast on reading and can't be compared this way.
+
+def _as_written(line: bytes, record: Record) -> bool:
+    """Does the line say exactly what its record says?
+
+    A line of the current vocabulary re-encodes to itself, or at least to the same
+    JSON: a renamed key (which decodes to the field's default) would otherwise
+    change the file unnoticed. A line of an older vocabulary is upcast on reading
+    and can't be compared this way.
     """
     try:
         raw = msgspec.json.decode(line)
     except msgspec.DecodeError:  # e.g. bytes that are not UTF-8 inside a key the types skip
         return False
     version = raw.get("schema", 1) if isinstance(raw, dict) else 1
-    return version != SCHEMA_VERSION or encode(record) == line
+    if version != SCHEMA_VERSION:
+        return True
+    again = encode(record)
+    return again == line or _same_json(raw, msgspec.json.decode(again))
 
 
 def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:

@@ -23,7 +23,7 @@ class Override(Command, tag="override"):
     fighter: str
     to: Cell
     rule: str  # the rule id the GM sets aside, e.g. speed-meters/movement
-    cost: float = 0  # what the fighter pays for it, in the ruleset's unit for lengths
+    cost: float = 0.0  # what the fighter pays for it, in the ruleset's unit for lengths
     resource: str = "movement"
     attempt: str = ""  # the refused command, in the table's words
 
