@@ -995,7 +995,12 @@ class RoundMeters(Ruleset):
             rule,
             f"{kind} takes " + ("FIGHTER" if expected == 1 else "FIGHTER KIND") + f", got {' '.join(args)!r}",
         )
-        who = self.fighter(state, args[0]).id
+        require(
+            state.fighter(args[0]) is not None,
+            rule,
+            f"{kind}: no fighter {args[0]!r} (fighters: {', '.join(f.id for f in state.fighters)})",
+        )
+        who = args[0]
         require(
             who != holder.id,
             rule,
