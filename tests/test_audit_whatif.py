@@ -1,0 +1,109 @@
+"""whatif: the same commands (and undo/redo) under other settings; first divergence and both boards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support import do, encounter, grid
+from tabletrail.encounter import Encounter
+from tabletrail.events.errors import InputError
+from tabletrail.events.log import JsonlStore
+from tabletrail.events.types import Moved
+from tabletrail.projections.audit import whatif
+from tabletrail.projections.board import view
+
+ROOT = Path(__file__).resolve().parent.parent
+REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
+CU = 100
+
+
+@pytest.mark.parametrize("log", REPLAYS, ids=lambda p: p.stem)
+def test_every_replay_under_its_own_settings_does_not_diverge(log: Path):
+    enc = Encounter.open(JsonlStore(log))
+    same = "true" if enc.records[0].event.settings["strict_turns"] else "false"
+    result = whatif(enc.records, [f"strict_turns={same}"])
+    assert result.divergence is None and result.refused == [] and result.differences == []
+    assert view(result.alternative) == view(result.recorded)
+
+
+def arena(speed: int = 4) -> str:
+    return f"""
+[encounter]
+name = "what if"
+ruleset = "speed-meters"
+{grid(["########", "#......#", "#......#", "#......#", "########"])}
+[[fighters]]
+id = "a"
+side = "blue"
+at = [1, 1]
+speed = {speed}
+[[fighters]]
+id = "e"
+side = "red"
+at = [6, 3]
+speed = 4
+"""
+
+
+def test_a_changed_diagonal_rule_diverges_at_the_first_diagonal_move():
+    enc = encounter(arena())
+    do(enc, "move a 3,1")  # straight: the same under any diagonal rule
+    do(enc, "move a 5,3")  # two diagonals
+    diagonal = [r for r in enc.records if isinstance(r.event, Moved)][1]
+    result = whatif(enc.records, ["diagonal=manhattan"])
+    d = result.divergence
+    assert d["seq"] == diagonal.seq and d["text"] == "move a 5,3" and d["differs"] == ["steps"]
+    assert [s[1] for s in d["what_if"]["steps"]] == [2 * CU, 2 * CU]
+    assert [s[1] for s in d["recorded"]["steps"]] == [CU, CU]
+    assert result.changed == {"diagonal": ("every-1", "manhattan")}
+    assert {"fighter": "a", "what": "spent", "recorded": {"actions": 2, "movement": 4 * CU},
+            "what_if": {"actions": 2, "movement": 6 * CU}} in result.differences  # fmt: skip
+
+
+def test_a_command_the_changed_rules_refuse_is_the_divergence_and_is_listed():
+    enc = encounter(arena(speed=2))
+    do(enc, "move a 3,3")  # 2 diagonals: 2 m under every-1, 4 m under manhattan
+    result = whatif(enc.records, ["diagonal=manhattan"])
+    (refused,) = result.refused
+    assert refused["rule"] == "speed-meters/movement" and "only 2 m" in refused["reason"]
+    assert result.divergence["what_if"] == {"refused": refused["rule"], "reason": refused["reason"]}
+    assert result.alternative.fighter("a").pos[:2] == (1, 1)
+    assert result.recorded.fighter("a").pos[:2] == (3, 3)
+
+
+def test_undo_and_redo_are_re_run_too():
+    enc = encounter(arena())
+    do(enc, "move a 2,2")
+    do(enc, "undo")
+    do(enc, "redo")
+    do(enc, "move a 3,3")
+    result = whatif(enc.records, ["diagonal=euclidean"])
+    assert result.divergence["seq"] == next(r.seq for r in enc.records if isinstance(r.event, Moved))
+    assert result.alternative.fighter("a").pos == result.recorded.fighter("a").pos
+    assert result.alternative.fighter("a").spent["movement"] == 141 + 141
+
+
+def test_a_log_is_left_as_it_was():
+    enc = encounter(arena())
+    do(enc, "move a 2,2")
+    lines = list(enc.store.lines)
+    whatif(enc.records, ["diagonal=euclidean"])
+    assert enc.store.lines == lines
+
+
+@pytest.mark.parametrize(
+    ("sets", "message"),
+    [
+        (["speed=3"], "speed-meters has no setting 'speed' (it has: actions_per_turn, check_formula"),
+        (["diagonal=sideways"], "'sideways' is not one of"),
+        (["diagonal"], "write SETTING=VALUE"),
+        (["=3"], "write SETTING=VALUE"),
+        (["actions_per_turn=many"], "takes a whole number"),
+        ([], "give at least one SETTING=VALUE"),
+    ],
+)
+def test_bad_settings_get_a_clear_error(sets: list[str], message: str):
+    enc = encounter(arena())
+    with pytest.raises(InputError, match=message.replace("(", r"\(")):
+        whatif(enc.records, sets)
