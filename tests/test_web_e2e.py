@@ -1,0 +1,206 @@
+"""The table view end to end, in real headless Chromium (Debian's chromium, driven by Playwright).
+
+The server runs on a free port in a thread and is stopped at the end; every
+wait is bounded. What the pages show is checked against the engine and the log
+file, never against numbers written into the test.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tabletrail.core.reach import reachable
+from tabletrail.encounter import Encounter
+from tabletrail.events.log import JsonlStore
+from tabletrail.events.types import CheckRolled
+from tabletrail.web.server import create_app
+from test_web_support import new_log
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 10_000  # the longest any single step may take before the test fails
+
+if not CHROMIUM.exists():
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
+uvicorn = pytest.importorskip("uvicorn", reason="the web extra's uvicorn is not installed")
+expect = sync_api.expect
+
+
+class Running:
+    """The table view of one log, served from a thread on a free port of 127.0.0.1."""
+
+    def __init__(self, log: Path) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        config = uvicorn.Config(
+            create_app(log), log_level="warning", lifespan="off", timeout_graceful_shutdown=1
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def __enter__(self) -> Running:
+        self.thread.start()
+        ready = threading.Event()
+        for _ in range(200):
+            if self.server.started:
+                ready.set()
+                break
+            ready.wait(0.05)
+        assert ready.is_set(), "the server did not start"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def pages(browser):  # noqa: ANN001, ANN201 - two screens at the same table
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    context.set_default_timeout(WAIT_MS)
+    players = context.new_page()
+    gm = context.new_page()  # opened last: the tab in front, where the clicks happen
+    yield gm, players
+    context.close()
+
+
+def board_of(log: Path):  # noqa: ANN201
+    return Encounter.open(JsonlStore(log)).state
+
+
+def token(page, fid: str):  # noqa: ANN001, ANN201
+    return page.locator(f'#fighters [data-fid="{fid}"]')
+
+
+def test_select_move_undo_redo_scrub_refuse_and_a_second_screen_follows(tmp_path: Path, pages):
+    log = new_log(tmp_path)
+    gm, players = pages
+    with Running(log) as server:
+        players.goto(server.url)
+        gm.goto(server.url)
+        gm.bring_to_front()  # a background tab paints lazily and would slow every click
+        expect(token(gm, "ari")).to_have_attribute("data-x", "1")
+        expect(token(players, "ari")).to_have_attribute("data-x", "1")
+        start_version = len(log.read_bytes().splitlines())
+
+        # Select: the shaded cells are the engine's reachable area, cost for cost.
+        token(gm, "ari").click()
+        expected = reachable(board_of(log), "ari")
+        shaded = gm.locator("#reach rect.reach")
+        expect(shaded).to_have_count(len(expected))
+        cells = shaded.evaluate_all("els => els.map(e => [+e.dataset.x, +e.dataset.y, +e.dataset.cost])")
+        assert {(x, y): cost for x, y, cost in cells} == expected
+
+        # Move: click a destination, read the preview, confirm.
+        gm.locator('#reach rect.reach[data-x="4"][data-y="1"]').click()
+        expect(gm.locator("#preview-text")).to_have_text("move ari 4,1")
+        expect(gm.locator("#preview table.steps tr")).to_have_count(1 + 3)  # header + 3 steps
+        expect(gm.locator("#consequences")).to_contain_text("speed-meters/movement")
+        assert len(log.read_bytes().splitlines()) == start_version  # a preview appends nothing
+        gm.locator("#confirm").click()
+        expect(token(gm, "ari")).to_have_attribute("data-x", "4")
+        assert board_of(log).fighter("ari").pos[:2] == (4, 1)
+        moved_version = len(log.read_bytes().splitlines())
+
+        # The second screen follows without a reload.
+        expect(token(players, "ari")).to_have_attribute("data-x", "4")
+        expect(players.locator("#events li").last).to_contain_text("ari moved")
+
+        # Undo with the button, redo with the keyboard.
+        gm.locator("#undo").click()
+        expect(token(gm, "ari")).to_have_attribute("data-x", "1")
+        expect(token(players, "ari")).to_have_attribute("data-x", "1")
+        assert board_of(log).fighter("ari").pos[:2] == (1, 1)
+        gm.locator("#board").click(position={"x": 5, "y": 5})  # focus the page, not a form field
+        gm.keyboard.press("Control+y")
+        expect(token(gm, "ari")).to_have_attribute("data-x", "4")
+        expect(token(players, "ari")).to_have_attribute("data-x", "4")
+        assert board_of(log).fighter("ari").pos[:2] == (4, 1)
+
+        # Scrub the timeline back to before the move: a read-only view of the past.
+        gm.locator("#scrubber").evaluate(
+            "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }", start_version
+        )
+        expect(gm.locator("#banner")).to_be_visible()
+        expect(gm.locator("#banner")).to_contain_text(f"after event {start_version}")
+        expect(token(gm, "ari")).to_have_attribute("data-x", "1")
+        expect(gm.locator("#undo")).to_be_disabled()
+        expect(gm.locator("#events li.future").first).to_be_visible()
+        expect(token(players, "ari")).to_have_attribute("data-x", "4")  # the other screen stays live
+        gm.locator("#to-live").click()
+        expect(gm.locator("#banner")).to_be_hidden()
+        expect(token(gm, "ari")).to_have_attribute("data-x", "4")
+
+        # A refused command shows its rule and reason, and appends nothing.
+        before = log.read_bytes()
+        gm.locator("#command").fill("move ari 2,1")
+        gm.locator("#command-form button").click()
+        expect(gm.locator("#message")).to_contain_text("speed-meters/occupancy")
+        expect(gm.locator("#message")).to_contain_text("occupied by bo")
+        expect(gm.locator("#confirm")).to_be_disabled()
+        assert log.read_bytes() == before
+
+        # The explain panel of the move names its rule in words.
+        gm.locator("#events li", has_text="ari moved").first.click()
+        expect(gm.locator("#explain")).to_contain_text("speed-meters/movement")
+        expect(gm.locator("#explain")).to_contain_text("Speed meters")
+        assert moved_version < len(log.read_bytes().splitlines())  # undo and redo were appended
+
+
+def test_a_table_roll_is_asked_for_entered_and_logged(tmp_path: Path, pages):
+    log = new_log(tmp_path, checks="table")
+    gm, players = pages
+    with Running(log) as server:
+        players.goto(server.url)
+        gm.goto(server.url)
+        gm.bring_to_front()  # a background tab paints lazily and would slow every click
+        expect(token(gm, "ari")).to_be_visible()
+
+        # A GM ruling from the command box: crossing 2,2 takes a test.
+        gm.locator("#command").fill('require-test 2,2 target=4 why="oil on the floor"')
+        gm.locator("#command-form button").click()
+        expect(gm.locator("#consequences")).to_contain_text("tabletrail/gm-ruling")
+        gm.locator("#confirm").click()
+        expect(gm.locator("#rulings .test")).to_have_count(1)
+        expect(players.locator("#rulings .test")).to_have_count(1)
+
+        # Moving there needs the number rolled at the table.
+        token(gm, "ari").click()
+        expect(gm.locator("#reach rect.reach.event")).to_have_count(1)
+        gm.locator('#reach rect.reach[data-x="2"][data-y="2"]').click()
+        expect(gm.locator("#roll-panel")).to_be_visible()
+        expect(gm.locator("#roll-reason")).to_contain_text("tabletrail/checks")
+        gm.locator("#roll-input").fill("5")
+        gm.locator("#roll-form button").click()
+        expect(gm.locator("#preview-text")).to_have_text("move ari 2,2 roll=5")
+        expect(gm.locator("#consequences")).to_contain_text("check")
+        gm.locator("#confirm").click()
+        expect(token(gm, "ari")).to_have_attribute("data-x", "2")
+        expect(token(players, "ari")).to_have_attribute("data-x", "2")
+
+    checks = [r.event for r in Encounter.open(JsonlStore(log)).records if isinstance(r.event, CheckRolled)]
+    assert [(c.source, c.number, c.passed) for c in checks] == [("table", 5, True)]
