@@ -398,6 +398,21 @@ def test_the_action_costs_setting_is_checked_when_the_encounter_starts():
         encounter(arena('hold_triggers = "whenever"'))
 
 
+def test_fighters_must_carry_movement_and_whole_ap():
+    with pytest.raises(InputError, match=r"fighters\[0\] \(ari\): missing stat 'movement'"):
+        encounter(arena().replace("movement = 6\n", "", 1))
+    with pytest.raises(InputError, match=r"fighters\[0\]\.ap: expected a whole number, got 2.5"):
+        encounter(arena().replace("ap = 3", "ap = 2.5", 1))
+
+
+def test_a_gm_setting_change_to_an_unusable_value_is_refused():
+    enc = encounter(arena())
+    refuse(enc, 'setting hit_step 0 why="no hits at all"', rule("sprint"))
+    refuse(enc, 'setting action_costs value="shoot=2" why="typo"', rule("passes"))
+    do(enc, 'setting action_costs "shoot:3" why="heavy crossbows"')
+    assert spent(do(enc, "take-action ari shoot"))[0].amount == 3
+
+
 # --- delay ---------------------------------------------------------------------------------------
 # "During your turn, you may Delay by voluntarily lowering your position in the Initiative order."
 

@@ -128,6 +128,19 @@ def parse_kinds(text: str) -> tuple[str, ...]:
     return kinds
 
 
+def setting_error(settings: dict[str, Any]) -> tuple[str, str] | None:
+    """The first of this ruleset's settings whose value can't be used, and why; None if all can."""
+    for name, parse in (("action_costs", parse_costs), ("hold_triggers", parse_kinds)):
+        try:
+            parse(str(settings[name]))
+        except ValueError as exc:
+            return name, str(exc)
+    for name, least in (("hit_step", 1), ("max_passes", 0), ("idle_ap_loss", 0), ("hold_max_cells", 1)):
+        if settings[name] < least:
+            return name, f"must be at least {least}, got {settings[name]}"
+    return None
+
+
 class RoundMeters(Ruleset):
     id = "round-meters"
     title = "Movement per round, AP for actions"
@@ -267,14 +280,9 @@ class RoundMeters(Ruleset):
     def resolve_settings(self, given: dict[str, Any], where: str = "settings") -> dict[str, Any]:
         """The base checks, then the ones only this ruleset knows (text lists, positive numbers)."""
         settings = super().resolve_settings(given, where)
-        for name, parse in (("action_costs", parse_costs), ("hold_triggers", parse_kinds)):
-            try:
-                parse(settings[name])
-            except ValueError as exc:
-                raise InputError(f"{where}.{name}: {exc}") from None
-        for name, least in (("hit_step", 1), ("max_passes", 0), ("idle_ap_loss", 0), ("hold_max_cells", 1)):
-            if settings[name] < least:
-                raise InputError(f"{where}.{name}: must be at least {least}, got {settings[name]}")
+        wrong = setting_error(settings)
+        if wrong:
+            raise InputError(f"{where}.{wrong[0]}: {wrong[1]}")
         return settings
 
     def validate(self, scenario: Scenario, where: str) -> None:
@@ -1080,7 +1088,13 @@ class RoundMeters(Ruleset):
             )
 
     def settle(self, b: Batch, dice: Dice) -> None:
-        """difficult: GM cell rulings only if the table allows them; hold: every fact meets the triggers."""
+        """After every command: changed settings must be usable; GM cell rulings only where the table
+        allows them (difficult); every fact of the batch meets the held triggers (hold)."""
+        if any(isinstance(e, ev.SettingChanged) for e in b.events):
+            wrong = setting_error(b.state.settings)
+            if wrong:
+                spec = next(x for x in self.settings if x.name == wrong[0])
+                raise Refusal(spec.rule, f"setting {wrong[0]}: {wrong[1]}")
         if b.state.settings.get("difficult_rulings") == "cost-only":
             for e in b.events:
                 if isinstance(e, ev.BoardMarked) and e.key in (FORBID, TEST):
