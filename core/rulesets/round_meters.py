@@ -520,7 +520,7 @@ class RoundMeters(Ruleset):
                 resource="ap",
                 amount=loss,
                 rules=(self.rule("delay") if delayed else self.rule("passes"),),
-                note=f"{why}: the normal rule for taking no action costs {loss} AP "
+                note=f"{why}: the normal rule for taking no action (idle_ap_loss) costs {loss} AP "
                 f"({left} → {left - loss} of {self.ap(f)})",
             )
         )
@@ -671,6 +671,10 @@ class RoundMeters(Ruleset):
             parts.append(f"sprint penalty {pen} ({f.marks[SPRINTS]['sprints']} Sprint(s) this round)")
         elif penalised:
             parts.append("no sprint penalty this round")
+        elif self.penalty(f):
+            parts.append(
+                f"the sprint penalty {self.penalty(f)} spares Sprint tests (sprint_penalty_on_sprints)"
+            )
         result = check(
             b,
             dice,
