@@ -1,33 +1,185 @@
-"""CLI verbs of the store group, registered into the main parser by tabletrail.cli."""
+"""CLI verbs of the store group, and which store a log path on the command line means.
+
+Which store: a path ending in .db, .sqlite or .sqlite3, or any existing file that
+is a SQLite database, is a SQLite store (events/sqlite_store.py); anything else is
+a JSON Lines log. Every verb takes either.
+
+Default: `tabletrail new SCENARIO` without --log keeps the encounter in SQLite,
+the durable store, in the current folder under the scenario's file name with
+`.db`: `tabletrail new scenarios/skirmish.toml` creates `./skirmish.db`.
+
+    tabletrail repair LOG              cut a torn or partial last batch (LOG is copied to LOG.bak first);
+                                       on SQLite: check the file and rebuild the snapshots
+    tabletrail import LOG.jsonl DB.db  copy a JSON Lines log and its refusals into a new SQLite store
+    tabletrail export DB.db LOG.jsonl  write a SQLite store's encounter out as JSON Lines, the very
+                                       bytes the log would hold had it been a JSONL log from the start
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tabletrail import render
+from tabletrail.encounter import Encounter, fold_with_snapshots
+from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, Store
+from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
+from tabletrail.projections.snapshot import FORMAT
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
-
-def register(sub: Any, add: AddVerb) -> None:
-    """Add this group's verbs; `add(name, fn, help)` returns the verb's parser.
-
-    Every verb's --help shows an example: return it from `examples()`.
-    """
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 
 
-def examples() -> dict[str, str]:
-    return {}
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
 
 
-def store_for(path: str) -> Store:
-    """The store behind a log path given on the command line."""
-    return JsonlStore(path)
+def store_for(path: str, snapshot_every: int | None = None) -> Store:
+    """The store behind a log path given on the command line (see the module docstring)."""
+    p = Path(path)
+    if p.suffix.lower() in SQLITE_SUFFIXES or is_sqlite(p):
+        return SqliteStore(p, snapshot_every=snapshot_every)
+    return JsonlStore(p, warn=_warn)
 
 
 def default_log(scenario_path: str) -> str:
-    """Where `tabletrail new SCENARIO` keeps the log when --log is not given."""
-    return str(Path(scenario_path).with_suffix(".jsonl").name)
+    """Where `tabletrail new SCENARIO` keeps the log when --log is not given: ./NAME.db (SQLite)."""
+    return str(Path(scenario_path).with_suffix(".db").name)
+
+
+# --- repair -------------------------------------------------------------------------------
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    store = store_for(args.log)
+    if isinstance(store, SqliteStore):
+        return _repair_sqlite(store, args.dry_run)
+    assert isinstance(store, JsonlStore)
+    found = store.damage()
+    if args.dry_run:
+        if found is None:
+            print(f"nothing to repair: {store.path} ends with a whole batch")
+        else:
+            end, size, what = found
+            print(f"would cut {size - end} bytes from byte {end} of {store.path}: {what} (a backup is kept)")
+            enc = Encounter.open(JsonlStore(store.path), committed=True)
+            print(f"the {len(enc.records)} events before it open read-only:")
+            print(render.board(enc.state))
+            print(render.fighters(enc.state))
+        return 0
+    print(store.repair())
+    if found is not None:
+        try:
+            enc = Encounter.open(JsonlStore(store.path))
+        except InputError as exc:
+            raise InputError(f"the torn tail is cut, but the log still does not open: {exc}") from None
+        print(f"{store.path}: {len(enc.records)} events replay")
+    return 0
+
+
+def _repair_sqlite(store: SqliteStore, dry_run: bool) -> int:
+    """SQLite commits whole batches, so nothing is torn: check the file and rebuild the caches."""
+    result = store.check()
+    if result != "ok":
+        raise InputError(
+            f"{store.path}: SQLite's integrity check failed ({result}); restore a backup, "
+            "or `tabletrail export` what still reads"
+        )
+    every = store.snapshot_every
+    enc, snapshots = fold_with_snapshots(store, every)
+    if dry_run:
+        print(f"{store.path}: integrity ok; {len(enc.records)} events replay; nothing is torn in SQLite")
+        return 0
+    dropped = store.drop_snapshots()
+    store.save_snapshots(FORMAT, snapshots)
+    print(
+        f"{store.path}: integrity ok; {len(enc.records)} events replay; "
+        f"{dropped} snapshot(s) dropped, {len(snapshots)} rebuilt (one every {every} events)"
+    )
+    return 0
+
+
+# --- import and export ----------------------------------------------------------------------
+
+
+def transfer(source: Store, target: Store) -> tuple[int, int]:
+    """Copy a whole log, checked by a full fold, into a new store; (events, snapshots) written.
+
+    The lines are copied as bytes, never re-encoded, so the copy is lossless both
+    ways; the refusal side log goes along. A target with snapshots gets them built
+    from the same fold.
+    """
+    every = getattr(target, "snapshot_every", 0)
+    enc, snapshots = fold_with_snapshots(source, every)
+    lines = list(source.read())
+    if len(lines) != len(enc.records):
+        raise InputError(f"{source.name}: the log changed while it was being copied; nothing was written")
+    refused_lines = getattr(source, "refused_lines", None)
+    refused = refused_lines() if refused_lines is not None else []
+    target.create(lines, refused=refused)  # type: ignore[attr-defined]
+    if snapshots and hasattr(target, "save_snapshots"):
+        target.save_snapshots(FORMAT, snapshots)  # type: ignore[attr-defined]
+    return len(lines), len(snapshots) if hasattr(target, "save_snapshots") else 0
+
+
+def _copy(args: argparse.Namespace) -> int:
+    if args.snapshot_every is not None and args.snapshot_every < 1:
+        raise InputError(
+            f"--snapshot-every: expected a whole number of events from 1, got {args.snapshot_every}"
+        )
+    source, target = Path(args.source), Path(args.target)
+    if target.exists() and source.exists() and target.resolve() == source.resolve():
+        raise InputError(f"{target}: the copy must go to another file than {source}")
+    events, snapshots = transfer(store_for(args.source), store_for(args.target, args.snapshot_every))
+    extra = f", {snapshots} snapshot(s)" if snapshots else ""
+    print(f"copied {events} events from {source} to {target}{extra}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    return _copy(args)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    return _copy(args)
+
+
+def register(sub: Any, add: AddVerb) -> None:
+    """Add this group's verbs; `add(name, fn, help)` returns the verb's parser."""
+    p = add(
+        "repair",
+        cmd_repair,
+        "cut what a crash left after the last whole batch of a JSONL log (the file is copied to LOG.bak "
+        "first); on a SQLite store, check the file and rebuild its snapshots",
+    )
+    p.add_argument("log")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say what would be cut and show the board of the whole batches before it; change nothing",
+    )
+    for name, fn, help_ in (
+        ("import", cmd_import, "copy a JSONL log (and its refusals) into a new SQLite store, with snapshots"),
+        ("export", cmd_export, "write a SQLite store's encounter out as a new JSONL log, byte for byte"),
+    ):
+        p = add(name, fn, help_ + "; the whole log is checked first, and the target must not exist yet")
+        p.add_argument("source", help="the log to copy from")
+        p.add_argument("target", help="the new log (.db/.sqlite: SQLite; else JSON Lines)")
+        p.add_argument(
+            "--snapshot-every",
+            type=int,
+            help="for a SQLite target: keep a snapshot of the board every N events (default 1000)",
+        )
+
+
+def examples() -> dict[str, str]:
+    return {
+        "repair": "tabletrail repair fight.jsonl --dry-run   (then without --dry-run to cut)",
+        "import": "tabletrail import fight.jsonl fight.db --snapshot-every 500",
+        "export": "tabletrail export fight.db fight-copy.jsonl",
+    }

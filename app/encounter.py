@@ -3,11 +3,29 @@
 This is where a command becomes a batch: decide, wrap each event in a record
 (sequence number, batch, actor, time, hash of the previous line), append the
 whole batch to the store at once, then fold it into the timeline.
+
+Durability and sharing, store by store:
+
+- The encounter's version is its number of records. Every append says which
+  version it was decided on; a store that has moved on since (another device at
+  the table appended first) refuses with a ConflictError naming both versions,
+  and nothing is appended. `refresh()` folds what the other writer added; the
+  command can then be decided again.
+- `execute(..., command_id=...)` makes a command idempotent: an id already in
+  the log appends nothing and returns the records that id appended first.
+- A store with snapshots (SQLite) is opened from its newest snapshot and the
+  records after it; undo and redo reach back before the snapshot lazily (see
+  projections/snapshot.py). `open(..., snapshots=False)` folds the whole log.
+- A log a crash cut mid-batch (a torn last line, or a batch missing records)
+  is refused with the byte or line where the damage starts; `open(...,
+  committed=True)` opens the whole batches before it, read-only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, overload
 
 import msgspec
 from tabletrail.core.batch import Batch
@@ -15,19 +33,35 @@ from tabletrail.core.decide import decide
 from tabletrail.core.dice import Dice
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command, Redo, Undo
-from tabletrail.events.errors import InputError
-from tabletrail.events.log import Record, Refused, Store, decode, encode, line_hash, now
+from tabletrail.events.errors import ConflictError, InputError
+from tabletrail.events.log import Record, Refused, Store, TornTail, decode, encode, line_hash, now
 from tabletrail.events.scenario import Scenario
 from tabletrail.events.types import (
+    SCHEMA_VERSION,
     Abandoned,
+    CheckRolled,
     CommandIssued,
     EncounterStarted,
     Event,
+    Moved,
+    Placed,
     Redone,
     Undone,
 )
 from tabletrail.projections.board import initial_state
+from tabletrail.projections.snapshot import (
+    FORMAT,
+    Lazy,
+    LazyMap,
+    LazySet,
+    Snapshot,
+    dumps,
+    loads,
+    restore,
+    take,
+)
 from tabletrail.projections.timeline import Timeline
 
 UNDO_RULE = "tabletrail/undo"
@@ -37,40 +71,198 @@ class Encounter:
     def __init__(self, store: Store, clock: Callable[[], str] = now) -> None:
         self.store = store
         self.clock = clock
-        self.records: list[Record] = []
+        self.records: list[Record] = []  # a LazyRecords when opened from a snapshot
         self.timeline = Timeline()
         self.last_hash = ""
+        self.read_only = ""  # why nothing may be appended through this encounter ("" when it may)
+        self._batch = 0  # the last record's batch
+        self._size = 0  # how many records the last batch's first line announced (0: not said)
+        self._held = 0  # how many of them have been read
+        self._head = 0  # the last batch's first seq
+        self._ids: dict[str, int] = {}  # command id -> seq of the first record of its batch
+        self._snapped = 0  # version of the newest snapshot this encounter knows of
+        self._sink: Callable[[], None] | None = None  # called at every batch end while folding
+        self._short = False  # stopped at `upto`, before the end of the log
 
     # --- opening and creating --------------------------------------------------
 
     @classmethod
-    def open(cls, store: Store, clock: Callable[[], str] = now, upto: int | None = None) -> Encounter:
-        """Read and fold a log; `upto` stops after that sequence number (read-only view)."""
+    def open(
+        cls,
+        store: Store,
+        clock: Callable[[], str] = now,
+        upto: int | None = None,
+        *,
+        snapshots: bool = True,
+        committed: bool = False,
+    ) -> Encounter:
+        """Read and fold a log; `upto` stops after that sequence number (a read-only view).
+
+        snapshots: start from the store's newest snapshot that fits, if it keeps any.
+        committed: when a crash cut the log mid-batch, open the whole batches before
+        the damage, read-only, instead of refusing.
+        """
         enc = cls(store, clock)
-        expected_prev = ""
-        for lineno, line in enumerate(store.read(), start=1):
-            if upto is not None and lineno > upto:
+        if not (snapshots and enc._from_snapshot(upto)):
+            enc._fold_all(upto, committed)
+        return enc
+
+    def _fold_all(self, upto: int | None, committed: bool) -> None:
+        try:
+            lines: Iterable[bytes] = self.store.read()
+        except TornTail as torn:
+            if not committed:
+                raise
+            lines = torn.lines
+            self._damaged(str(torn))
+        self._ingest(lines, 0, upto)
+        if not self.records:
+            raise InputError(self.read_only or f"{self.store.name}: the log is empty")
+        cut = self._partial()
+        if cut:
+            if not committed:
+                raise InputError(cut)
+            head, torn = self._head, self.read_only
+            self.__init__(self.store, self.clock)  # type: ignore[misc]
+            self._ingest(lines if isinstance(lines, list) else self.store.read(), 0, head - 1)
+            self._damaged(f"{torn}; and {cut}" if torn else cut)
+
+    def _damaged(self, why: str) -> None:
+        self.read_only = why
+        warn = getattr(self.store, "warn", None)
+        if warn is not None:
+            warn(why)
+
+    def _partial(self) -> str:
+        """Why the last batch is not whole, or "" if it is (or cannot tell: older logs)."""
+        if not self._size or self._held >= self._size or self._short:
+            return ""
+        name = self.store.name
+        return (
+            f"{name}:{self._head}: the last batch (batch {self._batch}) holds {self._held} of the "
+            f"{self._size} records its first line announces: the log was cut mid-write; the "
+            f"{self._head - 1} records before line {self._head} open read-only; "
+            f"`tabletrail repair {name}` cuts the partial batch and keeps a backup"
+        )
+
+    def _from_snapshot(self, upto: int | None) -> bool:
+        """Open from the newest snapshot at or before `upto` that fits this log; False if none does."""
+        latest = getattr(self.store, "latest_snapshot", None)
+        if latest is None:
+            return False
+        found = latest(FORMAT, upto)
+        if found is None:
+            return False
+        try:
+            snap = loads(found[1])
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return False  # a cache we cannot read is no cache: fold the log
+        at = list(self.store.read(snap.version - 1, snap.version))
+        if snap.schema != SCHEMA_VERSION or len(at) != 1 or line_hash(at[0]) != snap.line_hash:
+            return False
+        history = _History(self.store, snap)
+        self.timeline = restore(snap, history.lazy)
+        self.records = LazyRecords(snap.version, history.records)  # type: ignore[assignment]
+        self.last_hash = snap.line_hash
+        self._batch = snap.batch
+        self._snapped = snap.version
+        self._ingest(self.store.read(snap.version), snap.version, upto)
+        cut = self._partial()
+        if cut:
+            raise InputError(cut)
+        return True
+
+    def refresh(self) -> int:
+        """Fold what other writers appended since this encounter last read; how many records came."""
+        if self.read_only:
+            raise InputError(self.read_only)
+        start = len(self.records)
+        if getattr(self.store, "versioned", False):
+            lines = self.store.read(start)  # type: ignore[call-arg]
+        else:
+            lines = itertools.islice(self.store.read(), start, None)
+        self._ingest(lines, start, None)
+        cut = self._partial()
+        if cut:
+            raise InputError(cut)
+        return len(self.records) - start
+
+    def _ingest(self, lines: Iterable[bytes], start: int, upto: int | None) -> None:
+        """Check and fold lines that follow record `start`; InputError names the line at fault."""
+        name = self.store.name
+        prev = self.last_hash
+        seq = start
+        for line in lines:
+            seq += 1
+            if upto is not None and seq > upto:
+                self._short = True
+                self.read_only = self.read_only or (
+                    f"{name}: opened as it stood after seq {upto}; this view of the past is read-only"
+                )
                 break
-            where = f"{store.name}:{lineno}"
+            where = f"{name}:{seq}"
             record = decode(line, where)
-            if record.seq != lineno:
-                raise InputError(f"{where}: seq is {record.seq}, expected {lineno}")
-            if record.prev != expected_prev:
+            if record.seq != seq:
+                raise InputError(f"{where}: seq is {record.seq}, expected {seq}")
+            if record.prev != prev:
                 raise InputError(
                     f"{where}: hash chain broken: this line's prev does not match the line before"
                 )
-            if lineno == 1 and not isinstance(record.event, EncounterStarted):
-                raise InputError(f"{where}: a log must start with an encounter-started event")
-            expected_prev = line_hash(line)
-            enc.records.append(record)
-            try:
-                enc.timeline.apply(record)
-            except (KeyError, ValueError, AssertionError, AttributeError) as exc:
-                raise InputError(f"{where}: this event does not fit the board before it ({exc!r})") from None
-        if not enc.records:
-            raise InputError(f"{store.name}: the log is empty")
-        enc.last_hash = expected_prev
-        return enc
+            if (seq == 1) != (type(record.event) is EncounterStarted):
+                raise InputError(
+                    f"{where}: a log must start with an encounter-started event"
+                    if seq == 1
+                    else f"{where}: an encounter-started event may only be the first line"
+                )
+            self._track(record, where)
+            self.records.append(record)
+            self._apply(record, where)
+            prev = self.last_hash = line_hash(line)
+        if self._sink is not None:
+            self._sink()
+
+    def _track(self, record: Record, where: str) -> None:
+        """Batches follow one another whole: numbered in order, each as long as it announced."""
+        if record.batch != self._batch:
+            if record.batch != self._batch + 1:
+                raise InputError(
+                    f"{where}: batch {record.batch} follows batch {self._batch}: "
+                    "batches are numbered in order"
+                )
+            if self._size and self._held != self._size:
+                raise InputError(
+                    f"{where}: batch {self._batch} ended after {self._held} of the {self._size} records "
+                    "its first line announces"
+                )
+            if self._sink is not None and self._batch:
+                self._sink()
+            self._batch, self._size, self._held, self._head = record.batch, record.size, 0, record.seq
+            if record.command_id is not None:
+                if record.command_id in self._ids:
+                    raise InputError(
+                        f"{where}: command id {record.command_id!r} was already used by the batch at "
+                        f"seq {self._ids[record.command_id]}"
+                    )
+                self._ids[record.command_id] = record.seq
+        self._held += 1
+        if self._size and self._held > self._size:
+            raise InputError(
+                f"{where}: batch {self._batch} holds more than the {self._size} records it announces"
+            )
+
+    def _apply(self, record: Record, where: str) -> None:
+        """Fold one record; a fact that cannot stand on the board before it is an InputError."""
+        event = record.event
+        try:
+            if type(event) is EncounterStarted:
+                _check_start(event, where)
+            self.timeline.apply(record)
+            if type(event) is Moved or type(event) is Placed:
+                _check_on_map(self.timeline.board, event, where)
+        except InputError:
+            raise
+        except Exception as exc:  # a fact the fold cannot take: name the line, never a traceback
+            raise InputError(f"{where}: this event does not fit the board before it ({exc!r})") from None
 
     @classmethod
     def create(
@@ -88,7 +280,7 @@ class Encounter:
         enc = cls(store, clock)
         lines = enc._records_for([started, *b.events], actor="gm")
         if hasattr(store, "create"):
-            store.create(lines)  # type: ignore[union-attr]
+            store.create(lines)  # type: ignore[attr-defined]
         else:
             store.append(lines)
         for line in lines:
@@ -98,11 +290,24 @@ class Encounter:
     # --- acting --------------------------------------------------------------
 
     @property
-    def state(self):  # noqa: ANN201 - EncounterState
+    def state(self) -> EncounterState:
         return self.timeline.board
 
-    def execute(self, command: Command, text: str = "") -> list[Record] | Rejection:
-        """Decide and append one command as one batch; a rejection appends nothing."""
+    def execute(
+        self, command: Command, text: str = "", command_id: str | None = None
+    ) -> list[Record] | Rejection:
+        """Decide and append one command as one batch; a rejection appends nothing.
+
+        With a command id, a retry is safe: if the log already holds a batch with
+        that id, nothing is appended and that batch's records are returned.
+        A stale encounter (another writer appended first) raises ConflictError.
+        """
+        if command_id is not None:
+            done = self.recorded(command_id)
+            if done is not None:
+                return done
+        if self.read_only:
+            raise InputError(f"{self.read_only}; nothing was appended")
         events = self.preview(command)
         if isinstance(events, Rejection):
             note = getattr(self.store, "note_refusal", None)
@@ -133,12 +338,42 @@ class Encounter:
                 else []
             )
             events = [header, *extra, *events]
-        lines = self._records_for(events, actor=command.by)
-        self.store.append(lines)
+        lines = self._records_for(events, actor=command.by, command_id=command_id)
+        try:
+            if getattr(self.store, "versioned", False):
+                self.store.append(lines, expected=len(self.records))  # type: ignore[call-arg]
+            else:
+                self.store.append(lines)
+        except ConflictError:
+            if command_id is not None:  # was it this very command, appended by an earlier try?
+                self.refresh()
+                done = self.recorded(command_id)
+                if done is not None:
+                    return done
+            raise
         first = len(self.records)
         for line in lines:
             self._fold(line)
+        self._snapshot_if_due()
         return self.records[first:]
+
+    def recorded(self, command_id: str) -> list[Record] | None:
+        """The records a command id appended, if it is in the log (as this encounter last read it)."""
+        first = self._ids.get(command_id)
+        if first is not None:
+            out = []
+            for r in self.records[first - 1 :]:
+                if r.batch != self.records[first - 1].batch:
+                    break
+                out.append(r)
+            return out
+        find = getattr(self.store, "find_command", None)
+        if find is None or not isinstance(self.records, LazyRecords):
+            return None
+        span = find(command_id)  # in the part of the log before the snapshot it was opened from
+        if span is None or span[1] > len(self.records):
+            return None
+        return self.records[span[0] - 1 : span[1]]
 
     def preview(self, command: Command) -> list[Event] | Rejection:
         """What the command would do, without appending anything (the dry run)."""
@@ -180,32 +415,267 @@ class Encounter:
 
     # --- records ---------------------------------------------------------------
 
-    def _records_for(self, events: list[Event], actor: str) -> list[bytes]:
+    def _records_for(self, events: list[Event], actor: str, command_id: str | None = None) -> list[bytes]:
         seq = len(self.records)
-        batch = (self.records[-1].batch + 1) if self.records else 1
+        batch = self._batch + 1
         prev = self.last_hash
         at = self.clock()
         lines = []
-        for event in events:
+        for n, event in enumerate(events):
             seq += 1
-            line = encode(Record(seq=seq, batch=batch, actor=actor, at=at, prev=prev, event=event))
+            head = n == 0
+            record = Record(
+                seq=seq,
+                batch=batch,
+                actor=actor,
+                at=at,
+                prev=prev,
+                event=event,
+                size=len(events) if head else 0,
+                command_id=command_id if head else None,
+                schema=SCHEMA_VERSION,
+            )
+            line = encode(record)
             prev = line_hash(line)
             lines.append(line)
         return lines
 
     def _fold(self, line: bytes) -> None:
         record = msgspec.json.decode(line, type=Record)
+        self._track(record, f"{self.store.name}:{record.seq}")
         self.records.append(record)
         self.timeline.apply(record)
         self.last_hash = line_hash(line)
 
+    # --- snapshots -------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        """The timeline as it stands now (after a whole batch), ready to be stored."""
+        return take(self.timeline, self.last_hash, self._batch)
+
+    def _snapshot_if_due(self) -> None:
+        every = getattr(self.store, "snapshot_every", 0)
+        version = len(self.records)
+        if every > 0 and version // every > self._snapped // every:
+            try:
+                self.store.save_snapshots(FORMAT, [(version, dumps(self.snapshot()))])  # type: ignore[attr-defined]
+            except InputError:
+                return  # a snapshot is a cache: the batch is committed, the next one will try again
+            self._snapped = version
+
+
+def fold_with_snapshots(store: Store, every: int) -> tuple[Encounter, list[tuple[int, bytes]]]:
+    """Fold a whole log (every check made) and take a snapshot each `every` records, at batch ends."""
+    enc = Encounter(store)
+    taken: list[tuple[int, bytes]] = []
+
+    def sink() -> None:
+        version = len(enc.records)
+        last = taken[-1][0] if taken else 0
+        if every > 0 and version // every > last // every and enc._batch:
+            taken.append((version, dumps(enc.snapshot())))
+
+    enc._sink = sink
+    enc._fold_all(None, committed=False)
+    enc._sink = None
+    return enc, taken
+
 
 def _check_places(scenario: Scenario, where: str) -> None:
-    """Fighters start on open ground, one to a space unless they share a side's square."""
+    """Fighters start on open ground, on the map, one to a space unless they share a side's square."""
     from tabletrail.core.geometry import Grid
 
     grid = Grid(scenario)
     for i, spec in enumerate(scenario.fighters):
         x, y = spec.at[0], spec.at[1]
+        if not grid.inside(x, y):
+            raise InputError(
+                f"{where}: fighters[{i}].at: {x},{y} is off the {grid.width} x {grid.height} map"
+            )
         if grid.blocked(x, y):
             raise InputError(f"{where}: fighters[{i}].at: {x},{y} is {grid.kind(x, y).terrain}")
+
+
+def _check_start(event: EncounterStarted, where: str) -> None:
+    """The scenario a log starts from passes the checks `create` made, or the line is named."""
+    try:
+        ruleset = get_ruleset(event.scenario.ruleset)
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    ruleset.validate(event.scenario, f"{where}: scenario")
+    _check_places(event.scenario, f"{where}: scenario")
+
+
+def _check_on_map(state: EncounterState, event: Moved | Placed, where: str) -> None:
+    cells = [s.to for s in event.steps] if isinstance(event, Moved) else [event.to]
+    for x, y, *_ in cells:
+        if not state.grid.inside(x, y):
+            raise InputError(
+                f"{where}: this {type(event).__name__.lower()} event takes {event.fighter} to {x},{y}, "
+                f"off the {state.grid.width} x {state.grid.height} map"
+            )
+
+
+# --- opening from a snapshot: what lies before it, read on demand ----------------------
+
+
+class LazyRecords(Sequence[Record]):
+    """The records of an encounter opened from a snapshot: those before it are read when asked for."""
+
+    def __init__(self, base: int, load: Callable[[int, int], list[Record]]) -> None:
+        self.base = base  # records 1..base are in the store, not in memory
+        self.tail: list[Record] = []
+        self._load = load  # (first seq, last seq) -> records
+        self._prefix: list[Record] | None = None
+
+    def __len__(self) -> int:
+        return self.base + len(self.tail)
+
+    def append(self, record: Record) -> None:
+        self.tail.append(record)
+
+    @overload
+    def __getitem__(self, index: int) -> Record: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Record]: ...
+
+    def __getitem__(self, index: int | slice) -> Record | list[Record]:
+        n = len(self)
+        if isinstance(index, slice):
+            lo, hi, step = index.indices(n)
+            if step != 1:
+                return [self[i] for i in range(lo, hi, step)]
+            return self._range(lo, hi) if hi > lo else []
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError("record index out of range")
+        return self.tail[i - self.base] if i >= self.base else self._range(i, i + 1)[0]
+
+    def _range(self, lo: int, hi: int) -> list[Record]:
+        """Records lo..hi-1 (0-based), read from the store where they are not in memory."""
+        out: list[Record] = []
+        if lo < self.base:
+            top = min(hi, self.base)
+            out = self._prefix[lo:top] if self._prefix is not None else self._load(lo + 1, top)
+        if hi > self.base:
+            out = out + self.tail[max(lo, self.base) - self.base : hi - self.base]
+        return out
+
+    def __iter__(self) -> Iterator[Record]:
+        if self._prefix is None:
+            self._prefix = self._load(1, self.base)
+        yield from self._prefix
+        yield from self.tail
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyRecords | list):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LazyRecords({self.base} before the snapshot, {len(self.tail)} after)"
+
+
+class _History:
+    """What an encounter opened from a snapshot knows of the batches before it, fetched on demand.
+
+    Each batch's facts come from its own records (SQLite finds them by batch);
+    the state before or after a batch is folded from the nearest snapshot at or
+    before it. Asking for a whole collection folds the log up to the snapshot once.
+    """
+
+    def __init__(self, store: Any, snap: Snapshot) -> None:
+        self.store = store
+        self.snap = snap
+        self._whole: Encounter | None = None
+        limit = snap.batch
+        self.lazy = Lazy(
+            before=LazyMap(self._before, lambda: self.whole().timeline.before, limit),
+            after=LazyMap(self._after, lambda: self.whole().timeline.after, limit),
+            commands=LazyMap(self._command, lambda: self.whole().timeline.commands, limit),
+            actors=LazyMap(self._actor, lambda: self.whole().timeline.actors, limit),
+            first_seq=LazyMap(self._first_seq, lambda: self.whole().timeline.first_seq, limit),
+            seeded=LazySet(self._seeded, lambda: self.whole().timeline.seeded, limit),
+        )
+
+    def whole(self) -> Encounter:
+        """The log up to the snapshot, folded in full (once)."""
+        if self._whole is None:
+            self._whole = Encounter.open(self.store, upto=self.snap.version, snapshots=False)
+        return self._whole
+
+    def records(self, first: int, last: int) -> list[Record]:
+        if self._whole is not None:
+            return list(self._whole.records[first - 1 : last])
+        name = self.store.name
+        return [decode(line, f"{name}:{n}") for n, line in enumerate(self.store.read(first - 1, last), first)]
+
+    def _span(self, batch: int) -> tuple[int, int]:
+        span = self.store.batch_span(batch)
+        if span is None:
+            raise KeyError(batch)
+        return span
+
+    def _command_batch(self, batch: int) -> list[Record]:
+        """A batch's records; KeyError for undo and redo batches, which the timeline keeps nothing of."""
+        records = self.records(*self._span(batch))
+        if not records or type(records[0].event) in (Undone, Redone):
+            raise KeyError(batch)
+        return records
+
+    def _before(self, batch: int) -> EncounterState:
+        first = self._command_batch(batch)[0].seq
+        if first == 1:
+            raise KeyError(batch)  # nothing comes before the encounter starts
+        return self.state_at(first - 1)
+
+    def _after(self, batch: int) -> EncounterState:
+        return self.state_at(self._command_batch(batch)[-1].seq)
+
+    def _command(self, batch: int) -> CommandIssued:
+        for r in self._command_batch(batch):
+            if type(r.event) is CommandIssued:
+                return r.event
+        raise KeyError(batch)
+
+    def _actor(self, batch: int) -> str:
+        return self._command_batch(batch)[0].actor
+
+    def _first_seq(self, batch: int) -> int:
+        return self._command_batch(batch)[0].seq
+
+    def _seeded(self, batch: int) -> bool:
+        try:
+            records = self._command_batch(batch)
+        except KeyError:
+            return False
+        return any(type(r.event) is CheckRolled and r.event.source == "seeded" for r in records)
+
+    def state_at(self, seq: int) -> EncounterState:
+        """The board after record `seq` (a batch end), folded from the nearest snapshot before it."""
+        t: Timeline | None = None
+        start = 0
+        found = self.store.latest_snapshot(FORMAT, seq)
+        if found is not None:
+            try:
+                snap = loads(found[1])
+                t, start = restore(snap, self.lazy), snap.version
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                t = None
+        if t is None:
+            t, start = Timeline(), 0
+            t.before, t.after, t.commands, t.actors, t.first_seq = (  # type: ignore[assignment]
+                self.lazy.before,
+                self.lazy.after,
+                self.lazy.commands,
+                self.lazy.actors,
+                self.lazy.first_seq,
+            )
+            t.seeded = self.lazy.seeded  # type: ignore[assignment]
+        name = self.store.name
+        for n, line in enumerate(self.store.read(start, seq), start=start + 1):
+            t.apply(decode(line, f"{name}:{n}"))
+        return t.board

@@ -1,30 +1,45 @@
 """The append-only log: records, their codec, the hash chain, and the stores.
 
-A record wraps one event with where it sits: its sequence number, the batch
-(one per command) it belongs to, who acted, when, and the hash of the previous
-line. Lines are JSON; a store only ever appends whole batches.
+A record wraps one event with where it sits: its sequence number (the
+encounter's version after it), the batch (one per command) it belongs to, who
+acted, when, and the hash of the previous line. Lines are JSON; a store only
+ever appends whole batches, and only at the version its writer last saw
+(optimistic concurrency: a stale writer gets a ConflictError and appends nothing).
+
+Stores: `MemoryStore` (tests, dry runs), `JsonlStore` (a JSON Lines file: the
+interchange format), and `SqliteStore` in events/sqlite_store.py (the durable
+default for live encounters).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
-from collections.abc import Iterator, Sequence
+import shutil
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import BinaryIO, Protocol
 
 import msgspec
-from tabletrail.events.errors import InputError
-from tabletrail.events.types import AnyEvent, EncounterStarted
+from tabletrail.events.errors import ConflictError, InputError
+from tabletrail.events.types import SCHEMA_VERSION, AnyEvent, EncounterStarted
+from tabletrail.events.upcast import CHAIN
 
 
-class Record(msgspec.Struct, frozen=True, gc=False):
+class Record(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     seq: int
     batch: int
     actor: str
     at: str
     prev: str  # hash of the previous line ("" for the first)
     event: AnyEvent
+    # Added after the first logs were written, so each has a default and is left out when it has it:
+    # a line of an older log still decodes, and re-encodes to the very same bytes.
+    size: int = 0  # on a batch's first record: how many records the batch holds (0: not said)
+    command_id: str | None = None  # on a batch's first record: the caller's id, for idempotent retries
+    schema: int = 1  # the event vocabulary that wrote this line (absent: 1). Never change this default.
 
 
 class Refused(msgspec.Struct, frozen=True):
@@ -38,8 +53,40 @@ class Refused(msgspec.Struct, frozen=True):
     after_seq: int  # the log's length when it was refused
 
 
+class VersionConflict(ConflictError):
+    """Another writer appended first: names the version this writer expected and the one it found."""
+
+    def __init__(self, where: str, expected: int, actual: int) -> None:
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"{where}: version conflict: this writer expected the encounter at version {expected}, "
+            f"but it is at version {actual} (another writer appended first); nothing was appended: "
+            "reload the encounter and retry"
+        )
+
+
+class DuplicateCommand(ConflictError):
+    """A batch with this command id is already in the log: the retry must return it, not append."""
+
+    def __init__(self, where: str, command_id: str) -> None:
+        self.command_id = command_id
+        super().__init__(f"{where}: command id {command_id!r} is already in the log; nothing was appended")
+
+
+class TornTail(InputError):
+    """The log file ends in a line cut mid-write (a crash): the bytes from `offset` on are not committed."""
+
+    def __init__(self, message: str, offset: int, size: int, lines: list[bytes]) -> None:
+        super().__init__(message)
+        self.offset = offset  # first byte that is not part of a whole line
+        self.size = size  # the file's size: bytes offset..size are the torn tail
+        self.lines = lines  # the whole lines before it
+
+
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Record)
+_plain = msgspec.json.Decoder()
 
 
 def line_hash(line: bytes) -> str:
@@ -51,32 +98,80 @@ def encode(record: Record) -> bytes:
 
 
 def decode(line: bytes, where: str) -> Record:
-    """Decode one log line; InputError says which line and which field is wrong."""
+    """Decode one log line; InputError says which line and which field is wrong.
+
+    A line of the current vocabulary decodes straight into types; an older one
+    (or one the typed decoder refuses) goes through the upcaster chain first.
+    """
     try:
-        return _decoder.decode(line)
+        record = _decoder.decode(line)
     except msgspec.ValidationError as exc:
-        raise InputError(f"{where}: {exc}") from None
+        problem: msgspec.ValidationError | None = exc
     except msgspec.DecodeError as exc:
         raise InputError(f"{where}: not a log record: {exc}") from None
+    else:
+        if record.schema == CHAIN.current and not (
+            type(record.event) is EncounterStarted and record.event.schema > CHAIN.current
+        ):
+            return record
+        problem = None
+    try:
+        raw = _plain.decode(line)
+    except msgspec.DecodeError as exc:
+        raise InputError(f"{where}: not a log record: {exc}") from None
+    if CHAIN.version_of(raw, where) == CHAIN.current:
+        raise InputError(f"{where}: {problem}")  # a current line the types refuse: say what is wrong
+    try:
+        return msgspec.convert(CHAIN.upcast(raw, where), Record)
+    except msgspec.ValidationError as exc:
+        raise InputError(f"{where}: {exc}") from None
 
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def fsync_folder(path: Path) -> None:
+    """Make a new file's name durable, not only its bytes."""
+    try:
+        fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 class MemoryStore:
     """Lines kept in memory: for tests, benchmarks and dry runs."""
+
+    versioned = True  # append checks `expected`
 
     def __init__(self, lines: Sequence[bytes] = ()) -> None:
         self.lines: list[bytes] = list(lines)
         self.refusals: list[Refused] = []
         self.name = "<memory>"
 
-    def read(self) -> Iterator[bytes]:
-        return iter(self.lines)
+    def read(self, start: int = 0) -> Iterator[bytes]:
+        """The lines after the first `start` ones."""
+        return iter(self.lines[start:])
 
-    def append(self, lines: Sequence[bytes]) -> None:
+    def version(self) -> int:
+        return len(self.lines)
+
+    def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None:
+        if expected is not None and expected != len(self.lines):
+            raise VersionConflict(self.name, expected, len(self.lines))
         self.lines.extend(lines)
+
+    def create(self, lines: Sequence[bytes], *, refused: Sequence[bytes] = ()) -> None:
+        if self.lines:
+            raise InputError(f"{self.name}: a log already exists here")
+        self.lines.extend(lines)
+        self.refusals.extend(msgspec.json.decode(line, type=Refused) for line in refused)
 
     def note_refusal(self, refused: Refused) -> None:
         self.refusals.append(refused)
@@ -84,39 +179,150 @@ class MemoryStore:
     def refused(self) -> list[Refused]:
         return list(self.refusals)
 
+    def refused_lines(self) -> list[bytes]:
+        return [_encoder.encode(r) for r in self.refusals]
+
+
+Warn = Callable[[str], None]
+
 
 class JsonlStore:
-    """A JSON Lines file. Appends whole batches at the end; never rewrites a byte."""
+    """A JSON Lines file. Appends whole batches at the end; never rewrites a byte.
 
-    def __init__(self, path: str | Path, *, durable: bool = True) -> None:
+    Writers take an exclusive lock on the file for each append and check that it
+    still ends where they last saw it end (else ConflictError); readers take a
+    shared lock, so a reader never sees half a batch being written.
+    """
+
+    versioned = True
+
+    def __init__(self, path: str | Path, *, durable: bool = True, warn: Warn | None = None) -> None:
         self.path = Path(path)
         self.name = str(self.path)
         self.durable = durable
+        self.warn = warn  # told about a torn tail when the committed prefix is opened read-only
+        self._mark: tuple[int, int] | None = None  # (lines, bytes) of the file as this store last saw it
 
     def exists(self) -> bool:
         return self.path.exists()
 
-    def read(self) -> Iterator[bytes]:
+    def _opened(self, flags: int, mode: str) -> BinaryIO:
+        """The log file, opened with os.open flags; a missing file or a folder is an InputError."""
         try:
-            data = self.path.read_bytes()
+            fd = os.open(self.path, flags, 0o666)
         except FileNotFoundError:
             raise InputError(f"{self.path}: no such log file") from None
         except IsADirectoryError:
             raise InputError(f"{self.path}: is a folder, not a log file") from None
-        if data and not data.endswith(b"\n"):
-            cut = data.rfind(b"\n") + 1
-            raise InputError(
-                f"{self.path}: the last line is torn (no newline after byte {cut}); the log was cut mid-write"
-            )
-        return iter(data.splitlines())
+        return os.fdopen(fd, mode)
 
-    def append(self, lines: Sequence[bytes]) -> None:
+    # --- reading ---------------------------------------------------------------
+
+    def _load(self, start: int) -> tuple[bytes, int, int]:
+        """The file's bytes after line `start`, with the byte and line they begin at."""
+        with self._opened(os.O_RDONLY, "rb") as fh:
+            fcntl.flock(fh, fcntl.LOCK_SH)
+            if start and self._mark is not None and self._mark[0] == start:
+                fh.seek(self._mark[1])
+                return fh.read(), self._mark[1], start
+            return fh.read(), 0, 0
+
+    def committed(self, start: int = 0) -> tuple[list[bytes], TornTail | None]:
+        """The whole lines after the first `start`, and the torn tail after them if there is one."""
+        data, base, at_line = self._load(start)
+        end = len(data) if data.endswith(b"\n") else data.rfind(b"\n") + 1
+        whole = data[:end].split(b"\n")[:-1] if end else []
+        count = at_line + len(whole)  # whole lines in the file
+        lines = whole[max(0, start - at_line) :]
+        self._mark = (count, base + end)
+        if end == len(data):
+            return lines, None
+        offset, size = base + end, base + len(data)
+        torn = TornTail(
+            f"{self.path}: the last line is torn: the {size - offset} bytes from byte {offset} have no "
+            f"newline (the log was cut mid-write); the {count} whole lines before byte {offset} are "
+            f"intact and open read-only (`tabletrail repair {self.path} --dry-run` shows them); "
+            f"`tabletrail repair {self.path}` cuts the torn tail and keeps a backup",
+            offset,
+            size,
+            lines,
+        )
+        return lines, torn
+
+    def read(self, start: int = 0) -> Iterator[bytes]:
+        """The lines after the first `start`; a torn last line is an error naming its byte offset."""
+        lines, torn = self.committed(start)
+        if torn is not None:
+            raise torn
+        return iter(lines)
+
+    def version(self) -> int:
+        data, _, _ = self._load(0)
+        return data.count(b"\n")
+
+    # --- writing ---------------------------------------------------------------
+
+    def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None:
+        """Append one batch; with `expected`, only if the log is still at that version."""
         blob = b"".join(line + b"\n" for line in lines)
-        with open(self.path, "ab") as fh:
+        flags = os.O_WRONLY | os.O_APPEND | (os.O_CREAT if expected is None else 0)
+        with self._opened(flags, "ab") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            size = os.fstat(fh.fileno()).st_size
+            if expected is not None:
+                self._check(size, expected)
             fh.write(blob)
             fh.flush()
             if self.durable:
                 os.fsync(fh.fileno())
+            if expected is not None:
+                self._mark = (expected + len(lines), size + len(blob))
+            else:
+                self._mark = None
+
+    def _check(self, size: int, expected: int) -> None:
+        """Under the writer's lock: is the file still at version `expected`?"""
+        if self._mark == (expected, size):
+            return
+        data = self.path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+            raise TornTail(
+                f"{self.path}: the last line is torn (no newline after byte {cut}); nothing was "
+                f"appended: run `tabletrail repair {self.path}` first",
+                cut,
+                len(data),
+                [],
+            )
+        actual = data.count(b"\n")
+        if actual != expected:
+            raise VersionConflict(str(self.path), expected, actual)
+
+    def create(self, lines: Sequence[bytes], *, refused: Sequence[bytes] = ()) -> None:
+        """Start a new log; refuses to overwrite an existing file."""
+        blob = b"".join(line + b"\n" for line in lines)
+        try:
+            with open(self.path, "xb") as fh:
+                fh.write(blob)
+                fh.flush()
+                if self.durable:
+                    os.fsync(fh.fileno())
+        except FileExistsError:
+            raise InputError(f"{self.path}: a log already exists here; pick another name") from None
+        except FileNotFoundError:
+            raise InputError(f"{self.path}: no such folder to create the log in") from None
+        except IsADirectoryError:
+            raise InputError(f"{self.path}: is a folder, not a log file") from None
+        self._mark = (len(lines), len(blob))
+        if refused:
+            with open(self.side_path, "wb") as fh:
+                fh.write(b"".join(line + b"\n" for line in refused))
+                if self.durable:
+                    os.fsync(fh.fileno())
+        if self.durable:
+            fsync_folder(self.path)
+
+    # --- the refusal side log ----------------------------------------------------
 
     @property
     def side_path(self) -> Path:
@@ -127,31 +333,91 @@ class JsonlStore:
         with open(self.side_path, "ab") as fh:
             fh.write(_encoder.encode(refused) + b"\n")
 
-    def refused(self) -> list[Refused]:
-        if not self.side_path.exists():
+    def refused_lines(self) -> list[bytes]:
+        try:
+            data = self.side_path.read_bytes()
+        except FileNotFoundError:
             return []
+        lines = data.split(b"\n")
+        return lines[:-1] if lines[-1] == b"" else lines
+
+    def refused(self) -> list[Refused]:
         dec = msgspec.json.Decoder(Refused)
         out = []
-        for n, line in enumerate(self.side_path.read_bytes().splitlines(), start=1):
+        for n, line in enumerate(self.refused_lines(), start=1):
             try:
                 out.append(dec.decode(line))
             except msgspec.DecodeError as exc:
                 raise InputError(f"{self.side_path}:{n}: {exc}") from None
         return out
 
-    def create(self, lines: Sequence[bytes]) -> None:
-        """Start a new log; refuses to overwrite an existing file."""
-        try:
-            with open(self.path, "xb") as fh:
-                fh.write(b"".join(line + b"\n" for line in lines))
-                fh.flush()
-                if self.durable:
-                    os.fsync(fh.fileno())
-        except FileExistsError:
-            raise InputError(f"{self.path}: a log already exists here; pick another name") from None
+    # --- after a crash -------------------------------------------------------------
+
+    def damage(self) -> tuple[int, int, str] | None:
+        """What a crash left at the end: (first byte to cut, file size, what it is), or None.
+
+        Two things can follow the last whole batch: a torn line (no newline), and
+        whole lines of a batch whose first record says it holds more.
+        """
+        lines, torn = self.committed()
+        end = torn.offset if torn else sum(len(line) + 1 for line in lines)
+        size = torn.size if torn else end
+        what = f"a torn line of {size - end} bytes" if torn else ""
+        if lines:
+            last = len(lines) - 1
+            batch = decode(lines[last], f"{self.path}:{last + 1}").batch
+            first = last
+            while first > 0 and decode(lines[first - 1], f"{self.path}:{first}").batch == batch:
+                first -= 1
+            head = decode(lines[first], f"{self.path}:{first + 1}")
+            held = last - first + 1
+            if head.size and held < head.size:
+                end -= sum(len(line) + 1 for line in lines[first:])
+                part = f"batch {batch} with {held} of its {head.size} records (from line {first + 1})"
+                what = f"{part} and {what}" if what else part
+        return (end, size, what) if what else None
+
+    def repair(self) -> str:
+        """Cut what a crash left after the last whole batch, after copying the file to a backup."""
+        found = self.damage()
+        if found is None:
+            return f"nothing to repair: {self.path} ends with a whole batch"
+        end, size, what = found
+        backup = _free_name(self.path.with_name(self.path.name + ".bak"))
+        shutil.copyfile(self.path, backup)
+        with open(backup, "rb+") as fh:
+            os.fsync(fh.fileno())
+        with open(self.path, "rb+") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            if os.fstat(fh.fileno()).st_size != size:
+                raise InputError(f"{self.path}: the log changed while it was being repaired; nothing was cut")
+            fh.truncate(end)
+            os.fsync(fh.fileno())
+        self._mark = None
+        return (
+            f"cut {size - end} bytes from byte {end} of {self.path}: {what}; "
+            f"the whole file was first copied to {backup}"
+        )
 
 
-Store = MemoryStore | JsonlStore
+def _free_name(path: Path) -> Path:
+    """`path`, or path.2, path.3… if it is taken: a backup never overwrites an older one."""
+    n = 1
+    candidate = path
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.name}.{n}")
+    return candidate
+
+
+class Store(Protocol):
+    """What the encounter needs of a store: MemoryStore, JsonlStore, SqliteStore, or your own."""
+
+    name: str
+
+    def read(self) -> Iterator[bytes]: ...
+
+    def append(self, lines: Sequence[bytes]) -> None: ...
 
 
 def read_records(store: Store) -> Iterator[Record]:
@@ -171,3 +437,21 @@ def read_records(store: Store) -> Iterator[Record]:
             )
         expected_prev = line_hash(line)
         yield record
+
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "DuplicateCommand",
+    "JsonlStore",
+    "MemoryStore",
+    "Record",
+    "Refused",
+    "Store",
+    "TornTail",
+    "VersionConflict",
+    "decode",
+    "encode",
+    "line_hash",
+    "now",
+    "read_records",
+]

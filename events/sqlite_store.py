@@ -1,0 +1,396 @@
+"""The SQLite event store: the embedded, durable default for live encounters.
+
+One file may hold several encounters (the `encounter` column; "main" unless
+told otherwise). Its tables:
+
+- events(encounter, version, batch, line): one row per record, `line` the exact
+  bytes a JSON Lines log would hold, so export is lossless. The primary key
+  (encounter, version) is the optimistic lock: two writers that both saw
+  version 41 both try to insert version 42, and only one can.
+- batches(encounter, batch, first, last, command_id): where each batch sits;
+  a unique (encounter, command_id) makes a retried command id append nothing.
+- refused(encounter, n, line): the refusal side log, as JsonlStore keeps in LOG.refused.
+- snapshots(encounter, version, format, data): caches of the board (see
+  projections/snapshot.py); dropping them loses nothing.
+- meta(key, value): settings of the store, e.g. snapshot_every.
+
+Each batch is one transaction (BEGIN IMMEDIATE ... COMMIT) in WAL mode; with
+durable=True (the default) `synchronous=FULL` makes a commit survive power loss,
+not only a crash of the process.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import msgspec
+from tabletrail.events.errors import InputError
+from tabletrail.events.log import DuplicateCommand, Record, Refused, VersionConflict, decode, fsync_folder
+
+MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite file
+APPLICATION_ID = 0x54546C31  # "TTl1": marks a tabletrail store among SQLite files
+FORMAT = 1  # PRAGMA user_version of the tables below
+DEFAULT_SNAPSHOT_EVERY = 1000  # events between snapshots unless the store says otherwise
+PAGE = 20_000  # rows per query when reading a long log
+
+TABLES = (
+    """CREATE TABLE events (
+        encounter TEXT NOT NULL, version INTEGER NOT NULL, batch INTEGER NOT NULL, line BLOB NOT NULL,
+        PRIMARY KEY (encounter, version)) WITHOUT ROWID""",
+    """CREATE TABLE batches (
+        encounter TEXT NOT NULL, batch INTEGER NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL,
+        command_id TEXT, PRIMARY KEY (encounter, batch)) WITHOUT ROWID""",
+    "CREATE UNIQUE INDEX batches_command ON batches (encounter, command_id) WHERE command_id IS NOT NULL",
+    """CREATE TABLE refused (
+        encounter TEXT NOT NULL, n INTEGER NOT NULL, line BLOB NOT NULL,
+        PRIMARY KEY (encounter, n)) WITHOUT ROWID""",
+    """CREATE TABLE snapshots (
+        encounter TEXT NOT NULL, version INTEGER NOT NULL, format INTEGER NOT NULL, data BLOB NOT NULL,
+        PRIMARY KEY (encounter, version, format)) WITHOUT ROWID""",
+    """CREATE TABLE meta (
+        encounter TEXT NOT NULL, key TEXT NOT NULL, value TEXT, PRIMARY KEY (encounter, key))""",
+)
+
+
+def is_sqlite(path: Path) -> bool:
+    """Does this file start like a SQLite database (whatever its name)?"""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False
+
+
+class SqliteStore:
+    """An encounter in a SQLite file: versioned appends, command ids, snapshots."""
+
+    versioned = True
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        encounter: str = "main",
+        durable: bool = True,
+        snapshot_every: int | None = None,
+        busy_timeout: float = 30.0,
+    ) -> None:
+        self.path = Path(path)
+        self.name = str(self.path)
+        self.encounter = encounter
+        self.durable = durable
+        self.busy_timeout = busy_timeout
+        self._snapshot_every = snapshot_every
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()  # one connection, shared safely by a web server's threads
+
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    # --- the connection ----------------------------------------------------------
+
+    def _connect(self, create: bool = False) -> sqlite3.Connection:
+        if self._conn is not None:
+            return self._conn
+        if self.path.is_dir():
+            raise InputError(f"{self.path}: is a folder, not a log file")
+        if not create and not self.path.exists():
+            raise InputError(f"{self.path}: no such log file")
+        if create and not self.path.parent.exists():
+            raise InputError(f"{self.path}: no such folder to create the log in")
+        uri = self.path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
+        conn = sqlite3.connect(
+            uri, uri=True, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
+        )
+        try:
+            conn.execute(f"PRAGMA synchronous={'FULL' if self.durable else 'NORMAL'}")
+            if not create:
+                self._check_kind(conn)
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+        return conn
+
+    def _check_kind(self, conn: sqlite3.Connection) -> None:
+        """Refuse a SQLite file that is not a tabletrail store, or one from a newer tabletrail."""
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app != APPLICATION_ID:
+            raise InputError(f"{self.path}: a SQLite file, but not a tabletrail log (no tabletrail tables)")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > FORMAT:
+            raise InputError(
+                f"{self.path}: written by a newer tabletrail (store format {version}; this version reads "
+                f"up to {FORMAT}): upgrade tabletrail to open it"
+            )
+
+    @contextmanager
+    def _db(self, doing: str, create: bool = False) -> Iterator[sqlite3.Connection]:
+        """The connection, with SQLite's errors turned into InputErrors that name the file."""
+        with self._lock:
+            try:
+                yield self._connect(create)
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise InputError(
+                        f"{self.path}: {doing}: the log stayed locked by another writer for "
+                        f"{self.busy_timeout:g} s; nothing was changed"
+                    ) from None
+                raise InputError(f"{self.path}: {doing}: {exc}") from None
+            except sqlite3.DatabaseError as exc:
+                raise InputError(f"{self.path}: {doing}: not a readable tabletrail log ({exc})") from None
+
+    @contextmanager
+    def _transaction(self, conn: sqlite3.Connection) -> Iterator[None]:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    # --- reading ---------------------------------------------------------------
+
+    def read(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
+        """The lines with versions after `start` (and up to `stop`), oldest first."""
+        with self._db("reading"):
+            pass  # fail now, not at the first line, when the file is missing or foreign
+        return self._pages(start, stop)
+
+    def _pages(self, start: int, stop: int | None) -> Iterator[bytes]:
+        last = start
+        end = stop if stop is not None else 2**62
+        while True:
+            with self._db("reading") as conn:
+                rows = conn.execute(
+                    "SELECT version, line FROM events WHERE encounter = ? AND version > ? AND version <= ? "
+                    "ORDER BY version LIMIT ?",
+                    (self.encounter, last, end, PAGE),
+                ).fetchall()
+            for version, line in rows:
+                yield bytes(line)
+                last = version
+            if len(rows) < PAGE:
+                return
+
+    def version(self) -> int:
+        """How many records the encounter holds."""
+        with self._db("reading") as conn:
+            return self._version(conn)
+
+    def _version(self, conn: sqlite3.Connection) -> int:
+        row = conn.execute(
+            "SELECT max(version) FROM events WHERE encounter = ?", (self.encounter,)
+        ).fetchone()
+        return row[0] or 0
+
+    def find_command(self, command_id: str) -> tuple[int, int] | None:
+        """The first and last version of the batch this command id appended, if any."""
+        with self._db("reading") as conn:
+            row = conn.execute(
+                "SELECT first, last FROM batches WHERE encounter = ? AND command_id = ?",
+                (self.encounter, command_id),
+            ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def batch_span(self, batch: int) -> tuple[int, int] | None:
+        """The first and last version of a batch, if it is in the log."""
+        with self._db("reading") as conn:
+            row = conn.execute(
+                "SELECT first, last FROM batches WHERE encounter = ? AND batch = ?", (self.encounter, batch)
+            ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    # --- writing ---------------------------------------------------------------
+
+    def _rows(self, lines: Sequence[bytes]) -> tuple[list[Record], dict[int, list]]:
+        """Decode the lines to be written: their versions and batches, each line checked."""
+        records = [decode(line, f"{self.path}: new line {n}") for n, line in enumerate(lines, start=1)]
+        batches: dict[int, list] = {}
+        for r in records:
+            span = batches.setdefault(r.batch, [r.seq, r.seq, None])
+            span[1] = r.seq
+            if r.command_id is not None and span[2] is None:
+                span[2] = r.command_id
+        return records, batches
+
+    def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None:
+        """Append one batch in one transaction, only if the encounter is still at version `expected`."""
+        if not lines:
+            return
+        records, batches = self._rows(lines)
+        first = records[0].seq
+        if expected is None:
+            expected = first - 1  # the lines say where they go
+        for n, r in enumerate(records):
+            if r.seq != expected + 1 + n:
+                raise InputError(
+                    f"{self.path}: new line {n + 1}: seq is {r.seq}, expected {expected + 1 + n}"
+                )
+        with self._db("appending") as conn, self._transaction(conn):
+            actual = self._version(conn)
+            if actual != expected:
+                raise VersionConflict(self.name, expected, actual)
+            self._insert(conn, records, lines, batches)
+
+    def _insert(
+        self,
+        conn: sqlite3.Connection,
+        records: list[Record],
+        lines: Sequence[bytes],
+        batches: dict[int, list],
+    ) -> None:
+        try:
+            conn.executemany(
+                "INSERT INTO events (encounter, version, batch, line) VALUES (?, ?, ?, ?)",
+                [
+                    (self.encounter, r.seq, r.batch, bytes(line))
+                    for r, line in zip(records, lines, strict=True)
+                ],
+            )
+        except sqlite3.IntegrityError:  # the unique (encounter, version) key: someone got there first
+            raise VersionConflict(self.name, records[0].seq - 1, self._version(conn)) from None
+        for batch, (lo, hi, command_id) in batches.items():
+            try:
+                conn.execute(
+                    "INSERT INTO batches (encounter, batch, first, last, command_id) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (encounter, batch) DO UPDATE SET last = excluded.last, "
+                    "command_id = coalesce(batches.command_id, excluded.command_id)",
+                    (self.encounter, batch, lo, hi, command_id),
+                )
+            except sqlite3.IntegrityError:
+                raise DuplicateCommand(self.name, command_id or "") from None
+
+    def create(self, lines: Sequence[bytes], *, refused: Sequence[bytes] = ()) -> None:
+        """Start the encounter in this file (made if missing); refuses if it already has events."""
+        records, batches = self._rows(lines)
+        for n, r in enumerate(records, start=1):
+            if r.seq != n:
+                raise InputError(f"{self.path}: line {n}: seq is {r.seq}, expected {n}")
+        made = not self.path.exists()
+        try:
+            with self._db("creating", create=True) as conn:
+                self._set_up(conn)
+                with self._transaction(conn):
+                    if self._version(conn):
+                        raise InputError(f"{self.path}: a log already exists here; pick another name")
+                    self._insert(conn, records, lines, batches)
+                    conn.executemany(
+                        "INSERT INTO refused (encounter, n, line) VALUES (?, ?, ?)",
+                        [(self.encounter, n, bytes(line)) for n, line in enumerate(refused, start=1)],
+                    )
+                    every = self._snapshot_every or DEFAULT_SNAPSHOT_EVERY
+                    conn.execute(
+                        "INSERT OR REPLACE INTO meta (encounter, key, value) VALUES (?, 'snapshot_every', ?)",
+                        (self.encounter, str(every)),
+                    )
+        except BaseException:
+            if made:
+                self.close()
+                for suffix in ("", "-wal", "-shm"):
+                    Path(str(self.path) + suffix).unlink(missing_ok=True)
+            raise
+        if made and self.durable:
+            fsync_folder(self.path)
+
+    def _set_up(self, conn: sqlite3.Connection) -> None:
+        """Make the tables in a new file; check an existing one is a tabletrail store."""
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app == APPLICATION_ID:
+            self._check_kind(conn)
+            return
+        if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            raise InputError(f"{self.path}: a SQLite file of another program; pick another name")
+        conn.execute("PRAGMA journal_mode=WAL")
+        with self._transaction(conn):
+            for sql in TABLES:
+                conn.execute(sql)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {FORMAT}")
+
+    # --- the refusal side log ----------------------------------------------------
+
+    def note_refusal(self, refused: Refused) -> None:
+        line = msgspec.json.encode(refused)
+        with self._db("noting a refusal") as conn, self._transaction(conn):
+            n = conn.execute(
+                "SELECT coalesce(max(n), 0) + 1 FROM refused WHERE encounter = ?", (self.encounter,)
+            ).fetchone()[0]
+            conn.execute(
+                "INSERT INTO refused (encounter, n, line) VALUES (?, ?, ?)", (self.encounter, n, line)
+            )
+
+    def refused_lines(self) -> list[bytes]:
+        with self._db("reading refusals") as conn:
+            rows = conn.execute(
+                "SELECT line FROM refused WHERE encounter = ? ORDER BY n", (self.encounter,)
+            ).fetchall()
+        return [bytes(row[0]) for row in rows]
+
+    def refused(self) -> list[Refused]:
+        dec = msgspec.json.Decoder(Refused)
+        out = []
+        for n, line in enumerate(self.refused_lines(), start=1):
+            try:
+                out.append(dec.decode(line))
+            except msgspec.DecodeError as exc:
+                raise InputError(f"{self.path}: refusal {n}: {exc}") from None
+        return out
+
+    # --- snapshots: caches of the board --------------------------------------------
+
+    @property
+    def snapshot_every(self) -> int:
+        """Events between snapshots: the constructor's choice, else the file's setting, else 1000."""
+        if self._snapshot_every is not None:
+            return self._snapshot_every
+        if not self.path.exists():
+            return DEFAULT_SNAPSHOT_EVERY
+        with self._db("reading settings") as conn:
+            row = conn.execute(
+                "SELECT value FROM meta WHERE encounter = ? AND key = 'snapshot_every'", (self.encounter,)
+            ).fetchone()
+        try:
+            self._snapshot_every = int(row[0]) if row else DEFAULT_SNAPSHOT_EVERY
+        except ValueError:
+            self._snapshot_every = DEFAULT_SNAPSHOT_EVERY
+        return self._snapshot_every
+
+    def latest_snapshot(self, fmt: int, upto: int | None = None) -> tuple[int, bytes] | None:
+        """The newest snapshot in this format at or before version `upto`."""
+        with self._db("reading snapshots") as conn:
+            row = conn.execute(
+                "SELECT version, data FROM snapshots WHERE encounter = ? AND format = ? AND version <= ? "
+                "ORDER BY version DESC LIMIT 1",
+                (self.encounter, fmt, upto if upto is not None else 2**62),
+            ).fetchone()
+        return (row[0], bytes(row[1])) if row else None
+
+    def save_snapshots(self, fmt: int, snapshots: Sequence[tuple[int, bytes]]) -> None:
+        with self._db("saving snapshots") as conn, self._transaction(conn):
+            conn.executemany(
+                "INSERT OR REPLACE INTO snapshots (encounter, version, format, data) VALUES (?, ?, ?, ?)",
+                [(self.encounter, version, fmt, data) for version, data in snapshots],
+            )
+
+    def drop_snapshots(self) -> int:
+        with self._db("dropping snapshots") as conn, self._transaction(conn):
+            return conn.execute("DELETE FROM snapshots WHERE encounter = ?", (self.encounter,)).rowcount
+
+    def check(self) -> str:
+        """SQLite's own integrity check of the file: "ok" or what is wrong."""
+        with self._db("checking") as conn:
+            rows = conn.execute("PRAGMA integrity_check").fetchall()
+        return "; ".join(str(r[0]) for r in rows)

@@ -1,0 +1,259 @@
+"""Snapshots: the timeline at one version, kept so a long encounter opens fast.
+
+A snapshot is a cache, never a source of truth: it can always be rebuilt by
+folding the log from the start (`tabletrail repair DB` does), and one that does
+not match the log (another format, or a line whose hash differs) is ignored.
+
+It holds what the timeline needs to go on from its version: the board in force
+(the state without its Grid, which is rebuilt from the scenario), the batches
+in force and the abandoned ones (as runs of consecutive numbers, so they stay
+small), the redo stack, and the last batch numbers.
+
+It does not hold the state before and after every earlier batch, nor who entered
+each batch and what it asked: undo and redo reach those lazily. An encounter
+opened from a snapshot gives the timeline `LazyMap`s and a `LazySet` that fetch
+a batch's facts from the store the first time they are asked for: the state
+before batch 40 is the board folded from the nearest snapshot at or before it.
+So undo and redo work the same across the snapshot point, and only the batches
+actually undone cost anything. Asking for the whole collection (iterating it,
+its length) folds the log before the snapshot once and fills everything in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, MutableSet
+from typing import Any, NamedTuple, TypeVar
+
+import msgspec
+from tabletrail.core.geometry import Grid
+from tabletrail.core.state import EncounterState
+from tabletrail.events.types import SCHEMA_VERSION, CommandIssued
+from tabletrail.projections.timeline import Timeline
+
+FORMAT = 1  # raise when Snapshot or EncounterState changes shape: older snapshots are then ignored
+
+V = TypeVar("V")
+
+
+def _board_type() -> type:
+    """EncounterState's fields but the Grid: what a snapshot stores of the board."""
+    fields = []
+    for f in msgspec.structs.fields(EncounterState):
+        if f.name == "grid":
+            continue
+        if f.default is not msgspec.NODEFAULT:
+            fields.append((f.name, f.type, f.default))
+        elif f.default_factory is not msgspec.NODEFAULT:
+            fields.append((f.name, f.type, msgspec.field(default_factory=f.default_factory)))
+        else:
+            fields.append((f.name, f.type))
+    return msgspec.defstruct("Board", fields, frozen=True, gc=False, module=__name__)
+
+
+Board: Any = _board_type()
+
+
+class Snapshot(msgspec.Struct, frozen=True, gc=False):
+    format: int
+    schema: int  # the event vocabulary the state was folded under
+    version: int  # the last record folded
+    line_hash: str  # hash of that record's line: a snapshot of another log never fits
+    batch: int  # that record's batch
+    cursor: int  # the timeline's last command batch
+    board: Board  # type: ignore[valid-type]
+    applied: tuple[tuple[int, int], ...]  # runs (first, last) of the batches in force, in order
+    undone: tuple[int, ...]  # the redo stack
+    abandoned: tuple[tuple[int, int], ...]  # runs of the abandoned batches
+
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(Snapshot)
+
+
+def runs(numbers: Iterable[int]) -> tuple[tuple[int, int], ...]:
+    """[1, 2, 3, 5, 6] -> ((1, 3), (5, 6)): order kept, consecutive numbers merged."""
+    out: list[list[int]] = []
+    for n in numbers:
+        if out and n == out[-1][1] + 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return tuple((a, b) for a, b in out)
+
+
+def expand(spans: Iterable[tuple[int, int]]) -> list[int]:
+    out: list[int] = []
+    for a, b in spans:
+        out.extend(range(a, b + 1))
+    return out
+
+
+def board_of(state: EncounterState) -> Any:
+    return Board(**{f: getattr(state, f) for f in Board.__struct_fields__})
+
+
+def state_of(board: Any) -> EncounterState:
+    """The full state again: the Grid is rebuilt from the scenario it was made from."""
+    values = {f: getattr(board, f) for f in Board.__struct_fields__}
+    return EncounterState(grid=Grid(board.scenario), **values)
+
+
+def take(timeline: Timeline, line_hash: str, batch: int) -> Snapshot:
+    """The timeline as it stands after its last record (which must end a batch)."""
+    return Snapshot(
+        format=FORMAT,
+        schema=SCHEMA_VERSION,
+        version=timeline.last_seq,
+        line_hash=line_hash,
+        batch=batch,
+        cursor=timeline._batch,
+        board=board_of(timeline.board),
+        applied=runs(timeline.applied),
+        undone=tuple(timeline.undone),
+        abandoned=runs(sorted(timeline.abandoned)),
+    )
+
+
+def dumps(snapshot: Snapshot) -> bytes:
+    return _encoder.encode(snapshot)
+
+
+def loads(data: bytes) -> Snapshot:
+    """Decode a stored snapshot; msgspec.DecodeError if it is not one of this format."""
+    snap = _decoder.decode(data)
+    if snap.format != FORMAT:
+        raise msgspec.DecodeError(f"snapshot format {snap.format}, expected {FORMAT}")
+    return snap
+
+
+class Lazy(NamedTuple):
+    """The timeline's per-batch collections, fetched on demand (see the module docstring)."""
+
+    before: LazyMap[EncounterState]
+    after: LazyMap[EncounterState]
+    commands: LazyMap[CommandIssued]
+    actors: LazyMap[str]
+    first_seq: LazyMap[int]
+    seeded: LazySet
+
+
+def restore(snapshot: Snapshot, lazy: Lazy) -> Timeline:
+    """A timeline that goes on from the snapshot as the full fold would."""
+    t = Timeline()
+    t.state = state_of(snapshot.board)
+    t.applied = expand(snapshot.applied)
+    t.undone = list(snapshot.undone)
+    t.abandoned = set(expand(snapshot.abandoned))
+    t.last_seq = snapshot.version
+    t._batch = snapshot.cursor
+    t.before, t.after, t.commands, t.actors, t.first_seq = (  # type: ignore[assignment]
+        lazy.before,
+        lazy.after,
+        lazy.commands,
+        lazy.actors,
+        lazy.first_seq,
+    )
+    t.seeded = lazy.seeded  # type: ignore[assignment]
+    return t
+
+
+def same_state(a: EncounterState, b: EncounterState) -> bool:
+    """Equal boards: every field equal, the Grids compared by what they hold."""
+    if board_of(a) != board_of(b):
+        return False
+    return all(getattr(a.grid, s) == getattr(b.grid, s) for s in Grid.__slots__)
+
+
+class LazyMap(MutableMapping[int, V]):
+    """A batch -> value map whose entries up to batch `limit` are fetched when first asked for.
+
+    `fetch(batch)` returns the value or raises KeyError; `whole()` returns every
+    entry up to `limit` at once, and is called before anything looks at the whole
+    map (iteration, length), so those see the same entries a full fold has.
+    """
+
+    def __init__(self, fetch: Callable[[int], V], whole: Callable[[], Mapping[int, V]], limit: int) -> None:
+        self._data: dict[int, V] = {}
+        self._fetch = fetch
+        self._whole = whole
+        self._limit = limit
+        self._full = False
+
+    def __getitem__(self, key: int) -> V:
+        try:
+            return self._data[key]
+        except KeyError:
+            if self._full or not isinstance(key, int) or not 0 < key <= self._limit:
+                raise
+        value = self._fetch(key)
+        self._data[key] = value
+        return value
+
+    def __setitem__(self, key: int, value: V) -> None:
+        self._data[key] = value
+
+    def __delitem__(self, key: int) -> None:
+        self.fill()
+        del self._data[key]
+
+    def __iter__(self) -> Iterator[int]:
+        self.fill()
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        self.fill()
+        return len(self._data)
+
+    def fill(self) -> None:
+        if not self._full:
+            for key, value in self._whole().items():
+                self._data.setdefault(key, value)
+            self._full = True
+
+    def __repr__(self) -> str:
+        return f"LazyMap({len(self._data)} loaded, full={self._full})"
+
+
+class LazySet(MutableSet[int]):
+    """A set of batches whose membership up to batch `limit` is fetched when first asked about."""
+
+    def __init__(self, fetch: Callable[[int], bool], whole: Callable[[], Iterable[int]], limit: int) -> None:
+        self._yes: set[int] = set()
+        self._no: set[int] = set()
+        self._fetch = fetch
+        self._whole = whole
+        self._limit = limit
+        self._full = False
+
+    def __contains__(self, key: object) -> bool:
+        if key in self._yes:
+            return True
+        if self._full or key in self._no or not isinstance(key, int) or not 0 < key <= self._limit:
+            return False
+        found = self._fetch(key)
+        (self._yes if found else self._no).add(key)
+        return found
+
+    def add(self, value: int) -> None:
+        self._yes.add(value)
+        self._no.discard(value)
+
+    def discard(self, value: int) -> None:
+        self.fill()
+        self._yes.discard(value)
+
+    def __iter__(self) -> Iterator[int]:
+        self.fill()
+        return iter(self._yes)
+
+    def __len__(self) -> int:
+        self.fill()
+        return len(self._yes)
+
+    def fill(self) -> None:
+        if not self._full:
+            self._yes.update(self._whole())
+            self._full = True
+
+    def __repr__(self) -> str:
+        return f"LazySet({len(self._yes)} known, full={self._full})"
