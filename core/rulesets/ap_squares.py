@@ -790,6 +790,11 @@ class ApSquares(ZeroGravity):
             dest not in area, rule, f"{show(dest)} is inside the area effect: a dive must land outside it"
         )
         require(
+            dest not in weightless(state),
+            rule,
+            f"{show(dest)} is weightless: a dive lands on a floor that gravity holds",
+        )
+        require(
             self.open_square(state, dest, f.id),
             rule,
             f"{show(dest)} is not open ground to land on (a wall, a solid object or someone is there)",
