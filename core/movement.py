@@ -115,7 +115,7 @@ def walk(
         tested = test_required(b.state, *cell)
         if tested or policy.eventful(probe_state, probe, step):
             flush()
-            stopped = _ruled_test(b, dice, fighter_id, cell, tested) if tested else ""
+            stopped = _ruled_test(b, dice, policy, fighter_id, cell, tested) if tested else ""
             stopped = stopped or policy.on_step(b, fighter_id, step)
             f = b.state.fighter(fighter_id)  # type: ignore[assignment]
             assert f is not None
@@ -129,11 +129,21 @@ def walk(
     return taken, ""
 
 
-def _ruled_test(b: Batch, dice: Dice | None, fighter_id: str, cell: XY, ruling: list[Any]) -> str:
-    """A GM-required test to cross a cell: failing it ends the move there."""
+def _ruled_test(
+    b: Batch, dice: Dice | None, policy: StepPolicy, fighter_id: str, cell: XY, ruling: list[Any]
+) -> str:
+    """A GM-required test to cross a cell: failing it ends the move there.
+
+    A policy may define `test_modifier(state, fighter_id) -> (modifier, why)` for the
+    modifiers its ruleset puts on every test (e.g. a sprint's cumulative penalty).
+    """
     _, _, rule, why, target = ruling
     if dice is None:
         raise Refusal(rule, f"the GM requires a test at {show(cell)} ({why}) but this move takes no checks")
+    modifier, because = 0, ""
+    hook = getattr(policy, "test_modifier", None)
+    if hook is not None:
+        modifier, because = hook(b.state, fighter_id)
     result = check(
         b,
         dice,
@@ -141,7 +151,8 @@ def _ruled_test(b: Batch, dice: Dice | None, fighter_id: str, cell: XY, ruling: 
         name="ruled test",
         rule=rule,
         target=int(target),
-        note=f"the GM requires a test at {show(cell)}: {why}",
+        modifier=modifier,
+        note=f"the GM requires a test at {show(cell)}: {why}" + (f"; {because}" if because else ""),
     )
     return "" if result.passed else f"failed the GM's test at {show(cell)} ({why})"
 

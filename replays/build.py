@@ -36,6 +36,7 @@ def scenario_of(script: Path) -> Path:
 def build(script: Path) -> None:
     log = script.with_suffix(".jsonl")
     log.unlink(missing_ok=True)
+    log.with_name(log.name + ".refused").unlink(missing_ok=True)  # the refusals side log
     enc = Encounter.create(JsonlStore(log, durable=False), load_scenario(scenario_of(script)))
     play_script(enc, script)
     board = json.dumps(view(enc.state), indent=1, sort_keys=True) + "\n"
