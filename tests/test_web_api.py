@@ -22,7 +22,7 @@ from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore
 from tabletrail.syntax import parse
 from tabletrail.web.server import create_app
-from test_web_support import new_log
+from test_web_support import STATES, append_facts, new_log
 
 
 @pytest.fixture
@@ -93,6 +93,17 @@ def test_state_at_a_past_point_is_read_only_and_shows_the_board_then(client: Tes
 def test_state_at_outside_the_log_is_a_clear_400(client: TestClient, at: str):
     r = client.get(f"/api/state?at={at}")
     assert r.status_code == 400 and r.json()["message"].startswith("at:")
+
+
+def test_state_carries_every_fighter_state_link_mark_and_height(client: TestClient, log: Path):
+    append_facts(log, STATES)
+    board = client.get("/api/state").json()
+    ari, bo, cy = (fighter(board, fid) for fid in ("ari", "bo", "cy"))
+    assert bo["states"]["posture"] == "prone"
+    assert ["engaged", "ari", "cy"] in board["links"] and ["grab", "bo", "cy"] in board["links"]
+    assert cy["states"]["gravity"] == "drifting" and cy["marks"] == {"trajectory": [1, 0]}
+    assert cy["damage"] == 3
+    assert ari["states"]["mode"] == "flying" and ari["pos"][2] == 150 and ari["ground"] == 0
 
 
 # --- GET /api/events and /api/events/{seq} -------------------------------------------------------

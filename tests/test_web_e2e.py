@@ -18,7 +18,7 @@ from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.types import CheckRolled
 from tabletrail.web.server import create_app
-from test_web_support import new_log
+from test_web_support import STATES, append_facts, new_log
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -47,9 +47,8 @@ class Running:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(
-            create_app(log), log_level="warning", lifespan="off", timeout_graceful_shutdown=1
-        )
+        self.app = create_app(log)
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
@@ -65,6 +64,7 @@ class Running:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.app.state.table.closing.set()  # as `tabletrail serve` does on Ctrl+C
         self.server.should_exit = True
         self.thread.join(timeout=10)
         self.sock.close()
@@ -204,3 +204,20 @@ def test_a_table_roll_is_asked_for_entered_and_logged(tmp_path: Path, pages):
 
     checks = [r.event for r in Encounter.open(JsonlStore(log)).records if isinstance(r.event, CheckRolled)]
     assert [(c.source, c.number, c.passed) for c in checks] == [("table", 5, True)]
+
+
+def test_the_board_draws_prone_links_drift_flight_and_damage(tmp_path: Path, pages):
+    log = new_log(tmp_path)
+    append_facts(log, STATES)
+    gm, _ = pages
+    with Running(log) as server:
+        gm.goto(server.url)
+        expect(token(gm, "bo")).to_have_class("fighter prone")
+        expect(token(gm, "bo")).to_have_attribute("data-states", "prone")
+        expect(gm.locator('#links [data-link="engaged:ari:cy"]')).to_have_class("link engaged")
+        expect(gm.locator('#links [data-link="grab:bo:cy"]')).to_have_class("link grab")
+        expect(gm.locator('#links [data-trajectory="cy"]')).to_have_count(1)
+        expect(token(gm, "cy").locator(".damage-label")).to_have_text("3")
+        expect(token(gm, "cy")).to_have_attribute("data-states", "drifting")
+        expect(token(gm, "ari")).to_have_class("fighter active airborne")
+        expect(token(gm, "ari").locator(".badge")).to_have_text("flying ↑1.5")

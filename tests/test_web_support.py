@@ -10,7 +10,8 @@ from pathlib import Path
 
 from support import CLOCK, grid
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
+from tabletrail.events import types as ev
+from tabletrail.events.log import JsonlStore, Record, encode, line_hash
 from tabletrail.events.scenario import parse_scenario
 
 ROWS = [
@@ -62,3 +63,32 @@ def new_log(folder: Path, checks: str = "seeded", name: str = "web.jsonl") -> Pa
     scenario = parse_scenario(tomllib.loads(scenario_toml(checks)), source="web test scenario")
     Encounter.create(JsonlStore(path, durable=False), scenario, clock=lambda: CLOCK)
     return path
+
+
+# Facts of the kind other rulesets record (a knock-down, an engagement, a grab, a drift, a
+# flight, damage), to check that the board draws whatever state the log holds.
+STATES = [
+    ev.StateChanged(fighter="bo", machine="posture", trigger="knock_down", source="standing", dest="prone"),
+    ev.Linked(kind="engaged", a="ari", b="cy"),
+    ev.Linked(kind="grab", a="bo", b="cy"),
+    ev.StateChanged(fighter="cy", machine="gravity", trigger="lose", source="normal", dest="drifting"),
+    ev.Marked(fighter="cy", key="trajectory", value=[1, 0]),
+    ev.Damaged(fighter="cy", amount=3),
+    ev.StateChanged(fighter="ari", machine="mode", trigger="fly", source="walking", dest="flying"),
+    ev.Placed(fighter="ari", to=(1, 1, 150), how="flies up"),
+]
+
+
+def append_facts(log: Path, events: list[ev.Event]) -> None:
+    """Append one batch of facts to a log, chained and numbered as a command's batch would be."""
+    store = JsonlStore(log, durable=False)
+    last = Encounter.open(store).records[-1]
+    prev = line_hash(log.read_bytes().splitlines()[-1])
+    lines = []
+    for n, event in enumerate(events, start=1):
+        line = encode(
+            Record(seq=last.seq + n, batch=last.batch + 1, actor="gm", at=CLOCK, prev=prev, event=event)
+        )
+        prev = line_hash(line)
+        lines.append(line)
+    store.append(lines)

@@ -72,6 +72,7 @@ class Table:
         self.lock = threading.RLock()
         self._enc: Encounter | None = None
         self._mark: tuple[int, int] | None = None
+        self.closing = threading.Event()  # set when the server stops: live streams end cleanly
         self.live()  # a missing or broken log is an error now, not at the first click
 
     def _signature(self) -> tuple[int, int] | None:
@@ -218,6 +219,10 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
     table = Table(log, store)
 
     def state(request: Request) -> Response:
+        with table.lock:
+            return _state(request)
+
+    def _state(request: Request) -> Response:
         enc = table.live()
         version = len(enc.records)
         raw = request.query_params.get("at")
@@ -233,29 +238,33 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
         return JSONResponse(views.board(enc, version))
 
     def events(request: Request) -> Response:
-        enc = table.live()
-        return JSONResponse(
-            {"version": len(enc.records), "events": [views.record(enc, r) for r in enc.records]}
-        )
+        with table.lock:
+            enc = table.live()
+            return JSONResponse(
+                {"version": len(enc.records), "events": [views.record(enc, r) for r in enc.records]}
+            )
 
     def explain(request: Request) -> Response:
-        enc = table.live()
-        raw = request.path_params["seq"]
-        if not raw.isdigit() or not 1 <= int(raw) <= len(enc.records):
-            return _error(404, "not found", f"no event {raw} (the log has 1 to {len(enc.records)})")
-        return JSONResponse(views.explain(enc, int(raw)))
+        with table.lock:
+            enc = table.live()
+            raw = request.path_params["seq"]
+            if not raw.isdigit() or not 1 <= int(raw) <= len(enc.records):
+                return _error(404, "not found", f"no event {raw} (the log has 1 to {len(enc.records)})")
+            return JSONResponse(views.explain(enc, int(raw)))
 
     def reachable(request: Request) -> Response:
         fid = request.query_params.get("fighter", "")
-        state = table.live().state
-        f = state.fighter(fid)
+        with table.lock:
+            enc = table.live()
+            version, state = len(enc.records), enc.state
+        f = state.fighter(fid)  # the state is immutable: safe to read outside the lock
         if f is None:
             known = ", ".join(x.id for x in state.fighters)
             return _error(404, "unknown fighter", f"reach: no fighter {fid!r} (fighters: {known})")
         area = reach(state, fid)
         return JSONResponse(
             {
-                "version": table.version(),
+                "version": version,
                 "fighter": fid,
                 "from": list(f.pos),
                 "budget": area.budget,
@@ -344,7 +353,7 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
                 elif time.monotonic() - quiet > KEEPALIVE_SECONDS:
                     quiet = time.monotonic()
                     yield ": still here\n\n"
-                if time.monotonic() >= end:
+                if time.monotonic() >= end or table.closing.is_set():
                     return
                 await anyio.sleep(POLL_SECONDS)
 
@@ -380,6 +389,11 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
 
 def _written(table: Table, seen: int, command: Command, text: str, extra: dict[str, Any]) -> Response:
     """Run a write and answer: 200 with the new records, 422 refused, 409 stale."""
+    with table.lock:
+        return _write_answer(table, seen, command, text, extra)
+
+
+def _write_answer(table: Table, seen: int, command: Command, text: str, extra: dict[str, Any]) -> Response:
     try:
         result = table.write(seen, command, text)
     except Stale as exc:
@@ -404,5 +418,13 @@ def serve(log: str, port: int, host: str = "127.0.0.1") -> None:
     import uvicorn
 
     app = create_app(log)
+    table: Table = app.state.table
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            table.closing.set()  # end the live streams, so the open pages don't hold the exit up
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     print(f"serving {log} at http://{host}:{port}/ (Ctrl+C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    Server(config).run()

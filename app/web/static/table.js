@@ -257,11 +257,13 @@ function drawFighters() {
     const states = Object.entries(f.states).filter(([m, v]) => m !== "turn" && !QUIET_STATES.has(v)).map(([, v]) => v);
     const prone = f.states.posture === "prone";
     const airborne = f.pos[2] > f.ground;
+    const under = f.pos[2] < f.ground;  // below the cell's surface: swimming under water, down in a gap
     const classes = ["fighter"];
     if (f.id === S.selected) classes.push("selected");
     if (f.active) classes.push("active");
     if (prone) classes.push("prone");
     if (airborne) classes.push("airborne");
+    if (under) classes.push("under");
     const grp = el("g", {
       class: classes.join(" "), "data-fid": f.id, "data-x": f.pos[0], "data-y": f.pos[1],
       "data-states": states.join(" "),
@@ -278,6 +280,7 @@ function drawFighters() {
       f.id.slice(0, 2)));
     const badges = [...states];
     if (airborne) badges.push("↑" + fmt(f.pos[2] - f.ground));
+    if (under) badges.push("↓" + fmt(f.ground - f.pos[2]));
     if (badges.length) {
       grp.append(el("text", { x: cx, y: f.pos[1] + 0.98, class: "badge", "text-anchor": "middle" }, badges.join(" ")));
     }
