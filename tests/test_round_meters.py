@@ -685,3 +685,14 @@ def test_the_rules_listing_names_all_seven_ids(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     for name in ("round-budget", "move-free", "sprint", "difficult", "passes", "delay", "hold"):
         assert f"{RS}/{name}:" in out
+
+
+def test_a_test_the_gm_requires_on_a_cell_carries_the_sprint_penalty():
+    """sprint: "a cumulative −5 penalty to all other tests", a GM-required crossing test included."""
+    enc = encounter(arena())
+    do(enc, f'require-test 2,1 target=10 rule={rule("difficult")} why="ice"')
+    do(enc, "sprint ari roll=15")
+    events = do(enc, "move ari 2,1 roll=12")
+    test = [e for e in of_type(events, CheckRolled) if e.check == "ruled test"][0]
+    assert test.modifier == -5 and "sprint penalty -5" in test.note
+    assert test.passed is False  # 12 - 5 = 7 < 10: the move stops on the cell

@@ -1153,6 +1153,12 @@ class _Walking:
         x, y = step.to[0], step.to[1]
         return (self.rs.rule("difficult"),) if any(self.grid.has(x, y, t) for t in DIFFICULT_TAGS) else ()
 
+    def test_modifier(self, state: EncounterState, fighter_id: str) -> tuple[int, str]:
+        """sprint: a test the GM requires on a cell carries the sprint penalty too."""
+        f = state.fighter(fighter_id)
+        pen = self.rs.penalty(f) if f is not None else 0
+        return pen, (f"sprint penalty {pen} this round" if pen else "")
+
     def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         """A cell some held action watches: the walk pauses there so the held action can interrupt."""
         return bool(self.rs.watching(state, Happened("enters", f.id, (step.to[0], step.to[1]))))
