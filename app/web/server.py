@@ -22,6 +22,7 @@ Endpoints (JSON unless said):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -427,4 +428,6 @@ def serve(log: str, port: int, host: str = "127.0.0.1") -> None:
 
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     print(f"serving {log} at http://{host}:{port}/ (Ctrl+C stops)", flush=True)
-    Server(config).run()
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn hands Ctrl+C back once it has shut down
+        Server(config).run()
+    print(f"stopped serving {log}", flush=True)
