@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,14 +11,21 @@ from tabletrail.events.log import JsonlStore, decode, line_hash
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
-SKIRMISH = ROOT / "replays" / "speed-meters-skirmish.jsonl"
+
+
+SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"
+PLAY = ["move ari 2,2 4,2", "end-turn", "move bo 2,3 3,4", "undo why=oops", "redo"]
 
 
 @pytest.fixture
-def log(tmp_path: Path) -> Path:
-    copy = tmp_path / "fight.jsonl"
-    shutil.copy(SKIRMISH, copy)
-    return copy
+def log(tmp_path: Path, capsys) -> Path:
+    """A log made now through the CLI, under the rules as they stand."""
+    path = tmp_path / "fight.jsonl"
+    assert main(["new", str(SCENARIO), "--log", str(path)]) == 0
+    for text in PLAY:
+        assert main(["do", str(path), *text.split()]) == 0, text
+    capsys.readouterr()
+    return path
 
 
 def files(folder: Path) -> dict[str, bytes]:
@@ -96,14 +102,15 @@ def test_verify_ok_prints_the_tip_and_accepts_it_back(log: Path, capsys):
 
 
 def test_verify_a_tampered_log_exits_1_with_the_line(log: Path, capsys):
+    seq = first_move_seq(log)
     lines = log.read_bytes().splitlines()
-    lines[6] = lines[6].replace(b'"budget":600', b'"budget":900')
+    lines[seq - 1] = lines[seq - 1].replace(b'"budget":', b'"budget":9')
     log.write_bytes(b"".join(line + b"\n" for line in lines))
     assert main(["verify", str(log)]) == 1
     out = capsys.readouterr().out
-    assert "FAILED at line/seq 8 (chain)" in out and "line 7 was edited" in out
+    assert f"FAILED at line/seq {seq + 1} (chain)" in out and f"line {seq} was edited" in out
     assert main(["verify", str(log), "--json"]) == 1
-    assert json.loads(capsys.readouterr().out)["finding"]["seq"] == 8
+    assert json.loads(capsys.readouterr().out)["finding"]["seq"] == seq + 1
 
 
 def test_verify_a_wrong_tip_exits_1(log: Path, capsys):

