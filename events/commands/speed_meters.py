@@ -1,5 +1,157 @@
-"""Commands of the speed-meters ruleset."""
+"""Commands of the speed-meters ruleset (document 004).
+
+Heights in cells are written in whole meters (absolute, like a scenario's `at`);
+a waypoint without a height keeps the mode's natural one (the ground, the water
+surface, the height it flies at). Every opposed roll, save and table roll is a
+check: `roll=N` enters it at the table, in the order the command's help gives.
+"""
 
 from __future__ import annotations
 
-from tabletrail.events.commands import Command  # noqa: F401
+from tabletrail.events.commands import Cell, Command
+
+# --- modes of movement and special movement: each is a Movement action ------
+
+
+class Swim(Command, tag="swim"):
+    """Swim through deep water in 3-D (x,y,z); the last waypoint may climb out onto the bank."""
+
+    fighter: str
+    path: tuple[Cell, ...]
+
+
+class Climb(Command, tag="climb"):
+    """Climb along a surface (x,y,z): one roll +Brawn against its difficulty; failure falls.
+
+    bumps: the Bumps of a Skill Feat reaction to a fall, if the climb fails.
+    """
+
+    fighter: str
+    path: tuple[Cell, ...]
+    bumps: int = 0
+
+
+class Fly(Command, tag="fly"):
+    """Fly (needs a Fly speed) in any direction (x,y,z); may end in the air."""
+
+    fighter: str
+    path: tuple[Cell, ...]
+
+
+class Hover(Command, tag="hover"):
+    """Hover (needs a Hover speed) 1 m above the ground along x,y waypoints."""
+
+    fighter: str
+    path: tuple[Cell, ...]
+
+
+class Land(Command, tag="land"):
+    """Stop hovering: settle the last meter down onto the ground."""
+
+    fighter: str
+
+
+class Glide(Command, tag="glide"):
+    """Start gliding (needs a Glide speed) toward a cell; the glide moves at each turn start."""
+
+    fighter: str
+    toward: Cell
+
+
+class Leap(Command, tag="special-jump"):
+    """The special Jump (needs a Jump speed): any direction (x,y,z), landing on a surface."""
+
+    fighter: str
+    path: tuple[Cell, ...]
+
+
+class Teleport(Command, tag="teleport"):
+    """Teleport (needs a Teleport range) to a space in range and in line of sight."""
+
+    fighter: str
+    to: Cell
+
+
+class Fall(Command, tag="fall"):
+    """An effect makes an airborne or climbing fighter fall from where it is (GM command)."""
+
+    fighter: str
+    bumps: int = 0
+
+
+# --- forced movement -------------------------------------------------------------
+
+
+class Force(Command, tag="force"):
+    """Forced movement by an effect (GM command): kind push, pull or slide along a path.
+
+    source: the fighter the force comes from, or origin: the cell it comes from
+    (push and pull need one). aware=no: the target does not know of the hazards
+    on the way, so it gets no save. Rolls: one save per hazard met.
+    """
+
+    fighter: str
+    kind: str
+    path: tuple[Cell, ...]
+    source: str = ""
+    origin: Cell = ()
+    aware: bool = True
+    bumps: int = 0
+
+
+class RandomMove(Command, tag="random"):
+    """Move a fighter in a random direction (GM command): a 1d8 picks the neighbour.
+
+    meters: how far it goes that way. Rolls: the 1d8, then any save.
+    """
+
+    fighter: str
+    meters: int = 1
+    aware: bool = True
+    bumps: int = 0
+
+
+# --- grappling: actions of the attacker ---------------------------------------
+
+
+class Shove(Command, tag="shove"):
+    """Shove an adjacent creature away; rolls: attacker's +Brawn, then defender's."""
+
+    fighter: str
+    target: str
+    bumps: int = 0
+
+
+class Push(Command, tag="push"):
+    """Push an adjacent creature and follow it; rolls: attacker's +Brawn, then defender's."""
+
+    fighter: str
+    target: str
+    bumps: int = 0
+
+
+class Pull(Command, tag="pull"):
+    """Step back pulling an adjacent creature after you; rolls: attacker's, then defender's."""
+
+    fighter: str
+    target: str
+    bumps: int = 0
+
+
+class Grab(Command, tag="grab"):
+    """Grab an adjacent creature; rolls: attacker's +Brawn, then defender's."""
+
+    fighter: str
+    target: str
+
+
+class Escape(Command, tag="escape"):
+    """A grabbed fighter tries to break free: a roll +Brawn against the escape difficulty."""
+
+    fighter: str
+
+
+class Release(Command, tag="release"):
+    """A grabber lets go."""
+
+    fighter: str
