@@ -380,12 +380,13 @@ def refused_text(entries: list[dict[str, Any]], log: str) -> str:
 
 
 def _open(path: str) -> Encounter:
-    return Encounter.open(cli_store.store_for(path))
+    """The whole log folded from its first line: the audit needs every record and every state."""
+    return Encounter.open(cli_store.store_for(path), snapshots=False)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     store = cli_store.store_for(args.log)
-    enc = Encounter.open(store)
+    enc = Encounter.open(store, snapshots=False)
     refused = store.refused() if hasattr(store, "refused") else []
     data = audit.explain(enc.records, args.seq, refused, where=args.log)
     print(json.dumps(data, indent=2) if args.json else explain_text(data))

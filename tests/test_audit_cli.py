@@ -169,3 +169,19 @@ def test_every_audit_verb_has_help_with_an_example(verb: str, capsys):
 def test_every_replay_verifies_from_the_command_line(replay: Path, capsys):
     assert main(["verify", str(replay)]) == 0
     assert ": OK:" in capsys.readouterr().out
+
+
+def test_the_audit_reads_a_sqlite_log_too(tmp_path: Path, capsys):
+    path = tmp_path / "fight.db"
+    assert main(["new", str(SCENARIO), "--log", str(path)]) == 0
+    for text in PLAY:
+        assert main(["do", str(path), *text.split()]) == 0, text
+    assert main(["do", str(path), "move", "bo", "10,6"]) == 1
+    capsys.readouterr()
+    assert main(["verify", str(path)]) == 0
+    assert ": OK:" in capsys.readouterr().out
+    assert main(["explain", str(path), "5"]) == 0
+    assert "command: move ari 2,2 4,2" in capsys.readouterr().out
+    assert main(["refused", str(path)]) == 0
+    assert "'move bo 10,6' by gm, because" in capsys.readouterr().out
+    assert main(["whatif", str(path), "--set", "diagonal=manhattan"]) == 0
