@@ -81,7 +81,7 @@ class ApSquares(ZeroGravity):
     unit = "m"
     rules = (
         Rule("walk", "walking costs 1 AP a square", "AP per cycle is a character stat"),
-        Rule("crawl", "crawling (prone) costs 2 AP a square", "AP per cycle is a character stat"),
+        Rule("crawl", "crawling (prone) costs 2 AP a square, from the same AP per cycle as walking"),
         Rule(
             "invade",
             "entering an occupied square lets the occupant parry: with a melee weapon (parry roll above "
@@ -269,14 +269,15 @@ class ApSquares(ZeroGravity):
         for f in b.state.fighters:
             fresh = tuple(r for r in ("ap", "momentum") if r in f.spent and (r != "ap" or by_cycle))
             if fresh:
+                # walk: AP are per cycle; zero-g-drift: so is the momentum a drift uses up.
                 b.emit(
                     ev.Refreshed(
                         fighter=f.id,
                         resources=fresh,
-                        rules=(self.rule("walk"),),
+                        rules=(self.rule("walk"),) if "ap" in fresh else (self.rule("zero-g-drift"),),
                         note=f"cycle {round_no} starts: {f.id} has {ap(self.ap_max(b.state, f))} again"
                         if "ap" in fresh
-                        else f"cycle {round_no} starts",
+                        else f"cycle {round_no} starts: the meters drifted are counted afresh",
                     )
                 )
             if BLOCKED in f.marks:
