@@ -42,11 +42,12 @@ class Reach:
 
     fighter: str
     start: Pos
-    budget: int  # centi-units the move may still cost
+    budget: int  # what the move may still cost, in hundredths of `unit`
     costs: dict[XY, int]  # every cell the move may end on -> its cheapest cost
     events: frozenset[XY] = frozenset()  # reachable cells where something happens (a check, a stop)
     ends: dict[XY, _Node] = field(default_factory=dict)  # the search node each cell's cost comes from
     came: dict[_Node, tuple[_Node, Step]] = field(default_factory=dict)  # how the search got to a node
+    unit: str = ""  # what the costs count: the policy's unit (m, yd, AP)
 
     def steps(self, cell: XY) -> tuple[Step, ...]:
         """The steps of the cheapest move to `cell`, as the ruleset priced them; KeyError if out of reach."""
@@ -77,7 +78,7 @@ def reach(state: EncounterState, fighter_id: str) -> Reach:
     policy = rs.walker(state, f)
     budget = rs.move_budget(state, f)
     if policy is None or budget <= 0:
-        return Reach(f.id, f.pos, max(budget, 0), {})
+        return Reach(f.id, f.pos, max(budget, 0), {}, unit=policy.unit if policy else rs.unit)
 
     grid = state.grid
     width, height = grid.width, grid.height
@@ -139,7 +140,7 @@ def reach(state: EncounterState, fighter_id: str) -> Reach:
         costs[cell] = best[node]
         ends[cell] = node
     events = frozenset(cell for cell, node in ends.items() if node in stops)
-    return Reach(f.id, f.pos, budget, costs, events, ends, came)
+    return Reach(f.id, f.pos, budget, costs, events, ends, came, policy.unit)
 
 
 def waypoints(start: XY, cells: list[XY]) -> list[XY]:

@@ -41,6 +41,7 @@ from starlette.staticfiles import StaticFiles
 from tabletrail.cli_store import store_for
 from tabletrail.core.reach import reach, waypoints
 from tabletrail.core.refusal import Rejection
+from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
@@ -269,6 +270,7 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
                 "fighter": fid,
                 "from": list(f.pos),
                 "budget": area.budget,
+                "unit": area.unit,
                 "cells": [[x, y, cost] for (x, y), cost in sorted(area.costs.items())],
                 "events": sorted([x, y] for x, y in area.events),
             }
@@ -299,7 +301,7 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
                 **extra,
                 "from": list(f.pos) if f else None,
                 "events": [views.event(e) for e in result],
-                "moves": views.moves(result),
+                "moves": views.moves(result, get_ruleset(enc.state.ruleset).unit),
             }
         )
 

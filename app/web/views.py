@@ -14,6 +14,7 @@ from tabletrail.core.dice import CHECKS
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.ruleset import ENGINE_COMMAND, ENGINE_FIGHTER, ENGINE_HANDLERS, ENGINE_TURN, Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.rulings import LENGTH_RESOURCES
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, to_cu
 from tabletrail.encounter import UNDO_RULE, Encounter
@@ -181,8 +182,8 @@ def event(e: Event) -> dict[str, Any]:
     }
 
 
-def moves(events: list[Event]) -> list[dict[str, Any]]:
-    """The per-step cost breakdown of every Moved event."""
+def moves(events: list[Event], unit: str) -> list[dict[str, Any]]:
+    """The per-step cost breakdown of every Moved event; lengths in `unit`, other budgets by name."""
     out = []
     for e in events:
         if isinstance(e, Moved):
@@ -191,6 +192,7 @@ def moves(events: list[Event]) -> list[dict[str, Any]]:
                 {
                     "fighter": e.fighter,
                     "resource": e.resource,
+                    "unit": unit if e.resource in LENGTH_RESOURCES else e.resource.upper(),
                     "budget": e.budget,
                     "total": total,
                     "stopped": e.stopped,
@@ -253,7 +255,7 @@ def explain(enc: Encounter, seq: int) -> dict[str, Any]:
             "after": _brief(after, fid),
         }
     if isinstance(e, Moved):
-        out["moves"] = moves([e])
+        out["moves"] = moves([e], rs.unit)
         out["total"] = fmt(sum(s.cost for s in e.steps))
     return out
 

@@ -307,7 +307,7 @@ function drawReach() {
       "fill-opacity": (0.55 - 0.4 * (cost / budget)).toFixed(3),
       "data-x": x, "data-y": y, "data-cost": cost,
     });
-    rect.append(el("title", {}, `${x},${y}: ${fmt(cost)} ${S.board.ruleset.unit}` +
+    rect.append(el("title", {}, `${x},${y}: ${fmt(cost)} ${r.unit}` +
       (events.has(`${x},${y}`) ? " (something happens here: a check or a stop)" : "")));
     g.append(rect);
     g.append(el("text", { x: x + 0.94, y: y + 0.92, class: "cost", "text-anchor": "end" }, fmt(cost)));
@@ -352,7 +352,7 @@ function renderFighter() {
     h("div", {}, "marks: " + marks),
     h("div", {}, "links: " + links),
     h("div", { id: "reach-summary" }, S.reach && S.reach.fighter === f.id
-      ? `reach: ${S.reach.cells.length} cells, ${fmt(S.reach.budget)} ${unit} to spend` : ""),
+      ? `reach: ${S.reach.cells.length} cells, ${fmt(S.reach.budget)} ${S.reach.unit} to spend` : ""),
   );
   if (!S.live) return;
   for (const c of S.board.commands.filter((c) => c.fighter_only && c.verb !== "move")) {
@@ -405,7 +405,7 @@ async function explain(seq) {
 }
 
 function stepsTable(m) {
-  const unit = S.board.ruleset.unit;
+  const unit = m.unit;
   const rows = m.steps.map((s, i) => h("tr", {},
     h("td", {}, String(i + 1)), h("td", {}, `${s.to[0]},${s.to[1]}`), h("td", {}, fmt(s.cost)),
     h("td", {}, [s.terrain, s.diagonal ? "diagonal" : "", s.mode].filter(Boolean).join(", "))));
