@@ -65,11 +65,20 @@ def register(sub: Any, add: AddVerb) -> None:
     p = add(
         "whatif",
         cmd_whatif,
-        "re-run the same commands, undo and redo under other settings: first divergence and both boards",
+        "re-run the same commands, undo and redo under other settings or GM rulings: "
+        "first divergence and both boards",
     )
     p.add_argument("log")
     p.add_argument(
         "--set", dest="sets", action="append", default=[], metavar="SETTING=VALUE", help="a setting to change"
+    )
+    p.add_argument(
+        "--ruling",
+        dest="rulings",
+        action="append",
+        default=[],
+        metavar="COMMAND",
+        help="a GM ruling made before the first command, e.g. --ruling \"forbid 3,2 why='pit'\"",
     )
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p = add("refused", cmd_refused, "list the refused attempts kept in the log's side log, with when and why")
@@ -82,7 +91,7 @@ def examples() -> dict[str, str]:
         "explain": "tabletrail explain replays/speed-meters-skirmish.jsonl 7",
         "why": "tabletrail why fight.jsonl move ari 10,2   (also: why --json fight.jsonl undo by=blue)",
         "verify": "tabletrail verify fight.jsonl --tip 25ccd831529c5f11ba638244fe7e1bbc",
-        "whatif": "tabletrail whatif fight.jsonl --set diagonal=euclidean --set actions_per_turn=2",
+        "whatif": "tabletrail whatif fight.jsonl --set diagonal=euclidean --ruling \"forbid 3,2 why='pit'\"",
         "refused": "tabletrail refused fight.jsonl",
     }
 
@@ -331,10 +340,8 @@ def _side_by_side(left: str, right: str, titles: tuple[str, str]) -> str:
 
 
 def whatif_text(result: audit.WhatIf) -> str:
-    out = [
-        "what if "
-        + ", ".join(f"{k} = {new!r} (recorded {old!r})" for k, (old, new) in result.changed.items())
-    ]
+    what = [f"{k} = {new!r} (recorded {old!r})" for k, (old, new) in result.changed.items()]
+    out = ["what if " + ", ".join(what + [f"the GM had ruled {text!r}" for text in result.rulings])]
     d = result.divergence
     if d is None:
         out.append("no divergence: every command decides the same events")
@@ -409,8 +416,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_whatif(args: argparse.Namespace) -> int:
+    rulings = [(parse(text, f"--ruling {text!r}"), text) for text in args.rulings]
     enc = _open(args.log)
-    result = audit.whatif(enc.records, args.sets)
+    result = audit.whatif(enc.records, args.sets, rulings)
     print(json.dumps(result.data(), indent=2) if args.json else whatif_text(result))
     return 0
 

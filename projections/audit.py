@@ -793,7 +793,7 @@ def verify_store(store: Store, tip: str = "") -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class WhatIf:
-    """The same commands under other settings: the first divergence and both final boards."""
+    """The same commands under other settings or rulings: the first divergence and both final boards."""
 
     changed: dict[str, tuple[Any, Any]]  # setting -> (recorded, what-if)
     divergence: dict[str, Any] | None
@@ -801,10 +801,12 @@ class WhatIf:
     recorded: EncounterState
     alternative: EncounterState
     differences: list[dict[str, Any]] = field(default_factory=list)
+    rulings: list[str] = field(default_factory=list)  # GM rulings made before the first command
 
     def data(self) -> dict[str, Any]:
         return {
             "changed": {k: {"recorded": a, "what_if": b} for k, (a, b) in self.changed.items()},
+            "rulings": self.rulings,
             "divergence": self.divergence,
             "refused": self.refused,
             "differences": self.differences,
@@ -814,8 +816,6 @@ class WhatIf:
 
 def parse_sets(rs: Ruleset, items: Sequence[str], where: str = "--set") -> dict[str, Any]:
     """SETTING=VALUE words into checked setting values; InputError names the bad one."""
-    if not items:
-        raise InputError(f"{where}: give at least one SETTING=VALUE, e.g. --set diagonal=euclidean")
     out: dict[str, Any] = {}
     for item in items:
         name, sep, raw = item.partition("=")
@@ -861,12 +861,22 @@ def _fighter_differences(a: EncounterState, b: EncounterState) -> list[dict[str,
     return out
 
 
-def whatif(records: Sequence[Record], sets: Sequence[str], where: str = "--set") -> WhatIf:
-    """Re-run every command, undo and redo of a log under changed settings, in memory."""
+def whatif(
+    records: Sequence[Record],
+    sets: Sequence[str],
+    rulings: Sequence[tuple[Command, str]] = (),
+    where: str = "--set",
+) -> WhatIf:
+    """Re-run every command, undo and redo of a log in memory, under changed settings and
+    with GM rulings (commands with their text) made before the first command."""
     started = records[0].event
     assert isinstance(started, EncounterStarted)
     rs = get_ruleset(started.scenario.ruleset)
-    changes = parse_sets(rs, sets, where)
+    if not sets and not rulings:
+        raise InputError(
+            f"{where}: give at least one SETTING=VALUE (e.g. --set diagonal=euclidean) or a ruling"
+        )
+    changes = parse_sets(rs, sets, where) if sets else {}
     scenario = replace(started.scenario, settings={**started.settings, **changes})
     alt = Encounter.create(MemoryStore(), scenario, clock=lambda: records[-1].at, where="what-if")
     groups = _groups(records)
@@ -877,6 +887,11 @@ def whatif(records: Sequence[Record], sets: Sequence[str], where: str = "--set")
         [r.event for r in alt.records[1:]],
         "(setup)",
     )
+    for command, text in rulings:
+        made = alt.execute(command, text)
+        if isinstance(made, Rejection):
+            raise InputError(f"what-if ruling {text!r}: {made}")
+    recorded_batch: dict[int, int] = {1: 1}  # the what-if's batch numbers -> the log's
     refused: list[dict[str, Any]] = []
     for recs in groups[1:]:
         command, text = _command_of(recs[0].event)
@@ -895,17 +910,30 @@ def whatif(records: Sequence[Record], sets: Sequence[str], where: str = "--set")
                     "what_if": {"refused": result.rule, "reason": result.reason},
                 }
             continue
+        recorded_batch[result[0].batch] = recs[0].batch
         if divergence is None:
+            theirs = [
+                replace(e, batch=recorded_batch.get(e.batch, -e.batch))
+                if isinstance(e, Undone | Redone)
+                else e
+                for e in _decided([r.event for r in result])
+            ]
             divergence = _first_gap(
                 lambda i, body=body, recs=recs: body[i].seq if i < len(body) else recs[-1].seq + 1,
                 [r.event for r in body],
-                _decided([r.event for r in result]),
+                theirs,
                 text,
             )
     recorded = Timeline.of(records).board
     changed = {k: (started.settings.get(k), v) for k, v in changes.items()}
     return WhatIf(
-        changed, divergence, refused, recorded, alt.state, _fighter_differences(recorded, alt.state)
+        changed,
+        divergence,
+        refused,
+        recorded,
+        alt.state,
+        _fighter_differences(recorded, alt.state),
+        [text for _, text in rulings],
     )
 
 

@@ -185,3 +185,16 @@ def test_the_audit_reads_a_sqlite_log_too(tmp_path: Path, capsys):
     assert main(["refused", str(path)]) == 0
     assert "'move bo 10,6' by gm, because" in capsys.readouterr().out
     assert main(["whatif", str(path), "--set", "diagonal=manhattan"]) == 0
+
+
+def test_whatif_with_a_ruling_shows_what_it_would_have_refused(log: Path, tmp_path: Path, capsys):
+    before = files(tmp_path)
+    assert main(["whatif", str(log), "--ruling", "forbid 3,2 why='a pit'"]) == 0
+    out = capsys.readouterr().out
+    assert "what if the GM had ruled \"forbid 3,2 why='a pit'\"" in out
+    assert "refused in the what-if: 'move ari 2,2 4,2'" in out and "a pit" in out
+    assert main(["whatif", str(log), "--ruling", "forbid 3,2"]) == 2
+    assert "must say why" in capsys.readouterr().err
+    assert main(["whatif", str(log), "--ruling", "frobnicate 3,2"]) == 2
+    assert "unknown command 'frobnicate'" in capsys.readouterr().err
+    assert files(tmp_path) == before

@@ -12,6 +12,7 @@ from tabletrail.events.log import JsonlStore
 from tabletrail.events.types import Moved
 from tabletrail.projections.audit import whatif
 from tabletrail.projections.board import view
+from tabletrail.syntax import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
@@ -108,3 +109,32 @@ def test_bad_settings_get_a_clear_error(sets: list[str], message: str):
     enc = encounter(arena())
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
         whatif(enc.records, sets)
+
+
+def test_a_ruling_made_before_the_first_command_is_replayed_with_the_log():
+    enc = encounter(arena())
+    do(enc, "move a 3,1")
+    ruling = "forbid 2,1 why='a pit'"
+    result = whatif(enc.records, [], [(parse(ruling), ruling)])
+    assert result.rulings == [ruling] and result.changed == {}
+    (refused,) = result.refused
+    assert refused["rule"] == "tabletrail/gm-ruling" and "a pit" in refused["reason"]
+    assert result.alternative.fighter("a").pos[:2] == (1, 1)
+
+
+def test_undo_and_redo_match_across_the_extra_ruling_batches():
+    enc = encounter(arena())
+    do(enc, "move a 2,1")
+    do(enc, "undo")
+    do(enc, "redo")
+    do(enc, "move a 3,1")
+    ruling = "forbid 6,1 why='far away'"  # touches no cell of these moves
+    result = whatif(enc.records, [], [(parse(ruling), ruling)])
+    assert result.divergence is None and result.refused == []
+    assert result.differences == []
+
+
+def test_a_what_if_ruling_that_is_refused_is_a_clear_error():
+    enc = encounter(arena())
+    with pytest.raises(InputError, match="what-if ruling 'forbid 2,1'.*must say why"):
+        whatif(enc.records, [], [(parse("forbid 2,1"), "forbid 2,1")])
