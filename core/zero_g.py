@@ -13,6 +13,22 @@ and `ZeroGravity`, the part of the ap-squares ruleset that decides the zero-g
 commands with them (zero-g-drift, push-off, zero-g-grab, zero-g-penalties; the
 rule ids are cited next to the code). It lives here only to keep
 core/rulesets/ap_squares.py readable; `ApSquares` inherits it.
+
+Where the document is silent:
+- gravity is lost and restored by the GM over a rectangle (`gravity-off`,
+  `gravity-on`); `gravity-off grab=…` lists who spends 4 AP to grab hold at once
+  (the table asks them); everyone else in the rectangle, and those who can't grab,
+  start drifting on a trajectory drawn by a check (1d8 by default).
+- a drift or push-off carries a body at the start of its own turn, through open
+  squares only: it stops before a wall, a solid object, a GM-closed square or another
+  body, and a push-off that stops that way is back to drift speed. A loose object is
+  in the turn order like everyone; its turn is only its drift and ends by itself.
+- a push-off carries the body from its next turn on; a push-off at 1 m per cycle is a
+  drift in a chosen direction. Next to a stable object a character may also let go and
+  drift the way it chooses (`let-go`, no AP), and a drifter next to one may grab it
+  later for the same 4 AP (`grab-hold`).
+- walking or crawling prone onto a weightless square is refused; a crawl or drift that
+  reaches a square with gravity ends there, held again. Prone means nothing in zero g.
 """
 
 from __future__ import annotations
@@ -416,6 +432,17 @@ class ZeroGravity(Ruleset):
                     value={"dir": direction, "speed": DRIFT_SPEED},
                     rules=(self.rule("push-off"),),
                     note=f"back to drift speed {DRIFT_SPEED}, still heading {direction}",
+                )
+            )
+        elif bump and not cells:
+            # Nothing moved, so no Moved event says why: the trajectory, unchanged, says it.
+            b.emit(
+                ev.Marked(
+                    fighter=fighter_id,
+                    key=TRAJECTORY,
+                    value={"dir": direction, "speed": speed},
+                    rules=(rule,),
+                    note=f"{fighter_id} stays at {show(body.pos)}: {bump} blocks its drift {direction}",
                 )
             )
 

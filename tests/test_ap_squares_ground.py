@@ -319,6 +319,12 @@ def test_a_diagonal_start_follows_the_ring_of_eight():
     assert [s.to[:2] for s in m.steps] == [(4, 4), (3, 4), (3, 3), (3, 2), (4, 2), (5, 2), (5, 3), (5, 4)]
 
 
+def test_the_rotate_distance_setting_measures_the_circle():
+    enc = game("ari blue 5,3", settings='rotate_distance = "every-1"')
+    m = moved(do(enc, "rotate-about ari 4,3 cw 8"))  # every-1: the eight squares round the pivot
+    assert [s.to[:2] for s in m.steps] == [(5, 4), (4, 4), (3, 4), (3, 3), (3, 2), (4, 2), (5, 2), (5, 3)]
+
+
 def test_rotating_prone_costs_crawling_ap():
     enc = game("ari blue 5,3")
     do(enc, "drop-prone ari")

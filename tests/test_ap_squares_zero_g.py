@@ -8,7 +8,7 @@ import pytest
 from support import do, of_type, refuse
 from tabletrail.cli import main
 from tabletrail.core.zero_g import push_off_directions
-from tabletrail.events.types import CheckRolled, Moved, Spent, StateChanged, TurnEnded
+from tabletrail.events.types import CheckRolled, Marked, Moved, Spent, StateChanged, TurnEnded
 from test_ap_squares_helpers import ROOM, RULES, ap_left, arena, game, gravity_of, marks, pos
 
 # ari (blue) stands against the west wall; bo (red) in the open, touching nothing stable.
@@ -141,6 +141,8 @@ def test_a_drift_stops_against_a_wall():
     do(enc, "gravity-off 1,1 8,5 grab=ari roll=3")
     events = do(enc, "end-turn")
     assert not of_type(events, Moved) and pos(enc, "bo") == (8, 3)
+    stays = [e for e in of_type(events, Marked) if e.fighter == "bo"][0]
+    assert "the wall at 9,3 blocks its drift e" in stays.note and stays.value == {"dir": "e", "speed": 1}
 
 
 def test_drifting_out_of_the_weightless_region_brings_gravity_back():
@@ -187,6 +189,22 @@ def test_gravity_commands_are_the_gms_and_must_change_something():
     enc = game(*PAIR)
     refuse(enc, "gravity-off 1,1 8,5 by=blue", "ap-squares/zero-g-drift")
     refuse(enc, "gravity-on 1,1 8,5", "ap-squares/zero-g-drift")
+
+
+def test_a_drifter_lets_go_only_next_to_something_stable():
+    enc = weightless()
+    do(enc, "end-turn")
+    r = refuse(enc, "let-go bo s", "ap-squares/zero-g-drift")
+    assert "turn-drift (6 AP)" in r.reason
+
+
+def test_a_reflexive_dive_lands_only_where_gravity_holds():
+    enc = game("ari blue 3,2", "bo red 8,5")
+    do(enc, "gravity-off 3,1 3,1")  # only 3,1 loses gravity: nobody stands there
+    do(enc, "area-effect 2,2 3,2 4,2 damage=6")
+    r = refuse(enc, "reflexive-leap ari 3,1", "ap-squares/reflexive-leap")
+    assert "3,1 is weightless" in r.reason
+    do(enc, "reflexive-leap ari 2,1 roll=18")
 
 
 # --- push-off ---------------------------------------------------------------------------------------

@@ -15,6 +15,21 @@ the shared `walk` prices steps in AP; every note and refusal prints whole AP.
 Reactions. Whoever is invaded, or caught by an area effect, answers with their own
 command (`react-invasion`, `reflexive-leap`) given by their side or the GM, so the
 log shows who chose what; until they answer, the encounter waits for them.
+
+Where the document is silent (each a setting when the catalogue names a default):
+- invade: a move stops just before the first occupied square and waits there; the
+  rest of its path is dropped, and the invader moves on with a new command. When two
+  already share the square, the first of them in the scenario answers. Loose objects
+  (fighters tagged `object`) never parry: they fill their square, and nobody walks in.
+- reflexive-leap: both the dive and the Dexterity roll are "the leap" and cost
+  `leap_ap`; a leap's length is counted in squares (a diagonal square is 1 m); a dive
+  lands on an open square where gravity holds, never in someone's square; a failed
+  dive stays put and takes the full damage; the GM announces the effect
+  (`area-effect`) and lands it on whoever has not reacted (`area-hit`).
+- rotate-about: of equally good squares the next is the one that turns least about
+  the pivot, then the nearer one (see `rotate_path`).
+- Dropping prone and standing up cost no AP. Defense is the `defense` stat plus the
+  `dexterity` modifier; zero-gravity rulings are listed in core/zero_g.py.
 """
 
 from __future__ import annotations
