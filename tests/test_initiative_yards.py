@@ -642,6 +642,15 @@ def test_engagement_does_not_end_without_a_resolved_strike():
     assert "not engaged" in r.reason
 
 
+def test_an_unresolved_strike_lapses_at_the_strikers_next_turn():
+    enc = engaged_duel()
+    do(enc, "act a strike target=e")
+    next_turn_of(enc, "a")
+    assert "striking" not in enc.state.fighter("a").marks
+    refuse(enc, 'resolve a e outcome="late"', f"{IY}/engage-break")
+    assert engagement(enc, "a") == "engaged"
+
+
 def test_a_standing_fighter_engaged_only_with_prone_foes_moves_away_freely():
     enc = duel()
     do(enc, "end-turn")

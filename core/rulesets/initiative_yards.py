@@ -365,21 +365,27 @@ class InitiativeYards(Ruleset):
 
     # --- who may move --------------------------------------------------------------
 
-    def mover(self, b: Batch, fighter_id: str, what: str) -> tuple[Fighter, tuple[Fighter, ...]]:
-        """The acting fighter, cleared to move; also the foes it must stay within Reach of.
+    def clearance(self, state: EncounterState, f: Fighter) -> tuple[str, list[Fighter]]:
+        """May this fighter move, engaged as it is? Returns how, and the foes it is engaged with.
 
-        engaged-actions: an engaged fighter may not move (Move is refused), unless
-        engage-break frees it: a standing fighter engaged only with prone fighters
-        breaks away as it moves.
+        "free": not engaged. engage-break: "break", a standing fighter engaged only with
+        prone fighters breaks away as it moves. engaged-actions: "tether", the
+        engaged_move setting lets it shift within their Reach; "held", Move is refused.
         """
+        foes = self.engaged_with(state, f.id)
+        if not foes:
+            return "free", foes
+        standing = f.state("posture", "standing") == "standing"
+        if standing and all(o.state("posture", "standing") == "prone" for o in foes):
+            return "break", foes
+        return ("tether" if state.settings["engaged_move"] == "within-reach" else "held"), foes
+
+    def mover(self, b: Batch, fighter_id: str, what: str) -> tuple[Fighter, tuple[Fighter, ...]]:
+        """The acting fighter, cleared to move; also the foes it must stay within Reach of."""
         f = self.acting(b.state, fighter_id)
         require(OBJECT not in f.tags, self.rule("move"), f"{f.id} is a movable object: it is only dragged")
-        foes = self.engaged_with(b.state, f.id)
-        if not foes:
-            return f, ()
-        standing = f.state("posture", "standing") == "standing"
-        upright = [o.id for o in foes if o.state("posture", "standing") != "prone"]
-        if standing and not upright:
+        how, foes = self.clearance(b.state, f)
+        if how == "break":
             for o in foes:
                 self.unlink(
                     b,
@@ -390,20 +396,20 @@ class InitiativeYards(Ruleset):
                     f"{f.id} is standing and {o.id} is prone: {f.id} breaks away freely as it moves",
                 )
             return b.state.fighter(f.id), ()  # type: ignore[return-value]
-        if b.state.settings["engaged_move"] == "within-reach":
-            return f, tuple(foes)
-        names = ", ".join(o.id for o in foes)
-        why = (
-            f"{f.id} is prone"
-            if not standing
-            else f"{', '.join(upright)} {'is' if len(upright) == 1 else 'are'} not prone"
-        )
-        raise Refusal(
-            self.rule("engaged-actions"),
-            f"{f.id} is engaged with {names}: while engaged only Strike, Command and Manifest are "
-            f"allowed, so {what} is refused; a combat must be resolved first ({why}, so "
-            f"{self.rule('engage-break')} does not free it)",
-        )
+        if how == "held":
+            upright = [o.id for o in foes if o.state("posture", "standing") != "prone"]
+            why = (
+                f"{f.id} is prone"
+                if f.state("posture", "standing") == "prone"
+                else f"{', '.join(upright)} {'is' if len(upright) == 1 else 'are'} not prone"
+            )
+            raise Refusal(
+                self.rule("engaged-actions"),
+                f"{f.id} is engaged with {', '.join(o.id for o in foes)}: while engaged only Strike, "
+                f"Command and Manifest are allowed, so {what} is refused; a combat must be resolved "
+                f"first ({why}, so {self.rule('engage-break')} does not free it)",
+            )
+        return f, tuple(foes) if how == "tether" else ()
 
     def not_prone(self, f: Fighter, rule: str, what: str) -> None:
         require(
@@ -437,18 +443,23 @@ class InitiativeYards(Ruleset):
                 b.emit(
                     ev.Unmarked(fighter=f.id, key=key, rules=(self.rule("move"),), note="a new move action")
                 )
+        if STRIKING in f.marks:  # engage-break: a Strike is resolved before its striker's next turn
+            b.emit(
+                ev.Unmarked(
+                    fighter=f.id,
+                    key=STRIKING,
+                    rules=(self.rule("engage-break"),),
+                    note=f"the Strike at {f.marks[STRIKING]} was never resolved: it lapses",
+                )
+            )
 
     def walker(self, state: EncounterState, f: Fighter) -> _Walk | None:
         if OBJECT in f.tags:
             return None
-        foes = self.engaged_with(state, f.id)
-        if foes:
-            standing = f.state("posture", "standing") == "standing"
-            if not (standing and all(o.state("posture", "standing") == "prone" for o in foes)):
-                if state.settings["engaged_move"] != "within-reach":
-                    return None
-                return _Walk(self, None, tether=tuple(foes))
-        return _Walk(self, None)
+        how, foes = self.clearance(state, f)
+        if how == "held":
+            return None
+        return _Walk(self, None, tether=tuple(foes) if how == "tether" else ())
 
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         return self.left(state, f)
