@@ -70,7 +70,11 @@ def test_maneuver_meters_are_spent_per_movement_and_start_over_with_the_next():
 def test_a_two_meter_gap_is_jumped_within_a_movement():
     enc = encounter(scene(["#######", "#.__..#", "#######"], fighter("a")))
     events = do(enc, "move a 4,1")
-    assert [(s.to, s.mode) for s in steps(events)] == [((2, 1, 0), "jump"), ((3, 1, 0), "jump"), ((4, 1, 0), "")]
+    assert [(s.to, s.mode) for s in steps(events)] == [
+        ((2, 1, 0), "jump"),
+        ((3, 1, 0), "jump"),
+        ((4, 1, 0), ""),
+    ]
     assert "speed-meters/jump" in of_type(events, Moved)[0].rules
 
 
@@ -202,7 +206,11 @@ def test_the_harder_surface_sets_the_difficulty_and_failure_falls():
     events = do(enc, "climb a 5,1,3 roll=2")
     assert of_type(events, CheckRolled)[0].target == 3
     fall = of_type(events, Placed)[0]
-    assert fall.how == "fall" and fall.to == (5, 1, 0) and "loses its grip" in of_type(events, StateChanged)[0].note
+    assert (
+        fall.how == "fall"
+        and fall.to == (5, 1, 0)
+        and "loses its grip" in of_type(events, StateChanged)[0].note
+    )
     assert enc.state.fighter("a").states["posture"] == "prone" and mode(enc, "a") == "walking"
 
 
@@ -388,7 +396,12 @@ def test_a_special_jump_costs_its_jump_speed_and_needs_one():
     enc = encounter(scene(rows, fighter("a", jump=3)))
     r = refuse(enc, "special-jump a 1,1,3 2,1", "speed-meters/special-jump")
     assert "4 m" in r.reason and "3 m" in r.reason
-    assert "no special Jump" in refuse(encounter(scene(rows, fighter("b"))), "special-jump b 2,1", "speed-meters/special-jump").reason
+    assert (
+        "no special Jump"
+        in refuse(
+            encounter(scene(rows, fighter("b"))), "special-jump b 2,1", "speed-meters/special-jump"
+        ).reason
+    )
 
 
 # --- teleport --------------------------------------------------------------------------------

@@ -1004,7 +1004,8 @@ class SpeedMeters(Ruleset):
             if not swimmable(grid, x, y):
                 if z < surface:
                     raise Refusal(
-                        rs.rule("swim"), f"{show(to)} at {fmt(z)} m is below the ground there ({fmt(surface)} m)"
+                        rs.rule("swim"),
+                        f"{show(to)} at {fmt(z)} m is below the ground there ({fmt(surface)} m)",
                     )
                 # Out of the water: only the last step, climbing out like a walker.
                 require(
