@@ -89,11 +89,6 @@ def _cited(events: Sequence[Event]) -> list[str]:
     return list(dict.fromkeys(rule for e in events for rule in e.rules))
 
 
-def amount_text(resource: str, amount: int, unit: str) -> str:
-    """A budget amount for people: lengths in the ruleset's unit, counts as they are."""
-    return f"{fmt(amount)} {unit}" if resource in LENGTH_RESOURCES else f"{amount} {resource}"
-
-
 def _groups(records: Sequence[Record]) -> list[list[Record]]:
     """The records cut into batches, in log order."""
     out: list[list[Record]] = []
@@ -561,7 +556,8 @@ def _explain_gap(expected: Event | None, recorded: Event | None, unit: str) -> s
     return "; ".join(words)
 
 
-def _check_setup(recs: list[Record], name: str) -> Ruleset:
+def _check_setup(recs: list[Record]) -> Ruleset:
+    """The first batch: a known ruleset, settings the scenario chose, and the first turn as begun."""
     started = recs[0].event
     if not isinstance(started, EncounterStarted):
         raise _Stop(Finding(1, "setup", "a log must start with an encounter-started event"))
@@ -590,8 +586,16 @@ def _check_setup(recs: list[Record], name: str) -> Ruleset:
                     f"the scenario chose {chosen[key]!r}",
                 )
             )
+    for r in recs:
+        if r.actor != "gm" or r.at != recs[0].at:
+            raise _Stop(
+                Finding(r.seq, "order", f"line {r.seq}: the setup batch is the GM's, written at once")
+            )
     b = Batch(state)
-    rs.begin(b, Dice())
+    try:
+        rs.begin(b, Dice())
+    except Exception as exc:  # a forged scenario can crash a ruleset: report it, don't crash
+        raise _Stop(Finding(1, "setup", f"the first turn can't begin: {exc!r}")) from None
     _compare(b.events, recs[1:], recs[0].seq + 1, "setup", rs.unit)
     return rs
 
@@ -741,7 +745,7 @@ def verify_lines(
                         recs[0].seq, "order", f"line {recs[0].seq} starts batch {recs[0].batch}, expected {i}"
                     )
                 )
-        rs = _check_setup(groups[0], name)
+        rs = _check_setup(groups[0])
         scratch = Encounter(MemoryStore())  # the recorded history, folded as it is checked
         for recs in groups:
             if recs is not groups[0]:

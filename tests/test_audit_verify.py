@@ -273,3 +273,26 @@ def test_a_torn_last_line_and_an_empty_log_are_findings_not_crashes():
     torn = verify_bytes(data[:-1])
     assert torn["finding"]["kind"] == "line" and "torn" in torn["finding"]["reason"]
     assert verify_bytes(b"")["finding"]["reason"].endswith("the log is empty")
+
+
+def test_settings_in_force_forged_against_the_scenarios_choice_fail_at_line_1():
+    recs = records(played().splitlines())
+    started = recs[0].event
+    chose = msgspec.structs.replace(started.scenario, settings={"diagonal": "every-1"})
+    honest = msgspec.structs.replace(started, scenario=chose)
+    assert verify_lines(rechain([msgspec.structs.replace(recs[0], event=honest), *recs[1:]]))["ok"]
+    forged = msgspec.structs.replace(honest, settings={**started.settings, "diagonal": "manhattan"})
+    f = verify_lines(rechain([msgspec.structs.replace(recs[0], event=forged), *recs[1:]]))["finding"]
+    assert (f["seq"], f["kind"]) == (1, "setup")
+    assert "diagonal = 'manhattan'" in f["reason"] and "'every-1'" in f["reason"]
+
+
+def test_a_forged_setting_the_scenario_left_to_its_default_shows_at_the_first_move_it_changes():
+    recs = records(played().splitlines())
+    started = recs[0].event
+    forged = msgspec.structs.replace(started, settings={**started.settings, "diagonal": "manhattan"})
+    f = verify_lines(rechain([msgspec.structs.replace(recs[0], event=forged), *recs[1:]]))["finding"]
+    first_diagonal = next(
+        r.seq for r in recs if isinstance(r.event, Moved) and any(s.diagonal for s in r.event.steps)
+    )
+    assert f["seq"] <= first_diagonal and f["kind"] == "decision"
