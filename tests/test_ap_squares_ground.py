@@ -340,9 +340,17 @@ def test_rotating_is_refused_on_the_pivot_into_walls_and_beyond_the_ap():
     enc = game("ari blue 5,3 ap=3")
     r = refuse(enc, "rotate-about ari 4,3 cw 4", "ap-squares/walk")
     assert "4 AP" in r.reason and "3 AP" in r.reason
+    refuse(enc, "rotate-about ari 4,3 cw 1000000", "ap-squares/walk")  # refused before any path is drawn
 
 
 def test_rotating_into_an_occupied_square_is_an_invasion():
     enc = game("ari blue 5,3", "bo red 3,3")
     do(enc, "rotate-about ari 4,3 cw 4")
     assert pos(enc, "ari") == (4, 4) and marks(enc, "ari")["invading"]["cell"] == [3, 3]
+
+
+def test_a_square_the_gm_closed_is_never_invaded():
+    enc = game("ari blue 1,1", "bo red 3,1")
+    do(enc, "forbid 3,1 why=collapsed")
+    r = refuse(enc, "move ari 5,1", "tabletrail/gm-ruling")
+    assert "3,1" in r.reason and not marks(enc, "ari")

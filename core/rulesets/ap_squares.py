@@ -39,6 +39,7 @@ from typing import Any
 
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
+from tabletrail.core.cell_rulings import forbidden
 from tabletrail.core.dice import Dice, check
 from tabletrail.core.geometry import EUCLIDEAN, EVERY_1, NEIGHBOURS, XY, Pos, distance, expand, line, show
 from tabletrail.core.movement import flat_step, walk
@@ -449,6 +450,9 @@ class ApSquares(ZeroGravity):
             annotate(b, since, note)
             if stopped:
                 return
+        ruling = forbidden(b.state, *cell)  # walk checks the squares it enters; this one waits
+        if ruling:
+            raise Refusal(ruling[2], f"the GM ruled {show(cell)} can't be crossed: {ruling[3]}")
         f = self.fighter(b.state, fighter_id)
         step = policy.price(b.state, f, f.pos, cell, taken[-1].parity if taken else 0)
         left = self.ap_left(b.state, fighter_id)
@@ -614,6 +618,12 @@ class ApSquares(ZeroGravity):
             grid.inside(*pivot), rule, f"the pivot {show(pivot)} is off the {grid.width}x{grid.height} map"
         )
         require(cmd.squares >= 1, rule, f"squares must be at least 1, got {cmd.squares}")
+        least, left = cmd.squares * policy.per_square * CU, self.ap_left(b.state, f.id)
+        require(
+            least <= left,
+            policy.rule,
+            f"{cmd.squares} square(s) of {policy.mode} cost at least {ap(least)}; {f.id} has {ap(left)} left",
+        )
         here = (f.pos[0], f.pos[1])
         measure = b.state.settings["rotate_distance"]
         radius = distance(measure, here, pivot)
