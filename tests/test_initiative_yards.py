@@ -6,6 +6,7 @@ passes when 1d20 + Initiative (8 here) reaches 15, so roll=7 passes and roll=1 f
 
 from __future__ import annotations
 
+import json
 import tomllib
 
 import pytest
@@ -559,6 +560,16 @@ def test_the_movers_own_reach_reaching_an_enemy_engages_too():
     assert engagement(enc, "e") == "engaged"
 
 
+def test_a_foe_far_above_or_below_is_out_of_reach():
+    fighters = fighter("a", "blue", (4, 2)) + fighter("e", "red", (7, 1))
+    enc = arena(CLIMBING, fighters)
+    events = do(enc, "move a 5,1 6,1")  # on the roof, 1 yd from e but 3 yd above it
+    assert not of_type(events, Linked) and at(enc, "a") == (6, 1, 3 * CU)
+    enc = arena(CLIMBING, fighter("a", "blue", (4, 2)) + fighter("e", "red", (7, 1), reach=3))
+    do(enc, "move a 5,1 6,1")  # e's 3 yd Reach reaches the roof: 2 yd across, 3 yd up
+    assert engagement(enc, "a") == "engaged" and at(enc, "a")[:2] == (5, 1)
+
+
 def test_allies_never_engage():
     enc = arena(
         OPEN, fighter("a", "blue", (1, 2)) + fighter("b", "blue", (4, 2)) + fighter("e", "red", (12, 4))
@@ -730,6 +741,31 @@ def test_seeded_checks_use_the_house_formula_and_table_mode_asks_for_a_roll():
     enc = ice('checks = "table"')
     r = refuse(enc, "move a 3,1", "tabletrail/checks")
     assert "roll=N" in r.reason
+
+
+def test_the_table_may_enter_pass_or_fail_as_one_and_zero():
+    enc = ice("check_adds_initiative = false\ncheck_target = 1")
+    checks = of_type(do(enc, "move a 4,1 roll=1,0"), CheckRolled)
+    assert [(c.number, c.modifier, c.passed) for c in checks] == [(1, 0, True), (0, 0, False)]
+    assert posture(enc, "a") == "prone"
+
+
+def test_the_seeded_formula_is_a_setting():
+    enc = ice('check_formula = "2d6"\ncheck_target = 12')
+    check = of_type(do(enc, "move a 3,1"), CheckRolled)[0]
+    assert check.formula == "2d6" and len(check.dice) == 2 and check.number == sum(check.dice)
+    assert check.passed == (check.number + 8 >= 12)
+
+
+def test_the_cli_lists_all_fifteen_rule_ids(capsys: pytest.CaptureFixture[str]):
+    from tabletrail.cli import main
+
+    assert main(["rules", IY, "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)[0]
+    assert len(listed["rules"]) == 15
+    names = {s["name"] for s in listed["settings"]}
+    assert {"drop_prone_cost", "stand_up_cost", "ledge_fall", "vault_cost", "engaged_move"} <= names
+    assert "slippery_checks" in names
 
 
 # --- bad input -------------------------------------------------------------------------
