@@ -8,7 +8,9 @@ import pytest
 from support import do, of_type, refuse
 from tabletrail.cli import main
 from tabletrail.core.zero_g import push_off_directions
+from tabletrail.events.errors import InputError
 from tabletrail.events.types import CheckRolled, Marked, Moved, Spent, StateChanged, TurnEnded
+from tabletrail.syntax import parse
 from test_ap_squares_helpers import ROOM, RULES, ap_left, arena, game, gravity_of, marks, pos
 
 # ari (blue) stands against the west wall; bo (red) in the open, touching nothing stable.
@@ -420,3 +422,17 @@ def test_the_modifiers_verb_prints_them_with_rule_ids(tmp_path: Path, capsys: py
     out = capsys.readouterr().out
     assert "melee attack: -3 [ap-squares/zero-g-penalties]" in out
     assert "defense of ari: -1" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("push-off ari up 3", "direction"),
+        ("turn-drift bo sideways", "direction"),
+        ("react-invasion bo dodge", "choice"),
+        ("gravity-off 1,1", "opposite"),
+    ],
+)
+def test_malformed_commands_name_the_field_at_fault(text: str, field: str):
+    with pytest.raises(InputError, match=field):
+        parse(text)
