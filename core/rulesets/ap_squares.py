@@ -229,6 +229,8 @@ class ApSquares(ZeroGravity):
         Stat("weapon_damage", "damage of that melee weapon", default=1),
     )
     posture_rules = ("ap-squares/crawl", "ap-squares/crawl")
+    # Budgets kept in hundredths like lengths (200 = 2 AP), for views that print `spent`.
+    centi_resources = ("ap", "momentum")
 
     # --- setup -----------------------------------------------------------------
 
