@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.rulings import LENGTH_RESOURCES
 from tabletrail.core.state import EncounterState
 from tabletrail.core.units import fmt
 from tabletrail.events.log import Record
@@ -42,7 +43,7 @@ def fighters(state: EncounterState) -> str:
     for n, f in enumerate(state.fighters):
         states = " ".join(v for k, v in sorted(f.states.items()) if k != "turn") or "-"
         spent = (
-            " ".join(f"{k} {fmt(v) if k in rs_lengths(rs) else v}" for k, v in sorted(f.spent.items()) if v)
+            " ".join(f"{k} {fmt(v) if k in LENGTH_RESOURCES else v}" for k, v in sorted(f.spent.items()) if v)
             or "-"
         )
         marks = " ".join(f"{k}={_short(v)}" for k, v in sorted(f.marks.items())) or "-"
@@ -63,10 +64,6 @@ def fighters(state: EncounterState) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     table = "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows)
     return f"{head}\n{table}" + (f"\nlinks: {links}" if links else "") + f"\nunits: {rs.unit}"
-
-
-def rs_lengths(rs: Any) -> set[str]:
-    return {"movement", "maneuver"}
 
 
 def _short(value: Any) -> str:
