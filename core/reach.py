@@ -11,7 +11,9 @@ too: a forbidden cell is never entered.
 The search is Dijkstra over positions. Under the alternating diagonal rule the
 price of a diagonal depends on how many diagonals came before, so there a
 position is searched twice, once per parity; under the other rules parity
-changes nothing and each position is searched once.
+changes nothing and each position is searched once. Pricing a step is most of
+the work, so steps into cells already settled are not priced when ordinary
+walking makes that exact (see `_search`).
 
 A cell where something happens (the policy's `eventful`, or a GM ruling that
 asks for a test) is reachable, but the search does not go past it: what
@@ -27,9 +29,10 @@ from heapq import heappop, heappush
 from msgspec.structs import replace
 from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY, Pos, expand
+from tabletrail.core.movement import StepPolicy
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState
+from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.events.types import Step
 
 # A search node: a position, and the diagonal parity when it matters (else 0).
@@ -68,8 +71,11 @@ def reachable(state: EncounterState, fighter_id: str) -> dict[XY, int]:
     return reach(state, fighter_id).costs
 
 
-def reach(state: EncounterState, fighter_id: str) -> Reach:
-    """The reachable area with the cheapest steps to each cell. KeyError names an unknown fighter."""
+def reach(state: EncounterState, fighter_id: str, *, shortcut: bool = True) -> Reach:
+    """The reachable area with the cheapest steps to each cell. KeyError names an unknown fighter.
+
+    shortcut=False prices every step, even into cells already settled (see `_search`).
+    """
     f = state.fighter(fighter_id)
     if f is None:
         known = ", ".join(x.id for x in state.fighters)
@@ -80,50 +86,12 @@ def reach(state: EncounterState, fighter_id: str) -> Reach:
     if policy is None or budget <= 0:
         return Reach(f.id, f.pos, max(budget, 0), {}, unit=policy.unit if policy else rs.unit)
 
-    grid = state.grid
-    width, height = grid.width, grid.height
-    forbidden = {(e[0], e[1]) for e in state.marks.get(FORBID, ())}
-    tested = {(e[0], e[1]) for e in state.marks.get(TEST, ())}
-    keep_parity = state.settings.get("diagonal") == ALTERNATING
-    price = policy.price
-    eventful = policy.eventful
-
-    start: _Node = (f.pos[0], f.pos[1], f.pos[2], 0)
-    best: dict[_Node, int] = {start: 0}
-    came: dict[_Node, tuple[_Node, Step]] = {}
-    done: set[_Node] = set()
-    stops: set[_Node] = set()  # nodes the search may not leave
-    heap: list[tuple[int, _Node, int]] = [(0, start, 0)]
-    while heap:
-        cost, node, parity = heappop(heap)
-        if node in done:
-            continue
-        done.add(node)
-        if node in stops:
-            continue
-        x, y, z, _ = node
-        here = (x, y, z)
-        for dx, dy in NEIGHBOURS:
-            tx, ty = x + dx, y + dy
-            if not (0 <= tx < width and 0 <= ty < height) or (forbidden and (tx, ty) in forbidden):
-                continue
-            try:
-                step = price(state, f, here, (tx, ty), parity)
-            except Refusal:
-                continue  # the rules forbid this step
-            total = cost + step.cost
-            if total > budget:
-                continue
-            nxt = (tx, ty, step.to[2], step.parity & 1 if keep_parity else 0)
-            if nxt in done or total >= best.get(nxt, total + 1):
-                continue
-            best[nxt] = total
-            came[nxt] = (node, step)
-            if (tested and (tx, ty) in tested) or eventful(state, replace(f, pos=step.to), step):
-                stops.add(nxt)
-            elif stops:
-                stops.discard(nxt)
-            heappush(heap, (total, nxt, step.parity))
+    # The shortcut (see _search) needs the fighter to start on its cell's surface.
+    on_surface = f.pos[2] == state.grid.top[f.pos[1]][f.pos[0]]
+    found = _search(state, f, policy, budget, shortcut=True) if shortcut and on_surface else None
+    if found is None:
+        found = _search(state, f, policy, budget, shortcut=False)
+    best, came, stops = found
 
     costs: dict[XY, int] = {}
     ends: dict[XY, _Node] = {}
@@ -141,6 +109,74 @@ def reach(state: EncounterState, fighter_id: str) -> Reach:
         ends[cell] = node
     events = frozenset(cell for cell, node in ends.items() if node in stops)
     return Reach(f.id, f.pos, budget, costs, events, ends, came, policy.unit)
+
+
+def _search(
+    state: EncounterState, f: Fighter, policy: StepPolicy, budget: int, *, shortcut: bool
+) -> tuple[dict[_Node, int], dict[_Node, tuple[_Node, Step]], set[_Node]] | None:
+    """Dijkstra from the fighter's position; every step priced by the policy, never above the budget.
+
+    Returns the cheapest cost of every node found, how each was reached, and the
+    nodes the search may not leave. With `shortcut`, a step into a cell already
+    settled is not priced at all. That is exact when every step lands on its
+    cell's surface and counts diagonals the geometry's way, as ordinary walking
+    does (flat_step). Every step it does price is checked for that: the first
+    one that lands at a height of its own, or counts parity its own way, makes
+    the shortcut search give up (None), and the caller searches again pricing
+    every step.
+    """
+    grid = state.grid
+    width, height, top = grid.width, grid.height, grid.top
+    forbidden = {(e[0], e[1]) for e in state.marks.get(FORBID, ())}
+    tested = {(e[0], e[1]) for e in state.marks.get(TEST, ())}
+    keep_parity = state.settings.get("diagonal") == ALTERNATING
+    price = policy.price
+    eventful = policy.eventful
+
+    start: _Node = (f.pos[0], f.pos[1], f.pos[2], 0)
+    best: dict[_Node, int] = {start: 0}
+    came: dict[_Node, tuple[_Node, Step]] = {}
+    done: set[_Node] = set()
+    settled: set[tuple[int, int, int]] = set()  # (x, y, parity) of done nodes, for the shortcut
+    stops: set[_Node] = set()  # nodes the search may not leave
+    heap: list[tuple[int, _Node, int]] = [(0, start, 0)]
+    while heap:
+        cost, node, parity = heappop(heap)
+        if node in done:
+            continue
+        done.add(node)
+        x, y, z, p = node
+        settled.add((x, y, p))
+        if node in stops:
+            continue
+        here = (x, y, z)
+        for dx, dy in NEIGHBOURS:
+            tx, ty = x + dx, y + dy
+            if not (0 <= tx < width and 0 <= ty < height) or (forbidden and (tx, ty) in forbidden):
+                continue
+            counted = parity + 1 if dx and dy else parity  # diagonals so far, the geometry's way
+            if shortcut and (tx, ty, counted & 1 if keep_parity else 0) in settled:
+                continue
+            try:
+                step = price(state, f, here, (tx, ty), parity)
+            except Refusal:
+                continue  # the rules forbid this step
+            if shortcut and (step.to[2] != top[ty][tx] or (keep_parity and step.parity != counted)):
+                return None
+            total = cost + step.cost
+            if total > budget:
+                continue
+            nxt = (tx, ty, step.to[2], step.parity & 1 if keep_parity else 0)
+            if nxt in done or total >= best.get(nxt, total + 1):
+                continue
+            best[nxt] = total
+            came[nxt] = (node, step)
+            if (tested and (tx, ty) in tested) or eventful(state, replace(f, pos=step.to), step):
+                stops.add(nxt)
+            elif stops:
+                stops.discard(nxt)
+            heappush(heap, (total, nxt, step.parity))
+    return best, came, stops
 
 
 def waypoints(start: XY, cells: list[XY]) -> list[XY]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -9,6 +10,7 @@ from support import do, encounter, grid, of_type
 from tabletrail.core.geometry import expand
 from tabletrail.core.reach import reach, reachable, waypoints
 from tabletrail.core.refusal import Rejection
+from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.units import CU
 from tabletrail.events.types import Moved
 from tabletrail.syntax import parse
@@ -211,6 +213,73 @@ def test_no_accepted_move_ends_outside_the_area_or_below_its_cost(cells, diagona
         return
     spent = sum(s.cost for m in of_type(result, Moved) for s in m.steps)
     assert target in costs and costs[target] <= spent
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cells=st.lists(st.lists(MAP_CHARS, min_size=6, max_size=6), min_size=5, max_size=5),
+    diagonal=st.sampled_from(["every-1", "alternating", "euclidean", "manhattan"]),
+    speed=st.integers(1, 7),
+)
+def test_skipping_settled_cells_finds_what_pricing_every_step_finds(cells, diagonal, speed):
+    inner = ["".join(row) for row in cells]
+    inner[0] = "." + inner[0][1:]
+    rows = ["########", *(f"#{r}#" for r in inner), "########"]
+    enc = encounter(scene(rows, speed=speed, settings_=f'diagonal = "{diagonal}"'))
+    quick, full = reach(enc.state, "m"), reach(enc.state, "m", shortcut=False)
+    assert quick.costs == full.costs and quick.events == full.events
+
+
+class Hovering:
+    """The ruleset's walker, counting the steps it prices, and lifting every landing by `lift` (a hover)."""
+
+    def __init__(self, policy, lift: int) -> None:  # noqa: ANN001
+        self.policy = policy
+        self.lift = lift
+        self.unit = policy.unit
+        self.priced = 0
+
+    def price(self, state, f, frm, to, parity):  # noqa: ANN001, ANN201
+        self.priced += 1
+        step = self.policy.price(state, f, frm, to, parity)
+        return msgspec.structs.replace(step, to=(step.to[0], step.to[1], step.to[2] + self.lift))
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self.policy, name)
+
+
+def counted(monkeypatch, lift: int = 0) -> list[Hovering]:  # noqa: ANN001
+    """Wrap the speed-meters walker; returns the list of wrappers handed out, in order."""
+    rs = RULESETS["speed-meters"]
+    walkers: list[Hovering] = []
+    original = rs.walker
+
+    def hovering(state, f):  # noqa: ANN001, ANN202
+        walkers.append(Hovering(original(state, f), lift))
+        return walkers[-1]
+
+    monkeypatch.setattr(rs, "walker", hovering)
+    return walkers
+
+
+def test_steps_into_settled_cells_are_not_priced_when_walking_on_the_surface(monkeypatch):
+    enc = encounter(scene(ROOM, speed=3))
+    walkers = counted(monkeypatch)
+    quick, full = reach(enc.state, "m"), reach(enc.state, "m", shortcut=False)
+    assert quick.costs == full.costs
+    assert walkers[0].priced < walkers[1].priced
+
+
+def test_a_walker_that_leaves_the_surface_is_searched_pricing_every_step(monkeypatch):
+    enc = encounter(scene(ROOM, speed=2))
+    plain = reach(enc.state, "m")
+    walkers = counted(monkeypatch, lift=50)
+    hover = reach(enc.state, "m")
+    assert hover.costs == plain.costs  # the same cells and costs, found by the full search
+    assert all(s.to[2] == 50 for cell in hover.costs for s in hover.steps(cell))
+    reach(enc.state, "m", shortcut=False)
+    gave_up_after = walkers[0].priced - walkers[1].priced  # the first try, then a full search
+    assert 1 <= gave_up_after <= 8  # it gave up among the first cell's neighbours
 
 
 def test_waypoints_retrace_the_path_exactly():
