@@ -15,19 +15,24 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx is what 
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 from support import CLOCK
+from tabletrail.cli_store import store_for
 from tabletrail.core.reach import reach
 from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore
 from tabletrail.syntax import parse
 from tabletrail.web.server import create_app
-from test_web_support import STATES, append_facts, new_log
+from test_web_support import STATES, append_facts, new_log, records
 
 
-@pytest.fixture
-def log(tmp_path: Path) -> Path:
-    return new_log(tmp_path)
+@pytest.fixture(params=["web.jsonl", "web.db"])
+def log(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    """The same encounter as a JSON Lines log and as a SQLite store."""
+    return new_log(tmp_path, name=request.param)
+
+
+def opened(log: Path) -> Encounter:
+    return Encounter.open(store_for(str(log)))
 
 
 @pytest.fixture
@@ -40,7 +45,7 @@ def version(client: TestClient) -> int:
 
 
 def lines(log: Path) -> int:
-    return len(log.read_bytes().splitlines())
+    return len(records(log))
 
 
 def do(client: TestClient, text: str) -> dict:
@@ -143,7 +148,7 @@ def test_explain_of_an_unknown_event_is_a_404(client: TestClient, seq: str):
 
 def test_reach_is_the_engines_reachable_area(client: TestClient, log: Path):
     r = client.get("/api/reach?fighter=ari").json()
-    engine = reach(Encounter.open(JsonlStore(log)).state, "ari")
+    engine = reach(opened(log).state, "ari")
     assert {(x, y): c for x, y, c in r["cells"]} == engine.costs
     assert r["budget"] == 4 * CU
     assert [2, 1] not in [[x, y] for x, y, _ in r["cells"]]  # bo's space: passed, never ended on
@@ -160,7 +165,7 @@ def test_reach_of_an_unknown_fighter_is_a_404_naming_the_fighters(client: TestCl
 
 
 def test_preview_of_a_destination_takes_the_cheapest_path_and_appends_nothing(client: TestClient, log: Path):
-    before = log.read_bytes()
+    before = records(log)
     r = client.post(
         "/api/preview", json={"version": version(client), "move": {"fighter": "ari", "to": [5, 2]}}
     )
@@ -169,7 +174,7 @@ def test_preview_of_a_destination_takes_the_cheapest_path_and_appends_nothing(cl
     costs = {(x, y): c for x, y, c in client.get("/api/reach?fighter=ari").json()["cells"]}
     assert p["moves"][0]["total"] == costs[(5, 2)] == 4 * CU  # round the sand: 4 steps of 1 m
     assert {"spent", "moved"} <= {e["type"] for e in p["events"]}
-    assert log.read_bytes() == before
+    assert records(log) == before
 
 
 def test_preview_of_waypoints_follows_straight_lines(client: TestClient):
@@ -181,12 +186,12 @@ def test_preview_of_waypoints_follows_straight_lines(client: TestClient):
 
 
 def test_preview_of_a_refused_move_names_the_rule_and_why(client: TestClient, log: Path):
-    before = log.read_bytes()
+    before = records(log)
     p = client.post("/api/preview", json={"text": "move ari 6,1"}).json()
     assert p["ok"] is False and p["rule"] == "speed-meters/movement"
     assert "5 m" in p["reason"] and "4 m" in p["reason"]
     assert p["needs_roll"] is False
-    assert log.read_bytes() == before
+    assert records(log) == before
 
 
 def test_preview_with_a_stale_version_is_a_409(client: TestClient):
@@ -219,11 +224,11 @@ def test_preview_with_a_stale_version_is_a_409(client: TestClient):
 def test_malformed_previews_get_a_clear_4xx(
     client: TestClient, log: Path, body: bytes, status: int, words: str
 ):
-    before = log.read_bytes()
+    before = records(log)
     r = client.post("/api/preview", content=body, headers={"Content-Type": "application/json"})
     assert r.status_code == status, r.json()
     assert words in r.json()["message"]
-    assert log.read_bytes() == before
+    assert records(log) == before
 
 
 # --- POST /api/do -------------------------------------------------------------------------------
@@ -237,35 +242,35 @@ def test_do_appends_the_batch_and_moves_the_fighter(client: TestClient, log: Pat
     assert body["version"] == lines(log) > n
     assert body["records"][0]["type"] == "command" and body["text"] == "move ari 4,1"
     assert fighter(client.get("/api/state").json(), "ari")["pos"][:2] == [4, 1]
-    assert Encounter.open(JsonlStore(log)).state.fighter("ari").pos[:2] == (4, 1)  # the file says so too
+    assert opened(log).state.fighter("ari").pos[:2] == (4, 1)  # the file says so too
 
 
 def test_a_refused_do_is_a_422_with_rule_and_reason_and_appends_nothing(client: TestClient, log: Path):
-    before = log.read_bytes()
+    before = records(log)
     r = client.post("/api/do", json={"version": lines(log), "text": "move ari 2,1"})
     assert r.status_code == 422
     body = r.json()
     assert body["rule"] == "speed-meters/occupancy" and "occupied by bo" in body["reason"]
-    assert log.read_bytes() == before
+    assert records(log) == before
 
 
 def test_an_out_of_turn_do_is_refused_by_the_turn_order(client: TestClient, log: Path):
-    before = log.read_bytes()
+    before = records(log)
     r = client.post("/api/do", json={"version": lines(log), "move": {"fighter": "cy", "to": [7, 4]}})
     assert r.status_code == 422 and r.json()["rule"] == "tabletrail/turn-order"
-    assert log.read_bytes() == before
+    assert records(log) == before
 
 
 def test_a_stale_do_is_a_409_and_changes_nothing(client: TestClient, log: Path):
     seen = lines(log)
     do(client, "end-turn")  # the other GM was quicker
-    before = log.read_bytes()
+    before = records(log)
     r = client.post("/api/do", json={"version": seen, "text": "move ari 3,1"})
     assert r.status_code == 409
     body = r.json()
     assert body["error"] == "stale" and body["seen"] == seen and body["version"] == lines(log)
     assert "someone else changed the encounter" in body["message"]
-    assert log.read_bytes() == before
+    assert records(log) == before
 
 
 @pytest.mark.parametrize(
@@ -278,10 +283,10 @@ def test_a_stale_do_is_a_409_and_changes_nothing(client: TestClient, log: Path):
     ],
 )
 def test_malformed_dos_are_a_400_and_append_nothing(client: TestClient, log: Path, body: dict, words: str):
-    before = log.read_bytes()
+    before = records(log)
     r = client.post("/api/do", json=body)
     assert r.status_code == 400 and words in r.json()["message"]
-    assert log.read_bytes() == before
+    assert records(log) == before
 
 
 # --- table rolls (tabletrail/checks) ----------------------------------------------------------------
@@ -291,21 +296,19 @@ def test_a_table_check_asks_for_the_roll_and_takes_it(tmp_path: Path):
     log = new_log(tmp_path, checks="table")
     client = TestClient(create_app(log))
     do(client, 'require-test 2,2 target=4 why="oil on the floor"')
-    before = log.read_bytes()
+    before = records(log)
     body = {"version": version(client), "move": {"fighter": "ari", "to": [2, 2]}}
     asked = client.post("/api/preview", json=body).json()
     assert asked["ok"] is False and asked["needs_roll"] is True and asked["rule"] == "tabletrail/checks"
     assert "roll" in asked["reason"]
     refused = client.post("/api/do", json=body)
     assert refused.status_code == 422 and refused.json()["needs_roll"] is True
-    assert log.read_bytes() == before
+    assert records(log) == before
     rolled = client.post("/api/preview", json={**body, "rolls": [5]}).json()
     assert rolled["ok"] is True and rolled["text"].endswith("roll=5")
     done = client.post("/api/do", json={**body, "rolls": [5]})
     assert done.status_code == 200
-    check = next(
-        r for r in Encounter.open(JsonlStore(log)).records if r.event.__class__.__name__ == "CheckRolled"
-    )
+    check = next(r for r in opened(log).records if r.event.__class__.__name__ == "CheckRolled")
     assert check.event.source == "table" and check.event.number == 5 and check.event.passed is True
 
 
@@ -324,30 +327,30 @@ def test_undo_and_redo_move_the_fighter_back_and_forth(client: TestClient, log: 
 
 
 def test_nothing_to_undo_or_redo_is_a_422_citing_the_undo_rule(client: TestClient, log: Path):
-    before = log.read_bytes()
+    before = records(log)
     for verb in ("undo", "redo"):
         r = client.post(f"/api/{verb}", json={"version": lines(log)})
         assert r.status_code == 422 and r.json()["rule"] == "tabletrail/undo"
         assert f"nothing to {verb}" in r.json()["reason"]
-    assert log.read_bytes() == before
+    assert records(log) == before
 
 
 def test_a_player_may_not_undo_the_gms_command(client: TestClient, log: Path):
     do(client, "move ari 3,1")
-    before = log.read_bytes()
+    before = records(log)
     r = client.post("/api/undo", json={"version": lines(log), "by": "blue"})
     assert r.status_code == 422 and "only the GM may undo" in r.json()["reason"]
-    assert log.read_bytes() == before
+    assert records(log) == before
 
 
 @pytest.mark.parametrize("body", [{}, {"version": "4"}, {"version": 4, "extra": 1}])
 def test_malformed_and_stale_undos_change_nothing(client: TestClient, log: Path, body: dict):
     do(client, "move ari 3,1")
-    before = log.read_bytes()
+    before = records(log)
     assert client.post("/api/undo", json=body).status_code == 400
     assert client.post("/api/undo", json={"version": 2}).status_code == 409
     assert client.post("/api/redo", json={"version": 2}).status_code == 409
-    assert log.read_bytes() == before
+    assert records(log) == before
 
 
 # --- GET /api/stream (server-sent events) ------------------------------------------------------------
@@ -370,7 +373,7 @@ def test_the_stream_rejects_nonsense_parameters(client: TestClient):
 
 def test_a_change_made_outside_the_server_is_seen_at_once(client: TestClient, log: Path):
     v = version(client)
-    enc = Encounter.open(JsonlStore(log), clock=lambda: CLOCK)  # e.g. `tabletrail do` in a terminal
+    enc = Encounter.open(store_for(str(log)), clock=lambda: CLOCK)  # e.g. `tabletrail do` in a terminal
     enc.execute(parse("move ari 1,3"), "move ari 1,3")
     board = client.get("/api/state").json()
     assert board["version"] > v and fighter(board, "ari")["pos"][:2] == [1, 3]
@@ -383,7 +386,9 @@ def test_a_missing_log_is_an_error_before_serving(tmp_path: Path):
         create_app(tmp_path / "nope.jsonl")
 
 
-def test_a_log_broken_while_serving_is_a_500_naming_the_line(client: TestClient, log: Path):
+def test_a_log_broken_while_serving_is_a_500_naming_the_line(tmp_path: Path):
+    log = new_log(tmp_path)  # a JSON Lines file someone edits by hand
+    client = TestClient(create_app(log))
     with open(log, "ab") as fh:
         fh.write(b"garbage\n")
     r = client.get("/api/state")

@@ -9,10 +9,12 @@ import tomllib
 from pathlib import Path
 
 from support import CLOCK, grid
+from tabletrail.cli_store import store_for
 from tabletrail.encounter import Encounter
 from tabletrail.events import types as ev
 from tabletrail.events.log import JsonlStore, Record, encode, line_hash
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.sqlite_store import SqliteStore
 
 ROWS = [
     "##########",
@@ -58,11 +60,26 @@ speed = 3
 
 
 def new_log(folder: Path, checks: str = "seeded", name: str = "web.jsonl") -> Path:
-    """A fresh encounter log on disk, as `tabletrail new` would write it."""
+    """A fresh encounter log on disk, as `tabletrail new` would write it (NAME.db: a SQLite store)."""
     path = folder / name
     scenario = parse_scenario(tomllib.loads(scenario_toml(checks)), source="web test scenario")
-    Encounter.create(JsonlStore(path, durable=False), scenario, clock=lambda: CLOCK)
+    store = SqliteStore(path, durable=False) if path.suffix == ".db" else JsonlStore(path, durable=False)
+    Encounter.create(store, scenario, clock=lambda: CLOCK)
+    close = getattr(store, "close", None)
+    if close is not None:
+        close()
     return path
+
+
+def records(log: Path) -> list[bytes]:
+    """Every record line of a log, whatever its store: what 'nothing was appended' compares."""
+    store = store_for(str(log))
+    try:
+        return list(store.read())
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
 
 
 # Facts of the kind other rulesets record (a knock-down, an engagement, a grab, a drift, a
@@ -81,9 +98,9 @@ STATES = [
 
 def append_facts(log: Path, events: list[ev.Event]) -> None:
     """Append one batch of facts to a log, chained and numbered as a command's batch would be."""
-    store = JsonlStore(log, durable=False)
+    store = store_for(str(log))
     last = Encounter.open(store).records[-1]
-    prev = line_hash(log.read_bytes().splitlines()[-1])
+    prev = line_hash(list(store.read())[-1])
     lines = []
     for n, event in enumerate(events, start=1):
         line = encode(
@@ -92,3 +109,6 @@ def append_facts(log: Path, events: list[ev.Event]) -> None:
         prev = line_hash(line)
         lines.append(line)
     store.append(lines)
+    close = getattr(store, "close", None)
+    if close is not None:
+        close()

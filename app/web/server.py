@@ -44,8 +44,8 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
-from tabletrail.events.errors import InputError
-from tabletrail.events.log import Record, Store
+from tabletrail.events.errors import ConflictError, InputError
+from tabletrail.events.log import JsonlStore, Record, Store
 from tabletrail.syntax import parse
 from tabletrail.web import views
 
@@ -73,24 +73,33 @@ class Table:
         self.store = store if store is not None else store_for(str(path))
         self.lock = threading.RLock()
         self._enc: Encounter | None = None
-        self._mark: tuple[int, int] | None = None
+        self._mark: tuple[int, ...] | None = None
         self.closing = threading.Event()  # set when the server stops: live streams end cleanly
         self.live()  # a missing or broken log is an error now, not at the first click
 
-    def _signature(self) -> tuple[int, int] | None:
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return None
-        return st.st_size, st.st_mtime_ns
+    def _signature(self) -> tuple[int, ...] | None:
+        """Cheap to take, and different once anyone appended: the file's size and time, or the version."""
+        if isinstance(self.store, JsonlStore):
+            try:
+                st = os.stat(self.path)
+            except OSError:
+                return None
+            return st.st_size, st.st_mtime_ns
+        version = getattr(self.store, "version", None)
+        return (version(),) if version is not None else None
 
     def live(self) -> Encounter:
-        """The encounter as the log has it now; the file is re-read only when it changed."""
+        """The encounter as the log has it now: what others appended is folded in first."""
         with self.lock:
             mark = self._signature()
-            if self._enc is None or mark is None or mark != self._mark:
+            if self._enc is None:
                 self._enc = Encounter.open(self.store)
-                self._mark = mark
+            elif mark is None or mark != self._mark:
+                try:
+                    self._enc.refresh()
+                except InputError:
+                    self._enc = Encounter.open(self.store)  # not a plain append: read it all again
+            self._mark = mark
             return self._enc
 
     def version(self) -> int:
@@ -107,7 +116,10 @@ class Table:
             now = len(enc.records)
             if seen != now:
                 raise Stale(seen, now)
-            result = enc.execute(command, text)
+            try:
+                result = enc.execute(command, text)
+            except ConflictError:  # another program appended between our look and our write
+                raise Stale(seen, self.version()) from None
             self._mark = self._signature()  # our own append is already folded in
             return result
 
