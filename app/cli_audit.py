@@ -173,14 +173,14 @@ def _checks(checks: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _card(card: dict[str, Any] | None, unit: str) -> str:
+def _card(card: dict[str, Any] | None, unit: str, centi: tuple[str, ...] = audit.LENGTH_RESOURCES) -> str:
     if card is None:
         return "-"
     x, y, z = card["pos"]
     states = " ".join(f"{k}={v}" for k, v in card["states"].items()) or "-"
     spent = (
         " ".join(
-            f"{k} {fmt(v) + ' ' + unit if k in audit.LENGTH_RESOURCES else v}"
+            f"{k} {fmt(v) + (' ' + unit if k in ('movement', 'maneuver') else '') if k in centi else v}"
             for k, v in card["spent"].items()
             if v
         )
@@ -193,12 +193,17 @@ def _card(card: dict[str, Any] | None, unit: str) -> str:
     )
 
 
-def _fighters(fighters: list[dict[str, Any]], unit: str, after: str = "after") -> list[str]:
+def _fighters(
+    fighters: list[dict[str, Any]],
+    unit: str,
+    after: str = "after",
+    centi: tuple[str, ...] = audit.LENGTH_RESOURCES,
+) -> list[str]:
     out = []
     for f in fighters:
         out.append(f"  {f['id']}")
-        out.append(f"    before: {_card(f['before'], unit)}")
-        out.append(f"    {after + ':':<7} {_card(f['after'], unit)}")
+        out.append(f"    before: {_card(f['before'], unit, centi)}")
+        out.append(f"    {after + ':':<7} {_card(f['after'], unit, centi)}")
     return out
 
 
@@ -250,7 +255,7 @@ def explain_text(data: dict[str, Any]) -> str:
         out.append("GM rulings made by this batch:")
         out.extend(_ruling_line(r) for r in rulings["made_here"])
     out.append("fighters involved:" if data["fighters"] else "fighters involved: none")
-    out.extend(_fighters(data["fighters"], unit))
+    out.extend(_fighters(data["fighters"], unit, centi=tuple(data.get("centi", ()))))
     out.append("events of the batch:")
     for e in data["events"]:
         mark = ">" if e["seq"] == data["seq"] else " "
@@ -287,7 +292,7 @@ def why_text(data: dict[str, Any]) -> str:
         out.append(f"  … and {data['hidden']} more event(s) that depend on the seeded roll (not shown)")
     out.append("rules:")
     out.extend(_rules(data["rules"]))
-    out.extend(_fighters(data["fighters"], unit, "would be"))
+    out.extend(_fighters(data["fighters"], unit, "would be", tuple(data.get("centi", ()))))
     out.append("(dry run: nothing was appended)")
     return "\n".join(out)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.rulings import LENGTH_RESOURCES
 from tabletrail.core.state import EncounterState
 from tabletrail.core.units import fmt
 from tabletrail.events.log import Record
@@ -42,10 +41,7 @@ def fighters(state: EncounterState) -> str:
     rows = [("", "id", "side", "at", "height", "states", "spent", "damage", "marks")]
     for n, f in enumerate(state.fighters):
         states = " ".join(v for k, v in sorted(f.states.items()) if k != "turn") or "-"
-        spent = (
-            " ".join(f"{k} {fmt(v) if k in LENGTH_RESOURCES else v}" for k, v in sorted(f.spent.items()) if v)
-            or "-"
-        )
+        spent = " ".join(rs.amount_label(k, v) for k, v in sorted(f.spent.items()) if v) or "-"
         marks = " ".join(f"{k}={_short(v)}" for k, v in sorted(f.marks.items())) or "-"
         rows.append(
             (

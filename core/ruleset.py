@@ -20,7 +20,7 @@ from tabletrail.core.machines import GRAPHS
 from tabletrail.core.movement import StepPolicy
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import to_cu
+from tabletrail.core.units import fmt, to_cu
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Command, DropProne, EndTurn, StandUp
 from tabletrail.events.errors import InputError
@@ -74,6 +74,7 @@ class Stat:
     doc: str
     length: bool = False  # a distance or height, in the ruleset's unit
     default: float | int | None = None  # None: every fighter must give it
+    signed: bool = False  # a modifier that may be negative (most stats may not)
 
 
 Handler = Callable[[Any, Batch, Any, Dice], None]
@@ -174,7 +175,7 @@ class Ruleset:
                         f"{where}: fighters[{i}] ({spec.id}): missing stat {stat.name!r} ({stat.doc})"
                     )
                 value = spec.stats.get(stat.name)
-                if value is not None and value < 0:
+                if value is not None and value < 0 and not stat.signed:
                     raise InputError(f"{where}: fighters[{i}].{stat.name}: must not be negative, got {value}")
             for key in spec.stats:
                 if key not in names:
@@ -319,6 +320,16 @@ class Ruleset:
     # --- posture, shared by every ruleset that knows prone --------------------
 
     posture_rules: ClassVar[tuple[str, str]] = ("", "")  # (drop rule, stand rule)
+
+    # Budgets kept in centi-units (lengths, and AP where a ruleset prices them by the square);
+    # every other budget is a whole count.
+    centi_resources: ClassVar[tuple[str, ...]] = ("movement", "maneuver")
+
+    def amount_label(self, resource: str, amount: int) -> str:
+        """A budget amount for people: '2.5 m' for lengths, '2 ap' for centi-counted AP, '3 actions'."""
+        if resource in self.centi_resources:
+            return f"{fmt(amount)} {self.unit if resource in ('movement', 'maneuver') else resource}"
+        return f"{amount} {resource}"
 
     @handles(DropProne)
     def drop_prone(self, b: Batch, cmd: DropProne, dice: Dice) -> None:

@@ -46,7 +46,7 @@ from tabletrail.events.types import BoardMarked, Placed, RulingMade, SettingChan
 RULING = GM_RULING
 ENGINE_RULES = (ENGINE_FIGHTER, ENGINE_TURN, ENGINE_COMMAND, CHECKS, RULING)
 # Budgets kept in centi-units of length; every other budget is a whole count (AP, actions).
-LENGTH_RESOURCES = ("movement", "maneuver")
+LENGTH_RESOURCES = ("movement", "maneuver")  # the default; a ruleset's own is Ruleset.centi_resources
 
 
 # --- shared checks --------------------------------------------------------------
@@ -101,9 +101,10 @@ def _cells(state: EncounterState, cells: tuple[tuple[int, ...], ...]) -> list[tu
     return out
 
 
-def amount_of(resource: str, value: float, unit: str) -> int:
-    """A budget amount as stored: centi-units for lengths, a whole count otherwise."""
-    if resource in LENGTH_RESOURCES:
+def amount_of(rs: Ruleset, resource: str, value: float) -> int:
+    """A budget amount as stored: centi-units for lengths (and AP priced by the square), else a count."""
+    unit = rs.unit
+    if resource in rs.centi_resources:
         return to_cu(value)
     require(
         float(value).is_integer(),
@@ -113,8 +114,8 @@ def amount_of(resource: str, value: float, unit: str) -> int:
     return int(value)
 
 
-def shown(resource: str, amount: int, unit: str) -> str:
-    return f"{fmt(amount)} {unit}" if resource in LENGTH_RESOURCES else f"{amount} {resource}"
+def shown(rs: Ruleset, resource: str, amount: int) -> str:
+    return rs.amount_label(resource, amount)
 
 
 def _made(
@@ -158,7 +159,7 @@ def override(rs: Ruleset, b: Batch, cmd: Override, dice: Dice) -> None:
     f = rs.fighter(b.state, cmd.fighter)
     rule = _cited(rs, cmd.rule)
     to = _spot(b.state, cmd.to)
-    cost = amount_of(cmd.resource, cmd.cost, rs.unit)
+    cost = amount_of(rs, cmd.resource, cmd.cost)
     attempt = f" ({cmd.attempt})" if cmd.attempt else ""
     _made(
         b,
@@ -192,7 +193,7 @@ def override(rs: Ruleset, b: Batch, cmd: Override, dice: Dice) -> None:
                 resource=cmd.resource,
                 amount=cost,
                 rules=_ids(RULING, rule),
-                note=f"the GM charges {shown(cmd.resource, cost, rs.unit)} for the overridden move",
+                note=f"the GM charges {shown(rs, cmd.resource, cost)} for the overridden move",
             )
         )
 
@@ -202,11 +203,11 @@ def adjust(rs: Ruleset, b: Batch, cmd: Adjust, dice: Dice) -> None:
     """More (or less) of a budget left: a Spent with the opposite sign."""
     _gm(cmd, "adjust")
     f = rs.fighter(b.state, cmd.fighter)
-    amount = amount_of(cmd.resource, cmd.amount, rs.unit)
+    amount = amount_of(rs, cmd.resource, cmd.amount)
     require(amount != 0, RULING, "an adjustment of 0 changes nothing")
     verb = "gives" if amount > 0 else "takes"
-    what = shown(cmd.resource, abs(amount), rs.unit)
-    used = shown(cmd.resource, f.used(cmd.resource), rs.unit)
+    what = shown(rs, cmd.resource, abs(amount))
+    used = shown(rs, cmd.resource, f.used(cmd.resource))
     note = f"the GM {verb} {f.id} {what} of {cmd.resource} (had used {used})"
     _made(
         b,

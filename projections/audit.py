@@ -103,7 +103,9 @@ def _groups(records: Sequence[Record]) -> list[list[Record]]:
 # --- the pieces of an answer ---------------------------------------------------------
 
 
-def moves(numbered: Sequence[tuple[int | None, Event]], unit: str) -> list[dict[str, Any]]:
+def moves(
+    numbered: Sequence[tuple[int | None, Event]], unit: str, centi: tuple[str, ...] = LENGTH_RESOURCES
+) -> list[dict[str, Any]]:
     """Every move step by step: the cell, why it cost what it did, and the running total."""
     out = []
     for seq, e in numbered:
@@ -137,8 +139,8 @@ def moves(numbered: Sequence[tuple[int | None, Event]], unit: str) -> list[dict[
                 "over": total > e.budget,
                 "stopped": e.stopped,
                 "rules": list(e.rules),
-                "length": e.resource in LENGTH_RESOURCES,
-                "unit": unit if e.resource in LENGTH_RESOURCES else e.resource,
+                "length": e.resource in centi,
+                "unit": unit if e.resource in ("movement", "maneuver") else e.resource,
                 "steps": steps,
             }
         )
@@ -339,11 +341,12 @@ def explain(
         "status": _status(whole, record.batch),
         "ruleset": rs.id,
         "unit": rs.unit,
+        "centi": list(rs.centi_resources),
         "event": plain(record.event),
         "rules": [rule_words(rs, r) for r in record.event.rules],
         "command": _command_view(batch, whole.commands),
         "batch_rules": [rule_words(rs, r) for r in cited],
-        "moves": moves(numbered, rs.unit),
+        "moves": moves(numbered, rs.unit, rs.centi_resources),
         "checks": checks(numbered),
         "settings": settings_view(rs, state_before or state_after, cited),
         "rulings": {
@@ -370,7 +373,13 @@ def dry_run(enc: Encounter, command: Command, text: str = "", reveal: bool = Fal
     state = enc.state
     rs = get_ruleset(state.ruleset)
     text = text or str(command.__struct_config__.tag)
-    base: dict[str, Any] = {"text": text, "by": command.by, "ruleset": rs.id, "unit": rs.unit}
+    base: dict[str, Any] = {
+        "text": text,
+        "by": command.by,
+        "ruleset": rs.id,
+        "unit": rs.unit,
+        "centi": list(rs.centi_resources),
+    }
     result = enc.preview(command)
     if isinstance(result, Rejection):
         return {**base, "allowed": False, "rule": rule_words(rs, result.rule), "reason": result.reason}
@@ -404,7 +413,7 @@ def dry_run(enc: Encounter, command: Command, text: str = "", reveal: bool = Fal
         "events": [plain(e) for e in shown],
         "hidden": hidden,
         "rules": [rule_words(rs, r) for r in cited],
-        "moves": moves(numbered, rs.unit),
+        "moves": moves(numbered, rs.unit, rs.centi_resources),
         "checks": checks(numbered, hide_seeded=not reveal),
         "fighters": [
             {"id": fid, "before": fighter_card(rs, state, fid), "after": fighter_card(rs, after, fid)}

@@ -221,16 +221,36 @@ class ApSquares(ZeroGravity):
     stats = (
         Stat("ap", "action points per cycle; the ap_per_cycle setting when 0 or not given", default=0),
         Stat("defense", "Defense before the Dexterity modifier", default=10),
-        Stat("dexterity", "Dexterity attribute modifier: added to Defense and to Dexterity rolls", default=0),
-        Stat("strength", "Strength attribute modifier, added to Strength rolls (body-block)", default=0),
+        Stat(
+            "dexterity",
+            "Dexterity attribute modifier: added to Defense and to Dexterity rolls",
+            default=0,
+            signed=True,
+        ),
+        Stat(
+            "strength",
+            "Strength attribute modifier, added to Strength rolls (body-block)",
+            default=0,
+            signed=True,
+        ),
         Stat("strength_bonus", "Strength attribute bonus: extra m per cycle a push-off may reach", default=0),
-        Stat("celerity", "Celerity attribute modifier, added to the reflexive-leap dive roll", default=0),
-        Stat("parry", "modifier of a parry roll with the melee weapon wielded (unarmed counts)", default=0),
+        Stat(
+            "celerity",
+            "Celerity attribute modifier, added to the reflexive-leap dive roll",
+            default=0,
+            signed=True,
+        ),
+        Stat(
+            "parry",
+            "modifier of a parry roll with the melee weapon wielded (unarmed counts)",
+            default=0,
+            signed=True,
+        ),
         Stat("weapon_damage", "damage of that melee weapon", default=1),
     )
     posture_rules = ("ap-squares/crawl", "ap-squares/crawl")
     # Budgets kept in hundredths like lengths (200 = 2 AP), for views that print `spent`.
-    centi_resources = ("ap", "momentum")
+    centi_resources = ("movement", "maneuver", "ap", "momentum")
 
     # --- setup -----------------------------------------------------------------
 
