@@ -56,13 +56,16 @@ class Timeline:
         self.last_seq = record.seq
         kind = type(event)
         if kind is Undone:
-            self.applied.remove(event.batch)
-            self.undone.append(event.batch)
+            # Only the latest batch in force may be undone: a stack pop, O(1) at any depth.
+            if len(self.applied) < 2 or self.applied[-1] != event.batch:
+                raise ValueError(f"undone batch {event.batch} is not the latest batch in force")
+            self.undone.append(self.applied.pop())
             self.state = self.before[event.batch]
             return
         if kind is Redone:
-            self.undone.remove(event.batch)
-            self.applied.append(event.batch)
+            if not self.undone or self.undone[-1] != event.batch:
+                raise ValueError(f"redone batch {event.batch} is not the batch undone most recently")
+            self.applied.append(self.undone.pop())
             self.state = self.after[event.batch]
             return
         if record.batch != self._batch:  # a new command's batch begins

@@ -399,11 +399,6 @@ def test_undoing_a_batch_not_in_force_names_its_line(log: Path, capsys: pytest.C
     assert f"{log}:{lineno}:" in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="foundation bug: Timeline.apply accepts an Undone of a batch that is not the latest in "
-    "force (list.remove anywhere): the board goes back before it while later batches stay applied",
-)
 def test_undoing_an_older_batch_than_the_latest_names_its_line(log: Path, capsys: pytest.CaptureFixture[str]):
     assert run(capsys, "do", log, "move", "ari", "3,3")[0] == 0  # batch 3; the fixture's move is batch 2
     lineno = append_record(log, undo_event("undone", 2))
@@ -411,11 +406,6 @@ def test_undoing_an_older_batch_than_the_latest_names_its_line(log: Path, capsys
     assert f"{log}:{lineno}:" in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="foundation bug: Timeline.apply accepts a Redone of any undone batch, not only the one "
-    "undone last, and jumps to the board after it",
-)
 def test_redoing_out_of_order_names_its_line(log: Path, capsys: pytest.CaptureFixture[str]):
     assert run(capsys, "do", log, "move", "ari", "3,3")[0] == 0  # batch 3
     assert run(capsys, "undo", log)[0] == 0  # undoes 3
