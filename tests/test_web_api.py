@@ -132,9 +132,10 @@ def test_explain_gives_rules_in_words_the_steps_and_the_fighter_before_and_after
     x = client.get(f"/api/events/{seq}").json()
     assert x["rules"][0]["id"] == "speed-meters/movement"
     assert "Speed meters" in x["rules"][0]["enforce"]
-    assert x["command"] == "move ari 2,2 3,2"
+    assert x["command"]["text"] == "move ari 2,2 3,2" and x["text"].startswith("ari moved")
     assert [s["cost"] for s in x["moves"][0]["steps"]] == [CU, 2 * CU]  # sand costs 2 (rough)
-    assert x["fighter"]["before"]["pos"][:2] == [1, 1] and x["fighter"]["after"]["pos"][:2] == [3, 2]
+    ari = next(f for f in x["fighters"] if f["id"] == "ari")
+    assert ari["before"]["pos"][:2] == [1, 1] and ari["after"]["pos"][:2] == [3, 2]
 
 
 @pytest.mark.parametrize("seq", ["0", "9999", "abc"])
@@ -181,14 +182,14 @@ def test_preview_of_waypoints_follows_straight_lines(client: TestClient):
     body = {"move": {"fighter": "ari", "waypoints": [[1, 2], [3, 2]]}}
     p = client.post("/api/preview", json=body).json()
     assert p["text"] == "move ari 1,2 3,2"
-    assert [s["to"][:2] for s in p["moves"][0]["steps"]] == [[1, 2], [2, 2], [3, 2]]
+    assert [s["cell"][:2] for s in p["moves"][0]["steps"]] == [[1, 2], [2, 2], [3, 2]]
     assert [s["cost"] for s in p["moves"][0]["steps"]] == [CU, CU, 2 * CU]
 
 
 def test_preview_of_a_refused_move_names_the_rule_and_why(client: TestClient, log: Path):
     before = records(log)
     p = client.post("/api/preview", json={"text": "move ari 6,1"}).json()
-    assert p["ok"] is False and p["rule"] == "speed-meters/movement"
+    assert p["ok"] is False and p["rule"] == "speed-meters/movement" and "Speed meters" in p["enforce"]
     assert "5 m" in p["reason"] and "4 m" in p["reason"]
     assert p["needs_roll"] is False
     assert records(log) == before
@@ -310,6 +311,27 @@ def test_a_table_check_asks_for_the_roll_and_takes_it(tmp_path: Path):
     assert done.status_code == 200
     check = next(r for r in opened(log).records if r.event.__class__.__name__ == "CheckRolled")
     assert check.event.source == "table" and check.event.number == 5 and check.event.passed is True
+
+
+def test_a_preview_hides_a_seeded_roll_unless_the_gm_reveals_it(client: TestClient, log: Path):
+    do(client, 'require-test 2,2 target=4 why="oil on the floor"')
+    before = records(log)
+    body = {"version": version(client), "move": {"fighter": "ari", "to": [2, 2]}}
+    hidden = client.post("/api/preview", json=body).json()
+    assert hidden["ok"] is True and hidden["checks"][0]["hidden"] is True
+    assert hidden["checks"][0]["number"] is None and hidden["checks"][0]["passed"] is None
+    assert hidden["events"][-1]["type"] == "check" and "drawn on confirming" in hidden["events"][-1]["text"]
+    assert "number=" not in json.dumps(hidden["events"])
+    assert all(m["stopped"] == "" for m in hidden["moves"])  # a stop would tell a failed test
+    assert "hidden" not in hidden  # nor how many events follow (a passed test lets the move go on)
+    shown = client.post("/api/preview", json={**body, "reveal": True}).json()
+    number = shown["checks"][0]["number"]
+    assert shown["checks"][0]["hidden"] is False and number is not None
+    assert f"number={number}" in json.dumps(shown["events"])
+    assert records(log) == before  # neither preview drew the die
+    client.post("/api/do", json=body)
+    check = next(r.event for r in opened(log).records if r.event.__class__.__name__ == "CheckRolled")
+    assert check.source == "seeded" and check.number == number
 
 
 # --- POST /api/undo and /api/redo -------------------------------------------------------------------

@@ -143,6 +143,7 @@ class CommandBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     move: MoveBody | None = None
     rolls: tuple[int, ...] = ()  # numbers rolled at the table for this command's checks, in order
     by: str | None = None
+    reveal: bool = False  # preview only: show seeded checks' numbers and what follows (the GM's choice)
 
 
 class UndoBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -301,21 +302,10 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
             version = len(enc.records)
             if body.version is not None and body.version != version:
                 return _stale(Stale(body.version, version))
-            command, _, extra = _command(table, body, "preview")
-            result = enc.preview(command)
-        if isinstance(result, Rejection):
-            return JSONResponse({"ok": False, "version": version, **extra, **views.refusal(result)})
-        f = enc.state.fighter(getattr(command, "fighter", "") or "")
-        return JSONResponse(
-            {
-                "ok": True,
-                "version": version,
-                **extra,
-                "from": list(f.pos) if f else None,
-                "events": [views.event(e) for e in result],
-                "moves": views.moves(result, get_ruleset(enc.state.ruleset).unit),
-            }
-        )
+            command, text, extra = _command(table, body, "preview")
+            f = enc.state.fighter(getattr(command, "fighter", "") or "")
+            dry = views.dry_run(enc, command, text, body.reveal)
+        return JSONResponse({**dry, "version": version, **extra, "from": list(f.pos) if f else None})
 
     async def do(request: Request) -> Response:
         try:
@@ -415,7 +405,11 @@ def _write_answer(table: Table, seen: int, command: Command, text: str, extra: d
         return _stale(exc)
     if isinstance(result, Rejection):
         return _error(
-            422, "refused", f"refused by {result.rule}: {result.reason}", **extra, **views.refusal(result)
+            422,
+            "refused",
+            f"refused by {result.rule}: {result.reason}",
+            **extra,
+            **views.refusal(get_ruleset(table.live().state.ruleset), result),
         )
     enc = table.live()
     return JSONResponse(

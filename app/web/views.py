@@ -8,42 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec import to_builtins
 from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.dice import CHECKS
 from tabletrail.core.refusal import Rejection
-from tabletrail.core.ruleset import ENGINE_COMMAND, ENGINE_FIGHTER, ENGINE_HANDLERS, ENGINE_TURN, Ruleset
+from tabletrail.core.ruleset import ENGINE_HANDLERS, Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.rulings import LENGTH_RESOURCES
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, to_cu
-from tabletrail.encounter import UNDO_RULE, Encounter
+from tabletrail.core.units import to_cu
+from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
-from tabletrail.events.commands.rulings import GM_RULING
 from tabletrail.events.log import Record
-from tabletrail.events.types import CommandIssued, Event, Moved
+from tabletrail.events.types import AnyEvent, CheckRolled, Event, Moved
+from tabletrail.projections import audit
 from tabletrail.render import describe
 from tabletrail.syntax import usage
-
-# The engine's own rules, in the words the explain panel shows next to their ids.
-ENGINE_RULES: dict[str, str] = {
-    ENGINE_TURN: "only the fighter whose turn it is may act; end-turn passes the turn on",
-    ENGINE_FIGHTER: "a command must name a fighter of this encounter",
-    ENGINE_COMMAND: "a command must be one the ruleset knows, and must change something",
-    CHECKS: "a check's number is rolled at the table (roll=N) or drawn from the seeded dice, "
-    "as the checks setting says",
-    UNDO_RULE: "undo takes back the latest command in force, redo puts back the latest undone one; "
-    "players undo only their own side's commands",
-    GM_RULING: "only the GM rules, every ruling says why, and it is logged with the facts it causes",
-}
-
-
-def rule_texts(rs: Ruleset) -> dict[str, dict[str, str]]:
-    """Every rule id an event of this encounter may cite, with what it enforces."""
-    out = {rid: {"enforce": text, "default": ""} for rid, text in ENGINE_RULES.items()}
-    for r in rs.rules:
-        out[rs.rule(r.name)] = {"enforce": r.enforce, "default": r.default}
-    return out
 
 
 def commands(rs: Ruleset) -> list[dict[str, Any]]:
@@ -182,91 +162,70 @@ def event(e: Event) -> dict[str, Any]:
     }
 
 
-def moves(events: list[Event], unit: str) -> list[dict[str, Any]]:
-    """The per-step cost breakdown of every Moved event; lengths in `unit`, other budgets by name."""
-    out = []
-    for e in events:
-        if isinstance(e, Moved):
-            total = sum(s.cost for s in e.steps)
-            out.append(
-                {
-                    "fighter": e.fighter,
-                    "resource": e.resource,
-                    "unit": unit if e.resource in LENGTH_RESOURCES else e.resource.upper(),
-                    "budget": e.budget,
-                    "total": total,
-                    "stopped": e.stopped,
-                    "rules": list(e.rules),
-                    "steps": [
-                        {
-                            "to": list(s.to),
-                            "cost": s.cost,
-                            "terrain": s.terrain,
-                            "diagonal": s.diagonal,
-                            "mode": s.mode,
-                        }
-                        for s in e.steps
-                    ],
-                }
-            )
-    return out
-
-
 def needs_roll(rejection: Rejection) -> bool:
     """A check whose number must come from the table (the checks setting is 'table')."""
     return rejection.rule == CHECKS and "needs a roll" in rejection.reason
 
 
-def refusal(rejection: Rejection) -> dict[str, Any]:
-    return {"rule": rejection.rule, "reason": rejection.reason, "needs_roll": needs_roll(rejection)}
+def refusal(rs: Ruleset, rejection: Rejection) -> dict[str, Any]:
+    """A refusal as the page shows it: the rule id, what the rule enforces, and why, with the numbers."""
+    return {
+        "rule": rejection.rule,
+        "enforce": audit.rule_words(rs, rejection.rule)["enforce"],
+        "reason": rejection.reason,
+        "needs_roll": needs_roll(rejection),
+    }
+
+
+def dry_run(enc: Encounter, command: Command, text: str, reveal: bool) -> dict[str, Any]:
+    """The dry run of `tabletrail why`, with a line of words for each event it shows.
+
+    Unless the GM reveals them, a seeded check's number stays hidden, with all
+    that follows from it: a preview is no way to peek at the dice.
+    """
+    dry = audit.dry_run(enc, command, text, reveal=reveal)
+    if not dry["allowed"]:
+        words = dry["rule"]
+        return {
+            "ok": False,
+            "rule": words["id"],
+            "enforce": words["enforce"],
+            "reason": dry["reason"],
+            "needs_roll": needs_roll(Rejection(words["id"], dry["reason"])),
+        }
+    shown = [msgspec.convert(e, AnyEvent) for e in dry["events"]]
+    moves = dry["moves"]
+    if any(c["hidden"] for c in dry["checks"]):
+        # A failed test stops the move, and walk writes why on the move before the check:
+        # that would tell the check's outcome, so it is left out with the number. So is how
+        # many events the dry run held back (a passed test lets the move go on).
+        shown = [msgspec.structs.replace(e, stopped="") if isinstance(e, Moved) else e for e in shown]
+        moves = [{**m, "stopped": ""} for m in moves]
+    return {
+        "ok": True,
+        "events": [_masked(e) if not reveal else event(e) for e in shown],
+        "moves": moves,
+        "checks": dry["checks"],
+        "rules": dry["rules"],
+        "fighters": dry["fighters"],
+    }
+
+
+def _masked(e: Event) -> dict[str, Any]:
+    """An event of a preview, a seeded check's number and outcome left out."""
+    if isinstance(e, CheckRolled) and e.source == "seeded":
+        return {
+            "type": "check",
+            "text": f"{e.fighter}: {e.check} check, seeded: the number is drawn on confirming",
+            "rules": list(e.rules),
+            "note": e.note,
+        }
+    return event(e)
 
 
 def explain(enc: Encounter, seq: int) -> dict[str, Any]:
-    """One event in full: its fields, its rules in words, its batch, the fighter before and after."""
-    r = enc.records[seq - 1]
-    e = r.event
-    rs = get_ruleset(enc.state.ruleset)
-    texts = rule_texts(rs)
-    t = enc.timeline
-    issued: CommandIssued | None = t.commands.get(r.batch)
-    fields = {k: v for k, v in to_builtins(e).items() if k not in ("type", "rules", "note")}
-    out: dict[str, Any] = {
-        "seq": r.seq,
-        "batch": r.batch,
-        "actor": r.actor,
-        "at": r.at,
-        "type": type(e).__struct_config__.tag,
-        "text": describe(e),
-        "note": e.note,
-        "rules": [{"id": rid, **texts.get(rid, {"enforce": "", "default": ""})} for rid in e.rules],
-        "fields": fields,
-        "command": issued.text if issued else "",
-        "status": status(enc, r.batch),
-        "batch_events": [
-            {"seq": x.seq, "text": describe(x.event)} for x in enc.records if x.batch == r.batch
-        ],
-    }
-    fid = getattr(e, "fighter", None)
-    before, after = t.before.get(r.batch), t.after.get(r.batch)
-    if isinstance(fid, str) and before is not None and after is not None:
-        out["fighter"] = {
-            "id": fid,
-            "before": _brief(before, fid),
-            "after": _brief(after, fid),
-        }
-    if isinstance(e, Moved):
-        out["moves"] = moves([e], rs.unit)
-        out["total"] = fmt(sum(s.cost for s in e.steps))
-    return out
-
-
-def _brief(state: EncounterState, fid: str) -> dict[str, Any] | None:
-    f = state.fighter(fid)
-    if f is None:
-        return None
-    return {
-        "pos": list(f.pos),
-        "states": {k: v for k, v in f.states.items()},
-        "spent": dict(f.spent),
-        "damage": f.damage,
-    }
+    """The audit's explanation of one event, with a line of words for it."""
+    refused = enc.store.refused() if hasattr(enc.store, "refused") else []
+    out = audit.explain(enc.records, seq, refused, where=enc.store.name)
+    e = enc.records[seq - 1].event
+    return {**out, "type": type(e).__struct_config__.tag, "text": describe(e), "note": e.note}

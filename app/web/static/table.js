@@ -77,7 +77,8 @@ function say(kind, ...parts) {
 }
 
 function sayRefusal(data) {
-  say("refused", "Refused by ", ruleChip(data.rule), ": ", h("span", { class: "reason" }, data.reason));
+  say("refused", "Refused by ", ruleChip(data.rule), ": ", h("span", { class: "reason" }, data.reason),
+    data.enforce ? h("span", { class: "muted" }, ` (${data.rule}: ${data.enforce})`) : "");
 }
 
 // --- loading -------------------------------------------------------------------------------
@@ -323,11 +324,11 @@ function drawRoute() {
   if (!p || !p.moves || !p.moves.length) return;
   for (const m of p.moves) {
     const f = S.board.fighters.find((x) => x.id === m.fighter);
-    const start = m === p.moves[0] && p.from ? p.from : f ? f.pos : m.steps[0].to;
-    const pts = [[start[0], start[1]], ...m.steps.map((s) => s.to)];
+    const start = m === p.moves[0] && p.from ? p.from : f ? f.pos : m.steps[0].cell;
+    const pts = [[start[0], start[1]], ...m.steps.map((s) => s.cell)];
     g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: "path", id: "path" }));
     for (const s of m.steps) {
-      g.append(el("text", { x: s.to[0] + 0.5, y: s.to[1] + 0.62, class: "stepcost", "text-anchor": "middle" }, fmt(s.cost)));
+      g.append(el("text", { x: s.cell[0] + 0.5, y: s.cell[1] + 0.62, class: "stepcost", "text-anchor": "middle" }, fmt(s.cost)));
     }
   }
 }
@@ -372,47 +373,72 @@ function renderEvents() {
   if (S.live) list.scrollTop = list.scrollHeight;
 }
 
+function ruleLine(r) {
+  return h("div", { class: "rule-line" }, ruleChip(r.id), " " + (r.enforce || "") + (r.default ? ` (default ruling: ${r.default})` : ""));
+}
+
+function cardText(c) {
+  if (!c) return "—";
+  return `${c.pos[0]},${c.pos[1]} height ${fmt(c.pos[2])}; spent ${JSON.stringify(c.spent)}; ` +
+    `damage ${c.damage}; may still move ${fmt(c.move_left)}` +
+    (Object.keys(c.states).length ? "; " + Object.entries(c.states).map(([k, v]) => `${k} ${v}`).join(", ") : "");
+}
+
+function fightersBlock(fighters) {
+  return h("div", {}, ...fighters.map((f) => h("div", { class: "fighter-change" },
+    h("b", {}, f.id), ": ", cardText(f.before), " → ", cardText(f.after))));
+}
+
+function checksBlock(checks) {
+  return h("ul", { class: "checks" }, ...checks.map((c) => h("li", {},
+    `${c.fighter}: ${c.check} check, ${c.source} `,
+    c.hidden ? h("i", {}, "number hidden until the command is confirmed") : `rolled ${c.number}` +
+      (c.modifier ? ` ${c.modifier > 0 ? "+" : ""}${c.modifier} = ${c.total}` : "") +
+      (c.target !== null ? ` against ${c.target}: ${c.passed ? "passed" : "failed"}` : ""),
+    " ", ...c.rules.map(ruleChip))));
+}
+
 async function explain(seq) {
   S.explainSeq = seq;
   const { status, data } = await api("GET", "/api/events/" + seq);
   const box = $("explain");
   if (status !== 200) { box.textContent = data.message; return; }
   box.className = "";
+  const c = data.command;
   const parts = [
-    h("div", {}, h("b", {}, `#${data.seq} ${data.type}`), ` · batch ${data.batch} by ${data.actor} at ${data.at}` +
-      (data.status ? ` · ${data.status}` : "")),
+    h("div", {}, h("b", {}, `#${data.seq} ${data.type}`), ` · batch ${data.batch} · ${data.status}`),
     h("div", {}, data.text),
+    h("div", {}, "command: ", h("code", {}, c.text), ` by ${c.by} (entered by ${c.actor} at ${c.at})` + (c.why ? ` · why: ${c.why}` : "")),
   ];
-  if (data.command) parts.push(h("div", {}, "command: ", h("code", {}, data.command)));
-  if (data.note) parts.push(h("div", {}, "why: " + data.note));
-  for (const r of data.rules) {
-    parts.push(h("div", { class: "rule-line" }, ruleChip(r.id), " " + (r.enforce || "") + (r.default ? ` (default ruling: ${r.default})` : "")));
+  if (data.note) parts.push(h("div", {}, "note: " + data.note));
+  parts.push(h("div", {}, h("b", {}, "rules")), ...data.rules.map(ruleLine));
+  const more = data.batch_rules.filter((r) => !data.rules.some((x) => x.id === r.id));
+  if (more.length) parts.push(h("div", { class: "muted" }, "the rest of the batch cites:"), ...more.map(ruleLine));
+  for (const m of data.moves) parts.push(stepsTable(m));
+  if (data.checks.length) parts.push(checksBlock(data.checks));
+  if (data.fighters.length) parts.push(h("div", {}, h("b", {}, "before → after")), fightersBlock(data.fighters));
+  const bearing = data.settings.filter((x) => x.bears);
+  if (bearing.length) parts.push(h("div", {}, "settings in force: " + bearing.map((x) => `${x.name} = ${JSON.stringify(x.value)}`).join(", ")));
+  if (data.rulings.made_here.length) parts.push(h("div", {}, "GM ruling: " + data.rulings.made_here.map((r) => `${r.kind}: ${r.why}`).join("; ")));
+  if (data.events.length > 1) {
+    parts.push(h("div", {}, "same batch: " + data.events.map((e) => `#${e.seq} ${e.event.type}`).join(" · ")));
   }
-  if (data.moves) {
-    for (const m of data.moves) parts.push(stepsTable(m));
-  }
-  if (data.fighter && data.fighter.before && data.fighter.after) {
-    const fb = data.fighter.before, fa = data.fighter.after;
-    parts.push(h("div", {}, `${data.fighter.id}: ${fb.pos[0]},${fb.pos[1]} → ${fa.pos[0]},${fa.pos[1]}; ` +
-      `spent ${JSON.stringify(fb.spent)} → ${JSON.stringify(fa.spent)}; damage ${fb.damage} → ${fa.damage}`));
-  }
-  if (data.batch_events.length > 1) {
-    parts.push(h("div", {}, "same batch: " + data.batch_events.map((e) => `#${e.seq} ${e.text}`).join(" · ")));
-  }
-  parts.push(h("pre", {}, JSON.stringify(data.fields, null, 1)));
+  parts.push(h("pre", {}, JSON.stringify(data.event, null, 1)));
   box.replaceChildren(...parts);
   renderEvents();
 }
 
 function stepsTable(m) {
-  const unit = m.unit;
-  const rows = m.steps.map((s, i) => h("tr", {},
-    h("td", {}, String(i + 1)), h("td", {}, `${s.to[0]},${s.to[1]}`), h("td", {}, fmt(s.cost)),
+  const n = (v) => (m.length ? fmt(v) : String(v));
+  const rows = m.steps.map((s) => h("tr", {},
+    h("td", {}, String(s.n)), h("td", {}, `${s.cell[0]},${s.cell[1]}`), h("td", {}, n(s.cost)),
+    h("td", {}, n(s.total)), h("td", {}, n(s.left)),
     h("td", {}, [s.terrain, s.diagonal ? "diagonal" : "", s.mode].filter(Boolean).join(", "))));
   return h("div", {},
-    h("div", {}, `${m.fighter}: ${fmt(m.total)} of ${fmt(m.budget)} ${unit} (${m.resource})` +
-      (m.stopped ? ` · stopped: ${m.stopped}` : "")),
-    h("table", { class: "steps" }, h("tr", {}, h("th", {}, "#"), h("th", {}, "to"), h("th", {}, unit), h("th", {}, "why")), ...rows));
+    h("div", {}, `${m.fighter}: ${n(m.total)} of ${n(m.budget)} ${m.unit} (${m.resource})` +
+      (m.stopped ? ` · stopped: ${m.stopped}` : ""), " ", ...m.rules.map(ruleChip)),
+    h("table", { class: "steps" },
+      h("tr", {}, ...["#", "to", m.unit, "total", "left", "why"].map((t) => h("th", {}, t))), ...rows));
 }
 
 // --- acting ------------------------------------------------------------------------------------
@@ -434,7 +460,7 @@ function startPreview(body) {
 }
 
 async function runPreview() {
-  const body = { ...S.pending, rolls: S.rolls, version: S.version, by: by() };
+  const body = { ...S.pending, rolls: S.rolls, version: S.version, by: by(), reveal: $("reveal").checked };
   const { status, data } = await api("POST", "/api/preview", body);
   if (status === 409) { say("error", data.message); clearPreview(); await loadLive(); return; }
   if (status !== 200) { say("error", data.message); S.preview = null; drawRoute(); return; }
@@ -451,7 +477,8 @@ async function runPreview() {
   $("roll-panel").hidden = true;
   if (!data.ok) {
     box.replaceChildren(h("div", {}, h("code", {}, data.text)),
-      h("div", { class: "refusal" }, "Refused by ", ruleChip(data.rule), ": ", data.reason));
+      h("div", { class: "refusal" }, "Refused by ", ruleChip(data.rule), ": ", data.reason),
+      h("div", { class: "muted" }, data.rule + ": " + data.enforce));
     sayRefusal(data);
     $("confirm").disabled = true;
     drawRoute();
@@ -464,6 +491,11 @@ async function runPreview() {
     ...data.moves.map(stepsTable),
     h("div", {}, h("b", {}, "What happens")),
     h("ul", { id: "consequences" }, ...data.events.map((e) => h("li", { title: e.note }, e.text + " ", ...e.rules.map(ruleChip)))),
+    data.checks.some((c) => c.hidden) ? h("div", { class: "muted", id: "hidden-note" },
+      "A seeded check is drawn when you confirm: its number, its outcome and what follows stay hidden until then.") : "",
+    data.checks.length ? checksBlock(data.checks) : "",
+    fightersBlock(data.fighters),
+    h("details", {}, h("summary", {}, "rules in play"), ...data.rules.map(ruleLine)),
   );
   drawRoute();
 }
@@ -568,6 +600,7 @@ function start() {
   $("board").addEventListener("click", onBoardClick);
   $("confirm").addEventListener("click", confirmPending);
   $("cancel").addEventListener("click", () => { clearPreview(); say("", ""); });
+  $("reveal").addEventListener("change", () => { if (S.pending) runPreview(); });
   $("undo").addEventListener("click", () => undoRedo("undo"));
   $("redo").addEventListener("click", () => undoRedo("redo"));
   $("scrubber").addEventListener("input", onScrub);
