@@ -37,7 +37,7 @@ def opened(log: Path) -> Encounter:
 
 @pytest.fixture
 def client(log: Path) -> TestClient:
-    return TestClient(create_app(log))
+    return TestClient(create_app(log), base_url="http://127.0.0.1:8000")
 
 
 def version(client: TestClient) -> int:
@@ -295,7 +295,7 @@ def test_malformed_dos_are_a_400_and_append_nothing(client: TestClient, log: Pat
 
 def test_a_table_check_asks_for_the_roll_and_takes_it(tmp_path: Path):
     log = new_log(tmp_path, checks="table")
-    client = TestClient(create_app(log))
+    client = TestClient(create_app(log), base_url="http://127.0.0.1:8000")
     do(client, 'require-test 2,2 target=4 why="oil on the floor"')
     before = records(log)
     body = {"version": version(client), "move": {"fighter": "ari", "to": [2, 2]}}
@@ -403,6 +403,28 @@ def test_a_change_made_outside_the_server_is_seen_at_once(client: TestClient, lo
     assert r.status_code == 409  # the page that saw the old version may not write
 
 
+def test_a_body_that_is_not_sent_as_json_is_refused_and_changes_nothing(client: TestClient, log: Path):
+    before = records(log)
+    body = json.dumps({"version": lines(log), "text": "move ari 3,1"})
+    r = client.post("/api/do", content=body, headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415 and "application/json" in r.json()["message"]
+    assert records(log) == before
+
+
+def test_requests_to_another_host_name_are_refused(log: Path):
+    stranger = TestClient(create_app(log), base_url="http://attacker.example")
+    assert stranger.get("/api/state").status_code == 400
+    assert stranger.post("/api/undo", json={"version": 4}).status_code == 400
+
+
+def test_an_unknown_fighter_in_a_typed_command_is_refused_and_changes_nothing(client: TestClient, log: Path):
+    before = records(log)
+    r = client.post("/api/do", json={"version": lines(log), "text": "move zed 3,1"})
+    assert r.status_code == 422 and r.json()["rule"] == "tabletrail/fighter"
+    assert "no fighter 'zed'" in r.json()["reason"]
+    assert records(log) == before
+
+
 def test_a_missing_log_is_an_error_before_serving(tmp_path: Path):
     with pytest.raises(InputError, match="no such log file"):
         create_app(tmp_path / "nope.jsonl")
@@ -410,7 +432,7 @@ def test_a_missing_log_is_an_error_before_serving(tmp_path: Path):
 
 def test_a_log_broken_while_serving_is_a_500_naming_the_line(tmp_path: Path):
     log = new_log(tmp_path)  # a JSON Lines file someone edits by hand
-    client = TestClient(create_app(log))
+    client = TestClient(create_app(log), base_url="http://127.0.0.1:8000")
     with open(log, "ab") as fh:
         fh.write(b"garbage\n")
     r = client.get("/api/state")

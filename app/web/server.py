@@ -34,6 +34,8 @@ from typing import Any, TypeVar
 import anyio
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -160,6 +162,13 @@ class BadRequest(Exception):
 
 
 async def _body(request: Request, kind: type[_T]) -> _T:
+    # JSON only: a page of another site can't send that without the browser asking first,
+    # so it can't drive the table through a visitor's browser.
+    kind_of = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind_of != "application/json":
+        raise BadRequest(
+            f"{request.url.path}: send the body as application/json, not {kind_of or 'no content type'}", 415
+        )
     raw = await request.body()
     if not raw.strip():
         raise BadRequest(f"{request.url.path}: the request has no body; send a JSON object")
@@ -173,6 +182,11 @@ async def _body(request: Request, kind: type[_T]) -> _T:
 
 def _error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": error, "message": message, **extra}, status_code=status)
+
+
+def _bad(exc: BadRequest) -> JSONResponse:
+    kinds = {400: "bad request", 404: "not found", 415: "unsupported media type"}
+    return _error(exc.status, kinds.get(exc.status, "bad request"), exc.message)
 
 
 def _stale(exc: Stale) -> JSONResponse:
@@ -229,8 +243,17 @@ def _move_text(table: Table, move: MoveBody, extra: dict[str, Any]) -> str:
 # --- endpoints -----------------------------------------------------------------------------------
 
 
-def create_app(log: str | Path, store: Store | None = None) -> Starlette:
-    """The table view of one encounter log."""
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+
+
+def create_app(
+    log: str | Path, store: Store | None = None, hosts: tuple[str, ...] = LOCAL_HOSTS
+) -> Starlette:
+    """The table view of one encounter log, answering only requests addressed to `hosts`.
+
+    (Checking the Host header keeps a page of another site, served from a name
+    that resolves to this machine, from reading or driving the table.)
+    """
     table = Table(log, store)
 
     def state(request: Request) -> Response:
@@ -294,7 +317,7 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
             body = await _body(request, CommandBody)
             return await anyio.to_thread.run_sync(_preview, body)
         except BadRequest as exc:
-            return _error(exc.status, "bad request" if exc.status == 400 else "not found", exc.message)
+            return _bad(exc)
 
     def _preview(body: CommandBody) -> Response:
         with table.lock:
@@ -314,7 +337,7 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
                 raise BadRequest("do: give the version (record count) this page saw")
             return await anyio.to_thread.run_sync(_do, body)
         except BadRequest as exc:
-            return _error(exc.status, "bad request" if exc.status == 400 else "not found", exc.message)
+            return _bad(exc)
 
     def _do(body: CommandBody) -> Response:
         with table.lock:
@@ -329,7 +352,7 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
             try:
                 body = await _body(request, UndoBody)
             except BadRequest as exc:
-                return _error(exc.status, "bad request", exc.message)
+                return _bad(exc)
             text = kind.__struct_config__.tag
             return await anyio.to_thread.run_sync(
                 lambda: _written(table, body.version, kind(by=body.by, why=body.why), str(text), {})
@@ -387,6 +410,7 @@ def create_app(log: str | Path, store: Store | None = None) -> Starlette:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={InputError: broken_log},
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
     )
     app.state.table = table
     return app
