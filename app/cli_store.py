@@ -58,7 +58,10 @@ def default_log(scenario_path: str) -> str:
 def cmd_repair(args: argparse.Namespace) -> int:
     store = store_for(args.log)
     if isinstance(store, SqliteStore):
-        return _repair_sqlite(store, args.dry_run)
+        try:
+            return _repair_sqlite(store, args.dry_run)
+        finally:
+            store.close()
     assert isinstance(store, JsonlStore)
     found = store.damage()
     if args.dry_run:
@@ -135,7 +138,13 @@ def _copy(args: argparse.Namespace) -> int:
     source, target = Path(args.source), Path(args.target)
     if target.exists() and source.exists() and target.resolve() == source.resolve():
         raise InputError(f"{target}: the copy must go to another file than {source}")
-    events, snapshots = transfer(store_for(args.source), store_for(args.target, args.snapshot_every))
+    source_store, target_store = store_for(args.source), store_for(args.target, args.snapshot_every)
+    try:
+        events, snapshots = transfer(source_store, target_store)
+    finally:
+        for store in (source_store, target_store):
+            if isinstance(store, SqliteStore):
+                store.close()  # the last connection out folds the WAL back: the .db file is whole
     extra = f", {snapshots} snapshot(s)" if snapshots else ""
     print(f"copied {events} events from {source} to {target}{extra}")
     return 0

@@ -268,7 +268,10 @@ class Encounter:
     def create(
         cls, store: Store, scenario: Scenario, clock: Callable[[], str] = now, where: str = "scenario"
     ) -> Encounter:
-        ruleset = get_ruleset(scenario.ruleset)
+        try:
+            ruleset = get_ruleset(scenario.ruleset)
+        except InputError as exc:
+            raise InputError(f"{where}: encounter.ruleset: {exc}") from None
         settings = ruleset.resolve_settings(scenario.settings, f"{where}: settings")
         ruleset.validate(scenario, where)
         _check_places(scenario, where)
@@ -501,7 +504,7 @@ def _check_start(event: EncounterStarted, where: str) -> None:
     try:
         ruleset = get_ruleset(event.scenario.ruleset)
     except InputError as exc:
-        raise InputError(f"{where}: {exc}") from None
+        raise InputError(f"{where}: scenario.ruleset: {exc}") from None
     ruleset.validate(event.scenario, f"{where}: scenario")
     _check_places(event.scenario, f"{where}: scenario")
 

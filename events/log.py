@@ -383,6 +383,11 @@ class JsonlStore:
         if found is None:
             return f"nothing to repair: {self.path} ends with a whole batch"
         end, size, what = found
+        if end == 0:
+            raise InputError(
+                f"{self.path}: no whole batch comes before {what}: there is nothing to keep "
+                "(is it a log at all?); nothing was cut"
+            )
         backup = _free_name(self.path.with_name(self.path.name + ".bak"))
         shutil.copyfile(self.path, backup)
         with open(backup, "rb+") as fh:
