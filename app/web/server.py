@@ -1,12 +1,16 @@
 """The table view's server: one encounter log, served to every screen at the table.
 
 The log on disk stays the source of truth. `Table` keeps the encounter folded
-in memory and re-reads the log whenever the file changed (another screen, or
-`tabletrail do` in a terminal); every write happens under one lock and carries
-the version (record count) its page saw, so two GMs clicking at once can't
-both act on a board one of them no longer sees: the second gets a 409 and
-nothing changes. The browser holds no rules: it asks for the reachable area,
-for the dry run of a command, and for the command itself.
+in memory and folds in what others appended (another screen's server, or
+`tabletrail do` in a terminal) before answering; every write happens under one
+lock and carries the version (record count) its page saw, so two GMs clicking
+at once can't both act on a board one of them no longer sees: the second gets
+a 409 and nothing changes. The browser holds no rules: it asks for the
+reachable area, for the dry run of a command (the audit's, which keeps seeded
+rolls hidden unless the GM reveals them), and for the command itself.
+
+Only requests addressed to 127.0.0.1 or localhost are answered, and bodies
+must be sent as JSON: a page of another site can't drive the table.
 
 Endpoints (JSON unless said):
     GET  /                       the page
@@ -25,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shlex
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -208,7 +213,7 @@ def _command(table: Table, body: CommandBody, where: str) -> tuple[Command, str,
     text = _move_text(table, body.move, extra) if body.move is not None else (body.text or "").strip()
     text += "".join(f" roll={n}" for n in body.rolls)
     if body.by:
-        text += f" by={body.by}"
+        text += f" by={shlex.quote(body.by)}"
     try:
         command = parse(text, where)
     except InputError as exc:
