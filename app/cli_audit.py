@@ -289,7 +289,7 @@ def why_text(data: dict[str, Any]) -> str:
         event = _event(e)
         out.append(f"  {render.describe(event)}  [{', '.join(event.rules)}]")
     if data["hidden"]:
-        out.append(f"  … and {data['hidden']} more event(s) that depend on the seeded roll (not shown)")
+        out.append("  … and whatever follows from the seeded roll (not shown: --reveal shows it)")
     out.append("rules:")
     out.extend(_rules(data["rules"]))
     out.extend(_fighters(data["fighters"], unit, "would be", tuple(data.get("centi", ()))))

@@ -390,7 +390,10 @@ def dry_run(enc: Encounter, command: Command, text: str = "", reveal: bool = Fal
             (i for i, e in enumerate(events) if isinstance(e, CheckRolled) and e.source == "seeded"), None
         )
         if cut is not None:
-            shown, hidden = events[: cut + 1], len(events) - cut - 1
+            # Nothing shown may tell pass from fail: not the number, not the outcome, not the
+            # stop the move records before it, not even how many events follow.
+            shown = [_unrevealed(e) for e in events[: cut + 1]]
+            hidden = -1
     numbered: list[tuple[int | None, Event]] = [(None, e) for e in shown]
     touched = shown
     head = events[0]
@@ -404,7 +407,7 @@ def dry_run(enc: Encounter, command: Command, text: str = "", reveal: bool = Fal
         issued = tl.commands.get(head.batch)
         base["target"] = {"batch": head.batch, "text": issued.text if issued else "(setup)"}
     else:
-        masked = shown is not events  # a seeded check is shown without its number or outcome
+        masked = hidden != 0  # a seeded check is shown without its number or outcome
         after = None if masked else fold(state, events)
     cited = _cited(touched)
     return {
@@ -421,6 +424,15 @@ def dry_run(enc: Encounter, command: Command, text: str = "", reveal: bool = Fal
         ],
         "cells": cell_rulings(state),
     }
+
+
+def _unrevealed(event: Event) -> Event:
+    """An event of a dry run with whatever would reveal a seeded roll taken out."""
+    if isinstance(event, CheckRolled) and event.source == "seeded":
+        return msgspec.structs.replace(event, number=0, dice=(), passed=None, note=event.note)
+    if isinstance(event, Moved) and event.stopped:
+        return msgspec.structs.replace(event, stopped="")
+    return event
 
 
 # --- verify ------------------------------------------------------------------------------

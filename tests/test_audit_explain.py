@@ -255,3 +255,17 @@ def test_explain_a_memory_log_is_the_same_as_its_jsonl_copy(tmp_path: Path):
     assert explain(Encounter.open(JsonlStore(path)).records, 5) == explain(
         Encounter.open(MemoryStore(enc.store.lines)).records, 5
     )
+
+
+def test_an_unrevealed_dry_run_reads_the_same_whether_the_seeded_roll_passes_or_fails():
+    """Nothing in `why` may tell a player which way the next seeded draw goes."""
+    outcomes: dict[bool, dict] = {}
+    for seed in range(40):
+        enc = encounter(arena().replace("seed = 7", f"seed = {seed}"))
+        do(enc, "require-test 2,1 target=4 why='ice'")
+        seen = dry_run(enc, parse("move a 4,1"), "move a 4,1", reveal=True)
+        outcomes.setdefault(seen["checks"][0]["passed"], dry_run(enc, parse("move a 4,1"), "move a 4,1"))
+        if len(outcomes) == 2:
+            break
+    assert set(outcomes) == {True, False}, "no seed below 40 gave both outcomes"
+    assert outcomes[True] == outcomes[False]
