@@ -565,8 +565,13 @@ class SpeedMeters(Ruleset):
         """Move the fighter's mode machine to `dest` (nothing when it is there already)."""
         f = b.state.fighter(fid)
         assert f is not None
-        if self.mode(f) != dest:
-            self.change(b, f, "mode", TRIGGER[dest], rule, note)
+        if self.mode(f) == dest:
+            return
+        self.change(b, f, "mode", TRIGGER[dest], rule, note)
+        # The facts a mode keeps go with it: a glide's heading, how far a fall has come.
+        for key in {"gliding": "glide", "falling": "fallen"}.get(self.mode(f), "").split():
+            if key in f.marks:
+                b.emit(ev.Unmarked(fighter=fid, key=key, rules=(rule,)))
 
     def settle_mode(self, b: Batch, fid: str, rule: str, note: str = "") -> None:
         """After a fighter comes down or appears somewhere: swimming in deep water, else walking."""
@@ -577,8 +582,10 @@ class SpeedMeters(Ruleset):
 
     # --- actions and the start of a Movement -------------------------------------------------
 
-    def use_action(self, b: Batch, f: Fighter, rule: str, what: str, note: str = "") -> None:
-        """Spend one of the turn's actions on `what`; refused when none is left."""
+    def use_action(
+        self, b: Batch, f: Fighter, rule: str, what: str, note: str = "", also: tuple[str, ...] = ()
+    ) -> None:
+        """Spend one of the turn's actions on `what` (`also`: other rules it applied); none left refuses."""
         total = self.actions(b.state, f)
         left = total - b.state.fighter(f.id).used("actions")  # type: ignore[union-attr]
         require(
@@ -596,7 +603,7 @@ class SpeedMeters(Ruleset):
                 fighter=f.id,
                 resource="actions",
                 amount=1,
-                rules=(rule,),
+                rules=(rule, *also),
                 note=note or f"{what} action ({left - 1} action(s) left after it)",
             )
         )
@@ -1272,7 +1279,6 @@ class SpeedMeters(Ruleset):
                 note=f"reaches the ground from {fmt(z - floor)} m still gliding: no falling damage",
             )
         )
-        b.emit(ev.Unmarked(fighter=fid, key="glide", rules=(rule,)))
         self.settle_mode(b, fid, rule, "lands from the glide")
 
     # --- falling ---------------------------------------------------------------------------
@@ -1337,8 +1343,6 @@ class SpeedMeters(Ruleset):
             + (f"; {why}" if why else ""),
             from_z=z,
         )
-        if before:
-            b.emit(ev.Unmarked(fighter=fid, key="fallen", rules=(self.rule("fall-speed"),)))
         self.settle_mode(b, fid, rule, "lands")
         self.fall_table(b, dice, fid, total, rolls - skipped)
         self.fall_time(b, fid, height)
@@ -1711,6 +1715,8 @@ class SpeedMeters(Ruleset):
                 bumps=bumps,
                 note="forced over the edge" if over_edge else "torn from its hold",
             )
+        elif passed and (grounded or self.above_ground(b.state, now) == 0):
+            self.settle_mode(b, fid, rule)  # into or out of deep water, or set down on a surface
         return passed
 
     # --- grappling --------------------------------------------------------------------------
@@ -1776,7 +1782,14 @@ class SpeedMeters(Ruleset):
         dx, dy = self.away(a, t, rule)
         margin = self.contest(b, dice, a, t, "shove", rule)
         meters = max(margin, 0) // 2
-        self.use_action(b, a, rule, "a shove", f"a shove: margin {margin}, so {meters} m (1 m per 2 points)")
+        self.use_action(
+            b,
+            a,
+            rule,
+            "a shove",
+            f"a shove: margin {margin}, so {meters} m (1 m per 2 points)",
+            (self.rule("size"),),
+        )
         cells = [(t.pos[0] + dx * i, t.pos[1] + dy * i) for i in range(1, meters + 1)]
         if cells:
             self.shift(
@@ -1798,7 +1811,7 @@ class SpeedMeters(Ruleset):
         """push-pull: 1 m per point of margin, at most Brawn spaces; the pusher follows into each space."""
         rule = self.rule("push-pull")
         a, t = self.grapple(b, cmd.fighter, cmd.target, rule, "push")
-        self.free_to_follow(b.state, a, rule)
+        self.on_its_feet(b.state, a, rule)
         dx, dy = self.away(a, t, rule)
         meters = self.push_pull_meters(b, dice, a, t, rule, "push")
         cells = [(t.pos[0] + dx * i, t.pos[1] + dy * i) for i in range(1, meters + 1)]
@@ -1817,44 +1830,21 @@ class SpeedMeters(Ruleset):
             aware=True,
             bumps=cmd.bumps,
         )
-        vacated = [t.pos, *passed[:-1]]
-        self.follow(
-            b,
-            a,
-            [(p[0], p[1]) for p in vacated[: len(passed)]],
-            rule,
-            f"follows {t.id} into each space it leaves",
-        )
+        vacated = [(p[0], p[1]) for p in [t.pos, *passed[:-1]]]
+        self.follow(b, a.id, vacated[: len(passed)], rule, f"follows {t.id} into each space it leaves")
 
     @handles(Pull)
     def pull(self, b: Batch, cmd: Pull, dice: Dice) -> None:
         """push-pull: the puller steps back, 1 m per point of margin, at most Brawn; the target follows."""
         rule = self.rule("push-pull")
         a, t = self.grapple(b, cmd.fighter, cmd.target, rule, "pull")
-        self.free_to_follow(b.state, a, rule)
+        self.on_its_feet(b.state, a, rule)
         dx, dy = self.away(t, a, rule)
         meters = self.push_pull_meters(b, dice, a, t, rule, "pull")
-        if not meters:
-            return
-        # The puller walks back while it can; each space it leaves is the target's next one.
-        walker = _Walking(self, self.stat(a, "speed"), jumps=False)
-        route: list[Pos] = []
-        here, parity = a.pos, 0
-        for i in range(1, meters + 1):
-            cell = (a.pos[0] + dx * i, a.pos[1] + dy * i)
-            if not b.state.grid.inside(*cell):
-                break
-            try:
-                step = walker.price(b.state, a, here, cell, parity)
-            except Refusal:
-                break
-            if self.others_at(b.state, a.id, step.to):
-                break
-            route.append(step.to)
-            here, parity = step.to, step.parity
+        back = [(a.pos[0] + dx * i, a.pos[1] + dy * i) for i in range(1, meters + 1)]
+        route = self.follow(b, a.id, back, rule, f"steps back pulling {t.id}")
         if not route:
             return  # no room to step back: the action is spent, nobody moves
-        self.follow(b, a, [(p[0], p[1]) for p in route], rule, f"steps back pulling {t.id}")
         now = b.state.fighter(a.id)
         assert now is not None
         trail = [(p[0], p[1]) for p in [a.pos, *route[:-1]]]
@@ -1872,12 +1862,18 @@ class SpeedMeters(Ruleset):
             bumps=cmd.bumps,
         )
 
-    def free_to_follow(self, state: EncounterState, a: Fighter, rule: str) -> None:
+    def on_its_feet(self, state: EncounterState, a: Fighter, rule: str) -> None:
+        """push-pull: the mover follows on foot, so it must be walking and not held in a grab."""
         held = self.partner(state, a.id)
         if held:
             raise Refusal(
                 self.rule("grab"), f"{a.id} is in a grab ({held[0]} grabbing {held[1]}): Immobilized"
             )
+        require(
+            self.mode(a) == "walking",
+            rule,
+            f"{a.id} is {self.mode(a)}: a push or pull follows on foot, so the mover must be walking",
+        )
 
     def push_pull_meters(self, b: Batch, dice: Dice, a: Fighter, t: Fighter, rule: str, verb: str) -> int:
         margin = self.contest(b, dice, a, t, verb, rule)
@@ -1889,39 +1885,44 @@ class SpeedMeters(Ruleset):
             rule,
             f"a {verb}",
             f"a {verb}: margin {margin}, so {meters} m (1 m a point, at most Brawn {cap})",
+            (self.rule("size"),),
         )
         return meters
 
-    def follow(self, b: Batch, a: Fighter, cells: list[XY], rule: str, note: str) -> None:
-        """The grappler moves itself along `cells` (spaces already checked), as part of its action."""
-        grid = b.state.grid
-        here, parity = a.pos, 0
+    def follow(self, b: Batch, fid: str, cells: list[XY], rule: str, note: str) -> list[Pos]:
+        """push-pull: the grappler walks itself along `cells` as far as its feet allow; returns where it went.
+
+        Each step is priced by the walking policy (walls, enemies, 1 m up, no
+        drops) and must not end on anyone; the first step it can't take ends it.
+        """
+        f = b.state.fighter(fid)
+        assert f is not None
+        feet = _Walking(self, self.stat(f, "speed"), jumps=False)
+        here, parity = f.pos, 0
         steps: list[Step] = []
-        for x, y in cells:
-            z = grid.top[y][x] if self.mode(a) == "walking" else here[2]
-            cost, parity = step_cost(b.state.settings["diagonal"], x - here[0], y - here[1], parity)
-            steps.append(
-                Step(
-                    to=(x, y, z),
-                    cost=cost,
-                    terrain=grid.kind(x, y).terrain,
-                    diagonal=x != here[0] and y != here[1],
-                    parity=parity,
-                    mode="follow",
-                )
-            )
-            here = (x, y, z)
+        for cell in cells:
+            if not b.state.grid.inside(*cell):
+                break
+            try:
+                step = feet.price(b.state, f, here, cell, parity)
+            except Refusal:
+                break
+            if self.others_at(b.state, fid, step.to):
+                break
+            steps.append(replace(step, mode="follow"))
+            here, parity = step.to, step.parity
         if steps:
             b.emit(
                 ev.Moved(
-                    fighter=a.id,
+                    fighter=fid,
                     steps=tuple(steps),
                     resource="grapple",
-                    budget=len(steps) * CU,
+                    budget=len(cells) * CU,
                     rules=(rule,),
                     note=note,
                 )
             )
+        return [s.to for s in steps]
 
     @handles(Grab)
     def grab(self, b: Batch, cmd: Grab, dice: Dice) -> None:
@@ -1932,7 +1933,12 @@ class SpeedMeters(Ruleset):
         GRAB.require("be_seized", t.state("grab", "free"), rule, f"{t.id} is already in a grab")
         margin = self.contest(b, dice, a, t, "grab", rule)
         self.use_action(
-            b, a, rule, "a grab", f"a grab: margin {margin}" + ("" if margin > 0 else ": no hold")
+            b,
+            a,
+            rule,
+            "a grab",
+            f"a grab: margin {margin}" + ("" if margin > 0 else ": no hold"),
+            (self.rule("size"),),
         )
         if margin <= 0:
             return
