@@ -232,6 +232,8 @@ class JsonlStore:
         data, base, at_line = self._load(start)
         end = len(data) if data.endswith(b"\n") else data.rfind(b"\n") + 1
         whole = data[:end].split(b"\n")[:-1] if end else []
+        if b"\r\n" in data:  # a log whose newlines an editor turned into CRLF still reads
+            whole = [line[:-1] if line.endswith(b"\r") else line for line in whole]
         count = at_line + len(whole)  # whole lines in the file
         lines = whole[max(0, start - at_line) :]
         self._mark = (count, base + end)
@@ -360,7 +362,8 @@ class JsonlStore:
         whole lines of a batch whose first record says it holds more.
         """
         lines, torn = self.committed()
-        end = torn.offset if torn else sum(len(line) + 1 for line in lines)
+        assert self._mark is not None
+        end = self._mark[1]  # the byte after the last whole line
         size = torn.size if torn else end
         what = f"a torn line of {size - end} bytes" if torn else ""
         if lines:
@@ -372,7 +375,9 @@ class JsonlStore:
             head = decode(lines[first], f"{self.path}:{first + 1}")
             held = last - first + 1
             if head.size and held < head.size:
-                end -= sum(len(line) + 1 for line in lines[first:])
+                data = self.path.read_bytes()
+                for _ in range(held):  # back to the start of the batch's first line
+                    end = data.rfind(b"\n", 0, end - 1) + 1
                 part = f"batch {batch} with {held} of its {head.size} records (from line {first + 1})"
                 what = f"{part} and {what}" if what else part
         return (end, size, what) if what else None

@@ -21,6 +21,7 @@ its length) folds the log before the snapshot once and fills everything in.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, MutableSet
 from typing import Any, NamedTuple, TypeVar
 
@@ -81,6 +82,37 @@ def runs(numbers: Iterable[int]) -> tuple[tuple[int, int], ...]:
     return tuple((a, b) for a, b in out)
 
 
+class _RunsMemo:
+    """runs() of one timeline's `applied` list, which only ever changes near its end.
+
+    Snapshots of a long encounter come every N events; recomputing the runs of
+    hundreds of thousands of batches each time would cost more than the fold
+    between them. The memo keeps the list as last seen and its runs: if the list
+    still starts with it, only the new tail is run-length encoded.
+    """
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+        self.runs: tuple[tuple[int, int], ...] = ()
+
+    def __call__(self, numbers: list[int]) -> tuple[tuple[int, int], ...]:
+        k = len(self.seen)
+        if k and len(numbers) >= k and numbers[:k] == self.seen:
+            tail = runs(numbers[k:])
+            head = list(self.runs)
+            if tail and head and tail[0][0] == head[-1][1] + 1:
+                head[-1] = (head[-1][0], tail[0][1])
+                tail = tail[1:]
+            found = (*head, *tail)
+        else:
+            found = runs(numbers)
+        self.seen, self.runs = list(numbers), found
+        return found
+
+
+_memos: weakref.WeakKeyDictionary[Timeline, _RunsMemo] = weakref.WeakKeyDictionary()
+
+
 def expand(spans: Iterable[tuple[int, int]]) -> list[int]:
     out: list[int] = []
     for a, b in spans:
@@ -108,7 +140,7 @@ def take(timeline: Timeline, line_hash: str, batch: int) -> Snapshot:
         batch=batch,
         cursor=timeline._batch,
         board=board_of(timeline.board),
-        applied=runs(timeline.applied),
+        applied=_memos.setdefault(timeline, _RunsMemo())(timeline.applied),
         undone=tuple(timeline.undone),
         abandoned=runs(sorted(timeline.abandoned)),
     )

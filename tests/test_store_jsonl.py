@@ -164,3 +164,19 @@ def test_a_writer_never_appends_after_a_torn_tail(log: Path):
         enc.execute(END_TURN, "end-turn")
     assert "torn" in str(caught.value) and "repair" in str(caught.value)
     assert log.read_bytes() == torn
+
+
+def test_a_log_whose_newlines_became_crlf_still_opens_and_repairs(
+    log: Path, capsys: pytest.CaptureFixture[str]
+):
+    truth = timeline_of(Encounter.open(JsonlStore(log)))
+    data = log.read_bytes()
+    whole = last_batch_start(log)
+    cut = whole + data[:whole].count(b"\n")  # each line before it grew a \r
+    crlf = data.replace(b"\n", b"\r\n")
+    log.write_bytes(crlf)
+    assert timeline_of(Encounter.open(JsonlStore(log))) == truth
+    log.write_bytes(crlf[: cut + 15])  # torn inside the first line of the last batch
+    code, out, _ = run(capsys, "repair", log)
+    assert code == 0 and f"from byte {cut}" in out
+    assert log.read_bytes() == crlf[:cut]
