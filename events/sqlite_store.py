@@ -262,16 +262,23 @@ class SqliteStore:
             )
         except sqlite3.IntegrityError:  # the unique (encounter, version) key: someone got there first
             raise VersionConflict(self.name, records[0].seq - 1, self._version(conn)) from None
-        for batch, (lo, hi, command_id) in batches.items():
-            try:
-                conn.execute(
-                    "INSERT INTO batches (encounter, batch, first, last, command_id) VALUES (?, ?, ?, ?, ?) "
-                    "ON CONFLICT (encounter, batch) DO UPDATE SET last = excluded.last, "
-                    "command_id = coalesce(batches.command_id, excluded.command_id)",
-                    (self.encounter, batch, lo, hi, command_id),
-                )
-            except sqlite3.IntegrityError:
-                raise DuplicateCommand(self.name, command_id or "") from None
+        try:
+            conn.executemany(
+                "INSERT INTO batches (encounter, batch, first, last, command_id) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (encounter, batch) DO UPDATE SET last = excluded.last, "
+                "command_id = coalesce(batches.command_id, excluded.command_id)",
+                [(self.encounter, batch, lo, hi, cid) for batch, (lo, hi, cid) in batches.items()],
+            )
+        except sqlite3.IntegrityError:  # the unique (encounter, command_id): this id was appended before
+            ids = [cid for _, _, cid in batches.values() if cid is not None]
+            taken = [
+                cid
+                for cid in ids
+                if conn.execute(
+                    "SELECT 1 FROM batches WHERE encounter = ? AND command_id = ?", (self.encounter, cid)
+                ).fetchone()
+            ]
+            raise DuplicateCommand(self.name, (taken or ids or [""])[0]) from None
 
     def create(self, lines: Sequence[bytes], *, refused: Sequence[bytes] = ()) -> None:
         """Start the encounter in this file (made if missing); refuses if it already has events."""

@@ -247,3 +247,21 @@ def test_records_read_back_from_sqlite_are_the_records_written(tmp_path: Path):
     enc = fresh(SqliteStore(tmp_path / "fight.db"))
     play(enc, 60, seed=2)
     assert records_of(enc.store) == list(enc.records)
+
+
+def test_the_store_itself_refuses_a_command_id_it_holds(tmp_path: Path):
+    """The unique (encounter, command_id) key, should a writer not have checked its own log."""
+    from tabletrail.events.log import DuplicateCommand
+
+    store = SqliteStore(tmp_path / "fight.db")
+    enc = fresh(store)
+    enc.execute(END_TURN, "end-turn", command_id="x")
+    twin = Encounter.open(MemoryStore(lines_of(store)), clock=clock)
+    twin.execute(END_TURN, "end-turn", command_id="y")
+    batch = lines_of(twin.store)[len(enc.records) :]
+    batch[0] = batch[0].replace(b'"command_id":"y"', b'"command_id":"x"')
+    before = lines_of(store)
+    with pytest.raises(DuplicateCommand) as caught:
+        store.append(batch, expected=len(enc.records))
+    assert "command id 'x' is already in the log" in str(caught.value)
+    assert isinstance(caught.value, ConflictError) and lines_of(store) == before
