@@ -419,6 +419,13 @@ class SpeedMeters(Ruleset):
             "speed-meters/swim",
         ),
         Setting(
+            "aquatic_breathes",
+            True,
+            "fighters adapted to water (tag 'aquatic') breathe underwater and never hold their breath",
+            (),
+            "speed-meters/swim",
+        ),
+        Setting(
             "glide_descent",
             1,
             "meters a glider sinks at each turn start while it moves across (house default)",
@@ -682,8 +689,9 @@ class SpeedMeters(Ruleset):
     def settle(self, b: Batch, dice: Dice) -> None:
         """swim: a swimmer going under starts holding its breath; coming up, it breathes again."""
         n = to_cu(b.state.settings["breath_rounds"]) // CU
+        gills = b.state.settings["aquatic_breathes"]
         for f in b.state.fighters:
-            under = self.underwater(b.state, f)
+            under = self.underwater(b.state, f) and not (gills and "aquatic" in f.tags)
             if under and "breath" not in f.marks:
                 b.emit(
                     ev.Marked(
@@ -951,7 +959,7 @@ class SpeedMeters(Ruleset):
         mode = self.mode(f)
         require(
             mode == "hovering",
-            self.rule(MODE_RULE[mode]),
+            self.rule("hover"),
             f"{f.id} is {mode}, not hovering: only a hover settles down by landing"
             + (" (a flyer lands by flying down to the ground)" if mode == "flying" else ""),
         )
@@ -1388,6 +1396,11 @@ class SpeedMeters(Ruleset):
                     formula=f"{dice_count}d{sides}",
                     note=f"{roll.number}: {dice_count}d{sides}, "
                     f"1d{sides} for each 2 m of the {fmt(fallen)} m",
+                )
+                require(
+                    dice_count <= hurt.number <= dice_count * sides,
+                    rule,
+                    f"{dice_count}d{sides} makes {dice_count} to {dice_count * sides}, not {hurt.number}",
                 )
                 b.emit(
                     ev.Damaged(
