@@ -116,7 +116,7 @@ MODE = register(
             },
             {
                 "trigger": "fall",
-                "source": ["walking", "climbing", "flying", "hovering", "gliding"],
+                "source": ["walking", "climbing", "swimming", "flying", "hovering", "gliding"],
                 "dest": "falling",
             },
         ],
@@ -262,6 +262,25 @@ def meters_apart(a: Pos, b: Pos) -> str:
     return fmt(hypot_cu((a[0] - b[0]) * CU, (a[1] - b[1]) * CU, a[2] - b[2]))
 
 
+def step3(state: EncounterState, frm: Pos, to: Pos, parity: int, mode: str, factor: int = 1) -> Step:
+    """A priced step between two positions: the diagonal rule in 3-D, then a terrain factor."""
+    dx, dy = to[0] - frm[0], to[1] - frm[1]
+    cost, parity = cost3(state.settings["diagonal"], dx, dy, to[2] - frm[2], parity)
+    return Step(
+        to=to,
+        cost=cost * factor,
+        terrain=state.grid.kind(to[0], to[1]).terrain,
+        diagonal=bool(dx and dy),
+        parity=parity,
+        mode=mode,
+    )
+
+
+def level(frm: Pos, to: Pos) -> Pos:
+    """`frm` lifted or lowered to `to`'s height: pricing from it counts only the ground covered."""
+    return (frm[0], frm[1], to[2])
+
+
 JudgeFn = Callable[[EncounterState, Fighter, Pos, Pos, int, bool], tuple[Step, tuple[str, ...]]]
 
 
@@ -293,8 +312,9 @@ class SpeedMeters(Ruleset):
             "swim",
             "3-D movement in water; water is rough unless adapted; attackers from dry ground have "
             "Advantage; underwater the swimmer holds breath",
-            "adapted: the fighter tag 'aquatic'; Speed when no Swim speed; breath lasts "
-            "breath_rounds of the swimmer's turns (setting)",
+            "adapted: the fighter tag 'aquatic'; Speed when no Swim speed; below the surface a "
+            "swimmer is underwater; breath lasts breath_rounds of its turns, and the adapted "
+            "breathe water (settings breath_rounds, aquatic_breathes)",
         ),
         Rule(
             "jump",
@@ -538,6 +558,26 @@ class SpeedMeters(Ruleset):
             if o.id != fid and o.pos[0] == pos[0] and o.pos[1] == pos[1] and abs(o.pos[2] - pos[2]) < body
         ]
 
+    def not_solid(self, state: EncounterState, to: XY | Pos, *, obstacles: bool) -> None:
+        """occupancy: walls block at every height; solid obstacles too, unless passed over (`obstacles`)."""
+        grid = state.grid
+        x, y = to[0], to[1]
+        if grid.blocked(x, y) or (obstacles and grid.has(x, y, "solid")):
+            raise Refusal(
+                self.rule("occupancy"),
+                f"{show(to)} is {grid.kind(x, y).terrain}: a solid obstacle blocks the way",
+            )
+
+    def above_floor(self, state: EncounterState, to: Pos, rule: str) -> None:
+        """Nobody moves inside the ground or an obstacle: a position is at or above the cell's top."""
+        floor = state.grid.top[to[1]][to[0]]
+        if to[2] < floor:
+            raise Refusal(
+                rule,
+                f"{show(to)} at {fmt(to[2])} m is inside the ground or an obstacle there "
+                f"(top {fmt(floor)} m)",
+            )
+
     def no_enemy(self, state: EncounterState, f: Fighter, pos: Pos) -> None:
         """occupancy: enemies block the way, allies may be passed through."""
         for other in self.others_at(state, f.id, pos):
@@ -576,9 +616,9 @@ class SpeedMeters(Ruleset):
             return
         self.change(b, f, "mode", TRIGGER[dest], rule, note)
         # The facts a mode keeps go with it: a glide's heading, how far a fall has come.
-        for key in {"gliding": "glide", "falling": "fallen"}.get(self.mode(f), "").split():
-            if key in f.marks:
-                b.emit(ev.Unmarked(fighter=fid, key=key, rules=(rule,)))
+        key = {"gliding": "glide", "falling": "fallen"}.get(self.mode(f))
+        if key and key in f.marks:
+            b.emit(ev.Unmarked(fighter=fid, key=key, rules=(rule,)))
 
     def settle_mode(self, b: Batch, fid: str, rule: str, note: str = "") -> None:
         """After a fighter comes down or appears somewhere: swimming in deep water, else walking."""
@@ -688,7 +728,7 @@ class SpeedMeters(Ruleset):
 
     def settle(self, b: Batch, dice: Dice) -> None:
         """swim: a swimmer going under starts holding its breath; coming up, it breathes again."""
-        n = to_cu(b.state.settings["breath_rounds"]) // CU
+        n = int(b.state.settings["breath_rounds"])
         gills = b.state.settings["aquatic_breathes"]
         for f in b.state.fighters:
             under = self.underwater(b.state, f) and not (gills and "aquatic" in f.tags)
@@ -838,32 +878,10 @@ class SpeedMeters(Ruleset):
         def judge(
             state: EncounterState, f: Fighter, frm: Pos, to: Pos, parity: int, last: bool
         ) -> tuple[Step, tuple[str, ...]]:
-            grid = state.grid
-            x, y, z = to
-            if grid.blocked(x, y):
-                raise Refusal(
-                    self.rule("occupancy"),
-                    f"{show(to)} is {grid.kind(x, y).terrain}: it blocks at every height",
-                )
-            floor = grid.top[y][x]
-            if z < floor:
-                raise Refusal(
-                    rule,
-                    f"{show(to)} at {fmt(z)} m is inside the ground or an obstacle there "
-                    f"(its top is {fmt(floor)} m)",
-                )
+            self.not_solid(state, to, obstacles=False)
+            self.above_floor(state, to, rule)
             self.no_enemy(state, f, to)
-            dx, dy = x - frm[0], y - frm[1]
-            cost, parity = cost3(state.settings["diagonal"], dx, dy, z - frm[2], parity)
-            step = Step(
-                to=to,
-                cost=cost,
-                terrain=grid.kind(x, y).terrain,
-                diagonal=bool(dx and dy),
-                parity=parity,
-                mode=mode,
-            )
-            return step, (rule,)
+            return step3(state, frm, to, parity, mode), (rule,)
 
         return judge
 
@@ -932,11 +950,7 @@ class SpeedMeters(Ruleset):
     ) -> tuple[Step, tuple[str, ...]]:
         grid = state.grid
         x, y, z = to
-        if grid.blocked(x, y):
-            raise Refusal(
-                self.rule("occupancy"),
-                f"{show(to)} is {grid.kind(x, y).terrain}: no land obstacle, it blocks",
-            )
+        self.not_solid(state, to, obstacles=False)  # a wall is no land obstacle: it blocks a hover
         lift = (z - HOVER_HEIGHT) - (hover_height(grid, frm[0], frm[1]) - HOVER_HEIGHT)
         if lift > CU:
             raise Refusal(
@@ -945,12 +959,8 @@ class SpeedMeters(Ruleset):
                 "above the ground and rises with it at most 1 m a step",
             )
         self.no_enemy(state, f, to)
-        dx, dy = x - frm[0], y - frm[1]
-        cost, parity = step_cost(state.settings["diagonal"], dx, dy, parity)  # rough costs nothing extra
-        terrain = grid.kind(x, y).terrain
-        return Step(
-            to=to, cost=cost, terrain=terrain, diagonal=bool(dx and dy), parity=parity, mode="hover"
-        ), (self.rule("hover"),)
+        # Priced over the ground covered only: no extra for rough ground, nor for rising with it.
+        return step3(state, level(frm, to), to, parity, "hover"), (self.rule("hover"),)
 
     @handles(Land)
     def land(self, b: Batch, cmd: Land, dice: Dice) -> None:
@@ -1010,18 +1020,10 @@ class SpeedMeters(Ruleset):
             grid = state.grid
             x, y, z = to
             rs = self
-            if grid.blocked(x, y) or grid.has(x, y, "solid"):
-                raise Refusal(
-                    rs.rule("occupancy"),
-                    f"{show(to)} is {grid.kind(x, y).terrain}: a solid obstacle blocks the way",
-                )
+            rs.not_solid(state, to, obstacles=True)
             surface = grid.top[y][x]
             if not swimmable(grid, x, y):
-                if z < surface:
-                    raise Refusal(
-                        rs.rule("swim"),
-                        f"{show(to)} at {fmt(z)} m is below the ground there ({fmt(surface)} m)",
-                    )
+                rs.above_floor(state, to, rs.rule("swim"))
                 # Out of the water: only the last step, climbing out like a walker.
                 require(
                     last,
@@ -1054,18 +1056,9 @@ class SpeedMeters(Ruleset):
                     f"bottom {fmt(bottom)} m)",
                 )
             rs.no_enemy(state, f, to)
-            dx, dy = x - frm[0], y - frm[1]
-            cost, parity = cost3(state.settings["diagonal"], dx, dy, z - frm[2], parity)
             # swim + rough: water is rough terrain unless adapted; a Speed-1 swimmer ignores that.
             rough = not adapted and speed != CU
-            step = Step(
-                to=to,
-                cost=cost * (2 if rough else 1),
-                terrain=grid.kind(x, y).terrain,
-                diagonal=bool(dx and dy),
-                parity=parity,
-                mode="swim",
-            )
+            step = step3(state, frm, to, parity, "swim", 2 if rough else 1)
             return step, ((rs.rule("swim"), rs.rule("rough")) if rough else (rs.rule("swim"),))
 
         return judge
@@ -1112,34 +1105,16 @@ class SpeedMeters(Ruleset):
     ) -> tuple[Step, tuple[str, ...]]:
         grid = state.grid
         x, y, z = to
-        if grid.blocked(x, y) or grid.has(x, y, "solid"):
-            raise Refusal(
-                self.rule("occupancy"),
-                f"{show(to)} is {grid.kind(x, y).terrain}: a solid obstacle blocks the way",
-            )
-        floor = grid.top[y][x]
-        if z < floor:
-            raise Refusal(
-                self.rule("climb"), f"{show(to)} at {fmt(z)} m is below the ground there ({fmt(floor)} m)"
-            )
-        if z > floor and grip(grid, to) is None:
+        self.not_solid(state, to, obstacles=True)
+        self.above_floor(state, to, self.rule("climb"))
+        if z > grid.top[y][x] and grip(grid, to) is None:
             raise Refusal(
                 self.rule("climb"),
                 f"nothing to hold at {show(to)}, {fmt(z)} m up: "
                 "no climbable surface beside it reaches that high",
             )
         self.no_enemy(state, f, to)
-        dx, dy = x - frm[0], y - frm[1]
-        cost, parity = cost3(state.settings["diagonal"], dx, dy, z - frm[2], parity)
-        step = Step(
-            to=to,
-            cost=cost,
-            terrain=grid.kind(x, y).terrain,
-            diagonal=bool(dx and dy),
-            parity=parity,
-            mode="climb",
-        )
-        return step, (self.rule("climb"),)
+        return step3(state, frm, to, parity, "climb"), (self.rule("climb"),)
 
     @handles(Teleport)
     def teleport(self, b: Batch, cmd: Teleport, dice: Dice) -> None:
@@ -1248,21 +1223,11 @@ class SpeedMeters(Ruleset):
             if self.others_at(b.state, fid, (nx, ny, z)):
                 why = f"{show((nx, ny))} is occupied"
                 break
-            cost, parity = step_cost(b.state.settings["diagonal"], dx, dy, parity)
-            if spent + cost > rate:
+            step = step3(b.state, (x, y, z), (nx, ny, z), parity, "glide")
+            if spent + step.cost > rate:
                 break
-            spent += cost
-            x, y = nx, ny
-            steps.append(
-                Step(
-                    to=(x, y, z),
-                    cost=cost,
-                    terrain=grid.kind(x, y).terrain,
-                    diagonal=bool(dx and dy),
-                    parity=parity,
-                    mode="glide",
-                )
-            )
+            spent, parity, x, y = spent + step.cost, step.parity, nx, ny
+            steps.append(step)
         if steps:
             b.emit(
                 ev.Moved(
@@ -1317,6 +1282,8 @@ class SpeedMeters(Ruleset):
         x, y, z = f.pos
         height = z - landing_height(b, (x, y))
         if height <= 0:
+            if self.mode(f) == "falling":
+                self.settle_mode(b, fid, rule, "already on the ground")
             return
         self.set_mode(b, fid, "falling", rule, note)
         before = int(f.marks.get("fallen", 0))
@@ -1675,17 +1642,9 @@ class SpeedMeters(Ruleset):
                     )
                     why, saved = f"saved short of the {what} at {show((x, y))}", True
                     break
-            cost, parity = step_cost(b.state.settings["diagonal"], x - here[0], y - here[1], parity)
-            steps.append(
-                Step(
-                    to=pos,
-                    cost=cost,
-                    terrain=grid.kind(x, y).terrain,
-                    diagonal=x != here[0] and y != here[1],
-                    parity=parity,
-                    mode=kind,
-                )
-            )
+            step = step3(b.state, level(here, pos), pos, parity, kind)  # meters across, whatever the rise
+            steps.append(step)
+            parity = step.parity
             passed.append(pos)
             here, last_apart = pos, now_apart
             if edge:
