@@ -311,3 +311,30 @@ def test_state_changes_of_a_grab_cite_the_grab_rule():
     enc = brawl()
     events = do(enc, "grab a t roll=6 roll=1")
     assert {e.rules for e in of_type(events, StateChanged)} == {("speed-meters/grab",)}
+
+
+def test_a_grabber_short_of_action_dice_at_its_turn_start_loses_the_hold():
+    enc = brawl(a_brawn=2, t_brawn=2)
+    do(enc, "grab a t roll=6 roll=1")  # 1 action for the grab, 2 Action Dice for t's Brawn
+    do(enc, 'setting actions_per_turn 1 why="a exhausted"')
+    do(enc, "end-turn")
+    events = do(enc, "end-turn")  # a's turn starts with 1 action, not the 2 the hold needs
+    assert of_type(events, Unlinked) and enc.state.links == ()
+    assert "has 1 Action Dice, not the 2 the grab needs" in of_type(events, Unlinked)[0].note
+
+
+def test_push_and_pull_need_the_target_in_reach_and_the_mover_on_its_feet():
+    enc = brawl(t_at=(4, 2))
+    r = refuse(enc, "push a t roll=6 roll=1", "speed-meters/push-pull")
+    assert "out of reach: 2 m across" in r.reason
+    enc = brawl(fly=4)
+    do(enc, "fly a 2,2,1")
+    r = refuse(enc, "pull a t roll=6 roll=1", "speed-meters/push-pull")
+    assert "a is flying: a push or pull follows on foot" in r.reason
+
+
+def test_a_push_that_wins_nothing_moves_nobody_but_spends_the_action():
+    enc = brawl(a_brawn=0, t_brawn=2)
+    events = do(enc, "push a t roll=1 roll=6")
+    assert not of_type(events, Moved) and spent(events, "a") == 1
+    assert "margin -7, so 0 m" in of_type(events, Spent)[0].note

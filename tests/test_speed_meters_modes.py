@@ -429,3 +429,29 @@ def test_a_teleport_is_one_movement_and_needs_a_free_space():
     refuse(enc, "teleport a 3,2,3", "speed-meters/teleport")  # in the air, and a can't fly
     events = do(enc, "teleport a 2,2")
     assert spent(events, "actions") == 1 and not of_type(events, Moved)
+
+
+def test_fighters_adapted_to_water_breathe_it_unless_the_table_rules_otherwise():
+    enc = encounter(scene(POOL, fighter("a", swim=6, tags=["aquatic"])))
+    assert not [e for e in of_type(do(enc, "swim a 2,1,-1"), Marked) if e.key == "breath"]
+    enc = encounter(scene(POOL, fighter("a", swim=6, tags=["aquatic"]), settings="aquatic_breathes = false"))
+    assert [e.value for e in of_type(do(enc, "swim a 2,1,-1"), Marked) if e.key == "breath"] == [3]
+
+
+# --- the reachable area: walker and move_budget stay those of walking --------------------------
+
+
+def test_the_reachable_area_is_the_walk_and_empty_for_fighters_who_cannot_walk():
+    from tabletrail.core.reach import reachable
+
+    enc = encounter(scene(ROOM, fighter("a", fly=6, speed=2)))
+    assert reachable(enc.state, "a")[(3, 1)] == 2 * CU and (3, 2) not in reachable(enc.state, "a")
+    do(enc, "fly a 1,1,2")
+    assert reachable(enc.state, "a") == {} and RS.move_budget(enc.state, enc.state.fighter("a")) == 0
+
+
+def test_land_is_only_for_a_hover():
+    enc = encounter(scene(ROOM, fighter("a", fly=6)))
+    do(enc, "fly a 1,1,2")
+    r = refuse(enc, "land a", "speed-meters/hover")
+    assert "flying, not hovering" in r.reason and "flying down" in r.reason
