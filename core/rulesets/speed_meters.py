@@ -371,6 +371,7 @@ class SpeedMeters(Ruleset):
             "push-pull",
             "opposed +Brawn; 1 m per point of margin, the mover follows into each vacated space, "
             "at most Brawn spaces",
+            "the mover follows on foot: it must be walking, and it stops where its own walk would",
         ),
         Rule(
             "grab",
