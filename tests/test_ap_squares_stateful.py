@@ -10,25 +10,23 @@ wrong side). After every step it checks what the rules promise:
 - no character's AP left is ever negative;
 - a body is weightless (drifting, pushing off, crawling) exactly when it stands on a
   square without gravity, and it has a trajectory exactly when it drifts or pushes off;
-- at most one invasion waits, and only while its occupant still shares no square with it.
+- at most one invasion waits, and only while its occupant still shares no square with it;
+- end-turn is refused only while an invasion or an area effect waits for answers.
+
+What any ruleset owes the log is checked by the shared EncounterMachine in
+support_stateful.py; the ap-squares checks above are this file's own.
 """
 
 from __future__ import annotations
 
-import tomllib
-
-from hypothesis import HealthCheck, event, settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
-from support import CLOCK
+from hypothesis.stateful import invariant, rule
+from support_stateful import EncounterMachine
 from tabletrail.core.geometry import NEIGHBOURS
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.zero_g import DIRECTIONS, gravity, is_object, push_off_directions, weightless
-from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import parse_scenario
-from tabletrail.projections.board import view
-from tabletrail.syntax import parse
+from tabletrail.events.log import Record
 from test_ap_squares_helpers import RULES, arena
 
 ROWS = [
@@ -51,12 +49,15 @@ SCENARIO = arena(
 )
 PEOPLE = ("ari", "bo", "cyn")
 SIDES = {"ari": "blue", "bo": "red", "cyn": "blue"}
-OWN_RULES = {f"ap-squares/{r.name}" for r in RULES.rules} | {
-    "tabletrail/turn-order",
-    "tabletrail/command",
-    "tabletrail/checks",
-    "tabletrail/undo",
-}
+OWN_RULES = frozenset(
+    {f"ap-squares/{r.name}" for r in RULES.rules}
+    | {
+        "tabletrail/turn-order",
+        "tabletrail/command",
+        "tabletrail/checks",
+        "tabletrail/undo",
+    }
+)
 
 cells = st.tuples(st.integers(0, WIDTH - 1), st.integers(0, HEIGHT - 1))
 hops = st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1, max_size=2)
@@ -68,29 +69,18 @@ def cell(c: tuple[int, int]) -> str:
     return f"{c[0]},{c[1]}"
 
 
-class ApSquaresMachine(RuleBasedStateMachine):
-    def __init__(self) -> None:
-        super().__init__()
-        scenario = parse_scenario(tomllib.loads(SCENARIO), source="random ap-squares")
-        self.enc = Encounter.create(MemoryStore(), scenario, clock=lambda: CLOCK)
+class ApSquaresMachine(EncounterMachine):
+    """ap-squares' commands; the shared harness runs them, with end-turn, undo and redo."""
 
-    def run(self, text: str) -> bool:
-        """Type one command; returns whether it was accepted."""
-        lines = list(self.enc.store.lines)
-        count = len(self.enc.records)
-        result = self.enc.execute(parse(text), text)
-        refused = isinstance(result, Rejection)
-        event(f"{text.split()[0]} {'refused' if refused else 'accepted'}")
-        if refused:
-            assert self.enc.store.lines == lines and len(self.enc.records) == count, text
-            assert result.rule in OWN_RULES, f"{text!r}: {result}"
-            assert result.reason
-        else:
-            assert len({r.batch for r in result}) == 1
-        return not refused
+    scenario = SCENARIO
+    refusing_rules = OWN_RULES  # every refusal cites an ap-squares or engine rule
 
-    def active(self) -> str:
-        return self.enc.state.turn.active
+    def ended_turn(self, before: str, result: list[Record] | Rejection) -> None:
+        """invade, reflexive-leap: no turn ends while an invasion or an area effect waits for answers."""
+        if isinstance(result, Rejection):
+            waiting = RULES.pending_invasion(self.enc.state) or "area-effect" in self.enc.state.marks
+            assert waiting, f"{before} could not end its turn though nothing waits: {result}"
+            assert result.rule in ("ap-squares/invade", "ap-squares/reflexive-leap"), result
 
     def at(self, fid: str) -> tuple[int, int]:
         f = self.enc.state.fighter(fid)
@@ -104,13 +94,13 @@ class ApSquaresMachine(RuleBasedStateMachine):
 
     @rule(offsets=hops)
     def hop(self, offsets: list[tuple[int, int]]) -> None:
-        x, y = self.at(self.active())
-        self.run(f"move {self.active()} " + " ".join(cell((x + dx, y + dy)) for dx, dy in offsets))
+        x, y = self.at(self.active)
+        self.run(f"move {self.active} " + " ".join(cell((x + dx, y + dy)) for dx, dy in offsets))
 
     @rule(whom=st.sampled_from(PEOPLE))
     def walk_at(self, whom: str) -> None:
         """Head for someone's square: invasions."""
-        self.run(f"move {self.active()} {cell(self.at(whom))}")
+        self.run(f"move {self.active} {cell(self.at(whom))}")
 
     @rule(choice=st.sampled_from(("parry", "block", "allow")), honest=st.booleans(), numbers=rolls)
     def answer(self, choice: str, honest: bool, numbers: list[int]) -> None:
@@ -122,11 +112,11 @@ class ApSquaresMachine(RuleBasedStateMachine):
     @rule(pivot=cells, clockwise=st.booleans(), squares=st.integers(1, 6))
     def rotate(self, pivot: tuple[int, int], clockwise: bool, squares: int) -> None:
         turn = "cw" if clockwise else "ccw"
-        self.run(f"rotate-about {self.active()} {cell(pivot)} {turn} {squares}")
+        self.run(f"rotate-about {self.active} {cell(pivot)} {turn} {squares}")
 
     @rule(prone=st.booleans())
     def posture(self, prone: bool) -> None:
-        self.run(f"{'drop-prone' if prone else 'stand-up'} {self.active()}")
+        self.run(f"{'drop-prone' if prone else 'stand-up'} {self.active}")
 
     @rule(a=cells, b=cells, grabbers=st.sets(st.sampled_from(PEOPLE)))
     def gravity_off(self, a: tuple[int, int], b: tuple[int, int], grabbers: set[str]) -> None:
@@ -139,7 +129,7 @@ class ApSquaresMachine(RuleBasedStateMachine):
 
     @rule(direction=directions, speed=st.integers(0, 5))
     def push_off(self, direction: str, speed: int) -> None:
-        self.run(f"push-off {self.active()} {direction} {speed}")
+        self.run(f"push-off {self.active} {direction} {speed}")
 
     @rule(grabbers=st.sets(st.sampled_from(PEOPLE)))
     def gravity_off_everywhere(self, grabbers: set[str]) -> None:
@@ -149,21 +139,21 @@ class ApSquaresMachine(RuleBasedStateMachine):
     @rule(pick=st.integers(0, 7), speed=st.integers(1, 4), brake=st.booleans())
     def push_off_away(self, pick: int, speed: int, brake: bool) -> None:
         """A push-off in a direction the surface allows, when there is one; maybe a brake after it."""
-        options = push_off_directions(self.enc.state.grid, self.at(self.active())) or ["n"]
-        if self.run(f"push-off {self.active()} {options[pick % len(options)]} {speed}") and brake:
-            self.run(f"brake {self.active()}")
+        options = push_off_directions(self.enc.state.grid, self.at(self.active)) or ["n"]
+        if self.ok(f"push-off {self.active} {options[pick % len(options)]} {speed}") and brake:
+            self.run(f"brake {self.active}")
 
     @rule()
     def brake(self) -> None:
-        self.run(f"brake {self.active()}")
+        self.run(f"brake {self.active}")
 
     @rule(direction=directions)
     def turn_drift(self, direction: str) -> None:
-        self.run(f"turn-drift {self.active()} {direction}")
+        self.run(f"turn-drift {self.active} {direction}")
 
     @rule(direction=directions, grab=st.booleans())
     def hold_or_let_go(self, direction: str, grab: bool) -> None:
-        self.run(f"grab-hold {self.active()}" if grab else f"let-go {self.active()} {direction}")
+        self.run(f"grab-hold {self.active}" if grab else f"let-go {self.active} {direction}")
 
     @rule(centre=cells, on=st.sampled_from((None, *PEOPLE)), damage=st.integers(0, 6))
     def area(self, centre: tuple[int, int], on: str | None, damage: int) -> None:
@@ -191,24 +181,7 @@ class ApSquaresMachine(RuleBasedStateMachine):
     def area_hit(self) -> None:
         self.run("area-hit")
 
-    @rule()
-    def end_turn(self) -> None:
-        self.run("end-turn")
-
-    @rule()
-    def undo(self) -> None:
-        self.run("undo")
-
-    @rule()
-    def redo(self) -> None:
-        self.run("redo")
-
     # --- invariants ------------------------------------------------------------------
-
-    @invariant()
-    def replay_equals_live(self) -> None:
-        again = Encounter.open(MemoryStore(list(self.enc.store.lines)), clock=lambda: CLOCK)
-        assert view(again.state) == view(self.enc.state)
 
     @invariant()
     def ap_never_negative(self) -> None:

@@ -4,23 +4,20 @@ Whatever the table enters, in any order: the log replays to the live board,
 undo then redo changes nothing, undoing everything gives the starting board,
 a refused command appends nothing, every line survives a decode/encode round
 trip, and the board keeps the ruleset's own invariants (no move action overspent,
-engagement states agree with the engaged pairs).
+engagement states agree with the engaged pairs, a resolved Strike ends the engagement).
+The generic checks and the end-turn, undo and redo rules are the shared harness in
+support_stateful.py; this file adds initiative-yards' commands and invariants.
 """
 
 from __future__ import annotations
 
-import json
-
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-from support import encounter, grid
-from tabletrail.core.refusal import Rejection
+from hypothesis.stateful import invariant, rule
+from support import grid
+from support_stateful import EncounterMachine
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore, decode, encode
-from tabletrail.projections.board import view
-from tabletrail.syntax import parse
 
 ROWS = [
     "##########",
@@ -105,32 +102,10 @@ def _rolls(r: list[int]) -> str:
     return f" roll={','.join(map(str, r))}" if r else ""
 
 
-def _board(enc: Encounter) -> dict:
-    return json.loads(json.dumps(view(enc.state), sort_keys=True))
+class InitiativeYardsTable(EncounterMachine):
+    """initiative-yards' commands; the shared harness runs them, with end-turn, undo and redo."""
 
-
-class InitiativeYardsTable(RuleBasedStateMachine):
-    @initialize()
-    def start(self) -> None:
-        self.enc = encounter(SCENARIO)
-        self.initial = _board(self.enc)
-
-    # --- the table's commands ---------------------------------------------------
-
-    def run(self, text: str) -> bool:
-        """Run one command; a refusal must leave the log exactly as it was."""
-        before = list(self.enc.store.lines)
-        result = self.enc.execute(parse(text), text)
-        if isinstance(result, Rejection):
-            assert self.enc.store.lines == before, f"{text!r} was refused but changed the log"
-            assert result.rule and result.reason
-            return False
-        assert len(self.enc.store.lines) > len(before)
-        return True
-
-    @property
-    def active(self) -> str:
-        return self.enc.state.turn.active
+    scenario = SCENARIO
 
     @rule(path=st.lists(near, min_size=1, max_size=2), r=rolls)
     def move(self, path: list[tuple[int, int]], r: list[int]) -> None:
@@ -182,62 +157,18 @@ class InitiativeYardsTable(RuleBasedStateMachine):
     def strike_and_resolve(self, damage: int) -> None:
         """Strike whoever the active fighter is engaged with, and enter the outcome."""
         foe = self.foe(self.active, "")
-        if foe and self.run(f"act {self.active} strike target={foe}"):
-            assert self.run(f"resolve {self.active} {foe} outcome=hit damage={damage}")
+        if foe and self.ok(f"act {self.active} strike target={foe}"):
+            assert self.ok(f"resolve {self.active} {foe} outcome=hit damage={damage}")
             assert foe not in self.enc.state.linked("engaged", self.active)
 
     @rule(verb=st.sampled_from(["drop-prone", "stand-up"]))
     def posture(self, verb: str) -> None:
         self.run(f"{verb} {self.active}")
 
-    @rule()
-    def end_turn(self) -> None:
-        assert self.run("end-turn")
-
-    # --- undo and redo ----------------------------------------------------------
-
-    @rule()
-    def undo(self) -> None:
-        self.run("undo")
-
-    @rule()
-    def redo(self) -> None:
-        self.run("redo")
-
-    @rule()
-    def undo_then_redo_changes_nothing(self) -> None:
-        before = _board(self.enc)
-        if self.run("undo"):
-            assert self.run("redo")
-            assert _board(self.enc) == before
-
-    @rule()
-    def undo_everything_then_redo_everything(self) -> None:
-        before = _board(self.enc)
-        undone = 0
-        while self.run("undo"):
-            undone += 1
-        assert _board(self.enc) == self.initial
-        for _ in range(undone):
-            assert self.run("redo")
-        assert _board(self.enc) == before
-
     # --- what must always hold --------------------------------------------------
 
     @invariant()
-    def the_log_replays_to_the_live_board(self) -> None:
-        if not hasattr(self, "enc"):
-            return
-        lines = list(self.enc.store.lines)
-        for line in lines:
-            assert encode(decode(line, "fuzz")) == line
-        again = Encounter.open(MemoryStore(lines))
-        assert _board(again) == _board(self.enc)
-
-    @invariant()
     def the_board_keeps_the_rules(self) -> None:
-        if not hasattr(self, "enc"):
-            return
         state = self.enc.state
         for f in state.fighters:
             # move: a move action never spends more than the Initiative.

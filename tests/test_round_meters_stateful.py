@@ -9,23 +9,22 @@ After every step it checks what the rules promise:
 - the initiative order is a permutation of the combatants, and exactly the active
   combatant is in the TURN machine's acting state;
 - a refused command appends nothing.
+
+Replay, refusals and batches are checked, with round trips and the undo and
+redo rules, by EncounterMachine (support_stateful.py), which this machine extends.
 """
 
 from __future__ import annotations
 
-import tomllib
-
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
-from support import CLOCK, grid
+from hypothesis.stateful import invariant, rule
+from support import grid
+from support_stateful import EncounterMachine
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get
-from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import parse_scenario
-from tabletrail.projections.board import view
-from tabletrail.syntax import parse
+from tabletrail.events.commands import Command
+from tabletrail.events.log import Record
 
 ROWS = [
     "#########",
@@ -70,26 +69,21 @@ rolls = st.one_of(st.just(""), st.integers(1, 20).map(lambda n: f" roll={n}"))
 TRIGGERS = ("enemy-enters", "starts-move", "takes-action", "vague")
 
 
-class RoundMetersPlay(RuleBasedStateMachine):
-    def __init__(self) -> None:
-        super().__init__()
-        scenario = parse_scenario(tomllib.loads(SCENARIO), source="stateful round-meters")
-        self.enc = Encounter.create(MemoryStore(), scenario, clock=lambda: CLOCK)
+class RoundMetersPlay(EncounterMachine):
+    """round-meters' commands; the shared harness runs them, with end-turn, undo and redo."""
 
-    def run(self, text: str) -> None:
-        before = list(self.enc.store.lines)
-        result = self.enc.execute(parse(text), text)
-        verb = text.split()[0]
-        if isinstance(result, Rejection):
-            event(f"{verb}: refused")
-            assert self.enc.store.lines == before, f"{text!r} was refused but appended"
-        else:
-            event(f"{verb}: accepted")
-            assert len(self.enc.store.lines) > len(before)
-            if any("resolves at once, interrupting" in r.event.note for r in result):
-                event("a held action interrupted")
+    scenario = SCENARIO
+
+    def run(self, command: Command | str) -> list[Record] | Rejection:
+        """Also label how far play got and whether a held action interrupted, for the statistics."""
+        result = super().run(command)
+        if not isinstance(result, Rejection) and any(
+            "resolves at once, interrupting" in r.event.note for r in result
+        ):
+            event("a held action interrupted")
         turn = self.enc.state.turn
         event(f"reached round {min(turn.round, 3)}, pass {min(turn.pass_no, 3)}")
+        return result
 
     def who(self, f: str | None) -> str:
         return f or self.enc.state.turn.active
@@ -156,23 +150,6 @@ class RoundMetersPlay(RuleBasedStateMachine):
                 verb = "sprint" if trigger["action"] == "sprint" else f"take-action {me.id}"
                 self.run(f"{verb} {me.id}" if verb == "sprint" else f"{verb} {trigger['action']}")
             return
-
-    @rule()
-    def end_turn(self) -> None:
-        self.run("end-turn")
-
-    @rule()
-    def undo(self) -> None:
-        self.run("undo")
-
-    @rule()
-    def redo(self) -> None:
-        self.run("redo")
-
-    @invariant()
-    def replay_equals_the_live_board(self) -> None:
-        again = Encounter.open(MemoryStore(self.enc.store.lines))
-        assert view(again.state) == view(self.enc.state)
 
     @invariant()
     def budgets_never_go_negative(self) -> None:
