@@ -74,7 +74,7 @@ class CellKind(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True
     tags: tuple[str, ...] = ()
     ground: Number = 0  # height of the ground, in units
     height: Number = 0  # height of an obstacle standing on the ground (vault, ledge)
-    depth: Number = 0  # depth of a gap or of water below the ground line
+    depth: Number = 0  # depth of water below its surface (a gap is written by its floor: ground)
     climb: int = 0  # climbing difficulty of the surface, 1-3 (speed-meters)
 
     @property
