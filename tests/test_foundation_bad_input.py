@@ -148,11 +148,6 @@ def test_a_scenario_that_is_not_text_is_named(tmp_path: Path, capsys: pytest.Cap
     assert str(bad) in err and "UTF-8" in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="foundation bug: core/rulesets.get() raises without the file or field "
-    "(message is only \"unknown ruleset 'speed-metres' (...)\")",
-)
 def test_an_unknown_ruleset_names_the_file_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     bad = tmp_path / "bad.toml"
     bad.write_text(TEXT.replace('ruleset = "speed-meters"', 'ruleset = "speed-metres"'), encoding="utf-8")
