@@ -2,7 +2,7 @@
 
 A Hypothesis state machine drives one speed-meters encounter with random moves
 to random cells (off the map, into walls, onto fighters, up cliffs, past the
-budget), end-turn, drop-prone and stand-up (which speed-meters does not have),
+budget), end-turn, drop-prone and stand-up (each takes an action under speed-meters),
 moves by a fighter whose turn it is not, undo and redo. After every step:
 
 - replaying the log from its lines gives the live board;
@@ -162,8 +162,15 @@ class LogMachine(EncounterMachine):
 
     @rule(posture=st.sampled_from((DropProne, StandUp)))
     def posture(self, posture: type[Command]) -> None:
+        before = self.enc.state.fighter(self.active).states.get("posture", "standing")  # type: ignore[union-attr]
         result = self.run(posture(fighter=self.active))  # type: ignore[call-arg]
-        assert isinstance(result, Rejection) and result.rule == "tabletrail/command", result
+        legal = (before == "standing") == (posture is DropProne)
+        if isinstance(result, Rejection):
+            # the POSTURE machine refuses the wrong way round; a turn out of actions refuses too
+            assert result.rule == "speed-meters/movement", result
+            assert not legal or "actions" in result.reason, result
+        else:
+            assert legal, f"{posture.__name__} accepted while {before}"
 
     @rule(fid=st.sampled_from(FIGHTERS))
     def end_turn_named(self, fid: str) -> None:

@@ -124,3 +124,19 @@ def test_each_movement_takes_an_action_and_they_run_out():
 def test_acting_out_of_turn_is_refused():
     enc = encounter(arena())
     refuse(enc, "move b 3,1", "tabletrail/turn-order")
+
+
+# --- prone (house ruling: the document lands fallers prone but never says how they rise) ----
+
+
+def test_standing_up_takes_an_action_and_only_a_prone_fighter_can():
+    enc = encounter(arena("actions_per_turn = 2"))
+    refuse(enc, "stand-up a", "speed-meters/movement")  # already standing: the POSTURE machine says no
+    events = do(enc, "drop-prone a")
+    assert of_type(events, Spent)[0].resource == "actions"
+    assert enc.state.fighter("a").states["posture"] == "prone"
+    do(enc, "stand-up a")
+    assert enc.state.fighter("a").states["posture"] == "standing"
+    assert enc.state.fighter("a").used("actions") == 2
+    r = refuse(enc, "drop-prone a", "speed-meters/movement")
+    assert "used all 2 actions" in r.reason

@@ -418,6 +418,14 @@ class SpeedMeters(Ruleset):
             "(house default; the falling table rolls a d6 and random movement a d8 whatever this says)",
         ),
         Setting(
+            "stand_up_actions",
+            1,
+            "actions it takes to stand up from prone, and to drop prone on purpose (house ruling: the "
+            "document lands fallers prone but does not say how they rise)",
+            (),
+            "speed-meters/movement",
+        ),
+        Setting(
             "body_height",
             2,
             "meters a fighter fills above where it stands; two fighters whose spans overlap share a space",
@@ -534,7 +542,13 @@ class SpeedMeters(Ruleset):
             default=0,
         ),
     )
-    posture_rules = ("", "")
+    posture_rules = ("speed-meters/movement", "speed-meters/movement")
+
+    def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
+        """Dropping prone or standing up takes the actions the stand_up_actions setting says."""
+        what = "standing up" if trigger == "stand_up" else "dropping prone"
+        for _ in range(int(b.state.settings["stand_up_actions"])):
+            self.use_action(b, f, self.rule("movement"), what)
 
     # --- small questions about the board --------------------------------------------------
 
