@@ -20,6 +20,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import select
 import signal
 import time
 from collections import Counter
@@ -80,6 +81,8 @@ def _first_report(read: int) -> bytes:
     """Wait until the child has reported its first commit."""
     data = b""
     while b"\n" not in data:
+        ready, _, _ = select.select([read], [], [], 120)  # a watchdog, not a timing: never hang the suite
+        assert ready, "the child wrote nothing for two minutes"
         chunk = os.read(read, 65536)
         assert chunk, "the child died before its first commit"
         data += chunk
