@@ -223,8 +223,10 @@ class JsonlStore:
         with self._opened(os.O_RDONLY, "rb") as fh:
             fcntl.flock(fh, fcntl.LOCK_SH)
             if start and self._mark is not None and self._mark[0] == start:
-                fh.seek(self._mark[1])
-                return fh.read(), self._mark[1], start
+                fh.seek(self._mark[1] - 1)  # still a line's end? else the file was replaced: read it all
+                if fh.read(1) == b"\n":
+                    return fh.read(), self._mark[1], start
+                fh.seek(0)
             return fh.read(), 0, 0
 
     def committed(self, start: int = 0) -> tuple[list[bytes], TornTail | None]:
