@@ -497,6 +497,12 @@ def _check_places(scenario: Scenario, where: str) -> None:
             )
         if grid.blocked(x, y):
             raise InputError(f"{where}: fighters[{i}].at: {x},{y} is {grid.kind(x, y).terrain}")
+        earlier = next((j for j in range(i) if tuple(scenario.fighters[j].at[:2]) == (x, y)), None)
+        if earlier is not None:
+            raise InputError(
+                f"{where}: fighters[{i}].at: {x},{y} is where fighters[{earlier}] "
+                f"({scenario.fighters[earlier].id}) starts; one fighter to a space"
+            )
 
 
 def _check_start(event: EncounterStarted, where: str) -> None:
@@ -507,6 +513,8 @@ def _check_start(event: EncounterStarted, where: str) -> None:
         raise InputError(f"{where}: scenario.ruleset: {exc}") from None
     ruleset.validate(event.scenario, f"{where}: scenario")
     _check_places(event.scenario, f"{where}: scenario")
+    # Unknown or ill-typed settings are named; missing ones take their defaults (schema evolution).
+    ruleset.resolve_settings(event.settings, f"{where}: settings")
 
 
 def _check_on_map(state: EncounterState, event: Moved | Placed, where: str) -> None:

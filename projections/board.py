@@ -183,7 +183,11 @@ def fold(state: EncounterState, events: Iterable[ev.Event]) -> EncounterState:
 
 
 def view(state: EncounterState) -> dict[str, Any]:
-    """The board as plain data: what `replay --json` prints and replays are checked against."""
+    """The board as plain data: what `replay --json` prints and replays are checked against.
+
+    Settings are not part of the board: a later version may add a setting (with its
+    default) without changing the board an old log replays to.
+    """
     from msgspec import to_builtins
 
     return {
@@ -192,6 +196,5 @@ def view(state: EncounterState) -> dict[str, Any]:
         "fighters": [to_builtins(f) for f in state.fighters],
         "links": [list(link) for link in state.links],
         "marks": to_builtins(state.marks),
-        "settings": to_builtins(state.settings),
         "dice_drawn": state.dice,
     }

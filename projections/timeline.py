@@ -24,6 +24,19 @@ from tabletrail.events.types import (
 from tabletrail.projections.board import _APPLY, initial_state
 
 
+def _with_defaults(started: EncounterStarted) -> EncounterStarted:
+    """Settings a later version added take their defaults in logs written before them."""
+    from msgspec.structs import replace
+    from tabletrail.core.rulesets import RULESETS
+
+    ruleset = RULESETS.get(started.scenario.ruleset)
+    if ruleset is None:
+        return started
+    defaults = {s.name: s.default for s in ruleset.all_settings()}
+    missing = defaults.keys() - started.settings.keys()
+    return replace(started, settings={**defaults, **started.settings}) if missing else started
+
+
 class Timeline:
     def __init__(self) -> None:
         self.state: EncounterState | None = None
@@ -76,7 +89,7 @@ class Timeline:
             if self.state is not None:
                 self.before[record.batch] = self.state
         if kind is EncounterStarted:
-            self.state = initial_state(event)
+            self.state = initial_state(_with_defaults(event))
         elif kind is Abandoned:
             self.abandoned.update(event.batches)
             self.undone = [b for b in self.undone if b not in event.batches]
