@@ -35,8 +35,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(enc: Encounter, command, text: str) -> int:  # noqa: ANN001
-    result = enc.execute(command, text)
+def _run(enc: Encounter, command, text: str, command_id: str | None = None) -> int:  # noqa: ANN001
+    result = enc.execute(command, text, command_id=command_id)
     if isinstance(result, Rejection):
         print(str(result), file=sys.stderr)
         return 1
@@ -48,8 +48,12 @@ def _run(enc: Encounter, command, text: str) -> int:  # noqa: ANN001
 
 def cmd_do(args: argparse.Namespace) -> int:
     text = " ".join(args.words)
-    command = parse(args.words)
-    return _run(_open(args.log), command, text)
+    words, command_id = list(args.words), args.id
+    if words[:1] == ["--id"] and len(words) > 1:  # `do LOG --id X move …`: argparse leaves it in the words
+        command_id, words = words[1], words[2:]
+        text = " ".join(words)
+    command = parse(words)
+    return _run(_open(args.log), command, text, command_id)
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
@@ -228,9 +232,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("new", cmd_new, "start an encounter from a scenario file")
     p.add_argument("scenario")
-    p.add_argument("--log", help="the log to create (default: see tabletrail.cli_store.default_log)")
+    p.add_argument(
+        "--log",
+        help="the log to create: NAME.jsonl for a JSON Lines file, NAME.db for SQLite "
+        "(default: ./SCENARIO-NAME.db in this folder)",
+    )
     p = add("do", cmd_do, "decide one command and append its events")
     p.add_argument("log")
+    p.add_argument(
+        "--id",
+        help="a command id: retrying the same id appends nothing new and prints the first result",
+    )
     p.add_argument("words", nargs=argparse.REMAINDER, help="the command, e.g. move ari 3,2 5,4")
     for name, fn, help_ in (
         ("undo", cmd_undo, "take back the latest command in force"),

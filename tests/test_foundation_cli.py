@@ -244,3 +244,25 @@ def test_python_dash_m_tabletrail_reports_input_errors_without_a_traceback(tmp_p
     )
     assert done.returncode == 2
     assert "no such log file" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".db"])
+def test_do_with_a_command_id_appends_once_however_often_it_is_retried(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
+):
+    path = tmp_path / f"fight{suffix}"
+    cli(capsys, "new", SCENARIO, "--log", path)
+    first = cli(capsys, "do", path, "--id", "c1", "move", "ari", "3,1")
+    again = cli(capsys, "do", path, "--id", "c1", "move", "ari", "3,1")
+    assert first == again and "ari moved" in first
+    assert cli(capsys, "log", path).count("command: move ari 3,1") == 1
+
+
+def test_new_without_log_makes_a_sqlite_store_named_after_the_scenario(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.chdir(tmp_path)
+    cli(capsys, "new", SCENARIO)
+    made = tmp_path / (SCENARIO.stem + ".db")
+    assert made.read_bytes()[:16] == b"SQLite format 3\x00"
+    assert "round 1" in cli(capsys, "show", made)
