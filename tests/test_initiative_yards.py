@@ -809,3 +809,85 @@ def test_off_map_and_unknown_targets_are_refused_and_append_nothing():
     refuse(enc, f"leap a 40,1 {PASS}", f"{IY}/leap")
     refuse(enc, "drag a nobody 2,1 put=1,1", "tabletrail/fighter")
     refuse(enc, "move e 2,1", "tabletrail/turn-order")
+
+
+# --- surprises at the table: ways out, tethers, drags and strikes --------------------------------
+
+
+SHALLOW = [
+    "#########",
+    "#..__...#",
+    "#.......#",
+    "#########",
+]
+
+
+def shallow_gap(height: float = 1.5) -> Encounter:
+    """A gap only 2 yd deep: its rim is a ledge a 1.5 yd fighter may pull up onto (2 <= 2.25)."""
+    legend = '"_" = { terrain = "gap", ground = -2 }'
+    fighters = fighter("a", "blue", (2, 1), height=height) + fighter("e", "red", (7, 2))
+    return encounter(
+        f'[encounter]\nname = "t"\nruleset = "{IY}"\nseed = 3\n{grid(SHALLOW, legend)}\n{fighters}'
+    )
+
+
+def test_a_fighter_who_fell_into_a_gap_pulls_up_onto_its_rim():
+    """ledge: "any ledge that's less than or equal to one and a half their height", not only map ledges."""
+    enc = shallow_gap()
+    do(enc, f"leap a 5,1 {FAIL}")  # falls 2 yd to 3,1, prone
+    assert at(enc, "a") == (3, 1, -2 * CU)
+    next_turn_of(enc, "a")
+    do(enc, "stand-up a")
+    next_turn_of(enc, "a")
+    r = refuse(enc, "move a 2,1", f"{IY}/climb")  # walking up 2 yd is no climb
+    assert "pull-up a 2,1" in r.reason
+    events = do(enc, f"pull-up a 2,1 {PASS}")
+    assert at(enc, "a") == (2, 1, 0)
+    assert moved(events).steps[0].cost == 2 * CU  # the rim's height
+
+
+def test_a_rim_higher_than_one_and_a_half_heights_keeps_the_fighter_in_the_gap():
+    enc = shallow_gap(height=1.2)
+    do(enc, f"leap a 5,1 {FAIL}")
+    next_turn_of(enc, "a")
+    do(enc, "stand-up a")
+    next_turn_of(enc, "a")
+    r = refuse(enc, f"pull-up a 2,1 {PASS}", f"{IY}/ledge")
+    assert r.reason == "ledge 2 yd > 1.5 x own height 1.2 yd = 1.8 yd"
+
+
+def test_a_tethered_fighter_may_not_pull_up_out_of_the_reach_that_engages_it():
+    """engaged-actions (engaged_move = within-reach): a jump and pull is a move like any other."""
+    rows = ["#######", "#.L...#", "#.....#", "#######"]
+    fighters = fighter("a", "blue", (1, 2), height=2) + fighter("e", "red", (4, 2))
+    enc = arena(rows, fighters, 'engaged_move = "within-reach"')
+    do(enc, "move a 3,2")  # engaged with e at 4,2
+    r = refuse(enc, f"pull-up a 2,1 {PASS}", f"{IY}/engaged-actions")
+    assert "2.24 yd from e" in r.reason
+
+
+def test_an_engaged_friend_is_not_dragged_out_of_its_engagement():
+    """engage-break: "they can only break the engagement by resolving a combat"."""
+    fighters = fighter("a", "blue", (1, 2)) + fighter("e", "red", (5, 2)) + fighter("b", "blue", (2, 2))
+    enc = arena(OPEN, fighters)
+    do(enc, "end-turn")
+    do(enc, "end-turn")
+    do(enc, "move b 4,2")  # b engages e
+    do(enc, "end-turn")
+    do(enc, "move a 3,2")
+    r = refuse(enc, "drag a b 1,2 put=2,2", f"{IY}/engage-break")
+    assert "b is engaged with e" in r.reason
+    do(enc, "end-turn")  # e
+    do(enc, "act e strike target=b")
+    do(enc, 'resolve e b outcome="miss"')
+    do(enc, "end-turn")  # b
+    do(enc, "end-turn")  # a: a new move action
+    do(enc, "drag a b 1,2 put=2,2")  # the combat is resolved: b may be dragged off
+    assert at(enc, "b")[:2] == (2, 2)
+
+
+def test_a_fighter_cannot_strike_itself():
+    enc = arena()
+    r = refuse(enc, "act a strike target=a", f"{IY}/combined")
+    assert "itself" in r.reason
+    do(enc, "act a strike target=e")

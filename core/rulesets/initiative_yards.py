@@ -11,7 +11,8 @@ prone-stand). The moves the document calls attempts end in an Initiative check, 
 number the table enters (`roll=N`) or the seeded dice draw; a failure has its
 consequence in the same batch.
 
-Map conventions: stairs and ladders are climbed by walking (climb); a `ledge` cell is
+Map conventions: stairs and ladders are climbed by walking (climb); any cell higher than
+the fighter stands (a `ledge` cell, a roof's edge, the rim of a gap it fell into) is
 climbed with `pull-up`; an `obstacle` cell (with its `height`) is crossed with `vault`;
 `gap` cells are crossed with `leap`, and a gap's floor is its `ground` (write
 `ground = -4` for a gap 4 yd deep beside ground at 0). Fighter entries tagged `object`
@@ -573,7 +574,14 @@ class InitiativeYards(Ruleset):
             f"{show(to)} is not next to {f.id} at {show(f.pos)}: jump for a ledge from beside it",
         )
         grid = b.state.grid
-        require(grid.has(*to, "ledge"), rule, f"{show(to)} is {grid.kind(*to).terrain}, not a ledge")
+        # ledge: "any ledge": every cell higher than the fighter that can be stood on (a map ledge,
+        # a roof's edge, the rim of a gap); walls are not stood on, obstacles are vaulted.
+        require(
+            not grid.blocked(*to) and not grid.has(*to, "obstacle"),
+            rule,
+            f"{show(to)} is {grid.kind(*to).terrain}: nothing to pull up onto"
+            + (f" (vault {f.id} X,Y goes over it)" if grid.has(*to, "obstacle") else ""),
+        )
         here = [o.id for o in b.state.at(*to)]
         require(not here, rule, f"{', '.join(here)} is on the ledge at {show(to)}")
         h = grid.top[to[1]][to[0]] - f.pos[2]
@@ -676,6 +684,13 @@ class InitiativeYards(Ruleset):
             rule,
             f"{target.id} is {fmt(start)} yd from {f.id}: a drag target must start within 1 yd",
         )
+        foes = self.engaged_with(b.state, target.id)
+        require(
+            not foes,
+            self.rule("engage-break"),
+            f"{target.id} is engaged with {', '.join(o.id for o in foes)}: an engagement ends only by "
+            "resolving a combat, so it can't be dragged away before then",
+        )
         half = half_down(self.initiative(f))
         used = f.used("movement")
         require(
@@ -754,6 +769,11 @@ class InitiativeYards(Ruleset):
             )
             cited = (rule, self.rule("engaged-actions"))
         target = self.fighter(b.state, cmd.target) if cmd.target else None
+        require(
+            not (action == "strike" and target is not None and target.id == f.id),
+            rule,
+            f"{f.id} can't strike itself: name the foe it strikes (target=...)",
+        )
         at = f" at {target.id}" if target else ""
         b.emit(
             ev.Spent(
@@ -858,15 +878,20 @@ class _Walk:
             elif abs(dz) > to_cu(state.settings["step_height"]):
                 self.refuse_height(state, f, frm, to, dz)
         step = replace(step, mode="+".join(modes))
+        self.keep_within(state, f, step)
+        return step
+
+    def keep_within(self, state: EncounterState, f: Fighter, step: Step) -> None:
+        """engaged-actions (engaged_move = within-reach): every step stays within the engaging Reach."""
+        rs = self.rs
         for foe in self.tether:
             inside, d, r = rs.within_reach(state, f, step.to, foe)
             if not inside:
                 raise Refusal(
                     rs.rule("engaged-actions"),
-                    f"{show(to)} is {fmt(d)} yd from {foe.id}, out of the {fmt(r)} yd Reach that engages "
-                    "them: an engaged fighter only shifts within it (engaged_move = within-reach)",
+                    f"{show(step.to)} is {fmt(d)} yd from {foe.id}, out of the {fmt(r)} yd Reach that "
+                    "engages them: an engaged fighter only shifts within it (engaged_move = within-reach)",
                 )
-        return step
 
     def refuse_height(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, dz: int) -> None:
         rs, grid = self.rs, state.grid
@@ -875,6 +900,13 @@ class _Walk:
                 rs.rule("ledge"),
                 f"{show(to)} is a ledge {fmt(dz)} yd above {show(frm)}: jump and pull up onto it "
                 f"(pull-up {f.id} {show(to)})",
+            )
+        if dz > 0:
+            raise Refusal(
+                rs.rule("climb"),
+                f"{show(frm)} to {show(to)} goes {fmt(dz)} yd up, more than the step height "
+                f"{fmt(to_cu(state.settings['step_height']))} yd: only stairs and ladders are climbed by "
+                f"walking; a ledge is jumped for (pull-up {f.id} {show(to)})",
             )
         if dz < 0 and grid.has(*to, "gap"):
             raise Refusal(
@@ -1019,7 +1051,9 @@ class _PullUp(_Walk):
     def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
         self.frm = frm
         step = flat_step(state.grid, frm, to, parity, diagonal=state.settings["diagonal"], mode="pull-up")
-        return replace(step, cost=rise(frm, step.to))  # ledge: its height in movement
+        step = replace(step, cost=rise(frm, step.to))  # ledge: its height in movement
+        self.keep_within(state, f, step)
+        return step
 
     def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         return True
