@@ -12,22 +12,69 @@ from tabletrail.events.types import CommandIssued, Event, Moved, Step
 
 
 def board(state: EncounterState) -> str:
-    """The map with each fighter shown by a letter, and a key to the letters."""
+    """The map with each fighter shown by its mark, then a key to the map's characters.
+
+    Marks never repeat a map character or another fighter's mark (see `marks`); a
+    cell where more than one fighter stands (at different heights) shows `*`.
+    """
     rows = [list(r) for r in state.scenario.rows]
-    key = []
-    for n, f in enumerate(state.fighters):
-        mark = _mark(f.id, n)
+    mark = marks(state)
+    taken: dict[tuple[int, int], str] = {}
+    for f in state.fighters:
         x, y = f.pos[0], f.pos[1]
-        rows[y][x] = mark
-        key.append(mark)
+        taken[(x, y)] = STACKED if (x, y) in taken else mark[f.id]
+    for (x, y), m in taken.items():
+        rows[y][x] = m
     width = len(rows[0])
     ruler = "   " + "".join(str(x % 10) for x in range(width))
     lines = [ruler] + [f"{y:>2} " + "".join(r) for y, r in enumerate(rows)]
+    lines.append(_map_key(state, STACKED in taken.values()))
     return "\n".join(lines)
 
 
-def _mark(fid: str, n: int) -> str:
-    return fid[0].upper() if fid else str(n)
+STACKED = "*"  # more than one fighter on one column of the map
+
+
+def marks(state: EncounterState) -> dict[str, str]:
+    """One character per fighter: its id's first letter in capitals when that is free.
+
+    A mark must not be a map character (the quarry's cliff is `C`, so is Cyn) nor
+    another fighter's mark (dax and drum): then the id's other letters, then lower
+    case, then digits are tried.
+    """
+    used = set("".join(state.scenario.rows)) | {STACKED}
+    out: dict[str, str] = {}
+    for f in state.fighters:
+        letters = [c for c in f.id if c.isalnum()]
+        candidates = [c.upper() for c in letters] + [c.lower() for c in letters]
+        candidates += [*"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz@&%$"]
+        out[f.id] = next((c for c in candidates if c not in used), "?")
+        used.add(out[f.id])
+    return out
+
+
+def _map_key(state: EncounterState, stacked: bool) -> str:
+    """`key: # wall  . floor  ~ rough  ^ floor (ground 1)`: what each map character stands for."""
+    glyphs = dict.fromkeys("".join(state.scenario.rows))
+    parts = []
+    for ch in glyphs:
+        kind = state.scenario.legend.get(ch)
+        if kind is None:
+            continue
+        extra = [
+            f"{name} {fmt_number(getattr(kind, name))}"
+            for name in ("ground", "height", "depth", "climb")
+            if getattr(kind, name)
+        ] + [t for t in kind.tags if t != kind.terrain]
+        parts.append(f"{ch} {kind.terrain}" + (f" ({', '.join(extra)})" if extra else ""))
+    if stacked:
+        parts.append(f"{STACKED} fighters stacked (see the table)")
+    return "key: " + "  ".join(parts)
+
+
+def fmt_number(value: float) -> str:
+    """A number as a GM wrote it in the scenario: 3, 3.5, -4."""
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def fighters(state: EncounterState) -> str:
@@ -39,13 +86,14 @@ def fighters(state: EncounterState) -> str:
         + f", {turn.active} to act"
     )
     rows = [("", "id", "side", "at", "height", "states", "spent", "damage", "marks")]
-    for n, f in enumerate(state.fighters):
+    mark = marks(state)
+    for f in state.fighters:
         states = " ".join(v for k, v in sorted(f.states.items()) if k != "turn") or "-"
-        spent = " ".join(rs.amount_label(k, v) for k, v in sorted(f.spent.items()) if v) or "-"
-        marks = " ".join(f"{k}={_short(v)}" for k, v in sorted(f.marks.items())) or "-"
+        spent = ", ".join(_spent(rs.amount_label(k, v), k) for k, v in sorted(f.spent.items()) if v) or "-"
+        facts = " ".join(f"{k}={_short(v)}" for k, v in sorted(f.marks.items())) or "-"
         rows.append(
             (
-                _mark(f.id, n),
+                mark[f.id],
                 f.id,
                 f.side,
                 f"{f.pos[0]},{f.pos[1]}",
@@ -53,7 +101,7 @@ def fighters(state: EncounterState) -> str:
                 states,
                 spent,
                 str(f.damage),
-                marks,
+                facts,
             )
         )
     links = ", ".join(f"{a} {k} {b}" for k, a, b in state.links)
@@ -62,9 +110,18 @@ def fighters(state: EncounterState) -> str:
     return f"{head}\n{table}" + (f"\nlinks: {links}" if links else "") + f"\nunits: {rs.unit}"
 
 
+def _spent(label: str, resource: str) -> str:
+    """`movement 5 m`, `actions 1`: the budget's name first, so two budgets in meters stay apart."""
+    return f"{resource} {label.removesuffix(' ' + resource)}"
+
+
 def _short(value: Any) -> str:
-    text = str(value)
-    return text if len(text) <= 24 else text[:21] + "..."
+    """A field's value in a line of text: lists as comma-joined items, long texts cut at 40 characters."""
+    if isinstance(value, tuple | list) and all(isinstance(v, str | int | float) for v in value):
+        text = ",".join(str(v) for v in value)
+    else:
+        text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def describe(event: Event) -> str:
