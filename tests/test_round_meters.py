@@ -696,3 +696,39 @@ def test_a_test_the_gm_requires_on_a_cell_carries_the_sprint_penalty():
     test = [e for e in of_type(events, CheckRolled) if e.check == "ruled test"][0]
     assert test.modifier == -5 and "sprint penalty -5" in test.note
     assert test.passed is False  # 12 - 5 = 7 < 10: the move stops on the cell
+
+
+# "Choose a combatant who has not yet acted during the current pass": a combatant who delayed
+# has not acted yet, and its delayed turn still comes in this pass.
+
+
+def test_delaying_behind_a_combatant_who_delayed_and_has_not_acted_yet():
+    enc = encounter(arena())
+    do(enc, "delay ari")  # bo, cyn, dax, ari
+    events = do(enc, "delay bo after=ari")
+    assert of_type(events, OrderChanged)[0].order == ("cyn", "dax", "ari", "bo")
+    ends(enc, 2)  # cyn, dax
+    assert enc.state.turn.active == "ari" and enc.state.turn.pass_no == 1
+    do(enc, "end-turn")
+    assert enc.state.turn.active == "bo" and enc.state.turn.pass_no == 1
+
+
+def test_delaying_to_the_end_of_the_pass_when_only_a_delayed_turn_is_left():
+    enc = encounter(arena())
+    do(enc, "delay ari")  # bo, cyn, dax, ari
+    ends(enc, 2)  # bo, cyn
+    events = do(enc, "delay dax")  # ari's delayed turn is still to come: dax goes after it
+    assert of_type(events, OrderChanged)[0].order == ("bo", "cyn", "ari", "dax")
+    assert enc.state.turn.active == "ari" and enc.state.turn.pass_no == 1
+    do(enc, "end-turn")
+    assert enc.state.turn.active == "dax" and enc.state.turn.pass_no == 1
+
+
+def test_a_table_without_the_idle_house_rule_keeps_the_documents_1_ap_for_a_delayed_turn():
+    """delay: "lose 1 AP" is the document's own number; idle_ap_loss is the house rule for other turns."""
+    enc = encounter(arena("idle_ap_loss = 0"))
+    do(enc, "delay ari after=bo")
+    assert not spent(do(enc, "end-turn"))  # bo's ordinary idle turn: no loss at this table
+    (lost,) = spent(do(enc, "end-turn"))  # ari's delayed turn, no action
+    assert (lost.fighter, lost.amount, lost.rules) == ("ari", 1, (rule("delay"),))
+    assert "1 AP" in lost.note and ap_used(enc, "ari") == 1

@@ -12,9 +12,10 @@ table can change (`tabletrail rules round-meters` lists them):
   combatant's turn in initiative order. Pass 1 gives everyone a turn. After a
   pass, another follows while some combatant has AP left (and `max_passes`, if
   not 0, is not reached); in it, combatants with no AP left are skipped.
-  Otherwise the next round starts. A turn that ends with no action taken (no AP
-  spent; moving is not an action) loses `idle_ap_loss` AP, the document's
-  "normal rule for taking no action", so passes always run out.
+  Otherwise the next round starts. A delayed turn that ends with no action taken
+  (no AP spent; moving is not an action) loses the document's 1 AP; any other
+  such turn loses `idle_ap_loss` AP (house default 1, the document's "normal rule
+  for taking no action"), so passes always run out.
 - Tests. Every test is a check of `check_formula` (default 1d20) plus modifiers.
   A Sprint's Athletics test adds the `athletics` stat; it scores one positive Hit
   for every full `hit_step` points of its total above `hit_threshold` (default:
@@ -65,6 +66,7 @@ from tabletrail.events.types import CheckRolled, Step
 SPRINT_AP = 1  # "Sprinting is a Minor Action that costs 1 AP."
 SPRINT_METERS = 2 * CU  # "For each positive Hit, gain +2 meters of Movement for the current round."
 SPRINT_PENALTY = -5  # "a cumulative −5 penalty to all other tests for the remainder of the round"
+DELAY_IDLE_AP = 1  # "If you choose not to act when your delayed turn arrives, ... lose 1 AP."
 DIFFICULT_FACTOR = 2  # "Each meter moved through Difficult Terrain costs 2 meters of Movement."
 DIFFICULT_TAGS = ("difficult", "rough")
 # The vocabulary of held triggers: what the engine can check (who, what, where).
@@ -237,9 +239,10 @@ class RoundMeters(Ruleset):
         Setting(
             "idle_ap_loss",
             1,
-            "AP a combatant loses when its turn ends with no action taken (no AP spent; moving is not an "
-            "action): the document's 'normal rule for taking no action', 1 AP for a delayed turn, "
-            "applied to every turn",
+            "AP a combatant loses when an ordinary turn ends with no action taken (no AP spent; moving is "
+            "not an action): the document's 'normal rule for taking no action' (1 AP for a delayed turn, "
+            "which stays 1 whatever this says) applied to every turn (house default); with 0 a pass "
+            "follows another while anyone keeps AP, so set max_passes",
             (),
             "round-meters/delay",
         ),
@@ -499,16 +502,19 @@ class RoundMeters(Ruleset):
         self.close_turn(b, active, "finish", self.rule("passes"), f"{active}'s turn ends", dice)
 
     def end_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
-        """delay, passes: a turn without an action loses idle_ap_loss AP (the rule for taking no action)."""
+        """delay, passes: a turn without an action loses AP (the normal rule for taking no action).
+
+        A delayed turn loses the document's 1 AP; any other turn idle_ap_loss (a house rule).
+        """
         f = b.state.fighter(fighter_id)
         assert f is not None
         if self.acted(b.state, f):
             return
+        delayed = DELAYED in f.marks
         left = self.ap_left(f)
-        loss = min(int(b.state.settings["idle_ap_loss"]), left)
+        loss = min(DELAY_IDLE_AP if delayed else int(b.state.settings["idle_ap_loss"]), left)
         if loss <= 0:
             return
-        delayed = DELAYED in f.marks
         why = (
             f"{fighter_id} took no action when its delayed turn arrived"
             if delayed
@@ -520,8 +526,9 @@ class RoundMeters(Ruleset):
                 resource="ap",
                 amount=loss,
                 rules=(self.rule("delay") if delayed else self.rule("passes"),),
-                note=f"{why}: the normal rule for taking no action (idle_ap_loss) costs {loss} AP "
-                f"({left} → {left - loss} of {self.ap(f)})",
+                note=f"{why}: the normal rule for taking no action "
+                + ("" if delayed else "(idle_ap_loss) ")
+                + f"costs {loss} AP ({left} → {left - loss} of {self.ap(f)})",
             )
         )
 
@@ -855,12 +862,14 @@ class RoundMeters(Ruleset):
                 "the whole turn, so it comes before any action",
             )
         order = [fid for fid in t.order if fid != f.id]
+        # Still to come in this pass: who waits for its turn, and who delayed and has not acted yet.
+        to_come = (WAITING, DELAYED_STATE)
         if cmd.after:
             # "Choose a combatant who has not yet acted during the current pass"
             other = self.fighter(state, cmd.after)
             require(other.id != f.id, rule, f"{f.id} cannot Delay behind itself")
             require(
-                other.state("turn", TURN.initial) == WAITING,
+                other.state("turn", TURN.initial) in to_come,
                 rule,
                 f"{other.id} has already acted or begun its turn in pass {t.pass_no} "
                 f"({self.standing(state, other)}): a turn behind {other.id} would fall in pass "
@@ -871,7 +880,7 @@ class RoundMeters(Ruleset):
         else:
             # "or choose to act at the end of the current pass"
             waiting = [
-                o.id for o in state.fighters if o.id != f.id and o.state("turn", TURN.initial) == WAITING
+                o.id for o in state.fighters if o.id != f.id and o.state("turn", TURN.initial) in to_come
             ]
             require(
                 bool(waiting),
@@ -898,7 +907,7 @@ class RoundMeters(Ruleset):
                 value={"after": cmd.after, "round": t.round, "pass": t.pass_no},
                 rules=(rule,),
                 note=f"{f.id}'s turn of pass {t.pass_no} comes {where}; taking no action then costs "
-                f"{b.state.settings['idle_ap_loss']} AP",
+                f"{DELAY_IDLE_AP} AP",
             )
         )
         self.close_turn(b, f.id, "delay", rule, f"{f.id}'s turn moves {where}", dice)
