@@ -891,3 +891,16 @@ def test_a_fighter_cannot_strike_itself():
     r = refuse(enc, "act a strike target=a", f"{IY}/combined")
     assert "itself" in r.reason
     do(enc, "act a strike target=e")
+
+
+@pytest.mark.parametrize(("name", "value"), [("actions_per_turn", "-1"), ("step_height", "-0.5")])
+def test_negative_counts_and_heights_are_refused_as_settings(name: str, value: str):
+    text = f'[encounter]\nname = "t"\nruleset = "{IY}"\n[settings]\n{name} = {value}\n{grid(OPEN)}\n'
+    scenario = parse_scenario(tomllib.loads(text + fighter("a", "blue", (1, 1))), source="t.toml")
+    with pytest.raises(InputError, match=rf"settings.{name}: must not be negative, got {value}"):
+        Encounter.create(MemoryStore(), scenario, where="t.toml")
+    enc = arena()
+    r = refuse(
+        enc, f'setting {name} {value} why="typo"', f"{IY}/combined" if name[0] == "a" else f"{IY}/climb"
+    )
+    assert "must not be negative" in r.reason

@@ -21,6 +21,8 @@ are movable objects: they take no turns, have no Reach, and can be dragged.
 
 from __future__ import annotations
 
+from typing import Any
+
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice, check
@@ -214,6 +216,22 @@ class InitiativeYards(Ruleset):
     posture_rules = ("initiative-yards/prone-drop", "initiative-yards/prone-stand")
 
     # --- the scenario ------------------------------------------------------------
+
+    def resolve_settings(self, given: dict[str, Any], where: str = "settings") -> dict[str, Any]:
+        """The base checks, then: no negative count of actions, no negative step height."""
+        settings = super().resolve_settings(given, where)
+        wrong = negative_setting(settings)
+        if wrong:
+            raise InputError(f"{where}.{wrong[0]}: {wrong[1]}")
+        return settings
+
+    def settle(self, b: Batch, dice: Dice) -> None:
+        """A GM's setting change must leave usable settings, as a scenario's must."""
+        if any(isinstance(e, ev.SettingChanged) for e in b.events):
+            wrong = negative_setting(b.state.settings)
+            if wrong:
+                spec = next(x for x in self.settings if x.name == wrong[0])
+                raise Refusal(spec.rule, f"setting {wrong[0]}: {wrong[1]}")
 
     def validate(self, scenario: Scenario, where: str) -> None:
         super().validate(scenario, where)
@@ -820,6 +838,14 @@ class InitiativeYards(Ruleset):
         if cmd.damage:
             b.emit(ev.Damaged(fighter=target.id, amount=cmd.damage, cause="strike", rules=(rule,), note=note))
         self.unlink(b, f.id, target.id, "resolve", rule, note + "; their engagement ends")
+
+
+def negative_setting(settings: dict[str, Any]) -> tuple[str, str] | None:
+    """The first setting that must not be negative and is, with why; None if none is."""
+    for name in ("actions_per_turn", "step_height"):
+        if settings[name] < 0:
+            return name, f"must not be negative, got {settings[name]}"
+    return None
 
 
 def hostile(f: Fighter, other: Fighter) -> bool:
