@@ -904,3 +904,11 @@ def test_negative_counts_and_heights_are_refused_as_settings(name: str, value: s
         enc, f'setting {name} {value} why="typo"', f"{IY}/combined" if name[0] == "a" else f"{IY}/climb"
     )
     assert "must not be negative" in r.reason
+
+
+def test_pulling_up_onto_level_ground_is_refused():
+    enc = ledge_arena(a_at=(1, 2))
+    r = refuse(enc, f"pull-up a 2,2 {PASS}", f"{IY}/ledge")
+    assert r.reason == "2,2 is not above a: no ledge to pull up onto, walk there"
+    r = refuse(enc, f"pull-up a 0,2 {PASS}", f"{IY}/ledge")
+    assert r.reason == "0,2 is wall: nothing to pull up onto"

@@ -603,7 +603,7 @@ class InitiativeYards(Ruleset):
         here = [o.id for o in b.state.at(*to)]
         require(not here, rule, f"{', '.join(here)} is on the ledge at {show(to)}")
         h = grid.top[to[1]][to[0]] - f.pos[2]
-        require(h > 0, rule, f"the ledge at {show(to)} is not above {f.id}: walk onto it")
+        require(h > 0, rule, f"{show(to)} is not above {f.id}: no ledge to pull up onto, walk there")
         height = self.stat(f, "height")
         require(
             2 * h <= 3 * height,
