@@ -1,8 +1,9 @@
 """CLI verbs of the store group, and which store a log path on the command line means.
 
-Which store: a path ending in .db, .sqlite or .sqlite3, or any existing file that
-is a SQLite database, is a SQLite store (events/sqlite_store.py); anything else is
-a JSON Lines log. Every verb takes either.
+Which store: any existing file that is a SQLite database, or a path ending in .db,
+.sqlite or .sqlite3 that is not already a JSON Lines log, is a SQLite store
+(events/sqlite_store.py); anything else is a JSON Lines log. An existing file is
+what its bytes say, whatever its name. Every verb takes either.
 
 Default: `tabletrail new SCENARIO` without --log keeps the encounter in SQLite,
 the durable store, in the current folder under the scenario's file name with
@@ -42,9 +43,23 @@ def _warn(message: str) -> None:
 def store_for(path: str, snapshot_every: int | None = None) -> Store:
     """The store behind a log path given on the command line (see the module docstring)."""
     p = Path(path)
-    if p.suffix.lower() in SQLITE_SUFFIXES or is_sqlite(p):
-        return SqliteStore(p, snapshot_every=snapshot_every)
+    if p.suffix.lower() == ".toml" and p.is_file():
+        raise InputError(
+            f"{p}: a scenario file, not a log: start an encounter from it with "
+            f"`tabletrail new {p} --log fight.jsonl`"
+        )
+    if is_sqlite(p) or (p.suffix.lower() in SQLITE_SUFFIXES and not _is_jsonl(p)):
+        return SqliteStore(p, snapshot_every=snapshot_every, warn=_warn)
     return JsonlStore(p, warn=_warn)
+
+
+def _is_jsonl(path: Path) -> bool:
+    """Does an existing file start like a JSON Lines log (a record's `{`), whatever its name?"""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(1) == b"{"
+    except OSError:
+        return False
 
 
 def default_log(scenario_path: str) -> str:

@@ -17,6 +17,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -103,6 +104,11 @@ def decode(line: bytes, where: str) -> Record:
     A line of the current vocabulary decodes straight into types; an older one
     (or one the typed decoder refuses) goes through the upcaster chain first.
     """
+    if not line.strip():
+        raise InputError(
+            f"{where}: an empty line where a log record should be (blank lines at the end of a log: "
+            "`tabletrail repair` cuts them)"
+        )
     try:
         record = _decoder.decode(line)
     except msgspec.ValidationError as exc:
@@ -186,6 +192,14 @@ class MemoryStore:
 Warn = Callable[[str], None]
 
 
+def unkept(warn: Warn | None, where: object, why: str) -> None:
+    """A refusal the side log could not keep: warn when someone listens, else an InputError."""
+    message = f"{where}: the refusal could not be kept in the audit side log ({why}); the log is unchanged"
+    if warn is None:
+        raise InputError(message)
+    warn(message)
+
+
 class JsonlStore:
     """A JSON Lines file. Appends whole batches at the end; never rewrites a byte.
 
@@ -214,6 +228,15 @@ class JsonlStore:
             raise InputError(f"{self.path}: no such log file") from None
         except IsADirectoryError:
             raise InputError(f"{self.path}: is a folder, not a log file") from None
+        except PermissionError:
+            if flags & (os.O_WRONLY | os.O_RDWR):
+                raise InputError(
+                    f"{self.path}: the log is read-only for you (permission denied); nothing was appended"
+                ) from None
+            raise InputError(f"{self.path}: permission denied: you may not read this log") from None
+        if stat.S_ISDIR(os.fstat(fd).st_mode):  # Linux opens a folder for reading; reading it fails later
+            os.close(fd)
+            raise InputError(f"{self.path}: is a folder, not a log file")
         return os.fdopen(fd, mode)
 
     # --- reading ---------------------------------------------------------------
@@ -305,6 +328,8 @@ class JsonlStore:
     def create(self, lines: Sequence[bytes], *, refused: Sequence[bytes] = ()) -> None:
         """Start a new log; refuses to overwrite an existing file."""
         blob = b"".join(line + b"\n" for line in lines)
+        if self.path.is_dir():
+            raise InputError(f"{self.path}: is a folder, not a log file")
         try:
             with open(self.path, "xb") as fh:
                 fh.write(blob)
@@ -317,6 +342,8 @@ class JsonlStore:
             raise InputError(f"{self.path}: no such folder to create the log in") from None
         except IsADirectoryError:
             raise InputError(f"{self.path}: is a folder, not a log file") from None
+        except PermissionError:
+            raise InputError(f"{self.path}: permission denied: cannot create the log here") from None
         self._mark = (len(lines), len(blob))
         if refused:
             with open(self.side_path, "wb") as fh:
@@ -333,9 +360,17 @@ class JsonlStore:
         return self.path.with_name(self.path.name + ".refused")
 
     def note_refusal(self, refused: Refused) -> None:
-        """Append to the side log next to the log file (LOG.refused)."""
-        with open(self.side_path, "ab") as fh:
-            fh.write(_encoder.encode(refused) + b"\n")
+        """Append to the side log next to the log file (LOG.refused).
+
+        A side log that cannot be written (a read-only folder, a folder by that
+        name) must not hide the refusal itself: with `warn`, it is told and the
+        refusal goes on to the player; without, it is an InputError.
+        """
+        try:
+            with open(self.side_path, "ab") as fh:
+                fh.write(_encoder.encode(refused) + b"\n")
+        except OSError as exc:
+            unkept(self.warn, self.side_path, exc.strerror or str(exc))
 
     def refused_lines(self) -> list[bytes]:
         try:
@@ -360,14 +395,25 @@ class JsonlStore:
     def damage(self) -> tuple[int, int, str] | None:
         """What a crash left at the end: (first byte to cut, file size, what it is), or None.
 
-        Two things can follow the last whole batch: a torn line (no newline), and
-        whole lines of a batch whose first record says it holds more.
+        Three things can follow the last whole batch: blank lines (an editor's),
+        a torn line (no newline), and whole lines of a batch whose first record
+        says it holds more.
         """
         lines, torn = self.committed()
         assert self._mark is not None
         end = self._mark[1]  # the byte after the last whole line
         size = torn.size if torn else end
         what = f"a torn line of {size - end} bytes" if torn else ""
+        blank = 0
+        while lines and not lines[-1].strip():  # an editor's blank lines at the end: no record lost
+            lines.pop()
+            blank += 1
+        if blank:
+            data = self.path.read_bytes()
+            for _ in range(blank):
+                end = data.rfind(b"\n", 0, end - 1) + 1
+            part = f"{blank} blank line(s) at the end"
+            what = f"{part} and {what}" if what else part
         if lines:
             last = len(lines) - 1
             batch = decode(lines[last], f"{self.path}:{last + 1}").batch

@@ -29,7 +29,16 @@ from pathlib import Path
 
 import msgspec
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import DuplicateCommand, Record, Refused, VersionConflict, decode, fsync_folder
+from tabletrail.events.log import (
+    DuplicateCommand,
+    Record,
+    Refused,
+    VersionConflict,
+    Warn,
+    decode,
+    fsync_folder,
+    unkept,
+)
 
 MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite file
 APPLICATION_ID = 0x54546C31  # "TTl1": marks a tabletrail store among SQLite files
@@ -78,8 +87,10 @@ class SqliteStore:
         durable: bool = True,
         snapshot_every: int | None = None,
         busy_timeout: float = 30.0,
+        warn: Warn | None = None,
     ) -> None:
         self.path = Path(path)
+        self.warn = warn  # told when a refusal cannot be kept (a read-only file); else that is an error
         self.name = str(self.path)
         self.encounter = encounter
         self.durable = durable
@@ -118,6 +129,8 @@ class SqliteStore:
 
     def _check_kind(self, conn: sqlite3.Connection) -> None:
         """Refuse a SQLite file that is not a tabletrail store, or one from a newer tabletrail."""
+        if self.path.stat().st_size == 0:
+            raise InputError(f"{self.path}: an empty file, not a tabletrail log")
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         if app != APPLICATION_ID:
             raise InputError(f"{self.path}: a SQLite file, but not a tabletrail log (no tabletrail tables)")
@@ -140,8 +153,17 @@ class SqliteStore:
                         f"{self.path}: {doing}: the log stayed locked by another writer for "
                         f"{self.busy_timeout:g} s; nothing was changed"
                     ) from None
+                if "readonly" in str(exc):
+                    raise InputError(
+                        f"{self.path}: {doing}: the log is read-only for you ({exc}); "
+                        "nothing was appended or changed"
+                    ) from None
                 raise InputError(f"{self.path}: {doing}: {exc}") from None
             except sqlite3.DatabaseError as exc:
+                if "not a database" in str(exc):
+                    raise InputError(
+                        f"{self.path}: not a SQLite database, nor a tabletrail log of any kind ({exc})"
+                    ) from None
                 raise InputError(f"{self.path}: {doing}: not a readable tabletrail log ({exc})") from None
 
     @contextmanager
@@ -330,6 +352,16 @@ class SqliteStore:
     # --- the refusal side log ----------------------------------------------------
 
     def note_refusal(self, refused: Refused) -> None:
+        """Keep a refusal in the side table; one that cannot be written is told to `warn` (see JsonlStore)."""
+        try:
+            self._note(refused)
+        except InputError as exc:
+            if self.warn is None:
+                raise
+            why = str(exc).removeprefix(f"{self.path}: ").removeprefix("noting a refusal: ")
+            unkept(self.warn, self.path, "the file is read-only for you" if "read-only" in why else why)
+
+    def _note(self, refused: Refused) -> None:
         line = msgspec.json.encode(refused)
         with self._db("noting a refusal") as conn, self._transaction(conn):
             n = conn.execute(
