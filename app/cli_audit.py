@@ -18,7 +18,7 @@ from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events.types import AnyEvent, Event
 from tabletrail.projections import audit
-from tabletrail.syntax import parse
+from tabletrail.syntax import parse, take_flags
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
@@ -90,7 +90,8 @@ def examples() -> dict[str, str]:
     return {
         "explain": "tabletrail explain replays/speed-meters-skirmish.jsonl 7",
         "why": "tabletrail why fight.jsonl move ari 10,2   (also: why --json fight.jsonl undo by=blue)",
-        "verify": "tabletrail verify fight.jsonl --tip 25ccd831529c5f11ba638244fe7e1bbc",
+        "verify": "tabletrail verify fight.jsonl   (it prints the log's tip; give it later as --tip TIP "
+        "to prove the log still holds that line)",
         "whatif": "tabletrail whatif fight.jsonl --set diagonal=euclidean --ruling \"forbid 3,2 why='pit'\"",
         "refused": "tabletrail refused fight.jsonl",
     }
@@ -98,6 +99,11 @@ def examples() -> dict[str, str]:
 
 def _event(data: dict[str, Any]) -> Event:
     return msgspec.convert(data, AnyEvent)  # type: ignore[arg-type]
+
+
+def _cited(event: Event) -> str:
+    """`  [rule, rule]` after an event's line, or nothing when it cites none (a command header)."""
+    return f"  [{', '.join(event.rules)}]" if event.rules else ""
 
 
 def _rules(words: list[dict[str, str]], indent: str = "  ") -> list[str]:
@@ -260,7 +266,7 @@ def explain_text(data: dict[str, Any]) -> str:
     for e in data["events"]:
         mark = ">" if e["seq"] == data["seq"] else " "
         event = _event(e["event"])
-        out.append(f" {mark}{e['seq']:>4} {render.describe(event)}  [{', '.join(event.rules)}]")
+        out.append(f" {mark}{e['seq']:>4} {render.describe(event)}{_cited(event)}")
     for r in data["refused_before"]:
         out.append(f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}")
     return "\n".join(out)
@@ -270,8 +276,8 @@ def why_text(data: dict[str, Any]) -> str:
     unit = data["unit"]
     if not data["allowed"]:
         rule = data["rule"]
-        out = [f"refused by {rule['id']}: {data['reason']}"]
-        out.extend(_rules([rule], "  the rule: "))
+        out = [f"refused by {rule['id']}: {data['reason']}", "the rule:"]
+        out.extend(_rules([rule]))
         out.append("(dry run: nothing was appended)")
         return "\n".join(out)
     out = [f"allowed: {data['text']} (by {data['by']})"]
@@ -287,7 +293,7 @@ def why_text(data: dict[str, Any]) -> str:
     out.append("consequences:")
     for e in data["events"]:
         event = _event(e)
-        out.append(f"  {render.describe(event)}  [{', '.join(event.rules)}]")
+        out.append(f"  {render.describe(event)}{_cited(event)}")
     if data["hidden"]:
         out.append("  … and whatever follows from the seeded roll (not shown: --reveal shows it)")
     out.append("rules:")
@@ -316,7 +322,7 @@ def verify_text(data: dict[str, Any]) -> str:
                 continue
             if isinstance(value, dict) and "type" in value:
                 event = _event(value)
-                text = f"{render.describe(event)}  [{', '.join(event.rules)}]"
+                text = f"{render.describe(event)}{_cited(event)}"
             elif isinstance(value, dict) and "refused" in value:
                 text = f"refused by {value['refused']}: {value['reason']}"
             else:
@@ -345,7 +351,11 @@ def _side_by_side(left: str, right: str, titles: tuple[str, str]) -> str:
 
 
 def whatif_text(result: audit.WhatIf) -> str:
-    what = [f"{k} = {new!r} (recorded {old!r})" for k, (old, new) in result.changed.items()]
+    what = [
+        f"{k} = {new!r} "
+        + ("(the same as recorded: this changes nothing)" if old == new else f"(recorded {old!r})")
+        for k, (old, new) in result.changed.items()
+    ]
     out = ["what if " + ", ".join(what + [f"the GM had ruled {text!r}" for text in result.rulings])]
     d = result.divergence
     if d is None:
@@ -360,17 +370,18 @@ def whatif_text(result: audit.WhatIf) -> str:
                 text = f"refused by {value['refused']}: {value['reason']}"
             else:
                 event = _event(value)
-                text = f"{render.describe(event)}  [{', '.join(event.rules)}]"
+                text = f"{render.describe(event)}{_cited(event)}"
             out.append(f"  {label.replace('_', '-') + ':':<10} {text}")
     for r in result.refused:
         out.append(
             f"refused in the what-if: {r['text']!r} (batch at event {r['seq']}): {r['rule']}: {r['reason']}"
         )
+    left, right = render.board(result.recorded), render.board(result.alternative)
+    key = left.splitlines()[-1]  # the map is the same on both sides: its key once, under both
     out.append(
-        _side_by_side(
-            render.board(result.recorded), render.board(result.alternative), ("recorded", "what-if")
-        )
+        _side_by_side(left.removesuffix("\n" + key), right.removesuffix("\n" + key), ("recorded", "what-if"))
     )
+    out.append(key)
     for diff in result.differences:
         out.append(
             f"  {diff['fighter']} {diff['what']}: recorded {diff['recorded']}, what-if {diff['what_if']}"
@@ -406,10 +417,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_why(args: argparse.Namespace) -> int:
-    command = parse(args.words, "why")
+    words, flags = take_flags(list(args.words), switches=("--json", "--reveal"))  # flags after the command
+    as_json, reveal = args.json or "--json" in flags, args.reveal or "--reveal" in flags
+    command = parse(words, "why")
     enc = _open(args.log)
-    data = audit.dry_run(enc, command, " ".join(args.words), reveal=args.reveal)
-    print(json.dumps(data, indent=2) if args.json else why_text(data))
+    data = audit.dry_run(enc, command, " ".join(words), reveal=reveal)
+    print(json.dumps(data, indent=2) if as_json else why_text(data))
     return 0 if data["allowed"] else 1
 
 

@@ -41,7 +41,16 @@ from tabletrail.core.units import fmt
 from tabletrail.encounter import UNDO_RULE, Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, MemoryStore, Record, Store, decode, encode, line_hash
+from tabletrail.events.log import (
+    JsonlStore,
+    MemoryStore,
+    Record,
+    Store,
+    TornTail,
+    decode,
+    encode,
+    line_hash,
+)
 from tabletrail.events.types import (
     SCHEMA_VERSION,
     Abandoned,
@@ -513,10 +522,19 @@ def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
     records: list[Record] = []
     prev = ""
     for n, line in enumerate(lines, start=1):
+        if torn and n == len(lines):
+            raise _Stop(
+                Finding(
+                    n,
+                    "line",
+                    f"line {n} is torn: no newline ends the file (cut mid-write? `tabletrail repair` cuts)",
+                )
+            )
         try:
             record = decode(line, f"{name}:{n}")
         except (InputError, msgspec.MsgspecError, ValueError) as exc:  # any undecodable line is a finding
-            raise _Stop(Finding(n, "line", f"line {n} is not a log record: {exc}")) from None
+            why = str(exc).removeprefix(f"{name}:{n}: ")
+            raise _Stop(Finding(n, "line", f"line {n} is not a log record: {why}")) from None
         if not _as_written(line, record):
             raise _Stop(
                 Finding(n, "line", f"line {n} is not as the engine writes it (a key or spacing changed)")
@@ -536,8 +554,6 @@ def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
             raise _Stop(Finding(n, "order", f"line {n} says it is event {record.seq}"))
         prev = line_hash(line)
         records.append(record)
-    if torn:
-        raise _Stop(Finding(len(lines), "line", f"line {len(lines)} is torn: no newline ends the file"))
     return records
 
 
@@ -795,7 +811,7 @@ def verify_lines(
         "checked": counts,
         "rulings": rulings,
         "tip": line_hash(lines[-1]) if lines else "",
-        "anchored": bool(tip),
+        "anchored": bool(tip) and tip in {line_hash(line) for line in lines},
         "finding": asdict(finding) if finding else None,
     }
 
@@ -979,10 +995,15 @@ def clock_text(at: str) -> str:
 
 def refusals(store: Store) -> list[dict[str, Any]]:
     """The refused attempts of the side log, oldest first, each with the words of its rule."""
+    try:  # the log itself must be there: a misspelt name is an error, not "no refused attempts"
+        first = next(iter(store.read()), b"")
+    except TornTail as torn:  # a crash cut the log's tail: its refusals still read
+        first = torn.lines[0] if torn.lines else b""
+    if not first:
+        raise InputError(f"{store.name}: the log is empty")
     refused = store.refused() if hasattr(store, "refused") else []
     try:
-        first = next(iter(store.read()), b"")
-        rs = get_ruleset(decode(first, f"{store.name}:1").event.scenario.ruleset) if first else None  # type: ignore[attr-defined]
+        rs = get_ruleset(decode(first, f"{store.name}:1").event.scenario.ruleset)  # type: ignore[attr-defined]
     except (InputError, AttributeError):
         rs = None
     out = []
