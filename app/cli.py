@@ -12,17 +12,27 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.encounter import Encounter
-from tabletrail.events.commands import Redo, Undo
+from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
+from tabletrail.events.log import MemoryStore, Record
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.types import CommandIssued, Redone, Undone
 from tabletrail.projections.board import view
-from tabletrail.syntax import parse, usage, verbs
+from tabletrail.syntax import parse, take_flags, usage, verbs
 
 PLUGINS = (cli_audit, cli_store, cli_web)  # verb groups that live in their own modules
 
 
-def _open(path: str, upto: int | None = None) -> Encounter:
-    return Encounter.open(cli_store.store_for(path), upto=upto)
+def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
+    """The encounter in a log; with `upto`, as it stood after that event (checked against the log)."""
+    if upto is not None and upto < 1:
+        raise InputError(f"{flag} {upto}: expected an event number from 1 (tabletrail log lists them)")
+    enc = Encounter.open(cli_store.store_for(path), upto=upto)
+    if upto is not None and len(enc.records) < upto:
+        raise InputError(
+            f"{path}: {flag} {upto}: no event {upto}: the log holds events 1 to {len(enc.records)}"
+        )
+    return enc
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -47,13 +57,38 @@ def _run(enc: Encounter, command, text: str, command_id: str | None = None) -> i
 
 
 def cmd_do(args: argparse.Namespace) -> int:
-    text = " ".join(args.words)
-    words, command_id = list(args.words), args.id
-    if words[:1] == ["--id"] and len(words) > 1:  # `do LOG --id X move …`: argparse leaves it in the words
-        command_id, words = words[1], words[2:]
-        text = " ".join(words)
+    words, flags = take_flags(list(args.words), options=("--id",))  # argparse leaves a late --id in the words
+    command_id = flags.get("--id", args.id)
+    assert command_id is None or isinstance(command_id, str)
     command = parse(words)
-    return _run(_open(args.log), command, text, command_id)
+    enc = _open(args.log)
+    if command_id is not None:
+        done = enc.recorded(command_id)
+        if done is not None:
+            _same_command(done, command, command_id, " ".join(words), args.log)
+            print(
+                f"note: command id {command_id!r} is already in the log (batch {done[0].batch}): "
+                "nothing new was appended; these are the events it appended then",
+                file=sys.stderr,
+            )
+    return _run(enc, command, " ".join(words), command_id)
+
+
+def _same_command(done: list[Record], command: Command, command_id: str, text: str, log: str) -> None:
+    """A retried id must carry the command it was first used for; another command is a mistake."""
+    head = done[0].event
+    if isinstance(head, CommandIssued):
+        same, was = head.command == command, head.text
+    elif isinstance(head, Undone | Redone):
+        same = isinstance(command, Undo if isinstance(head, Undone) else Redo)
+        was = "undo" if isinstance(head, Undone) else "redo"
+    else:
+        same, was = False, type(head).__struct_config__.tag  # type: ignore[attr-defined]
+    if not same:
+        raise InputError(
+            f"{log}: command id {command_id!r} was used for {was!r} (batch {done[0].batch}), "
+            f"not for {text!r}: nothing was appended; give this command its own id"
+        )
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
@@ -65,7 +100,7 @@ def cmd_redo(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    enc = _open(args.log, upto=args.at)
+    enc = _open(args.log, upto=args.at, flag="--at")
     print(render.board(enc.state))
     print(render.fighters(enc.state))
     return 0
@@ -79,7 +114,7 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    enc = _open(args.log, upto=args.to)
+    enc = _open(args.log, upto=args.to, flag="--to")
     if args.json:
         print(json.dumps(view(enc.state), indent=2, sort_keys=True))
     else:
@@ -130,10 +165,18 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """Play the script in memory first: a script that fails leaves no half-played log behind."""
+    target = cli_store.store_for(args.log)
+    if Path(args.log).is_dir():
+        raise InputError(f"{args.log}: is a folder, not a log file")
+    if Path(args.log).exists():
+        raise InputError(f"{args.log}: a log already exists here; pick another name")
     scenario = load_scenario(args.scenario)
-    enc = Encounter.create(cli_store.store_for(args.log), scenario, where=args.scenario)
+    memory = MemoryStore()
+    enc = Encounter.create(memory, scenario, where=args.scenario)
     refused = play_script(enc, Path(args.script))
-    print(f"played {args.script}: {len(enc.records)} events, {refused} refusal(s) as expected")
+    target.create(memory.lines, refused=memory.refused_lines())  # type: ignore[attr-defined]
+    print(f"played {args.script}: {len(enc.records)} events, {refused} refusal(s) as expected in {args.log}")
     print(render.board(enc.state))
     print(render.fighters(enc.state))
     return 0
@@ -141,10 +184,16 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def play_script(enc: Encounter, script: Path) -> int:
     """Run a file of commands, one per line. A line starting with `!` must be refused."""
+    if script.is_dir():
+        raise InputError(f"{script}: is a folder, not a script of commands")
     try:
         lines = script.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise InputError(f"{script}: no such script file") from None
     except OSError as exc:
         raise InputError(f"{script}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{script}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     refused = 0
     for lineno, raw in enumerate(lines, start=1):
         text = raw.split("#", 1)[0].strip()
@@ -194,11 +243,11 @@ def cmd_commands(args: argparse.Namespace) -> int:
 
 
 EXAMPLES = {
-    "new": "tabletrail new scenarios/skirmish.toml --log fight.jsonl",
+    "new": "tabletrail new scenarios/speed-meters-skirmish.toml --log fight.jsonl",
     "do": "tabletrail do fight.jsonl move ari 3,2 5,4   (also: end-turn, drop-prone ari, … roll=14 by=blue)",
     "undo": "tabletrail undo fight.jsonl --by gm --why 'misclick'",
     "redo": "tabletrail redo fight.jsonl",
-    "show": "tabletrail show fight.jsonl --at 12",
+    "show": "tabletrail show fight.jsonl --at 7   (tabletrail log lists the event numbers)",
     "log": "tabletrail log fight.jsonl",
     "replay": "tabletrail replay replays/speed-meters-skirmish.jsonl --to 20 --json",
     "rules": "tabletrail rules speed-meters --json",
@@ -213,6 +262,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletrail",
         description="Tactical movement for tabletop RPGs: every action a logged, replayable event.",
+        epilog="example: tabletrail replay replays/speed-meters-skirmish.jsonl   (a shipped encounter)\n"
+        "then:    tabletrail new scenarios/speed-meters-skirmish.toml --log fight.jsonl\n"
+        "         tabletrail do fight.jsonl move ari 2,2 4,2\n"
+        "every verb's --help shows an example of it, e.g. tabletrail do --help",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="verb", required=True)
 
@@ -235,13 +289,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--log",
         help="the log to create: NAME.jsonl for a JSON Lines file, NAME.db for SQLite "
-        "(default: ./SCENARIO-NAME.db in this folder)",
+        "(default: the scenario file's name with .db, in this folder: "
+        "scenarios/skirmish.toml starts ./skirmish.db)",
     )
     p = add("do", cmd_do, "decide one command and append its events")
     p.add_argument("log")
     p.add_argument(
         "--id",
-        help="a command id: retrying the same id appends nothing new and prints the first result",
+        help="a command id: retrying the same command with the same id appends nothing new and prints "
+        "the first result; the id given to another command is an error",
     )
     p.add_argument("words", nargs=argparse.REMAINDER, help="the command, e.g. move ari 3,2 5,4")
     for name, fn, help_ in (
@@ -282,12 +338,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log", required=True)
     for plugin in PLUGINS:
         plugin.register(sub, add)
+    parser.set_defaults(verbs=sub.choices)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # a stray word: show the usage of the verb it was given to, not the whole list of verbs
+        args.verbs[args.verb].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.fn(args)
     except InputError as exc:
@@ -296,7 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror}", file=sys.stderr)
+        where = f"{exc.filename}: " if isinstance(exc.filename, str) else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
 
 

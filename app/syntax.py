@@ -37,6 +37,47 @@ def usage(cls: type[Command]) -> str:
     return " ".join(str(p) for p in parts) + " [roll=N…] [by=WHO] [why=TEXT]"
 
 
+def take_flags(
+    words: list[str], switches: tuple[str, ...] = (), options: tuple[str, ...] = ()
+) -> tuple[list[str], dict[str, str | bool]]:
+    """Pull a verb's own flags out of a command's words, wherever they were written.
+
+    `do LOG move ari 3,2 --id x` and `why LOG move ari 3,2 --json` mean what they
+    say: argparse hands every word after LOG to the command, flags included.
+    Switches (`--json`) take no value; options take the next word or `--id=x`.
+    """
+    rest: list[str] = []
+    found: dict[str, str | bool] = {}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        name, eq, value = word.partition("=")
+        if word in switches:
+            found[word] = True
+        elif name in options and eq:
+            found[name] = value
+        elif word in options:
+            if i + 1 >= len(words) or words[i + 1].startswith("--"):
+                raise InputError(f"{word} needs a value, e.g. {word} VALUE")
+            found[word] = words[i + 1]
+            i += 1
+        else:
+            rest.append(word)
+        i += 1
+    return rest, found
+
+
+def _not_a_flag(word: str, where: str, verb: str, fields: list[str]) -> None:
+    """`--by blue` inside a command: say how a command's options are written instead."""
+    if word.startswith("--"):
+        name = word[2:].split("=", 1)[0] or "name"
+        raise InputError(
+            f"{where}: {word!r} is not part of a command: a command's options are written "
+            f"name=value, e.g. {name}=VALUE"
+            + (f" (options of {verb}: {', '.join(fields)})" if fields else "")
+        )
+
+
 def parse(words: list[str] | str, where: str = "command") -> Command:
     """Parse one command; InputError names the word or field at fault."""
     if isinstance(words, str):
@@ -49,6 +90,7 @@ def parse(words: list[str] | str, where: str = "command") -> Command:
     verb, *rest = words
     cls = verbs().get(verb)
     if cls is None:
+        _not_a_flag(verb, where, "", [])
         raise InputError(f"{where}: unknown command {verb!r} (verbs: {', '.join(verbs())})")
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
@@ -57,6 +99,7 @@ def parse(words: list[str] | str, where: str = "command") -> Command:
     values: dict[str, Any] = {}
     queue = list(positional)
     for word in rest:
+        _not_a_flag(word, where, verb, list(fields))
         if "=" in word and word.split("=", 1)[0].isidentifier():
             name, raw = word.split("=", 1)
             name = ALIASES.get(name, name)

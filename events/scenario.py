@@ -112,10 +112,21 @@ FIGHTER_KEYS = {"id", "name", "side", "at", "size", "tags"}
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file; InputError names the file and field."""
     path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder, not a scenario file")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such scenario file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror}") from None
+    if data.startswith((b"SQLite format 3\x00", b'{"seq":')):
+        raise InputError(
+            f"{path}: a tabletrail log, not a scenario file: `tabletrail show {path}` shows it, "
+            "and `tabletrail new` takes a scenario (.toml) such as scenarios/speed-meters-skirmish.toml"
+        )
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
@@ -126,6 +137,9 @@ def load_scenario(path: str | Path) -> Scenario:
 def parse_scenario(raw: dict[str, Any], source: str = "scenario") -> Scenario:
     """Validate a decoded TOML document; errors name `source` and the field path."""
     v = _Validator(source)
+    unknown = set(raw) - {"encounter", "settings", "map", "fighters"}
+    if unknown:  # first: a misspelt [mapp] would otherwise be reported as a map without rows
+        v.fail(sorted(unknown)[0], "unknown section (expected encounter, settings, map, fighters)")
     enc = v.table(raw, "encounter")
     name = v.string(enc, "name", "encounter.name")
     ruleset = v.string(enc, "ruleset", "encounter.ruleset")
@@ -173,9 +187,6 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario") -> Scenario:
             v.fail(f"encounter.initiative[{i}]", f"no fighter has id {fid!r}")
     if initiative and sorted(initiative) != sorted(ids):
         v.fail("encounter.initiative", "must list every fighter exactly once")
-    unknown = set(raw) - {"encounter", "settings", "map", "fighters"}
-    if unknown:
-        v.fail(sorted(unknown)[0], "unknown section (expected encounter, settings, map, fighters)")
     return Scenario(
         name=name,
         ruleset=ruleset,
@@ -203,6 +214,8 @@ class _Validator:
 
     def string(self, raw: dict[str, Any], key: str, field: str) -> str:
         value = raw.get(key)
+        if value is None:
+            self.fail(field, f'missing (expected a non-empty string, e.g. {key} = "...")')
         if not isinstance(value, str) or not value:
             self.fail(field, f"expected a non-empty string, got {value!r}")
         return value
