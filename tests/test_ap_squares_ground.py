@@ -96,7 +96,7 @@ def invaded(*extra: str, **kwargs) -> object:
     enc = game("ari blue 1,1 ap=10 defense=10 dexterity=2 strength=1", "bo red 3,1 ap=10", *extra, **kwargs)
     events = do(enc, "move ari 5,1")
     wait = of_type(events, Marked)[0]
-    assert wait.key == "invading" and wait.value == {"cell": [3, 1], "occupant": "bo"}
+    assert wait.key == "invading" and wait.value == {"cell": [3, 1], "occupant": "bo", "parity": 0}
     assert "ap-squares/invade" in wait.rules
     assert pos(enc, "ari") == (2, 1)  # stopped before the occupied square
     return enc
@@ -354,3 +354,49 @@ def test_a_square_the_gm_closed_is_never_invaded():
     do(enc, "forbid 3,1 why=collapsed")
     r = refuse(enc, "move ari 5,1", "tabletrail/gm-ruling")
     assert "3,1" in r.reason and not marks(enc, "ari")
+
+
+# --- found in review -------------------------------------------------------------------------------
+
+
+def test_a_cheaper_leap_setting_never_lowers_the_2_ap_a_leap_needs_remaining():
+    enc = game("ari blue 1,3 ap=10", settings="leap_ap = 1")
+    do(enc, "move ari 8,3 8,5")  # 9 squares: 1 AP left
+    do(enc, "area-effect 8,5 damage=6")
+    r = refuse(enc, "reflexive-leap ari 7,5 roll=18", "ap-squares/reflexive-leap")
+    assert "1 AP left" in r.reason and "at least 2 AP" in r.reason
+    r = refuse(enc, "reflexive-leap ari roll=13", "ap-squares/reflexive-leap")
+    assert "at least 2 AP" in r.reason
+
+
+def test_a_way_out_is_a_square_the_dive_may_land_on():
+    """With the only square outside the area weightless, there is no way out: the Dexterity roll is left."""
+    area = "2,1 4,1 2,2 3,2 4,2 2,3 3,3 4,3"
+    enc = game("ari blue 3,2 ap=10 dexterity=1", "bo red 8,5")
+    do(enc, "gravity-off 3,1 3,1")
+    do(enc, f"area-effect {area} damage=6")
+    refuse(enc, "reflexive-leap ari 3,1 roll=18", "ap-squares/reflexive-leap")
+    events = do(enc, "reflexive-leap ari roll=12")  # 12 + 1 = 13: half of 6
+    assert of_type(events, Damaged)[0].amount == 3
+
+
+def test_a_dive_never_lands_on_a_square_the_gm_closed():
+    enc = game("ari blue 3,2 ap=10 dexterity=1", "bo red 8,5")
+    do(enc, "forbid 3,1 why=collapsed")
+    do(enc, "area-effect 2,1 4,1 2,2 3,2 4,2 2,3 3,3 4,3 damage=6")
+    r = refuse(enc, "reflexive-leap ari 3,1 roll=18", "ap-squares/reflexive-leap")
+    assert "3,1" in r.reason and "collapsed" in r.reason
+    assert of_type(do(enc, "reflexive-leap ari roll=12"), Damaged)[0].amount == 3
+
+
+def test_entering_after_the_wait_costs_what_the_wait_announced_under_alternating_diagonals():
+    """walk, invade: the second diagonal of a move costs 2 AP under 1-2-1, also after a wait."""
+    enc = game("ari blue 1,1 ap=10", "bo red 3,3", settings='diagonal = "alternating"')
+    wait = of_type(do(enc, "move ari 3,3"), Marked)[0]
+    assert "entering will cost 2 AP" in wait.note
+    assert moved(do(enc, "react-invasion bo allow by=red")).steps[0].cost == 200
+    assert ap_left(enc, "ari") == 10 - 1 - 2
+    enc = game("ari blue 1,1 ap=10", "bo red 3,3", settings='diagonal = "alternating"')
+    do(enc, "move ari 3,3")
+    events = do(enc, "react-invasion bo block by=red roll=10 roll=1")
+    assert [s.amount for s in of_type(events, Spent) if s.fighter == "ari"] == [200]

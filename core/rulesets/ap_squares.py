@@ -80,12 +80,14 @@ from tabletrail.events.types import Step
 WALK_AP = 1  # walk: a square walked
 CRAWL_AP = 2  # crawl and zero-g-crawl: a square crawled
 BLOCK_AP = 2  # invade: a body-block parry
+LEAP_MIN_AP = 2  # reflexive-leap: "must have at least two (2) AP remaining", whatever the leap costs
 LEAP_EXTRA_AP = 2  # reflexive-leap: each meter beyond the first
 LEAP_DIFFICULTY = 18  # reflexive-leap: the Celerity roll to dive out
 LEAP_EXTRA_DIFFICULTY = 3  # reflexive-leap: each meter beyond the first
 HALVE_DIFFICULTY = 13  # reflexive-leap: the Dexterity roll to halve the damage
 
-INVADING = "invading"  # Marked on an invader whose move waits: {"cell": [x, y], "occupant": id}
+# Marked on an invader whose move waits: {"cell": [x, y], "occupant": id, "parity": diagonals so far}
+INVADING = "invading"
 BLOCKED = "blocked"  # Marked on an invader: squares it was blocked from this cycle, [[x, y], ...]
 AREA = "area-effect"  # BoardMarked: {"cells", "damage", "unaware", "caught"} until it lands
 
@@ -476,7 +478,8 @@ class ApSquares(ZeroGravity):
         if ruling:
             raise Refusal(ruling[2], f"the GM ruled {show(cell)} can't be crossed: {ruling[3]}")
         f = self.fighter(b.state, fighter_id)
-        step = policy.price(b.state, f, f.pos, cell, taken[-1].parity if taken else 0)
+        parity = taken[-1].parity if taken else 0  # walk: the diagonals of this move so far (1-2-1)
+        step = policy.price(b.state, f, f.pos, cell, parity)
         left = self.ap_left(b.state, fighter_id)
         require(
             step.cost <= left,
@@ -488,7 +491,7 @@ class ApSquares(ZeroGravity):
             ev.Marked(
                 fighter=fighter_id,
                 key=INVADING,
-                value={"cell": [cell[0], cell[1]], "occupant": held[0]},
+                value={"cell": [cell[0], cell[1]], "occupant": held[0], "parity": parity},
                 rules=(rule, *rules),
                 note=f"{fighter_id} tries to enter {show(cell)}, held by {held[0]}: the move waits for "
                 f"{held[0]}'s answer (parry, body-block for {BLOCK_AP} AP, or allow); entering will cost "
@@ -591,12 +594,15 @@ class ApSquares(ZeroGravity):
         invader = self.fighter(b.state, invader.id)
         policy = self.walker(b.state, invader)
         assert policy is not None, "an invader waiting before a square can still move"
+        # The waiting step is the move's next one: it is priced with the diagonals taken before it.
+        parity = int(mark.get("parity", 0))
         if enters:
+            policy.resume = parity
             walk(b, policy, invader.id, [cell], budget=self.ap_left(b.state, invader.id),
                  budget_rule=policy.rule, rules=(policy.rule, rule), resource="ap",
                  what=f"the {policy.mode}", dice=dice)  # fmt: skip
             return
-        wasted = policy.price(b.state, invader, invader.pos, cell, 0).cost
+        wasted = policy.price(b.state, invader, invader.pos, cell, parity).cost
         b.emit(
             ev.Spent(
                 fighter=invader.id,
@@ -692,8 +698,7 @@ class ApSquares(ZeroGravity):
                 },
                 rules=(rule,),
                 note=f"an area effect of {cmd.damage} damage over {len(cells)} square(s) catches "
-                f"{', '.join(caught) or 'nobody'}; those aware with {b.state.settings['leap_ap']}+ AP "
-                "may leap",
+                f"{', '.join(caught) or 'nobody'}; those aware with {LEAP_MIN_AP}+ AP may leap",
             )
         )
 
@@ -711,7 +716,9 @@ class ApSquares(ZeroGravity):
         base = int(b.state.settings["leap_ap"])
         left = self.ap_left(b.state, f.id)
         require(
-            left >= base * CU, rule, f"{f.id} has {ap(left)} left; a reflexive leap needs at least {base} AP"
+            left >= LEAP_MIN_AP * CU,
+            rule,
+            f"{f.id} has {ap(left)} left; a reflexive leap needs at least {LEAP_MIN_AP} AP remaining",
         )
         cells = {(c[0], c[1]) for c in area["cells"]}
         damage = int(area["damage"])
@@ -820,40 +827,41 @@ class ApSquares(ZeroGravity):
         )
 
     def way_out(self, state: EncounterState, f: Fighter, area: set[XY]) -> XY | None:
-        """The first adjacent open square outside the area, if any."""
+        """The first adjacent square outside the area that a dive may land on, if any."""
         for dx, dy in NEIGHBOURS:
             cell = (f.pos[0] + dx, f.pos[1] + dy)
-            if cell not in area and self.open_square(state, cell, f.id):
+            if not self.landing_problem(state, f, cell, area):
                 return cell
         return None
 
-    def dive_target(self, state: EncounterState, f: Fighter, dest: XY, area: set[XY]) -> int:
-        """Check a dive's landing square; returns the meters beyond the first."""
-        rule = self.rule("reflexive-leap")
+    def landing_problem(self, state: EncounterState, f: Fighter, dest: XY, area: set[XY]) -> str:
+        """Why a reflexive leap can't land on `dest` ("" if it can); the dive and the way out share it."""
         here = (f.pos[0], f.pos[1])
         grid = state.grid
-        require(grid.inside(*dest), rule, f"{show(dest)} is off the {grid.width}x{grid.height} map")
-        require(dest != here, rule, f"{f.id} is already at {show(dest)}")
-        require(
-            dest not in area, rule, f"{show(dest)} is inside the area effect: a dive must land outside it"
-        )
-        require(
-            dest not in weightless(state),
-            rule,
-            f"{show(dest)} is weightless: a dive lands on a floor that gravity holds",
-        )
-        require(
-            self.open_square(state, dest, f.id),
-            rule,
-            f"{show(dest)} is not open ground to land on (a wall, a solid object or someone is there)",
-        )
+        if not grid.inside(*dest):
+            return f"{show(dest)} is off the {grid.width}x{grid.height} map"
+        if dest == here:
+            return f"{f.id} is already at {show(dest)}"
+        if dest in area:
+            return f"{show(dest)} is inside the area effect: a dive must land outside it"
+        if dest in weightless(state):
+            return f"{show(dest)} is weightless: a dive lands on a floor that gravity holds"
+        if not self.open_square(state, dest, f.id):
+            return f"{show(dest)} is not open ground to land on (a wall, a solid object or someone is there)"
+        ruling = forbidden(state, *dest)
+        if ruling:
+            return f"the GM ruled {show(dest)} can't be crossed: {ruling[3]}"
         for cell in line(here, dest)[:-1]:
-            require(
-                not grid.blocked(*cell) and not grid.has(*cell, "solid"),
-                rule,
-                f"the leap to {show(dest)} would pass through the {grid.kind(*cell).terrain} at {show(cell)}",
-            )
-        return max(abs(dest[0] - here[0]), abs(dest[1] - here[1])) - 1
+            if grid.blocked(*cell) or grid.has(*cell, "solid"):
+                what = grid.kind(*cell).terrain
+                return f"the leap to {show(dest)} would pass through the {what} at {show(cell)}"
+        return ""
+
+    def dive_target(self, state: EncounterState, f: Fighter, dest: XY, area: set[XY]) -> int:
+        """Check a dive's landing square; returns the meters beyond the first."""
+        problem = self.landing_problem(state, f, dest, area)
+        require(not problem, self.rule("reflexive-leap"), problem)
+        return max(abs(dest[0] - f.pos[0]), abs(dest[1] - f.pos[1])) - 1
 
     @handles(AreaHit)
     def area_hit(self, b: Batch, cmd: AreaHit, dice: Dice) -> None:
@@ -888,9 +896,12 @@ class Stepping:
         self.rule = rule
         self.per_square = per_square
         self.unit = "AP"
+        self.resume = 0  # diagonals already taken by the move this walk resumes (an invasion's wait)
 
     def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
         grid, rs = state.grid, self.rs
+        if self.resume:  # the first step only: walk carries the parity on from there
+            parity, self.resume = parity + self.resume, 0
         x, y = to
         require(grid.inside(x, y), self.rule, f"{show(to)} is off the {grid.width}x{grid.height} map")
         require(
