@@ -18,7 +18,7 @@ from tabletrail.events.log import MemoryStore, Record
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.types import CommandIssued, Redone, Undone
 from tabletrail.projections.board import view
-from tabletrail.syntax import parse, take_flags, usage, verbs
+from tabletrail.syntax import command_words, parse, take_flags, usage, verbs
 
 PLUGINS = (cli_audit, cli_store, cli_web)  # verb groups that live in their own modules
 
@@ -60,18 +60,19 @@ def cmd_do(args: argparse.Namespace) -> int:
     words, flags = take_flags(list(args.words), options=("--id",))  # argparse leaves a late --id in the words
     command_id = flags.get("--id", args.id)
     assert command_id is None or isinstance(command_id, str)
+    words, text = command_words(words)
     command = parse(words)
     enc = _open(args.log)
     if command_id is not None:
         done = enc.recorded(command_id)
         if done is not None:
-            _same_command(done, command, command_id, " ".join(words), args.log)
+            _same_command(done, command, command_id, text, args.log)
             print(
                 f"note: command id {command_id!r} is already in the log (batch {done[0].batch}): "
                 "nothing new was appended; these are the events it appended then",
                 file=sys.stderr,
             )
-    return _run(enc, command, " ".join(words), command_id)
+    return _run(enc, command, text, command_id)
 
 
 def _same_command(done: list[Record], command: Command, command_id: str, text: str, log: str) -> None:

@@ -18,7 +18,7 @@ from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events.types import AnyEvent, Event
 from tabletrail.projections import audit
-from tabletrail.syntax import parse, take_flags
+from tabletrail.syntax import command_words, parse, take_flags
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
@@ -298,7 +298,9 @@ def why_text(data: dict[str, Any]) -> str:
         out.append("  … and whatever follows from the seeded roll (not shown: --reveal shows it)")
     out.append("rules:")
     out.extend(_rules(data["rules"]))
-    out.extend(_fighters(data["fighters"], unit, "would be", tuple(data.get("centi", ()))))
+    if data["fighters"]:
+        out.append("fighters involved:")
+        out.extend(_fighters(data["fighters"], unit, "would be", tuple(data.get("centi", ()))))
     out.append("(dry run: nothing was appended)")
     return "\n".join(out)
 
@@ -419,9 +421,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_why(args: argparse.Namespace) -> int:
     words, flags = take_flags(list(args.words), switches=("--json", "--reveal"))  # flags after the command
     as_json, reveal = args.json or "--json" in flags, args.reveal or "--reveal" in flags
+    words, text = command_words(words, "why")
     command = parse(words, "why")
     enc = _open(args.log)
-    data = audit.dry_run(enc, command, " ".join(words), reveal=reveal)
+    data = audit.dry_run(enc, command, text, reveal=reveal)
     print(json.dumps(data, indent=2) if as_json else why_text(data))
     return 0 if data["allowed"] else 1
 

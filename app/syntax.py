@@ -67,6 +67,21 @@ def take_flags(
     return rest, found
 
 
+def command_words(words: list[str], where: str = "command") -> tuple[list[str], str]:
+    """The words of a command as typed, and its text for the log.
+
+    `do LOG "move ari 3,2"` (the whole command in one quoted word) reads as its
+    words. The text quotes a word only where the shell would need it, so the
+    logged text parses back to the same command (`why="a long reason"`).
+    """
+    if len(words) == 1 and any(c.isspace() for c in words[0]):
+        try:
+            words = shlex.split(words[0])
+        except ValueError as exc:
+            raise InputError(f"{where}: {exc}") from None
+    return words, shlex.join(words)
+
+
 def _not_a_flag(word: str, where: str, verb: str, fields: list[str]) -> None:
     """`--by blue` inside a command: say how a command's options are written instead."""
     if word.startswith("--"):

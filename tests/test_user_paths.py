@@ -502,3 +502,36 @@ def test_a_missing_field_is_called_missing(tmp_path: Path, capsys: pytest.Captur
     path = _scenario(tmp_path, 'side = "blue"', 'sid = "blue"')
     msg = error(capsys, "new", path, "--log", tmp_path / "x.jsonl")
     assert "fighters[0].side: missing" in msg and "None" not in msg
+
+
+# --- a command in quotes, and text kept as typed -------------------------------------------------
+
+
+@pytest.mark.parametrize("verb", ["do", "why"])
+def test_a_command_in_one_quoted_word_is_read_as_its_words(
+    log: Path, capsys: pytest.CaptureFixture[str], verb: str
+):
+    code, out, err = run(capsys, verb, log, "move ari 2,2")
+    assert code == 0, err
+    assert "move ari 2,2" in out
+
+
+def test_the_logged_text_of_a_command_reads_back_as_the_same_command(
+    log: Path, capsys: pytest.CaptureFixture[str]
+):
+    from tabletrail.events.types import CommandIssued
+    from tabletrail.syntax import parse
+
+    ok(capsys, "do", log, "move", "ari", "2,2", "why=a long reason")
+    head = next(
+        r.event
+        for r in reversed(Encounter.open(JsonlStore(log)).records)
+        if r.seq and isinstance(r.event, CommandIssued)
+    )
+    assert parse(head.text) == head.command
+
+
+def test_why_heads_the_fighters_it_shows(log: Path, capsys: pytest.CaptureFixture[str]):
+    out = ok(capsys, "why", log, "move", "ari", "2,2")
+    lines = out.splitlines()
+    assert lines[lines.index("  ari") - 1] == "fighters involved:"
