@@ -114,12 +114,14 @@ def parse(words: list[str] | str, where: str = "command") -> Command:
     values: dict[str, Any] = {}
     queue = list(positional)
     for word in rest:
-        _not_a_flag(word, where, verb, list(fields))
+        _not_a_flag(word, where, verb, _written(fields))
         if "=" in word and word.split("=", 1)[0].isidentifier():
             name, raw = word.split("=", 1)
             name = ALIASES.get(name, name)
             if name not in fields:
-                raise InputError(f"{where}: {verb} has no option {name!r} (options: {', '.join(fields)})")
+                raise InputError(
+                    f"{where}: {verb} has no option {name!r} (options: {', '.join(_written(fields))})"
+                )
             value = _convert(fields[name].type, raw, f"{where}: {name}")
             if _is_list(fields[name].type) and name in values:
                 values[name] = (*values[name], *value)
@@ -145,6 +147,12 @@ def parse(words: list[str] | str, where: str = "command") -> Command:
         return msgspec.convert(values, cls)
     except msgspec.ValidationError as exc:
         raise InputError(f"{where}: {exc}") from None
+
+
+def _written(fields: dict[str, Any]) -> list[str]:
+    """Field names as a command writes them: `roll=`, not the field `rolls`."""
+    spelled = {field: alias for alias, field in ALIASES.items()}
+    return [spelled.get(name, name) for name in fields]
 
 
 def _is_list(t: mi.Type) -> bool:

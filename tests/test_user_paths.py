@@ -535,3 +535,10 @@ def test_why_heads_the_fighters_it_shows(log: Path, capsys: pytest.CaptureFixtur
     out = ok(capsys, "why", log, "move", "ari", "2,2")
     lines = out.splitlines()
     assert lines[lines.index("  ari") - 1] == "fighters involved:"
+
+
+def test_an_unknown_option_lists_the_options_as_they_are_written(
+    log: Path, capsys: pytest.CaptureFixture[str]
+):
+    msg = error(capsys, "do", log, "move", "ari", "2,2", "rol=4")
+    assert "'rol'" in msg and "roll" in msg and "rolls" not in msg
