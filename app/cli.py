@@ -38,6 +38,11 @@ def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
 def cmd_new(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
     log = args.log or cli_store.default_log(args.scenario)
+    if not args.log and Path(log).exists():
+        raise InputError(
+            f"{log}: this scenario's default log already exists; name another with --log NAME.db "
+            f"(or NAME.jsonl), or go on with this one: tabletrail show {log}"
+        )
     enc = Encounter.create(cli_store.store_for(log), scenario, where=args.scenario)
     print(f"started {scenario.name!r} under {scenario.ruleset} in {log}")
     print(render.board(enc.state))

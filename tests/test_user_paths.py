@@ -542,3 +542,14 @@ def test_an_unknown_option_lists_the_options_as_they_are_written(
 ):
     msg = error(capsys, "do", log, "move", "ari", "2,2", "rol=4")
     assert "'rol'" in msg and "roll" in msg and "rolls" not in msg
+
+
+def test_new_twice_without_log_says_how_to_name_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.chdir(tmp_path)
+    ok(capsys, "new", SKIRMISH)
+    before = files(tmp_path)
+    msg = error(capsys, "new", SKIRMISH)
+    assert "speed-meters-skirmish.db" in msg and "--log" in msg and "tabletrail show" in msg
+    assert files(tmp_path) == before
