@@ -280,6 +280,8 @@ class JsonlStore:
         """The lines after the first `start`; a torn last line is an error naming its byte offset."""
         lines, torn = self.committed(start)
         if torn is not None:
+            if start == 0 and lines:  # a file that is no log at all says so, rather than "torn"
+                decode(lines[0], f"{self.path}:1")
             raise torn
         return iter(lines)
 

@@ -533,7 +533,7 @@ def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
         try:
             record = decode(line, f"{name}:{n}")
         except (InputError, msgspec.MsgspecError, ValueError) as exc:  # any undecodable line is a finding
-            why = str(exc).removeprefix(f"{name}:{n}: ")
+            why = str(exc).removeprefix(f"{name}:{n}: ").removeprefix("not a log record: ")
             raise _Stop(Finding(n, "line", f"line {n} is not a log record: {why}")) from None
         if not _as_written(line, record):
             raise _Stop(

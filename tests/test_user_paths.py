@@ -549,7 +549,24 @@ def test_new_twice_without_log_says_how_to_name_another(
 ):
     monkeypatch.chdir(tmp_path)
     ok(capsys, "new", SKIRMISH)
-    before = files(tmp_path)
+    db = tmp_path / "speed-meters-skirmish.db"
+    before = list(SqliteStore(db).read())
     msg = error(capsys, "new", SKIRMISH)
     assert "speed-meters-skirmish.db" in msg and "--log" in msg and "tabletrail show" in msg
-    assert files(tmp_path) == before
+    assert list(SqliteStore(db).read()) == before
+    assert {p.name for p in tmp_path.iterdir()} <= {db.name, db.name + "-wal", db.name + "-shm"}
+
+
+def test_a_file_of_random_bytes_is_not_called_a_torn_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    junk = tmp_path / "junk.jsonl"
+    junk.write_bytes(b"\x00garbage\nmore garbage\nno newline at the end")
+    msg = error(capsys, "show", junk)
+    assert f"{junk}:1: not a log record" in msg and "torn" not in msg
+    code, out, _ = run(capsys, "verify", junk)
+    assert code == 1 and out.count("not a log record") == 1, out
+
+
+def test_a_torn_real_log_is_still_called_torn(log: Path, capsys: pytest.CaptureFixture[str]):
+    with open(log, "ab") as fh:
+        fh.write(b'{"seq":5,"bat')
+    assert "the last line is torn" in error(capsys, "show", log)
