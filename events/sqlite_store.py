@@ -21,6 +21,7 @@ not only a crash of the process.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -113,7 +114,7 @@ class SqliteStore:
             raise InputError(f"{self.path}: no such log file")
         if create and not self.path.parent.exists():
             raise InputError(f"{self.path}: no such folder to create the log in")
-        uri = self.path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
+        uri = self.path.resolve().as_uri() + ("?mode=rwc" if create else self._read_mode())
         conn = sqlite3.connect(
             uri, uri=True, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
         )
@@ -126,6 +127,19 @@ class SqliteStore:
             raise
         self._conn = conn
         return conn
+
+    def _read_mode(self) -> str:
+        """How to open an existing file: read-write, or as immutable when it can only be read.
+
+        WAL mode needs a LOG-shm file next to the log even to read it. Where this
+        user may not create one (a read-only folder: an archive, a shared drive) and
+        none is there, the file is opened as immutable: it reads, and every write
+        is refused as read-only.
+        """
+        shm = Path(f"{self.path}-shm")
+        if not os.access(self.path.parent, os.W_OK) and not shm.exists():
+            return "?mode=ro&immutable=1"
+        return "?mode=rw"
 
     def _check_kind(self, conn: sqlite3.Connection) -> None:
         """Refuse a SQLite file that is not a tabletrail store, or one from a newer tabletrail."""

@@ -278,6 +278,9 @@ def test_a_read_only_log_refuses_with_the_rule_and_says_it_is_read_only(
     )
     assert allowed.returncode == 2 and "Traceback" not in allowed.stderr
     assert "read-only" in allowed.stderr and "nothing was appended" in allowed.stderr, allowed.stderr
+    for verb in ("show", "log", "verify", "refused"):  # and whoever may only read it can still read it
+        read = subprocess.run([*cmd, verb, str(path)], capture_output=True, text=True, env=env)
+        assert read.returncode == 0, f"{verb}: {read.stderr}"
     assert files(folder) == before
 
 
