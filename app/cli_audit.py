@@ -195,7 +195,7 @@ def _card(card: dict[str, Any] | None, unit: str, centi: tuple[str, ...] = audit
     marks = " ".join(f"{k}={render._short(v)}" for k, v in card["marks"].items())
     return (
         f"at {x},{y} (h {fmt(z)}), {states}, spent {spent}, damage {card['damage']}, "
-        f"can still move {fmt(card['move_left'])} {unit}" + (f", {marks}" if marks else "")
+        f"next move up to {fmt(card['move_left'])} {unit}" + (f", {marks}" if marks else "")
     )
 
 

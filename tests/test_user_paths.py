@@ -578,3 +578,12 @@ def test_a_torn_real_log_is_still_called_torn(log: Path, capsys: pytest.CaptureF
     with open(log, "ab") as fh:
         fh.write(b'{"seq":5,"bat')
     assert "the last line is torn" in error(capsys, "show", log)
+
+
+def test_a_fighter_card_says_what_the_next_move_may_cost_not_what_is_left_of_this_one(
+    log: Path, capsys: pytest.CaptureFixture[str]
+):
+    """speed-meters: after 2 m of a 6 m Movement, the next Movement is a fresh 6 m (a new action)."""
+    out = ok(capsys, "why", log, "move", "ari", "2,2", "3,3")
+    would = next(line for line in out.splitlines() if "would be:" in line)
+    assert "next move up to 6 m" in would and "can still move" not in would
