@@ -240,11 +240,18 @@ def cmd_modifiers(args: argparse.Namespace) -> int:
 
 
 def cmd_commands(args: argparse.Namespace) -> int:
+    """Every verb with its syntax and the rulesets that know it; GM and log commands work in all."""
+    chosen = [get_ruleset(args.ruleset)] if args.ruleset else list(RULESETS.values())
     for cls in verbs().values():
+        known = [rs.id for rs in chosen if cls in rs._handlers]  # type: ignore[misc]
+        if args.ruleset and not known and any(cls in rs._handlers for rs in RULESETS.values()):  # type: ignore[misc]
+            continue  # another ruleset's command
         print(f"  {usage(cls)}")
         doc = (cls.__doc__ or "").strip().splitlines()
         if doc:
             print(f"      {doc[0]}")
+        if not args.ruleset:
+            print(f"      rulesets: {', '.join(known) if known else 'all (a GM or log command)'}")
     return 0
 
 
@@ -257,7 +264,7 @@ EXAMPLES = {
     "log": "tabletrail log fight.jsonl",
     "replay": "tabletrail replay replays/speed-meters-skirmish.jsonl --to 20 --json",
     "rules": "tabletrail rules speed-meters --json",
-    "commands": "tabletrail commands",
+    "commands": "tabletrail commands speed-meters",
     "modifiers": "tabletrail modifiers fight.jsonl ari --against cyn",
     "play": "tabletrail play scenarios/speed-meters-skirmish.toml replays/speed-meters-skirmish.script "
     "--log out.jsonl",
@@ -326,7 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("rules", cmd_rules, "list the rulesets, their rule ids, settings and commands")
     p.add_argument("ruleset", nargs="?")
     p.add_argument("--json", action="store_true")
-    add("commands", cmd_commands, "list every command verb and its syntax")
+    p = add("commands", cmd_commands, "list every command verb, its syntax and the rulesets that know it")
+    p.add_argument("ruleset", nargs="?", help="only the commands of this ruleset (and the GM's)")
     p = add(
         "modifiers", cmd_modifiers, "the attack and Defense modifiers in force for a fighter, with rule ids"
     )

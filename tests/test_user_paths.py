@@ -587,3 +587,20 @@ def test_a_fighter_card_says_what_the_next_move_may_cost_not_what_is_left_of_thi
     out = ok(capsys, "why", log, "move", "ari", "2,2", "3,3")
     would = next(line for line in out.splitlines() if "would be:" in line)
     assert "next move up to 6 m" in would and "can still move" not in would
+
+
+def test_commands_of_one_ruleset(capsys: pytest.CaptureFixture[str]):
+    out = ok(capsys, "commands", "speed-meters")
+    verbs = {
+        line.split()[0] for line in out.splitlines() if line.startswith("  ") and not line.startswith("    ")
+    }
+    assert {"move", "climb", "undo", "forbid", "end-turn"} <= verbs
+    assert "sprint" not in verbs and "brake" not in verbs
+
+
+def test_every_command_says_which_rulesets_know_it(capsys: pytest.CaptureFixture[str]):
+    out = ok(capsys, "commands")
+    lines = out.splitlines()
+    sprint = next(i for i, line in enumerate(lines) if line.startswith("  sprint "))
+    assert "round-meters" in "\n".join(lines[sprint : sprint + 3])
+    assert "unknown ruleset 'speed-meter'" in error(capsys, "commands", "speed-meter")
