@@ -174,3 +174,29 @@ def test_a_fall_outside_the_fallers_turn_takes_its_next_turn():
 def test_between_the_marks_the_fall_time_rounds_by_the_setting():
     assert [fall_quarters(m * CU, "down") for m in (4, 5, 7, 14, 19, 25)] == [0, 1, 1, 2, 3, 4]
     assert [fall_quarters(m * CU, "up") for m in (4, 5, 7, 14, 19, 25)] == [0, 1, 2, 3, 4, 4]
+
+
+# --- found in review -----------------------------------------------------------------------------
+
+
+def test_a_fall_of_hundreds_of_meters_rolls_all_its_damage_dice():
+    """fall-table: a 4 on a 230 m fall is 115d10; the seeded dice roll them in checks of at most 99 dice."""
+    enc = flyer(fly=300)
+    do(enc, "fly a 1,1,230")
+    do(enc, "fall a")  # 20 m a turn: it lands at the start of a later turn
+    while enc.state.fighter("a").pos[2] > 20 * CU:
+        do(enc, "end-turn")
+    events = do(enc, "end-turn roll=4")  # the first roll on the table, entered at the table
+    hurt = [e for e in of_type(events, CheckRolled) if e.check == "fall damage"]
+    counts = [int(e.formula.split("d")[0]) for e in hurt]
+    assert sum(counts) == 115 and max(counts) <= 99 and all(e.formula.endswith("d10") for e in hurt)
+    damage = [e for e in of_type(events, Damaged) if e.fighter == "a"][0]
+    assert damage.amount == sum(e.number for e in hurt) and "115d10" in damage.note
+
+
+def test_a_negative_count_of_bumps_is_refused_not_turned_into_more_rolls():
+    enc = flyer()
+    do(enc, "fly a 1,1,12")
+    r = refuse(enc, "fall a bumps=-4 roll=6 roll=6", "speed-meters/fall-table")
+    assert "bumps=-4" in r.reason
+    assert table_rolls(do(enc, "fall a bumps=2 roll=6")) == [6]  # 2 rolls, 1 opted out of

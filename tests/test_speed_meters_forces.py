@@ -338,3 +338,29 @@ def test_a_push_that_wins_nothing_moves_nobody_but_spends_the_action():
     events = do(enc, "push a t roll=1 roll=6")
     assert not of_type(events, Moved) and spent(events, "a") == 1
     assert "margin -7, so 0 m" in of_type(events, Spent)[0].note
+
+
+# --- found in review -----------------------------------------------------------------------------
+
+
+def test_a_fighter_is_not_the_source_of_its_own_push_or_pull():
+    enc = pair()
+    r = refuse(enc, "force t push 6,2 source=t", "speed-meters/forced")
+    assert "t can't be the source" in r.reason
+    refuse(enc, "force t pull 3,2 source=t", "speed-meters/forced")
+
+
+def test_a_mistyped_distance_or_roll_goes_no_farther_than_the_map():
+    """random, shove: a huge distance (a typo) moves the target to the wall, without listing every meter."""
+    from tabletrail.core.rulesets.speed_meters import ray
+
+    grid = pair().state.grid
+    # cut at the first space off the map (9,2), where a forced move stops anyway
+    assert ray(grid, (4, 2), (1, 0), 10**12) == [(5, 2), (6, 2), (7, 2), (8, 2), (9, 2)]
+    assert ray(grid, (4, 2), (-1, 1), 1) == [(3, 3)]
+    enc = pair()
+    do(enc, f"random t meters={10**12} roll=3")  # east
+    assert where(enc, "t") == (7, 2)
+    enc = pair(target_at=(3, 2))
+    do(enc, f"shove p t roll={10**12} roll=1")
+    assert where(enc, "t") == (7, 2)

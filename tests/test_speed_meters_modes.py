@@ -455,3 +455,30 @@ def test_land_is_only_for_a_hover():
     do(enc, "fly a 1,1,2")
     r = refuse(enc, "land a", "speed-meters/hover")
     assert "flying, not hovering" in r.reason and "flying down" in r.reason
+
+
+# --- found in review -------------------------------------------------------------------------------
+
+
+def test_a_climb_the_climber_could_not_make_is_refused_before_the_roll():
+    """climb: too long for half Speed, or through the rock: refused, even with a roll that fails."""
+    enc = encounter(scene(WALL, fighter("a", at=(1, 1), speed=5)))
+    r = refuse(enc, "climb a 1,1,3 roll=1", "speed-meters/climb")
+    assert "3 m" in r.reason and "2.5 m" in r.reason
+    r = refuse(enc, "climb a 1,1,1 3,1,1 roll=1", "speed-meters/climb")  # then into the brick block
+    assert "2,1 at 1 m is inside the ground" in r.reason
+    events = do(enc, "climb a 1,1,2 roll=1")  # a climb it could make: the failed roll stands
+    assert not of_type(events, Moved) and spent(events, "actions") == 1
+
+
+def test_a_mistyped_height_is_refused_as_past_the_speed():
+    """fly, swim, climb, special-jump: the planned path stops one position past what the Movement can pay."""
+    enc = encounter(scene(ROOM, fighter("a", fly=6)))
+    a = enc.state.fighter("a")
+    plan, end = RS.plan(enc.state, a, ((1, 1, 10**9),), "speed-meters/fly", lambda x, y, z: z, 6 * CU)
+    assert len(plan) == 7 and plan[-1] == (1, 1, 7 * CU) and end == (1, 1, 10**11)
+    r = refuse(enc, f"fly a 1,1,{10**9}", "speed-meters/fly")
+    assert "costs 7 m by 1,1, but only 6 m are left" in r.reason
+    enc = encounter(scene(WALL, fighter("a", at=(1, 1), speed=5)))
+    r = refuse(enc, f"climb a 1,1,{10**9} roll=6", "speed-meters/climb")
+    assert "costs 3 m by 1,1, but only 2.5 m are left" in r.reason

@@ -21,7 +21,7 @@ code that enforces it. The chapter in the engine's terms:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
@@ -49,7 +49,7 @@ from tabletrail.core.sight import blockers
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, fmt, half_down, to_cu
 from tabletrail.events import types as ev
-from tabletrail.events.commands import Move
+from tabletrail.events.commands import Command, Move
 from tabletrail.events.commands.speed_meters import (
     Climb,
     Escape,
@@ -82,6 +82,7 @@ FALL_ROLL_EVERY = 5 * CU  # fall-table: "for every 5 meters a character falls, r
 FALL_DAMAGE_EVERY = 2 * CU  # fall-table: "for every 2 meters you fell"
 FALL_PER_TURN = 20 * CU  # fall-speed: "a total distance of 20 meters" a turn
 SOFT_SKIPS, LIQUID_SKIPS, BUMPS_PER_SKIP = 1, 3, 2  # fall-table: opt-outs
+DICE_PER_CHECK = 99  # the most dice one check's formula holds (core.dice): longer falls roll in parts
 
 # --- state machines: one shared graph each, registered once ---------------------------
 
@@ -214,15 +215,36 @@ def grip(grid: Grid, pos: Pos) -> int | None:
     return best
 
 
-def line3(a: Pos, b: Pos) -> list[Pos]:
-    """Positions from a to b (b included), each at most one space and 1 m from the last."""
+def line3(a: Pos, b: Pos) -> Iterator[Pos]:
+    """Positions from a to b (b included), each at most one space and 1 m from the last, one by one."""
     dx, dy, dz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
     n = max(abs(dx), abs(dy), -(-abs(dz) // CU))
 
     def part(i: int, d: int) -> int:
         return sign(d) * ((2 * i * abs(d) + n) // (2 * n))
 
-    return [(a[0] + part(i, dx), a[1] + part(i, dy), a[2] + part(i, dz)) for i in range(1, n + 1)]
+    return ((a[0] + part(i, dx), a[1] + part(i, dy), a[2] + part(i, dz)) for i in range(1, n + 1))
+
+
+def ray(grid: Grid, start: XY, d: XY, meters: int) -> list[XY]:
+    """The spaces `meters` steps from start along d, cut at the first one off the map.
+
+    Forced moves stop at the map's edge anyway; cutting there keeps a mistyped distance or
+    table roll (random meters=…, a shove's margin) from listing millions of spaces.
+    """
+    out: list[XY] = []
+    x, y = start
+    for _ in range(max(meters, 0)):
+        x, y = x + d[0], y + d[1]
+        out.append((x, y))
+        if not grid.inside(x, y):
+            break
+    return out
+
+
+def least_cost(frm: Pos, to: Pos) -> int:
+    """The least any diagonal rule charges for a step: its largest component (a space is 1 m)."""
+    return max(abs(to[0] - frm[0]) * CU, abs(to[1] - frm[1]) * CU, abs(to[2] - frm[2]))
 
 
 def cost3(rule: str, dx: int, dy: int, dz: int, parity: int) -> tuple[int, int]:
@@ -544,6 +566,16 @@ class SpeedMeters(Ruleset):
     )
     posture_rules = ("speed-meters/movement", "speed-meters/movement")
 
+    def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:
+        """fall-table: Bumps count from 0; a negative count must not turn into extra rolls."""
+        bumps = getattr(command, "bumps", 0)
+        require(
+            bumps >= 0,
+            self.rule("fall-table"),
+            f"bumps={bumps}: a Skill Feat's Bumps are 0 or more (each {BUMPS_PER_SKIP} skip a falling roll)",
+        )
+        return super().decide(state, command, dice)
+
     def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
         """Dropping prone or standing up takes the actions the stand_up_actions setting says."""
         what = "standing up" if trigger == "stand_up" else "dropping prone"
@@ -843,10 +875,18 @@ class SpeedMeters(Ruleset):
         path: tuple[tuple[int, ...], ...],
         rule: str,
         height: Callable[[int, int, int], int],
-    ) -> list[Pos]:
-        """Waypoints (x,y or x,y,z in meters) joined by straight 3-D lines; `height` fills a missing z."""
+        budget: int,
+    ) -> tuple[list[Pos], Pos]:
+        """Waypoints (x,y or x,y,z in meters) joined by straight 3-D lines; `height` fills a missing z.
+
+        Returns the positions and where the last waypoint is. The positions stop at the first
+        one that even the cheapest pricing (`least_cost`) puts past `budget`: `walk` refuses the
+        Movement there or sooner, so nothing is lost, and a mistyped height of a billion meters
+        is not a billion positions.
+        """
         here = f.pos
         out: list[Pos] = []
+        least = 0
         for wp in path:
             require(
                 state.grid.inside(wp[0], wp[1]),
@@ -856,10 +896,14 @@ class SpeedMeters(Ruleset):
             z = to_cu(wp[2]) if len(wp) > 2 else height(wp[0], wp[1], here[2])
             target = (wp[0], wp[1], z)
             if target != here:
-                out.extend(line3(here, target))
+                for pos in line3(here, target) if least <= budget else ():
+                    least += least_cost(out[-1] if out else f.pos, pos)
+                    out.append(pos)
+                    if least > budget:
+                        break
                 here = target
         require(bool(out), rule, f"{f.id} is already at {show(f.pos)}, {fmt(f.pos[2])} m up")
-        return out
+        return out, here
 
     def through(
         self,
@@ -912,7 +956,7 @@ class SpeedMeters(Ruleset):
         rule = self.rule("fly")
         speed = self.stat(f, "fly")
         require(speed > 0, rule, f"{f.id} has no Fly speed (stat fly)")
-        plan = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: z)
+        plan, _ = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: z, speed)
         self.begin_movement(b, f, "a flying Movement")
         self.set_mode(b, f.id, "flying", rule)
         self.through(b, dice, f, plan, self.air_step(rule, "fly"), budget=speed, rule=rule, what="the flight")
@@ -929,8 +973,7 @@ class SpeedMeters(Ruleset):
         speed = self.stat(f, "jump")
         require(speed > 0, rule, f"{f.id} has no special Jump speed (stat jump)")
         grid = b.state.grid
-        plan = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: grid.top[y][x])
-        end = plan[-1]
+        plan, end = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: grid.top[y][x], speed)
         floor = grid.top[end[1]][end[0]]
         require(
             end[2] == floor and not swimmable(grid, end[0], end[1]),
@@ -1013,11 +1056,11 @@ class SpeedMeters(Ruleset):
                 return min(max(z, water_bottom(grid, x, y)), grid.top[y][x])
             return grid.top[y][x]
 
-        plan = self.plan(b.state, f, cmd.path, rule, height)
+        plan, end = self.plan(b.state, f, cmd.path, rule, height, speed)
         require(
-            any(swimmable(grid, p[0], p[1]) for p in [f.pos, *plan]),
+            any(swimmable(grid, p[0], p[1]) for p in [f.pos, *plan, end]),
             rule,
-            f"no space on the way from {show(f.pos)} to {show(plan[-1])} is deep water: that is a walk",
+            f"no space on the way from {show(f.pos)} to {show(end)} is deep water: that is a walk",
         )
         self.begin_movement(b, f, "a swimming Movement")
         self.set_mode(b, f.id, "swimming", rule)
@@ -1084,15 +1127,21 @@ class SpeedMeters(Ruleset):
         f = self.mover(b.state, cmd.fighter, ("walking", "climbing", "swimming"), "climbing")
         rule = self.rule("climb")
         grid = b.state.grid
-        plan = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: z)
+        budget = self.stat(f, "climb") or max(CU, half_down(self.stat(f, "speed")))
+        plan, _ = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: z, budget)
         holds = [grip(grid, p) for p in plan if p[2] > grid.top[p[1]][p[0]]]
         require(
             bool(holds),
             rule,
             f"the path never leaves the ground from {show(f.pos)}: that is a walk, not a climb",
         )
+        # The roll decides whether the climber makes a climb it could make, never one it couldn't:
+        # the path is walked first on a scratch batch, so a path too long or through rock is refused
+        # before anything is rolled.
+        self.through(
+            Batch(b.state), Dice(), f, plan, self.climb_step, budget=budget, rule=rule, what="the climb"
+        )
         difficulty = max(h for h in holds if h is not None) if any(h is not None for h in holds) else 1
-        budget = self.stat(f, "climb") or max(CU, half_down(self.stat(f, "speed")))
         self.begin_movement(b, f, "a climbing Movement")
         roll = check(
             b,
@@ -1369,28 +1418,34 @@ class SpeedMeters(Ruleset):
                 )
             elif roll.number in (4, 5):
                 sides = 10 if roll.number == 4 else 6
-                hurt = check(
-                    b,
-                    dice,
-                    fighter=fid,
-                    name="fall damage",
-                    rule=rule,
-                    formula=f"{dice_count}d{sides}",
-                    note=f"{roll.number}: {dice_count}d{sides}, "
-                    f"1d{sides} for each 2 m of the {fmt(fallen)} m",
-                )
-                require(
-                    dice_count <= hurt.number <= dice_count * sides,
-                    rule,
-                    f"{dice_count}d{sides} makes {dice_count} to {dice_count * sides}, not {hurt.number}",
-                )
+                parts = [DICE_PER_CHECK] * (dice_count // DICE_PER_CHECK)
+                parts += [dice_count % DICE_PER_CHECK] if dice_count % DICE_PER_CHECK else []
+                total = 0
+                for n, count in enumerate(parts, start=1):
+                    hurt = check(
+                        b,
+                        dice,
+                        fighter=fid,
+                        name="fall damage",
+                        rule=rule,
+                        formula=f"{count}d{sides}",
+                        note=f"{roll.number}: {dice_count}d{sides}, "
+                        f"1d{sides} for each 2 m of the {fmt(fallen)} m"
+                        + (f" (part {n} of {len(parts)}: {count}d{sides})" if len(parts) > 1 else ""),
+                    )
+                    require(
+                        count <= hurt.number <= count * sides,
+                        rule,
+                        f"{count}d{sides} makes {count} to {count * sides}, not {hurt.number}",
+                    )
+                    total += hurt.number
                 b.emit(
                     ev.Damaged(
                         fighter=fid,
-                        amount=hurt.number,
+                        amount=total,
                         cause="fall",
                         rules=(rule,),
-                        note=f"{dice_count}d{sides} = {hurt.number} for a {fmt(fallen)} m fall",
+                        note=f"{dice_count}d{sides} = {total} for a {fmt(fallen)} m fall",
                     )
                 )
 
@@ -1449,6 +1504,11 @@ class SpeedMeters(Ruleset):
         named = ""
         if cmd.source:
             src = self.fighter(b.state, cmd.source)
+            require(
+                src.id != f.id,
+                rule,
+                f"{f.id} can't be the source of its own {cmd.kind}: give another fighter or origin=X,Y",
+            )
             origin, named = src.pos, cmd.source
         elif cmd.origin:
             require(
@@ -1498,7 +1558,7 @@ class SpeedMeters(Ruleset):
         )
         require(1 <= roll.number <= 8, rule, f"a d8 shows 1 to 8, not {roll.number}")
         dx, dy = numbering[roll.number - 1]
-        cells = [(f.pos[0] + dx * i, f.pos[1] + dy * i) for i in range(1, cmd.meters + 1)]
+        cells = ray(b.state.grid, (f.pos[0], f.pos[1]), (dx, dy), cmd.meters)
         self.shift(
             b,
             dice,
@@ -1777,7 +1837,7 @@ class SpeedMeters(Ruleset):
             f"a shove: margin {margin}, so {meters} m (1 m per 2 points)",
             (self.rule("size"),),
         )
-        cells = [(t.pos[0] + dx * i, t.pos[1] + dy * i) for i in range(1, meters + 1)]
+        cells = ray(b.state.grid, (t.pos[0], t.pos[1]), (dx, dy), meters)
         if cells:
             self.shift(
                 b,
@@ -1801,7 +1861,7 @@ class SpeedMeters(Ruleset):
         self.on_its_feet(b.state, a, rule)
         dx, dy = self.away(a, t, rule)
         meters = self.push_pull_meters(b, dice, a, t, rule, "push")
-        cells = [(t.pos[0] + dx * i, t.pos[1] + dy * i) for i in range(1, meters + 1)]
+        cells = ray(b.state.grid, (t.pos[0], t.pos[1]), (dx, dy), meters)
         if not cells:
             return
         passed = self.shift(
@@ -1828,7 +1888,7 @@ class SpeedMeters(Ruleset):
         self.on_its_feet(b.state, a, rule)
         dx, dy = self.away(t, a, rule)
         meters = self.push_pull_meters(b, dice, a, t, rule, "pull")
-        back = [(a.pos[0] + dx * i, a.pos[1] + dy * i) for i in range(1, meters + 1)]
+        back = ray(b.state.grid, (a.pos[0], a.pos[1]), (dx, dy), meters)
         route = self.follow(b, a.id, back, rule, f"steps back pulling {t.id}")
         if not route:
             return  # no room to step back: the action is spent, nobody moves
