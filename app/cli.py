@@ -21,6 +21,7 @@ from tabletrail.projections.board import view
 from tabletrail.syntax import command_words, parse, take_flags, usage, verbs
 
 PLUGINS = (cli_audit, cli_store, cli_web)  # verb groups that live in their own modules
+LOG_HELP = cli_store.LOG_HELP
 
 
 def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
@@ -298,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = add("new", cmd_new, "start an encounter from a scenario file")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="the scenario file (TOML), e.g. scenarios/speed-meters-skirmish.toml")
     p.add_argument(
         "--log",
         help="the log to create: NAME.jsonl for a JSON Lines file, NAME.db for SQLite "
@@ -306,50 +307,57 @@ def build_parser() -> argparse.ArgumentParser:
         "scenarios/skirmish.toml starts ./skirmish.db)",
     )
     p = add("do", cmd_do, "decide one command and append its events")
-    p.add_argument("log")
+    p.add_argument("log", help=LOG_HELP)
     p.add_argument(
         "--id",
         help="a command id: retrying the same command with the same id appends nothing new and prints "
         "the first result; the id given to another command is an error",
     )
-    p.add_argument("words", nargs=argparse.REMAINDER, help="the command, e.g. move ari 3,2 5,4")
+    p.add_argument(
+        "words",
+        nargs=argparse.REMAINDER,
+        help="the command, e.g. move ari 3,2 5,4 (tabletrail commands lists them); "
+        "its options are name=value words: roll=14 by=blue why='a reason'",
+    )
     for name, fn, help_ in (
         ("undo", cmd_undo, "take back the latest command in force"),
         ("redo", cmd_redo, "put back the command undone most recently"),
     ):
         p = add(name, fn, help_)
-        p.add_argument("log")
+        p.add_argument("log", help=LOG_HELP)
         p.add_argument("--by", default="gm", help="who asks (default gm)")
         p.add_argument("--why", default="", help="why, for the audit")
     p = add("show", cmd_show, "print the board and the fighters")
-    p.add_argument("log")
+    p.add_argument("log", help=LOG_HELP)
     p.add_argument("--at", type=int, help="as it stood after this sequence number")
     p = add("log", cmd_log, "list the events with their rule ids")
-    p.add_argument("log")
+    p.add_argument("log", help=LOG_HELP)
     p = add("replay", cmd_replay, "fold the log from the start and print the board")
-    p.add_argument("log")
+    p.add_argument("log", help=LOG_HELP)
     p.add_argument("--to", type=int, help="stop after this sequence number")
     p.add_argument("--json", action="store_true", help="print the board state as JSON")
     p = add("rules", cmd_rules, "list the rulesets, their rule ids, settings and commands")
-    p.add_argument("ruleset", nargs="?")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("ruleset", nargs="?", help="only this ruleset, e.g. speed-meters (default: all)")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p = add("commands", cmd_commands, "list every command verb, its syntax and the rulesets that know it")
     p.add_argument("ruleset", nargs="?", help="only the commands of this ruleset (and the GM's)")
     p = add(
         "modifiers", cmd_modifiers, "the attack and Defense modifiers in force for a fighter, with rule ids"
     )
-    p.add_argument("log")
-    p.add_argument("fighter")
+    p.add_argument("log", help=LOG_HELP)
+    p.add_argument("fighter", help="the fighter's id, e.g. ari")
     p.add_argument("--against", help="the fighter it attacks or is attacked by")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p = add(
         "play",
         cmd_play,
         "start an encounter and run a script of commands (one per line, ! = must be refused)",
     )
-    p.add_argument("scenario")
-    p.add_argument("script")
-    p.add_argument("--log", required=True)
+    p.add_argument("scenario", help="the scenario file (TOML)")
+    p.add_argument("script", help="a text file of commands, one per line; # starts a comment")
+    p.add_argument(
+        "--log", required=True, help="the new log (.jsonl or .db), written once the whole script has run"
+    )
     for plugin in PLUGINS:
         plugin.register(sub, add)
     parser.set_defaults(verbs=sub.choices)

@@ -34,7 +34,7 @@ def register(sub: Any, add: AddVerb) -> None:
         "why an event happened: its command, who issued it, rule ids, step costs, checks, "
         "settings and GM rulings in force, the fighters before and after",
     )
-    p.add_argument("log")
+    p.add_argument("log", help=cli_store.LOG_HELP)
     p.add_argument("seq", type=int, help="the event's sequence number (tabletrail log lists them)")
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p = add(
@@ -49,15 +49,17 @@ def register(sub: Any, add: AddVerb) -> None:
         action="store_true",
         help="show seeded check numbers and what follows them (the next draws of the dice: the GM's call)",
     )
-    p.add_argument("log")
-    p.add_argument("words", nargs=argparse.REMAINDER, help="the command, e.g. move ari 3,2 5,4")
+    p.add_argument("log", help=cli_store.LOG_HELP)
+    p.add_argument(
+        "words", nargs=argparse.REMAINDER, help="the command, e.g. move ari 3,2 5,4 (nothing is appended)"
+    )
     p = add(
         "verify",
         cmd_verify,
         "check the hash chain and sequence numbers, then re-decide every command and compare with "
         "the log; exits 1 at the first divergence",
     )
-    p.add_argument("log")
+    p.add_argument("log", help=cli_store.LOG_HELP)
     p.add_argument(
         "--tip", default="", help="a line hash noted earlier (verify prints it): anchors the log's end"
     )
@@ -68,7 +70,7 @@ def register(sub: Any, add: AddVerb) -> None:
         "re-run the same commands, undo and redo under other settings or GM rulings: "
         "first divergence and both boards",
     )
-    p.add_argument("log")
+    p.add_argument("log", help=cli_store.LOG_HELP)
     p.add_argument(
         "--set", dest="sets", action="append", default=[], metavar="SETTING=VALUE", help="a setting to change"
     )
@@ -82,7 +84,7 @@ def register(sub: Any, add: AddVerb) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p = add("refused", cmd_refused, "list the refused attempts kept in the log's side log, with when and why")
-    p.add_argument("log")
+    p.add_argument("log", help=cli_store.LOG_HELP)
     p.add_argument("--json", action="store_true", help="print the list as JSON")
 
 

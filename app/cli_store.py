@@ -34,6 +34,7 @@ from tabletrail.projections.snapshot import FORMAT
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+LOG_HELP = "the encounter's log: NAME.jsonl (JSON Lines) or NAME.db (SQLite)"
 
 
 def _warn(message: str) -> None:
@@ -181,7 +182,7 @@ def register(sub: Any, add: AddVerb) -> None:
         "cut what a crash left after the last whole batch of a JSONL log (the file is copied to LOG.bak "
         "first); on a SQLite store, check the file and rebuild its snapshots",
     )
-    p.add_argument("log")
+    p.add_argument("log", help=LOG_HELP)
     p.add_argument(
         "--dry-run",
         action="store_true",

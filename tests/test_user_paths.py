@@ -604,3 +604,16 @@ def test_every_command_says_which_rulesets_know_it(capsys: pytest.CaptureFixture
     sprint = next(i for i, line in enumerate(lines) if line.startswith("  sprint "))
     assert "round-meters" in "\n".join(lines[sprint : sprint + 3])
     assert "unknown ruleset 'speed-meter'" in error(capsys, "commands", "speed-meter")
+
+
+def test_every_argument_of_every_verb_says_what_it_is():
+    parser = build_parser()
+    verbs = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    missing = [
+        f"{name} {action.dest}"
+        for name, sub in verbs.items()
+        if name != "serve"  # the web group's own module
+        for action in sub._actions
+        if action.dest != "help" and not action.help
+    ]
+    assert not missing, missing
