@@ -9,7 +9,7 @@ from support import do, of_type, refuse
 from tabletrail.cli import main
 from tabletrail.core.zero_g import push_off_directions
 from tabletrail.events.errors import InputError
-from tabletrail.events.types import CheckRolled, Marked, Moved, Spent, StateChanged, TurnEnded
+from tabletrail.events.types import CheckRolled, Marked, Moved, Refreshed, Spent, StateChanged, TurnEnded
 from tabletrail.syntax import parse
 from test_ap_squares_helpers import ROOM, RULES, ap_left, arena, game, gravity_of, marks, pos
 
@@ -436,3 +436,15 @@ def test_the_modifiers_verb_prints_them_with_rule_ids(tmp_path: Path, capsys: py
 def test_malformed_commands_name_the_field_at_fault(text: str, field: str):
     with pytest.raises(InputError, match=field):
         parse(text)
+
+
+def test_a_new_cycle_cites_the_rule_of_every_budget_it_gives_back():
+    """walk: AP per cycle; zero-g-drift: the meters a drift carried are counted afresh too."""
+    enc = weightless()
+    do(enc, "end-turn")  # bo drifts 1 square: momentum spent
+    do(enc, "turn-drift bo s")  # and 6 AP
+    events = do(enc, "end-turn")  # cycle 2
+    fresh = [e for e in of_type(events, Refreshed) if e.fighter == "bo"][0]
+    assert set(fresh.resources) == {"ap", "momentum"}
+    assert set(fresh.rules) == {"ap-squares/walk", "ap-squares/zero-g-drift"}
+    assert "10 AP again" in fresh.note and "drifted" in fresh.note

@@ -310,14 +310,16 @@ class ApSquares(ZeroGravity):
             fresh = tuple(r for r in ("ap", "momentum") if r in f.spent and (r != "ap" or by_cycle))
             if fresh:
                 # walk: AP are per cycle; zero-g-drift: so is the momentum a drift uses up.
+                why = {
+                    "ap": (self.rule("walk"), f"{f.id} has {ap(self.ap_max(b.state, f))} again"),
+                    "momentum": (self.rule("zero-g-drift"), "the meters drifted are counted afresh"),
+                }
                 b.emit(
                     ev.Refreshed(
                         fighter=f.id,
                         resources=fresh,
-                        rules=(self.rule("walk"),) if "ap" in fresh else (self.rule("zero-g-drift"),),
-                        note=f"cycle {round_no} starts: {f.id} has {ap(self.ap_max(b.state, f))} again"
-                        if "ap" in fresh
-                        else f"cycle {round_no} starts: the meters drifted are counted afresh",
+                        rules=tuple(why[r][0] for r in fresh),
+                        note=f"cycle {round_no} starts: " + "; ".join(why[r][1] for r in fresh),
                     )
                 )
             if BLOCKED in f.marks:
