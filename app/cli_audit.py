@@ -380,12 +380,10 @@ def whatif_text(result: audit.WhatIf) -> str:
         out.append(
             f"refused in the what-if: {r['text']!r} (batch at event {r['seq']}): {r['rule']}: {r['reason']}"
         )
-    left, right = render.board(result.recorded), render.board(result.alternative)
-    key = left.splitlines()[-1]  # the map is the same on both sides: its key once, under both
-    out.append(
-        _side_by_side(left.removesuffix("\n" + key), right.removesuffix("\n" + key), ("recorded", "what-if"))
-    )
-    out.append(key)
+    left, key = render.board(result.recorded).split("\nkey:", 1)  # the same map on both sides:
+    right = render.board(result.alternative).split("\nkey:", 1)[0]  # its key once, under both
+    out.append(_side_by_side(left, right, ("recorded", "what-if")))
+    out.append("key:" + key)
     for diff in result.differences:
         out.append(
             f"  {diff['fighter']} {diff['what']}: recorded {diff['recorded']}, what-if {diff['what_if']}"

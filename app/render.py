@@ -69,7 +69,17 @@ def _map_key(state: EncounterState, stacked: bool) -> str:
         parts.append(f"{ch} {kind.terrain}" + (f" ({', '.join(extra)})" if extra else ""))
     if stacked:
         parts.append(f"{STACKED} fighters stacked (see the table)")
-    return "key: " + "  ".join(parts)
+    lines, line = [], "key:"
+    for part in parts:  # wrapped at KEY_WIDTH, so a big legend stays readable
+        if len(line) + 2 + len(part) > KEY_WIDTH and line != "key:":
+            lines.append(line)
+            line = "    " + part
+        else:
+            line += (" " if line == "key:" else "  ") + part
+    return "\n".join([*lines, line])
+
+
+KEY_WIDTH = 100
 
 
 def fmt_number(value: float) -> str:

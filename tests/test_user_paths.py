@@ -617,3 +617,13 @@ def test_every_argument_of_every_verb_says_what_it_is():
         if action.dest != "help" and not action.help
     ]
     assert not missing, missing
+
+
+def test_a_long_map_key_is_wrapped_and_whatif_shows_it_once(capsys: pytest.CaptureFixture[str]):
+    replay = ROOT / "replays" / "initiative-yards-ruined-bridge.jsonl"
+    out = ok(capsys, "show", replay)
+    key = out[out.index("key:") : out.index("\nround")]
+    assert key.count("\n") >= 1 and all(len(line) <= render.KEY_WIDTH for line in key.splitlines())
+    assert "u unstable" in key
+    out = ok(capsys, "whatif", replay, "--set", "diagonal=every-1")
+    assert out.count("key:") == 1 and "u unstable" in out
