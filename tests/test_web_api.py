@@ -16,13 +16,17 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx is what 
     from starlette.testclient import TestClient
 from support import CLOCK
 from tabletrail.cli_store import store_for
+from tabletrail.core.geometry import expand
+from tabletrail.core.machines import GRAPHS
 from tabletrail.core.reach import reach
-from tabletrail.core.units import CU
+from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.units import CU, fmt
+from tabletrail.core.zero_g import DIRECTIONS
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.syntax import parse
 from tabletrail.web.server import create_app
-from test_web_support import STATES, append_facts, new_log, records
+from test_web_support import STATES, ap_squares_log, append_facts, new_log, records
 
 
 @pytest.fixture(params=["web.jsonl", "web.db"])
@@ -106,9 +110,50 @@ def test_state_carries_every_fighter_state_link_mark_and_height(client: TestClie
     ari, bo, cy = (fighter(board, fid) for fid in ("ari", "bo", "cy"))
     assert bo["states"]["posture"] == "prone"
     assert ["engaged", "ari", "cy"] in board["links"] and ["grab", "bo", "cy"] in board["links"]
-    assert cy["states"]["gravity"] == "drifting" and cy["marks"] == {"trajectory": [1, 0]}
+    assert cy["states"]["gravity"] == "drifting" and cy["marks"] == {"trajectory": {"dir": "e", "speed": 1}}
+    assert (cy["heading"]["dx"], cy["heading"]["dy"], cy["heading"]["speed"]) == (1, 0, 1)
     assert cy["damage"] == 3
     assert ari["states"]["mode"] == "flying" and ari["pos"][2] == 150 and ari["ground"] == 0
+
+
+def test_state_names_each_machines_resting_state_so_the_board_can_leave_it_unsaid(client: TestClient):
+    machines = client.get("/api/state").json()["machines"]
+    assert machines == {name: g.initial for name, g in GRAPHS.items()}
+    assert machines["gravity"] == "grounded" and machines["mode"] == "walking"
+
+
+def test_a_drift_the_engine_draws_is_sent_as_the_heading_it_carries(tmp_path: Path):
+    log = ap_squares_log(tmp_path)
+    client = TestClient(create_app(log), base_url="http://127.0.0.1:8000")
+    do(client, "gravity-off 1,1 5,3")  # nobody grabs hold: both drift, the seeded dice draw the ways
+    board = client.get("/api/state").json()
+    for f in board["fighters"]:
+        mark = opened(log).state.fighter(f["id"]).marks["trajectory"]
+        assert f["states"]["gravity"] == "drifting"
+        assert (f["heading"]["dx"], f["heading"]["dy"]) == DIRECTIONS[mark["dir"]]
+        assert f["heading"]["speed"] == mark["speed"] and mark["dir"] in f["heading"]["why"]
+
+
+def test_spent_budgets_are_sent_in_the_rulesets_words_not_hundredths(client: TestClient, log: Path):
+    do(client, "move ari 4,1")
+    ari = fighter(client.get("/api/state").json(), "ari")
+    engine = opened(log).state.fighter("ari")
+    rs = get_ruleset("speed-meters")
+    assert ari["spent_text"] == [rs.amount_label(k, v) for k, v in sorted(engine.spent.items()) if v]
+    assert f"{fmt(engine.spent['movement'])} m" in ari["spent_text"]
+    assert str(engine.spent["movement"]) not in " ".join(ari["spent_text"])  # 300 would be hundredths
+    assert ari["move_unit"] == "m"
+
+
+def test_before_and_after_cards_carry_budgets_in_words(client: TestClient):
+    p = client.post("/api/preview", json={"move": {"fighter": "ari", "to": [4, 1]}}).json()
+    after = next(f for f in p["fighters"] if f["id"] == "ari")["after"]
+    assert f"{fmt(after['spent']['movement'])} m" in after["spent_text"]
+    assert after["move_left_text"] == f"{fmt(after['move_left'])} m"
+    do(client, "move ari 4,1")
+    seq = next(e["seq"] for e in client.get("/api/events").json()["events"] if e["type"] == "moved")
+    card = next(f for f in client.get(f"/api/events/{seq}").json()["fighters"] if f["id"] == "ari")
+    assert card["after"]["spent_text"] == after["spent_text"]
 
 
 # --- GET /api/events and /api/events/{seq} -------------------------------------------------------
@@ -156,6 +201,28 @@ def test_reach_is_the_engines_reachable_area(client: TestClient, log: Path):
     assert [3, 2, 3 * CU] in r["cells"]  # 1 m to 2,2, then 2 m onto the sand (rough)
 
 
+def test_reach_of_the_fighter_to_act_is_not_blocked(client: TestClient):
+    assert client.get("/api/reach?fighter=ari").json()["blocked"] is None
+
+
+def test_reach_of_a_fighter_out_of_turn_says_why_it_cant_move_now(client: TestClient, log: Path):
+    r = client.get("/api/reach?fighter=cy").json()
+    assert {(x, y): c for x, y, c in r["cells"]} == reach(opened(log).state, "cy").costs  # still priced
+    assert r["blocked"]["rule"] == "tabletrail/turn-order" and "ari's turn" in r["blocked"]["reason"]
+
+
+def test_reach_while_a_move_waits_for_an_answer_says_so(tmp_path: Path):
+    log = ap_squares_log(tmp_path)
+    client = TestClient(create_app(log), base_url="http://127.0.0.1:8000")
+    assert client.get("/api/reach?fighter=ari").json()["blocked"] is None
+    do(client, "move ari 3,1")  # bo's square: the move waits for bo to parry, block or allow
+    r = client.get("/api/reach?fighter=ari").json()
+    assert r["cells"] and r["blocked"]["rule"] == "ap-squares/invade"
+    assert "bo must answer first" in r["blocked"]["reason"]
+    refused = client.post("/api/preview", json={"text": r["blocked"]["tried"]}).json()
+    assert refused["ok"] is False and refused["reason"] == r["blocked"]["reason"]  # as the engine says
+
+
 def test_reach_of_an_unknown_fighter_is_a_404_naming_the_fighters(client: TestClient):
     r = client.get("/api/reach?fighter=zed")
     assert r.status_code == 404
@@ -195,6 +262,14 @@ def test_preview_of_a_refused_move_names_the_rule_and_why(client: TestClient, lo
     assert records(log) == before
 
 
+def test_a_refused_move_preview_carries_the_route_asked_for(client: TestClient):
+    p = client.post("/api/preview", json={"move": {"fighter": "ari", "to": [7, 4]}}).json()
+    assert p["ok"] is False and p["route"] == "straight"
+    assert p["path"] == [list(c) for c in expand((1, 1), [(7, 4)])] and p["from"][:2] == [1, 1]
+    cheapest = client.post("/api/preview", json={"move": {"fighter": "ari", "to": [5, 2]}}).json()
+    assert cheapest["path"] == [s["cell"][:2] for s in cheapest["moves"][0]["steps"]]
+
+
 def test_preview_with_a_stale_version_is_a_409(client: TestClient):
     r = client.post("/api/preview", json={"version": 1, "text": "end-turn"})
     assert r.status_code == 409 and r.json()["error"] == "stale"
@@ -219,6 +294,11 @@ def test_preview_with_a_stale_version_is_a_409(client: TestClient):
         (json.dumps({"move": {"fighter": "ari", "to": [40, 2]}}).encode(), 400, "off the 10x6 map"),
         (json.dumps({"move": {"fighter": "ari", "to": [1]}}).encode(), 400, "$.move.to"),
         (json.dumps({"move": {"fighter": "ari"}}).encode(), 400, "destination"),
+        (
+            json.dumps({"move": {"fighter": "ari", "to": [2, 2], "waypoints": [[3, 3]]}}).encode(),
+            400,
+            "waypoints, not both",
+        ),
         (json.dumps({"move": {"fighter": "zed", "to": [2, 2]}}).encode(), 404, "no fighter 'zed'"),
     ],
 )
@@ -386,8 +466,10 @@ def test_the_stream_sends_the_version_when_it_differs_from_what_the_page_has(cli
     assert "event: version" not in quiet.text
 
 
-def test_the_stream_rejects_nonsense_parameters(client: TestClient):
-    assert client.get("/api/stream?seconds=soon").status_code == 400
+@pytest.mark.parametrize("query", ["seconds=soon", "seconds=nan", "seconds=inf", "seconds=-1", "last=x"])
+def test_the_stream_rejects_nonsense_parameters(client: TestClient, query: str):
+    r = client.get(f"/api/stream?{query}")
+    assert r.status_code == 400 and r.json()["message"].startswith("stream:")
 
 
 # --- the log on disk is the source of truth ---------------------------------------------------------

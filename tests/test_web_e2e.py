@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tabletrail.core.reach import reachable
+from tabletrail.core.reach import reach, reachable
+from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
-from tabletrail.events.types import CheckRolled
+from tabletrail.events.types import CheckRolled, Placed
 from tabletrail.web.server import create_app
 from test_web_support import STATES, append_facts, new_log
 
@@ -150,6 +152,12 @@ def test_select_move_undo_redo_scrub_refuse_and_a_second_screen_follows(tmp_path
         expect(token(gm, "ari")).to_have_attribute("data-x", "1")
         expect(gm.locator("#undo")).to_be_disabled()
         expect(gm.locator("#events li.future").first).to_be_visible()
+        # The event list shows the point the board stands at, not the end of the log.
+        now = gm.locator(f'#events li[data-seq="{start_version}"]')
+        assert now.evaluate(
+            "li => { const l = li.parentElement; return li.offsetTop >= l.scrollTop && "
+            "li.offsetTop + li.offsetHeight <= l.scrollTop + l.clientHeight; }"
+        )
         expect(token(players, "ari")).to_have_attribute("data-x", "4")  # the other screen stays live
         gm.locator("#to-live").click()
         expect(gm.locator("#banner")).to_be_hidden()
@@ -219,5 +227,101 @@ def test_the_board_draws_prone_links_drift_flight_and_damage(tmp_path: Path, pag
         expect(gm.locator('#links [data-trajectory="cy"]')).to_have_count(1)
         expect(token(gm, "cy").locator(".damage-label")).to_have_text("3")
         expect(token(gm, "cy")).to_have_attribute("data-states", "drifting")
+        expect(gm.locator('[data-trajectory="cy"] title')).to_have_text("cy drifts e at 1 a turn")
         expect(token(gm, "ari")).to_have_class("fighter active airborne")
         expect(token(gm, "ari").locator(".badge")).to_have_text("flying ↑1.5")
+
+
+def box(locator) -> dict:  # noqa: ANN001 - where an element is drawn, in CSS pixels
+    b = locator.bounding_box()
+    assert b is not None, locator
+    return b
+
+
+def test_fighters_sharing_a_cell_are_drawn_side_by_side(tmp_path: Path, pages):
+    log = new_log(tmp_path)
+    append_facts(log, [Placed(fighter="bo", to=(1, 1, 0), how="shoved in by the GM")])  # ari's cell
+    gm, _ = pages
+    with Running(log) as server:
+        gm.goto(server.url)
+        a, b = box(token(gm, "ari").locator(".token")), box(token(gm, "bo").locator(".token"))
+        apart = a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
+        assert apart, (a, b)
+        cell = box(gm.locator('#terrain rect[data-cell="1,1"]'))
+        for t in (a, b):  # both still inside their cell
+            assert cell["x"] - 0.5 <= t["x"] and t["x"] + t["width"] <= cell["x"] + cell["width"] + 0.5
+
+
+def test_the_fighter_panel_speaks_in_words_and_follows_each_move(tmp_path: Path, pages):
+    log = new_log(tmp_path)
+    gm, _ = pages
+    with Running(log) as server:
+        gm.goto(server.url)
+        token(gm, "ari").click()
+        budget = reach(board_of(log), "ari").budget
+        expect(gm.locator("#reach-summary")).to_contain_text(f"{fmt(budget)} m left to spend")
+        for button in gm.locator("#quick button").all():  # every quick command says what it does
+            assert button.get_attribute("title").startswith(f"Preview “{button.inner_text()}")
+        gm.locator('#reach rect.reach[data-x="3"][data-y="1"]').click()
+        gm.locator("#confirm").click()
+        expect(token(gm, "ari")).to_have_attribute("data-x", "3")
+        state = board_of(log)
+        ari = state.fighter("ari")
+        rs = get_ruleset(state.ruleset)
+        words = ", ".join(rs.amount_label(k, v) for k, v in sorted(ari.spent.items()) if v)
+        expect(gm.locator("#fighter-info")).to_contain_text(f"spent: {words}")
+        after = reach(state, "ari")  # the summary names the new area, not the one before the move
+        expect(gm.locator("#reach-summary")).to_contain_text(
+            f"{len(after.costs)} cells, {fmt(after.budget)} m"
+        )
+        expect(gm.locator("#reach rect.reach")).to_have_count(len(after.costs))
+
+
+def test_a_fighter_that_cant_move_now_says_why_and_a_refused_route_is_drawn(tmp_path: Path, pages):
+    log = new_log(tmp_path)
+    gm, _ = pages
+    with Running(log) as server:
+        gm.goto(server.url)
+        token(gm, "cy").click()  # ari's turn, not cy's
+        expected = reachable(board_of(log), "cy")
+        expect(gm.locator("#reach rect.reach.blocked")).to_have_count(len(expected))
+        expect(gm.locator("#reach-summary")).to_contain_text("can't move now")
+        expect(gm.locator("#reach-summary")).to_contain_text("tabletrail/turn-order")
+        before = log.read_bytes()
+        x, y = next(iter(expected))
+        gm.locator(f'#reach rect.reach[data-x="{x}"][data-y="{y}"]').click()
+        expect(gm.locator("#message")).to_contain_text("tabletrail/turn-order")
+        expect(gm.locator("#route .path.refused")).to_have_count(1)
+        expect(gm.locator("#confirm")).to_be_disabled()
+        assert log.read_bytes() == before
+
+
+def test_on_a_1280_by_800_laptop_the_board_stays_put_and_nothing_overflows(tmp_path: Path, browser):
+    log = new_log(tmp_path)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(WAIT_MS)
+    gm = context.new_page()
+    try:
+        with Running(log) as server:
+            gm.goto(server.url)
+            token(gm, "ari").click()
+            expect(gm.locator("#reach rect.reach").first).to_be_visible()
+            board = box(gm.locator("#board"))
+            gm.locator('#reach rect.reach[data-x="4"][data-y="1"]').click()
+            expect(gm.locator("#preview-text")).to_have_text("move ari 4,1")
+            confirm = box(gm.locator("#confirm"))  # reachable without scrolling anything
+            assert confirm["y"] >= 0 and confirm["y"] + confirm["height"] <= 800
+            gm.locator("#command").fill("move ari 2,1")  # a refusal: a message appears
+            gm.locator("#command-form button").click()
+            expect(gm.locator("#message")).to_contain_text("speed-meters/occupancy")
+            assert box(gm.locator("#board")) == board  # nothing moved under the pointer
+            sizes = gm.evaluate(
+                "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth,"
+                " document.documentElement.scrollHeight, window.innerHeight]"
+            )
+            assert sizes[0] <= sizes[1] and sizes[2] <= sizes[3], sizes  # no page scroll either way
+            cell = box(gm.locator('#terrain rect[data-cell="1,1"]'))
+            for badge in gm.locator("#fighters .badge").all():
+                assert box(badge)["width"] <= cell["width"] + 0.5  # a state's words stay on its cell
+    finally:
+        context.close()

@@ -83,13 +83,15 @@ def records(log: Path) -> list[bytes]:
 
 
 # Facts of the kind other rulesets record (a knock-down, an engagement, a grab, a drift, a
-# flight, damage), to check that the board draws whatever state the log holds.
+# flight, damage), to check that the board draws whatever state the log holds. Marks are
+# written as their rulesets write them (a drift: zero_g's {"dir", "speed"}).
 STATES = [
     ev.StateChanged(fighter="bo", machine="posture", trigger="knock_down", source="standing", dest="prone"),
+    ev.StateChanged(fighter="bo", machine="mode", trigger="land", source="flying", dest="walking"),  # at rest
     ev.Linked(kind="engaged", a="ari", b="cy"),
     ev.Linked(kind="grab", a="bo", b="cy"),
-    ev.StateChanged(fighter="cy", machine="gravity", trigger="lose", source="normal", dest="drifting"),
-    ev.Marked(fighter="cy", key="trajectory", value=[1, 0]),
+    ev.StateChanged(fighter="cy", machine="gravity", trigger="lose", source="grounded", dest="drifting"),
+    ev.Marked(fighter="cy", key="trajectory", value={"dir": "e", "speed": 1}),
     ev.Damaged(fighter="cy", amount=3),
     ev.StateChanged(fighter="ari", machine="mode", trigger="fly", source="walking", dest="flying"),
     ev.Placed(fighter="ari", to=(1, 1, 150), how="flies up"),
@@ -112,3 +114,38 @@ def append_facts(log: Path, events: list[ev.Event]) -> None:
     close = getattr(store, "close", None)
     if close is not None:
         close()
+
+
+AP_SQUARES_ROWS = [
+    "#######",
+    "#.....#",
+    "#.....#",
+    "#.....#",
+    "#######",
+]
+
+
+def ap_squares_log(folder: Path) -> Path:
+    """A small ap-squares hold: ari (blue) next to bo (red), where a move into bo's square waits for bo."""
+    toml = f"""
+[encounter]
+name = "Web hold"
+ruleset = "ap-squares"
+seed = 3
+initiative = ["ari", "bo"]
+{grid(AP_SQUARES_ROWS)}
+[[fighters]]
+id = "ari"
+side = "blue"
+at = [1, 1]
+ap = 10
+[[fighters]]
+id = "bo"
+side = "red"
+at = [3, 1]
+ap = 10
+"""
+    path = folder / "hold.jsonl"
+    store = JsonlStore(path, durable=False)
+    Encounter.create(store, parse_scenario(tomllib.loads(toml), source="web hold"), clock=lambda: CLOCK)
+    return path

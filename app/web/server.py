@@ -17,7 +17,7 @@ Endpoints (JSON unless said):
     GET  /api/state[?at=N]       the board (at sequence N: a read-only past view)
     GET  /api/events             the event list with rule ids
     GET  /api/events/{seq}       the explain panel of one event
-    GET  /api/reach?fighter=ID   the reachable area, cost per cell
+    GET  /api/reach?fighter=ID   the reachable area, cost per cell, and why the fighter can't move now (if so)
     POST /api/preview            the dry run of a command (nothing appended)
     POST /api/do                 run a command
     POST /api/undo, /api/redo    take back or put back a command
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import shlex
 import threading
@@ -46,9 +47,12 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from tabletrail.cli_store import store_for
-from tabletrail.core.reach import reach, waypoints
+from tabletrail.core.decide import decide
+from tabletrail.core.geometry import expand
+from tabletrail.core.reach import Reach, reach, waypoints
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.state import EncounterState
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import ConflictError, InputError
@@ -229,20 +233,43 @@ def _move_text(table: Table, move: MoveBody, extra: dict[str, Any]) -> str:
     if f is None:
         known = ", ".join(x.id for x in state.fighters)
         raise BadRequest(f"move: no fighter {move.fighter!r} (fighters: {known})", 404)
+    if move.to is not None and move.waypoints:
+        raise BadRequest("move: give a destination (to) or waypoints, not both")
     cells = [move.to] if move.to is not None else list(move.waypoints)
     if not cells:
         raise BadRequest("move: give a destination (to) or waypoints")
     for x, y in cells:
         if not state.grid.inside(x, y):
             raise BadRequest(f"move: {x},{y} is off the {state.grid.width}x{state.grid.height} map")
+    start = (f.pos[0], f.pos[1])
+    extra["route"] = "straight"  # waypoints, or a destination out of reach: the dry run will say why
     if move.to is not None:
         area = reach(state, f.id)
         if move.to in area.costs:
-            cells = waypoints((f.pos[0], f.pos[1]), area.path(move.to))
+            cells = waypoints(start, area.path(move.to))
             extra["route"] = "cheapest"
-        else:
-            extra["route"] = "straight"  # out of reach: the dry run will say why
+    # The cells the move asks for, so the page can draw the route even when it is refused.
+    extra["path"] = [list(c) for c in expand(start, cells)]
     return f"move {f.id} " + " ".join(f"{x},{y}" for x, y in cells)
+
+
+def blocked(state: EncounterState, area: Reach) -> dict[str, Any] | None:
+    """Why the fighter can't move now though its steps are priced, or None if it can.
+
+    The step policy prices the cells; whether the fighter may start a move at all
+    (its turn, a reaction the encounter waits for) is the ruleset's to say. The
+    dry run of the cheapest plain move there asks it.
+    """
+    plain = [c for c in area.costs if c not in area.events]
+    if not plain:
+        return None
+    cell = min(plain, key=lambda c: (area.costs[c], c))
+    start = (area.start[0], area.start[1])
+    text = f"move {area.fighter} " + " ".join(f"{x},{y}" for x, y in waypoints(start, area.path(cell)))
+    result = decide(state, parse(text, "reach"))
+    if isinstance(result, Rejection) and not views.needs_roll(result):
+        return {**views.refusal(get_ruleset(state.ruleset), result), "tried": text}
+    return None
 
 
 # --- endpoints -----------------------------------------------------------------------------------
@@ -314,6 +341,7 @@ def create_app(
                 "unit": area.unit,
                 "cells": [[x, y, cost] for (x, y), cost in sorted(area.costs.items())],
                 "events": sorted([x, y] for x, y in area.events),
+                "blocked": blocked(state, area),
             }
         )
 
@@ -371,6 +399,8 @@ def create_app(
             last = int(request.query_params.get("last", -1))
         except ValueError:
             return _error(400, "bad request", "stream: seconds and last must be numbers")
+        if not math.isfinite(seconds) or seconds < 0:  # a NaN would never end the stream
+            return _error(400, "bad request", f"stream: seconds must be a number from 0 up, got {seconds}")
 
         async def updates() -> AsyncIterator[str]:
             seen = last

@@ -6,17 +6,20 @@ state and records. The browser draws it and holds no rules.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 from msgspec import to_builtins
 from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.dice import CHECKS
+from tabletrail.core.machines import GRAPHS
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS, Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import to_cu
+from tabletrail.core.units import fmt, to_cu
+from tabletrail.core.zero_g import DIRECTIONS, TRAJECTORY, trajectory
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
@@ -53,8 +56,39 @@ def _defaults(cls: type[Command]) -> set[str]:
     return set(fields[len(fields) - len(defaults) :])
 
 
+def spent_words(rs: Ruleset, spent: Mapping[str, int]) -> list[str]:
+    """What a fighter has spent, in the ruleset's words: '2.5 m', '4 ap', '1 actions' (never centi-units)."""
+    return [rs.amount_label(k, v) for k, v in sorted(spent.items()) if v]
+
+
+def budget_unit(rs: Ruleset, state: EncounterState, f: Fighter) -> str:
+    """What the fighter's move budget counts (m, yd, AP): its walking policy's unit, else the ruleset's."""
+    policy = rs.walker(state, f)
+    return policy.unit if policy is not None else rs.unit
+
+
+# A mark that says where a body is carried without walking, and how it is written:
+# a drift or push-off (zero_g: {"dir": "ne", "speed": 1}), a glide (speed-meters: [dx, dy]).
+GLIDE = "glide"
+
+
+def heading(f: Fighter) -> dict[str, Any] | None:
+    """Where the fighter is being carried (a drift, a push-off, a glide), for the board to draw an arrow."""
+    mark = f.marks.get(TRAJECTORY)
+    if isinstance(mark, Mapping) and "dir" in mark and "speed" in mark:
+        name, speed = trajectory(mark)
+        if name in DIRECTIONS:
+            dx, dy = DIRECTIONS[name]
+            return {"dx": dx, "dy": dy, "speed": speed, "why": f"drifts {name} at {speed} a turn"}
+    glide = f.marks.get(GLIDE)
+    if isinstance(glide, list | tuple) and len(glide) == 2:
+        return {"dx": int(glide[0]), "dy": int(glide[1]), "speed": 0, "why": "glides"}
+    return None
+
+
 def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
     x, y, z = f.pos
+    rs = get_ruleset(state.ruleset)
     return {
         "id": f.id,
         "name": f.name,
@@ -64,6 +98,9 @@ def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
         "size": f.size,
         "states": dict(f.states),
         "spent": dict(f.spent),
+        "spent_text": spent_words(rs, f.spent),
+        "move_unit": budget_unit(rs, state, f),
+        "heading": heading(f),
         "marks": to_builtins(f.marks),
         "damage": f.damage,
         "stats": dict(f.stats),
@@ -102,6 +139,8 @@ def board(enc: Encounter, live_version: int) -> dict[str, Any]:
             },
         },
         "fighters": [fighter(state, f) for f in state.fighters],
+        # Each state machine's resting state: the board writes only the states that differ from it.
+        "machines": {name: g.initial for name, g in sorted(GRAPHS.items())},
         "links": [list(link) for link in state.links],
         "marks": to_builtins({k: v for k, v in state.marks.items() if k not in (FORBID, TEST)}),
         "rulings": {
@@ -207,8 +246,24 @@ def dry_run(enc: Encounter, command: Command, text: str, reveal: bool) -> dict[s
         "moves": moves,
         "checks": dry["checks"],
         "rules": dry["rules"],
-        "fighters": dry["fighters"],
+        "fighters": worded(enc, dry["fighters"]),
     }
+
+
+def worded(enc: Encounter, fighters: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The audit's before/after cards with their budgets in words ('4 ap', 'may still move 2.5 m')."""
+    state = enc.state
+    rs = get_ruleset(state.ruleset)
+
+    def card(fid: str, c: dict[str, Any] | None) -> dict[str, Any] | None:
+        if c is None:
+            return None
+        f = state.fighter(fid)
+        unit = budget_unit(rs, state, f) if f is not None else rs.unit
+        words = {"spent_text": spent_words(rs, c["spent"]), "move_left_text": f"{fmt(c['move_left'])} {unit}"}
+        return {**c, **words}
+
+    return [{**x, "before": card(x["id"], x["before"]), "after": card(x["id"], x["after"])} for x in fighters]
 
 
 def _masked(e: Event) -> dict[str, Any]:
@@ -228,4 +283,10 @@ def explain(enc: Encounter, seq: int) -> dict[str, Any]:
     refused = enc.store.refused() if hasattr(enc.store, "refused") else []
     out = audit.explain(enc.records, seq, refused, where=enc.store.name)
     e = enc.records[seq - 1].event
-    return {**out, "type": type(e).__struct_config__.tag, "text": describe(e), "note": e.note}
+    return {
+        **out,
+        "fighters": worded(enc, out["fighters"]),
+        "type": type(e).__struct_config__.tag,
+        "text": describe(e),
+        "note": e.note,
+    }

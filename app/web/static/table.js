@@ -3,12 +3,11 @@
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
-const QUIET_STATES = new Set(["standing", "free", "waiting", "done", "acting"]);
+const DARK_TERRAIN = new Set(["wall", "gap", "deep-water"]);  // light labels on these
 const GLYPHS = {
   hazard: "⚠", trap: "✶", slippery: "≈", unstable: "∿", gap: "▽", ladder: "H", stairs: "≡",
   ledge: "▭", obstacle: "■", deep: "≋", soft: "·", climbable: "↥",
 };
-const COMPASS = { N: [0, -1], NE: [1, -1], E: [1, 0], SE: [1, 1], S: [0, 1], SW: [-1, 1], W: [-1, 0], NW: [-1, -1] };
 
 const S = {
   board: null,      // the board as last drawn (live, or a past point when scrubbing)
@@ -22,6 +21,7 @@ const S = {
   waypoints: [],
   explainSeq: null,
   events: [],
+  centres: {},      // fighter id -> [x, y, r]: where its token is drawn (fighters sharing a cell sit side by side)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -125,6 +125,7 @@ async function loadReach() {
   S.reach = status === 200 ? data : null;
   if (status !== 200) say("error", data.message);
   drawReach();
+  renderFighter();  // its summary speaks of this area: never leave it naming the last one
 }
 
 // --- drawing ---------------------------------------------------------------------------------
@@ -142,6 +143,7 @@ function render() {
   const by = $("by");
   const chosen = by.value || "gm";
   by.replaceChildren(...["gm", ...b.sides].map((s) => h("option", { value: s, selected: s === chosen }, s)));
+  by.title = "who gives the commands from this screen (the log records it; players undo only their side's)";
   $("verbs").replaceChildren(...b.commands.map((c) => h("option", { value: c.verb + " " })));
   $("usages").replaceChildren(...b.commands.map((c) => h("li", {}, h("code", {}, c.usage), c.doc ? " — " + c.doc : "")));
   const scrub = $("scrubber");
@@ -162,8 +164,12 @@ function drawBoard() {
   const b = S.board, m = b.map;
   const svg = $("board");
   svg.setAttribute("viewBox", `0 0 ${m.width} ${m.height}`);
+  svg.setAttribute("preserveAspectRatio", "xMidYMin meet");  // the map at the top, whatever room is left
   svg.replaceChildren();
   const terrain = el("g", { id: "terrain" });
+  const heights = el("g", { id: "heights" });
+  const tops = Object.values(m.legend).map((k) => k.ground + k.height - k.depth);
+  const highest = Math.max(1, ...tops);
   for (let y = 0; y < m.height; y++) {
     for (let x = 0; x < m.width; x++) {
       const k = m.legend[m.rows[y][x]];
@@ -177,15 +183,22 @@ function drawBoard() {
         (k.depth ? ` depth ${fmt(k.depth)} ${b.ruleset.unit}` : "")));
       terrain.append(rect);
       const top = k.ground + k.height - k.depth;
-      if (top) terrain.append(el("text", { x: x + 0.06, y: y + 0.28, class: "height" }, fmt(top)));
+      if (top > 0 && k.terrain !== "wall") {  // the higher, the darker: a tower reads as one at a glance
+        terrain.append(el("rect", { x, y, width: 1, height: 1, class: "raised", "fill-opacity": (0.05 + 0.22 * top / highest).toFixed(3) }));
+      }
+      if (top) {
+        const dark = DARK_TERRAIN.has(k.terrain) ? " on-dark" : "";
+        heights.append(el("text", { x: x + 0.06, y: y + 0.28, class: "height" + dark, "data-height": `${x},${y}` }, fmt(top)));
+      }
       const glyph = k.tags.map((t) => GLYPHS[t]).find(Boolean);
       if (glyph && k.terrain !== "wall") {
         terrain.append(el("text", { x: x + 0.5, y: y + 0.68, class: "glyph", "text-anchor": "middle" }, glyph));
       }
     }
   }
-  svg.append(terrain, el("g", { id: "reach" }), el("g", { id: "rulings" }), el("g", { id: "links" }),
+  svg.append(terrain, el("g", { id: "reach" }), heights, el("g", { id: "rulings" }), el("g", { id: "links" }),
     el("g", { id: "route" }), el("g", { id: "fighters" }));
+  S.centres = tokenPlaces(b.fighters);
   const rulings = svg.querySelector("#rulings");
   for (const [x, y] of b.rulings.forbid) {
     rulings.append(el("path", { d: `M${x + 0.2},${y + 0.2}L${x + 0.8},${y + 0.8}M${x + 0.8},${y + 0.2}L${x + 0.2},${y + 0.8}`, class: "forbid" }));
@@ -201,7 +214,26 @@ function drawBoard() {
   drawRoute();
 }
 
-function centre(f) { return [f.pos[0] + 0.5, f.pos[1] + 0.5]; }
+// Where each token goes: the middle of its cell, or side by side when a cell holds several
+// (some rules let fighters share a square).
+function tokenPlaces(fighters) {
+  const byCell = {};
+  for (const f of fighters) (byCell[`${f.pos[0]},${f.pos[1]}`] ||= []).push(f);
+  const out = {};
+  for (const group of Object.values(byCell)) {
+    const n = group.length;
+    const r = n === 1 ? 0.36 : n === 2 ? 0.22 : 0.17;
+    group.forEach((f, i) => {
+      let dx = 0, dy = 0;
+      if (n === 2) dx = i === 0 ? -0.24 : 0.24;
+      else if (n > 2) { const a = (2 * Math.PI * i) / n - Math.PI / 2; dx = 0.25 * Math.cos(a); dy = 0.25 * Math.sin(a); }
+      out[f.id] = [f.pos[0] + 0.5 + dx, f.pos[1] + 0.5 + dy, r, n];
+    });
+  }
+  return out;
+}
+
+function centre(f) { const c = S.centres[f.id]; return c ? [c[0], c[1]] : [f.pos[0] + 0.5, f.pos[1] + 0.5]; }
 
 function sideColour(side) {
   const known = { blue: "#3b78d8", red: "#d8453b", green: "#3a9d5d", yellow: "#c9a227", purple: "#8d4fc2" };
@@ -209,21 +241,6 @@ function sideColour(side) {
   let hash = 0;
   for (const ch of side) hash = (hash * 31 + ch.charCodeAt(0)) % 360;
   return `hsl(${hash}, 55%, 45%)`;
-}
-
-function direction(value) {
-  if (Array.isArray(value) && value.length >= 2 && value.every((v) => typeof v === "number")) return [value[0], value[1]];
-  if (value && typeof value === "object") {
-    if (typeof value.dx === "number") return [value.dx, value.dy || 0];
-    if (typeof value.x === "number" && typeof value.y === "number") return [value.x, value.y];
-    for (const k of ["direction", "heading", "trajectory"]) if (k in value) return direction(value[k]);
-  }
-  if (typeof value === "string") {
-    if (COMPASS[value.toUpperCase()]) return COMPASS[value.toUpperCase()];
-    const m = value.match(/^\s*(-?\d+)\s*,\s*(-?\d+)\s*$/);
-    if (m) return [Number(m[1]), Number(m[2])];
-  }
-  return null;
 }
 
 function drawLinks() {
@@ -236,26 +253,52 @@ function drawLinks() {
     const line = el("line", { x1, y1, x2, y2, class: `link ${cls}`, "data-link": `${kind}:${a}:${b}` });
     line.append(el("title", {}, `${a} ${kind} ${b}`));
     g.append(line);
+    // Adjacent tokens hide most of the line: a marker halfway says which link it is.
+    const mark = el("g", { class: `link-mark ${cls}` });
+    mark.append(el("circle", { cx: (x1 + x2) / 2, cy: (y1 + y2) / 2, r: 0.13 }));
+    mark.append(el("text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2 + 0.07, "text-anchor": "middle" },
+      kind === "engaged" ? "⚔" : kind === "grab" ? "∞" : "·"));
+    mark.append(el("title", {}, `${a} ${kind} ${b}`));
+    g.append(mark);
   }
   for (const f of S.board.fighters) {
-    for (const [key, value] of Object.entries(f.marks)) {
-      if (!/traject|drift|velocity|momentum|heading/i.test(key)) continue;
-      const d = direction(value);
-      if (!d) continue;
-      const [cx, cy] = centre(f);
-      const len = Math.max(1, Math.hypot(d[0], d[1]));
-      const ex = cx + (d[0] / len) * 1.6, ey = cy + (d[1] / len) * 1.6;
-      g.append(el("path", { d: `M${cx},${cy}L${ex},${ey}`, class: "trajectory", "data-trajectory": f.id }));
-      g.append(el("circle", { cx: ex, cy: ey, r: 0.08, fill: "#0077aa" }));
-    }
+    const d = f.heading;  // where a drift, a push-off or a glide carries it (the server reads the marks)
+    if (!d || (!d.dx && !d.dy)) continue;
+    const [cx, cy] = centre(f);
+    const len = Math.hypot(d.dx, d.dy);
+    const reach = Math.min(3, Math.max(1, d.speed || 1.6));
+    const ux = d.dx / len, uy = d.dy / len;
+    const ex = cx + ux * reach, ey = cy + uy * reach;
+    const arrow = el("g", { class: "trajectory", "data-trajectory": f.id });
+    arrow.append(el("path", { d: `M${cx},${cy}L${ex},${ey}` }));
+    arrow.append(el("path", { class: "head", d: `M${ex},${ey}L${ex - 0.22 * ux + 0.14 * uy},${ey - 0.22 * uy - 0.14 * ux}` +
+      `L${ex - 0.22 * ux - 0.14 * uy},${ey - 0.22 * uy + 0.14 * ux}Z` }));
+    arrow.append(el("title", {}, `${f.id} ${d.why}`));
+    g.append(arrow);
   }
+}
+
+// A state worth writing on the board: not the turn (the ring shows it) and not a machine at rest.
+function shownStates(f) {
+  const rest = S.board.machines || {};
+  return Object.entries(f.states).filter(([m, v]) => m !== "turn" && rest[m] !== v).map(([, v]) => v.replace(/_/g, " "));
+}
+
+// Fit a label into `width` board units: long ones are squeezed rather than spilling onto the next cell.
+function fitted(node, text, width, size) {
+  if (text.length * size * 0.56 > width) {
+    node.setAttribute("textLength", width.toFixed(3));
+    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return node;
 }
 
 function drawFighters() {
   const g = $("board").querySelector("#fighters");
   for (const f of S.board.fighters) {
     const [cx, cy] = centre(f);
-    const states = Object.entries(f.states).filter(([m, v]) => m !== "turn" && !QUIET_STATES.has(v)).map(([, v]) => v);
+    const [, , r, sharing] = S.centres[f.id] || [0, 0, 0.36, 1];
+    const states = shownStates(f);
     const prone = f.states.posture === "prone";
     const airborne = f.pos[2] > f.ground;
     const under = f.pos[2] < f.ground;  // below the cell's surface: swimming under water, down in a gap
@@ -272,22 +315,26 @@ function drawFighters() {
     grp.append(el("title", {}, `${f.name} (${f.id}, ${f.side}) at ${f.pos[0]},${f.pos[1]}` +
       ` height ${fmt(f.pos[2])}${states.length ? " · " + states.join(", ") : ""}` +
       (f.damage ? ` · damage ${f.damage}` : "")));
-    if (f.active) grp.append(el("circle", { cx, cy, r: 0.47, class: "ring" }));
+    const k = r / 0.36;  // tokens sharing a cell are drawn smaller
+    if (f.active) grp.append(el("circle", { cx, cy, r: r + 0.11 * k, class: "ring" }));
     const token = prone
-      ? el("ellipse", { cx, cy: cy + 0.1, rx: 0.42, ry: 0.22, class: "token", fill: sideColour(f.side) })
-      : el("circle", { cx, cy, r: 0.36, class: "token", fill: sideColour(f.side) });
+      ? el("ellipse", { cx, cy: cy + 0.1 * k, rx: 0.42 * k, ry: 0.22 * k, class: "token", fill: sideColour(f.side) })
+      : el("circle", { cx, cy, r, class: "token", fill: sideColour(f.side) });
     grp.append(token);
-    grp.append(el("text", { x: cx, y: cy + (prone ? 0.2 : 0.1), class: "token-label", "text-anchor": "middle" },
-      f.id.slice(0, 2)));
+    grp.append(el("text", { x: cx, y: cy + (prone ? 0.2 : 0.1) * k, class: "token-label", "text-anchor": "middle",
+      style: `font-size: ${(0.3 * k).toFixed(3)}px` }, f.id.slice(0, 2)));
     const badges = [...states];
     if (airborne) badges.push("↑" + fmt(f.pos[2] - f.ground));
     if (under) badges.push("↓" + fmt(f.ground - f.pos[2]));
     if (badges.length) {
-      grp.append(el("text", { x: cx, y: f.pos[1] + 0.98, class: "badge", "text-anchor": "middle" }, badges.join(" ")));
+      const text = badges.join(" ");
+      const width = 0.96 / sharing;
+      grp.append(fitted(el("text", { x: cx, y: f.pos[1] + 0.97, class: "badge", "text-anchor": "middle" }, text), text, width, 0.2));
     }
     if (f.damage) {
-      grp.append(el("circle", { cx: f.pos[0] + 0.84, cy: f.pos[1] + 0.16, r: 0.15, class: "damage" }));
-      grp.append(el("text", { x: f.pos[0] + 0.84, y: f.pos[1] + 0.24, class: "damage-label", "text-anchor": "middle" }, f.damage));
+      const dx = cx + 0.7 * r, dy = cy - 0.7 * r;
+      grp.append(el("circle", { cx: dx, cy: dy, r: 0.15 * Math.max(k, 0.7), class: "damage" }));
+      grp.append(el("text", { x: dx, y: dy + 0.08, class: "damage-label", "text-anchor": "middle" }, f.damage));
     }
     g.append(grp);
   }
@@ -304,12 +351,13 @@ function drawReach() {
   for (const [x, y, cost] of r.cells) {
     const rect = el("rect", {
       x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92,
-      class: "reach" + (events.has(`${x},${y}`) ? " event" : ""),
+      class: "reach" + (events.has(`${x},${y}`) ? " event" : "") + (r.blocked ? " blocked" : ""),
       "fill-opacity": (0.55 - 0.4 * (cost / budget)).toFixed(3),
       "data-x": x, "data-y": y, "data-cost": cost,
     });
     rect.append(el("title", {}, `${x},${y}: ${fmt(cost)} ${r.unit}` +
-      (events.has(`${x},${y}`) ? " (something happens here: a check or a stop)" : "")));
+      (events.has(`${x},${y}`) ? " (something happens here: a check or a stop)" : "") +
+      (r.blocked ? ` (but it can't move now: ${r.blocked.rule}: ${r.blocked.reason})` : "")));
     g.append(rect);
     g.append(el("text", { x: x + 0.94, y: y + 0.92, class: "cost", "text-anchor": "end" }, fmt(cost)));
   }
@@ -319,8 +367,17 @@ function drawRoute() {
   const g = $("board").querySelector("#route");
   if (!g) return;
   g.replaceChildren();
+  $("board").classList.toggle("previewing", Boolean(S.preview));  // the route's costs, not the area's
   for (const [x, y] of S.waypoints) g.append(el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.12, class: "waypoint" }));
   const p = S.preview;
+  if (p && p.path && p.from && (!p.ok || !p.moves || !p.moves.length)) {
+    // Refused (or nothing moved): the route that was asked for, dashed, so the table sees what was meant.
+    const pts = [[p.from[0], p.from[1]], ...p.path];
+    g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: "path refused", id: "path" }));
+    const [ex, ey] = p.path[p.path.length - 1];
+    g.append(el("circle", { cx: ex + 0.5, cy: ey + 0.5, r: 0.2, class: "destination refused" }));
+    return;
+  }
   if (!p || !p.moves || !p.moves.length) return;
   for (const m of p.moves) {
     const f = S.board.fighters.find((x) => x.id === m.fighter);
@@ -328,8 +385,10 @@ function drawRoute() {
     const pts = [[start[0], start[1]], ...m.steps.map((s) => s.cell)];
     g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: "path", id: "path" }));
     for (const s of m.steps) {
-      g.append(el("text", { x: s.cell[0] + 0.5, y: s.cell[1] + 0.62, class: "stepcost", "text-anchor": "middle" }, fmt(s.cost)));
+      g.append(el("text", { x: s.cell[0] + 0.5, y: s.cell[1] + 0.34, class: "stepcost", "text-anchor": "middle" }, fmt(s.cost)));
     }
+    const last = pts[pts.length - 1];
+    g.append(el("circle", { cx: last[0] + 0.5, cy: last[1] + 0.5, r: 0.2, class: "destination" }));
   }
 }
 
@@ -341,7 +400,7 @@ function renderFighter() {
   box.className = "";
   const unit = S.board.ruleset.unit;
   const states = Object.entries(f.states).map(([k, v]) => `${k} ${v}`).join(", ") || "—";
-  const spent = Object.entries(f.spent).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`).join(", ") || "—";
+  const spent = f.spent_text.join(", ") || "—";
   const marks = Object.entries(f.marks).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ") || "—";
   const links = S.board.links.filter(([, a, b]) => a === f.id || b === f.id).map(([k, a, b]) => `${a} ${k} ${b}`).join(", ") || "—";
   const stats = Object.entries(f.stats).map(([k, v]) => `${k} ${v}`).join(", ");
@@ -352,14 +411,29 @@ function renderFighter() {
     h("div", {}, "spent: " + spent + ` · damage ${f.damage}`),
     h("div", {}, "marks: " + marks),
     h("div", {}, "links: " + links),
-    h("div", { id: "reach-summary" }, S.reach && S.reach.fighter === f.id
-      ? `reach: ${S.reach.cells.length} cells, ${fmt(S.reach.budget)} ${S.reach.unit} to spend` : ""),
+    reachSummary(f),
   );
   if (!S.live) return;
   for (const c of S.board.commands.filter((c) => c.fighter_only && c.verb !== "move")) {
-    quick.append(h("button", { type: "button", "data-verb": c.verb, onclick: () => startPreview({ text: `${c.verb} ${f.id}` }) }, c.verb));
+    quick.append(h("button", { type: "button", "data-verb": c.verb, title: `Preview “${c.verb} ${f.id}”: ${c.doc || c.usage}`,
+      onclick: () => startPreview({ text: `${c.verb} ${f.id}` }) }, c.verb));
   }
-  quick.append(h("button", { type: "button", "data-verb": "end-turn", onclick: () => startPreview({ text: "end-turn" }) }, "end-turn"));
+  quick.append(h("button", { type: "button", "data-verb": "end-turn", title: "Preview “end-turn”: the turn passes on",
+    onclick: () => startPreview({ text: "end-turn" }) }, "end-turn"));
+}
+
+function reachSummary(f) {
+  const r = S.reach;
+  const box = h("div", { id: "reach-summary" });
+  if (!r || r.fighter !== f.id) return box;
+  box.append(`reach: ${r.cells.length} cells, ${fmt(r.budget)} ${r.unit} left to spend`);
+  if (r.blocked) {
+    box.className = "blocked-note";
+    box.append(h("br"), "but it can't move now: ", ruleChip(r.blocked.rule), " " + r.blocked.reason);
+  } else if (!r.cells.length) {
+    box.append(" (no cell is within reach)");
+  }
+  return box;
 }
 
 function renderEvents() {
@@ -370,7 +444,9 @@ function renderEvents() {
     return h("li", { class: cls, "data-seq": e.seq, title: e.note || "", onclick: () => explain(e.seq) },
       `${e.seq} · ${e.text} `, ...e.rules.map(ruleChip));
   }));
-  if (S.live) list.scrollTop = list.scrollHeight;
+  if (S.live) { list.scrollTop = list.scrollHeight; return; }
+  const now = list.querySelector(`li[data-seq="${at}"]`);  // the point the board shows, mid-list
+  if (now) list.scrollTop = now.offsetTop - list.clientHeight / 2;
 }
 
 function ruleLine(r) {
@@ -379,8 +455,8 @@ function ruleLine(r) {
 
 function cardText(c) {
   if (!c) return "—";
-  return `${c.pos[0]},${c.pos[1]} height ${fmt(c.pos[2])}; spent ${JSON.stringify(c.spent)}; ` +
-    `damage ${c.damage}; may still move ${fmt(c.move_left)}` +
+  return `${c.pos[0]},${c.pos[1]} height ${fmt(c.pos[2])}; spent ${c.spent_text.join(", ") || "nothing"}; ` +
+    `damage ${c.damage}; may still move ${c.move_left_text}` +
     (Object.keys(c.states).length ? "; " + Object.entries(c.states).map(([k, v]) => `${k} ${v}`).join(", ") : "");
 }
 
@@ -423,7 +499,7 @@ async function explain(seq) {
   if (data.events.length > 1) {
     parts.push(h("div", {}, "same batch: " + data.events.map((e) => `#${e.seq} ${e.event.type}`).join(" · ")));
   }
-  parts.push(h("pre", {}, JSON.stringify(data.event, null, 1)));
+  parts.push(h("details", {}, h("summary", {}, "the event as logged"), h("pre", {}, JSON.stringify(data.event))));
   box.replaceChildren(...parts);
   renderEvents();
 }
@@ -467,6 +543,7 @@ async function runPreview() {
   S.preview = data;
   const panel = $("preview-panel"), box = $("preview");
   panel.hidden = false;
+  panel.scrollIntoView({ block: "nearest" });
   if (!data.ok && data.needs_roll) {
     askRoll(data);
     box.replaceChildren(h("div", {}, h("code", {}, data.text)), h("div", { class: "muted" }, "waiting for a table roll…"));
@@ -527,8 +604,9 @@ async function confirmPending() {
 
 async function undoRedo(kind) {
   if (!S.live) return;
+  const target = S.board && S.board[kind];
   const { status, data } = await api("POST", "/api/" + kind, { version: S.version, by: $("by").value || "gm" });
-  if (status === 200) say("info", `${kind === "undo" ? "Undone" : "Redone"} (${data.records.map((r) => r.text).join("; ")})`);
+  if (status === 200) say("info", `${kind === "undo" ? "Undone" : "Redone"}: ${target ? target.text : data.records.map((r) => r.text).join("; ")}`);
   else if (status === 422) sayRefusal(data);
   else say("error", data.message);
   clearPreview();
@@ -581,8 +659,9 @@ function onKey(ev) {
 function listen() {
   // Server-sent events: the server says the log's version whenever it changes.
   const source = new EventSource("/api/stream");
-  source.addEventListener("open", () => $("live").className = "on");
-  source.addEventListener("error", () => $("live").className = "off");
+  const badge = $("live");
+  source.addEventListener("open", () => { badge.className = "on"; badge.textContent = "following live"; });
+  source.addEventListener("error", () => { badge.className = "off"; badge.textContent = "reconnecting…"; });
   source.addEventListener("version", async (msg) => {
     const { version } = JSON.parse(msg.data);
     if (version === S.version) return;
