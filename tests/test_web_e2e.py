@@ -201,6 +201,8 @@ def test_a_table_roll_is_asked_for_entered_and_logged(tmp_path: Path, pages):
         expect(gm.locator("#reach rect.reach.event")).to_have_count(1)
         gm.locator('#reach rect.reach[data-x="2"][data-y="2"]').click()
         expect(gm.locator("#roll-panel")).to_be_visible()
+        expect(gm.locator("#route .path.pending")).to_have_count(1)  # not drawn as refused: it waits
+        expect(gm.locator("#route .path.refused")).to_have_count(0)
         expect(gm.locator("#roll-reason")).to_contain_text("tabletrail/checks")
         gm.locator("#roll-input").fill("5")
         gm.locator("#roll-form button").click()

@@ -5,7 +5,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const DARK_TERRAIN = new Set(["wall", "gap", "deep-water"]);  // light labels on these
 const GLYPHS = {
-  hazard: "⚠", trap: "✶", slippery: "≈", unstable: "∿", gap: "▽", ladder: "H", stairs: "≡",
+  difficult: "∴", rough: "∴", hazard: "⚠", trap: "✶", slippery: "≈", unstable: "∿", gap: "▽", ladder: "H", stairs: "≡",
   ledge: "▭", obstacle: "■", deep: "≋", soft: "·", climbable: "↥",
 };
 
@@ -102,6 +102,7 @@ async function loadLive() {
 async function loadAt(at) {
   const { status, data } = await api("GET", "/api/state?at=" + at);
   if (status !== 200) { say("error", data.message); return; }
+  say("", "");  // what was said was about the live game
   S.version = data.version;
   if (data.live) { await loadLive(); return; }
   S.live = false;
@@ -212,6 +213,23 @@ function drawBoard() {
   drawFighters();
   drawReach();
   drawRoute();
+  drawTerrainKey();
+}
+
+// The terrains of this map, each as the board draws it, with its name.
+function drawTerrainKey() {
+  const m = S.board.map, seen = new Map();
+  for (const k of Object.values(m.legend)) if (!seen.has(k.terrain)) seen.set(k.terrain, k);
+  const key = $("terrain-key");
+  key.replaceChildren(...[...seen.values()].map((k) => {
+    const swatch = document.createElementNS(SVG, "svg");
+    swatch.setAttribute("viewBox", "0 0 1 1");
+    swatch.setAttribute("class", "swatch");
+    swatch.append(el("rect", { x: 0, y: 0, width: 1, height: 1, class: `cell t-${k.terrain}` }));
+    const glyph = k.tags.map((t) => GLYPHS[t]).find(Boolean);
+    if (glyph && k.terrain !== "wall") swatch.append(el("text", { x: 0.5, y: 0.72, class: "glyph", "text-anchor": "middle" }, glyph));
+    return h("span", { class: "terrain-entry", "data-terrain": k.terrain }, swatch, " " + k.terrain);
+  }));
 }
 
 // Where each token goes: the middle of its cell, or side by side when a cell holds several
@@ -371,11 +389,13 @@ function drawRoute() {
   for (const [x, y] of S.waypoints) g.append(el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.12, class: "waypoint" }));
   const p = S.preview;
   if (p && p.path && p.from && (!p.ok || !p.moves || !p.moves.length)) {
-    // Refused (or nothing moved): the route that was asked for, dashed, so the table sees what was meant.
+    // Refused, or waiting for a table roll: the route that was asked for, dashed, so the table sees
+    // what was meant (red when refused).
+    const kind = p.needs_roll ? "pending" : "refused";
     const pts = [[p.from[0], p.from[1]], ...p.path];
-    g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: "path refused", id: "path" }));
+    g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: `path ${kind}`, id: "path" }));
     const [ex, ey] = p.path[p.path.length - 1];
-    g.append(el("circle", { cx: ex + 0.5, cy: ey + 0.5, r: 0.2, class: "destination refused" }));
+    g.append(el("circle", { cx: ex + 0.5, cy: ey + 0.5, r: 0.2, class: `destination ${kind}` }));
     return;
   }
   if (!p || !p.moves || !p.moves.length) return;
