@@ -82,9 +82,11 @@ def reach(state: EncounterState, fighter_id: str, *, shortcut: bool = True) -> R
         raise KeyError(f"no fighter {fighter_id!r} (fighters: {known})")
     rs = get_ruleset(state.ruleset)
     policy = rs.walker(state, f)
+    if policy is None:  # it can't make an ordinary move now (an object, a drifter…): nothing to spend
+        return Reach(f.id, f.pos, 0, {}, unit=rs.unit)
     budget = rs.move_budget(state, f)
-    if policy is None or budget <= 0:
-        return Reach(f.id, f.pos, max(budget, 0), {}, unit=policy.unit if policy else rs.unit)
+    if budget <= 0:
+        return Reach(f.id, f.pos, 0, {}, unit=policy.unit)
 
     # The shortcut (see _search) needs the fighter to start on its cell's surface.
     on_surface = f.pos[2] == state.grid.top[f.pos[1]][f.pos[0]]

@@ -108,6 +108,30 @@ def test_the_budget_is_the_movement_left():
     assert reach(enc.state, "m").budget == 0
 
 
+def test_a_body_with_no_ordinary_move_has_nothing_to_spend():
+    # An ap-squares loose object has AP like anyone (ap_per_cycle) but no walking policy:
+    # the area must not claim it has AP to spend on a move.
+    enc = encounter(f"""
+[encounter]
+name = "hold"
+ruleset = "ap-squares"
+initiative = ["ari", "drum"]
+{grid(ROOM)}
+[[fighters]]
+id = "ari"
+side = "blue"
+at = [1, 1]
+[[fighters]]
+id = "drum"
+side = "none"
+at = [3, 2]
+tags = ["object"]
+""")
+    assert reach(enc.state, "ari").budget > 0  # a character has AP to walk with
+    drum = reach(enc.state, "drum")
+    assert drum.costs == {} and drum.budget == 0
+
+
 def test_one_meter_up_is_allowed_two_and_a_half_are_not():
     rows = ["#######", "#.^:..#", "#######"]
     enc = encounter(scene(rows, speed=4))

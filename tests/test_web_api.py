@@ -223,6 +223,17 @@ def test_reach_while_a_move_waits_for_an_answer_says_so(tmp_path: Path):
     assert refused["ok"] is False and refused["reason"] == r["blocked"]["reason"]  # as the engine says
 
 
+def test_reach_with_the_budget_spent_says_why_nothing_is_in_reach(client: TestClient, log: Path):
+    for cell in ("2,2", "1,1", "2,2", "1,1"):  # ari's four actions, each a Movement
+        do(client, f"move ari {cell}")
+    r = client.get("/api/reach?fighter=ari").json()
+    assert r["cells"] == [] and r["budget"] == 0
+    assert r["blocked"]["rule"] == "speed-meters/stop" and "all 4 actions" in r["blocked"]["reason"]
+    refused = client.post("/api/preview", json={"text": r["blocked"]["tried"]}).json()
+    assert refused["ok"] is False and r["blocked"]["rule"] == refused["rule"]
+    assert r["blocked"]["reason"] == refused["reason"]
+
+
 def test_reach_of_an_unknown_fighter_is_a_404_naming_the_fighters(client: TestClient):
     r = client.get("/api/reach?fighter=zed")
     assert r.status_code == 404

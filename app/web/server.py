@@ -48,7 +48,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from tabletrail.cli_store import store_for
 from tabletrail.core.decide import decide
-from tabletrail.core.geometry import expand
+from tabletrail.core.geometry import NEIGHBOURS, expand
 from tabletrail.core.reach import Reach, reach, waypoints
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
@@ -254,18 +254,30 @@ def _move_text(table: Table, move: MoveBody, extra: dict[str, Any]) -> str:
 
 
 def blocked(state: EncounterState, area: Reach) -> dict[str, Any] | None:
-    """Why the fighter can't move now though its steps are priced, or None if it can.
+    """Why the fighter can't move now, or None if it can (or nothing tells).
 
     The step policy prices the cells; whether the fighter may start a move at all
     (its turn, a reaction the encounter waits for) is the ruleset's to say. The
-    dry run of the cheapest plain move there asks it.
+    dry run of the cheapest plain move asks it. With nothing left to spend (an
+    object, a spent budget), a step onto an open neighbouring cell asks why.
     """
-    plain = [c for c in area.costs if c not in area.events]
-    if not plain:
-        return None
-    cell = min(plain, key=lambda c: (area.costs[c], c))
     start = (area.start[0], area.start[1])
-    text = f"move {area.fighter} " + " ".join(f"{x},{y}" for x, y in waypoints(start, area.path(cell)))
+    plain = [c for c in area.costs if c not in area.events]
+    if plain:
+        cell = min(plain, key=lambda c: (area.costs[c], c))
+        text = f"move {area.fighter} " + " ".join(f"{x},{y}" for x, y in waypoints(start, area.path(cell)))
+    elif area.budget == 0:
+        grid = state.grid
+        near = [
+            (start[0] + dx, start[1] + dy)
+            for dx, dy in NEIGHBOURS
+            if grid.inside(start[0] + dx, start[1] + dy) and not grid.blocked(start[0] + dx, start[1] + dy)
+        ]
+        if not near:
+            return None
+        text = f"move {area.fighter} {near[0][0]},{near[0][1]}"
+    else:
+        return None  # something to spend, but every way is shut: the board shows why
     result = decide(state, parse(text, "reach"))
     if isinstance(result, Rejection) and not views.needs_roll(result):
         return {**views.refusal(get_ruleset(state.ruleset), result), "tried": text}
