@@ -327,3 +327,27 @@ def test_on_a_1280_by_800_laptop_the_board_stays_put_and_nothing_overflows(tmp_p
                 assert box(badge)["width"] <= cell["width"] + 0.5  # a state's words stay on its cell
     finally:
         context.close()
+
+
+def test_the_live_badge_does_not_blink_when_the_stream_is_renewed(tmp_path: Path, pages, monkeypatch):
+    from tabletrail.web import server as web_server
+
+    monkeypatch.setattr(web_server, "STREAM_SECONDS", 0.5)  # streams end often; the browser reconnects
+    log = new_log(tmp_path)
+    gm, players = pages
+    with Running(log) as server:
+        players.goto(server.url)
+        expect(players.locator("#live")).to_have_text("following live")
+        players.evaluate(
+            "() => { window.badges = []; new MutationObserver(() => window.badges.push("
+            "document.getElementById('live').textContent)).observe(document.getElementById('live'),"
+            " {childList: true, characterData: true, subtree: true}); }"
+        )
+        players.wait_for_timeout(2500)  # several renewals
+        assert "reconnecting…" not in players.evaluate("() => window.badges")
+        expect(players.locator("#live")).to_have_text("following live")
+        gm.goto(server.url)  # and it still follows
+        token(gm, "ari").click()
+        gm.locator('#reach rect.reach[data-x="3"][data-y="1"]').click()
+        gm.locator("#confirm").click()
+        expect(token(players, "ari")).to_have_attribute("data-x", "3")

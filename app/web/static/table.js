@@ -395,7 +395,7 @@ function drawRoute() {
     const pts = [[p.from[0], p.from[1]], ...p.path];
     g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: `path ${kind}`, id: "path" }));
     const [ex, ey] = p.path[p.path.length - 1];
-    g.append(el("circle", { cx: ex + 0.5, cy: ey + 0.5, r: 0.2, class: `destination ${kind}` }));
+    g.append(el("circle", { cx: ex + 0.5, cy: ey + 0.5, r: 0.16, class: `destination ${kind}` }));
     return;
   }
   if (!p || !p.moves || !p.moves.length) return;
@@ -408,7 +408,7 @@ function drawRoute() {
       g.append(el("text", { x: s.cell[0] + 0.5, y: s.cell[1] + 0.34, class: "stepcost", "text-anchor": "middle" }, fmt(s.cost)));
     }
     const last = pts[pts.length - 1];
-    g.append(el("circle", { cx: last[0] + 0.5, cy: last[1] + 0.5, r: 0.2, class: "destination" }));
+    g.append(el("circle", { cx: last[0] + 0.5, cy: last[1] + 0.5, r: 0.16, class: "destination" }));
   }
 }
 
@@ -679,9 +679,13 @@ function onKey(ev) {
 function listen() {
   // Server-sent events: the server says the log's version whenever it changes.
   const source = new EventSource("/api/stream");
+  // The server ends each stream now and then and the browser reconnects at once: say "reconnecting"
+  // only when that takes longer than a moment, so the badge doesn't blink.
   const badge = $("live");
   source.addEventListener("open", () => { badge.className = "on"; badge.textContent = "following live"; });
-  source.addEventListener("error", () => { badge.className = "off"; badge.textContent = "reconnecting…"; });
+  source.addEventListener("error", () => setTimeout(() => {
+    if (source.readyState !== EventSource.OPEN) { badge.className = "off"; badge.textContent = "reconnecting…"; }
+  }, 2000));
   source.addEventListener("version", async (msg) => {
     const { version } = JSON.parse(msg.data);
     if (version === S.version) return;
