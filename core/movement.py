@@ -45,6 +45,16 @@ class StepPolicy(Protocol):
     # terrain), added to the Moved event's rules.
 
 
+class QuietSteps:
+    """A StepPolicy's defaults for moves where nothing happens on the way: subclass and price."""
+
+    def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
+        return False
+
+    def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
+        return ""
+
+
 def walk(
     b: Batch,
     policy: StepPolicy,

@@ -42,7 +42,7 @@ from tabletrail.core.geometry import (
     step_cost,
 )
 from tabletrail.core.machines import Graph, register
-from tabletrail.core.movement import flat_step, rise, walk
+from tabletrail.core.movement import QuietSteps, flat_step, rise, walk
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import Modifier, Rule, Ruleset, Setting, Stat, handles
 from tabletrail.core.sight import blockers
@@ -2144,7 +2144,7 @@ def fall_quarters(fallen: int, rounding: str) -> int:
     return min(4, quarters)
 
 
-class _Walking:
+class _Walking(QuietSteps):
     """How a walking fighter's steps are priced under speed-meters.
 
     `jumps` (a real Movement): spaces with no footing within 1 m below are
@@ -2241,17 +2241,11 @@ class _Walking:
     def cites(self, step: Step) -> tuple[str, ...]:
         return self._cites
 
-    def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
-        return False
-
-    def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
-        return ""
-
     def can_end(self, state: EncounterState, f: Fighter) -> None:
         self.rs.can_end(state, f)
 
 
-class _Through:
+class _Through(QuietSteps):
     """A Movement along 3-D positions planned in advance (swim, climb, fly, hover, special jump).
 
     `walk` hands the policy one (x, y) cell at a time, in order; the policy
@@ -2276,12 +2270,6 @@ class _Through:
 
     def cites(self, step: Step) -> tuple[str, ...]:
         return self._cites
-
-    def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
-        return False
-
-    def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
-        return ""
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
         self.rs.can_end(state, f, self.what)
