@@ -568,8 +568,17 @@ def _tip(lines: Sequence[bytes], tip: str) -> None:
         )
 
 
+# Words a later version may put better; the facts and rule ids around them may not change.
+# (An edited note in a stored log is still caught: by the hash chain.)
+PROSE = ("note",)
+
+
 def _same(a: Event, b: Event) -> bool:
-    return plain(a) == plain(b)
+    pa, pb = plain(a), plain(b)
+    for key in PROSE:
+        pa.pop(key, None)
+        pb.pop(key, None)
+    return pa == pb
 
 
 def _explain_gap(expected: Event | None, recorded: Event | None, unit: str) -> str:

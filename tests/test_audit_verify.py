@@ -296,3 +296,19 @@ def test_a_forged_setting_the_scenario_left_to_its_default_shows_at_the_first_mo
         r.seq for r in recs if isinstance(r.event, Moved) and any(s.diagonal for s in r.event.steps)
     )
     assert f["seq"] <= first_diagonal and f["kind"] == "decision"
+
+
+def test_reworded_notes_still_verify_but_a_changed_fact_does_not():
+    """A later version may word a note better; an old log must still verify. Facts may not change."""
+    recs = records(played().splitlines())
+    i = _first_move(recs)
+    reworded = list(recs)
+    reworded[i] = msgspec.structs.replace(
+        recs[i], event=msgspec.structs.replace(recs[i].event, note="new words")
+    )
+    assert verify_lines(rechain(reworded))["ok"]
+    moved: Moved = recs[i].event
+    recited = list(recs)
+    recited[i] = msgspec.structs.replace(recs[i], event=msgspec.structs.replace(moved, rules=("made/up",)))
+    report = verify_lines(rechain(recited))
+    assert not report["ok"] and report["finding"]["seq"] == recs[i].seq
