@@ -11,12 +11,11 @@ from tabletrail import cli_audit, cli_store, cli_web, render
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.encounter import Encounter
-from tabletrail.events.commands import Command, Redo, Undo
+from tabletrail.encounter import Encounter, same_command
+from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore, Record
+from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import load_scenario
-from tabletrail.events.types import CommandIssued, Redone, Undone
 from tabletrail.projections.board import view
 from tabletrail.syntax import command_words, parse, take_flags, usage, verbs
 
@@ -72,30 +71,13 @@ def cmd_do(args: argparse.Namespace) -> int:
     if command_id is not None:
         done = enc.recorded(command_id)
         if done is not None:
-            _same_command(done, command, command_id, text, args.log)
+            same_command(done, command, command_id, text, args.log)
             print(
                 f"note: command id {command_id!r} is already in the log (batch {done[0].batch}): "
                 "nothing new was appended; these are the events it appended then",
                 file=sys.stderr,
             )
     return _run(enc, command, text, command_id)
-
-
-def _same_command(done: list[Record], command: Command, command_id: str, text: str, log: str) -> None:
-    """A retried id must carry the command it was first used for; another command is a mistake."""
-    head = done[0].event
-    if isinstance(head, CommandIssued):
-        same, was = head.command == command, head.text
-    elif isinstance(head, Undone | Redone):
-        same = isinstance(command, Undo if isinstance(head, Undone) else Redo)
-        was = "undo" if isinstance(head, Undone) else "redo"
-    else:
-        same, was = False, type(head).__struct_config__.tag  # type: ignore[attr-defined]
-    if not same:
-        raise InputError(
-            f"{log}: command id {command_id!r} was used for {was!r} (batch {done[0].batch}), "
-            f"not for {text!r}: nothing was appended; give this command its own id"
-        )
 
 
 def cmd_undo(args: argparse.Namespace) -> int:

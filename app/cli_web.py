@@ -43,4 +43,4 @@ def register(sub: Any, add: AddVerb) -> None:
 
 
 def examples() -> dict[str, str]:
-    return {"serve": "tabletrail serve brawl.jsonl --port 8000   # then open http://127.0.0.1:8000/"}
+    return {"serve": "tabletrail serve fight.jsonl --port 8000   # then open http://127.0.0.1:8000/"}

@@ -308,6 +308,7 @@ class Encounter:
         if command_id is not None:
             done = self.recorded(command_id)
             if done is not None:
+                same_command(done, command, command_id, text, self.store.name)
                 return done
         if self.read_only:
             raise InputError(f"{self.read_only}; nothing was appended")
@@ -482,6 +483,23 @@ def fold_with_snapshots(store: Store, every: int) -> tuple[Encounter, list[tuple
     enc._fold_all(None, committed=False)
     enc._sink = None
     return enc, taken
+
+
+def same_command(done: list[Record], command: Command, command_id: str, text: str, log: str) -> None:
+    """A retried id must carry the command it was first used for; another command is a mistake."""
+    head = done[0].event
+    if isinstance(head, CommandIssued):
+        same, was = head.command == command, head.text
+    elif isinstance(head, Undone | Redone):
+        same = isinstance(command, Undo if isinstance(head, Undone) else Redo)
+        was = "undo" if isinstance(head, Undone) else "redo"
+    else:
+        same, was = False, type(head).__struct_config__.tag  # type: ignore[attr-defined]
+    if not same:
+        raise InputError(
+            f"{log}: command id {command_id!r} was used for {was!r} (batch {done[0].batch}), "
+            f"not for {text!r}: nothing was appended; give this command its own id"
+        )
 
 
 def _check_places(scenario: Scenario, where: str) -> None:

@@ -59,8 +59,8 @@ def known_rules(rs: Ruleset) -> tuple[str, ...]:
 
 def _gm(cmd: Command, kind: str) -> None:
     """tabletrail/gm-ruling: the GM rules, and says why."""
-    require(cmd.by == "gm", RULING, f"only the GM may make a {kind} ruling ({cmd.by} asked)")
-    require(bool(cmd.why.strip()), RULING, f'a {kind} ruling must say why: add why="..."')
+    require(cmd.by == "gm", RULING, f"only the GM may make a '{kind}' ruling ({cmd.by} asked)")
+    require(bool(cmd.why.strip()), RULING, f"a '{kind}' ruling must say why: add why=\"...\"")
 
 
 def _ids(*rules: str) -> tuple[str, ...]:

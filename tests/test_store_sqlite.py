@@ -265,3 +265,24 @@ def test_the_store_itself_refuses_a_command_id_it_holds(tmp_path: Path):
         store.append(batch, expected=len(enc.records))
     assert "command id 'x' is already in the log" in str(caught.value)
     assert isinstance(caught.value, ConflictError) and lines_of(store) == before
+
+
+def test_a_command_id_reused_for_another_command_is_an_error_through_the_api_too():
+    """Encounter.execute (what the web view calls), not only the CLI, refuses a reused id."""
+    import tomllib
+
+    from tabletrail.encounter import Encounter
+    from tabletrail.events.errors import InputError as _InputError
+    from tabletrail.events.log import MemoryStore
+    from tabletrail.events.scenario import parse_scenario
+    from tabletrail.syntax import parse as _parse
+
+    root = Path(__file__).resolve().parent.parent
+    raw = tomllib.loads((root / "scenarios" / "speed-meters-skirmish.toml").read_text(encoding="utf-8"))
+    enc = Encounter.create(MemoryStore(), parse_scenario(raw))
+    first = enc.execute(_parse("move ari 2,2"), "move ari 2,2", command_id="c1")
+    assert enc.execute(_parse("move ari 2,2"), "move ari 2,2", command_id="c1") == first
+    count = len(enc.records)
+    with pytest.raises(_InputError, match="c1"):
+        enc.execute(_parse("move ari 3,1"), "move ari 3,1", command_id="c1")
+    assert len(enc.records) == count
