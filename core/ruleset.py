@@ -29,6 +29,7 @@ from tabletrail.events.scenario import Scenario
 ENGINE_FIGHTER = "tabletrail/fighter"
 ENGINE_TURN = "tabletrail/turn-order"
 ENGINE_COMMAND = "tabletrail/command"
+ENGINE_SIDE = "tabletrail/side"
 
 
 @dataclass(frozen=True)
@@ -202,11 +203,22 @@ class Ruleset:
             )
         b = Batch(state)
         handler(self, b, command, dice)
+        self.check_side(state, command)  # after the handler, whose own refusal says more
         self.settle(b, dice)
         dice.finish()
         if not b.events:
             raise Refusal(ENGINE_COMMAND, "nothing would happen")
         return b.events
+
+    def check_side(self, state: EncounterState, command: Command) -> None:
+        """A player side commands its own fighters; the GM (by=gm) commands anyone."""
+        fid = getattr(command, "fighter", "")
+        f = state.fighter(fid) if isinstance(fid, str) and fid else None
+        if f is not None and command.by not in ("gm", f.side):
+            raise Refusal(
+                ENGINE_SIDE,
+                f"{f.id} fights for {f.side}; {command.by} may not command it (the GM may: by=gm)",
+            )
 
     def fighter(self, state: EncounterState, fighter_id: str) -> Fighter:
         f = state.fighter(fighter_id)

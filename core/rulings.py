@@ -22,6 +22,7 @@ from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import (
     ENGINE_COMMAND,
     ENGINE_FIGHTER,
+    ENGINE_SIDE,
     ENGINE_TURN,
     Ruleset,
     Setting,
@@ -44,7 +45,7 @@ from tabletrail.events.errors import InputError
 from tabletrail.events.types import BoardMarked, Placed, RulingMade, SettingChanged, Spent
 
 RULING = GM_RULING
-ENGINE_RULES = (ENGINE_FIGHTER, ENGINE_TURN, ENGINE_COMMAND, CHECKS, RULING)
+ENGINE_RULES = (ENGINE_FIGHTER, ENGINE_TURN, ENGINE_SIDE, ENGINE_COMMAND, CHECKS, RULING)
 # Budgets kept in centi-units of length; every other budget is a whole count (AP, actions).
 LENGTH_RESOURCES = ("movement", "maneuver")  # the default; a ruleset's own is Ruleset.centi_resources
 

@@ -138,8 +138,11 @@ class LogMachine(EncounterMachine):
         assert f is not None
         result = self.run(Move(fighter=fid, path=path, by=by))
         if isinstance(result, Rejection):
-            assert result.rule in MOVE_RULES, result
+            assert result.rule in MOVE_RULES | {"tabletrail/side"}, result
+            if result.rule == "tabletrail/side":  # a player side may not move the other side's fighter
+                assert by not in ("gm", f.side), result
             return
+        assert by in ("gm", f.side), f"{by} moved {fid}, who fights for {f.side}"
         moved = [r.event for r in result if isinstance(r.event, Moved)]
         assert moved, "an accepted move records where the fighter went"
         now = self.enc.state.fighter(fid)

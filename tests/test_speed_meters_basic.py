@@ -140,3 +140,14 @@ def test_standing_up_takes_an_action_and_only_a_prone_fighter_can():
     assert enc.state.fighter("a").used("actions") == 2
     r = refuse(enc, "drop-prone a", "speed-meters/movement")
     assert "used all 2 actions" in r.reason
+
+
+# --- tabletrail/side: who may command a fighter -----------------------------------------
+
+
+def test_a_side_commands_its_own_fighters_and_the_gm_commands_anyone():
+    enc = encounter(arena())
+    r = refuse(enc, "move a 2,2 by=red", "tabletrail/side")  # a fights for blue
+    assert "a fights for blue" in r.reason
+    do(enc, "move a 2,2 by=blue")
+    do(enc, "move a 3,2 by=gm")
