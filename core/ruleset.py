@@ -161,10 +161,21 @@ class Ruleset:
                 raise InputError(
                     f"{where}.{name}: {self.id} has no such setting (it has: {', '.join(sorted(known))})"
                 )
-        return {
+        settings = {
             name: s.check(given[name], f"{where}.{name}") if name in given else s.default
             for name, s in known.items()
         }
+        wrong = self.check_settings(settings)
+        if wrong:
+            raise InputError(f"{where}.{wrong[0]}: {wrong[1]}")
+        return settings
+
+    def check_settings(self, settings: dict[str, Any]) -> tuple[str, str] | None:
+        """Limits a ruleset puts on its settings beyond type and choices: (name, why) or None.
+
+        Checked when a scenario is loaded and when a GM ruling changes a setting.
+        """
+        return None
 
     def validate(self, scenario: Scenario, where: str) -> None:
         """Check the fighters carry the stats this ruleset needs."""

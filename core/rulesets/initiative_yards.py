@@ -217,21 +217,9 @@ class InitiativeYards(Ruleset):
 
     # --- the scenario ------------------------------------------------------------
 
-    def resolve_settings(self, given: dict[str, Any], where: str = "settings") -> dict[str, Any]:
-        """The base checks, then: no negative count of actions, no negative step height."""
-        settings = super().resolve_settings(given, where)
-        wrong = negative_setting(settings)
-        if wrong:
-            raise InputError(f"{where}.{wrong[0]}: {wrong[1]}")
-        return settings
-
-    def settle(self, b: Batch, dice: Dice) -> None:
-        """A GM's setting change must leave usable settings, as a scenario's must."""
-        if any(isinstance(e, ev.SettingChanged) for e in b.events):
-            wrong = negative_setting(b.state.settings)
-            if wrong:
-                spec = next(x for x in self.settings if x.name == wrong[0])
-                raise Refusal(spec.rule, f"setting {wrong[0]}: {wrong[1]}")
+    def check_settings(self, settings: dict[str, Any]) -> tuple[str, str] | None:
+        """No negative count of actions, no negative step height."""
+        return negative_setting(settings)
 
     def validate(self, scenario: Scenario, where: str) -> None:
         super().validate(scenario, where)

@@ -280,13 +280,9 @@ class RoundMeters(Ruleset):
 
     # --- settings and stats ------------------------------------------------------
 
-    def resolve_settings(self, given: dict[str, Any], where: str = "settings") -> dict[str, Any]:
-        """The base checks, then the ones only this ruleset knows (text lists, positive numbers)."""
-        settings = super().resolve_settings(given, where)
-        wrong = setting_error(settings)
-        if wrong:
-            raise InputError(f"{where}.{wrong[0]}: {wrong[1]}")
-        return settings
+    def check_settings(self, settings: dict[str, Any]) -> tuple[str, str] | None:
+        """The checks only this ruleset knows: text lists, positive numbers."""
+        return setting_error(settings)
 
     def validate(self, scenario: Scenario, where: str) -> None:
         super().validate(scenario, where)
@@ -1101,13 +1097,8 @@ class RoundMeters(Ruleset):
             )
 
     def settle(self, b: Batch, dice: Dice) -> None:
-        """After every command: changed settings must be usable; GM cell rulings only where the table
-        allows them (difficult); every fact of the batch meets the held triggers (hold)."""
-        if any(isinstance(e, ev.SettingChanged) for e in b.events):
-            wrong = setting_error(b.state.settings)
-            if wrong:
-                spec = next(x for x in self.settings if x.name == wrong[0])
-                raise Refusal(spec.rule, f"setting {wrong[0]}: {wrong[1]}")
+        """After every command: GM cell rulings only where the table allows them (difficult);
+        every fact of the batch meets the held triggers (hold)."""
         if b.state.settings.get("difficult_rulings") == "cost-only":
             for e in b.events:
                 if isinstance(e, ev.BoardMarked) and e.key in (FORBID, TEST):
