@@ -57,7 +57,7 @@ def _run(enc: Encounter, command, text: str, command_id: str | None = None) -> i
         return 1
     for record in result:
         rules = f"  [{', '.join(record.event.rules)}]" if record.event.rules else ""
-        print(f"{record.seq:>5} {render.describe(record.event)}{rules}")
+        print(f"{record.seq:>5} {render.describe(record.event, get_ruleset(enc.state.ruleset))}{rules}")
     return 0
 
 
@@ -98,7 +98,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_log(args: argparse.Namespace) -> int:
     enc = _open(args.log)
     t = enc.timeline
-    print(render.log_lines(enc.records, t.abandoned, set(t.undone)))
+    print(render.log_lines(enc.records, t.abandoned, set(t.undone), get_ruleset(enc.state.ruleset)))
     return 0
 
 

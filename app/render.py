@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.core.units import fmt
 from tabletrail.events.log import Record
-from tabletrail.events.types import CommandIssued, Event, Moved, Step
+from tabletrail.events.types import (
+    CheckRolled,
+    CommandIssued,
+    Event,
+    Moved,
+    Refreshed,
+    Spent,
+    StateChanged,
+    Step,
+)
 
 
 def board(state: EncounterState) -> str:
@@ -134,9 +144,28 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def describe(event: Event) -> str:
-    """One line a person can read for an event."""
+def describe(event: Event, rs: Ruleset | None = None) -> str:
+    """One line a person can read for an event (budgets in the ruleset's words when it is given)."""
     name = type(event).__struct_config__.tag  # type: ignore[attr-defined]
+    if isinstance(event, Spent):
+        amount = (
+            rs.amount_label(event.resource, abs(event.amount))
+            if rs
+            else f"{abs(event.amount)} {event.resource}"
+        )
+        return f"{event.fighter} {'spends' if event.amount >= 0 else 'gets back'} {amount}"
+    if isinstance(event, Refreshed):
+        return f"{event.fighter}: {', '.join(event.resources)} start over"
+    if isinstance(event, StateChanged):
+        trigger = event.trigger.replace("_", " ")
+        return f"{event.fighter} {event.machine}: {event.source} -> {event.dest} ({trigger})"
+    if isinstance(event, CheckRolled):
+        if event.source == "seeded" and not event.dice:  # a dry run that keeps the draw unrevealed
+            return f"{event.fighter} {event.check}: a seeded roll, not revealed"
+        mod = f"{event.modifier:+d}" if event.modifier else ""
+        against = f" vs {event.target}" if event.target is not None else ""
+        result = "" if event.passed is None else (": passed" if event.passed else ": failed")
+        return f"{event.fighter} {event.check}: rolled {event.number}{mod}{against}{result} ({event.source})"
     if isinstance(event, CommandIssued):
         return f"command: {event.text or type(event.command).__struct_config__.tag}"
     if isinstance(event, Moved):
@@ -156,11 +185,11 @@ def _step(s: Step) -> str:
     return f"{s.to[0]},{s.to[1]}({fmt(s.cost)}{extra})"
 
 
-def log_lines(records: list[Record], abandoned: set[int], undone: set[int]) -> str:
+def log_lines(records: list[Record], abandoned: set[int], undone: set[int], rs: Ruleset | None = None) -> str:
     out = []
     for r in records:
         flag = " (abandoned)" if r.batch in abandoned else " (undone)" if r.batch in undone else ""
         rules = f"  [{', '.join(r.event.rules)}]" if r.event.rules else ""
         note = f"  — {r.event.note}" if r.event.note else ""
-        out.append(f"{r.seq:>5} b{r.batch:<4} {r.actor:<6} {describe(r.event)}{rules}{note}{flag}")
+        out.append(f"{r.seq:>5} b{r.batch:<4} {r.actor:<6} {describe(r.event, rs)}{rules}{note}{flag}")
     return "\n".join(out)

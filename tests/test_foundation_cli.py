@@ -65,7 +65,7 @@ def test_do_appends_one_batch_and_prints_it_with_rule_ids(log: Path, capsys: pyt
     assert lines[0].split()[0] == str(before + 1)
     assert "command: move ari 2,2 4,2" in lines[0]
     assert any("ari moved" in x and "= 5 of 6" in x and "[speed-meters/movement" in x for x in lines), out
-    assert any("spent" in x and "[speed-meters/stop]" in x for x in lines), out
+    assert any("ari spends 1 actions" in x and "[speed-meters/stop]" in x for x in lines), out
     assert len(log.read_bytes().splitlines()) == before + len(lines)
 
 

@@ -412,13 +412,13 @@ def test_a_preview_hides_a_seeded_roll_unless_the_gm_reveals_it(client: TestClie
     assert hidden["ok"] is True and hidden["checks"][0]["hidden"] is True
     assert hidden["checks"][0]["number"] is None and hidden["checks"][0]["passed"] is None
     assert hidden["events"][-1]["type"] == "check" and "drawn on confirming" in hidden["events"][-1]["text"]
-    assert "number=" not in json.dumps(hidden["events"])
+    assert "number=" not in json.dumps(hidden["events"]) and "rolled" not in json.dumps(hidden["events"])
     assert all(m["stopped"] == "" for m in hidden["moves"])  # a stop would tell a failed test
     assert "hidden" not in hidden  # nor how many events follow (a passed test lets the move go on)
     shown = client.post("/api/preview", json={**body, "reveal": True}).json()
     number = shown["checks"][0]["number"]
     assert shown["checks"][0]["hidden"] is False and number is not None
-    assert f"number={number}" in json.dumps(shown["events"])
+    assert f"rolled {number}" in json.dumps(shown["events"])
     assert records(log) == before  # neither preview drew the die
     client.post("/api/do", json=body)
     check = next(r.event for r in opened(log).records if r.event.__class__.__name__ == "CheckRolled")
