@@ -207,7 +207,7 @@ def test_a_table_roll_is_asked_for_entered_and_logged(tmp_path: Path, pages):
         gm.locator("#roll-input").fill("5")
         gm.locator("#roll-form button").click()
         expect(gm.locator("#preview-text")).to_have_text("move ari 2,2 roll=5")
-        expect(gm.locator("#consequences")).to_contain_text("check")
+        expect(gm.locator("#consequences")).to_contain_text("rolled 5")
         gm.locator("#confirm").click()
         expect(token(gm, "ari")).to_have_attribute("data-x", "2")
         expect(token(players, "ari")).to_have_attribute("data-x", "2")
