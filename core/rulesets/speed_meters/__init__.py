@@ -1,0 +1,451 @@
+"""speed-meters: the movement chapter of document 004 (1 m spaces, Speed per Movement).
+
+Rule ids are the catalogue's `speed-meters/<rule>`; each is cited next to the
+code that enforces it. The chapter in the engine's terms:
+
+- A Movement is an action. Walking (`move`), swimming, climbing, flying,
+  hovering, the special jump and teleporting are each a Movement in one mode;
+  gliding is started by a Movement and then moves by itself at turn start.
+- A fighter's mode lives in `states["mode"]` (the `mode` graph in shared.py):
+  walking, climbing, swimming, flying, hovering, gliding, falling.
+- A fighter fills its 1 m space from where it stands up to `body_height`;
+  two fighters share a space when those spans overlap (so a flyer may pass
+  over a walker's head, a hoverer may not).
+- Falls go through `core.falling.fall`; what they cost (the falling table,
+  the time a fall takes) is in falls.py.
+- Every roll is a check (`core.dice.check`): `roll=N` enters it at the table;
+  otherwise the seeded dice draw it. Opposed rolls, climbs, saves and escapes
+  use the `check_formula` setting (house default 1d6); the falling table rolls
+  a d6 and random movement a d8, as the document says.
+
+Where each rule's code lives (rule ids are cited next to the code):
+
+- here, `SpeedMeters`: the catalogue (rules, settings, stats), the turn's start,
+  and walking (movement, maneuver, jump, stop);
+- shared.py: the document's numbers, the graphs, the 3-D geometry, and the
+  questions every rule asks (occupancy);
+- modes.py: fly, special-jump, hover, swim, climb, teleport, glide;
+- forces.py: forced, random, size, shove, push-pull, grab;
+- falls.py: fall-table, fall-speed;
+- steps.py: the step policies `walk` prices a Movement's steps with.
+"""
+
+from __future__ import annotations
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice
+from tabletrail.core.geometry import EVERY_1, show
+from tabletrail.core.movement import walk
+from tabletrail.core.refusal import Refusal, require
+from tabletrail.core.ruleset import Rule, Setting, Stat, handles
+from tabletrail.core.rulesets.speed_meters.falls import Falls, fall_quarters, fall_rolls
+from tabletrail.core.rulesets.speed_meters.forces import Forces
+from tabletrail.core.rulesets.speed_meters.modes import Modes
+from tabletrail.core.rulesets.speed_meters.shared import (
+    BUMPS_PER_SKIP,
+    MANEUVER_LIMIT,
+    Shared,
+    hover_height,
+    ray,
+    swimmable,
+    water_bottom,
+)
+from tabletrail.core.rulesets.speed_meters.steps import _Walking
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import fmt
+from tabletrail.events import types as ev
+from tabletrail.events.commands import Command, Move
+
+__all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", "swimmable", "water_bottom"]
+
+
+class SpeedMeters(Modes, Forces, Falls, Shared):
+    id = "speed-meters"
+    title = "Speed per Movement action, 1 m spaces"
+    document = "004_1955ec219bb4ca54.txt"
+    unit = "m"
+    rules = (
+        Rule(
+            "movement",
+            "a Movement action moves up to Speed meters, horizontally or diagonally, "
+            "at most 1 m up by jumping",
+            "diagonal rule is a ruleset setting (default: every step costs 1)",
+        ),
+        Rule(
+            "occupancy",
+            "pass through allies, never end in an occupied space, never pass enemies or solid obstacles",
+            "a fighter fills its space up to body_height; spaces overlap in height (setting body_height)",
+        ),
+        Rule(
+            "maneuver",
+            "at most 2 m of a Movement may be jump/roll/slide maneuvers",
+            "every step up (stairs aside) and every space crossed in the air is a jump",
+        ),
+        Rule("stop", "once a Movement stops it can't resume; moving again takes a new action"),
+        Rule("rough", "a rough space costs 2 m; a Speed-1 mover ignores this"),
+        Rule(
+            "swim",
+            "3-D movement in water; water is rough unless adapted; attackers from dry ground have "
+            "Advantage; underwater the swimmer holds breath",
+            "adapted: the fighter tag 'aquatic'; Speed when no Swim speed; below the surface a "
+            "swimmer is underwater; breath lasts breath_rounds of its turns, and the adapted "
+            "breathe water (settings breath_rounds, aquatic_breathes)",
+        ),
+        Rule(
+            "jump",
+            "1 m up or 2 m across as part of any Movement",
+            "a normal Movement can't end in the air; stepping off a ledge is refused or falls "
+            "(setting ledge_drop)",
+        ),
+        Rule(
+            "climb",
+            "roll +Brawn against difficulty 1-3 (by surface) for each climbing move; failure falls; "
+            "half Speed (min 1); non-climbing attackers have Advantage",
+            "one roll per climbing Movement, before it, against the hardest hold on the way; "
+            "failing on the ground just loses the Movement",
+        ),
+        Rule("fly", "Fly: any direction, may end airborne"),
+        Rule(
+            "hover",
+            "Hover: 1 m above ground, ignoring land obstacles, hazards and rough terrain",
+            "the hover rises at most 1 m a step with the ground; landing is free",
+        ),
+        Rule(
+            "glide",
+            "Glide: moves 5 m across as it falls at turn start, no falling damage if still gliding "
+            "on landing",
+            "starting a glide is a Movement, off an edge or from the air, toward one of the 8 "
+            "directions; it sinks glide_descent m a turn (setting)",
+        ),
+        Rule("special-jump", "Special jump: any direction, must land on a surface"),
+        Rule(
+            "teleport",
+            "Teleport: any space in range in line of sight",
+            "line of sight between eyes eye_height above each space (setting); walls and "
+            "solid obstacles taller than the line block",
+        ),
+        Rule(
+            "forced",
+            "push ends farther and is never closer on the way; pull ends closer and is never farther; "
+            "slide goes anywhere; moved toward a known hazard or trap, the target may save as a "
+            "reaction to stop prone just short of it",
+            "the Save is a check against save_target (setting); a drop of more than 1 m is a hazard "
+            "(setting edge_is_hazard)",
+        ),
+        Rule(
+            "random",
+            "number the 8 neighbours, roll 1d8, move that way",
+            "numbering is a setting (random_numbering)",
+        ),
+        Rule(
+            "shove",
+            "opposed +Brawn; 1 m per 2 points of margin; the shover stays put",
+            "grappling needs the target within grapple_reach (setting); each is an action",
+        ),
+        Rule(
+            "push-pull",
+            "opposed +Brawn; 1 m per point of margin, the mover follows into each vacated space, "
+            "at most Brawn spaces",
+            "the mover follows on foot: it must be walking, and it stops where its own walk would",
+        ),
+        Rule(
+            "grab",
+            "opposed +Brawn; escape difficulty = the grabber's margin; sustained: each turn the grabber "
+            "commits Action Dice equal to the target's Brawn or the grab ends; both are Immobilized",
+            "Action Dice are the actions budget; the first commitment is made at once",
+        ),
+        Rule("size", "no shove, push, pull or grab against a larger size category"),
+        Rule(
+            "fall-table",
+            "from 5 m, one d6 per 5 m fallen: 1 death, 2 permanent trauma, 3 trauma, 4 1d10 per 2 m, "
+            "5 1d6 per 2 m, 6 prone unhurt; soft ground skips 1 roll, liquid 3; a Skill Feat reaction "
+            "skips 1 roll per 2 Bumps",
+            "the faller always takes the opt-outs it has",
+        ),
+        Rule(
+            "fall-speed",
+            "20 m of falling per turn; landing after 5/10/15/20 m leaves 3/4, 1/2, 1/4, none of the "
+            "turn's actions",
+            "between the marks the time rounds by fall_rounding; a fall outside the faller's turn "
+            "costs its next turn (setting off_turn_fall)",
+        ),
+    )
+    settings = (
+        Setting(
+            "diagonal",
+            EVERY_1,
+            "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
+            ("every-1", "alternating", "euclidean", "manhattan"),
+            "speed-meters/movement",
+        ),
+        Setting(
+            "actions_per_turn",
+            4,
+            "actions a fighter has each turn (house default; the document "
+            "counts a turn's actions in quarters)",
+            (),
+            "speed-meters/stop",
+        ),
+        Setting(
+            "check_formula",
+            "1d6",
+            "dice the seeded source rolls for a check: climbing, opposed +Brawn, saves, escapes "
+            "(house default; the falling table rolls a d6 and random movement a d8 whatever this says)",
+        ),
+        Setting(
+            "stand_up_actions",
+            1,
+            "actions it takes to stand up from prone, and to drop prone on purpose (house ruling: the "
+            "document lands fallers prone but does not say how they rise)",
+            (),
+            "speed-meters/movement",
+        ),
+        Setting(
+            "body_height",
+            2,
+            "meters a fighter fills above where it stands; two fighters whose spans overlap share a space",
+            (),
+            "speed-meters/occupancy",
+        ),
+        Setting(
+            "ledge_drop",
+            "refuse",
+            "a walk that steps off a drop of more than 1 m and does not land: 'refuse' it, or let the "
+            "fighter 'fall'",
+            ("refuse", "fall"),
+            "speed-meters/jump",
+        ),
+        Setting(
+            "breath_rounds",
+            3,
+            "turns a swimmer can hold its breath underwater (house default; the document is silent)",
+            (),
+            "speed-meters/swim",
+        ),
+        Setting(
+            "aquatic_breathes",
+            True,
+            "fighters adapted to water (tag 'aquatic') breathe underwater and never hold their breath",
+            (),
+            "speed-meters/swim",
+        ),
+        Setting(
+            "glide_descent",
+            1,
+            "meters a glider sinks at each turn start while it moves across (house default)",
+            (),
+            "speed-meters/glide",
+        ),
+        Setting(
+            "eye_height",
+            1.5,
+            "meters above its feet a fighter sees from, for line of sight (house default)",
+            (),
+            "speed-meters/teleport",
+        ),
+        Setting(
+            "save_target",
+            4,
+            "the number a Save must reach to stop forced movement short of a hazard (house default)",
+            (),
+            "speed-meters/forced",
+        ),
+        Setting(
+            "edge_is_hazard",
+            True,
+            "a drop of more than 1 m counts as a known hazard for forced movement's save",
+            (),
+            "speed-meters/forced",
+        ),
+        Setting(
+            "random_numbering",
+            "clockwise",
+            "how the 8 neighbours are numbered for the 1d8: 'clockwise' 1 N, 2 NE ... 8 NW; "
+            "'reading' 1 NW, 2 N, 3 NE, 4 W, 5 E, 6 SW, 7 S, 8 SE",
+            ("clockwise", "reading"),
+            "speed-meters/random",
+        ),
+        Setting(
+            "grapple_reach",
+            1,
+            "meters within which a shove, push, pull or grab reaches its target (house default)",
+            (),
+            "speed-meters/shove",
+        ),
+        Setting(
+            "fall_rounding",
+            "down",
+            "a fall between the 5 m marks takes the time of the mark 'down' (7 m as 5 m) or 'up' "
+            "(7 m as 10 m); a fall under 5 m takes none",
+            ("down", "up"),
+            "speed-meters/fall-speed",
+        ),
+        Setting(
+            "off_turn_fall",
+            "next-turn",
+            "a fall outside the faller's own turn takes its time from the faller's 'next-turn', or 'none'",
+            ("next-turn", "none"),
+            "speed-meters/fall-speed",
+        ),
+    )
+    stats = (
+        Stat("speed", "meters per Movement action", length=True),
+        Stat("actions", "actions per turn; the actions_per_turn setting when not given", default=0),
+        Stat("brawn", "Brawn, added to climbing, grappling and escape rolls", default=0),
+        Stat("swim", "Swim (n): meters per swimming Movement; Speed when not given", length=True, default=0),
+        Stat(
+            "climb",
+            "Climb (n): meters per climbing Movement; half Speed (min 1) when not given",
+            length=True,
+            default=0,
+        ),
+        Stat("fly", "Fly (n): meters per flying Movement; none when not given", length=True, default=0),
+        Stat("hover", "Hover (n): meters per hovering Movement; none when not given", length=True, default=0),
+        Stat(
+            "glide",
+            "Glide (n): meters across at each turn start while gliding (the document's rate is 5)",
+            length=True,
+            default=0,
+        ),
+        Stat(
+            "jump", "Jump (n): meters per special-jump Movement; none when not given", length=True, default=0
+        ),
+        Stat(
+            "teleport",
+            "Teleport (n): the teleport's range in meters; none when not given",
+            length=True,
+            default=0,
+        ),
+    )
+    posture_rules = ("speed-meters/movement", "speed-meters/movement")
+
+    def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:
+        """fall-table: Bumps count from 0; a negative count must not turn into extra rolls."""
+        bumps = getattr(command, "bumps", 0)
+        require(
+            bumps >= 0,
+            self.rule("fall-table"),
+            f"bumps={bumps}: a Skill Feat's Bumps are 0 or more (each {BUMPS_PER_SKIP} skip a falling roll)",
+        )
+        return super().decide(state, command, dice)
+
+    def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
+        """Dropping prone or standing up takes the actions the stand_up_actions setting says."""
+        what = "standing up" if trigger == "stand_up" else "dropping prone"
+        for _ in range(int(b.state.settings["stand_up_actions"])):
+            self.use_action(b, f, self.rule("movement"), what)
+
+    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        b.emit(
+            ev.Refreshed(
+                fighter=fighter_id,
+                resources=("actions", "movement", "maneuver", "forced", "grapple", "glide"),
+                rules=(self.rule("stop"),),
+                note="a new turn brings new actions",
+            )
+        )
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        if "fall_time" in f.marks:  # fall-speed: a fall outside its turn takes this turn's time
+            b.emit(ev.Unmarked(fighter=f.id, key="fall_time", rules=(self.rule("fall-speed"),)))
+            self.lose_time(b, f.id, int(f.marks["fall_time"]), "the fall it took before its turn")
+        if self.mode(f) == "falling":  # fall-speed: 20 m more of a long fall
+            self.drop(b, dice, f.id, rule=self.rule("fall-speed"), note="still falling as its turn starts")
+        elif self.mode(f) == "gliding":
+            self.glide_leg(b, dice, f.id)
+        self.grab_upkeep(b, f.id)
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        if "breath" in f.marks and self.underwater(b.state, f):  # swim: a held breath runs down
+            left = max(0, int(f.marks["breath"]) - 1)
+            b.emit(
+                ev.Marked(
+                    fighter=f.id,
+                    key="breath",
+                    value=left,
+                    rules=(self.rule("swim"),),
+                    note=f"still underwater: {left} turn(s) of breath left"
+                    if left
+                    else "out of breath (what follows, drowning, the document leaves to the GM)",
+                )
+            )
+
+    def settle(self, b: Batch, dice: Dice) -> None:
+        """swim: a swimmer going under starts holding its breath; coming up, it breathes again."""
+        n = int(b.state.settings["breath_rounds"])
+        gills = b.state.settings["aquatic_breathes"]
+        for f in b.state.fighters:
+            under = self.underwater(b.state, f) and not (gills and "aquatic" in f.tags)
+            if under and "breath" not in f.marks:
+                b.emit(
+                    ev.Marked(
+                        fighter=f.id,
+                        key="breath",
+                        value=n,
+                        rules=(self.rule("swim"),),
+                        note=f"goes underwater holding its breath ({n} turn(s) of it)",
+                    )
+                )
+            elif not under and "breath" in f.marks:
+                b.emit(
+                    ev.Unmarked(fighter=f.id, key="breath", rules=(self.rule("swim"),), note="breathes again")
+                )
+
+    # --- the reachable area: ordinary walking -------------------------------------------------
+
+    def walker(self, state: EncounterState, f: Fighter) -> _Walking | None:
+        if not self.can_walk(state, f):
+            return None
+        return _Walking(self, self.stat(f, "speed"), jumps=False)
+
+    def move_budget(self, state: EncounterState, f: Fighter) -> int:
+        # Each Movement is a fresh Speed, if an action is left to start one.
+        if not self.can_walk(state, f):
+            return 0
+        return self.stat(f, "speed") if f.used("actions") < self.actions(state, f) else 0
+
+    def can_walk(self, state: EncounterState, f: Fighter) -> bool:
+        return self.mode(f) == "walking" and not f.marks.get("dead") and self.partner(state, f.id) is None
+
+    # --- movement: walking ------------------------------------------------------------
+
+    @handles(Move)
+    def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
+        f = self.mover(b.state, cmd.fighter, ("walking",), "a Movement")
+        cells = self.cells(b.state, f, cmd.path)
+        speed = self.stat(f, "speed")
+        self.begin_movement(b, f)
+        policy = _Walking(self, speed, jumps=True)
+        walk(
+            b,
+            policy,
+            f.id,
+            cells,
+            budget=speed,
+            budget_rule=self.rule("movement"),
+            rules=(self.rule("movement"),),
+            what="the Movement",
+            dice=dice,
+        )
+        if policy.maneuver:  # maneuver: what the jumps took of the 2 m
+            b.emit(
+                ev.Spent(
+                    fighter=f.id,
+                    resource="maneuver",
+                    amount=policy.maneuver,
+                    rules=(self.rule("maneuver"), self.rule("jump")),
+                    note=f"{fmt(policy.maneuver)} m of this Movement were jumps (at most "
+                    f"{fmt(MANEUVER_LIMIT)} m may be maneuvers)",
+                )
+            )
+        now = b.state.fighter(f.id)
+        assert now is not None
+        up = self.above_ground(b.state, now)
+        if up > 0:  # jump: a normal Movement can't end in the air
+            if b.state.settings["ledge_drop"] != "fall":
+                raise Refusal(
+                    self.rule("jump"),
+                    f"a Movement can't end in the air: {show(now.pos)} is {fmt(up)} m above the ground "
+                    "(a jump must land within 1 m below its take-off)",
+                )
+            self.drop(b, dice, f.id, rule=self.rule("jump"), note=f"steps off at {show(now.pos)}")

@@ -1,0 +1,231 @@
+"""speed-meters falls: the falling table (fall-table) and the time a fall takes (fall-speed).
+
+The fall itself goes through `core.falling.fall`; `Falls` decides what it
+costs. It lives here only to keep the ruleset readable; `SpeedMeters`
+inherits it, and the modes and forced movement end in its `drop`.
+"""
+
+from __future__ import annotations
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice, check
+from tabletrail.core.falling import fall, landing_height
+from tabletrail.core.geometry import show
+from tabletrail.core.refusal import require
+from tabletrail.core.ruleset import handles
+from tabletrail.core.rulesets.speed_meters.shared import (
+    BUMPS_PER_SKIP,
+    DICE_PER_CHECK,
+    FALL_DAMAGE_EVERY,
+    FALL_PER_TURN,
+    FALL_ROLL_EVERY,
+    FALL_TABLE,
+    LIQUID_SKIPS,
+    SOFT_SKIPS,
+    Shared,
+)
+from tabletrail.core.units import fmt
+from tabletrail.events import types as ev
+from tabletrail.events.commands.speed_meters import Fall
+
+
+class Falls(Shared):
+    """The fall command and what any fall costs: the falling table's rolls and the turn it takes."""
+
+    # --- falling ---------------------------------------------------------------------------
+
+    @handles(Fall)
+    def fall_command(self, b: Batch, cmd: Fall, dice: Dice) -> None:
+        """An effect drops an airborne or climbing fighter (a GM command)."""
+        f = self.fighter(b.state, cmd.fighter)
+        up = self.above_ground(b.state, f)
+        require(
+            up > 0,
+            self.rule("fall-table"),
+            f"{f.id} is not above the ground at {show(f.pos)} ({fmt(max(up, 0))} m): "
+            "there is nowhere to fall",
+        )
+        self.drop(
+            b, dice, f.id, rule=self.rule("fall-table"), bumps=cmd.bumps, note=cmd.why or "made to fall"
+        )
+
+    def drop(self, b: Batch, dice: Dice, fid: str, *, rule: str, bumps: int = 0, note: str = "") -> None:
+        """A fall from where the fighter is: at most 20 m of it this turn, the rest at its next turn.
+
+        fall-speed: the time it takes comes off the turn's actions; fall-table:
+        landing from 5 m or more rolls on the falling table.
+        """
+        f = b.state.fighter(fid)
+        assert f is not None
+        x, y, z = f.pos
+        height = z - landing_height(b, (x, y))
+        if height <= 0:
+            if self.mode(f) == "falling":
+                self.settle_mode(b, fid, rule, "already on the ground")
+            return
+        self.set_mode(b, fid, "falling", rule, note)
+        before = int(f.marks.get("fallen", 0))
+        if height > FALL_PER_TURN:
+            b.emit(
+                ev.Placed(
+                    fighter=fid,
+                    to=(x, y, z - FALL_PER_TURN),
+                    how="fall",
+                    rules=(rule, self.rule("fall-speed")),
+                    note=f"falls {fmt(FALL_PER_TURN)} m, a whole turn's fall; "
+                    f"{fmt(height - FALL_PER_TURN)} m still below",
+                )
+            )
+            b.emit(
+                ev.Marked(
+                    fighter=fid, key="fallen", value=before + FALL_PER_TURN, rules=(self.rule("fall-speed"),)
+                )
+            )
+            self.fall_time(b, fid, FALL_PER_TURN)
+            return
+        total = before + height
+        tags = b.state.grid.tags[y][x]
+        rolls, skipped, why = fall_rolls(total, tags, bumps)
+        fall(
+            b,
+            fid,
+            (x, y),
+            rules=(rule, self.rule("fall-table")) if rolls else (rule,),
+            note=f"falls {fmt(height)} m"
+            + (f" ({fmt(total)} m in all)" if before else "")
+            + (f"; {why}" if why else ""),
+            from_z=z,
+        )
+        self.settle_mode(b, fid, rule, "lands")
+        self.fall_table(b, dice, fid, total, rolls - skipped)
+        self.fall_time(b, fid, height)
+
+    def fall_table(self, b: Batch, dice: Dice, fid: str, fallen: int, rolls: int) -> None:
+        """fall-table: one d6 per 5 m fallen (after opt-outs), each read off the document's chart."""
+        rule = self.rule("fall-table")
+        dice_count = fallen // FALL_DAMAGE_EVERY
+        for i in range(rolls):
+            roll = check(
+                b,
+                dice,
+                fighter=fid,
+                name="falling table",
+                rule=rule,
+                formula="1d6",
+                note=f"roll {i + 1} of {rolls} for a {fmt(fallen)} m fall: "
+                + ", ".join(f"{k} {v}" for k, v in FALL_TABLE.items()),
+            )
+            require(1 <= roll.number <= 6, rule, f"a d6 shows 1 to 6, not {roll.number}")
+            f = b.state.fighter(fid)
+            assert f is not None
+            result = FALL_TABLE[roll.number]
+            if roll.number == 1:
+                b.emit(ev.Marked(fighter=fid, key="dead", value=True, rules=(rule,), note=f"1: {result}"))
+                return
+            if roll.number in (2, 3):
+                key = "permanent_trauma" if roll.number == 2 else "trauma"
+                count = int(f.marks.get(key, 0)) + 1
+                b.emit(
+                    ev.Marked(
+                        fighter=fid, key=key, value=count, rules=(rule,), note=f"{roll.number}: {result}"
+                    )
+                )
+            elif roll.number in (4, 5):
+                sides = 10 if roll.number == 4 else 6
+                parts = [DICE_PER_CHECK] * (dice_count // DICE_PER_CHECK)
+                parts += [dice_count % DICE_PER_CHECK] if dice_count % DICE_PER_CHECK else []
+                total = 0
+                for n, count in enumerate(parts, start=1):
+                    hurt = check(
+                        b,
+                        dice,
+                        fighter=fid,
+                        name="fall damage",
+                        rule=rule,
+                        formula=f"{count}d{sides}",
+                        note=f"{roll.number}: {dice_count}d{sides}, "
+                        f"1d{sides} for each 2 m of the {fmt(fallen)} m"
+                        + (f" (part {n} of {len(parts)}: {count}d{sides})" if len(parts) > 1 else ""),
+                    )
+                    require(
+                        count <= hurt.number <= count * sides,
+                        rule,
+                        f"{count}d{sides} makes {count} to {count * sides}, not {hurt.number}",
+                    )
+                    total += hurt.number
+                b.emit(
+                    ev.Damaged(
+                        fighter=fid,
+                        amount=total,
+                        cause="fall",
+                        rules=(rule,),
+                        note=f"{dice_count}d{sides} = {total} for a {fmt(fallen)} m fall",
+                    )
+                )
+
+    def fall_time(self, b: Batch, fid: str, fallen: int) -> None:
+        """fall-speed: the share of a turn a fall of this length takes."""
+        quarters = fall_quarters(fallen, b.state.settings["fall_rounding"])
+        if not quarters:
+            return
+        if b.state.turn.active == fid:
+            self.lose_time(b, fid, quarters, f"a {fmt(fallen)} m fall")
+        elif b.state.settings["off_turn_fall"] == "next-turn":
+            f = b.state.fighter(fid)
+            assert f is not None
+            already = int(f.marks.get("fall_time", 0))
+            b.emit(
+                ev.Marked(
+                    fighter=fid,
+                    key="fall_time",
+                    value=max(already, quarters),
+                    rules=(self.rule("fall-speed"),),
+                    note=f"a {fmt(fallen)} m fall outside its turn takes {quarters}/4 of its next turn",
+                )
+            )
+
+    def lose_time(self, b: Batch, fid: str, quarters: int, what: str) -> None:
+        """fall-speed: leave (4 - quarters)/4 of the turn's actions, rounded down; the board shows it."""
+        f = b.state.fighter(fid)
+        assert f is not None
+        total = self.actions(b.state, f)
+        keep = total * (4 - quarters) // 4
+        left = total - f.used("actions")
+        if left > keep:
+            b.emit(
+                ev.Spent(
+                    fighter=fid,
+                    resource="actions",
+                    amount=left - keep,
+                    rules=(self.rule("fall-speed"),),
+                    note=f"{what} takes {quarters}/4 of the turn: {keep} of {total} actions remain",
+                )
+            )
+
+
+def fall_rolls(fallen: int, tags: frozenset[str], bumps: int) -> tuple[int, int, str]:
+    """fall-table: (rolls owed, rolls opted out of, why) for a fall of `fallen` centi-units."""
+    rolls = fallen // FALL_ROLL_EVERY
+    if not rolls:
+        return 0, 0, ""
+    outs = []
+    if "soft" in tags:
+        outs.append((SOFT_SKIPS, "soft ground"))
+    if "liquid" in tags:
+        outs.append((LIQUID_SKIPS, "liquid"))
+    if bumps // BUMPS_PER_SKIP:
+        outs.append((bumps // BUMPS_PER_SKIP, f"a Skill Feat with {bumps} Bumps"))
+    skipped = min(rolls, sum(n for n, _ in outs))
+    why = f"{rolls} roll(s) on the falling table"
+    if skipped:
+        why += f", {skipped} opted out of (" + ", ".join(f"{w} {n}" for n, w in outs) + ")"
+    return rolls, skipped, why
+
+
+def fall_quarters(fallen: int, rounding: str) -> int:
+    """fall-speed: quarters of a turn a fall takes: 5 m 1/4, 10 m 1/2, 15 m 3/4, 20 m all."""
+    mark = FALL_PER_TURN // 4
+    if fallen < mark:
+        return 0
+    quarters = fallen // mark if rounding == "down" else -(-fallen // mark)
+    return min(4, quarters)

@@ -1,0 +1,634 @@
+"""speed-meters forces: movement one fighter does not choose, and grappling.
+
+Forced movement (forced), random movement (random), the size limits on
+moving another (size), shoving (shove), pushing and pulling (push-pull) and
+grabbing (grab: grab, escape, release). `Forces` lives here only to keep the
+ruleset readable; `SpeedMeters` inherits it.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice, check
+from tabletrail.core.geometry import XY, Pos, show
+from tabletrail.core.refusal import Refusal, require
+from tabletrail.core.ruleset import handles
+from tabletrail.core.rulesets.speed_meters.falls import Falls
+from tabletrail.core.rulesets.speed_meters.shared import (
+    COMPASS,
+    GRAB,
+    NUMBERINGS,
+    apart,
+    grip,
+    hover_height,
+    level,
+    meters_apart,
+    ray,
+    sign,
+    step3,
+    swimmable,
+    water_bottom,
+)
+from tabletrail.core.rulesets.speed_meters.steps import _Walking
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import CU, fmt, to_cu
+from tabletrail.events import types as ev
+from tabletrail.events.commands.speed_meters import (
+    Escape,
+    Force,
+    Grab,
+    Pull,
+    Push,
+    RandomMove,
+    Release,
+    Shove,
+)
+from tabletrail.events.scenario import SIZES
+from tabletrail.events.types import Step
+
+
+class Forces(Falls):
+    """Forced and random movement, and the grappling that moves or holds another fighter."""
+
+    # --- forced and random movement ---------------------------------------------------------
+
+    @handles(Force)
+    def force(self, b: Batch, cmd: Force, dice: Dice) -> None:
+        """forced: an effect pushes, pulls or slides a fighter along a path the GM gives."""
+        rule = self.rule("forced")
+        f = self.fighter(b.state, cmd.fighter)
+        require(
+            cmd.kind in ("push", "pull", "slide"),
+            rule,
+            f"forced movement is push, pull or slide, not {cmd.kind!r}",
+        )
+        origin: Pos | None = None
+        named = ""
+        if cmd.source:
+            src = self.fighter(b.state, cmd.source)
+            require(
+                src.id != f.id,
+                rule,
+                f"{f.id} can't be the source of its own {cmd.kind}: give another fighter or origin=X,Y",
+            )
+            origin, named = src.pos, cmd.source
+        elif cmd.origin:
+            require(
+                b.state.grid.inside(cmd.origin[0], cmd.origin[1]),
+                rule,
+                f"origin {show(cmd.origin)} is off the map",
+            )
+            ox, oy = cmd.origin[0], cmd.origin[1]
+            oz = to_cu(cmd.origin[2]) if len(cmd.origin) > 2 else b.state.grid.top[oy][ox]
+            origin, named = (ox, oy, oz), show(cmd.origin)
+        require(
+            cmd.kind == "slide" or origin is not None,
+            rule,
+            f"a {cmd.kind} needs where the force comes from: source=FIGHTER or origin=X,Y",
+        )
+        cells = self.cells(b.state, f, cmd.path)
+        self.shift(
+            b,
+            dice,
+            f.id,
+            cells,
+            kind=cmd.kind,
+            origin=origin,
+            named=named,
+            rule=rule,
+            stop_early=False,
+            aware=cmd.aware,
+            bumps=cmd.bumps,
+        )
+
+    @handles(RandomMove)
+    def random_move(self, b: Batch, cmd: RandomMove, dice: Dice) -> None:
+        """random: 1d8 picks one of the 8 numbered neighbours; the fighter moves that way."""
+        rule = self.rule("random")
+        f = self.fighter(b.state, cmd.fighter)
+        require(cmd.meters >= 1, rule, f"a random move goes at least 1 m, not {cmd.meters}")
+        numbering = NUMBERINGS[b.state.settings["random_numbering"]]
+        legend = ", ".join(f"{i} {COMPASS[d]}" for i, d in enumerate(numbering, start=1))
+        roll = check(
+            b,
+            dice,
+            fighter=f.id,
+            name="random direction",
+            rule=rule,
+            formula="1d8",
+            note=f"1d8 for the direction ({legend})",
+        )
+        require(1 <= roll.number <= 8, rule, f"a d8 shows 1 to 8, not {roll.number}")
+        dx, dy = numbering[roll.number - 1]
+        cells = ray(b.state.grid, (f.pos[0], f.pos[1]), (dx, dy), cmd.meters)
+        self.shift(
+            b,
+            dice,
+            f.id,
+            cells,
+            kind="slide",
+            origin=None,
+            named="",
+            rule=rule,
+            stop_early=True,
+            aware=cmd.aware,
+            bumps=cmd.bumps,
+        )
+
+    def carried(self, state: EncounterState, f: Fighter, x: int, y: int, z: int) -> int:
+        """The height a forced move carries a fighter to over (x, y), by its mode."""
+        grid = state.grid
+        mode = self.mode(f)
+        if mode == "hovering":
+            return hover_height(grid, x, y)
+        if mode == "swimming" and swimmable(grid, x, y):
+            return min(max(z, water_bottom(grid, x, y)), grid.top[y][x])
+        if mode in ("flying", "gliding", "falling", "climbing"):
+            return z
+        return grid.top[y][x]
+
+    def shift(
+        self,
+        b: Batch,
+        dice: Dice,
+        fid: str,
+        cells: list[XY],
+        *,
+        kind: str,
+        origin: Pos | None,
+        named: str,
+        rule: str,
+        stop_early: bool,
+        aware: bool,
+        bumps: int,
+    ) -> list[Pos]:
+        """forced: move a fighter by force, checked step by step; returns the positions it passed.
+
+        stop_early: a blocked step ends the movement there (a rolled distance);
+        otherwise it refuses the command (a path the GM gave).
+        """
+        forced = self.rule("forced")
+        state = b.state
+        grid = state.grid
+        f = state.fighter(fid)
+        assert f is not None
+        held = self.partner(state, fid)
+        if held:
+            raise Refusal(
+                self.rule("grab"), f"{fid} is held in a grab ({held[0]} grabbing {held[1]}): Immobilized"
+            )
+        mode = self.mode(f)
+        grounded = mode in ("walking", "swimming")
+        here = f.pos
+        start_apart = apart(origin, here) if origin else 0
+        last_apart = start_apart
+        steps: list[Step] = []
+        passed: list[Pos] = []
+        parity, why, over_edge, saved = 0, "", False, False
+
+        def flush(stopped: str = "") -> None:
+            if steps:
+                b.emit(
+                    ev.Moved(
+                        fighter=fid,
+                        steps=tuple(steps),
+                        resource="forced",
+                        budget=len(cells) * CU,
+                        stopped=stopped,
+                        rules=(rule,) if rule == forced else (rule, forced),
+                        note=f"{kind}" + (f" from {named}" if named else ""),
+                    )
+                )
+                steps.clear()
+
+        for x, y in cells:
+            blocked = ""
+            z = here[2]
+            if not grid.inside(x, y):
+                blocked = f"{show((x, y))} is off the map"
+            else:
+                z = self.carried(b.state, f, x, y, here[2])
+                wet = mode == "swimming" and swimmable(grid, x, y)
+                if (
+                    grid.blocked(x, y)
+                    or (grounded and grid.has(x, y, "solid"))
+                    or (not grounded and not wet and z < grid.top[y][x])
+                ):
+                    blocked = f"{show((x, y))} is {grid.kind(x, y).terrain}: a solid obstacle"
+                elif grounded and z - here[2] > CU:
+                    rise_m = fmt(z - here[2])
+                    blocked = f"{show((x, y))} is {rise_m} m higher: forced movement lifts no one over 1 m"
+            edge = not blocked and grounded and here[2] - z > CU
+            if edge:
+                z = here[2]  # over the edge: in the air above the drop, then it falls
+            if not blocked:
+                others = [o.id for o in self.others_at(b.state, fid, (x, y, z))]
+                if others:
+                    blocked = f"{show((x, y))} is occupied by {', '.join(others)}"
+            if blocked:
+                if not stop_early:
+                    raise Refusal(forced, f"the {kind} of {fid} can't go on: {blocked}")
+                why = blocked
+                break
+            pos = (x, y, z)
+            now_apart = apart(origin, pos) if origin else 0
+            if kind == "push" and origin and now_apart < last_apart:
+                raise Refusal(
+                    forced,
+                    f"a push may never bring {fid} closer to {named}: "
+                    f"{show(pos)} is {meters_apart(origin, pos)} m "
+                    f"from it, after {meters_apart(origin, here)} m",
+                )
+            if kind == "pull" and origin and now_apart > last_apart:
+                raise Refusal(
+                    forced,
+                    f"a pull may never take {fid} farther from {named}: "
+                    f"{show(pos)} is {meters_apart(origin, pos)} m "
+                    f"from it, after {meters_apart(origin, here)} m",
+                )
+            hazard = (grounded or mode == "climbing") and (
+                grid.has(x, y, "hazard")
+                or grid.has(x, y, "trap")
+                or (edge and b.state.settings["edge_is_hazard"])
+            )
+            if hazard and aware:
+                flush()
+                what = (
+                    "drop" if edge and not (grid.has(x, y, "hazard") or grid.has(x, y, "trap")) else "hazard"
+                )
+                save = check(
+                    b,
+                    dice,
+                    fighter=fid,
+                    name="save",
+                    rule=forced,
+                    target=int(b.state.settings["save_target"]),
+                    note=f"moved toward the {what} at {show((x, y))} it knows of: a Save as a reaction stops "
+                    "it just short, prone",
+                )
+                if save.passed:
+                    now = b.state.fighter(fid)
+                    assert now is not None
+                    self.change(
+                        b,
+                        now,
+                        "posture",
+                        "knock_down",
+                        forced,
+                        f"stops just short of the {what} at {show((x, y))}, prone",
+                    )
+                    why, saved = f"saved short of the {what} at {show((x, y))}", True
+                    break
+            step = step3(b.state, level(here, pos), pos, parity, kind)  # meters across, whatever the rise
+            steps.append(step)
+            parity = step.parity
+            passed.append(pos)
+            here, last_apart = pos, now_apart
+            if edge:
+                over_edge, why = True, f"over the edge at {show((x, y))}"
+                break
+        flush(why)
+        if origin and not stop_early and not saved:
+            if kind == "push" and last_apart <= start_apart:
+                raise Refusal(
+                    forced,
+                    f"a push must end farther from {named} than it started: "
+                    f"{meters_apart(origin, here)} m is not "
+                    f"more than {meters_apart(origin, f.pos)} m",
+                )
+            if kind == "pull" and last_apart >= start_apart:
+                raise Refusal(
+                    forced,
+                    f"a pull must end closer to {named} than it started: "
+                    f"{meters_apart(origin, here)} m is not "
+                    f"less than {meters_apart(origin, f.pos)} m",
+                )
+        if not stop_early:
+            now = b.state.fighter(fid)
+            assert now is not None
+            self.can_end(b.state, now, f"the {kind}")
+        now = b.state.fighter(fid)
+        assert now is not None
+        torn = (
+            mode == "climbing"
+            and bool(passed)
+            and self.above_ground(b.state, now) > 0
+            and grip(grid, now.pos) is None
+        )
+        if over_edge or torn:
+            self.drop(
+                b,
+                dice,
+                fid,
+                rule=rule,
+                bumps=bumps,
+                note="forced over the edge" if over_edge else "torn from its hold",
+            )
+        elif passed and (grounded or self.above_ground(b.state, now) == 0):
+            self.settle_mode(b, fid, rule)  # into or out of deep water, or set down on a surface
+        return passed
+
+    # --- grappling --------------------------------------------------------------------------
+
+    def grapple(self, b: Batch, attacker: str, target: str, rule: str, verb: str) -> tuple[Fighter, Fighter]:
+        """The checks every grappling action shares: turn, reach, size."""
+        a = self.acting(b.state, attacker)
+        t = self.fighter(b.state, target)
+        require(a.id != t.id, rule, f"{a.id} can't {verb} itself")
+        require(not a.marks.get("dead"), self.rule("fall-table"), f"{a.id} died in a fall")
+        # size: never against a larger size category.
+        if SIZES.index(t.size) > SIZES.index(a.size):
+            raise Refusal(
+                self.rule("size"),
+                f"{a.id} is {a.size} and {t.id} is {t.size}: "
+                f"no creature can {verb} one of a larger size category",
+            )
+        reach = to_cu(b.state.settings["grapple_reach"])
+        gap = max(abs(a.pos[0] - t.pos[0]), abs(a.pos[1] - t.pos[1])) * CU
+        rise_ = abs(a.pos[2] - t.pos[2])
+        require(
+            gap <= reach and rise_ <= reach,
+            rule,
+            f"{t.id} is out of reach: {fmt(gap)} m across and {fmt(rise_)} m up or down, "
+            f"reach {fmt(reach)} m",
+        )
+        return a, t
+
+    def contest(self, b: Batch, dice: Dice, a: Fighter, t: Fighter, name: str, rule: str) -> int:
+        """Attacker and defender both roll +Brawn; the attacker's margin (may be 0 or less)."""
+        ra = check(
+            b,
+            dice,
+            fighter=a.id,
+            name=f"{name} (attacker)",
+            rule=rule,
+            modifier=self.brawn(a),
+            note=f"{a.id} rolls +Brawn",
+        )
+        rt = check(
+            b,
+            dice,
+            fighter=t.id,
+            name=f"{name} (defender)",
+            rule=rule,
+            modifier=self.brawn(t),
+            note=f"{t.id} rolls +Brawn",
+        )
+        return (ra.number + ra.modifier) - (rt.number + rt.modifier)
+
+    def away(self, a: Fighter, t: Fighter, rule: str) -> XY:
+        d = (sign(t.pos[0] - a.pos[0]), sign(t.pos[1] - a.pos[1]))
+        require(
+            d != (0, 0), rule, f"{t.id} is straight above or below {a.id}: there is no way to move it away"
+        )
+        return d
+
+    @handles(Shove)
+    def shove(self, b: Batch, cmd: Shove, dice: Dice) -> None:
+        """shove: opposed +Brawn; the target goes 1 m per 2 points of margin, the shover stays."""
+        rule = self.rule("shove")
+        a, t = self.grapple(b, cmd.fighter, cmd.target, rule, "shove")
+        dx, dy = self.away(a, t, rule)
+        margin = self.contest(b, dice, a, t, "shove", rule)
+        meters = max(margin, 0) // 2
+        self.use_action(
+            b,
+            a,
+            rule,
+            "a shove",
+            f"a shove: margin {margin}, so {meters} m (1 m per 2 points)",
+            (self.rule("size"),),
+        )
+        cells = ray(b.state.grid, (t.pos[0], t.pos[1]), (dx, dy), meters)
+        if cells:
+            self.shift(
+                b,
+                dice,
+                t.id,
+                cells,
+                kind="push",
+                origin=a.pos,
+                named=a.id,
+                rule=rule,
+                stop_early=True,
+                aware=True,
+                bumps=cmd.bumps,
+            )
+
+    @handles(Push)
+    def push(self, b: Batch, cmd: Push, dice: Dice) -> None:
+        """push-pull: 1 m per point of margin, at most Brawn spaces; the pusher follows into each space."""
+        rule = self.rule("push-pull")
+        a, t = self.grapple(b, cmd.fighter, cmd.target, rule, "push")
+        self.on_its_feet(b.state, a, rule)
+        dx, dy = self.away(a, t, rule)
+        meters = self.push_pull_meters(b, dice, a, t, rule, "push")
+        cells = ray(b.state.grid, (t.pos[0], t.pos[1]), (dx, dy), meters)
+        if not cells:
+            return
+        passed = self.shift(
+            b,
+            dice,
+            t.id,
+            cells,
+            kind="push",
+            origin=a.pos,
+            named=a.id,
+            rule=rule,
+            stop_early=True,
+            aware=True,
+            bumps=cmd.bumps,
+        )
+        vacated = [(p[0], p[1]) for p in [t.pos, *passed[:-1]]]
+        self.follow(b, a.id, vacated[: len(passed)], rule, f"follows {t.id} into each space it leaves")
+
+    @handles(Pull)
+    def pull(self, b: Batch, cmd: Pull, dice: Dice) -> None:
+        """push-pull: the puller steps back, 1 m per point of margin, at most Brawn; the target follows."""
+        rule = self.rule("push-pull")
+        a, t = self.grapple(b, cmd.fighter, cmd.target, rule, "pull")
+        self.on_its_feet(b.state, a, rule)
+        dx, dy = self.away(t, a, rule)
+        meters = self.push_pull_meters(b, dice, a, t, rule, "pull")
+        back = ray(b.state.grid, (a.pos[0], a.pos[1]), (dx, dy), meters)
+        route = self.follow(b, a.id, back, rule, f"steps back pulling {t.id}")
+        if not route:
+            return  # no room to step back: the action is spent, nobody moves
+        now = b.state.fighter(a.id)
+        assert now is not None
+        trail = [(p[0], p[1]) for p in [a.pos, *route[:-1]]]
+        self.shift(
+            b,
+            dice,
+            t.id,
+            trail,
+            kind="pull",
+            origin=now.pos,
+            named=a.id,
+            rule=rule,
+            stop_early=True,
+            aware=True,
+            bumps=cmd.bumps,
+        )
+
+    def on_its_feet(self, state: EncounterState, a: Fighter, rule: str) -> None:
+        """push-pull: the mover follows on foot, so it must be walking and not held in a grab."""
+        held = self.partner(state, a.id)
+        if held:
+            raise Refusal(
+                self.rule("grab"), f"{a.id} is in a grab ({held[0]} grabbing {held[1]}): Immobilized"
+            )
+        require(
+            self.mode(a) == "walking",
+            rule,
+            f"{a.id} is {self.mode(a)}: a push or pull follows on foot, so the mover must be walking",
+        )
+
+    def push_pull_meters(self, b: Batch, dice: Dice, a: Fighter, t: Fighter, rule: str, verb: str) -> int:
+        margin = self.contest(b, dice, a, t, verb, rule)
+        cap = self.brawn(a)
+        meters = min(max(margin, 0), cap)
+        self.use_action(
+            b,
+            a,
+            rule,
+            f"a {verb}",
+            f"a {verb}: margin {margin}, so {meters} m (1 m a point, at most Brawn {cap})",
+            (self.rule("size"),),
+        )
+        return meters
+
+    def follow(self, b: Batch, fid: str, cells: list[XY], rule: str, note: str) -> list[Pos]:
+        """push-pull: the grappler walks itself along `cells` as far as its feet allow; returns where it went.
+
+        Each step is priced by the walking policy (walls, enemies, 1 m up, no
+        drops) and must not end on anyone; the first step it can't take ends it.
+        """
+        f = b.state.fighter(fid)
+        assert f is not None
+        feet = _Walking(self, self.stat(f, "speed"), jumps=False)
+        here, parity = f.pos, 0
+        steps: list[Step] = []
+        for cell in cells:
+            if not b.state.grid.inside(*cell):
+                break
+            try:
+                step = feet.price(b.state, f, here, cell, parity)
+            except Refusal:
+                break
+            if self.others_at(b.state, fid, step.to):
+                break
+            steps.append(replace(step, mode="follow"))
+            here, parity = step.to, step.parity
+        if steps:
+            b.emit(
+                ev.Moved(
+                    fighter=fid,
+                    steps=tuple(steps),
+                    resource="grapple",
+                    budget=len(cells) * CU,
+                    rules=(rule,),
+                    note=note,
+                )
+            )
+        return [s.to for s in steps]
+
+    @handles(Grab)
+    def grab(self, b: Batch, cmd: Grab, dice: Dice) -> None:
+        """grab: opposed +Brawn; on a win both are Immobilized and escaping needs the margin."""
+        rule = self.rule("grab")
+        a, t = self.grapple(b, cmd.fighter, cmd.target, rule, "grab")
+        GRAB.require("seize", a.state("grab", "free"), rule, f"{a.id} is already in a grab")
+        GRAB.require("be_seized", t.state("grab", "free"), rule, f"{t.id} is already in a grab")
+        margin = self.contest(b, dice, a, t, "grab", rule)
+        self.use_action(
+            b,
+            a,
+            rule,
+            "a grab",
+            f"a grab: margin {margin}" + ("" if margin > 0 else ": no hold"),
+            (self.rule("size"),),
+        )
+        if margin <= 0:
+            return
+        b.emit(ev.Linked(kind="grab", a=a.id, b=t.id, rules=(rule,), note=f"{a.id} grabs {t.id}"))
+        self.change(b, b.state.fighter(a.id), "grab", "seize", rule)  # type: ignore[arg-type]
+        self.change(b, b.state.fighter(t.id), "grab", "be_seized", rule)  # type: ignore[arg-type]
+        b.emit(
+            ev.Marked(
+                fighter=t.id,
+                key="escape",
+                value=margin,
+                rules=(rule,),
+                note=f"the Difficulty to escape is {margin}, what the grabber's roll had left",
+            )
+        )
+        self.grab_upkeep(b, a.id)
+
+    def grab_upkeep(self, b: Batch, fid: str) -> None:
+        """grab: the grabber commits Action Dice equal to the target's Brawn, or the hold ends."""
+        f = b.state.fighter(fid)
+        assert f is not None
+        held = self.partner(b.state, fid)
+        if not held or held[0] != fid:
+            return
+        target = b.state.fighter(held[1])
+        assert target is not None
+        need = self.brawn(target)
+        left = self.actions(b.state, f) - f.used("actions")
+        if left >= need:
+            if need:
+                b.emit(
+                    ev.Spent(
+                        fighter=fid,
+                        resource="actions",
+                        amount=need,
+                        rules=(self.rule("grab"),),
+                        note=f"commits {need} Action Dice to hold {target.id} (its Brawn); "
+                        f"{left - need} left",
+                    )
+                )
+            return
+        self.release_grab(
+            b, fid, target.id, f"{fid} has {left} Action Dice, not the {need} the grab needs: it ends"
+        )
+
+    def release_grab(self, b: Batch, grabber: str, grabbed: str, note: str) -> None:
+        rule = self.rule("grab")
+        b.emit(ev.Unlinked(kind="grab", a=grabber, b=grabbed, rules=(rule,), note=note))
+        for fid in (grabber, grabbed):
+            self.change(b, b.state.fighter(fid), "grab", "let_go", rule)  # type: ignore[arg-type]
+        b.emit(ev.Unmarked(fighter=grabbed, key="escape", rules=(rule,)))
+
+    @handles(Escape)
+    def escape(self, b: Batch, cmd: Escape, dice: Dice) -> None:
+        """grab: the grabbed fighter rolls +Brawn against the escape difficulty (an action)."""
+        rule = self.rule("grab")
+        f = self.acting(b.state, cmd.fighter)
+        held = self.partner(b.state, f.id)
+        require(held is not None and held[1] == f.id, rule, f"{f.id} is not grabbed")
+        assert held is not None
+        difficulty = int(f.marks.get("escape", 0))
+        self.use_action(b, f, rule, "an escape")
+        roll = check(
+            b,
+            dice,
+            fighter=f.id,
+            name="escape",
+            rule=rule,
+            target=difficulty,
+            modifier=self.brawn(f),
+            note=f"roll +Brawn against the escape Difficulty {difficulty}",
+        )
+        if roll.passed:
+            self.release_grab(b, held[0], f.id, f"{f.id} breaks free")
+
+    @handles(Release)
+    def release(self, b: Batch, cmd: Release, dice: Dice) -> None:
+        """grab: the grabber lets go (no action)."""
+        f = self.fighter(b.state, cmd.fighter)
+        held = self.partner(b.state, f.id)
+        require(held is not None and held[0] == f.id, self.rule("grab"), f"{f.id} is not grabbing anyone")
+        assert held is not None
+        self.release_grab(b, f.id, held[1], f"{f.id} lets go of {held[1]}")

@@ -1,0 +1,159 @@
+"""speed-meters step policies: how `core.movement.walk` prices each step.
+
+`_Walking` prices a walking fighter's steps (movement, occupancy, maneuver,
+jump); `_Through` prices a 3-D Movement along a planned path with a judge
+from modes.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
+from tabletrail.core.geometry import XY, Pos, show
+from tabletrail.core.movement import QuietSteps, flat_step
+from tabletrail.core.refusal import Refusal
+from tabletrail.core.rulesets.speed_meters.shared import (
+    JUMP_ACROSS,
+    JUMP_UP,
+    MANEUVER_LIMIT,
+    JudgeFn,
+    swimmable,
+)
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import CU, fmt
+from tabletrail.events.types import Step
+
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.speed_meters import SpeedMeters
+
+
+class _Walking(QuietSteps):
+    """How a walking fighter's steps are priced under speed-meters.
+
+    `jumps` (a real Movement): spaces with no footing within 1 m below are
+    crossed in the air and counted, with steps up, as maneuver meters. The
+    reachable area uses `jumps=False`: it needs prices that depend only on the
+    step, so it leaves out jumps across and the 2 m cap (over-approximating
+    only where a path would take more than 2 m of jumps).
+    """
+
+    def __init__(self, rs: SpeedMeters, speed: int, *, jumps: bool = False) -> None:
+        self.rs = rs
+        self.speed = speed
+        self.unit = rs.unit
+        self.jumps = jumps
+        self.spent = 0  # this Movement's cost so far
+        self.maneuver = 0  # maneuver: meters of jumps so far
+        self.across = 0  # jump: spaces crossed in the air in the jump under way
+        self._cites: tuple[str, ...] = ()
+
+    def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
+        grid = state.grid
+        rs = self.rs
+        # occupancy: walls and solid obstacles are never passed.
+        if grid.blocked(*to) or grid.has(*to, "solid"):
+            raise Refusal(
+                rs.rule("occupancy"),
+                f"{show(to)} is {grid.kind(*to).terrain}: a solid obstacle blocks the way",
+            )
+        takeoff = frm[2]
+        in_air = takeoff > grid.top[frm[1]][frm[0]]  # mid-jump: frm is above its own ground
+        ground = grid.top[to[1]][to[0]]
+        cites = [rs.rule("movement")]
+        if takeoff - ground > CU:
+            # jump: no footing within 1 m below, so this space is crossed in the air.
+            if not self.jumps:
+                raise Refusal(
+                    rs.rule("movement"),
+                    f"{show(to)} is {fmt(takeoff - ground)} m lower than {show(frm)}: "
+                    "stepping off would be a fall",
+                )
+            step = flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], mode="jump")
+            step = replace(step, to=(to[0], to[1], takeoff))
+            self.across += 1
+            if self.across > JUMP_ACROSS:
+                raise Refusal(
+                    rs.rule("jump"),
+                    f"a jump goes at most {JUMP_ACROSS} m across: "
+                    f"{show(to)} is space {self.across} in the air "
+                    f"with no footing within 1 m below the {fmt(takeoff)} m take-off",
+                )
+            cites.append(rs.rule("jump"))
+        else:
+            up = ground - takeoff
+            if in_air and up > 0:
+                raise Refusal(
+                    rs.rule("jump"),
+                    f"a jump goes 1 m up or 2 m across, not both: "
+                    f"{show(to)} is {fmt(up)} m above the take-off",
+                )
+            if up > JUMP_UP:
+                raise Refusal(
+                    rs.rule("movement"),
+                    f"{show(to)} is {fmt(up)} m higher than {show(frm)}; "
+                    "a Movement goes at most 1 m up, by jumping",
+                )
+            if grid.has(*to, "deep") or swimmable(grid, *to):
+                raise Refusal(rs.rule("swim"), f"{show(to)} is deep water: getting in is a swim, not a walk")
+            # rough: 2 m a space, unless the mover's Speed is 1.
+            rough = grid.has(*to, "rough") and self.speed != CU
+            step = flat_step(
+                grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=2 if rough else 1
+            )
+            if rough:
+                cites.append(rs.rule("rough"))
+            self.across = 0
+            if up > 0 and not grid.has(*to, "stairs"):
+                step = replace(step, mode="jump")  # movement, jump: up only by jumping
+                cites.append(rs.rule("jump"))
+        rs.no_enemy(state, f, step.to)
+        self.spent += step.cost
+        if step.mode == "jump" and self.jumps:
+            self.maneuver += step.cost
+            # maneuver: a Movement over budget is refused for that first (by walk).
+            if self.maneuver > MANEUVER_LIMIT and self.spent <= self.speed:
+                raise Refusal(
+                    rs.rule("maneuver"),
+                    f"jumps in this Movement come to {fmt(self.maneuver)} m by {show(to)}; at most "
+                    f"{fmt(MANEUVER_LIMIT)} m of a Movement may be jumps, rolls or slides",
+                )
+            cites.append(rs.rule("maneuver"))
+        self._cites = tuple(cites)
+        return step
+
+    def cites(self, step: Step) -> tuple[str, ...]:
+        return self._cites
+
+    def can_end(self, state: EncounterState, f: Fighter) -> None:
+        self.rs.can_end(state, f)
+
+
+class _Through(QuietSteps):
+    """A Movement along 3-D positions planned in advance (swim, climb, fly, hover, special jump).
+
+    `walk` hands the policy one (x, y) cell at a time, in order; the policy
+    knows the height planned for each and asks the mode's judge to price it.
+    """
+
+    def __init__(self, rs: SpeedMeters, plan: list[Pos], judge: JudgeFn, what: str) -> None:
+        self.rs = rs
+        self.unit = rs.unit
+        self.plan = plan
+        self.judge = judge
+        self.what = what
+        self.i = 0
+        self._cites: tuple[str, ...] = ()
+
+    def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
+        pos = self.plan[self.i]
+        assert (pos[0], pos[1]) == tuple(to), f"{to} is not the planned {pos}"
+        self.i += 1
+        step, self._cites = self.judge(state, f, frm, pos, parity, self.i == len(self.plan))
+        return step
+
+    def cites(self, step: Step) -> tuple[str, ...]:
+        return self._cites
+
+    def can_end(self, state: EncounterState, f: Fighter) -> None:
+        self.rs.can_end(state, f, self.what)
