@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tabletrail import cli_audit, cli_store, cli_web, render
 from tabletrail.core.refusal import Rejection
+from tabletrail.core.ruleset import ENGINE_RULE_WORDS
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.encounter import Encounter, same_command
@@ -150,6 +151,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
             print(f"    {s['name']} = {s['default']!r}: {s['doc']}")
         print("  commands: " + ", ".join(rs["commands"]))
         print()
+    print("engine rules (cited under every ruleset):")
+    for rule_id, words in ENGINE_RULE_WORDS.items():
+        print(f"  {rule_id}: {words}")
     return 0
 
 

@@ -132,7 +132,8 @@ def fighters(state: EncounterState) -> str:
 
 def _spent(label: str, resource: str) -> str:
     """`movement 5 m`, `actions 1`: the budget's name first, so two budgets in meters stay apart."""
-    return f"{resource} {label.removesuffix(' ' + resource)}"
+    amount, _, unit = label.partition(" ")
+    return f"{resource} {amount}" if unit in (resource, resource.removesuffix("s")) else f"{resource} {label}"
 
 
 def _short(value: Any) -> str:

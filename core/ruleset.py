@@ -31,6 +31,21 @@ ENGINE_TURN = "tabletrail/turn-order"
 ENGINE_COMMAND = "tabletrail/command"
 ENGINE_SIDE = "tabletrail/side"
 
+# The engine's own rules, cited beside the catalogue's under every ruleset.
+ENGINE_RULE_WORDS = {
+    "tabletrail/fighter": "a command names a fighter of this encounter",
+    "tabletrail/turn-order": "turns pass in initiative order; with strict_turns only the fighter "
+    "whose turn it is acts",
+    "tabletrail/side": "a player side commands only its own fighters; the GM (by=gm) commands anyone",
+    "tabletrail/command": "a ruleset takes only the commands it knows, and a command must do something",
+    "tabletrail/checks": "a check's number is entered at the table (roll=N) or drawn by the seeded "
+    "dice; a roll given and never used is refused",
+    "tabletrail/undo": "undo takes back the latest batch in force and redo puts back the latest undone "
+    "one; players undo only their own side's batches, the GM any (undo_seeded = gm keeps batches "
+    "with seeded rolls for the GM)",
+    "tabletrail/gm-ruling": "the GM's word over the rules: only the GM rules, and says why",
+}
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -352,7 +367,7 @@ class Ruleset:
         """A budget amount for people: '2.5 m' for lengths, '2 ap' for centi-counted AP, '3 actions'."""
         if resource in self.centi_resources:
             return f"{fmt(amount)} {self.unit if resource in ('movement', 'maneuver') else resource}"
-        return f"{amount} {resource}"
+        return f"{amount} {resource[:-1] if amount == 1 and resource.endswith('s') else resource}"
 
     @handles(DropProne)
     def drop_prone(self, b: Batch, cmd: DropProne, dice: Dice) -> None:

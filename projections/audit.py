@@ -32,7 +32,7 @@ from tabletrail.core.batch import Batch
 from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.dice import Dice
 from tabletrail.core.refusal import Rejection
-from tabletrail.core.ruleset import Ruleset
+from tabletrail.core.ruleset import ENGINE_RULE_WORDS, Ruleset
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.rulings import LENGTH_RESOURCES, setting_value
@@ -67,18 +67,6 @@ from tabletrail.projections.board import fold, initial_state, view
 from tabletrail.projections.timeline import Timeline
 
 # What the engine's own rule ids enforce (a ruleset's rules carry their own words).
-ENGINE_WORDS = {
-    "tabletrail/fighter": "a command names a fighter of this encounter",
-    "tabletrail/turn-order": "turns pass in initiative order; with strict_turns only the fighter "
-    "whose turn it is acts",
-    "tabletrail/command": "a ruleset takes only the commands it knows, and a command must do something",
-    "tabletrail/checks": "a check's number is entered at the table (roll=N) or drawn by the seeded "
-    "dice; a roll given and never used is refused",
-    "tabletrail/undo": "undo takes back the latest batch in force and redo puts back the latest undone "
-    "one; players undo only their own side's batches, the GM any (undo_seeded = gm keeps batches "
-    "with seeded rolls for the GM)",
-    "tabletrail/gm-ruling": "the GM's word over the rules: only the GM rules, and says why",
-}
 
 
 def plain(value: Any) -> Any:
@@ -91,7 +79,7 @@ def rule_words(rs: Ruleset, rule_id: str) -> dict[str, str]:
     for r in rs.rules:
         if f"{rs.id}/{r.name}" == rule_id:
             return {"id": rule_id, "enforce": r.enforce, "default": r.default}
-    return {"id": rule_id, "enforce": ENGINE_WORDS.get(rule_id, ""), "default": ""}
+    return {"id": rule_id, "enforce": ENGINE_RULE_WORDS.get(rule_id, ""), "default": ""}
 
 
 def _cited(events: Sequence[Event]) -> list[str]:
@@ -1020,7 +1008,7 @@ def refusals(store: Store) -> list[dict[str, Any]]:
         words = (
             rule_words(rs, r.rule)
             if rs
-            else {"id": r.rule, "enforce": ENGINE_WORDS.get(r.rule, ""), "default": ""}
+            else {"id": r.rule, "enforce": ENGINE_RULE_WORDS.get(r.rule, ""), "default": ""}
         )
         out.append({**plain(r), "when": clock_text(r.at), "enforce": words["enforce"]})
     return out

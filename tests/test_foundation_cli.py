@@ -65,7 +65,7 @@ def test_do_appends_one_batch_and_prints_it_with_rule_ids(log: Path, capsys: pyt
     assert lines[0].split()[0] == str(before + 1)
     assert "command: move ari 2,2 4,2" in lines[0]
     assert any("ari moved" in x and "= 5 of 6" in x and "[speed-meters/movement" in x for x in lines), out
-    assert any("ari spends 1 actions" in x and "[speed-meters/stop]" in x for x in lines), out
+    assert any("ari spends 1 action" in x and "[speed-meters/stop]" in x for x in lines), out
     assert len(log.read_bytes().splitlines()) == before + len(lines)
 
 
@@ -266,3 +266,9 @@ def test_new_without_log_makes_a_sqlite_store_named_after_the_scenario(
     made = tmp_path / (SCENARIO.stem + ".db")
     assert made.read_bytes()[:16] == b"SQLite format 3\x00"
     assert "round 1" in cli(capsys, "show", made)
+
+
+def test_rules_lists_the_engine_rules_every_refusal_may_cite(capsys: pytest.CaptureFixture[str]):
+    out = cli(capsys, "rules", "speed-meters")
+    for rule_id in ("tabletrail/turn-order", "tabletrail/side", "tabletrail/checks", "tabletrail/undo"):
+        assert f"  {rule_id}: " in out
