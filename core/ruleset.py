@@ -246,6 +246,10 @@ class Ruleset:
                 f"{f.id} fights for {f.side}; {command.by} may not command it (the GM may: by=gm)",
             )
 
+    def gm_only(self, command: Command, rule: str, what: str) -> None:
+        """Effects the GM narrates (an outside force, a fall) are entered by the GM."""
+        require(command.by == "gm", rule, f"only the GM may {what} (by=gm); {command.by} asked")
+
     def fighter(self, state: EncounterState, fighter_id: str) -> Fighter:
         f = state.fighter(fighter_id)
         if f is None:

@@ -364,3 +364,13 @@ def test_a_mistyped_distance_or_roll_goes_no_farther_than_the_map():
     enc = pair(target_at=(3, 2))
     do(enc, f"shove p t roll={10**12} roll=1")
     assert where(enc, "t") == (7, 2)
+
+
+def test_outside_forces_are_the_gms_to_enter():
+    """A player side may not push fighters around the map with the GM's effects."""
+    enc = pair()
+    r = refuse(enc, "force t push 6,2 source=p by=red", "speed-meters/forced")
+    assert "only the GM" in r.reason
+    r = refuse(enc, "random t by=red", "speed-meters/random")
+    assert "only the GM" in r.reason
+    do(enc, "force t push 6,2 source=p")  # by=gm, the default

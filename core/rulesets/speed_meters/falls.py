@@ -37,6 +37,7 @@ class Falls(Shared):
     @handles(Fall)
     def fall_command(self, b: Batch, cmd: Fall, dice: Dice) -> None:
         """An effect drops an airborne or climbing fighter (a GM command)."""
+        self.gm_only(cmd, self.rule("fall-table"), "drop a fighter")
         f = self.fighter(b.state, cmd.fighter)
         up = self.above_ground(b.state, f)
         require(

@@ -57,6 +57,7 @@ class Forces(Falls):
     def force(self, b: Batch, cmd: Force, dice: Dice) -> None:
         """forced: an effect pushes, pulls or slides a fighter along a path the GM gives."""
         rule = self.rule("forced")
+        self.gm_only(cmd, rule, "move a creature by an outside force")
         f = self.fighter(b.state, cmd.fighter)
         require(
             cmd.kind in ("push", "pull", "slide"),
@@ -106,6 +107,7 @@ class Forces(Falls):
     def random_move(self, b: Batch, cmd: RandomMove, dice: Dice) -> None:
         """random: 1d8 picks one of the 8 numbered neighbours; the fighter moves that way."""
         rule = self.rule("random")
+        self.gm_only(cmd, rule, "send a creature in a random direction")
         f = self.fighter(b.state, cmd.fighter)
         require(cmd.meters >= 1, rule, f"a random move goes at least 1 m, not {cmd.meters}")
         numbering = NUMBERINGS[b.state.settings["random_numbering"]]
