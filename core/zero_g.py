@@ -207,6 +207,13 @@ def trajectory(mark: Mapping[str, Any] | None) -> tuple[str, int]:
     return str(mark["dir"]), int(mark["speed"])
 
 
+def heading(fighter_id: str, direction: str, speed: int, rules: tuple[str, ...], note: str) -> ev.Marked:
+    """The fact of a body's trajectory: where it is carried and how fast (m per cycle)."""
+    return ev.Marked(
+        fighter=fighter_id, key=TRAJECTORY, value={"dir": direction, "speed": speed}, rules=rules, note=note
+    )
+
+
 def ap(cu: int) -> str:
     """AP for people: 200 -> '2 AP'."""
     return f"{fmt(cu)} AP"
@@ -288,12 +295,12 @@ class ZeroGravity(Ruleset):
         rules = (drift,) if is_object(body) else (drift, self.rule("zero-g-penalties"))
         self.shift(b, fighter_id, "lose_footing", rules, f"{why}: {fighter_id} drifts")
         b.emit(
-            ev.Marked(
-                fighter=fighter_id,
-                key=TRAJECTORY,
-                value={"dir": direction, "speed": DRIFT_SPEED},
-                rules=(drift,),
-                note=f"trajectory {direction} at {DRIFT_SPEED} square per turn, drawn as gravity failed"
+            heading(
+                fighter_id,
+                direction,
+                DRIFT_SPEED,
+                (drift,),
+                f"trajectory {direction} at {DRIFT_SPEED} square per turn, drawn as gravity failed"
                 + ("" if is_object(body) else f"; {self.penalties_now(b.state, fighter_id)}"),
             )
         )
@@ -426,23 +433,23 @@ class ZeroGravity(Ruleset):
                 f"{fighter_id} is stopped by {bump}: its push-off momentum of {speed} m per cycle is spent",
             )
             b.emit(
-                ev.Marked(
-                    fighter=fighter_id,
-                    key=TRAJECTORY,
-                    value={"dir": direction, "speed": DRIFT_SPEED},
-                    rules=(self.rule("push-off"),),
-                    note=f"back to drift speed {DRIFT_SPEED}, still heading {direction}",
+                heading(
+                    fighter_id,
+                    direction,
+                    DRIFT_SPEED,
+                    (self.rule("push-off"),),
+                    f"back to drift speed {DRIFT_SPEED}, still heading {direction}",
                 )
             )
         elif bump and not cells:
             # Nothing moved, so no Moved event says why: the trajectory, unchanged, says it.
             b.emit(
-                ev.Marked(
-                    fighter=fighter_id,
-                    key=TRAJECTORY,
-                    value={"dir": direction, "speed": speed},
-                    rules=(rule,),
-                    note=f"{fighter_id} stays at {show(body.pos)}: {bump} blocks its drift {direction}",
+                heading(
+                    fighter_id,
+                    direction,
+                    speed,
+                    (rule,),
+                    f"{fighter_id} stays at {show(body.pos)}: {bump} blocks its drift {direction}",
                 )
             )
 
@@ -491,12 +498,12 @@ class ZeroGravity(Ruleset):
         )
         self.note_penalties(b, f.id)
         b.emit(
-            ev.Marked(
-                fighter=f.id,
-                key=TRAJECTORY,
-                value={"dir": cmd.direction, "speed": cmd.speed},
-                rules=(rule,),
-                note=f"{cmd.speed} m per cycle {cmd.direction}, carried at the start of each of its turns",
+            heading(
+                f.id,
+                cmd.direction,
+                cmd.speed,
+                (rule,),
+                f"{cmd.speed} m per cycle {cmd.direction}, carried at the start of each of its turns",
             )
         )
 
@@ -522,15 +529,7 @@ class ZeroGravity(Ruleset):
             f"{f.id} slows to {slower} m per cycle"
             + (": drift speed, its direction may change again" if drifting else ""),
         )
-        b.emit(
-            ev.Marked(
-                fighter=f.id,
-                key=TRAJECTORY,
-                value={"dir": direction, "speed": slower},
-                rules=(rule,),
-                note=f"{slower} m per cycle {direction}",
-            )
-        )
+        b.emit(heading(f.id, direction, slower, (rule,), f"{slower} m per cycle {direction}"))
 
     @handles(TurnDrift)
     def turn_drift(self, b: Batch, cmd: TurnDrift, dice: Dice) -> None:
@@ -554,12 +553,12 @@ class ZeroGravity(Ruleset):
             b, f.id, "twist", (rule,), f"{f.id} twists: its drift turns from {direction} to {cmd.direction}"
         )
         b.emit(
-            ev.Marked(
-                fighter=f.id,
-                key=TRAJECTORY,
-                value={"dir": cmd.direction, "speed": speed},
-                rules=(rule,),
-                note=f"{speed} m per cycle {cmd.direction}: turning never speeds a drift up",
+            heading(
+                f.id,
+                cmd.direction,
+                speed,
+                (rule,),
+                f"{speed} m per cycle {cmd.direction}: turning never speeds a drift up",
             )
         )
 
@@ -618,12 +617,12 @@ class ZeroGravity(Ruleset):
         )
         self.note_penalties(b, f.id)
         b.emit(
-            ev.Marked(
-                fighter=f.id,
-                key=TRAJECTORY,
-                value={"dir": cmd.direction, "speed": DRIFT_SPEED},
-                rules=(rule,),
-                note=f"a chosen direction, {cmd.direction}, at drift speed",
+            heading(
+                f.id,
+                cmd.direction,
+                DRIFT_SPEED,
+                (rule,),
+                f"a chosen direction, {cmd.direction}, at drift speed",
             )
         )
 
