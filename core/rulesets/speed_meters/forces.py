@@ -404,19 +404,26 @@ class Forces(Falls):
         )
         cells = ray(b.state.grid, (t.pos[0], t.pos[1]), (dx, dy), meters)
         if cells:
-            self.shift(
-                b,
-                dice,
-                t.id,
-                cells,
-                kind="push",
-                origin=a.pos,
-                named=a.id,
-                rule=rule,
-                stop_early=True,
-                aware=True,
-                bumps=cmd.bumps,
-            )
+            self.drive_away(b, dice, a, t, cells, rule, cmd.bumps)
+
+    def drive_away(
+        self, b: Batch, dice: Dice, a: Fighter, t: Fighter, cells: list[XY], rule: str, bumps: int
+    ) -> list[Pos]:
+        """Shove and push alike: the target is driven away from the attacker along `cells`, and may
+        save short of a hazard it knows of (forced)."""
+        return self.shift(
+            b,
+            dice,
+            t.id,
+            cells,
+            kind="push",
+            origin=a.pos,
+            named=a.id,
+            rule=rule,
+            stop_early=True,
+            aware=True,
+            bumps=bumps,
+        )
 
     @handles(Push)
     def push(self, b: Batch, cmd: Push, dice: Dice) -> None:
@@ -429,19 +436,7 @@ class Forces(Falls):
         cells = ray(b.state.grid, (t.pos[0], t.pos[1]), (dx, dy), meters)
         if not cells:
             return
-        passed = self.shift(
-            b,
-            dice,
-            t.id,
-            cells,
-            kind="push",
-            origin=a.pos,
-            named=a.id,
-            rule=rule,
-            stop_early=True,
-            aware=True,
-            bumps=cmd.bumps,
-        )
+        passed = self.drive_away(b, dice, a, t, cells, rule, cmd.bumps)
         vacated = [(p[0], p[1]) for p in [t.pos, *passed[:-1]]]
         self.follow(b, a.id, vacated[: len(passed)], rule, f"follows {t.id} into each space it leaves")
 
