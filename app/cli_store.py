@@ -5,6 +5,11 @@ Which store: any existing file that is a SQLite database, or a path ending in .d
 (events/sqlite_store.py); anything else is a JSON Lines log. An existing file is
 what its bytes say, whatever its name. Every verb takes either.
 
+A PostgreSQL URL (postgresql://host/db?encounter=NAME) is an encounter in a
+PostgreSQL database (events/postgres_store.py); so is a plain encounter NAME
+(letters, digits, - and _) that is not an existing file while TABLETRAIL_DB holds
+the database's URL.
+
 Default: `tabletrail new SCENARIO` without --log keeps the encounter in SQLite,
 the durable store, in the current folder under the scenario's file name with
 `.db`: `tabletrail new scenarios/skirmish.toml` creates `./skirmish.db`.
@@ -19,6 +24,7 @@ the durable store, in the current folder under the scenario's file name with
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,13 +34,18 @@ from tabletrail import render
 from tabletrail.encounter import Encounter, fold_with_snapshots
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, Store
+from tabletrail.events.postgres_store import NAME, PostgresStore, is_url
 from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
 from tabletrail.projections.snapshot import FORMAT
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
-LOG_HELP = "the encounter's log: NAME.jsonl (JSON Lines) or NAME.db (SQLite)"
+LOG_HELP = (
+    "the encounter's log: NAME.jsonl (JSON Lines), NAME.db (SQLite), or postgresql://HOST/DB?encounter=NAME "
+    "(or a plain NAME with TABLETRAIL_DB set to the database's URL)"
+)
+DB_ENV = "TABLETRAIL_DB"
 
 
 def _warn(message: str) -> None:
@@ -43,6 +54,11 @@ def _warn(message: str) -> None:
 
 def store_for(path: str, snapshot_every: int | None = None) -> Store:
     """The store behind a log path given on the command line (see the module docstring)."""
+    if is_url(path):
+        return PostgresStore(path, snapshot_every=snapshot_every, warn=_warn)
+    database = os.environ.get(DB_ENV)
+    if database and NAME.fullmatch(path) and not Path(path).exists():
+        return PostgresStore(database, encounter=path, snapshot_every=snapshot_every, warn=_warn)
     p = Path(path)
     if p.suffix.lower() == ".toml" and p.is_file():
         raise InputError(

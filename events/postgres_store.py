@@ -1,0 +1,629 @@
+"""The PostgreSQL event store: many encounters in one database, shared by several servers.
+
+The same contract as SqliteStore (events/sqlite_store.py), for a hosted table
+service where several `serve` processes on several machines share one durable
+log per encounter. A log is named by URL:
+
+    postgresql://[user[:password]@]host[:port]/database?encounter=NAME[&schema=SCHEMA]
+
+`encounter` and `schema` are ours (the schema defaults to `tabletrail`); every
+other query parameter goes to libpq as is (sslmode, connect_timeout...). Errors
+name the URL with its password masked.
+
+Tables (in the schema, made by an idempotent CREATE ... IF NOT EXISTS migration
+the first time an encounter is created there):
+
+- encounters(encounter, version, created): one row per encounter holding its
+  tip. An append moves it from the version its writer saw to the new one in the
+  same transaction as the rows, so a stale writer finds 0 rows to update (a
+  VersionConflict) and two writers at once queue on the row lock.
+- events(encounter, version, batch, line): one row per record, `line` the exact
+  bytes of the JSON line (export is byte-identical); the primary key
+  (encounter, version) is the optimistic lock of last resort.
+- batches(encounter, batch, first, last, command_id): unique (encounter,
+  command_id) makes a retried command append nothing.
+- refused, snapshots, meta: as in SQLite.
+- store_format(format): the tables' version; a newer one is refused.
+
+Every batch is one transaction and its commit sends `NOTIFY tabletrail` with
+"schema<TAB>encounter<TAB>version": a server worker listening on the database
+(app/web/live.py) hears of every append, whichever worker or CLI made it.
+PostgreSQL delivers a notification only when (and if) its transaction commits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import msgspec
+from tabletrail.events.errors import InputError
+from tabletrail.events.log import DuplicateCommand, Record, Refused, VersionConflict, Warn, decode, unkept
+
+try:
+    import psycopg
+    from psycopg import errors as pg_errors
+    from psycopg import sql
+except ImportError:  # the postgres extra is not installed: store_for says so when a URL is given
+    psycopg = None  # type: ignore[assignment]
+
+FORMAT = 1  # store_format of the tables below
+DEFAULT_SCHEMA = "tabletrail"
+DEFAULT_SNAPSHOT_EVERY = 1000
+CHANNEL = "tabletrail"  # NOTIFY channel: payload "schema\tencounter\tversion"
+PAGE = 20_000  # rows per query when reading a long log
+CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
+SCHEMES = ("postgresql", "postgres")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")  # an encounter: safe in a URL path, a file name
+
+TABLES = (
+    """CREATE TABLE IF NOT EXISTS store_format (
+        one BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one), format INTEGER NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS encounters (
+        encounter TEXT PRIMARY KEY, version BIGINT NOT NULL, created TIMESTAMPTZ NOT NULL DEFAULT now())""",
+    """CREATE TABLE IF NOT EXISTS events (
+        encounter TEXT NOT NULL, version BIGINT NOT NULL, batch BIGINT NOT NULL, line BYTEA NOT NULL,
+        PRIMARY KEY (encounter, version))""",
+    """CREATE TABLE IF NOT EXISTS batches (
+        encounter TEXT NOT NULL, batch BIGINT NOT NULL, first BIGINT NOT NULL, last BIGINT NOT NULL,
+        command_id TEXT, PRIMARY KEY (encounter, batch))""",
+    """CREATE UNIQUE INDEX IF NOT EXISTS batches_command ON batches (encounter, command_id)
+        WHERE command_id IS NOT NULL""",
+    """CREATE TABLE IF NOT EXISTS refused (
+        encounter TEXT NOT NULL, n BIGINT NOT NULL, line BYTEA NOT NULL, PRIMARY KEY (encounter, n))""",
+    """CREATE TABLE IF NOT EXISTS snapshots (
+        encounter TEXT NOT NULL, version BIGINT NOT NULL, format INTEGER NOT NULL, data BYTEA NOT NULL,
+        PRIMARY KEY (encounter, version, format))""",
+    """CREATE TABLE IF NOT EXISTS meta (
+        encounter TEXT NOT NULL, key TEXT NOT NULL, value TEXT, PRIMARY KEY (encounter, key))""",
+)
+
+
+class Unavailable(InputError):
+    """The database server can't be reached now (down, restarting, refusing): try again later (HTTP 503)."""
+
+
+def is_url(text: str) -> bool:
+    """Does a LOG argument name a PostgreSQL database rather than a file?"""
+    return text.split("://", 1)[0].lower() in SCHEMES and "://" in text
+
+
+def masked(url: str) -> str:
+    """The URL with its password replaced by ***, for messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+class Location(msgspec.Struct, frozen=True):
+    """A URL taken apart: what libpq connects to, our schema, the encounter, and a printable name."""
+
+    conninfo: str
+    schema: str
+    encounter: str | None
+    shown: str  # the URL as given, password masked
+
+
+def parse_url(url: str, encounter: str | None = None) -> Location:
+    """Split a postgresql:// URL into libpq's part and ours; refuse what can't be right, naming it."""
+    shown = masked(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError as exc:
+        raise InputError(f"{shown}: not a PostgreSQL URL ({exc})") from None
+    if parts.scheme.lower() not in SCHEMES:
+        raise InputError(f"{shown}: not a PostgreSQL URL (it must start with postgresql://)")
+    if parts.fragment:
+        raise InputError(f"{shown}: a PostgreSQL URL has no #fragment")
+    params = parse_qsl(parts.query, keep_blank_values=True)
+    ours = {k: v for k, v in params if k in ("encounter", "schema")}
+    rest = [(k, v) for k, v in params if k not in ("encounter", "schema")]
+    if not any(k == "connect_timeout" for k, _ in rest):
+        rest.append(("connect_timeout", str(CONNECT_TIMEOUT)))
+    name = encounter if encounter is not None else ours.get("encounter")
+    if name is not None and not NAME.fullmatch(name):
+        raise InputError(
+            f"{shown}: encounter {name!r}: a name is letters, digits, - and _ (up to 100, "
+            "starting with a letter or digit)"
+        )
+    schema = ours.get("schema", DEFAULT_SCHEMA)
+    if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", schema):
+        raise InputError(f"{shown}: schema {schema!r}: lower-case letters, digits and _ only")
+    conninfo = urlunsplit(parts._replace(scheme="postgresql", query=urlencode(rest)))
+    if encounter is not None and ours.get("encounter") is None:
+        shown = f"{shown}{'&' if parts.query else '?'}encounter={encounter}"
+    return Location(conninfo, schema, name, shown)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0].strip()
+
+
+class Database:
+    """One connection to one database, shared by the stores of a process (and its threads) under a lock.
+
+    A web worker serving 200 encounters holds one connection, not 200. A broken
+    connection (the server restarted) is dropped and made again at the next use.
+    """
+
+    _open: dict[tuple[int, str], Database] = {}
+    _made = threading.Lock()
+
+    def __init__(self, conninfo: str, shown: str) -> None:
+        self.conninfo = conninfo
+        self.shown = shown  # the masked URL, for messages
+        self.lock = threading.RLock()
+        self.conn: psycopg.Connection | None = None
+        self.checked: set[str] = set()  # schemas whose tables were found (or made) on this connection
+
+    @classmethod
+    def shared(cls, conninfo: str, shown: str) -> Database:
+        """This process's connection to the database (a forked child makes its own)."""
+        key = (os.getpid(), conninfo)
+        with cls._made:
+            db = cls._open.get(key)
+            if db is None:
+                db = cls._open[key] = Database(conninfo, shown)
+            return db
+
+    def connect(self) -> psycopg.Connection:
+        if self.conn is not None and not self.conn.closed and not self.conn.broken:
+            return self.conn
+        self.drop()
+        try:
+            self.conn = psycopg.connect(self.conninfo, autocommit=True)
+        except psycopg.OperationalError as exc:
+            raise Unavailable(
+                f"{self.shown}: cannot reach the PostgreSQL server ({_first_line(exc)})"
+            ) from None
+        except psycopg.ProgrammingError as exc:  # a malformed conninfo
+            raise InputError(f"{self.shown}: not a usable PostgreSQL URL ({_first_line(exc)})") from None
+        return self.conn
+
+    def drop(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(Exception):  # closing a dead connection may fail; it is gone anyway
+                self.conn.close()
+        self.conn = None
+        self.checked.clear()
+
+    def close(self) -> None:
+        with self.lock:
+            self.drop()
+
+
+class PostgresStore:
+    """An encounter in a PostgreSQL database: versioned appends, command ids, snapshots, NOTIFY on commit."""
+
+    versioned = True
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        encounter: str | None = None,
+        snapshot_every: int | None = None,
+        warn: Warn | None = None,
+        private: bool = False,
+    ) -> None:
+        if psycopg is None:
+            raise InputError(
+                f"{masked(url)}: PostgreSQL logs need the postgres extra: pip install 'tabletrail[postgres]'"
+            )
+        self.url = url
+        self.where = parse_url(url, encounter)
+        if self.where.encounter is None:
+            raise InputError(
+                f"{self.where.shown}: which encounter? add ?encounter=NAME to the URL "
+                "(`tabletrail encounters URL` lists them)"
+            )
+        self.encounter: str = self.where.encounter
+        self.schema = self.where.schema
+        self.name = self.where.shown
+        self.warn = warn
+        self._snapshot_every = snapshot_every
+        # private: a connection of its own (a second device in tests; a benchmark's client)
+        self.db = (
+            Database(self.where.conninfo, self.name)
+            if private
+            else Database.shared(self.where.conninfo, self.name)
+        )
+
+    # --- the connection ----------------------------------------------------------
+
+    def _q(self, text: str) -> sql.Composed:
+        """A statement on this store's schema: {s} stands for the quoted schema name."""
+        return sql.SQL(text).format(s=sql.Identifier(self.schema))
+
+    @contextmanager
+    def _conn(self, doing: str, create: bool = False) -> Iterator[psycopg.Connection]:
+        """The connection, its tables checked, with PostgreSQL's errors turned into one-line InputErrors."""
+        with self.db.lock:
+            try:
+                conn = self.db.connect()
+                if self.schema not in self.db.checked:
+                    self._migrate(conn) if create else self._check_tables(conn)
+                    self.db.checked.add(self.schema)
+                yield conn
+            except psycopg.OperationalError as exc:
+                broken = self.db.conn is None or self.db.conn.broken or self.db.conn.closed
+                self.db.drop()
+                if broken or isinstance(exc, pg_errors.AdminShutdown | pg_errors.CannotConnectNow):
+                    raise Unavailable(
+                        f"{self.name}: {doing}: the PostgreSQL server is unreachable ({_first_line(exc)}); "
+                        "nothing was changed: try again when it is back"
+                    ) from None
+                raise InputError(f"{self.name}: {doing}: {_first_line(exc)}") from None
+            except pg_errors.UndefinedTable:
+                self.db.checked.discard(self.schema)
+                raise InputError(
+                    f"{self.name}: {doing}: the database has no tabletrail tables in schema "
+                    f"{self.schema!r} (they were dropped?); nothing was changed"
+                ) from None
+            except pg_errors.InsufficientPrivilege as exc:
+                raise InputError(
+                    f"{self.name}: {doing}: permission denied ({_first_line(exc)}); nothing was changed"
+                ) from None
+            except psycopg.Error as exc:
+                if isinstance(exc, psycopg.InterfaceError) or self.db.conn is None or self.db.conn.broken:
+                    self.db.drop()
+                    raise Unavailable(
+                        f"{self.name}: {doing}: the connection to the PostgreSQL server was lost "
+                        f"({_first_line(exc)}); nothing was changed: try again"
+                    ) from None
+                raise InputError(f"{self.name}: {doing}: {_first_line(exc)}") from None
+
+    def _check_tables(self, conn: psycopg.Connection) -> None:
+        """An existing store: the tables are there, and not from a newer tabletrail."""
+        row = conn.execute(
+            "SELECT to_regclass(%s), to_regclass(%s)",
+            (f'"{self.schema}".store_format', f'"{self.schema}".events'),
+        ).fetchone()
+        if row is None or row[0] is None or row[1] is None:
+            raise InputError(
+                f"{self.name}: the database has no tabletrail tables (schema {self.schema!r}): "
+                "start an encounter there with `tabletrail new SCENARIO --log URL`"
+            )
+        version = conn.execute(self._q("SELECT format FROM {s}.store_format")).fetchone()
+        if version is not None and version[0] > FORMAT:
+            raise InputError(
+                f"{self.name}: written by a newer tabletrail (store format {version[0]}; this version reads "
+                f"up to {FORMAT}): upgrade tabletrail to open it"
+            )
+
+    def _migrate(self, conn: psycopg.Connection) -> None:
+        """Make the schema and tables if missing: idempotent, and safe when two processes do it at once."""
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"tabletrail:{self.schema}",))
+            conn.execute(self._q("CREATE SCHEMA IF NOT EXISTS {s}"))
+            conn.execute(self._q("SET LOCAL search_path TO {s}"))
+            for statement in TABLES:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO store_format (format) VALUES (%s) ON CONFLICT (one) DO NOTHING", (FORMAT,)
+            )
+        self._check_tables(conn)
+
+    def close(self) -> None:
+        """Let go of the connection (a shared one is made again by the next store that needs it)."""
+        self.db.close()
+
+    def exists(self) -> bool:
+        """Is this encounter in the database? (False too when the tables are missing.)"""
+        try:
+            return self._head() is not None
+        except Unavailable:
+            raise
+        except InputError:
+            return False
+
+    # --- reading ---------------------------------------------------------------
+
+    def _head(self) -> int | None:
+        with self._conn("reading") as conn:
+            row = conn.execute(
+                self._q("SELECT version FROM {s}.encounters WHERE encounter = %s"), (self.encounter,)
+            ).fetchone()
+        return row[0] if row else None
+
+    def _missing(self) -> InputError:
+        return InputError(
+            f"{self.name}: no encounter {self.encounter!r} in this database "
+            f"(`tabletrail encounters {masked(self.url)}` lists them)"
+        )
+
+    def read(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
+        """The lines with versions after `start` (and up to `stop`), oldest first."""
+        if self._head() is None:  # fail now, not at the first line
+            raise self._missing()
+        return self._pages(start, stop)
+
+    def _pages(self, start: int, stop: int | None) -> Iterator[bytes]:
+        last = start
+        end = stop if stop is not None else 2**62
+        query = self._q(
+            "SELECT version, line FROM {s}.events WHERE encounter = %s AND version > %s AND version <= %s "
+            "ORDER BY version LIMIT %s"
+        )
+        while True:
+            with self._conn("reading") as conn:
+                rows = conn.execute(query, (self.encounter, last, end, PAGE)).fetchall()
+            for version, line in rows:
+                yield bytes(line)
+                last = version
+            if len(rows) < PAGE:
+                return
+
+    def version(self) -> int:
+        """How many records the encounter holds (its tip)."""
+        head = self._head()
+        if head is None:
+            raise self._missing()
+        return head
+
+    def find_command(self, command_id: str) -> tuple[int, int] | None:
+        """The first and last version of the batch this command id appended, if any."""
+        with self._conn("reading") as conn:
+            row = conn.execute(
+                self._q('SELECT first, last FROM {s}.batches WHERE encounter = %s AND command_id = %s'),
+                (self.encounter, command_id),
+            ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def batch_span(self, batch: int) -> tuple[int, int] | None:
+        """The first and last version of a batch, if it is in the log."""
+        with self._conn("reading") as conn:
+            row = conn.execute(
+                self._q("SELECT first, last FROM {s}.batches WHERE encounter = %s AND batch = %s"),
+                (self.encounter, batch),
+            ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    # --- writing ---------------------------------------------------------------
+
+    def _rows(self, lines: Sequence[bytes]) -> tuple[list[Record], dict[int, list]]:
+        """Decode the lines to be written: their versions and batches, each line checked."""
+        records = [decode(line, f"{self.name}: new line {n}") for n, line in enumerate(lines, start=1)]
+        batches: dict[int, list] = {}
+        for r in records:
+            span = batches.setdefault(r.batch, [r.seq, r.seq, None])
+            span[1] = r.seq
+            if r.command_id is not None and span[2] is None:
+                span[2] = r.command_id
+        return records, batches
+
+    def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None:
+        """Append one batch in one transaction, only if the encounter is still at version `expected`."""
+        if not lines:
+            return
+        records, batches = self._rows(lines)
+        if expected is None:
+            expected = records[0].seq - 1  # the lines say where they go
+        for n, r in enumerate(records):
+            if r.seq != expected + 1 + n:
+                raise InputError(
+                    f"{self.name}: new line {n + 1}: seq is {r.seq}, expected {expected + 1 + n}"
+                )
+        with self._conn("appending") as conn:
+            self._write(conn, records, lines, batches, expected)
+
+    def _write(
+        self,
+        conn: psycopg.Connection,
+        records: list[Record],
+        lines: Sequence[bytes],
+        batches: dict[int, list],
+        expected: int,
+        refused: Sequence[bytes] = (),
+        every: int | None = None,
+    ) -> None:
+        """One transaction: move the tip, insert the rows, notify; a conflict rolls all of it back.
+
+        `every` is given when the encounter is new: its tip row is made here (and
+        must not exist yet), with its snapshot interval.
+        """
+        tip = expected + len(records)
+        try:
+            with conn.transaction(), conn.cursor() as cur:
+                if every is not None:
+                    self._start(cur, tip, every, refused)
+                elif not cur.execute(
+                    self._q("UPDATE {s}.encounters SET version = %s WHERE encounter = %s AND version = %s"),
+                    (tip, self.encounter, expected),
+                ).rowcount:
+                    raise self._conflict(conn, expected)
+                cur.executemany(
+                    self._q(
+                        "INSERT INTO {s}.events (encounter, version, batch, line) "
+                        "VALUES (%s, %s, %s, %s)"
+                    ),
+                    [(self.encounter, r.seq, r.batch, bytes(b)) for r, b in zip(records, lines, strict=True)],
+                )
+                self._batches(cur, batches)
+                cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.schema}\t{self.encounter}\t{tip}"))
+        except pg_errors.UniqueViolation:  # the (encounter, version) key: a writer that skipped the tip
+            raise VersionConflict(self.name, expected, self._tip(conn) or 0) from None
+
+    def _start(self, cur: psycopg.Cursor, tip: int, every: int, refused: Sequence[bytes]) -> None:
+        """A new encounter's tip row, refusals and snapshot interval (inside the creating transaction)."""
+        made = cur.execute(
+            self._q(
+                "INSERT INTO {s}.encounters (encounter, version) VALUES (%s, %s) "
+                "ON CONFLICT (encounter) DO NOTHING"
+            ),
+            (self.encounter, tip),
+        ).rowcount
+        if not made:
+            raise InputError(
+                f"{self.name}: a log already exists here (encounter {self.encounter!r}); pick another name"
+            )
+        cur.executemany(
+            self._q("INSERT INTO {s}.refused (encounter, n, line) VALUES (%s, %s, %s)"),
+            [(self.encounter, n, bytes(line)) for n, line in enumerate(refused, start=1)],
+        )
+        cur.execute(
+            self._q("INSERT INTO {s}.meta (encounter, key, value) VALUES (%s, 'snapshot_every', %s)"),
+            (self.encounter, str(every)),
+        )
+
+    def _batches(self, cur: psycopg.Cursor, batches: dict[int, list]) -> None:
+        """Where each batch sits; a command id the encounter holds already is a DuplicateCommand."""
+        try:
+            cur.executemany(
+                self._q(
+                    "INSERT INTO {s}.batches AS b (encounter, batch, first, last, command_id) "
+                    "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (encounter, batch) DO UPDATE SET "
+                    "last = excluded.last, command_id = coalesce(b.command_id, excluded.command_id)"
+                ),
+                [(self.encounter, n, lo, hi, cid) for n, (lo, hi, cid) in batches.items()],
+            )
+        except pg_errors.UniqueViolation:
+            ids = [cid for _, _, cid in batches.values() if cid is not None]
+            raise DuplicateCommand(self.name, (ids or [""])[0]) from None
+
+    def _conflict(self, conn: psycopg.Connection, expected: int) -> InputError:
+        actual = self._tip(conn)
+        if actual is None:
+            return self._missing()
+        return VersionConflict(self.name, expected, actual)
+
+    def _tip(self, conn: psycopg.Connection) -> int | None:
+        row = conn.execute(
+            self._q("SELECT version FROM {s}.encounters WHERE encounter = %s"), (self.encounter,)
+        ).fetchone()
+        return row[0] if row else None
+
+    def create(self, lines: Sequence[bytes], *, refused: Sequence[bytes] = ()) -> None:
+        """Start the encounter in the database (tables made if missing); refuses if it already exists."""
+        records, batches = self._rows(lines)
+        for n, r in enumerate(records, start=1):
+            if r.seq != n:
+                raise InputError(f"{self.name}: line {n}: seq is {r.seq}, expected {n}")
+        every = self._snapshot_every or DEFAULT_SNAPSHOT_EVERY
+        with self._conn("creating", create=True) as conn:
+            self._write(conn, records, lines, batches, 0, refused, every)
+
+    # --- the refusal side log ----------------------------------------------------
+
+    def note_refusal(self, refused: Refused) -> None:
+        """Keep a refusal in the side table; one that cannot be written is told to `warn` (see JsonlStore)."""
+        line = msgspec.json.encode(refused)
+        try:
+            with self._conn("noting a refusal") as conn, conn.transaction():
+                conn.execute(
+                    self._q(
+                        "INSERT INTO {s}.refused (encounter, n, line) SELECT %s, coalesce(max(n), 0) + 1, %s "
+                        "FROM {s}.refused WHERE encounter = %s"
+                    ),
+                    (self.encounter, line, self.encounter),
+                )
+        except InputError as exc:
+            if self.warn is None:
+                raise
+            unkept(self.warn, self.name, str(exc).removeprefix(f"{self.name}: "))
+
+    def refused_lines(self) -> list[bytes]:
+        with self._conn("reading refusals") as conn:
+            rows = conn.execute(
+                self._q("SELECT line FROM {s}.refused WHERE encounter = %s ORDER BY n"), (self.encounter,)
+            ).fetchall()
+        return [bytes(row[0]) for row in rows]
+
+    def refused(self) -> list[Refused]:
+        dec = msgspec.json.Decoder(Refused)
+        out = []
+        for n, line in enumerate(self.refused_lines(), start=1):
+            try:
+                out.append(dec.decode(line))
+            except msgspec.DecodeError as exc:
+                raise InputError(f"{self.name}: refusal {n}: {exc}") from None
+        return out
+
+    # --- snapshots: caches of the board --------------------------------------------
+
+    @property
+    def snapshot_every(self) -> int:
+        """Events between snapshots: the constructor's choice, else the encounter's setting, else 1000."""
+        if self._snapshot_every is not None:
+            return self._snapshot_every
+        try:
+            with self._conn("reading settings") as conn:
+                row = conn.execute(
+                    self._q("SELECT value FROM {s}.meta WHERE encounter = %s AND key = 'snapshot_every'"),
+                    (self.encounter,),
+                ).fetchone()
+        except Unavailable:
+            raise
+        except InputError:  # no tables yet: a store about to be created
+            return DEFAULT_SNAPSHOT_EVERY
+        try:
+            self._snapshot_every = int(row[0]) if row else DEFAULT_SNAPSHOT_EVERY
+        except ValueError:
+            self._snapshot_every = DEFAULT_SNAPSHOT_EVERY
+        return self._snapshot_every
+
+    def latest_snapshot(self, fmt: int, upto: int | None = None) -> tuple[int, bytes] | None:
+        """The newest snapshot in this format at or before version `upto`."""
+        with self._conn("reading snapshots") as conn:
+            row = conn.execute(
+                self._q(
+                    "SELECT version, data FROM {s}.snapshots WHERE encounter = %s AND format = %s "
+                    "AND version <= %s ORDER BY version DESC LIMIT 1"
+                ),
+                (self.encounter, fmt, upto if upto is not None else 2**62),
+            ).fetchone()
+        return (row[0], bytes(row[1])) if row else None
+
+    def save_snapshots(self, fmt: int, snapshots: Sequence[tuple[int, bytes]]) -> None:
+        with self._conn("saving snapshots") as conn, conn.transaction(), conn.cursor() as cur:
+            cur.executemany(
+                self._q(
+                    "INSERT INTO {s}.snapshots (encounter, version, format, data) VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT (encounter, version, format) DO UPDATE SET data = excluded.data"
+                ),
+                [(self.encounter, version, fmt, data) for version, data in snapshots],
+            )
+
+    def drop_snapshots(self) -> int:
+        with self._conn("dropping snapshots") as conn, conn.transaction():
+            return conn.execute(
+                self._q("DELETE FROM {s}.snapshots WHERE encounter = %s"), (self.encounter,)
+            ).rowcount
+
+    def check(self) -> str:
+        """The tip agrees with the rows: "ok", or what is wrong."""
+        with self._conn("checking") as conn:
+            row = conn.execute(
+                self._q(
+                    "SELECT e.version, count(v.version), coalesce(max(v.version), 0) FROM {s}.encounters e "
+                    "LEFT JOIN {s}.events v USING (encounter) WHERE e.encounter = %s GROUP BY e.version"
+                ),
+                (self.encounter,),
+            ).fetchone()
+        if row is None:
+            raise self._missing()
+        tip, count, top = row
+        if tip == count == top:
+            return "ok"
+        return f"the tip says {tip} events, the table holds {count} up to version {top}"
+
+
+def encounters(url: str) -> list[tuple[str, int, str]]:
+    """The encounters of a database: (name, events, created), by name."""
+    where = parse_url(url)
+    store = PostgresStore(url, encounter=where.encounter or "x")
+    with store._conn("listing encounters") as conn:
+        rows = conn.execute(
+            store._q("SELECT encounter, version, created FROM {s}.encounters ORDER BY encounter")
+        ).fetchall()
+    return [(name, version, created.isoformat(timespec="seconds")) for name, version, created in rows]
