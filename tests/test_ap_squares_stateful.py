@@ -25,7 +25,13 @@ from hypothesis.stateful import invariant, rule
 from support_stateful import EncounterMachine
 from tabletrail.core.geometry import NEIGHBOURS
 from tabletrail.core.refusal import Rejection
-from tabletrail.core.zero_g import DIRECTIONS, gravity, is_object, push_off_directions, weightless
+from tabletrail.core.rulesets.ap_squares.zero_g import (
+    DIRECTIONS,
+    gravity,
+    is_object,
+    push_off_directions,
+    weightless,
+)
 from tabletrail.events.log import Record
 from test_ap_squares_helpers import RULES, arena
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from support import do, of_type, refuse
 from tabletrail.cli import main
-from tabletrail.core.zero_g import push_off_directions
+from tabletrail.core.rulesets.ap_squares.zero_g import push_off_directions
 from tabletrail.events.errors import InputError
 from tabletrail.events.types import CheckRolled, Marked, Moved, Refreshed, Spent, StateChanged, TurnEnded
 from tabletrail.syntax import parse

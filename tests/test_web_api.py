@@ -20,8 +20,8 @@ from tabletrail.core.geometry import expand
 from tabletrail.core.machines import GRAPHS
 from tabletrail.core.reach import reach
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS
 from tabletrail.core.units import CU, fmt
-from tabletrail.core.zero_g import DIRECTIONS
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.syntax import parse

@@ -17,9 +17,9 @@ from tabletrail.core.machines import GRAPHS
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS, Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS, TRAJECTORY, trajectory
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, to_cu
-from tabletrail.core.zero_g import DIRECTIONS, TRAJECTORY, trajectory
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record

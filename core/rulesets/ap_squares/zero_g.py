@@ -11,8 +11,8 @@ The module has two halves: plain questions (which squares are weightless, what
 a square touches, which way a push-off may go, where a drift carries a body),
 and `ZeroGravity`, the part of the ap-squares ruleset that decides the zero-g
 commands with them (zero-g-drift, push-off, zero-g-grab, zero-g-penalties; the
-rule ids are cited next to the code). It lives here only to keep
-core/rulesets/ap_squares.py readable; `ApSquares` inherits it.
+rule ids are cited next to the code). It is the zero gravity family of the
+ap-squares package; `ApSquares` inherits it.
 
 Where the document is silent:
 - gravity is lost and restored by the GM over a rectangle (`gravity-off`,

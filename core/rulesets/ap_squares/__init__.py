@@ -1,0 +1,341 @@
+"""ap-squares: the movement chapter of document 002_0a50226be3a32e43.txt.
+
+Rule ids are the catalogue's `ap-squares/<rule>`; each is cited next to the code
+that enforces it.
+
+Action points. A character has `ap` action points per cycle (a stat; the
+`ap_per_cycle` setting when a fighter gives none). One cycle is one round of the
+turn order. AP come back when a new cycle starts (setting `ap_refresh`), not when
+the character's own turn starts, because the document lets a character spend AP
+during other characters' turns (a body-block, a reflexive leap, a grab as gravity
+fails) and those must count against the same cycle. Inside the engine AP are kept
+in hundredths like every length (`Spent(resource="ap", amount=200)` is 2 AP), so
+the shared `walk` prices steps in AP; every note and refusal prints whole AP.
+
+Reactions. Whoever is invaded, or caught by an area effect, answers with their own
+command (`react-invasion`, `reflexive-leap`) given by their side or the GM, so the
+log shows who chose what; until they answer, the encounter waits for them.
+
+Where the document is silent (each a setting when the catalogue names a default):
+- invade: a move stops just before the first occupied square and waits there; the
+  rest of its path is dropped, and the invader moves on with a new command. When two
+  already share the square, the first of them in the scenario answers. Loose objects
+  (fighters tagged `object`) never parry: they fill their square, and nobody walks in.
+- reflexive-leap: both the dive and the Dexterity roll are "the leap" and cost
+  `leap_ap`; a leap's length is counted in squares (a diagonal square is 1 m); a dive
+  lands on an open square where gravity holds, never in someone's square; a failed
+  dive stays put and takes the full damage; the GM announces the effect
+  (`area-effect`) and lands it on whoever has not reacted (`area-hit`).
+- rotate-about: of equally good squares the next is the one that turns least about
+  the pivot, then the nearer one (see `rotate_path`).
+- Dropping prone and standing up cost no AP. Defense is the `defense` stat plus the
+  `dexterity` modifier; zero-gravity rulings are listed in zero_g.py.
+
+Where each rule's code lives (rule ids are cited next to the code):
+
+- here, `ApSquares`: the catalogue (rules, settings, stats), the cycle (AP
+  and momentum come back, loose objects' turns, the drift at a turn's start)
+  and the answers a waiting encounter takes;
+- shared.py: the document's numbers, the marks, the AP ledger;
+- walking.py: walk, crawl (and the zero-g crawl's steps);
+- invasion.py: invade;
+- leaps.py: reflexive-leap;
+- rotate_about.py: rotate-about;
+- zero_g.py: zero-g-drift, push-off, zero-g-crawl, zero-g-grab, zero-g-penalties.
+"""
+
+from __future__ import annotations
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice
+from tabletrail.core.geometry import EUCLIDEAN, EVERY_1, show
+from tabletrail.core.refusal import Refusal
+from tabletrail.core.ruleset import ENGINE_TURN, Rule, Setting, Stat
+from tabletrail.core.rulesets.ap_squares.leaps import Leaps
+from tabletrail.core.rulesets.ap_squares.rotate_about import RotatingAbout, rotate_path
+from tabletrail.core.rulesets.ap_squares.shared import (
+    AREA,
+    BLOCK_AP,
+    BLOCKED,
+    CRAWL_AP,
+    HALVE_DIFFICULTY,
+    INVADING,
+    LEAP_DIFFICULTY,
+    LEAP_EXTRA_AP,
+    LEAP_EXTRA_DIFFICULTY,
+    LEAP_MIN_AP,
+    WALK_AP,
+)
+from tabletrail.core.rulesets.ap_squares.walking import Stepping
+from tabletrail.core.rulesets.ap_squares.zero_g import ZeroGravity, ap, is_object
+from tabletrail.core.state import EncounterState
+from tabletrail.events import types as ev
+from tabletrail.events.commands import Command
+from tabletrail.events.commands.ap_squares import AreaHit, ReactInvasion, ReflexiveLeap
+
+__all__ = [
+    "AREA",
+    "ApSquares",
+    "BLOCKED",
+    "BLOCK_AP",
+    "CRAWL_AP",
+    "HALVE_DIFFICULTY",
+    "INVADING",
+    "LEAP_DIFFICULTY",
+    "LEAP_EXTRA_AP",
+    "LEAP_EXTRA_DIFFICULTY",
+    "LEAP_MIN_AP",
+    "Stepping",
+    "WALK_AP",
+    "rotate_path",
+]
+
+
+class ApSquares(RotatingAbout, Leaps, ZeroGravity):
+    id = "ap-squares"
+    title = "Action points per cycle, 1 m squares"
+    document = "002_0a50226be3a32e43.txt"
+    unit = "m"
+    rules = (
+        Rule("walk", "walking costs 1 AP a square", "AP per cycle is a character stat"),
+        Rule("crawl", "crawling (prone) costs 2 AP a square, from the same AP per cycle as walking"),
+        Rule(
+            "invade",
+            "entering an occupied square lets the occupant parry: with a melee weapon (parry roll above "
+            "the invader's defense deals weapon damage; the invader still enters) or by body-block (2 AP, "
+            "opposed Strength rolls, the invader enters only by rolling higher, else the movement AP is "
+            "wasted); a blocked invader may not try the same square again this cycle",
+            "two characters may then share the square",
+        ),
+        Rule(
+            "reflexive-leap",
+            "against an area effect the character knows of, with at least 2 AP and able to move freely: "
+            "dive to an adjacent square outside it on a Celerity roll of 18 (no damage); +3 difficulty and "
+            "+2 AP per extra meter; with no way out, a Dexterity roll of 13 halves the damage",
+            "the leap costs 2 AP",
+        ),
+        Rule(
+            "rotate-about",
+            "circle a pivot square at the starting distance, clockwise or counter-clockwise, never turning "
+            "back; each square entered costs movement as usual",
+            "path squares are those whose distance best matches the radius",
+        ),
+        Rule(
+            "zero-g-drift",
+            "with no wall adjacent, keep momentum; with none, drift 1 square per turn along the trajectory "
+            "drawn when gravity was lost; 6 AP turns the trajectory but never speeds it up; loose objects "
+            "drift too",
+            "the trajectory is one of 8 directions, a check",
+        ),
+        Rule(
+            "push-off",
+            "next to a stable solid object: 6 AP, a direction perpendicular or diagonal to its surface, a "
+            "speed up to 3 + Strength bonus m per cycle; 4 AP breaks 1 m of speed; direction can't change "
+            "until back to drift speed",
+        ),
+        Rule("zero-g-crawl", "along stable solid objects, any direction, 2 AP a square while adjacent"),
+        Rule(
+            "zero-g-grab",
+            "when gravity disappears, 4 AP grabs an adjacent stable object at once; otherwise the "
+            "character starts drifting",
+        ),
+        Rule(
+            "zero-g-penalties",
+            "everyone -1 Defense; drifting or pushing off: no Dexterity to Defense, -2 ranged and -3 melee "
+            "attacks; crawling: -1 ranged, -2 melee; until gravity returns",
+            "the engine reports these modifiers; it does not resolve attacks",
+        ),
+    )
+    settings = (
+        Setting(
+            "ap_per_cycle",
+            10,
+            "AP a character has each cycle when its own `ap` stat is not given (house default: the "
+            "catalogue makes AP per cycle a character stat)",
+            (),
+            "ap-squares/walk",
+        ),
+        Setting(
+            "ap_refresh",
+            "cycle",
+            "when spent AP come back: 'cycle' (as each new cycle starts, so AP spent reacting in other "
+            "turns count) or 'turn' (as the character's own turn starts)",
+            ("cycle", "turn"),
+            "ap-squares/walk",
+        ),
+        Setting(
+            "diagonal",
+            EVERY_1,
+            "AP cost of a diagonal step: every-1 (a square is a square: 1 AP walking, 2 crawling), "
+            "alternating, euclidean, manhattan",
+            ("every-1", "alternating", "euclidean", "manhattan"),
+            "ap-squares/walk",
+        ),
+        Setting(
+            "rotate_distance",
+            EUCLIDEAN,
+            "the distance rule rotate-about measures the radius and the best-matching path squares by: "
+            "euclidean (between square centres), every-1, alternating, manhattan",
+            ("every-1", "alternating", "euclidean", "manhattan"),
+            "ap-squares/rotate-about",
+        ),
+        Setting(
+            "share_square",
+            True,
+            "after an invasion the invader and the occupant share the square; false: occupied squares "
+            "can't be entered at all",
+            (),
+            "ap-squares/invade",
+        ),
+        Setting(
+            "leap_ap",
+            2,
+            "AP a reflexive leap (dive or brace) costs, before 2 AP for each extra meter",
+            (),
+            "ap-squares/reflexive-leap",
+        ),
+        Setting(
+            "halve_rounding",
+            "down",
+            "how halved damage rounds after a successful Dexterity roll: down or up (house default)",
+            ("down", "up"),
+            "ap-squares/reflexive-leap",
+        ),
+        Setting(
+            "drift_directions",
+            8,
+            "directions a trajectory is drawn from when gravity fails: 8 (1d8: N, NE, E, SE, S, SW, W, NW) "
+            "or 4 (1d4: N, E, S, W)",
+            (8, 4),
+            "ap-squares/zero-g-drift",
+        ),
+        Setting(
+            "zero_g_penalties",
+            "report",
+            "report: `modifiers` lists the zero-gravity penalties and a parry meets the lowered Defense; "
+            "off: the table plays without them",
+            ("report", "off"),
+            "ap-squares/zero-g-penalties",
+        ),
+        Setting("check_formula", "1d20", "dice the seeded source rolls for a check (house default)"),
+    )
+    stats = (
+        Stat("ap", "action points per cycle; the ap_per_cycle setting when 0 or not given", default=0),
+        Stat("defense", "Defense before the Dexterity modifier", default=10),
+        Stat(
+            "dexterity",
+            "Dexterity attribute modifier: added to Defense and to Dexterity rolls",
+            default=0,
+            signed=True,
+        ),
+        Stat(
+            "strength",
+            "Strength attribute modifier, added to Strength rolls (body-block)",
+            default=0,
+            signed=True,
+        ),
+        Stat("strength_bonus", "Strength attribute bonus: extra m per cycle a push-off may reach", default=0),
+        Stat(
+            "celerity",
+            "Celerity attribute modifier, added to the reflexive-leap dive roll",
+            default=0,
+            signed=True,
+        ),
+        Stat(
+            "parry",
+            "modifier of a parry roll with the melee weapon wielded (unarmed counts)",
+            default=0,
+            signed=True,
+        ),
+        Stat("weapon_damage", "damage of that melee weapon", default=1),
+    )
+    posture_rules = ("ap-squares/crawl", "ap-squares/crawl")
+    # Budgets kept in hundredths like lengths (200 = 2 AP), for views that print `spent`.
+    centi_resources = ("movement", "maneuver", "ap", "momentum")
+
+    # --- the cycle ---------------------------------------------------------------------------
+
+    def begin(self, b: Batch, dice: Dice) -> None:
+        super().begin(b, dice)
+        self.skip_objects(b, dice)
+
+    def advance(self, b: Batch, dice: Dice) -> None:
+        super().advance(b, dice)
+        self.skip_objects(b, dice)
+
+    def skip_objects(self, b: Batch, dice: Dice) -> None:
+        """zero-g-drift: a loose object's turn is only its drift (done as the turn starts): end it at once."""
+        for _ in range(len(b.state.turn.order)):
+            body = self.fighter(b.state, b.state.turn.active)
+            if not is_object(body):
+                return
+            self.change(b, body, "turn", "finish", ENGINE_TURN, "a loose object takes no action")
+            b.emit(ev.TurnEnded(fighter=body.id, rules=(ENGINE_TURN, self.rule("zero-g-drift"))))
+            super().advance(b, dice)
+
+    def start_round(self, b: Batch, round_no: int, dice: Dice) -> None:
+        """A new cycle: AP (refreshed by cycle) and momentum come back, and blocks lapse."""
+        by_cycle = b.state.settings["ap_refresh"] == "cycle"
+        for f in b.state.fighters:
+            fresh = tuple(r for r in ("ap", "momentum") if r in f.spent and (r != "ap" or by_cycle))
+            if fresh:
+                # walk: AP are per cycle; zero-g-drift: so is the momentum a drift uses up.
+                why = {
+                    "ap": (self.rule("walk"), f"{f.id} has {ap(self.ap_max(b.state, f))} again"),
+                    "momentum": (self.rule("zero-g-drift"), "the meters drifted are counted afresh"),
+                }
+                b.emit(
+                    ev.Refreshed(
+                        fighter=f.id,
+                        resources=fresh,
+                        rules=tuple(why[r][0] for r in fresh),
+                        note=f"cycle {round_no} starts: " + "; ".join(why[r][1] for r in fresh),
+                    )
+                )
+            if BLOCKED in f.marks:
+                # invade: the ban on a second attempt lasts for the cycle only.
+                b.emit(
+                    ev.Unmarked(
+                        fighter=f.id,
+                        key=BLOCKED,
+                        rules=(self.rule("invade"),),
+                        note=f"cycle {round_no} starts: {f.id} may try the squares it was blocked from again",
+                    )
+                )
+
+    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        f = self.fighter(b.state, fighter_id)
+        if b.state.settings["ap_refresh"] == "turn" and "ap" in f.spent:
+            b.emit(
+                ev.Refreshed(
+                    fighter=fighter_id,
+                    resources=("ap",),
+                    rules=(self.rule("walk"),),
+                    note=f"{fighter_id}'s turn starts: {ap(self.ap_max(b.state, f))} again "
+                    "(ap_refresh = turn)",
+                )
+            )
+        # zero-g-drift / push-off: at the start of its turn a body drifts or keeps its momentum.
+        self.drift(b, fighter_id, dice)
+
+    # --- waiting for an answer ---------------------------------------------------------------
+
+    def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:
+        """While an invasion or an area effect waits for answers, only those answers are taken."""
+        waiting = self.pending_invasion(state)
+        if waiting is not None and not isinstance(command, ReactInvasion):
+            invader, mark = waiting
+            raise Refusal(
+                self.rule("invade"),
+                f"{invader.id}'s move waits to enter {show(mark['cell'])}: {mark['occupant']} must answer "
+                f"first (react-invasion {mark['occupant']} parry|block|allow)",
+            )
+        area = state.marks.get(AREA)
+        if area is not None and not isinstance(command, ReflexiveLeap | AreaHit):
+            raise Refusal(
+                self.rule("reflexive-leap"),
+                f"an area effect over {len(area['cells'])} square(s) is about to land: "
+                f"{', '.join(area['caught']) or 'nobody'} may reflexive-leap first, "
+                "then the GM's area-hit lands it",
+            )
+        return super().decide(state, command, dice)

@@ -1,0 +1,233 @@
+"""ap-squares invasion: entering an occupied square, and the occupant's answer (invade).
+
+A move stops just before the first square another character holds and waits
+there for the occupant's `react-invasion`: a parry with a melee weapon, a
+body-block, or letting the invader in. `Invasion` lives here only to keep the
+ruleset readable; `ApSquares` inherits it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+from tabletrail.core.batch import Batch
+from tabletrail.core.cell_rulings import forbidden
+from tabletrail.core.dice import Dice, check
+from tabletrail.core.geometry import XY, show
+from tabletrail.core.movement import walk
+from tabletrail.core.refusal import Refusal, require
+from tabletrail.core.ruleset import handles
+from tabletrail.core.rulesets.ap_squares.shared import BLOCK_AP, BLOCKED, INVADING
+from tabletrail.core.rulesets.ap_squares.walking import Stepping, Walking
+from tabletrail.core.rulesets.ap_squares.zero_g import annotate, ap, is_object
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.events import types as ev
+from tabletrail.events.commands.ap_squares import ReactInvasion
+from tabletrail.events.types import Step
+
+
+class Invasion(Walking):
+    """Moving into occupied squares: the wait, the parry or body-block, and what follows."""
+
+    def occupants(self, state: EncounterState, cell: XY, fighter_id: str) -> list[Fighter]:
+        """The characters (not loose objects) in a square, other than `fighter_id`."""
+        return [o for o in state.at(cell[0], cell[1]) if o.id != fighter_id and not is_object(o)]
+
+    def travel(
+        self,
+        b: Batch,
+        fighter_id: str,
+        policy: Stepping,
+        cells: list[XY],
+        dice: Dice,
+        rules: tuple[str, ...],
+        note: str = "",
+    ) -> None:
+        """Move along `cells`, paying AP per square; stop before an occupied square for its occupant.
+
+        invade: the move ends just before the first square another character holds;
+        the invasion waits there (a Marked fact) until the occupant's `react-invasion`,
+        and the rest of the path is dropped (the invader moves on with a new command).
+        """
+        rule = self.rule("invade")
+        state = b.state
+        stop = next((i for i, c in enumerate(cells) if self.occupants(state, c, fighter_id)), None)
+        since = len(b.events)
+        budget = self.ap_left(state, fighter_id)
+        what = f"the {policy.mode}"
+        if stop is None:
+            walk(b, policy, fighter_id, cells, budget=budget, budget_rule=policy.rule, rules=rules,
+                 resource="ap", what=what, dice=dice)  # fmt: skip
+            annotate(b, since, note)
+            return
+        cell = cells[stop]
+        held = [o.id for o in self.occupants(state, cell, fighter_id)]
+        require(
+            bool(state.settings["share_square"]),
+            rule,
+            f"{show(cell)} is held by {', '.join(held)}, and this table lets no two characters share "
+            "a square (share_square = false)",
+        )
+        taken: list[Step] = []
+        if stop:
+            taken, stopped = walk(b, policy, fighter_id, cells[:stop], budget=budget, budget_rule=policy.rule,
+                                  rules=rules, resource="ap", what=what, dice=dice)  # fmt: skip
+            annotate(b, since, note)
+            if stopped:
+                return
+        ruling = forbidden(b.state, *cell)  # walk checks the squares it enters; this one waits
+        if ruling:
+            raise Refusal(ruling[2], f"the GM ruled {show(cell)} can't be crossed: {ruling[3]}")
+        f = self.fighter(b.state, fighter_id)
+        parity = taken[-1].parity if taken else 0  # walk: the diagonals of this move so far (1-2-1)
+        step = policy.price(b.state, f, f.pos, cell, parity)
+        left = self.ap_left(b.state, fighter_id)
+        require(
+            step.cost <= left,
+            policy.rule,
+            f"{what} into {show(cell)} would cost {ap(step.cost)}, but only {ap(left)} are left",
+        )
+        dropped = len(cells) - stop - 1
+        b.emit(
+            ev.Marked(
+                fighter=fighter_id,
+                key=INVADING,
+                value={"cell": [cell[0], cell[1]], "occupant": held[0], "parity": parity},
+                rules=(rule, *rules),
+                note=f"{fighter_id} tries to enter {show(cell)}, held by {held[0]}: the move waits for "
+                f"{held[0]}'s answer (parry, body-block for {BLOCK_AP} AP, or allow); entering will cost "
+                f"{ap(step.cost)}" + (f"; the {dropped} square(s) after it are dropped" if dropped else ""),
+            )
+        )
+
+    def pending_invasion(self, state: EncounterState) -> tuple[Fighter, Any] | None:
+        for f in state.fighters:
+            if INVADING in f.marks:
+                return f, f.marks[INVADING]
+        return None
+
+    @handles(ReactInvasion)
+    def react_invasion(self, b: Batch, cmd: ReactInvasion, dice: Dice) -> None:
+        """invade: the occupant parries with a weapon, body-blocks, or lets the invader in."""
+        rule = self.rule("invade")
+        waiting = self.pending_invasion(b.state)
+        require(waiting is not None, rule, "no move is waiting to enter an occupied square")
+        assert waiting is not None
+        invader, mark = waiting
+        cell = (mark["cell"][0], mark["cell"][1])
+        occ = self.fighter(b.state, mark["occupant"])
+        require(
+            cmd.fighter == occ.id,
+            rule,
+            f"{invader.id} is entering {occ.id}'s square {show(cell)}: the answer is {occ.id}'s, "
+            f"not {cmd.fighter}'s",
+        )
+        require(
+            cmd.by in (occ.side, "gm"),
+            rule,
+            f"the answer is {occ.id}'s to choose: give by={occ.side} (its side) or by=gm, not by={cmd.by}",
+        )
+        enters, outcome = True, f"{invader.id} enters"
+        if cmd.choice == "parry":
+            target, words, penalised = self.defense(b.state, invader)
+            parry = check(
+                b,
+                dice,
+                fighter=occ.id,
+                name="parry (invaded)",
+                rule=rule,
+                target=target,
+                modifier=int(self.stat(occ, "parry")),
+                beat=True,
+                note=f"{occ.id} parries {invader.id}'s body with its melee weapon: the parry must exceed "
+                f"{invader.id}'s Defense {words}",
+            )
+            if penalised:
+                b.events[-1] = replace(parry, rules=(rule, self.rule("zero-g-penalties")))
+            total = parry.number + parry.modifier
+            if parry.passed:
+                damage = int(self.stat(occ, "weapon_damage"))
+                b.emit(
+                    ev.Damaged(
+                        fighter=invader.id,
+                        amount=damage,
+                        cause=f"{occ.id}'s parry",
+                        rules=(rule,),
+                        note=f"parry {total} > Defense {target}: {damage} weapon damage; "
+                        f"the parry does not keep {invader.id} out",
+                    )
+                )
+                outcome = f"parry {total} > Defense {target}, {damage} damage; {invader.id} still enters"
+            else:
+                outcome = f"parry {total} does not exceed Defense {target}; {invader.id} enters"
+        elif cmd.choice == "block":
+            self.pay(b, occ.id, BLOCK_AP, rule, f"{occ.id}'s body-block parry")
+            mine = check(
+                b,
+                dice,
+                fighter=occ.id,
+                name="strength (body-block)",
+                rule=rule,
+                modifier=int(self.stat(occ, "strength")),
+                note=f"{occ.id} body-blocks: opposed Strength rolls",
+            )
+            held = mine.number + mine.modifier
+            theirs = check(
+                b,
+                dice,
+                fighter=invader.id,
+                name="strength (squeeze in)",
+                rule=rule,
+                target=held,
+                modifier=int(self.stat(invader, "strength")),
+                beat=True,
+                note=f"{invader.id} squeezes in only by rolling higher than {occ.id}'s {held}",
+            )
+            pushed = theirs.number + theirs.modifier
+            enters = bool(theirs.passed)
+            outcome = (
+                f"Strength {pushed} > {held}: {invader.id} squeezes in"
+                if enters
+                else f"Strength {pushed} is not higher than {held}: {invader.id} is kept out"
+            )
+        b.emit(
+            ev.Unmarked(
+                fighter=invader.id,
+                key=INVADING,
+                rules=(rule,),
+                note=f"{occ.id} chose to {cmd.choice} (by={cmd.by}): {outcome}",
+            )
+        )
+        invader = self.fighter(b.state, invader.id)
+        policy = self.walker(b.state, invader)
+        assert policy is not None, "an invader waiting before a square can still move"
+        # The waiting step is the move's next one: it is priced with the diagonals taken before it.
+        parity = int(mark.get("parity", 0))
+        if enters:
+            policy.resume = parity
+            walk(b, policy, invader.id, [cell], budget=self.ap_left(b.state, invader.id),
+                 budget_rule=policy.rule, rules=(policy.rule, rule), resource="ap",
+                 what=f"the {policy.mode}", dice=dice)  # fmt: skip
+            return
+        wasted = policy.price(b.state, invader, invader.pos, cell, parity).cost
+        b.emit(
+            ev.Spent(
+                fighter=invader.id,
+                resource="ap",
+                amount=wasted,
+                rules=(rule,),
+                note=f"body-blocked: the {ap(wasted)} of the {policy.mode} into {show(cell)} are wasted",
+            )
+        )
+        blocked = [list(c) for c in invader.marks.get(BLOCKED, ())] + [[cell[0], cell[1]]]
+        b.emit(
+            ev.Marked(
+                fighter=invader.id,
+                key=BLOCKED,
+                value=blocked,
+                rules=(rule,),
+                note=f"{invader.id} may not try to enter {show(cell)} again this cycle "
+                f"(cycle {b.state.turn.round})",
+            )
+        )

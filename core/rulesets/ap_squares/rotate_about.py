@@ -1,0 +1,99 @@
+"""ap-squares rotate-about: circling a pivot square at the starting distance (rotate-about).
+
+`rotate_path` draws the circle's squares; `rotate-about` walks them like any
+move, paying AP a square. `RotatingAbout` lives here only to keep the
+ruleset readable; `ApSquares` inherits it.
+"""
+
+from __future__ import annotations
+
+from functools import cmp_to_key
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice
+from tabletrail.core.geometry import NEIGHBOURS, XY, distance, show
+from tabletrail.core.refusal import require
+from tabletrail.core.ruleset import handles
+from tabletrail.core.rulesets.ap_squares.invasion import Invasion
+from tabletrail.core.rulesets.ap_squares.zero_g import ap
+from tabletrail.core.units import CU, fmt
+from tabletrail.events.commands.ap_squares import RotateAbout
+
+
+class RotatingAbout(Invasion):
+    """The rotate-about command: a move along the circle about a pivot."""
+
+    @handles(RotateAbout)
+    def rotate_about(self, b: Batch, cmd: RotateAbout, dice: Dice) -> None:
+        rule = self.rule("rotate-about")
+        f = self.acting(b.state, cmd.fighter)
+        policy = self.mover(b.state, f)
+        grid = b.state.grid
+        pivot = (cmd.pivot[0], cmd.pivot[1])
+        require(
+            grid.inside(*pivot), rule, f"the pivot {show(pivot)} is off the {grid.width}x{grid.height} map"
+        )
+        require(cmd.squares >= 1, rule, f"squares must be at least 1, got {cmd.squares}")
+        least, left = cmd.squares * policy.per_square * CU, self.ap_left(b.state, f.id)
+        require(
+            least <= left,
+            policy.rule,
+            f"{cmd.squares} square(s) of {policy.mode} cost at least {ap(least)}; {f.id} has {ap(left)} left",
+        )
+        here = (f.pos[0], f.pos[1])
+        measure = b.state.settings["rotate_distance"]
+        radius = distance(measure, here, pivot)
+        require(radius > 0, rule, f"{f.id} stands on the pivot {show(pivot)}: there is no circle to follow")
+        cells = rotate_path(measure, here, pivot, cmd.direction == "cw", cmd.squares)
+        outside = next((c for c in cells if not grid.inside(*c)), None)
+        require(
+            outside is None, rule, f"the circle about {show(pivot)} leaves the map at {show(outside or here)}"
+        )
+        turn = "clockwise" if cmd.direction == "cw" else "counter-clockwise"
+        self.travel(
+            b,
+            f.id,
+            policy,
+            cells,
+            dice,
+            (policy.rule, rule),
+            note=f"rotating {turn} about {show(pivot)} at {fmt(radius)} m ({measure})",
+        )
+
+
+def rotate_path(measure: str, start: XY, pivot: XY, clockwise: bool, squares: int) -> list[XY]:
+    """The squares of a rotate-about: `squares` steps around `pivot`, never turning back.
+
+    The radius is the distance (under `measure`) from the pivot to the start.
+    From each square the next is the neighbour that turns strictly onward about
+    the pivot whose distance best matches the radius; of equally good ones, the
+    one that turns least (so no square of the circle is skipped), then the nearer.
+    Map rows grow downward, so clockwise on the map is a positive cross product.
+    """
+    radius = distance(measure, start, pivot)
+    sign = 1 if clockwise else -1
+
+    def rel(c: XY) -> XY:
+        return c[0] - pivot[0], c[1] - pivot[1]
+
+    def turn(a: XY, c: XY) -> int:
+        (ax, ay), (cx, cy) = rel(a), rel(c)
+        return sign * (ax * cy - ay * cx)
+
+    def order(a: XY, c: XY) -> int:
+        miss = abs(distance(measure, a, pivot) - radius) - abs(distance(measure, c, pivot) - radius)
+        if miss:
+            return -1 if miss < 0 else 1
+        ahead = turn(a, c)  # > 0: c lies further on than a, so a comes first
+        if ahead:
+            return -1 if ahead > 0 else 1
+        return distance(measure, a, pivot) - distance(measure, c, pivot)
+
+    path: list[XY] = []
+    here = start
+    for _ in range(squares):
+        onward = [(here[0] + dx, here[1] + dy) for dx, dy in NEIGHBOURS]
+        onward = [c for c in onward if turn(here, c) > 0]
+        here = min(onward, key=cmp_to_key(order))
+        path.append(here)
+    return path

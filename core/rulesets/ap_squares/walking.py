@@ -1,0 +1,184 @@
+"""ap-squares walking: 1 AP a square walked, 2 crawled (walk, crawl).
+
+`Stepping` prices a character's own steps: walking, crawling prone, and
+crawling along stable objects in zero gravity (zero-g-crawl); a drift or a
+push-off moves a body instead (zero_g.py). `Walking` lives here only to keep
+the ruleset readable; `ApSquares` inherits it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice
+from tabletrail.core.geometry import XY, Pos, expand, show
+from tabletrail.core.movement import flat_step
+from tabletrail.core.refusal import Refusal, require
+from tabletrail.core.ruleset import handles
+from tabletrail.core.rulesets.ap_squares.shared import BLOCKED, CRAWL_AP, WALK_AP, Shared
+from tabletrail.core.rulesets.ap_squares.zero_g import (
+    BRAKE_AP,
+    CRAWLING,
+    GRAB_AP,
+    GROUNDED,
+    PUSHING_OFF,
+    TRAJECTORY,
+    TURN_DRIFT_AP,
+    gravity,
+    is_object,
+    stable_around,
+    trajectory,
+    weightless,
+)
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.events.commands import Move
+from tabletrail.events.types import Step
+
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.ap_squares import ApSquares
+
+
+class Walking(Shared):
+    """A character's own way of moving, by posture and gravity, and the move command."""
+
+    def walker(self, state: EncounterState, f: Fighter) -> Stepping | None:
+        """walk, crawl (prone) or zero-g-crawl, by the fighter's posture and gravity; None when carried."""
+        if is_object(f):
+            return None
+        g = gravity(f)
+        if g == CRAWLING:
+            return Stepping(self, "zero-g crawl", self.rule("zero-g-crawl"), CRAWL_AP)
+        if g != GROUNDED:
+            return None
+        if f.state("posture", "standing") == "prone":
+            return Stepping(self, "crawl", self.rule("crawl"), CRAWL_AP)
+        return Stepping(self, "walk", self.rule("walk"), WALK_AP)
+
+    def move_budget(self, state: EncounterState, f: Fighter) -> int:
+        return max(self.ap_left(state, f.id), 0)
+
+    def mover(self, state: EncounterState, f: Fighter) -> Stepping:
+        """The fighter's way of moving on its own, or a refusal saying why it has none."""
+        require(not is_object(f), self.rule("zero-g-drift"), f"{f.id} is a loose object: it does not act")
+        policy = self.walker(state, f)
+        if policy is None:
+            direction, speed = trajectory(f.marks.get(TRAJECTORY))
+            if gravity(f) == PUSHING_OFF:
+                raise Refusal(
+                    self.rule("push-off"),
+                    f"{f.id} is carried {direction} at {speed} m per cycle by a push-off: it can't walk or "
+                    f"crawl; brake ({BRAKE_AP} AP a meter) or ride it out",
+                )
+            raise Refusal(
+                self.rule("zero-g-drift"),
+                f"{f.id} drifts {direction} at {speed} m per cycle in zero gravity: it can't walk or crawl; "
+                f"turn-drift ({TURN_DRIFT_AP} AP), or next to a stable object grab-hold ({GRAB_AP} AP), "
+                "let-go or push-off",
+            )
+        return policy
+
+    @handles(Move)
+    def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
+        f = self.acting(b.state, cmd.fighter)
+        policy = self.mover(b.state, f)
+        waypoints: list[XY] = []
+        for wp in cmd.path:
+            require(
+                b.state.grid.inside(wp[0], wp[1]),
+                policy.rule,
+                f"{show(wp)} is off the {b.state.grid.width}x{b.state.grid.height} map",
+            )
+            waypoints.append((wp[0], wp[1]))
+        cells = expand((f.pos[0], f.pos[1]), waypoints)
+        require(bool(cells), policy.rule, f"{f.id} is already at {show(f.pos)}")
+        self.travel(b, f.id, policy, cells, dice, (policy.rule,))
+
+    def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
+        """Prone and standing mean nothing without gravity; with it, dropping or rising costs no AP."""
+        require(
+            gravity(f) == GROUNDED,
+            self.rule("zero-g-crawl"),
+            f"{f.id} is {gravity(f).replace('_', ' ')} in zero gravity: there is no lying down or "
+            "standing up",
+        )
+
+
+class Stepping:
+    """How a character's own steps are priced: walk (1 AP), crawl or zero-g crawl (2 AP) a square."""
+
+    def __init__(self, rs: ApSquares, mode: str, rule: str, per_square: int) -> None:
+        self.rs = rs
+        self.mode = mode
+        self.rule = rule
+        self.per_square = per_square
+        self.unit = "AP"
+        self.resume = 0  # diagonals already taken by the move this walk resumes (an invasion's wait)
+
+    def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
+        grid, rs = state.grid, self.rs
+        if self.resume:  # the first step only: walk carries the parity on from there
+            parity, self.resume = parity + self.resume, 0
+        x, y = to
+        require(grid.inside(x, y), self.rule, f"{show(to)} is off the {grid.width}x{grid.height} map")
+        require(
+            not grid.blocked(x, y) and not grid.has(x, y, "solid"),
+            self.rule,
+            f"{show(to)} is {grid.kind(x, y).terrain}: walls and solid objects can't be entered",
+        )
+        loose = [o.id for o in state.at(x, y) if o.id != f.id and is_object(o)]
+        require(not loose, self.rule, f"the loose object {', '.join(loose)} fills {show(to)}")
+        afloat = to in weightless(state)
+        if self.mode == "zero-g crawl":
+            # zero-g-crawl: any direction, as long as the square touches a stable solid object.
+            require(
+                not afloat or bool(stable_around(grid, to)),
+                self.rule,
+                f"{show(to)} touches no stable solid object: a zero-gravity crawl keeps next to one",
+            )
+        else:
+            require(
+                not afloat,
+                rs.rule("zero-g-crawl"),
+                f"{show(to)} is weightless: nobody walks or crawls on the floor there; in zero gravity one "
+                "crawls along stable objects, drifts or pushes off",
+            )
+        # invade: a blocked invader may not try the same square again this cycle.
+        blocked = {(c[0], c[1]) for c in f.marks.get(BLOCKED, ())}
+        if to in blocked and rs.occupants(state, to, f.id):
+            raise Refusal(
+                rs.rule("invade"),
+                f"{f.id} was body-blocked out of {show(to)} earlier this cycle (cycle {state.turn.round}): "
+                "no second attempt until the next cycle",
+            )
+        return flat_step(
+            grid,
+            frm,
+            to,
+            parity,
+            diagonal=state.settings["diagonal"],
+            terrain_factor=self.per_square,
+            mode=self.mode,
+        )
+
+    def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
+        """An occupied square (an invasion), or a zero-g crawl reaching a square with gravity."""
+        cell = (step.to[0], step.to[1])
+        if self.rs.occupants(state, cell, f.id):
+            return True
+        return self.mode == "zero-g crawl" and cell not in weightless(state)
+
+    def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
+        cell = (step.to[0], step.to[1])
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        if self.mode == "zero-g crawl" and cell not in weightless(b.state) and gravity(f) != GROUNDED:
+            self.rs.regain_gravity(b, fighter_id, self.rule, f"{fighter_id} crawls out onto {show(cell)}")
+            return f"back under gravity at {show(cell)}: the crawl ends"
+        return ""
+
+    def can_end(self, state: EncounterState, f: Fighter) -> None:
+        """invade: two characters may share a square, so any square reached may be the end."""
+
+    def cites(self, step: Step) -> tuple[str, ...]:
+        return (self.rule,)

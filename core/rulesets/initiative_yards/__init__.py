@@ -1,0 +1,303 @@
+"""initiative-yards: the movement chapter of document 000_764c39d2887f9ddf.txt.
+
+Rule ids are the catalogue's `initiative-yards/<rule>`; each is cited next to the code
+that enforces it.
+
+How a turn works here. A fighter has one move action a turn: it may cover up to its
+Initiative in yards, and every `move`, `drag`, `vault`, `leap` and `pull-up` of the turn
+draws on that one budget, so a move may be split around the turn's non-move action
+(`act`, combined). Dropping prone or standing up uses the movement (prone-drop,
+prone-stand). The moves the document calls attempts end in an Initiative check, whose
+number the table enters (`roll=N`) or the seeded dice draw; a failure has its
+consequence in the same batch.
+
+Map conventions: stairs and ladders are climbed by walking (climb); any cell higher than
+the fighter stands (a `ledge` cell, a roof's edge, the rim of a gap it fell into) is
+climbed with `pull-up`; an `obstacle` cell (with its `height`) is crossed with `vault`;
+`gap` cells are crossed with `leap`, and a gap's floor is its `ground` (write
+`ground = -4` for a gap 4 yd deep beside ground at 0). Fighter entries tagged `object`
+are movable objects: they take no turns, have no Reach, and can be dragged.
+
+Where each rule's code lives (rule ids are cited next to the code):
+
+- here, `InitiativeYards`: the catalogue (rules, settings, stats), the
+  scenario's checks and the turn's start;
+- shared.py: the marks, `hostile`, the move action's budget, the Initiative
+  check and reading cells;
+- walking.py: move, crawl, prone-drop, prone-stand, climb, slippery;
+- jumps.py: ledge, vault, leap;
+- falls.py: fall;
+- dragging.py: drag;
+- actions.py: combined;
+- engagement.py: engage, engaged-actions, engage-break.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice
+from tabletrail.core.geometry import EUCLIDEAN
+from tabletrail.core.ruleset import ENGINE_TURN, Rule, Setting, Stat
+from tabletrail.core.rulesets.initiative_yards.actions import Actions
+from tabletrail.core.rulesets.initiative_yards.dragging import Dragging
+from tabletrail.core.rulesets.initiative_yards.falls import fall_damage
+from tabletrail.core.rulesets.initiative_yards.jumps import Jumps
+from tabletrail.core.rulesets.initiative_yards.shared import (
+    CLIMBABLE,
+    CRAWL_FACTOR,
+    DRAGGING,
+    ENGAGED,
+    ENGAGED_ACTIONS,
+    OBJECT,
+    SLIP_CHECKED,
+    STRIKING,
+    hostile,
+)
+from tabletrail.core.units import fmt
+from tabletrail.events import types as ev
+from tabletrail.events.errors import InputError
+from tabletrail.events.scenario import Scenario
+
+__all__ = [
+    "CLIMBABLE",
+    "CRAWL_FACTOR",
+    "DRAGGING",
+    "ENGAGED",
+    "ENGAGED_ACTIONS",
+    "InitiativeYards",
+    "OBJECT",
+    "SLIP_CHECKED",
+    "STRIKING",
+    "fall_damage",
+    "hostile",
+    "negative_setting",
+]
+
+
+class InitiativeYards(Jumps, Dragging, Actions):
+    id = "initiative-yards"
+    title = "Initiative yards per move action"
+    document = "000_764c39d2887f9ddf.txt"
+    unit = "yd"
+    rules = (
+        Rule(
+            "move",
+            "a move action moves up to Initiative yards; turning is free",
+            "distances between cell centres; diagonal rule is a ruleset setting "
+            "(default Euclidean, exact to 0.01 yd)",
+        ),
+        Rule(
+            "prone-drop",
+            "dropping prone is done with the movement",
+            "it uses the whole movement of that move action (setting drop_prone_cost)",
+        ),
+        Rule(
+            "prone-stand",
+            "standing up from prone is done with the movement",
+            "it uses the whole movement of that move action (setting stand_up_cost)",
+        ),
+        Rule("crawl", "while prone, every yard crawled costs 2"),
+        Rule("climb", "stairs and ladders: vertical yards cost like horizontal ones"),
+        Rule(
+            "ledge",
+            "jump-and-pull onto a ledge no higher than 1.5 x own height; costs its height in movement; "
+            "Initiative check or fall from the top",
+            "falling then applies from the ledge top (setting ledge_fall)",
+        ),
+        Rule(
+            "vault",
+            "vault an obstacle lower than half own height without paying to climb it; "
+            "Initiative check or land prone on the far side",
+            "the vault costs the horizontal distance only (setting vault_cost)",
+        ),
+        Rule(
+            "leap",
+            "leap a gap no wider than half max movement; Initiative check or fall to the ground "
+            "in the middle of the gap",
+        ),
+        Rule(
+            "fall",
+            "fall straight down, land prone, 1 damage per whole yard fallen past own height "
+            "(1.5 yd tall, 4 yd fall: 2 damage)",
+        ),
+        Rule(
+            "drag",
+            "drag a friendly or movable object that starts within 1 yd; move at half max movement; "
+            "place it within 1 yd of the end",
+        ),
+        Rule("combined", "a non-move action may be taken at any point of a move; the move then continues"),
+        Rule(
+            "engage",
+            "entering an enemy's Reach, or an enemy's Reach reaching you during a move, engages both; "
+            "the move ends there",
+        ),
+        Rule(
+            "engaged-actions",
+            "while engaged only Strike, Command and Manifest actions are allowed",
+            "Move is refused (setting engaged_move)",
+        ),
+        Rule(
+            "engage-break",
+            "engagement ends only by resolving a combat; a standing fighter engaged only with prone "
+            "fighters may move away freely",
+        ),
+        Rule(
+            "slippery",
+            "moving through or onto slippery/unstable terrain: Initiative check or drop prone and lose "
+            "the rest of the movement",
+            "one check per slippery cell entered (setting slippery_checks)",
+        ),
+    )
+    settings = (
+        Setting(
+            "diagonal",
+            EUCLIDEAN,
+            "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
+            ("every-1", "alternating", "euclidean", "manhattan"),
+            "initiative-yards/move",
+        ),
+        Setting("check_formula", "1d20", "dice the seeded source rolls for a check (house default)"),
+        Setting(
+            "check_target",
+            15,
+            "an Initiative check passes when its roll, plus the fighter's Initiative in whole yards "
+            "(see check_adds_initiative), reaches this number (house default: 1d20 + Initiative >= 15)",
+        ),
+        Setting(
+            "check_adds_initiative",
+            True,
+            "add the fighter's Initiative in whole yards to an Initiative check's roll (house default); "
+            "with false and check_target = 1 the table enters a pass as roll=1 and a failure as roll=0",
+        ),
+        Setting(
+            "drop_prone_cost",
+            "whole",
+            "what dropping prone spends: 'whole' the whole movement of the move action (none of it "
+            "may be spent yet), 'rest' whatever is left of it",
+            ("whole", "rest"),
+            "initiative-yards/prone-drop",
+        ),
+        Setting(
+            "stand_up_cost",
+            "whole",
+            "what standing up spends: 'whole' the whole movement of the move action (none of it "
+            "may be spent yet), 'rest' whatever is left of it",
+            ("whole", "rest"),
+            "initiative-yards/prone-stand",
+        ),
+        Setting(
+            "ledge_fall",
+            "top",
+            "where a failed jump-and-pull falls from: 'top' the ledge top (the fall counts the "
+            "ledge's height), 'base' the fighter slides back down and lands prone without a fall",
+            ("top", "base"),
+            "initiative-yards/ledge",
+        ),
+        Setting(
+            "vault_cost",
+            "horizontal",
+            "what a vault costs: 'horizontal' the distance across only, 'climb' also the obstacle's height",
+            ("horizontal", "climb"),
+            "initiative-yards/vault",
+        ),
+        Setting(
+            "engaged_move",
+            "refused",
+            "'refused': an engaged fighter may not move at all; 'within-reach': it may shift while "
+            "staying within the Reach that engages it with each of its foes",
+            ("refused", "within-reach"),
+            "initiative-yards/engaged-actions",
+        ),
+        Setting(
+            "slippery_checks",
+            "per-cell",
+            "'per-cell': one Initiative check per slippery or unstable cell entered; 'per-move': one "
+            "per move action",
+            ("per-cell", "per-move"),
+            "initiative-yards/slippery",
+        ),
+        Setting(
+            "actions_per_turn",
+            1,
+            "non-move actions a fighter may take each turn besides its move action (house default)",
+            (),
+            "initiative-yards/combined",
+        ),
+        Setting(
+            "step_height",
+            0.0,
+            "a rise or drop of up to this many yards is walked without stairs, ladder or ledge, at no "
+            "extra cost (house default 0: every change of height needs one)",
+            (),
+            "initiative-yards/climb",
+        ),
+    )
+    stats = (
+        Stat("initiative", "the Initiative value: yards a move action may cover", length=True),
+        Stat("height", "the fighter's height in yards (ledges, vaults, falls)", length=True),
+        Stat("reach", "the fighter's Reach in yards (engagement); 1 when not given", length=True, default=1),
+    )
+    posture_rules = ("initiative-yards/prone-drop", "initiative-yards/prone-stand")
+
+    # --- the scenario ------------------------------------------------------------
+
+    def check_settings(self, settings: dict[str, Any]) -> tuple[str, str] | None:
+        """No negative count of actions, no negative step height."""
+        return negative_setting(settings)
+
+    def validate(self, scenario: Scenario, where: str) -> None:
+        super().validate(scenario, where)
+        for ch, kind in scenario.legend.items():
+            if kind.depth and "gap" in kind.all_tags:
+                raise InputError(
+                    f"{where}: map.legend.{ch!r}.depth: {self.id} reads a gap's floor from its ground "
+                    f"(a fall lands there): write ground = {kind.ground - kind.depth} instead of "
+                    f"depth = {kind.depth}"
+                )
+        if all(OBJECT in f.tags for f in scenario.fighters):
+            raise InputError(f"{where}: fighters: every entry is tagged {OBJECT!r}; someone must take turns")
+
+    # --- turns ---------------------------------------------------------------------
+
+    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        if OBJECT in f.tags:  # a movable object takes no turn: pass it on at once
+            self.change(b, f, "turn", "finish", ENGINE_TURN, note=f"{f.id} is an object")
+            b.emit(ev.TurnEnded(fighter=f.id, rules=(ENGINE_TURN,), note=f"{f.id} is an object"))
+            self.advance(b, dice)
+            return
+        per = b.state.settings["actions_per_turn"]
+        b.emit(
+            ev.Refreshed(
+                fighter=f.id,
+                resources=("movement", "actions"),
+                rules=(self.rule("move"), self.rule("combined")),
+                note=f"a new move action of {fmt(self.initiative(f))} yd (Initiative) and "
+                f"{per} non-move action(s)",
+            )
+        )
+        for key in (DRAGGING, SLIP_CHECKED):
+            if key in f.marks:
+                b.emit(
+                    ev.Unmarked(fighter=f.id, key=key, rules=(self.rule("move"),), note="a new move action")
+                )
+        if STRIKING in f.marks:  # engage-break: a Strike is resolved before its striker's next turn
+            b.emit(
+                ev.Unmarked(
+                    fighter=f.id,
+                    key=STRIKING,
+                    rules=(self.rule("engage-break"),),
+                    note=f"the Strike at {f.marks[STRIKING]} was never resolved: it lapses",
+                )
+            )
+
+
+def negative_setting(settings: dict[str, Any]) -> tuple[str, str] | None:
+    """The first setting that must not be negative and is, with why; None if none is."""
+    for name in ("actions_per_turn", "step_height"):
+        if settings[name] < 0:
+            return name, f"must not be negative, got {settings[name]}"
+    return None

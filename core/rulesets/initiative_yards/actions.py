@@ -1,0 +1,74 @@
+"""initiative-yards combined actions: a non-move action at any point of a move (combined).
+
+`act` takes one of the turn's non-move actions; while engaged it must be a
+Strike, a Command or a Manifest (engaged-actions), and a Strike waits for the
+table's outcome (`resolve`, in engagement.py). `Actions` lives here only to
+keep the ruleset readable; `InitiativeYards` inherits it.
+"""
+
+from __future__ import annotations
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice
+from tabletrail.core.refusal import require
+from tabletrail.core.ruleset import handles
+from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
+from tabletrail.core.rulesets.initiative_yards.shared import ENGAGED_ACTIONS, STRIKING
+from tabletrail.core.units import fmt
+from tabletrail.events import types as ev
+from tabletrail.events.commands.initiative_yards import Act
+
+
+class Actions(Engagement):
+    """The non-move actions of a turn, taken between the pieces of its move."""
+
+    @handles(Act)
+    def act(self, b: Batch, cmd: Act, dice: Dice) -> None:
+        rule = self.rule("combined")
+        f = self.acting(b.state, cmd.fighter)
+        action = cmd.action.strip().lower()
+        require(action.replace("-", "").isalnum(), rule, f"name the action in one word, not {cmd.action!r}")
+        per = b.state.settings["actions_per_turn"]
+        taken = f.used("actions")
+        require(
+            taken < per,
+            rule,
+            f"{f.id} has taken {taken} of its {per} non-move action(s) this turn",
+        )
+        foes = self.engaged_with(b.state, f.id)
+        cited = (rule,)
+        if foes:
+            require(
+                action in ENGAGED_ACTIONS,
+                self.rule("engaged-actions"),
+                f"{f.id} is engaged with {', '.join(o.id for o in foes)}: only Strike, Command and "
+                f"Manifest are allowed, not {action}",
+            )
+            cited = (rule, self.rule("engaged-actions"))
+        target = self.fighter(b.state, cmd.target) if cmd.target else None
+        require(
+            not (action == "strike" and target is not None and target.id == f.id),
+            rule,
+            f"{f.id} can't strike itself: name the foe it strikes (target=...)",
+        )
+        at = f" at {target.id}" if target else ""
+        b.emit(
+            ev.Spent(
+                fighter=f.id,
+                resource="actions",
+                amount=1,
+                rules=cited,
+                note=f"{action}{at} after {fmt(f.used('movement'))} yd of the move action; "
+                f"{fmt(self.left(b.state, f))} yd of it may still follow",
+            )
+        )
+        if action == "strike" and target is not None:
+            b.emit(
+                ev.Marked(
+                    fighter=f.id,
+                    key=STRIKING,
+                    value=target.id,
+                    rules=cited,
+                    note=f"a Strike at {target.id}: the table enters its outcome with resolve",
+                )
+            )

@@ -1,0 +1,44 @@
+"""initiative-yards falling: straight down, prone, 1 damage per whole yard past own height (fall).
+
+A failed jump-and-pull and a missed leap end in `fall_down`. `Falls` lives
+here only to keep the ruleset readable; `InitiativeYards` inherits it.
+"""
+
+from __future__ import annotations
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.falling import fall
+from tabletrail.core.geometry import XY
+from tabletrail.core.rulesets.initiative_yards.shared import Shared
+from tabletrail.core.units import CU, fmt
+from tabletrail.events import types as ev
+
+
+def fall_damage(fallen: int, height: int) -> int:
+    """fall: one point for every whole yard fallen past the faller's own height."""
+    return max(0, fallen - height) // CU
+
+
+class Falls(Shared):
+    """What a fall costs: the faller lands prone and takes damage past its own height."""
+
+    def fall_down(self, b: Batch, fighter_id: str, cell: XY, from_z: int, cause: str, note: str) -> int:
+        """fall: straight down onto `cell`, prone, 1 damage per whole yard past own height."""
+        rules = (self.rule(cause), self.rule("fall"))
+        fallen = fall(b, fighter_id, cell, rules=rules, note=note, from_z=from_z)
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        height = self.stat(f, "height")
+        damage = fall_damage(fallen, height)
+        if damage:
+            b.emit(
+                ev.Damaged(
+                    fighter=fighter_id,
+                    amount=damage,
+                    cause="fall",
+                    rules=(self.rule("fall"),),
+                    note=f"fell {fmt(fallen)} yd, {fmt(fallen - height)} yd past own height "
+                    f"{fmt(height)} yd: {damage} damage (1 per whole yard)",
+                )
+            )
+        return damage

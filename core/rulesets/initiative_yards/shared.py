@@ -1,0 +1,94 @@
+"""initiative-yards, what every rule of the chapter shares.
+
+The document's marks and numbers, `hostile` (who engages whom), and `Shared`:
+this turn's move action (Initiative, what is left of it), the Initiative check
+every attempt ends in, and reading the cells a command names. The rules
+themselves live in the sibling modules.
+"""
+
+from __future__ import annotations
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice, check
+from tabletrail.core.geometry import XY, line, show
+from tabletrail.core.refusal import require
+from tabletrail.core.ruleset import Ruleset
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import CU, half_down
+from tabletrail.events.commands import Cell
+from tabletrail.events.types import CheckRolled
+
+ENGAGED = "engaged"  # the Linked kind of an engaged pair, and the ENGAGEMENT state
+OBJECT = "object"  # a fighter entry with this tag is a movable object, not a fighter
+ENGAGED_ACTIONS = ("strike", "command", "manifest")  # engaged-actions: all an engaged fighter may do
+CRAWL_FACTOR = 2  # crawl: every yard crawled costs 2
+CLIMBABLE = ("stairs", "ladder")
+DRAGGING = "dragging"  # mark: this turn's move action drags someone, so it is halved
+SLIP_CHECKED = "slip_checked"  # mark: this move action has had its slippery check (per-move)
+STRIKING = "striking"  # mark: the fighter's Strike awaiting the table's outcome
+
+
+def hostile(f: Fighter, other: Fighter) -> bool:
+    """Enemies engage each other; objects and friends never do."""
+    return other.id != f.id and other.side != f.side and OBJECT not in f.tags and OBJECT not in other.tags
+
+
+class Shared(Ruleset):
+    """The questions and mechanics every family of rules asks of the move action and the board."""
+
+    # --- this turn's move action -----------------------------------------------------
+
+    def initiative(self, f: Fighter) -> int:
+        return self.stat(f, "initiative")
+
+    def max_move(self, state: EncounterState, f: Fighter) -> int:
+        """This turn's move action at most: Initiative, halved while dragging (drag)."""
+        full = self.initiative(f)
+        return half_down(full) if DRAGGING in f.marks else full
+
+    def left(self, state: EncounterState, f: Fighter) -> int:
+        return max(0, self.max_move(state, f) - f.used("movement"))
+
+    # --- shared mechanics ----------------------------------------------------------
+
+    def initiative_check(self, b: Batch, dice: Dice, f: Fighter, rule: str, note: str) -> CheckRolled:
+        """An Initiative check by the house formula (settings check_*), or the table's roll."""
+        adds = b.state.settings["check_adds_initiative"]
+        return check(
+            b,
+            dice,
+            fighter=f.id,
+            name="Initiative",
+            rule=rule,
+            target=int(b.state.settings["check_target"]),
+            modifier=self.initiative(f) // CU if adds else 0,
+            note=note,
+        )
+
+    def cell(self, state: EncounterState, raw: Cell, rule: str) -> XY:
+        require(len(raw) >= 2, rule, f"{raw!r} is not a cell; write x,y")
+        require(
+            state.grid.inside(raw[0], raw[1]),
+            rule,
+            f"{show(raw)} is off the {state.grid.width}x{state.grid.height} map",
+        )
+        return raw[0], raw[1]
+
+    def cells(self, state: EncounterState, f: Fighter, path: tuple[Cell, ...], rule: str) -> list[XY]:
+        """The cells a path of waypoints walks through, joined by straight lines."""
+        here = (f.pos[0], f.pos[1])
+        cells: list[XY] = []
+        for raw in path:
+            wp = self.cell(state, raw, rule)
+            if wp != here:
+                cells.extend(line(here, wp))
+                here = wp
+        require(bool(cells), rule, f"{f.id} is already at {show(f.pos)}")
+        return cells
+
+    def not_prone(self, f: Fighter, rule: str, what: str) -> None:
+        require(
+            f.state("posture", "standing") != "prone",
+            self.rule(rule),
+            f"{f.id} is prone and can only crawl: stand up before {what}",
+        )

@@ -1,0 +1,306 @@
+"""initiative-yards walking: the move action and the ground it crosses.
+
+Moving up to Initiative yards (move), crawling while prone (crawl), dropping
+prone and standing up with the movement (prone-drop, prone-stand), walking
+up and down stairs and ladders (climb) and slippery or unstable ground
+(slippery). `_Walk` prices the steps; `go` walks them on what is left of the
+move action, for every other kind of move too (jumps, dragging). `Walking`
+lives here only to keep the ruleset readable; `InitiativeYards` inherits it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice
+from tabletrail.core.geometry import XY, Pos, show
+from tabletrail.core.movement import flat_step, rise, walk
+from tabletrail.core.refusal import Refusal, require
+from tabletrail.core.ruleset import handles
+from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
+from tabletrail.core.rulesets.initiative_yards.shared import (
+    CLIMBABLE,
+    CRAWL_FACTOR,
+    DRAGGING,
+    OBJECT,
+    SLIP_CHECKED,
+    hostile,
+)
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import fmt, to_cu
+from tabletrail.events import types as ev
+from tabletrail.events.commands import Move
+from tabletrail.events.types import Step
+
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
+
+
+class Walking(Engagement):
+    """The move action: walking, crawling, climbing stairs and ladders, and the ground underfoot."""
+
+    # --- the reachable area --------------------------------------------------------
+
+    def walker(self, state: EncounterState, f: Fighter) -> _Walk | None:
+        if OBJECT in f.tags:
+            return None
+        how, foes = self.clearance(state, f)
+        if how == "held":
+            return None
+        return _Walk(self, None, tether=tuple(foes) if how == "tether" else ())
+
+    def move_budget(self, state: EncounterState, f: Fighter) -> int:
+        return self.left(state, f)
+
+    def slips(self, state: EncounterState, f: Fighter, step: Step) -> bool:
+        """Does entering this step's cell call for a slippery check (slippery)?"""
+        grid = state.grid
+        x, y = step.to[0], step.to[1]
+        if not (grid.has(x, y, "slippery") or grid.has(x, y, "unstable")):
+            return False
+        return not (state.settings["slippery_checks"] == "per-move" and SLIP_CHECKED in f.marks)
+
+    # --- moving ----------------------------------------------------------------------
+
+    def go(
+        self,
+        b: Batch,
+        f: Fighter,
+        policy: _Walk,
+        cells: list[XY],
+        dice: Dice,
+        *,
+        rule: str,
+        what: str,
+    ) -> str:
+        """Walk the cells on what is left of this turn's move action; returns why it stopped early."""
+        left = self.left(b.state, f)
+        require(
+            left > 0,
+            rule,
+            f"{f.id} has no movement left this turn: {fmt(f.used('movement'))} of "
+            f"{fmt(self.max_move(b.state, f))} yd spent",
+        )
+        cited = {self.rule("move"), rule}
+        if f.state("posture", "standing") == "prone":
+            cited.add(self.rule("crawl"))
+        if DRAGGING in f.marks:
+            cited.add(self.rule("drag"))
+        if policy.tether:
+            cited.add(self.rule("engaged-actions"))
+        first = len(b.events)
+        _, stopped = walk(
+            b,
+            policy,
+            f.id,
+            cells,
+            budget=left,
+            budget_rule=rule,
+            rules=tuple(sorted(cited)),
+            what=what,
+            dice=dice,
+        )
+        # climb: a move that climbed stairs or a ladder cites the rule that priced it.
+        for i in range(first, len(b.events)):
+            e = b.events[i]
+            if isinstance(e, ev.Moved) and any("climb" in s.mode for s in e.steps):
+                b.events[i] = replace(e, rules=tuple(sorted({*e.rules, self.rule("climb")})))
+        return stopped
+
+    @handles(Move)
+    def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
+        f, tether = self.mover(b, cmd.fighter, "a move")
+        cells = self.cells(b.state, f, cmd.path, self.rule("move"))
+        prone = f.state("posture", "standing") == "prone"
+        rule = self.rule("drag") if DRAGGING in f.marks else self.rule("crawl" if prone else "move")
+        self.go(
+            b,
+            f,
+            _Walk(self, dice, tether=tether),
+            cells,
+            dice,
+            rule=rule,
+            what="the crawl" if prone else "the move",
+        )
+
+    def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
+        """prone-drop / prone-stand: the posture change is paid with the move action's movement."""
+        drop = trigger == "drop_prone"
+        rule = self.posture_rules[0] if drop else self.posture_rules[1]
+        verb = "dropping prone" if drop else "standing up"
+        foes = self.engaged_with(b.state, f.id)
+        require(
+            not foes,
+            self.rule("engaged-actions"),
+            f"{f.id} is engaged with {', '.join(o.id for o in foes)}: while engaged only Strike, Command "
+            f"and Manifest are allowed, and {verb} is done with the movement",
+        )
+        cost = b.state.settings["drop_prone_cost" if drop else "stand_up_cost"]
+        whole, used = self.max_move(b.state, f), f.used("movement")
+        if cost == "whole":
+            require(
+                used == 0,
+                rule,
+                f"{verb} uses the whole movement of the move action ({fmt(whole)} yd), but "
+                f"{fmt(used)} yd of it are already spent this turn",
+            )
+        left = self.left(b.state, f)
+        require(left > 0, rule, f"{verb} is done with the movement, and {f.id} has none left this turn")
+        b.emit(
+            ev.Spent(
+                fighter=f.id,
+                resource="movement",
+                amount=left,
+                rules=(rule,),
+                note=f"{verb} uses {'the whole' if cost == 'whole' else 'the rest of the'} movement: "
+                f"{fmt(left)} yd",
+            )
+        )
+
+
+class _Walk:
+    """How a fighter's steps are priced and what happens where it arrives.
+
+    Walking, crawling (prone: double cost) and climbing stairs and ladders
+    (vertical yards cost like horizontal ones). Subclasses price jumps.
+    """
+
+    def __init__(
+        self, rs: InitiativeYards, dice: Dice | None, *, tether: tuple[Fighter, ...] = (), mode: str = ""
+    ) -> None:
+        self.rs = rs
+        self.unit = rs.unit
+        self.dice = dice
+        self.tether = tether
+        self.mode = mode
+        self.frm: Pos = (0, 0, 0)  # where the step last priced starts (engage compares both ends)
+
+    # --- pricing ---------------------------------------------------------------
+
+    def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
+        self.frm = frm
+        rs, grid = self.rs, state.grid
+        kind = grid.kind(*to)
+        if grid.blocked(*to):
+            raise Refusal(rs.rule("move"), f"{show(to)} is {kind.terrain}: nothing moves through it")
+        if grid.has(*to, "obstacle"):
+            high = grid.top[to[1]][to[0]] - frm[2]
+            raise Refusal(
+                rs.rule("vault"), f"{show(to)} is an obstacle {fmt(high)} yd high: vault it or go round"
+            )
+        for other in state.at(*to):
+            if hostile(f, other):
+                raise Refusal(rs.rule("move"), f"{show(to)} is held by {other.id}, an enemy of {f.id}")
+        prone = f.state("posture", "standing") == "prone"
+        factor = CRAWL_FACTOR if prone else 1  # crawl: every yard crawled costs 2
+        modes = ["crawl"] if prone else ([self.mode] if self.mode else [])
+        step = flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=factor)
+        dz = rise(frm, step.to)
+        if dz:
+            if any(grid.has(*c, t) for c in ((frm[0], frm[1]), to) for t in CLIMBABLE):
+                # climb: stairs and ladders cost their vertical yards like horizontal ones.
+                step = replace(step, cost=step.cost + abs(dz) * factor)
+                modes.append("climb")
+            elif abs(dz) > to_cu(state.settings["step_height"]):
+                self.refuse_height(state, f, frm, to, dz)
+        step = replace(step, mode="+".join(modes))
+        self.keep_within(state, f, step)
+        return step
+
+    def keep_within(self, state: EncounterState, f: Fighter, step: Step) -> None:
+        """engaged-actions (engaged_move = within-reach): every step stays within the engaging Reach."""
+        rs = self.rs
+        for foe in self.tether:
+            inside, d, r = rs.within_reach(state, f, step.to, foe)
+            if not inside:
+                raise Refusal(
+                    rs.rule("engaged-actions"),
+                    f"{show(step.to)} is {fmt(d)} yd from {foe.id}, out of the {fmt(r)} yd Reach that "
+                    "engages them: an engaged fighter only shifts within it (engaged_move = within-reach)",
+                )
+
+    def refuse_height(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, dz: int) -> None:
+        rs, grid = self.rs, state.grid
+        if dz > 0 and grid.has(*to, "ledge"):
+            raise Refusal(
+                rs.rule("ledge"),
+                f"{show(to)} is a ledge {fmt(dz)} yd above {show(frm)}: jump and pull up onto it "
+                f"(pull-up {f.id} {show(to)})",
+            )
+        if dz > 0:
+            raise Refusal(
+                rs.rule("climb"),
+                f"{show(frm)} to {show(to)} goes {fmt(dz)} yd up, more than the step height "
+                f"{fmt(to_cu(state.settings['step_height']))} yd: only stairs and ladders are climbed by "
+                f"walking; a ledge is jumped for (pull-up {f.id} {show(to)})",
+            )
+        if dz < 0 and grid.has(*to, "gap"):
+            raise Refusal(
+                rs.rule("leap"),
+                f"{show(to)} is a gap {fmt(-dz)} yd deep: leap across it (leap {f.id} X,Y) or climb down",
+            )
+        raise Refusal(
+            rs.rule("climb"),
+            f"{show(frm)} to {show(to)} goes {fmt(abs(dz))} yd {'up' if dz > 0 else 'down'}, more than the "
+            f"step height {fmt(to_cu(state.settings['step_height']))} yd: only stairs and ladders are "
+            "climbed by walking",
+        )
+
+    # --- arriving --------------------------------------------------------------
+
+    def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
+        return self.rs.slips(state, f, step) or bool(self.rs.newly_in_reach(state, f, self.frm, step.to))
+
+    def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
+        return self.arrive(b, fighter_id, step)
+
+    def arrive(self, b: Batch, fighter_id: str, step: Step) -> str:
+        """slippery, then engage: what entering a cell may bring. Returns why the move ends."""
+        rs = self.rs
+        stops = []
+        f = b.state.fighter(fighter_id)
+        assert f is not None and self.dice is not None
+        if rs.slips(b.state, f, step):
+            rule = rs.rule("slippery")
+            terrain = b.state.grid.kind(step.to[0], step.to[1]).terrain
+            result = rs.initiative_check(b, self.dice, f, rule, f"{terrain} ground at {show(step.to)}")
+            if b.state.settings["slippery_checks"] == "per-move":
+                b.emit(
+                    ev.Marked(
+                        fighter=f.id, key=SLIP_CHECKED, value=True, rules=(rule,), note="one check per move"
+                    )
+                )
+            if not result.passed:
+                f = b.state.fighter(fighter_id)
+                assert f is not None
+                if f.state("posture", "standing") != "prone":
+                    rs.change(b, f, "posture", "knock_down", rule, note="fails the check and drops prone")
+                lost = rs.left(b.state, f)
+                if lost:
+                    b.emit(
+                        ev.Spent(
+                            fighter=f.id,
+                            resource="movement",
+                            amount=lost,
+                            rules=(rule,),
+                            note=f"the rest of the movement is lost: {fmt(lost)} yd",
+                        )
+                    )
+                stops.append(f"slipped on {show(step.to)}: prone, the rest of the movement lost")
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        foes = rs.newly_in_reach(b.state, f, self.frm, step.to)
+        if foes:
+            rs.engage(b, f, foes)
+            stops.append(f"engaged with {', '.join(o.id for o, _, _ in foes)}: the move ends here")
+        return "; ".join(stops)
+
+    def can_end(self, state: EncounterState, f: Fighter) -> None:
+        others = [o.id for o in state.at(f.pos[0], f.pos[1]) if o.id != f.id]
+        if others:
+            raise Refusal(
+                self.rs.rule("move"),
+                f"the move would end on {show(f.pos)}, where {', '.join(others)} already is",
+            )

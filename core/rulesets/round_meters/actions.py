@@ -1,0 +1,89 @@
+"""round-meters actions: an action pays its AP from the round's pool (passes).
+
+The table's actions and their AP are the action_costs setting; `act` records
+one, after the held actions it triggers. `Actions` lives here only to keep
+the ruleset readable; `RoundMeters` inherits it.
+"""
+
+from __future__ import annotations
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice
+from tabletrail.core.refusal import require
+from tabletrail.core.ruleset import handles
+from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
+from tabletrail.core.rulesets.round_meters.shared import ACTION
+from tabletrail.events import types as ev
+from tabletrail.events.commands.round_meters import TakeAction
+
+
+class Actions(Holding):
+    """Taking an action: its AP, its record, and the held actions waiting for it."""
+
+    def act(
+        self,
+        b: Batch,
+        fighter_id: str,
+        kind: str,
+        target: str,
+        ap: int,
+        rule: str,
+        note: str,
+        *,
+        held: bool = False,
+    ) -> None:
+        """Record one action: held triggers on it resolve first, then its AP (unless paid by a hold)."""
+        self.fire(b, Happened("takes-action", fighter_id, action=kind))
+        if not held:
+            b.emit(ev.Spent(fighter=fighter_id, resource="ap", amount=ap, rules=(rule,), note=note))
+        t = b.state.turn
+        b.emit(
+            ev.Marked(
+                fighter=fighter_id,
+                key=ACTION,
+                value={
+                    "kind": kind,
+                    "target": target,
+                    "ap": ap,
+                    "round": t.round,
+                    "pass": t.pass_no,
+                    "held": held,
+                },
+                rules=(rule,),
+                note=note
+                if held
+                else f"{fighter_id} takes the action {kind}" + (f" at {target}" if target else ""),
+            )
+        )
+
+    @handles(TakeAction)
+    def take_action(self, b: Batch, cmd: TakeAction, dice: Dice) -> None:
+        """passes: an action pays its AP from the round's pool; its test carries any sprint penalty."""
+        rule = self.rule("passes")
+        f = self.actor(b.state, cmd.fighter, rule)
+        costs = self.costs(b.state)
+        require(
+            cmd.kind in costs,
+            rule,
+            f"{cmd.kind!r} is not an action of this table (action_costs: {self.priced(costs)}; "
+            "a Sprint is the sprint command)",
+        )
+        cost, left = costs[cmd.kind], self.ap_left(f)
+        require(
+            left >= cost,
+            rule,
+            f"{f.id} has {left} of {self.ap(f)} AP left this round; {cmd.kind} costs {cost} AP",
+        )
+        target = self.aim(b.state, cmd.target, rule) if cmd.target else ""
+        self.act(
+            b,
+            f.id,
+            cmd.kind,
+            target,
+            cost,
+            rule,
+            f"{cmd.kind}" + (f" at {target}" if target else "") + f": {cost} AP ({left} → {left - cost} "
+            f"of {self.ap(f)})",
+        )
+        if cmd.test is not None:
+            self.test(b, dice, f.id, cmd.kind, rule, cmd.test)

@@ -1,0 +1,275 @@
+"""round-meters hold: a specific action, a specific trigger, its AP paid at once (hold).
+
+The trigger vocabulary (who, what, where) the engine can check; `Happened`,
+what a trigger watches for; `Holding`: holding, reading a trigger, and firing
+held actions the moment their trigger happens, or losing them at the
+holder's next turn. `Holding` lives here only to keep the ruleset readable;
+`RoundMeters` inherits it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice
+from tabletrail.core.geometry import XY, parse_cell, show
+from tabletrail.core.refusal import Refusal, require
+from tabletrail.core.ruleset import handles
+from tabletrail.core.rulesets.round_meters.passes import Passes
+from tabletrail.core.rulesets.round_meters.shared import ACTION, HELD
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.events import types as ev
+from tabletrail.events.commands.round_meters import Hold
+
+# The vocabulary of held triggers: what the engine can check (who, what, where).
+TRIGGER_USAGE = {
+    "enemy-enters": "enemy-enters X,Y [X,Y…]",
+    "starts-move": "starts-move FIGHTER",
+    "takes-action": "takes-action FIGHTER KIND",
+}
+TRIGGER_KINDS = tuple(TRIGGER_USAGE)
+
+
+class Happened(NamedTuple):
+    """Something a held trigger may watch for: a fighter entering a cell, starting a move, acting."""
+
+    kind: str  # "enters", "starts-move", "takes-action"
+    fighter: str
+    cell: XY | None = None
+    action: str = ""
+
+    def words(self) -> str:
+        if self.kind == "enters" and self.cell is not None:
+            return f"{self.fighter} entered {show(self.cell)}"
+        if self.kind == "starts-move":
+            return f"{self.fighter} started a move"
+        return f"{self.fighter} took the action {self.action}"
+
+
+def parse_kinds(text: str) -> tuple[str, ...]:
+    """The hold_triggers setting: trigger kinds separated by commas, each from TRIGGER_KINDS."""
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    for k in kinds:
+        if k not in TRIGGER_KINDS:
+            raise ValueError(f"{k!r} is not a trigger kind (known: {', '.join(TRIGGER_KINDS)})")
+    return kinds
+
+
+def happenings(e: ev.Event) -> list[Happened]:
+    """What an event tells a held trigger: starting a move, entering cells, taking an action."""
+    if isinstance(e, ev.Moved):
+        return [Happened("starts-move", e.fighter)] + [
+            Happened("enters", e.fighter, (s.to[0], s.to[1])) for s in e.steps
+        ]
+    if isinstance(e, ev.Placed):
+        return [Happened("enters", e.fighter, (e.to[0], e.to[1]))]
+    if isinstance(e, ev.Marked) and e.key == ACTION and isinstance(e.value, dict):
+        return [Happened("takes-action", e.fighter, action=str(e.value.get("kind", "")))]
+    return []
+
+
+class Holding(Passes):
+    """Held actions: declared with their trigger, fired when it happens, lost at the next turn."""
+
+    @handles(Hold)
+    def hold(self, b: Batch, cmd: Hold, dice: Dice) -> None:
+        """hold: a specific action and a specific trigger; its AP is paid at once."""
+        rule = self.rule("hold")
+        state = b.state
+        f = self.actor(state, cmd.fighter, rule, strict=True)
+        costs = self.costs(state)
+        # "A held action must be specific enough for the GM to determine when it triggers."
+        require(
+            cmd.action in costs,
+            rule,
+            f"{cmd.action!r} is not a specific action: hold one of {self.priced(costs)}",
+        )
+        require(
+            bool(cmd.target.strip()),
+            rule,
+            f"a held {cmd.action} must name its target: add target=FIGHTER or target=x,y",
+        )
+        target = self.aim(state, cmd.target, rule)
+        trigger = self.trigger(state, f, cmd.trigger)
+        cost, left = costs[cmd.action], self.ap_left(f)
+        require(
+            left >= cost,
+            rule,
+            f"{f.id} has {left} of {self.ap(f)} AP left this round; holding {cmd.action} pays its "
+            f"{cost} AP at once",
+        )
+        t = state.turn
+        text = " ".join(cmd.trigger.split())
+        # "When you Hold an Action, immediately spend the AP required for that action."
+        b.emit(
+            ev.Spent(
+                fighter=f.id,
+                resource="ap",
+                amount=cost,
+                rules=(rule,),
+                note=f"holds {cmd.action} at {target}: its {cost} AP are paid at once "
+                f"({left} → {left - cost} of {self.ap(f)})",
+            )
+        )
+        b.emit(
+            ev.Marked(
+                fighter=f.id,
+                key=HELD,
+                value={
+                    "action": cmd.action,
+                    "target": target,
+                    "ap": cost,
+                    "trigger": trigger,
+                    "text": text,
+                    "round": t.round,
+                    "pass": t.pass_no,
+                },
+                rules=(rule,),
+                note=f"{f.id} holds {cmd.action} at {target} for: {text}; lost at {f.id}'s next turn if "
+                "it has not happened by then",
+            )
+        )
+        self.close_turn(b, f.id, "hold", rule, f"{f.id}'s turn ends on a held action", dice)
+
+    def trigger(self, state: EncounterState, holder: Fighter, text: str) -> dict[str, Any]:
+        """Read a trigger from the vocabulary; anything vague or too broad is refused with why."""
+        rule = self.rule("hold")
+        words = text.split()
+        allowed = parse_kinds(str(state.settings["hold_triggers"]))
+        kind = words[0] if words else ""
+        if kind not in allowed:
+            raise Refusal(
+                rule,
+                f"{text.strip()!r} is too vague for the GM to tell when it triggers: a trigger is one of "
+                + ", ".join(TRIGGER_USAGE[k] for k in allowed),
+            )
+        args = words[1:]
+        if kind == "enemy-enters":
+            require(bool(args), rule, "enemy-enters needs the cells it watches, e.g. enemy-enters 4,5 5,5")
+            cells: list[list[int]] = []
+            for word in args:
+                try:
+                    cell = parse_cell(word)
+                except ValueError as exc:
+                    raise Refusal(rule, f"enemy-enters: {exc}") from None
+                require(
+                    state.grid.inside(cell[0], cell[1]),
+                    rule,
+                    f"enemy-enters: {show(cell)} is off the {state.grid.width}x{state.grid.height} map",
+                )
+                if [cell[0], cell[1]] not in cells:
+                    cells.append([cell[0], cell[1]])
+            most = int(state.settings["hold_max_cells"])
+            require(
+                len(cells) <= most,
+                rule,
+                f"enemy-enters watches {len(cells)} cells, more than hold_max_cells = {most}: too broad "
+                "to hold; narrow it to a doorway or a corridor",
+            )
+            return {"kind": kind, "cells": cells}
+        expected = 1 if kind == "starts-move" else 2
+        require(
+            len(args) == expected,
+            rule,
+            f"{kind} takes " + ("FIGHTER" if expected == 1 else "FIGHTER KIND") + f", got {' '.join(args)!r}",
+        )
+        require(
+            state.fighter(args[0]) is not None,
+            rule,
+            f"{kind}: no fighter {args[0]!r} (fighters: {', '.join(f.id for f in state.fighters)})",
+        )
+        who = args[0]
+        require(
+            who != holder.id,
+            rule,
+            f"{kind} {who}: {holder.id} cannot wait for itself; it acts on its own turns",
+        )
+        if kind == "starts-move":
+            return {"kind": kind, "fighter": who}
+        kinds = ["sprint", *self.costs(state)]
+        require(
+            args[1] in kinds,
+            rule,
+            f"takes-action: {args[1]!r} is not an action kind (kinds: {', '.join(kinds)})",
+        )
+        return {"kind": kind, "fighter": who, "action": args[1]}
+
+    def triggered(
+        self, state: EncounterState, holder: Fighter, trigger: dict[str, Any], what: Happened
+    ) -> bool:
+        """Does this happening meet the holder's trigger?"""
+        if what.fighter == holder.id:
+            return False
+        kind = trigger["kind"]
+        if kind == "enemy-enters":
+            mover = state.fighter(what.fighter)
+            return (
+                what.kind == "enters"
+                and mover is not None
+                and mover.side != holder.side
+                and [what.cell[0], what.cell[1]] in [list(c) for c in trigger["cells"]]  # type: ignore[index]
+            )
+        if kind == "starts-move":
+            return what.kind == "starts-move" and what.fighter == trigger["fighter"]
+        return (
+            what.kind == "takes-action"
+            and what.fighter == trigger["fighter"]
+            and what.action == trigger["action"]
+        )
+
+    def watching(self, state: EncounterState, what: Happened) -> list[str]:
+        """Holders whose trigger this happening meets, in initiative order."""
+        out = []
+        for fid in state.turn.order:
+            f = state.fighter(fid)
+            held = f.marks.get(HELD) if f is not None else None
+            if f is not None and held and self.triggered(state, f, held["trigger"], what):
+                out.append(fid)
+        return out
+
+    def fire(self, b: Batch, what: Happened) -> None:
+        """hold: every held action this happening triggers resolves now, interrupting."""
+        for fid in self.watching(b.state, what):
+            f = b.state.fighter(fid)
+            assert f is not None
+            held = f.marks.get(HELD)
+            if not held or not self.triggered(b.state, f, held["trigger"], what):
+                continue  # an earlier interrupt in this chain already resolved it
+            rule = self.rule("hold")
+            b.emit(
+                ev.Unmarked(
+                    fighter=fid,
+                    key=HELD,
+                    rules=(rule,),
+                    note=f"{what.words()}: the trigger of {fid}'s held {held['action']} ({held['text']}) "
+                    f"happened before {fid}'s next turn",
+                )
+            )
+            self.act(
+                b,
+                fid,
+                held["action"],
+                held["target"],
+                int(held["ap"]),
+                rule,
+                f"{fid}'s held {held['action']} at {held['target']} resolves at once, interrupting "
+                f"({held['ap']} AP were paid when it was held)",
+                held=True,
+            )
+
+    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """hold: a held action whose trigger did not come before this turn is lost; its AP stays spent."""
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        held = f.marks.get(HELD)
+        if held:
+            b.emit(
+                ev.Unmarked(
+                    fighter=fighter_id,
+                    key=HELD,
+                    rules=(self.rule("hold"),),
+                    note=f"{fighter_id}'s held {held['action']} is lost: its trigger ({held['text']}) did "
+                    f"not happen before {fighter_id}'s next turn; the {held['ap']} AP stay spent",
+                )
+            )
