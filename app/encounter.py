@@ -31,6 +31,7 @@ import msgspec
 from tabletrail.core.batch import Batch
 from tabletrail.core.decide import decide
 from tabletrail.core.dice import Dice
+from tabletrail.core.evolve import initial_state
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
@@ -50,7 +51,6 @@ from tabletrail.events.types import (
     Redone,
     Undone,
 )
-from tabletrail.projections.board import initial_state
 from tabletrail.projections.snapshot import (
     FORMAT,
     Lazy,

@@ -8,9 +8,9 @@ later in the command, the whole batch is dropped and nothing is appended.
 
 from __future__ import annotations
 
+from tabletrail.core.evolve import evolve
 from tabletrail.core.state import EncounterState
 from tabletrail.events.types import Event
-from tabletrail.projections.board import evolve
 
 
 class Batch:

@@ -31,6 +31,7 @@ from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.dice import Dice
+from tabletrail.core.evolve import fold, initial_state
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.ruleset import ENGINE_RULE_WORDS, Ruleset
 from tabletrail.core.rulesets import RULESETS
@@ -63,7 +64,7 @@ from tabletrail.events.types import (
     RulingMade,
     Undone,
 )
-from tabletrail.projections.board import fold, initial_state, view
+from tabletrail.projections.board import view
 from tabletrail.projections.timeline import Timeline
 
 # What the engine's own rule ids enforce (a ruleset's rules carry their own words).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tabletrail.core.evolve import _APPLY, initial_state
 from tabletrail.core.state import EncounterState
 from tabletrail.events.log import Record
 from tabletrail.events.types import (
@@ -21,7 +22,6 @@ from tabletrail.events.types import (
     Redone,
     Undone,
 )
-from tabletrail.projections.board import _APPLY, initial_state
 
 
 def _with_defaults(started: EncounterStarted) -> EncounterStarted:

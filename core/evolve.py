@@ -1,0 +1,184 @@
+"""The fold of the encounter state by one fact: the Decider's `evolve`.
+
+evolve holds no rules. It writes what the event says happened (the machine
+state the event recorded, the position the move reached, the budget it spent)
+and nothing else, so it is fast and replay is a plain fold. It is domain code:
+`core/batch.py` folds each fact as a handler emits it, and the projections
+(board view, timeline, audit) are built on the states it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from msgspec.structs import replace
+from tabletrail.core.geometry import Grid
+from tabletrail.core.state import EncounterState, Fighter, Turn
+from tabletrail.core.units import to_cu
+from tabletrail.events import types as ev
+
+
+def initial_state(started: ev.EncounterStarted) -> EncounterState:
+    sc = started.scenario
+    grid = Grid(sc)
+    fighters = []
+    for spec in sc.fighters:
+        x, y = spec.at[0], spec.at[1]
+        z = to_cu(spec.at[2]) if len(spec.at) == 3 else grid.top[y][x]
+        fighters.append(
+            Fighter(
+                id=spec.id,
+                name=spec.name,
+                side=spec.side,
+                pos=(x, y, z),
+                size=spec.size,
+                stats=dict(spec.stats),
+                states={},
+                spent={},
+                marks={},
+                tags=spec.tags,
+            )
+        )
+    order = sc.initiative or tuple(f.id for f in sc.fighters)
+    return EncounterState(
+        scenario=sc,
+        grid=grid,
+        settings=dict(started.settings),
+        fighters=tuple(fighters),
+        turn=Turn(order=order),
+    )
+
+
+def _fighter(state: EncounterState, fid: str, **changes: Any) -> EncounterState:
+    return state.with_fighter(replace(state.fighter(fid), **changes))  # type: ignore[type-var]
+
+
+def _moved(s: EncounterState, e: ev.Moved) -> EncounterState:
+    f = s.fighter(e.fighter)
+    assert f is not None
+    cost = sum(step.cost for step in e.steps)
+    spent = {**f.spent, e.resource: f.spent.get(e.resource, 0) + cost}
+    return s.with_fighter(replace(f, pos=e.steps[-1].to, spent=spent))
+
+
+def _placed(s: EncounterState, e: ev.Placed) -> EncounterState:
+    return _fighter(s, e.fighter, pos=e.to)
+
+
+def _state(s: EncounterState, e: ev.StateChanged) -> EncounterState:
+    f = s.fighter(e.fighter)
+    assert f is not None
+    return s.with_fighter(replace(f, states={**f.states, e.machine: e.dest}))
+
+
+def _linked(s: EncounterState, e: ev.Linked) -> EncounterState:
+    link = (e.kind, e.a, e.b)
+    return s if link in s.links else replace(s, links=(*s.links, link))
+
+
+def _unlinked(s: EncounterState, e: ev.Unlinked) -> EncounterState:
+    gone = {(e.kind, e.a, e.b), (e.kind, e.b, e.a)}
+    return replace(s, links=tuple(link for link in s.links if link not in gone))
+
+
+def _check(s: EncounterState, e: ev.CheckRolled) -> EncounterState:
+    return replace(s, dice=s.dice + len(e.dice)) if e.source == "seeded" else s
+
+
+def _damaged(s: EncounterState, e: ev.Damaged) -> EncounterState:
+    f = s.fighter(e.fighter)
+    assert f is not None
+    return s.with_fighter(replace(f, damage=f.damage + e.amount))
+
+
+def _spent(s: EncounterState, e: ev.Spent) -> EncounterState:
+    f = s.fighter(e.fighter)
+    assert f is not None
+    return s.with_fighter(replace(f, spent={**f.spent, e.resource: f.used(e.resource) + e.amount}))
+
+
+def _refreshed(s: EncounterState, e: ev.Refreshed) -> EncounterState:
+    f = s.fighter(e.fighter)
+    assert f is not None
+    spent = {k: v for k, v in f.spent.items() if k not in e.resources}
+    return s.with_fighter(replace(f, spent=spent))
+
+
+def _marked(s: EncounterState, e: ev.Marked) -> EncounterState:
+    f = s.fighter(e.fighter)
+    assert f is not None
+    return s.with_fighter(replace(f, marks={**f.marks, e.key: e.value}))
+
+
+def _unmarked(s: EncounterState, e: ev.Unmarked) -> EncounterState:
+    f = s.fighter(e.fighter)
+    assert f is not None
+    return s.with_fighter(replace(f, marks={k: v for k, v in f.marks.items() if k != e.key}))
+
+
+def _board_marked(s: EncounterState, e: ev.BoardMarked) -> EncounterState:
+    if e.value is None:
+        return replace(s, marks={k: v for k, v in s.marks.items() if k != e.key})
+    return replace(s, marks={**s.marks, e.key: e.value})
+
+
+def _turn_started(s: EncounterState, e: ev.TurnStarted) -> EncounterState:
+    order = s.turn.order
+    index = order.index(e.fighter) if e.fighter in order else s.turn.index
+    return replace(s, turn=Turn(order=order, index=index, round=e.round, pass_no=e.pass_no))
+
+
+def _round_started(s: EncounterState, e: ev.RoundStarted) -> EncounterState:
+    return replace(s, turn=replace(s.turn, round=e.round, pass_no=1))
+
+
+def _pass_started(s: EncounterState, e: ev.PassStarted) -> EncounterState:
+    return replace(s, turn=replace(s.turn, pass_no=e.pass_no))
+
+
+def _order_changed(s: EncounterState, e: ev.OrderChanged) -> EncounterState:
+    return replace(s, turn=replace(s.turn, order=e.order, index=e.index))
+
+
+def _setting_changed(s: EncounterState, e: ev.SettingChanged) -> EncounterState:
+    return replace(s, settings={**s.settings, e.key: e.value})
+
+
+def _no_change(s: EncounterState, e: ev.Event) -> EncounterState:
+    return s
+
+
+_APPLY: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
+    ev.Moved: _moved,
+    ev.Placed: _placed,
+    ev.StateChanged: _state,
+    ev.Linked: _linked,
+    ev.Unlinked: _unlinked,
+    ev.CheckRolled: _check,
+    ev.Damaged: _damaged,
+    ev.Spent: _spent,
+    ev.Refreshed: _refreshed,
+    ev.Marked: _marked,
+    ev.Unmarked: _unmarked,
+    ev.BoardMarked: _board_marked,
+    ev.TurnStarted: _turn_started,
+    ev.TurnEnded: _no_change,
+    ev.RoundStarted: _round_started,
+    ev.PassStarted: _pass_started,
+    ev.OrderChanged: _order_changed,
+    ev.SettingChanged: _setting_changed,
+    ev.CommandIssued: _no_change,
+    ev.RulingMade: _no_change,
+}
+
+
+def evolve(state: EncounterState, event: ev.Event) -> EncounterState:
+    """Apply one fact. Undo, redo and abandon are the timeline's business, not the board's."""
+    return _APPLY[type(event)](state, event)
+
+
+def fold(state: EncounterState, events: Iterable[ev.Event]) -> EncounterState:
+    for event in events:
+        state = _APPLY[type(event)](state, event)
+    return state
