@@ -213,9 +213,10 @@ def cmd_modifiers(args: argparse.Namespace) -> int:
                 f"{args.log}: no fighter {fid!r} (fighters: {', '.join(f.id for f in state.fighters)})"
             )
     mods = get_ruleset(state.ruleset).modifiers(state, args.fighter, args.against)
-    if args.json:
+    if args.json:  # one JSON document, nothing else on stdout
         print(json.dumps([m.__dict__ for m in mods], indent=2))
-    elif not mods:
+        return 0
+    if not mods:
         print(f"no modifiers in force for {args.fighter}")
     for m in mods:
         print(

@@ -16,7 +16,7 @@ from tabletrail.events.commands import Command, command_types
 from tabletrail.events.errors import InputError
 
 BASE_FIELDS = ("by", "rolls", "why")
-ALIASES = {"roll": "rolls"}
+ALIASES = {"roll": "rolls", "except": "exempt"}  # `except` is a Python word: Forbid's field is `exempt`
 
 
 def verbs() -> dict[str, type[Command]]:

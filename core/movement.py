@@ -103,7 +103,7 @@ def walk(
     here = f.pos
     spent = 0
     for cell in cells:
-        ruling = forbidden(b.state, *cell)
+        ruling = forbidden(b.state, *cell, f)
         if ruling:
             raise Refusal(ruling[2], f"the GM ruled {show(cell)} can't be crossed: {ruling[3]}")
         step = policy.price(b.state, f, here, cell, parity)

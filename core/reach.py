@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from heapq import heappop, heappush
 
 from msgspec.structs import replace
-from tabletrail.core.cell_rulings import FORBID, TEST
+from tabletrail.core.cell_rulings import TEST, forbidden_cells
 from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY, Pos, expand
 from tabletrail.core.movement import StepPolicy
 from tabletrail.core.refusal import Refusal
@@ -129,7 +129,7 @@ def _search(
     """
     grid = state.grid
     width, height, top = grid.width, grid.height, grid.top
-    forbidden = {(e[0], e[1]) for e in state.marks.get(FORBID, ())}
+    forbidden = forbidden_cells(state, f)
     tested = {(e[0], e[1]) for e in state.marks.get(TEST, ())}
     keep_parity = state.settings.get("diagonal") == ALTERNATING
     price = policy.price

@@ -271,12 +271,15 @@ def forbid(rs: Ruleset, b: Batch, cmd: Forbid, dice: Dice) -> None:
     _gm(cmd, "forbid-crossing")
     rule = _cited(rs, cmd.rule)
     cells = _cells(b.state, cmd.cells)
+    exempt = list(dict.fromkeys(name.strip() for name in cmd.exempt))
+    require(all(exempt), RULING, "except= names fighter ids or tags, e.g. except=climbing-gear,ari")
     where = " ".join(show(c) for c in cells)
-    note = f"no move may cross {where}"
-    _made(
-        b, cmd, "forbid-crossing", {"cells": [list(c) for c in cells], "rule": rule}, _ids(RULING, rule), note
-    )
-    add = [[x, y, rule, cmd.why] for x, y in cells]
+    note = f"no move may cross {where}" + (f" (except {', '.join(exempt)})" if exempt else "")
+    detail: dict[str, Any] = {"cells": [list(c) for c in cells], "rule": rule}
+    if exempt:
+        detail["except"] = exempt
+    _made(b, cmd, "forbid-crossing", detail, _ids(RULING, rule), note)
+    add = [[x, y, rule, cmd.why, *([exempt] if exempt else [])] for x, y in cells]
     _remark(b, FORBID, _others(b.state, FORBID, cells), add, _ids(RULING, rule), note)
 
 

@@ -375,7 +375,7 @@ class PostgresStore:
         """The first and last version of the batch this command id appended, if any."""
         with self._conn("reading") as conn:
             row = conn.execute(
-                self._q('SELECT first, last FROM {s}.batches WHERE encounter = %s AND command_id = %s'),
+                self._q("SELECT first, last FROM {s}.batches WHERE encounter = %s AND command_id = %s"),
                 (self.encounter, command_id),
             ).fetchone()
         return (row[0], row[1]) if row else None
@@ -444,8 +444,7 @@ class PostgresStore:
                     raise self._conflict(conn, expected)
                 cur.executemany(
                     self._q(
-                        "INSERT INTO {s}.events (encounter, version, batch, line) "
-                        "VALUES (%s, %s, %s, %s)"
+                        "INSERT INTO {s}.events (encounter, version, batch, line) VALUES (%s, %s, %s, %s)"
                     ),
                     [(self.encounter, r.seq, r.batch, bytes(b)) for r, b in zip(records, lines, strict=True)],
                 )

@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
-from tabletrail.core.cell_rulings import FORBID, TEST
+from tabletrail.core.cell_rulings import FORBID, TEST, exempted
 from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import fold, initial_state
 from tabletrail.core.refusal import Rejection
@@ -205,7 +205,15 @@ def cell_rulings(state: EncounterState | None) -> list[dict[str, Any]]:
         return []
     out = []
     for entry in state.marks.get(FORBID, ()):
-        out.append({"cell": [entry[0], entry[1]], "kind": "forbid", "rule": entry[2], "why": entry[3]})
+        out.append(
+            {
+                "cell": [entry[0], entry[1]],
+                "kind": "forbid",
+                "rule": entry[2],
+                "why": entry[3],
+                **({"except": list(exempted(entry))} if exempted(entry) else {}),
+            }
+        )
     for entry in state.marks.get(TEST, ()):
         out.append(
             {

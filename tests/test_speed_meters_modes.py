@@ -49,9 +49,11 @@ def test_two_meters_of_jumps_in_one_movement_are_allowed():
 
 
 def test_a_third_meter_of_jumps_is_refused_with_the_numbers():
-    enc = encounter(scene(JUMPS, fighter("a")))
-    r = refuse(enc, "move a 6,1", "speed-meters/maneuver")  # up, across, and up again at 6,1
-    assert "3 m by 6,1" in r.reason and "at most 2 m" in r.reason
+    # Up (1 m), across the gap at 3,1, then across the gap at 5,1: a third meter of jumps.
+    # (Up again at 6,1 of JUMPS is refused sooner: a Movement goes only 1 m up by jumping.)
+    enc = encounter(scene(["##########", "#.^_^_...#", "##########"], fighter("a")))
+    r = refuse(enc, "move a 6,1", "speed-meters/maneuver")
+    assert "3 m by 5,1" in r.reason and "at most 2 m" in r.reason
 
 
 def test_maneuver_meters_are_spent_per_movement_and_start_over_with_the_next():

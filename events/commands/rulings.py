@@ -52,10 +52,15 @@ class RequireTest(Command, tag="require-test"):
 
 
 class Forbid(Command, tag="forbid"):
-    """These cells can't be crossed or entered until the ruling is lifted."""
+    """These cells can't be crossed or entered until the ruling is lifted.
+
+    except: fighter ids or tags that may cross anyway, e.g. except=climbing-gear,ari
+    ("impassable without suitable equipment or abilities").
+    """
 
     cells: tuple[Cell, ...]
     rule: str = GM_RULING
+    exempt: tuple[str, ...] = ()
 
 
 class Lift(Command, tag="lift"):

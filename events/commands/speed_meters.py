@@ -72,6 +72,19 @@ class Teleport(Command, tag="teleport"):
     to: Cell
 
 
+class SkillFeat(Command, tag="skill-feat"):
+    """A Skill Feat reaction to a fall: its Bumps skip falling-table rolls when the fighter lands.
+
+    Entered while the fighter falls (a fall longer than a turn's 20 m lands at a later turn
+    start), or in its turn before a move that may step off an edge or a special jump that may
+    be cut short; unused, it lapses as that turn ends. Commands that make others fall
+    (fall, force, random, shove, push, pull, climb) take bumps=N themselves.
+    """
+
+    fighter: str
+    bumps: int
+
+
 class Fall(Command, tag="fall"):
     """An effect makes an airborne or climbing fighter fall from where it is (GM command)."""
 

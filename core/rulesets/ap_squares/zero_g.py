@@ -190,7 +190,7 @@ def drift_cells(state: EncounterState, body: Fighter, direction: str, speed: int
             return cells, f"the map's edge beyond {show((x, y))}"
         if grid.blocked(nx, ny) or grid.has(nx, ny, "solid"):
             return cells, f"the {grid.kind(nx, ny).terrain} at {show((nx, ny))}"
-        if forbidden(state, nx, ny):
+        if forbidden(state, nx, ny, body):
             return cells, f"{show((nx, ny))}, closed by a GM ruling"
         others = [o.id for o in state.at(nx, ny) if o.id != body.id]
         if others:

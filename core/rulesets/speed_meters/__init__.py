@@ -32,6 +32,8 @@ Where each rule's code lives (rule ids are cited next to the code):
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import EVERY_1, show
@@ -54,7 +56,7 @@ from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt
 from tabletrail.events import types as ev
-from tabletrail.events.commands import Command, Move
+from tabletrail.events.commands import Command, EndTurn, Move
 
 __all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", "swimmable", "water_bottom"]
 
@@ -108,7 +110,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         Rule(
             "hover",
             "Hover: 1 m above ground, ignoring land obstacles, hazards and rough terrain",
-            "the hover rises at most 1 m a step with the ground; landing is free",
+            "the hover rises with the ground at most hover_rise m a step, floats straight across a "
+            "dip no wider than hover_span spaces (settings); landing is free",
         ),
         Rule(
             "glide",
@@ -230,6 +233,21 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "speed-meters/swim",
         ),
         Setting(
+            "hover_span",
+            1,
+            "spaces of a dip (a cut, a trench) a hover floats straight across at the height it came with "
+            "when the ground beyond is as high again; 0: it follows the ground down into every dip",
+            (),
+            "speed-meters/hover",
+        ),
+        Setting(
+            "hover_rise",
+            1,
+            "meters the ground may rise in one step under a hover that rises with it (house default)",
+            (),
+            "speed-meters/hover",
+        ),
+        Setting(
             "glide_descent",
             1,
             "meters a glider sinks at each turn start while it moves across (house default)",
@@ -320,7 +338,20 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     posture_rules = ("speed-meters/movement", "speed-meters/movement")
 
     def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:
-        """fall-table: Bumps count from 0; a negative count must not turn into extra rolls."""
+        """fall-table: "1 Instant death" is final; Bumps count from 0, never as extra rolls.
+
+        A dead fighter takes none of the ruleset's commands (its turn still passes by
+        end-turn); the GM's rulings and undo are no commands of the fighter's.
+        """
+        fid = getattr(command, "fighter", "")
+        f = state.fighter(fid) if isinstance(fid, str) and fid else None
+        if f is not None and f.marks.get("dead") and type(command) in self._handlers:
+            require(
+                isinstance(command, EndTurn),
+                self.rule("fall-table"),
+                f"{f.id} died in a fall (1 on the falling table, instant death): "
+                "it takes no commands but the GM's rulings",
+            )
         bumps = getattr(command, "bumps", 0)
         require(
             bumps >= 0,
@@ -328,6 +359,13 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             f"bumps={bumps}: a Skill Feat's Bumps are 0 or more (each {BUMPS_PER_SKIP} skip a falling roll)",
         )
         return super().decide(state, command, dice)
+
+    def check_settings(self, settings: dict[str, Any]) -> tuple[str, str] | None:
+        """hover: a span or a rise counts from 0."""
+        for name in ("hover_span", "hover_rise"):
+            if settings[name] < 0:
+                return name, f"must not be negative, got {settings[name]}"
+        return None
 
     def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
         """Dropping prone or standing up takes the actions the stand_up_actions setting says."""

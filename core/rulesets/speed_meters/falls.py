@@ -26,7 +26,7 @@ from tabletrail.core.rulesets.speed_meters.shared import (
 )
 from tabletrail.core.units import fmt
 from tabletrail.events import types as ev
-from tabletrail.events.commands.speed_meters import Fall
+from tabletrail.events.commands.speed_meters import Fall, SkillFeat
 
 
 class Falls(Shared):
@@ -54,10 +54,14 @@ class Falls(Shared):
         """A fall from where the fighter is: at most 20 m of it this turn, the rest at its next turn.
 
         fall-speed: the time it takes comes off the turn's actions; fall-table:
-        landing from 5 m or more rolls on the falling table.
+        landing from 5 m or more rolls on the falling table. Every fall, whatever made it,
+        comes here and takes its Skill Feat reaction here: `bumps` entered with the command
+        that makes it fall, or kept on the faller (`skill_feat`: entered by the skill-feat
+        command, or kept from the command that began a fall longer than a turn's) until it lands.
         """
         f = b.state.fighter(fid)
         assert f is not None
+        bumps = bumps or int(f.marks.get("skill_feat", 0))
         x, y, z = f.pos
         height = z - landing_height(b, (x, y))
         if height <= 0:
@@ -82,6 +86,8 @@ class Falls(Shared):
                     fighter=fid, key="fallen", value=before + FALL_PER_TURN, rules=(self.rule("fall-speed"),)
                 )
             )
+            if bumps and f.marks.get("skill_feat") != bumps:
+                self.keep_skill_feat(b, fid, bumps)
             self.fall_time(b, fid, FALL_PER_TURN)
             return
         total = before + height
@@ -100,6 +106,46 @@ class Falls(Shared):
         self.settle_mode(b, fid, rule, "lands")
         self.fall_table(b, dice, fid, total, rolls - skipped)
         self.fall_time(b, fid, height)
+
+    @handles(SkillFeat)
+    def skill_feat(self, b: Batch, cmd: SkillFeat, dice: Dice) -> None:
+        """fall-table: a Reaction, entered while falling or in the fighter's turn before a fall."""
+        f = self.fighter(b.state, cmd.fighter)
+        rule = self.rule("fall-table")
+        require(cmd.bumps > 0, rule, f"bumps={cmd.bumps}: a Skill Feat that skips a roll has 2 Bumps or more")
+        require(
+            self.mode(f) == "falling" or b.state.turn.active == f.id,
+            rule,
+            f"{f.id} is neither falling nor taking its turn: a fall another makes it take gets its "
+            "Bumps from that command (bumps=N)",
+        )
+        self.keep_skill_feat(b, f.id, cmd.bumps)
+
+    def end_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """fall-table: a Skill Feat entered for a fall that never came lapses with the turn."""
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        if "skill_feat" in f.marks and self.mode(f) != "falling":
+            b.emit(
+                ev.Unmarked(
+                    fighter=f.id,
+                    key="skill_feat",
+                    rules=(self.rule("fall-table"),),
+                    note="the Skill Feat lapses: no fall came this turn",
+                )
+            )
+
+    def keep_skill_feat(self, b: Batch, fid: str, bumps: int) -> None:
+        b.emit(
+            ev.Marked(
+                fighter=fid,
+                key="skill_feat",
+                value=bumps,
+                rules=(self.rule("fall-table"),),
+                note=f"a Skill Feat reaction with {bumps} Bumps: {bumps // BUMPS_PER_SKIP} falling-table "
+                "roll(s) fewer when it lands",
+            )
+        )
 
     def fall_table(self, b: Batch, dice: Dice, fid: str, fallen: int, rolls: int) -> None:
         """fall-table: one d6 per 5 m fallen (after opt-outs), each read off the document's chart."""

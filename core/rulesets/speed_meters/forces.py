@@ -338,7 +338,6 @@ class Forces(Falls):
         a = self.acting(b.state, attacker)
         t = self.fighter(b.state, target)
         require(a.id != t.id, rule, f"{a.id} can't {verb} itself")
-        require(not a.marks.get("dead"), self.rule("fall-table"), f"{a.id} died in a fall")
         # size: never against a larger size category.
         if SIZES.index(t.size) > SIZES.index(a.size):
             raise Refusal(

@@ -14,14 +14,13 @@ from collections.abc import Callable
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import Pos, show
+from tabletrail.core.geometry import XY, Pos, show
 from tabletrail.core.movement import flat_step, rise, walk
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import Modifier, handles
 from tabletrail.core.rulesets.speed_meters.falls import Falls
 from tabletrail.core.rulesets.speed_meters.shared import (
     COMPASS,
-    HOVER_HEIGHT,
     MODES,
     JudgeFn,
     distance3,
@@ -178,11 +177,30 @@ class Modes(Falls):
         rule = self.rule("hover")
         speed = self.stat(f, "hover")
         require(speed > 0, rule, f"{f.id} has no Hover speed (stat hover)")
-        grid = b.state.grid
-        plan = [(x, y, hover_height(grid, x, y)) for x, y in self.cells(b.state, f, cmd.path)]
+        plan = self.hover_plan(b.state, f, self.cells(b.state, f, cmd.path))
         self.begin_movement(b, f, "a hovering Movement")
         self.set_mode(b, f.id, "hovering", rule)
         self.through(b, dice, f, plan, self.hover_step, budget=speed, rule=rule, what="the hover")
+
+    def hover_plan(self, state: EncounterState, f: Fighter, cells: list[XY]) -> list[Pos]:
+        """hover: 1 m above the ground, and straight across a dip no wider than `hover_span`.
+
+        "You float just 1 meter above the ground, avoiding land-based obstacles, hazards":
+        over a cut or trench whose far side is as high again within hover_span spaces, the
+        hover keeps the height it came with instead of sinking into it (a setting).
+        """
+        grid = state.grid
+        span = int(state.settings["hover_span"])
+        natural = [hover_height(grid, x, y) for x, y in cells]
+        carried = max(f.pos[2], hover_height(grid, f.pos[0], f.pos[1]))
+        plan: list[Pos] = []
+        for i, (x, y) in enumerate(cells):
+            z = natural[i]
+            if z < carried and any(h >= carried for h in natural[i + 1 : i + 1 + span]):
+                z = carried  # across the dip at the height it came with
+            plan.append((x, y, z))
+            carried = z
+        return plan
 
     def hover_step(
         self, state: EncounterState, f: Fighter, frm: Pos, to: Pos, parity: int, last: bool
@@ -190,12 +208,13 @@ class Modes(Falls):
         grid = state.grid
         x, y, z = to
         self.not_solid(state, to, obstacles=False)  # a wall is no land obstacle: it blocks a hover
-        lift = (z - HOVER_HEIGHT) - (hover_height(grid, frm[0], frm[1]) - HOVER_HEIGHT)
-        if lift > CU:
+        lift = z - max(frm[2], hover_height(grid, frm[0], frm[1]))
+        most = to_cu(state.settings["hover_rise"])
+        if lift > most:
             raise Refusal(
                 self.rule("hover"),
                 f"the ground at {show(to)} is {fmt(lift)} m higher than at {show(frm)}: a hover keeps 1 m "
-                "above the ground and rises with it at most 1 m a step",
+                f"above the ground and rises with it at most {fmt(most)} m a step (setting hover_rise)",
             )
         self.no_enemy(state, f, to)
         # Priced over the ground covered only: no extra for rough ground, nor for rising with it.
@@ -212,11 +231,18 @@ class Modes(Falls):
             f"{f.id} is {mode}, not hovering: only a hover settles down by landing"
             + (" (a flyer lands by flying down to the ground)" if mode == "flying" else ""),
         )
-        x, y, _ = f.pos
+        x, y, z = f.pos
+        top = b.state.grid.top[y][x]
+        require(
+            top <= z,
+            self.rule("hover"),
+            f"{f.id} hovers {fmt(z)} m up inside the {b.state.grid.kind(x, y).terrain} at {show(f.pos)}, "
+            f"whose top is {fmt(top)} m: landing settles down, so hover off it first",
+        )
         b.emit(
             ev.Placed(
                 fighter=f.id,
-                to=(x, y, b.state.grid.top[y][x]),
+                to=(x, y, top),
                 how="land",
                 rules=(self.rule("hover"),),
                 note="settles the last 1 m onto the ground (free)",
@@ -387,6 +413,11 @@ class Modes(Falls):
             f"and {f.id} can't fly to stay up",
         )
         dest = (x, y, z)
+        require(
+            dest != f.pos,
+            rule,
+            f"{f.id} is already at {show(dest)}, {fmt(z)} m up: a teleport appears elsewhere",
+        )
         far = distance3(b.state.settings["diagonal"], f.pos, dest)
         require(
             far <= reach, rule, f"{show(dest)} is {fmt(far)} m away, beyond the {fmt(reach)} m teleport range"

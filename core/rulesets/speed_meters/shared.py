@@ -351,10 +351,11 @@ class Shared(Ruleset):
         if self.mode(f) == dest:
             return
         self.change(b, f, "mode", TRIGGER[dest], rule, note)
-        # The facts a mode keeps go with it: a glide's heading, how far a fall has come.
-        key = {"gliding": "glide", "falling": "fallen"}.get(self.mode(f))
-        if key and key in f.marks:
-            b.emit(ev.Unmarked(fighter=fid, key=key, rules=(rule,)))
+        # The facts a mode keeps go with it: a glide's heading, how far a fall has come and the
+        # Bumps of the Skill Feat waiting for its landing.
+        for key in {"gliding": ("glide",), "falling": ("fallen", "skill_feat")}.get(self.mode(f), ()):
+            if key in f.marks:
+                b.emit(ev.Unmarked(fighter=fid, key=key, rules=(rule,)))
 
     def settle_mode(self, b: Batch, fid: str, rule: str, note: str = "") -> None:
         """After a fighter comes down or appears somewhere: swimming in deep water, else walking."""
@@ -408,7 +409,6 @@ class Shared(Ruleset):
     def mover(self, state: EncounterState, fid: str, modes: tuple[str, ...], what: str) -> Fighter:
         """The acting fighter, alive, not held, in a mode this kind of movement can start from."""
         f = self.acting(state, fid)
-        require(not f.marks.get("dead"), self.rule("fall-table"), f"{f.id} died in a fall")
         held = self.partner(state, f.id)
         if held:
             grabber, grabbed = held

@@ -46,6 +46,7 @@ class _Walking(QuietSteps):
         self.spent = 0  # this Movement's cost so far
         self.maneuver = 0  # maneuver: meters of jumps so far
         self.across = 0  # jump: spaces crossed in the air in the jump under way
+        self.risen = 0  # movement: meters gone up by jumping in this Movement (at most 1 in all)
         self._cites: tuple[str, ...] = ()
 
     def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
@@ -107,6 +108,15 @@ class _Walking(QuietSteps):
             if up > 0 and not grid.has(*to, "stairs"):
                 step = replace(step, mode="jump")  # movement, jump: up only by jumping
                 cites.append(rs.rule("jump"))
+                self.risen += up
+                # movement: "only 1 meter vertically by jumping" is the Movement's meter, not each
+                # step's; going down is not limited by it. (The reachable area prices single steps.)
+                if self.jumps and self.risen > JUMP_UP:
+                    raise Refusal(
+                        rs.rule("movement"),
+                        f"{show(to)} would make {fmt(self.risen)} m up by jumping in this Movement: "
+                        "a Movement goes only 1 meter vertically by jumping (a new Movement may go up again)",
+                    )
         rs.no_enemy(state, f, step.to)
         self.spent += step.cost
         if step.mode == "jump" and self.jumps:

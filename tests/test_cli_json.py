@@ -1,0 +1,85 @@
+"""Every `--json` output of every CLI verb parses as ONE JSON document (issue 12).
+
+The standard: "Every `--json` output parses as ONE JSON document." The verbs are
+found from the parser itself, so a verb that gains `--json` later fails here until
+it is given a case below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+from tabletrail.cli import build_parser, main
+from test_ap_squares_helpers import ROOM, arena
+
+PAIR = ("ari blue 1,3 ap=10 dexterity=2", "bo red 5,3 ap=10 dexterity=2")
+
+
+def json_verbs() -> set[str]:
+    """The verbs whose parser takes --json."""
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return {
+        verb
+        for verb, parser in sub.choices.items()
+        if any("--json" in a.option_strings for a in parser._actions)
+    }
+
+
+@pytest.fixture
+def log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """A zero-g ap-squares log: modifiers are in force, one refusal is on the side log."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(arena(*PAIR, rows=ROOM), encoding="utf-8")
+    path = str(tmp_path / "fight.jsonl")
+    assert main(["new", str(scenario), "--log", path]) == 0
+    assert main(["do", path, "gravity-off", "1,1", "8,5", "grab=ari", "roll=3"]) == 0
+    assert main(["do", path, "move", "ari", "99,99"]) == 1  # refused: kept on the side log
+    capsys.readouterr()
+    return path
+
+
+CASES: dict[str, list[list[str]]] = {
+    "replay": [["replay", "LOG", "--json"]],
+    "rules": [["rules", "--json"], ["rules", "speed-meters", "--json"]],
+    "modifiers": [
+        ["modifiers", "LOG", "bo", "--against", "ari", "--json"],
+        ["modifiers", "LOG", "ari", "--json"],
+    ],
+    "explain": [["explain", "LOG", "2", "--json"]],
+    "why": [["why", "--json", "LOG", "move", "bo", "5,2"], ["why", "--json", "LOG", "move", "ari", "1,2"]],
+    "verify": [["verify", "LOG", "--json"], ["verify", "LOG", "--tip", "nope", "--json"]],
+    "whatif": [
+        ["whatif", "LOG", "--set", "zero_g_penalties=off", "--json"],
+        ["whatif", "LOG", "--ruling", "forbid 5,2 why=pit", "--json"],
+    ],
+    "refused": [["refused", "LOG", "--json"]],
+}
+
+
+def test_every_verb_with_json_has_a_case_here():
+    assert json_verbs() == set(CASES)
+
+
+@pytest.mark.parametrize("verb", sorted(CASES))
+def test_json_output_is_one_document(verb: str, log: str, capsys: pytest.CaptureFixture[str]):
+    for argv in CASES[verb]:
+        code = main([log if a == "LOG" else a for a in argv])
+        out, err = capsys.readouterr()
+        assert code in (0, 1), f"{argv}: exit {code}: {err}"
+        try:
+            json.loads(out)
+        except json.JSONDecodeError as exc:
+            pytest.fail(f"{' '.join(argv)} printed more than one JSON document ({exc}):\n{out}")
+
+
+def test_modifiers_json_holds_the_modifiers_in_force(log: str, capsys: pytest.CaptureFixture[str]):
+    """The defect: with a modifier in force, the text lines followed the JSON array."""
+    assert main(["modifiers", log, "bo", "--against", "ari", "--json"]) == 0
+    mods = json.loads(capsys.readouterr().out)
+    assert {"applies_to": "melee attack", "value": -3} in [
+        {k: m[k] for k in ("applies_to", "value")} for m in mods
+    ]
+    assert all(m["rule"] == "ap-squares/zero-g-penalties" for m in mods)

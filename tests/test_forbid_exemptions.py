@@ -1,0 +1,107 @@
+"""A forbid ruling with exemptions (issue 12, item 8).
+
+round-meters/difficult: "The GM may … rule that it cannot be crossed without suitable
+equipment or abilities." A forbid names who may cross anyway: fighter ids or tags.
+"""
+
+from __future__ import annotations
+
+from support import do, encounter, grid, of_type, refuse
+from tabletrail.core.cell_rulings import FORBID
+from tabletrail.core.reach import reachable
+from tabletrail.events.types import BoardMarked, RulingMade
+from tabletrail.projections.audit import cell_rulings
+from tabletrail.syntax import parse
+
+RULE = "round-meters/difficult"
+ROWS = ["#########", "#.......#", "#.......#", "#########"]
+
+
+def arena() -> str:
+    """ari carries climbing gear (a tag), bo does not, cyn is named by the ruling below."""
+    return f"""
+[encounter]
+name = "cliff path"
+ruleset = "round-meters"
+seed = 3
+initiative = ["ari", "bo", "cyn"]
+{grid(ROWS)}
+[[fighters]]
+id = "ari"
+side = "blue"
+at = [1, 1]
+movement = 6
+ap = 3
+tags = ["climbing-gear"]
+[[fighters]]
+id = "bo"
+side = "blue"
+at = [1, 2]
+movement = 6
+ap = 3
+[[fighters]]
+id = "cyn"
+side = "red"
+at = [7, 2]
+movement = 6
+ap = 3
+"""
+
+
+def ruled():
+    enc = encounter(arena())
+    do(enc, f"forbid 3,1 3,2 rule={RULE} except=climbing-gear,cyn why='a sheer rock face'")
+    return enc
+
+
+def test_except_names_who_may_cross_and_is_kept_in_the_ruling():
+    enc = encounter(arena())
+    events = do(enc, f"forbid 3,1 3,2 rule={RULE} except=climbing-gear,cyn why='a sheer rock face'")
+    (mark,) = of_type(events, BoardMarked)
+    assert mark.value == [
+        [3, 1, RULE, "a sheer rock face", ["climbing-gear", "cyn"]],
+        [3, 2, RULE, "a sheer rock face", ["climbing-gear", "cyn"]],
+    ]
+    assert of_type(events, RulingMade)[0].detail["except"] == ["climbing-gear", "cyn"]
+    assert "except climbing-gear, cyn" in mark.note
+    assert cell_rulings(enc.state)[0]["except"] == ["climbing-gear", "cyn"]
+    assert parse("forbid 3,1 except=a,b why=x").exempt == ("a", "b")
+
+
+def test_a_fighter_with_the_equipment_tag_crosses():
+    enc = ruled()
+    do(enc, "move ari 5,1")
+    assert enc.state.fighter("ari").pos[:2] == (5, 1)
+
+
+def test_a_fighter_without_it_is_refused_citing_the_ruling():
+    enc = ruled()
+    do(enc, "end-turn")
+    r = refuse(enc, "move bo 5,2", RULE)
+    assert "3,2" in r.reason and "sheer rock face" in r.reason
+
+
+def test_a_fighter_named_by_id_crosses():
+    enc = ruled()
+    do(enc, "end-turn")
+    do(enc, "end-turn")
+    do(enc, "move cyn 2,2")  # straight through the ruled cell 3,2
+    assert enc.state.fighter("cyn").pos[:2] == (2, 2)
+
+
+def test_the_reachable_area_follows_the_exemption():
+    enc = ruled()
+    assert (3, 1) in reachable(enc.state, "ari")
+    assert (3, 2) not in reachable(enc.state, "bo") and (3, 1) not in reachable(enc.state, "bo")
+
+
+def test_a_forbid_without_except_keeps_the_old_four_item_entries():
+    enc = encounter(arena())
+    do(enc, "forbid 3,1 why=x")
+    assert enc.state.marks[FORBID] == [[3, 1, "tabletrail/gm-ruling", "x"]]
+    refuse(enc, "move ari 5,1", "tabletrail/gm-ruling")
+
+
+def test_an_empty_exemption_is_refused():
+    enc = encounter(arena())
+    refuse(enc, "forbid 3,1 except=' ' why=x", "tabletrail/gm-ruling")
