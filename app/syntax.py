@@ -14,6 +14,7 @@ import msgspec
 from msgspec import inspect as mi
 from tabletrail.events.commands import Command, command_types
 from tabletrail.events.errors import InputError
+from tabletrail.events.limits import check_command, check_text
 
 BASE_FIELDS = ("by", "rolls", "why")
 ALIASES = {"roll": "rolls", "except": "exempt"}  # `except` is a Python word: Forbid's field is `exempt`
@@ -94,7 +95,12 @@ def _not_a_flag(word: str, where: str, verb: str, fields: list[str]) -> None:
 
 
 def parse(words: list[str] | str, where: str = "command") -> Command:
-    """Parse one command; InputError names the word or field at fault."""
+    """Parse one command; InputError names the word or field at fault.
+
+    The text is bounded before it is split and every number the command carries
+    is range-checked (events/limits.py) before any rule sees it.
+    """
+    check_text(words if isinstance(words, str) else " ".join(words), where)
     if isinstance(words, str):
         try:
             words = shlex.split(words)
@@ -144,9 +150,11 @@ def parse(words: list[str] | str, where: str = "command") -> Command:
     if missing:
         raise InputError(f"{where}: {verb} needs {', '.join(missing)}; usage: {usage(cls)}")
     try:
-        return msgspec.convert(values, cls)
+        command = msgspec.convert(values, cls)
     except msgspec.ValidationError as exc:
         raise InputError(f"{where}: {exc}") from None
+    check_command(command, where)
+    return command
 
 
 def _written(fields: dict[str, Any]) -> list[str]:

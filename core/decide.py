@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from tabletrail.core.dice import Dice
 from tabletrail.core.refusal import Refusal, Rejection
+from tabletrail.core.ruleset import ENGINE_COMMAND
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command
+from tabletrail.events.errors import InputError
+from tabletrail.events.limits import check_command
 from tabletrail.events.types import Event
 
 
@@ -17,6 +20,10 @@ def dice_for(state: EncounterState, command: Command) -> Dice:
 
 def decide(state: EncounterState, command: Command, dice: Dice | None = None) -> list[Event] | Rejection:
     ruleset = RULESETS[state.ruleset]
+    try:
+        check_command(command)  # the parser checked a typed command already; this covers built ones
+    except InputError as exc:
+        return Rejection(rule=ENGINE_COMMAND, reason=str(exc))
     try:
         return ruleset.decide(state, command, dice or dice_for(state, command))
     except Refusal as refusal:

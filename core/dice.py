@@ -40,6 +40,24 @@ def seeded_die(seed: int, index: int, sides: int) -> int:
         attempt += 1  # rejection keeps every face equally likely
 
 
+def face(number: int, formula: str, label: str, rule: str = CHECKS) -> None:
+    """A table roll must be a total the die can show: 1..6 on 1d6, 2..12 on 2d6 (tabletrail/checks).
+
+    The refusal cites the check's own rule (a falling table, a drift trajectory)
+    where it has one: that rule is what names the die.
+    """
+    try:
+        count, sides = parse_formula(formula)
+    except ValueError:
+        return  # a formula the seeded dice could not roll either: the roll is the table's word
+    if not count <= number <= count * sides:
+        raise Refusal(
+            rule,
+            f"roll={number} for {label} is not a face of {count}d{sides}: "
+            f"it shows {count} to {count * sides}",
+        )
+
+
 class Dice:
     """The check inputs of one command: table rolls first, then the seeded dice."""
 
@@ -48,10 +66,14 @@ class Dice:
         self.used = 0
         self.table_only = table_only
 
-    def roll(self, b: Batch, formula: str, label: str) -> tuple[int, tuple[int, ...], str]:
+    def roll(
+        self, b: Batch, formula: str, label: str, rule: str = CHECKS
+    ) -> tuple[int, tuple[int, ...], str]:
+        """The next table roll (a face of `formula`, else refused under `rule`), or a seeded draw."""
         if self.used < len(self.rolls):
             number = self.rolls[self.used]
             self.used += 1
+            face(number, formula, label, rule)
             return number, (), "table"
         if self.table_only:
             raise Refusal(
@@ -93,7 +115,7 @@ def check(
 ) -> CheckRolled:
     """Make one check, record it, and return it. beat=True means the total must exceed target."""
     formula = formula or str(b.state.settings.get("check_formula", "1d20"))
-    number, rolled, source = dice.roll(b, formula, f"the {name} check of {fighter}")
+    number, rolled, source = dice.roll(b, formula, f"the {name} check of {fighter}", rule)
     total = number + modifier
     passed = None if target is None else (total > target if beat else total >= target)
     event = CheckRolled(

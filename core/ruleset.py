@@ -36,10 +36,12 @@ ENGINE_RULE_WORDS = {
     "tabletrail/fighter": "a command names a fighter of this encounter",
     "tabletrail/turn-order": "turns pass in initiative order; with strict_turns only the fighter "
     "whose turn it is acts",
-    "tabletrail/side": "a player side commands only its own fighters; the GM (by=gm) commands anyone",
+    "tabletrail/side": "a player side commands only its own fighters, and enters only its own fighters' "
+    "rolls and turns; the GM (by=gm) commands anyone",
     "tabletrail/command": "a ruleset takes only the commands it knows, and a command must do something",
     "tabletrail/checks": "a check's number is entered at the table (roll=N) or drawn by the seeded "
-    "dice; a roll given and never used is refused",
+    "dice; a table roll is a face of its die (1..6 on 1d6, 2..12 on 2d6); a roll given and never "
+    "used is refused",
     "tabletrail/undo": "undo takes back the latest batch in force and redo puts back the latest undone "
     "one; players undo only their own side's batches, the GM any (undo_seeded = gm keeps batches "
     "with seeded rolls for the GM)",
@@ -232,19 +234,41 @@ class Ruleset:
         self.check_side(state, command)  # after the handler, whose own refusal says more
         self.settle(b, dice)
         dice.finish()
+        self.check_side(state, command, b)  # whose rolls were entered, now every check is made
         if not b.events:
             raise Refusal(ENGINE_COMMAND, "nothing would happen")
         return b.events
 
-    def check_side(self, state: EncounterState, command: Command) -> None:
-        """A player side commands its own fighters; the GM (by=gm) commands anyone."""
+    def check_side(self, state: EncounterState, command: Command, b: Batch | None = None) -> None:
+        """A player side commands its own fighters; the GM (by=gm) commands anyone.
+
+        Every fighter the command acts for is checked, not only its `fighter`:
+        end-turn ends the active fighter's turn, and a table roll (roll=N) is
+        entered for the fighter whose check it is, so in an opposed check a side
+        enters only its own fighters' rolls (tabletrail/side).
+        """
+        if command.by == "gm":
+            return
         fid = getattr(command, "fighter", "")
-        f = state.fighter(fid) if isinstance(fid, str) and fid else None
-        if f is not None and command.by not in ("gm", f.side):
-            raise Refusal(
-                ENGINE_SIDE,
-                f"{f.id} fights for {f.side}; {command.by} may not command it (the GM may: by=gm)",
-            )
+        acts = [fid] if isinstance(fid, str) and fid else []
+        if isinstance(command, EndTurn):
+            acts.append(state.turn.active)
+        for fighter_id in acts:
+            f = state.fighter(fighter_id)
+            if f is not None and command.by != f.side:
+                raise Refusal(
+                    ENGINE_SIDE,
+                    f"{f.id} fights for {f.side}; {command.by} may not command it (the GM may: by=gm)",
+                )
+        for event in b.events if b is not None else ():
+            if type(event) is ev.CheckRolled and event.source == "table":
+                f = state.fighter(event.fighter)
+                if f is not None and command.by != f.side:
+                    raise Refusal(
+                        ENGINE_SIDE,
+                        f"roll={event.number} is {f.id}'s {event.check} roll, and {f.id} fights for "
+                        f"{f.side}: {command.by} enters only its own fighters' rolls (the GM may: by=gm)",
+                    )
 
     def gm_only(self, command: Command, rule: str, what: str) -> None:
         """Effects the GM narrates (an outside force, a fall) are entered by the GM."""

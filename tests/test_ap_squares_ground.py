@@ -136,7 +136,7 @@ def test_a_parry_that_only_equals_the_defense_deals_nothing():
 
 def test_a_body_block_costs_the_occupant_2_ap_and_a_higher_strength_roll_squeezes_in():
     enc = invaded()
-    events = do(enc, "react-invasion bo block roll=10 roll=10 by=red")  # bo 10, ari 10 + 1 = 11
+    events = do(enc, "react-invasion bo block roll=10 roll=10 by=gm")  # bo 10, ari 10 + 1 = 11
     spent = of_type(events, Spent)[0]
     assert (spent.fighter, spent.amount) == ("bo", 200) and ap_left(enc, "bo") == 8
     assert pos(enc, "ari") == (3, 1)
@@ -144,7 +144,7 @@ def test_a_body_block_costs_the_occupant_2_ap_and_a_higher_strength_roll_squeeze
 
 def test_a_body_block_that_wins_wastes_the_movement_ap_and_bans_a_second_try_this_cycle():
     enc = invaded()
-    events = do(enc, "react-invasion bo block roll=12 roll=10 by=red")  # ari 11 is not higher than 12
+    events = do(enc, "react-invasion bo block roll=12 roll=10 by=gm")  # ari 11 is not higher than 12
     wasted = [s for s in of_type(events, Spent) if s.fighter == "ari"]
     assert wasted[0].amount == 100 and ap_left(enc, "ari") == 10 - 1 - 1
     assert pos(enc, "ari") == (2, 1)
@@ -159,7 +159,7 @@ def test_a_body_block_that_wins_wastes_the_movement_ap_and_bans_a_second_try_thi
 def test_a_tie_on_the_body_block_keeps_the_invader_out():
     enc = game("ari blue 1,1", "bo red 3,1")
     do(enc, "move ari 3,1")
-    do(enc, "react-invasion bo block roll=9 roll=9 by=red")
+    do(enc, "react-invasion bo block roll=9 roll=9 by=gm")
     assert pos(enc, "ari") == (2, 1)
 
 
@@ -398,5 +398,5 @@ def test_entering_after_the_wait_costs_what_the_wait_announced_under_alternating
     assert ap_left(enc, "ari") == 10 - 1 - 2
     enc = game("ari blue 1,1 ap=10", "bo red 3,3", settings='diagonal = "alternating"')
     do(enc, "move ari 3,3")
-    events = do(enc, "react-invasion bo block by=red roll=10 roll=1")
+    events = do(enc, "react-invasion bo block by=gm roll=10 roll=1")
     assert [s.amount for s in of_type(events, Spent) if s.fighter == "ari"] == [200]

@@ -743,10 +743,13 @@ def test_seeded_checks_use_the_house_formula_and_table_mode_asks_for_a_roll():
     assert "roll=N" in r.reason
 
 
-def test_the_table_may_enter_pass_or_fail_as_one_and_zero():
-    enc = ice("check_adds_initiative = false\ncheck_target = 1")
-    checks = of_type(do(enc, "move a 4,1 roll=1,0"), CheckRolled)
-    assert [(c.number, c.modifier, c.passed) for c in checks] == [(1, 0, True), (0, 0, False)]
+def test_a_table_roll_is_a_face_of_the_d20_so_zero_is_no_longer_a_fail():
+    """Issue 13: a table roll is a face of its die; 0 on a 1d20 is refused with the die named."""
+    enc = ice("check_adds_initiative = false\ncheck_target = 2")
+    r = refuse(enc, "move a 4,1 roll=2,0", "initiative-yards/slippery")
+    assert "roll=0" in r.reason and "not a face of 1d20" in r.reason and "1 to 20" in r.reason
+    checks = of_type(do(enc, "move a 4,1 roll=2,1"), CheckRolled)
+    assert [(c.number, c.modifier, c.passed) for c in checks] == [(2, 0, True), (1, 0, False)]
     assert posture(enc, "a") == "prone"
 
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from support import do, encounter, of_type, refuse
+from tabletrail.core.refusal import Rejection
 from tabletrail.core.units import CU
+from tabletrail.events.commands.speed_meters import RandomMove, Shove
+from tabletrail.events.errors import InputError
 from tabletrail.events.types import CheckRolled, Linked, Marked, Moved, Placed, Spent, StateChanged, Unlinked
+from tabletrail.syntax import parse
 from test_speed_meters_scenes import fighter, scene
 
 OPEN = ["#########", "#.......#", "#.......#", "#.......#", "#########"]
@@ -359,11 +364,21 @@ def test_a_mistyped_distance_or_roll_goes_no_farther_than_the_map():
     assert ray(grid, (4, 2), (1, 0), 10**12) == [(5, 2), (6, 2), (7, 2), (8, 2), (9, 2)]
     assert ray(grid, (4, 2), (-1, 1), 1) == [(3, 3)]
     enc = pair()
-    do(enc, f"random t meters={10**12} roll=3")  # east
+    do(enc, "random t meters=1000 roll=3")  # east
     assert where(enc, "t") == (7, 2)
-    enc = pair(target_at=(3, 2))
-    do(enc, f"shove p t roll={10**12} roll=1")
-    assert where(enc, "t") == (7, 2)
+    # Issue 13: past the table's limits, a typo is refused before any rule runs, and appends nothing.
+    before = list(enc.store.lines)
+    for text in (f"random t meters={10**12} roll=3", f"shove p t roll={10**12} roll=1"):
+        with pytest.raises(InputError, match="out of range"):
+            parse(text)
+    built = (
+        RandomMove(fighter="t", meters=10**12, rolls=(3,)),
+        Shove(fighter="p", target="t", rolls=(10**12, 1)),
+    )
+    for command in built:  # a command built in code, not parsed, meets the same check in decide
+        refused = enc.execute(command)
+        assert isinstance(refused, Rejection) and "out of range" in refused.reason
+    assert enc.store.lines == before
 
 
 def test_outside_forces_are_the_gms_to_enter():

@@ -479,8 +479,8 @@ def test_a_mistyped_height_is_refused_as_past_the_speed():
     a = enc.state.fighter("a")
     plan, end = RS.plan(enc.state, a, ((1, 1, 10**9),), "speed-meters/fly", lambda x, y, z: z, 6 * CU)
     assert len(plan) == 7 and plan[-1] == (1, 1, 7 * CU) and end == (1, 1, 10**11)
-    r = refuse(enc, f"fly a 1,1,{10**9}", "speed-meters/fly")
+    r = refuse(enc, "fly a 1,1,100000", "speed-meters/fly")  # the largest height a command may carry is 10**6
     assert "costs 7 m by 1,1, but only 6 m are left" in r.reason
     enc = encounter(scene(WALL, fighter("a", at=(1, 1), speed=5)))
-    r = refuse(enc, f"climb a 1,1,{10**9} roll=6", "speed-meters/climb")
+    r = refuse(enc, "climb a 1,1,100000 roll=6", "speed-meters/climb")
     assert "costs 3 m by 1,1, but only 2.5 m are left" in r.reason
