@@ -149,3 +149,21 @@ ap = 10
     store = JsonlStore(path, durable=False)
     Encounter.create(store, parse_scenario(tomllib.loads(toml), source="web hold"), clock=lambda: CLOCK)
     return path
+
+
+def invite(log: Path, role: str = "gm", hours: float | None = None) -> tuple[str, str]:
+    """A new invitation link's (id, token) for `role`, made as `tabletrail invite` makes it."""
+    from tabletrail.web.invites import Invites, encounter_key, keep_for
+
+    store = store_for(str(log))
+    try:
+        made, token = Invites(keep_for(log, store), encounter_key(store)).make(role, hours)
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
+    return made.id, token
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}

@@ -45,6 +45,7 @@ def commands(rs: Ruleset) -> list[dict[str, Any]]:
                 "usage": usage(cls),
                 "doc": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
                 "fighter_only": required == ["fighter"],
+                "gm": cls in ENGINE_HANDLERS,  # rulings and settings: the GM's alone
             }
         )
     return out

@@ -26,6 +26,13 @@ const S = {
 
 const $ = (id) => document.getElementById(id);
 
+// The page is opened from an invitation link, …/join/TOKEN: the token says who this screen speaks
+// for (the server writes by= from it) and goes with every request. BASE keeps the page working
+// under a path prefix (a reverse proxy, or one server holding many encounters).
+const JOIN = location.pathname.match(/^(.*)\/join\/([^/]+)$/);
+const BASE = JOIN ? JOIN[1] : "";
+const TOKEN = JOIN ? decodeURIComponent(JOIN[2]) : "";
+
 function fmt(cu) {
   const sign = cu < 0 ? "-" : "";
   const a = Math.abs(cu);
@@ -55,7 +62,8 @@ function h(tag, attrs = {}, ...children) {
 function ruleChip(id) { return h("span", { class: "rule" }, id); }
 
 async function api(method, url, body) {
-  const init = { method, headers: {} };
+  const init = { method, headers: { Authorization: "Bearer " + TOKEN } };
+  url = BASE + url;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -64,10 +72,20 @@ async function api(method, url, body) {
     const res = await fetch(url, init);
     let data = {};
     try { data = await res.json(); } catch (_) { data = { message: res.statusText }; }
+    if (data.error === "bad link") shutOut(data.message);  // 401/403 for the link itself
     return { status: res.status, data };
   } catch (err) {
     return { status: 0, data: { error: "network", message: "the server can't be reached: " + err } };
   }
+}
+
+// A link that stopped working (revoked, expired): the board goes, and the page says why.
+function shutOut(message) {
+  S.shut = true;
+  const box = $("shut");
+  box.hidden = false;
+  $("shut-reason").textContent = message || "this link no longer opens the table";
+  if (S.source) S.source.close();
 }
 
 function say(kind, ...parts) {
@@ -141,12 +159,19 @@ function render() {
   $("redo").disabled = !S.live || !b.redo;
   $("undo").title = b.undo ? `Undo “${b.undo.text}” (Ctrl+Z)` : "nothing to undo";
   $("redo").title = b.redo ? `Redo “${b.redo.text}” (Ctrl+Y)` : "nothing to redo";
-  const by = $("by");
-  const chosen = by.value || "gm";
-  by.replaceChildren(...["gm", ...b.sides].map((s) => h("option", { value: s, selected: s === chosen }, s)));
-  by.title = "who gives the commands from this screen (the log records it; players undo only their side's)";
-  $("verbs").replaceChildren(...b.commands.map((c) => h("option", { value: c.verb + " " })));
-  $("usages").replaceChildren(...b.commands.map((c) => h("li", {}, h("code", {}, c.usage), c.doc ? " — " + c.doc : "")));
+  const me = b.me;
+  S.me = me;
+  document.body.classList.toggle("is-gm", me.gm);
+  document.body.classList.toggle("is-player", !me.gm);
+  $("role").textContent = me.gm ? "GM" : me.role;
+  $("role").title = me.gm ? "this screen speaks for the GM: any fighter, rulings, settings, links"
+    : `this screen speaks for ${me.role}: its own fighters, and undo of its own commands`;
+  $("role").style.background = me.gm ? "" : sideColour(me.role);
+  $("exposed").hidden = !b.exposed;
+  const mine = b.commands.filter((c) => me.gm || !c.gm);
+  $("verbs").replaceChildren(...mine.map((c) => h("option", { value: c.verb + " " })));
+  $("usages").replaceChildren(...mine.map((c) => h("li", {}, h("code", {}, c.usage), c.doc ? " — " + c.doc : "")));
+  if (me.gm) renderRulings();
   const scrub = $("scrubber");
   scrub.max = String(S.version);
   scrub.value = String(b.at);
@@ -412,6 +437,50 @@ function drawRoute() {
   }
 }
 
+// The GM's own panel: the rulings and settings verbs (the command box takes them), and the links.
+function renderRulings() {
+  const gmVerbs = S.board.commands.filter((c) => c.gm);
+  $("ruling-verbs").replaceChildren(...gmVerbs.map((c) => h("button", {
+    type: "button", class: "small", "data-verb": c.verb, title: c.usage + (c.doc ? " — " + c.doc : ""),
+    onclick: () => { $("command").value = c.verb + " "; $("command").focus(); },
+  }, c.verb)));
+}
+
+async function loadInvites() {
+  if (!S.me || !S.me.gm) return;
+  const { status, data } = await api("GET", "/api/invites");
+  if (status !== 200) return;
+  const open = data.invites.filter((i) => !i.revoked && !(i.expires && i.expires * 1000 < Date.now()));
+  $("invite-list").replaceChildren(...open.map((i) => h("li", { "data-invite": i.id },
+    h("span", { class: "chip", style: `background:${i.role === "gm" ? "#2d3a4a" : sideColour(i.role)}` }, i.role),
+    " " + (i.label || i.id) + " ",
+    i.id === S.me.invite ? h("span", { class: "muted" }, "(this screen)") :
+      h("button", { type: "button", class: "small", title: "The link stops working at once, its open page too",
+        onclick: () => revokeInvite(i) }, "revoke"))));
+  const role = $("invite-role");
+  const chosen = role.value;
+  role.replaceChildren(...[...S.board.sides, "gm"].map((s) => h("option", { value: s, selected: s === chosen }, s)));
+}
+
+async function makeInvite(ev) {
+  ev.preventDefault();
+  const { status, data } = await api("POST", "/api/invites", { role: $("invite-role").value, label: $("invite-label").value.trim() });
+  if (status !== 200) { say("error", data.message); return; }
+  const out = $("invite-made");
+  out.hidden = false;
+  $("invite-url").value = data.url;
+  $("invite-url").select();
+  $("invite-label").value = "";
+  await loadInvites();
+}
+
+async function revokeInvite(i) {
+  const { status, data } = await api("POST", `/api/invites/${encodeURIComponent(i.id)}/revoke`, {});
+  if (status === 200) say("info", `Revoked the ${i.role} link ${i.label || i.id}: it stopped working.`);
+  else say("error", data.message);
+  await loadInvites();
+}
+
 function renderFighter() {
   const box = $("fighter-info"), quick = $("quick");
   const f = S.board.fighters.find((x) => x.id === S.selected);
@@ -546,8 +615,6 @@ function clearPreview() {
   drawRoute();
 }
 
-function by() { const v = $("by").value; return v && v !== "gm" ? v : undefined; }
-
 function startPreview(body) {
   if (!S.live) { say("info", "This is a past point of the timeline: go back to live to act."); return; }
   S.pending = body;
@@ -556,7 +623,7 @@ function startPreview(body) {
 }
 
 async function runPreview() {
-  const body = { ...S.pending, rolls: S.rolls, version: S.version, by: by(), reveal: $("reveal").checked };
+  const body = { ...S.pending, rolls: S.rolls, version: S.version, reveal: S.me.gm && $("reveal").checked };
   const { status, data } = await api("POST", "/api/preview", body);
   if (status === 409) { say("error", data.message); clearPreview(); await loadLive(); return; }
   if (status !== 200) { say("error", data.message); S.preview = null; drawRoute(); return; }
@@ -607,7 +674,7 @@ function askRoll(data) {
 
 async function confirmPending() {
   if (!S.pending || !S.preview || !S.preview.ok) return;
-  const body = { ...S.pending, rolls: S.rolls, version: S.version, by: by() };
+  const body = { ...S.pending, rolls: S.rolls, version: S.version };
   const { status, data } = await api("POST", "/api/do", body);
   if (status === 200) {
     clearPreview();
@@ -625,7 +692,7 @@ async function confirmPending() {
 async function undoRedo(kind) {
   if (!S.live) return;
   const target = S.board && S.board[kind];
-  const { status, data } = await api("POST", "/api/" + kind, { version: S.version, by: $("by").value || "gm" });
+  const { status, data } = await api("POST", "/api/" + kind, { version: S.version });
   if (status === 200) say("info", `${kind === "undo" ? "Undone" : "Redone"}: ${target ? target.text : data.records.map((r) => r.text).join("; ")}`);
   else if (status === 422) sayRefusal(data);
   else say("error", data.message);
@@ -678,7 +745,9 @@ function onKey(ev) {
 
 function listen() {
   // Server-sent events: the server says the log's version whenever it changes.
-  const source = new EventSource("/api/stream");
+  const source = new EventSource(BASE + "/api/stream?token=" + encodeURIComponent(TOKEN));
+  S.source = source;
+  source.addEventListener("denied", (msg) => { shutOut(JSON.parse(msg.data).message); });
   // The server ends each stream now and then and the browser reconnects at once: say "reconnecting"
   // only when that takes longer than a moment, so the badge doesn't blink.
   const badge = $("live");
@@ -708,6 +777,7 @@ function start() {
   $("redo").addEventListener("click", () => undoRedo("redo"));
   $("scrubber").addEventListener("input", onScrub);
   $("to-live").addEventListener("click", loadLive);
+  $("invite-form").addEventListener("submit", makeInvite);
   $("command-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = $("command").value.trim();
@@ -722,7 +792,8 @@ function start() {
     runPreview();
   });
   document.addEventListener("keydown", onKey);
-  loadLive().then(listen);
+  if (!TOKEN) { shutOut("this page opens from an invitation link (…/join/…); ask the GM for one"); return; }
+  loadLive().then(() => { if (!S.shut) { listen(); loadInvites(); } });
 }
 
 start();
