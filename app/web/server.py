@@ -27,11 +27,13 @@ Endpoints (JSON unless said):
     GET  /api/state[?at=N]       the board (at sequence N: a read-only past view)
     GET  /api/events             the event list with rule ids
     GET  /api/events/{seq}       the explain panel of one event
-    GET  /api/reach?fighter=ID   the reachable area, cost per cell, and why the fighter can't move now (if so)
+    GET  /api/reach?fighter=ID   the reachable area: cost and route per cell, why it can't move now
+    GET  /api/options?fighter=ID the quick commands for a fighter, each with its dry run's verdict now
     POST /api/preview            the dry run of a command (nothing appended)
     POST /api/do                 run a command
     POST /api/undo, /api/redo    take back or put back a command
     GET  /api/stream             server-sent events: the version, whenever it changes
+    GET  /api/image/{fighter}    the token picture the scenario names (if any)
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ STATIC = Path(__file__).with_name("static")
 POLL_SECONDS = 0.2  # how often a live stream looks at the log: well inside the 1 s promise
 STREAM_SECONDS = 30.0  # a stream ends after this and the browser reconnects (servers stop cleanly)
 KEEPALIVE_SECONDS = 10.0
+IMAGE_BYTES = 4_000_000  # a token picture larger than this is not served (a photo straight off a camera)
 _T = TypeVar("_T")
 
 
@@ -326,6 +329,14 @@ def _move_text(table: Table, move: MoveBody, extra: dict[str, Any]) -> str:
     return f"move {f.id} " + " ".join(f"{x},{y}" for x, y in cells)
 
 
+def _route(area: Reach, cell: tuple[int, int]) -> list[list[int]]:
+    total, out = 0, []
+    for step in area.steps(cell):
+        total += step.cost
+        out.append([step.to[0], step.to[1], total])
+    return out
+
+
 def blocked(state: EncounterState, area: Reach) -> dict[str, Any] | None:
     """Why the fighter can't move now, or None if it can (or nothing tells).
 
@@ -486,10 +497,49 @@ def create_app(
                 "budget": area.budget,
                 "unit": area.unit,
                 "cells": [[x, y, cost] for (x, y), cost in sorted(area.costs.items())],
+                # The cheapest route to each cell, as [x, y, running cost] steps: the drag ruler's.
+                "routes": {f"{x},{y}": _route(area, (x, y)) for (x, y) in area.costs},
                 "events": sorted([x, y] for x, y in area.events),
                 "blocked": blocked(state, area),
             }
         )
+
+    def options(request: Request, who: Invite) -> Response:
+        """The quick commands for a fighter, each dry-run now: which the rules allow, which not and why.
+
+        One request for all of them (the page shows the allowed ones as buttons, the rest under
+        "more"); a command this link may not ask for at all is left out.
+        """
+        fid = request.query_params.get("fighter", "")
+        with table.lock:
+            enc = table.live()
+            state = enc.state
+            if state.fighter(fid) is None:
+                known = ", ".join(x.id for x in state.fighters)
+                return _error(404, "unknown fighter", f"options: no fighter {fid!r} (fighters: {known})")
+            rs = get_ruleset(state.ruleset)
+            out = []
+            for c in views.commands(rs):
+                if c["verb"] == "move" or c["gm"] or not (c["fighter_only"] or c["bare"]):
+                    continue
+                text = f"{c['verb']} {fid}" if c["takes_fighter"] else str(c["verb"])
+                command = parse(text if who.role == GM else f"{text} by={who.role}", "options")
+                try:
+                    authorise(enc, who, command, False, "options")
+                except BadRequest:
+                    continue
+                result = enc.preview(command)
+                refused = isinstance(result, Rejection)
+                out.append(
+                    {
+                        "verb": c["verb"],
+                        "text": text,
+                        "doc": c["doc"],
+                        "ok": not refused or views.needs_roll(result),
+                        **({"rule": result.rule, "reason": result.reason} if refused else {}),
+                    }
+                )
+            return JSONResponse({"version": len(enc.records), "fighter": fid, "options": out})
 
     async def preview(request: Request, who: Invite) -> Response:
         try:
@@ -633,6 +683,15 @@ def create_app(
             updates(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
         )
 
+    def image(request: Request, who: Invite) -> Response:
+        """A token's picture, as the scenario named it (only those files are ever served)."""
+        fid = request.path_params["fighter"]
+        spec = table.live().state.scenario.fighter(fid)
+        path = Path(spec.image) if spec is not None and spec.image else None
+        if path is None or not path.is_file() or path.stat().st_size > IMAGE_BYTES:
+            return _error(404, "not found", f"image: no picture for {fid!r}")
+        return FileResponse(path, headers={"Cache-Control": "private, max-age=3600"})
+
     def join(request: Request) -> Response:
         base = request.scope.get("root_path", "")
         try:
@@ -664,6 +723,7 @@ def create_app(
             Route("/api/events", guarded(events)),
             Route("/api/events/{seq}", guarded(explain)),
             Route("/api/reach", guarded(reachable)),
+            Route("/api/options", guarded(options)),
             Route("/api/preview", guarded(preview), methods=["POST"]),
             Route("/api/do", guarded(do), methods=["POST"]),
             Route("/api/undo", guarded(_undoer(Undo)), methods=["POST"]),
@@ -672,6 +732,7 @@ def create_app(
             Route("/api/invites", guarded(invite, gm_only=True), methods=["POST"]),
             Route("/api/invites/{ident}/revoke", guarded(revoke, gm_only=True), methods=["POST"]),
             Route("/api/stream", stream),
+            Route("/api/image/{fighter}", guarded(image)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={InputError: broken_log},
