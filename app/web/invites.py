@@ -141,13 +141,36 @@ class SqliteKeep:
             )
 
 
+class StoreKeep:
+    """Invites kept by the store itself, for stores that offer it (`load_invites`, `save_invite`):
+    a database store keeps them in a table keyed by encounter, as SqliteKeep does."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def load(self) -> list[Invite]:
+        return [msgspec.json.decode(line, type=Invite) for line in self.store.load_invites()]  # type: ignore[attr-defined]
+
+    def save(self, invite: Invite) -> None:
+        self.store.save_invite(invite.id, msgspec.json.encode(invite))  # type: ignore[attr-defined]
+
+
 def keep_for(log: str | Path, store: Store) -> Keep:
-    """The invites of this encounter: in its SQLite store, else beside its log file."""
-    encounter = getattr(store, "encounter", None)
-    path = getattr(store, "path", None)
-    if isinstance(encounter, str) and isinstance(path, Path) and store.__class__.__name__ == "SqliteStore":
-        return SqliteKeep(path, encounter)
-    return FileKeep(Path(f"{log}.invites"))
+    """The invites of this encounter: with its store when the store keeps them, in its SQLite file,
+    else beside its JSON Lines file."""
+    from tabletrail.events.log import JsonlStore
+    from tabletrail.events.sqlite_store import SqliteStore
+
+    if hasattr(store, "load_invites") and hasattr(store, "save_invite"):
+        return StoreKeep(store)
+    if isinstance(store, SqliteStore):
+        return SqliteKeep(store.path, store.encounter)
+    if isinstance(store, JsonlStore):
+        return FileKeep(Path(f"{log}.invites"))
+    raise InputError(
+        f"{store.name}: this kind of store does not keep invitation links yet "
+        "(it needs load_invites and save_invite); serve a JSON Lines or SQLite log"
+    )
 
 
 def encounter_key(store: Store) -> str:
