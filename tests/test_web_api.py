@@ -539,3 +539,57 @@ def test_a_log_broken_while_serving_is_a_500_naming_the_line(tmp_path: Path):
     r = client.get("/api/state")
     assert r.status_code == 500 and r.json()["error"] == "log unreadable"
     assert f"{log}:" in r.json()["message"]
+
+
+# --- what the board needs to draw: routes for the drag ruler, quick options, names, colours, pictures ---
+
+
+def test_reach_sends_the_engines_cheapest_route_to_every_cell(client: TestClient, log: Path):
+    data = client.get("/api/reach?fighter=ari").json()
+    area = reach(opened(log).state, "ari")
+    assert set(data["routes"]) == {f"{x},{y}" for x, y in area.costs}
+    for (x, y), cost in area.costs.items():
+        route = data["routes"][f"{x},{y}"]
+        assert [tuple(c[:2]) for c in route] == area.path((x, y))
+        assert route[-1][2] == cost  # the running cost at the cell is the area's cost
+
+
+def test_options_are_every_quick_command_dry_run_now(client: TestClient, log: Path):
+    before = records(log)
+    data = client.get("/api/options?fighter=ari").json()
+    enc = opened(log)
+    verbs = {o["verb"] for o in data["options"]}
+    assert "end-turn" in verbs and "move" not in verbs
+    assert not verbs & {"forbid", "setting", "override"}  # rulings are not quick commands
+    for o in data["options"]:
+        result = enc.preview(parse(o["text"]))
+        refused = hasattr(result, "rule")
+        assert o["ok"] == (not refused or "needs a roll" in result.reason), o
+        if not o["ok"]:
+            assert o["rule"] == result.rule and o["reason"] == result.reason
+    assert any(o["ok"] for o in data["options"]) and any(not o["ok"] for o in data["options"])
+    assert records(log) == before  # a dry run appends nothing
+    assert client.get("/api/options?fighter=zed").status_code == 404
+
+
+def test_a_players_options_leave_out_what_its_link_may_not_ask(log: Path):
+    red = as_role(log, "red")
+    assert red.get("/api/options?fighter=ari").json()["options"] == []  # blue's fighter
+    own = red.get("/api/options?fighter=cy").json()["options"]
+    assert own and all(o["text"].startswith(f"{o['verb']} cy") for o in own)
+
+
+def test_names_colours_and_pictures_come_from_the_scenario(tmp_path: Path):
+    from test_web_support import big_log, token_png
+
+    log = big_log(tmp_path / "hall")
+    c = as_role(log, "red")
+    board = c.get("/api/state").json()
+    assert board["side_colours"] == {"blue": "#1f5fbf", "red": "#b3261e"}
+    assert fighter(board, "cy")["name"] == "Cyrene the Grey"
+    assert fighter(board, "ari")["image"] is True and fighter(board, "bo")["image"] is False
+    picture = c.get("/api/image/ari")
+    assert picture.status_code == 200 and picture.content == token_png()
+    assert c.get("/api/image/bo").status_code == 404
+    assert c.get("/api/image/zed").status_code == 404
+    assert as_role(log, "blue").get("/api/image/ari", headers={"Authorization": ""}).status_code == 401

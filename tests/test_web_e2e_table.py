@@ -338,3 +338,33 @@ def test_quick_buttons_show_only_what_the_rules_allow_now(tmp_path: Path, screen
         for verb in hidden:
             assert hasattr(enc.preview(parse(f"{verb} ari by=blue")), "rule"), verb
         assert len(requests) == 1  # one batched request, not one per verb
+
+
+def test_a_key_during_a_drag_makes_a_waypoint_and_the_route_follows_the_engines_dry_run(
+    tmp_path: Path, screens
+):
+    log = new_log(tmp_path)
+    with Running(log) as server:
+        page = screens.open(server.gm, LAPTOP)
+        token(page, "ari").click()
+        expect(page.locator("#reach rect.reach").first).to_be_visible()
+        drag(page, "ari", [(1, 3)], drop=False)
+        page.keyboard.press("w")  # a waypoint here; from now on straight lines, priced by a dry run
+        expect(page.locator("#route .waypoint")).to_have_count(2)  # the cheapest route's cells
+        drag_on(page, [(2, 4)])
+        expect(page.locator("#ruler-tip")).to_contain_text("(waypoints)")
+        page.mouse.up()
+        expect(page.locator("#preview-text")).to_have_text("move ari 1,3 2,4")
+        shifted = page.locator("#preview").inner_html()
+        page.locator("#cancel").click()
+        # Shift+click the same waypoints: the same command, the same preview.
+        page.locator('#reach rect.reach[data-x="1"][data-y="3"]').click(modifiers=["Shift"])
+        page.locator('#reach rect.reach[data-x="2"][data-y="4"]').click(modifiers=["Shift"])
+        expect(page.locator("#preview-text")).to_have_text("move ari 1,3 2,4")
+        assert page.locator("#preview").inner_html() == shifted
+
+
+def drag_on(page, cells: list[tuple[int, int]]) -> None:  # noqa: ANN001
+    for cx, cy in cells:
+        tx, ty = centre_of(page, f'#terrain rect[data-cell="{cx},{cy}"]')
+        page.mouse.move(tx, ty, steps=4)

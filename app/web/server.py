@@ -324,6 +324,8 @@ def _move_text(table: Table, move: MoveBody, extra: dict[str, Any]) -> str:
         if move.to in area.costs:
             cells = waypoints(start, area.path(move.to))
             extra["route"] = "cheapest"
+    else:  # the same cells in the fewest words (a drag's route plus its waypoints can be long)
+        cells = waypoints(start, expand(start, cells))
     # The cells the move asks for, so the page can draw the route even when it is refused.
     extra["path"] = [list(c) for c in expand(start, cells)]
     return f"move {f.id} " + " ".join(f"{x},{y}" for x, y in cells)

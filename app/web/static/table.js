@@ -766,6 +766,7 @@ function onPointerDown(ev) {
   if (P.pointers.size > 2) return;
   const tok = ev.target.closest("[data-fid]");
   const fid = tok && canCommand(tok.dataset.fid) && S.live ? tok.dataset.fid : null;
+  P.touch = ev.pointerType !== "mouse";
   P.down = { x: ev.clientX, y: ev.clientY, fid, cx: V.cx, cy: V.cy, id: ev.pointerId };
   P.mode = null;
 }
@@ -1030,6 +1031,9 @@ function placeTip() {
   const r = $("board-box").getBoundingClientRect();
   tip.style.left = `${d.px - r.left}px`;
   tip.style.top = `${d.py - r.top}px`;
+  // Beside the pointer, on the side with room; above a fingertip, which would hide it.
+  tip.classList.toggle("flip", d.px - r.left > r.width - Math.max(150, tip.offsetWidth + 30));
+  tip.classList.toggle("touch", P.touch);
 }
 
 function endDrag() {
