@@ -593,3 +593,25 @@ def test_names_colours_and_pictures_come_from_the_scenario(tmp_path: Path):
     assert c.get("/api/image/bo").status_code == 404
     assert c.get("/api/image/zed").status_code == 404
     assert as_role(log, "blue").get("/api/image/ari", headers={"Authorization": ""}).status_code == 401
+
+
+def test_a_command_sent_again_with_its_key_appends_nothing_new(client: TestClient, log: Path):
+    v = version(client)
+    body = {"version": v, "move": {"fighter": "ari", "to": [4, 1]}, "command_id": "page-key-0001"}
+    first = client.post("/api/do", json=body)
+    assert first.status_code == 200
+    after = records(log)
+    again = client.post("/api/do", json=body)  # the answer was lost; the page sends it again
+    assert again.status_code == 200 and again.json()["replayed"] is True
+    assert [r["seq"] for r in again.json()["records"]] == [r["seq"] for r in first.json()["records"]]
+    assert records(log) == after
+    undo = {"version": len(after), "command_id": "page-key-0002"}
+    assert client.post("/api/undo", json=undo).status_code == 200
+    undone = records(log)
+    assert client.post("/api/undo", json=undo).json()["replayed"] is True
+    assert records(log) == undone
+    bad = client.post("/api/do", json={**body, "command_id": "no spaces allowed"})
+    assert bad.status_code == 400 and "command_id" in bad.json()["message"]
+    blue = as_role(log, "blue")  # another link can't claim the GM's key
+    assert blue.post("/api/do", json={**body, "version": len(undone)}).status_code == 409
+    assert records(log) == undone

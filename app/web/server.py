@@ -43,6 +43,7 @@ import inspect
 import json
 import math
 import os
+import re
 import shlex
 import socket
 import threading
@@ -138,7 +139,9 @@ class Table:
         """A read-only view of the encounter as it stood after sequence number `at`."""
         return Encounter.open(self.store, upto=at)
 
-    def write(self, seen: int, command: Command, text: str) -> list[Record] | Rejection:
+    def write(
+        self, seen: int, command: Command, text: str, command_id: str | None = None
+    ) -> list[Record] | Rejection:
         """Run a command if the page saw the latest version; raises Stale otherwise."""
         with self.lock:
             enc = self.live()
@@ -146,7 +149,7 @@ class Table:
             if seen != now:
                 raise Stale(seen, now)
             try:
-                result = enc.execute(command, text)
+                result = enc.execute(command, text, command_id)
             except ConflictError:  # another program appended between our look and our write
                 raise Stale(seen, self.version()) from None
             self._mark = self._signature()  # our own append is already folded in
@@ -173,12 +176,14 @@ class CommandBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rolls: tuple[int, ...] = ()  # numbers rolled at the table for this command's checks, in order
     by: str | None = None  # optional: if given, it must be whom the link speaks for
     reveal: bool = False  # preview only: show seeded checks' numbers and what follows (the GM's choice)
+    command_id: str | None = None  # the page's own key for this command: a retry appends nothing
 
 
 class UndoBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     version: int
     by: str | None = None  # optional: if given, it must be whom the link speaks for
     why: str = ""
+    command_id: str | None = None
 
 
 class InviteBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -218,7 +223,8 @@ def _error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
 
 
 def _bad(exc: BadRequest) -> JSONResponse:
-    kinds = {400: "bad request", 403: "forbidden", 404: "not found", 415: "unsupported media type"}
+    kinds = {400: "bad request", 403: "forbidden", 404: "not found", 409: "conflict"}
+    kinds[415] = "unsupported media type"
     return _error(exc.status, kinds.get(exc.status, "bad request"), exc.message)
 
 
@@ -574,11 +580,14 @@ def create_app(
 
     def _do(body: CommandBody, who: Invite) -> Response:
         with table.lock:
+            again = replayed(table, body.command_id, who, "do")
+            if again is not None:
+                return again
             version = table.version()
             if body.version != version:
                 return _stale(Stale(body.version or 0, version))
             command, text, extra = _command(table, body, "do", who)
-            return _written(table, body.version, command, text, extra)
+            return _written(table, body.version, command, text, extra, body.command_id)
 
     def _undoer(kind: type[Undo] | type[Redo]) -> Any:
         verb = str(kind.__struct_config__.tag)
@@ -594,10 +603,13 @@ def create_app(
             def run() -> Response:
                 with table.lock:
                     try:
+                        again = replayed(table, body.command_id, who, verb)
+                        if again is not None:
+                            return again
                         authorise(table.live(), who, command, False, verb)
                     except BadRequest as exc:
                         return _bad(exc)
-                    return _written(table, body.version, command, verb, {})
+                    return _written(table, body.version, command, verb, {}, body.command_id)
 
             return await anyio.to_thread.run_sync(run)
 
@@ -748,17 +760,47 @@ def _me(who: Invite) -> dict[str, Any]:
     return {"role": who.role, "gm": who.role == GM, "invite": who.id, "label": who.label}
 
 
-def _written(table: Table, seen: int, command: Command, text: str, extra: dict[str, Any]) -> Response:
+COMMAND_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+
+
+def replayed(table: Table, command_id: str | None, who: Invite, where: str) -> Response | None:
+    """The answer to a command sent again with the key it was first sent with (a retry after a
+    dropped connection): the records it appended then, and nothing new. None if it is new."""
+    if command_id is None:
+        return None
+    if not COMMAND_ID.match(command_id):
+        raise BadRequest(f"{where}: command_id: expected 8 to 64 letters, digits, - or _, got {command_id!r}")
+    enc = table.live()
+    done = enc.recorded(command_id)
+    if done is None:
+        return None
+    if done[0].actor != who.role:
+        raise BadRequest(f"{where}: command_id {command_id!r} was used from another link", 409)
+    issued = enc.timeline.commands.get(done[0].batch)
+    return JSONResponse(
+        {
+            "ok": True,
+            "version": len(enc.records),
+            "replayed": True,
+            "text": issued.text if issued else "",
+            "records": [views.record(enc, r) for r in done],
+        }
+    )
+
+
+def _written(
+    table: Table, seen: int, command: Command, text: str, extra: dict[str, Any], command_id: str | None = None
+) -> Response:
     """Run a write and answer: 200 with the new records, 422 refused, 409 stale."""
     with table.lock:
-        return _write_answer(table, seen, command, text, extra)
+        try:
+            result = table.write(seen, command, text, command_id)
+        except Stale as exc:
+            return _stale(exc)
+        return _write_answer(table, result, extra)
 
 
-def _write_answer(table: Table, seen: int, command: Command, text: str, extra: dict[str, Any]) -> Response:
-    try:
-        result = table.write(seen, command, text)
-    except Stale as exc:
-        return _stale(exc)
+def _write_answer(table: Table, result: list[Record] | Rejection, extra: dict[str, Any]) -> Response:
     if isinstance(result, Rejection):
         return _error(
             422,

@@ -1136,10 +1136,24 @@ function askRoll(data) {
   input.focus();
 }
 
+// A key of this page's own for each command it sends: sent again after a dropped connection,
+// the server answers with what the first one appended and appends nothing new.
+function commandKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));  // works on plain http too, unlike randomUUID
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function send(path, body) {
+  const keyed = { ...body, command_id: commandKey() };
+  let answer = await api("POST", path, keyed);
+  if (answer.status === 0) answer = await api("POST", path, keyed);  // once more, the same key
+  return answer;
+}
+
 async function confirmPending() {
   if (!S.pending || !S.preview || !S.preview.ok) return;
   const body = { ...S.pending, rolls: S.rolls, version: S.version };
-  const { status, data } = await api("POST", "/api/do", body);
+  const { status, data } = await send("/api/do", body);
   if (status === 200) {
     clearPreview();
     say("info", `Done: ${data.text} (${data.records.length} events)`);
@@ -1156,7 +1170,7 @@ async function confirmPending() {
 async function undoRedo(kind) {
   if (!S.live) return;
   const target = S.board && S.board[kind];
-  const { status, data } = await api("POST", "/api/" + kind, { version: S.version });
+  const { status, data } = await send("/api/" + kind, { version: S.version });
   if (status === 200) say("info", `${kind === "undo" ? "Undone" : "Redone"}: ${target ? target.text : data.records.map((r) => r.text).join("; ")}`);
   else if (status === 422) sayRefusal(data);
   else say("error", data.message);
