@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 from tabletrail.events.errors import InputError
 
 Number = int | float
@@ -92,8 +93,14 @@ class FighterSpec(msgspec.Struct, frozen=True, gc=False):
     size: str = "medium"
     tags: tuple[str, ...] = ()
     # A picture for the token: written relative to the scenario file, kept as the path it
-    # resolved to when the encounter began (the table view shows it; "" draws the side's colour).
-    image: str = ""
+    # resolved to when the encounter began (the table view shows it). UNSET, not "", when there is
+    # none: an unset field is left out of the log line, so older logs still verify byte for byte.
+    image: str | UnsetType = UNSET
+
+    @property
+    def picture(self) -> str:
+        """The token picture's path, or "" for none."""
+        return self.image if isinstance(self.image, str) else ""
 
 
 class SideSpec(msgspec.Struct, frozen=True, gc=False):
@@ -111,7 +118,13 @@ class Scenario(msgspec.Struct, frozen=True, gc=False):
     seed: int = 0
     settings: dict[str, SettingValue] = {}
     initiative: tuple[str, ...] = ()  # turn order; the fighters' order when empty
-    sides: dict[str, SideSpec] = {}  # per side: its colour on the board (older logs: none)
+    # Per side: its colour on the board. UNSET when the scenario names none (see FighterSpec.image).
+    sides: dict[str, SideSpec] | UnsetType = UNSET
+
+    def side_colours(self) -> dict[str, str]:
+        """The colours the scenario gives its sides (none for older scenarios)."""
+        sides = self.sides if isinstance(self.sides, dict) else {}
+        return {side: spec.colour for side, spec in sides.items() if spec.colour}
 
     def fighter(self, fighter_id: str) -> FighterSpec | None:
         return next((f for f in self.fighters if f.id == fighter_id), None)
@@ -213,7 +226,7 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
         seed=seed,
         settings=dict(settings),
         initiative=tuple(initiative),
-        sides=sides,
+        sides=sides or UNSET,
     )
 
 
@@ -311,10 +324,10 @@ class _Validator:
             id=fid, name=name, side=side, at=tuple(at), stats=stats, size=size, tags=tuple(tags), image=image
         )
 
-    def image(self, raw: Any, field: str) -> str:
+    def image(self, raw: Any, field: str) -> str | UnsetType:
         """A token picture's path, checked now: a missing file is a mistake worth saying at `new`."""
         if raw == "":
-            return ""
+            return UNSET
         if not isinstance(raw, str):
             self.fail(field, f"expected a path to a picture, got {raw!r}")
         if not raw.lower().endswith(IMAGE_SUFFIXES):

@@ -701,7 +701,7 @@ def create_app(
         """A token's picture, as the scenario named it (only those files are ever served)."""
         fid = request.path_params["fighter"]
         spec = table.live().state.scenario.fighter(fid)
-        path = Path(spec.image) if spec is not None and spec.image else None
+        path = Path(spec.picture) if spec is not None and spec.picture else None
         if path is None or not path.is_file() or path.stat().st_size > IMAGE_BYTES:
             return _error(404, "not found", f"image: no picture for {fid!r}")
         return FileResponse(path, headers={"Cache-Control": "private, max-age=3600"})

@@ -112,7 +112,7 @@ def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
         "stats": dict(f.stats),
         "tags": list(f.tags),
         "active": state.turn.active == f.id,
-        "image": bool(spec and spec.image),  # served by /api/image/ID
+        "image": bool(spec and spec.picture),  # served by /api/image/ID
     }
 
 
@@ -165,7 +165,7 @@ def board(enc: Encounter, live_version: int) -> dict[str, Any]:
         "redo": _batch_label(enc, redo),
         "commands": commands(rs),
         "sides": sorted({f.side for f in state.fighters}),
-        "side_colours": {side: spec.colour for side, spec in sc.sides.items() if spec.colour},
+        "side_colours": sc.side_colours(),
     }
 
 
