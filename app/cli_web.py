@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -12,17 +15,84 @@ DEFAULT_PORT = 8000
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Serve one encounter's table view on this machine only (127.0.0.1)."""
+    """Serve one encounter's table view: on this machine only unless --host says otherwise."""
     from tabletrail.events.errors import InputError
 
     if not 1 <= args.port <= 65535:
         raise InputError(f"--port: {args.port} is not a port number (1 to 65535)")
+    if args.host != "localhost":
+        try:
+            ipaddress.ip_address(args.host)
+        except ValueError:
+            raise InputError(
+                f"--host: {args.host!r} is not an address to listen on (e.g. 127.0.0.1, 0.0.0.0 for every "
+                "network, or this machine's LAN address)"
+            ) from None
     try:
         from tabletrail.web.server import serve
     except ImportError as exc:  # the web extra is not installed
         raise InputError(f"serve needs the web extra: pip install 'tabletrail[web]' ({exc})") from None
-    serve(args.log, args.port)
+    serve(args.log, args.port, args.host, tuple(args.allow_host))
     return 0
+
+
+def cmd_invite(args: argparse.Namespace) -> int:
+    """Make, list or revoke the invitation links of one encounter (kept hashed with its log)."""
+    from tabletrail.cli_store import store_for
+    from tabletrail.encounter import Encounter
+    from tabletrail.events.errors import InputError
+    from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
+
+    store = store_for(args.log)
+    try:
+        state = Encounter.open(store).state
+        invites = Invites(keep_for(args.log, store), encounter_key(store))
+        if args.revoke:
+            done = invites.revoke(args.revoke)
+            print(json.dumps(done.public()) if args.json else f"revoked {done.id} ({done.role})")
+            return 0
+        if args.list:
+            rows = [i.public() for i in invites.all()]
+            if args.json:
+                print(json.dumps({"invites": rows}))
+            for r in [] if args.json else rows:
+                made = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(r["made"])))  # type: ignore[arg-type]
+                status = "revoked" if r["revoked"] else "expired" if _expired(r) else "open"
+                print(f"{r['id']}  {r['role']:<10} {status:<8} made {made}  {r['label']}")
+            return 0
+        sides = sorted({f.side for f in state.fighters})
+        if args.gm == (args.side is not None):
+            raise InputError("invite: give --side SIDE (one of: " + ", ".join(sides) + ") or --gm")
+        role = GM if args.gm else args.side
+        if role != GM and role not in sides:
+            raise InputError(f"--side: no side {role!r} in this encounter (sides: {', '.join(sides)})")
+        base = args.url or _default_url(args.port)
+        made, token = invites.make(role, args.hours, args.label)
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
+    url = f"{base.rstrip('/')}/join/{token}"
+    if args.json:
+        print(json.dumps({**made.public(), "url": url}))
+    else:
+        print(url)
+        print(
+            f"(link {made.id} for {role}: a bearer secret, give it only to them; "
+            f"revoke with tabletrail invite {args.log} --revoke {made.id})"
+        )
+    return 0
+
+
+def _expired(row: dict[str, object]) -> bool:
+    expires = row.get("expires")
+    return isinstance(expires, float | int) and expires <= time.time()
+
+
+def _default_url(port: int) -> str:
+    from tabletrail.web.server import lan_address
+
+    return f"http://{lan_address() or '127.0.0.1'}:{port}"
 
 
 def register(sub: Any, add: AddVerb) -> None:
@@ -34,13 +104,42 @@ def register(sub: Any, add: AddVerb) -> None:
         "serve",
         cmd_serve,
         "run the encounter in the browser: the board, moves with previews, undo/redo, the timeline; "
-        "other tabs follow live",
+        "players join from invitation links",
     )
     p.add_argument("log", help="the encounter's log (made by tabletrail new)")
     p.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"port on 127.0.0.1 (default {DEFAULT_PORT})"
+        "--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
     )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for the local network: "
+        "then put TLS in front with a reverse proxy, see the README)",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the pages may be addressed to as well (e.g. the reverse proxy's name); repeatable",
+    )
+    q = add("invite", cmd_invite, "make, list or revoke the invitation links of an encounter")
+    q.add_argument("log", help="the encounter's log")
+    q.add_argument("--side", help="the side the link commands (its fighters only)")
+    q.add_argument("--gm", action="store_true", help="a GM link: every fighter, rulings, settings, links")
+    q.add_argument("--hours", type=float, help="the link stops working after this many hours")
+    q.add_argument("--label", default="", help="a note for the list, e.g. the player's name")
+    q.add_argument("--url", help="where players reach the server (default http://THIS-MACHINE:PORT)")
+    q.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"the server's port (default {DEFAULT_PORT})"
+    )
+    q.add_argument("--list", action="store_true", help="list the links (never their tokens)")
+    q.add_argument("--revoke", metavar="ID", help="revoke a link by its id: its next request is refused")
+    q.add_argument("--json", action="store_true", help="one JSON document")
 
 
 def examples() -> dict[str, str]:
-    return {"serve": "tabletrail serve fight.jsonl --port 8000   # then open http://127.0.0.1:8000/"}
+    return {
+        "serve": "tabletrail serve fight.jsonl --host 0.0.0.0   # then open the GM link it prints",
+        "invite": "tabletrail invite fight.jsonl --side blue --label Maya   # prints the link for Maya",
+    }

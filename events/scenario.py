@@ -8,11 +8,13 @@ of every log, which makes a log self-contained.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 from tabletrail.events.errors import InputError
 
 Number = int | float
@@ -90,6 +92,21 @@ class FighterSpec(msgspec.Struct, frozen=True, gc=False):
     stats: dict[str, Number] = {}
     size: str = "medium"
     tags: tuple[str, ...] = ()
+    # A picture for the token: written relative to the scenario file, kept as the path it
+    # resolved to when the encounter began (the table view shows it). UNSET, not "", when there is
+    # none: an unset field is left out of the log line, so older logs still verify byte for byte.
+    image: str | UnsetType = UNSET
+
+    @property
+    def picture(self) -> str:
+        """The token picture's path, or "" for none."""
+        return self.image if isinstance(self.image, str) else ""
+
+
+class SideSpec(msgspec.Struct, frozen=True, gc=False):
+    """How the board shows a side: `[sides.blue] colour = "#2f6fd6"` (a #rgb/#rrggbb or a CSS colour name)."""
+
+    colour: str = ""
 
 
 class Scenario(msgspec.Struct, frozen=True, gc=False):
@@ -101,12 +118,21 @@ class Scenario(msgspec.Struct, frozen=True, gc=False):
     seed: int = 0
     settings: dict[str, SettingValue] = {}
     initiative: tuple[str, ...] = ()  # turn order; the fighters' order when empty
+    # Per side: its colour on the board. UNSET when the scenario names none (see FighterSpec.image).
+    sides: dict[str, SideSpec] | UnsetType = UNSET
+
+    def side_colours(self) -> dict[str, str]:
+        """The colours the scenario gives its sides (none for older scenarios)."""
+        sides = self.sides if isinstance(self.sides, dict) else {}
+        return {side: spec.colour for side, spec in sides.items() if spec.colour}
 
     def fighter(self, fighter_id: str) -> FighterSpec | None:
         return next((f for f in self.fighters if f.id == fighter_id), None)
 
 
-FIGHTER_KEYS = {"id", "name", "side", "at", "size", "tags"}
+FIGHTER_KEYS = {"id", "name", "side", "at", "size", "tags", "image"}
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".svg")
+COLOUR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]{3,20})$")
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -131,15 +157,18 @@ def load_scenario(path: str | Path) -> Scenario:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not valid TOML: {exc}") from None
-    return parse_scenario(raw, source=str(path))
+    return parse_scenario(raw, source=str(path), folder=path.parent)
 
 
-def parse_scenario(raw: dict[str, Any], source: str = "scenario") -> Scenario:
-    """Validate a decoded TOML document; errors name `source` and the field path."""
-    v = _Validator(source)
-    unknown = set(raw) - {"encounter", "settings", "map", "fighters"}
+def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path | None = None) -> Scenario:
+    """Validate a decoded TOML document; errors name `source` and the field path.
+
+    `folder` is where the scenario file lies: token images are written relative to it.
+    """
+    v = _Validator(source, folder)
+    unknown = set(raw) - {"encounter", "settings", "map", "fighters", "sides"}
     if unknown:  # first: a misspelt [mapp] would otherwise be reported as a map without rows
-        v.fail(sorted(unknown)[0], "unknown section (expected encounter, settings, map, fighters)")
+        v.fail(sorted(unknown)[0], "unknown section (expected encounter, settings, map, fighters, sides)")
     enc = v.table(raw, "encounter")
     name = v.string(enc, "name", "encounter.name")
     ruleset = v.string(enc, "ruleset", "encounter.ruleset")
@@ -187,6 +216,7 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario") -> Scenario:
             v.fail(f"encounter.initiative[{i}]", f"no fighter has id {fid!r}")
     if initiative and sorted(initiative) != sorted(ids):
         v.fail("encounter.initiative", "must list every fighter exactly once")
+    sides = v.sides(raw.get("sides", {}), {f.side for f in fighters})
     return Scenario(
         name=name,
         ruleset=ruleset,
@@ -196,12 +226,14 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario") -> Scenario:
         seed=seed,
         settings=dict(settings),
         initiative=tuple(initiative),
+        sides=sides or UNSET,
     )
 
 
 class _Validator:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, folder: Path | None = None) -> None:
         self.source = source
+        self.folder = folder
 
     def fail(self, field: str, message: str) -> None:
         raise InputError(f"{self.source}: {field}: {message}")
@@ -287,6 +319,38 @@ class _Validator:
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
             self.fail(f"{field}.tags", "expected a list of strings")
         stats = {k: self.number(val, f"{field}.{k}") for k, val in spec.items() if k not in FIGHTER_KEYS}
+        image = self.image(spec.get("image", ""), f"{field}.image")
         return FighterSpec(
-            id=fid, name=name, side=side, at=tuple(at), stats=stats, size=size, tags=tuple(tags)
+            id=fid, name=name, side=side, at=tuple(at), stats=stats, size=size, tags=tuple(tags), image=image
         )
+
+    def image(self, raw: Any, field: str) -> str | UnsetType:
+        """A token picture's path, checked now: a missing file is a mistake worth saying at `new`."""
+        if raw == "":
+            return UNSET
+        if not isinstance(raw, str):
+            self.fail(field, f"expected a path to a picture, got {raw!r}")
+        if not raw.lower().endswith(IMAGE_SUFFIXES):
+            self.fail(field, f"{raw!r}: expected a picture ({', '.join(IMAGE_SUFFIXES)})")
+        if self.folder is None:
+            return raw
+        path = (self.folder / raw).resolve()
+        if not path.is_file():
+            self.fail(field, f"{raw!r}: no such file next to the scenario ({path})")
+        return str(path)
+
+    def sides(self, raw: Any, known: set[str]) -> dict[str, SideSpec]:
+        if not isinstance(raw, dict):
+            self.fail("sides", "expected tables like [sides.blue] with colour = \"#2f6fd6\"")
+        out = {}
+        for side, spec in raw.items():
+            field = f"sides.{side}"
+            if side not in known:
+                self.fail(field, f"no fighter is on side {side!r} (sides: {', '.join(sorted(known))})")
+            if not isinstance(spec, dict) or set(spec) - {"colour"}:
+                self.fail(field, "expected a table with colour = \"#rrggbb\" (or a colour name)")
+            colour = spec.get("colour", "")
+            if not isinstance(colour, str) or not COLOUR.match(colour):
+                self.fail(f"{field}.colour", f"expected #rgb, #rrggbb or a colour name, got {colour!r}")
+            out[side] = SideSpec(colour=colour)
+        return out

@@ -26,7 +26,7 @@ from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.syntax import parse
 from tabletrail.web.server import create_app
-from test_web_support import STATES, ap_squares_log, append_facts, new_log, records
+from test_web_support import STATES, ap_squares_log, append_facts, bearer, invite, new_log, records
 
 
 @pytest.fixture(params=["web.jsonl", "web.db"])
@@ -39,9 +39,14 @@ def opened(log: Path) -> Encounter:
     return Encounter.open(store_for(str(log)))
 
 
+def as_role(log: Path, role: str = "gm", base_url: str = "http://127.0.0.1:8000") -> TestClient:
+    """A client holding a fresh invitation link's token for `role` (the GM unless told)."""
+    return TestClient(create_app(log), base_url=base_url, headers=bearer(invite(log, role)[1]))
+
+
 @pytest.fixture
 def client(log: Path) -> TestClient:
-    return TestClient(create_app(log), base_url="http://127.0.0.1:8000")
+    return as_role(log)
 
 
 def version(client: TestClient) -> int:
@@ -65,9 +70,12 @@ def fighter(board: dict, fid: str) -> dict:
 # --- the page ---------------------------------------------------------------------------------
 
 
-def test_the_page_and_its_script_are_served(client: TestClient):
-    page = client.get("/")
+def test_the_page_and_its_script_are_served(client: TestClient, log: Path):
+    page = client.get(f"/join/{invite(log, 'blue')[1]}")
     assert page.status_code == 200 and '<svg id="board"' in page.text
+    assert page.headers["referrer-policy"] == "no-referrer"  # the token in the address stays here
+    bare = client.get("/")
+    assert bare.status_code == 401 and "invitation link" in bare.text and "<svg" not in bare.text
     assert "/static/table.js" in page.text
     script = client.get("/static/table.js")
     assert script.status_code == 200 and "EventSource" in script.text
@@ -124,7 +132,7 @@ def test_state_names_each_machines_resting_state_so_the_board_can_leave_it_unsai
 
 def test_a_drift_the_engine_draws_is_sent_as_the_heading_it_carries(tmp_path: Path):
     log = ap_squares_log(tmp_path)
-    client = TestClient(create_app(log), base_url="http://127.0.0.1:8000")
+    client = as_role(log, base_url="http://127.0.0.1:8000")
     do(client, "gravity-off 1,1 5,3")  # nobody grabs hold: both drift, the seeded dice draw the ways
     board = client.get("/api/state").json()
     for f in board["fighters"]:
@@ -213,7 +221,7 @@ def test_reach_of_a_fighter_out_of_turn_says_why_it_cant_move_now(client: TestCl
 
 def test_reach_while_a_move_waits_for_an_answer_says_so(tmp_path: Path):
     log = ap_squares_log(tmp_path)
-    client = TestClient(create_app(log), base_url="http://127.0.0.1:8000")
+    client = as_role(log, base_url="http://127.0.0.1:8000")
     assert client.get("/api/reach?fighter=ari").json()["blocked"] is None
     do(client, "move ari 3,1")  # bo's square: the move waits for bo to parry, block or allow
     r = client.get("/api/reach?fighter=ari").json()
@@ -386,7 +394,7 @@ def test_malformed_dos_are_a_400_and_append_nothing(client: TestClient, log: Pat
 
 def test_a_table_check_asks_for_the_roll_and_takes_it(tmp_path: Path):
     log = new_log(tmp_path, checks="table")
-    client = TestClient(create_app(log), base_url="http://127.0.0.1:8000")
+    client = as_role(log, base_url="http://127.0.0.1:8000")
     do(client, 'require-test 2,2 target=4 why="oil on the floor"')
     before = records(log)
     body = {"version": version(client), "move": {"fighter": "ari", "to": [2, 2]}}
@@ -451,8 +459,8 @@ def test_nothing_to_undo_or_redo_is_a_422_citing_the_undo_rule(client: TestClien
 def test_a_player_may_not_undo_the_gms_command(client: TestClient, log: Path):
     do(client, "move ari 3,1")
     before = records(log)
-    r = client.post("/api/undo", json={"version": lines(log), "by": "blue"})
-    assert r.status_code == 422 and "only the GM may undo" in r.json()["reason"]
+    r = as_role(log, "blue").post("/api/undo", json={"version": lines(log)})
+    assert r.status_code == 403 and "entered by gm" in r.json()["message"]
     assert records(log) == before
 
 
@@ -505,7 +513,7 @@ def test_a_body_that_is_not_sent_as_json_is_refused_and_changes_nothing(client: 
 
 
 def test_requests_to_another_host_name_are_refused(log: Path):
-    stranger = TestClient(create_app(log), base_url="http://attacker.example")
+    stranger = as_role(log, base_url="http://attacker.example")
     assert stranger.get("/api/state").status_code == 400
     assert stranger.post("/api/undo", json={"version": 4}).status_code == 400
 
@@ -525,9 +533,85 @@ def test_a_missing_log_is_an_error_before_serving(tmp_path: Path):
 
 def test_a_log_broken_while_serving_is_a_500_naming_the_line(tmp_path: Path):
     log = new_log(tmp_path)  # a JSON Lines file someone edits by hand
-    client = TestClient(create_app(log), base_url="http://127.0.0.1:8000")
+    client = as_role(log, base_url="http://127.0.0.1:8000")
     with open(log, "ab") as fh:
         fh.write(b"garbage\n")
     r = client.get("/api/state")
     assert r.status_code == 500 and r.json()["error"] == "log unreadable"
     assert f"{log}:" in r.json()["message"]
+
+
+# --- what the board needs to draw: routes for the drag ruler, quick options, names, colours, pictures ---
+
+
+def test_reach_sends_the_engines_cheapest_route_to_every_cell(client: TestClient, log: Path):
+    data = client.get("/api/reach?fighter=ari").json()
+    area = reach(opened(log).state, "ari")
+    assert set(data["routes"]) == {f"{x},{y}" for x, y in area.costs}
+    for (x, y), cost in area.costs.items():
+        route = data["routes"][f"{x},{y}"]
+        assert [tuple(c[:2]) for c in route] == area.path((x, y))
+        assert route[-1][2] == cost  # the running cost at the cell is the area's cost
+
+
+def test_options_are_every_quick_command_dry_run_now(client: TestClient, log: Path):
+    before = records(log)
+    data = client.get("/api/options?fighter=ari").json()
+    enc = opened(log)
+    verbs = {o["verb"] for o in data["options"]}
+    assert "end-turn" in verbs and "move" not in verbs
+    assert not verbs & {"forbid", "setting", "override"}  # rulings are not quick commands
+    for o in data["options"]:
+        result = enc.preview(parse(o["text"]))
+        refused = hasattr(result, "rule")
+        assert o["ok"] == (not refused or "needs a roll" in result.reason), o
+        if not o["ok"]:
+            assert o["rule"] == result.rule and o["reason"] == result.reason
+    assert any(o["ok"] for o in data["options"]) and any(not o["ok"] for o in data["options"])
+    assert records(log) == before  # a dry run appends nothing
+    assert client.get("/api/options?fighter=zed").status_code == 404
+
+
+def test_a_players_options_leave_out_what_its_link_may_not_ask(log: Path):
+    red = as_role(log, "red")
+    assert red.get("/api/options?fighter=ari").json()["options"] == []  # blue's fighter
+    own = red.get("/api/options?fighter=cy").json()["options"]
+    assert own and all(o["text"].startswith(f"{o['verb']} cy") for o in own)
+
+
+def test_names_colours_and_pictures_come_from_the_scenario(tmp_path: Path):
+    from test_web_support import big_log, token_png
+
+    log = big_log(tmp_path / "hall")
+    c = as_role(log, "red")
+    board = c.get("/api/state").json()
+    assert board["side_colours"] == {"blue": "#1f5fbf", "red": "#b3261e"}
+    assert fighter(board, "cy")["name"] == "Cyrene the Grey"
+    assert fighter(board, "ari")["image"] is True and fighter(board, "bo")["image"] is False
+    picture = c.get("/api/image/ari")
+    assert picture.status_code == 200 and picture.content == token_png()
+    assert c.get("/api/image/bo").status_code == 404
+    assert c.get("/api/image/zed").status_code == 404
+    assert as_role(log, "blue").get("/api/image/ari", headers={"Authorization": ""}).status_code == 401
+
+
+def test_a_command_sent_again_with_its_key_appends_nothing_new(client: TestClient, log: Path):
+    v = version(client)
+    body = {"version": v, "move": {"fighter": "ari", "to": [4, 1]}, "command_id": "page-key-0001"}
+    first = client.post("/api/do", json=body)
+    assert first.status_code == 200
+    after = records(log)
+    again = client.post("/api/do", json=body)  # the answer was lost; the page sends it again
+    assert again.status_code == 200 and again.json()["replayed"] is True
+    assert [r["seq"] for r in again.json()["records"]] == [r["seq"] for r in first.json()["records"]]
+    assert records(log) == after
+    undo = {"version": len(after), "command_id": "page-key-0002"}
+    assert client.post("/api/undo", json=undo).status_code == 200
+    undone = records(log)
+    assert client.post("/api/undo", json=undo).json()["replayed"] is True
+    assert records(log) == undone
+    bad = client.post("/api/do", json={**body, "command_id": "no spaces allowed"})
+    assert bad.status_code == 400 and "command_id" in bad.json()["message"]
+    blue = as_role(log, "blue")  # another link can't claim the GM's key
+    assert blue.post("/api/do", json={**body, "version": len(undone)}).status_code == 409
+    assert records(log) == undone

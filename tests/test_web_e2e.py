@@ -20,7 +20,7 @@ from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.types import CheckRolled, Placed
 from tabletrail.web.server import create_app
-from test_web_support import STATES, append_facts, new_log
+from test_web_support import STATES, append_facts, invite, new_log
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -46,13 +46,19 @@ class Running:
     """The table view of one log, served from a thread on a free port of 127.0.0.1."""
 
     def __init__(self, log: Path) -> None:
+        self.log = log
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         self.app = create_app(log)
+        self.gm = self.link("gm")
         config = uvicorn.Config(self.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def link(self, role: str) -> str:
+        """A new invitation link for `role`, as `tabletrail invite` prints it."""
+        return f"{self.url}/join/{invite(self.log, role)[1]}"
 
     def __enter__(self) -> Running:
         self.thread.start()
@@ -102,8 +108,8 @@ def test_select_move_undo_redo_scrub_refuse_and_a_second_screen_follows(tmp_path
     log = new_log(tmp_path)
     gm, players = pages
     with Running(log) as server:
-        players.goto(server.url)
-        gm.goto(server.url)
+        players.goto(server.gm)
+        gm.goto(server.gm)
         gm.bring_to_front()  # a background tab paints lazily and would slow every click
         expect(token(gm, "ari")).to_have_attribute("data-x", "1")
         expect(token(players, "ari")).to_have_attribute("data-x", "1")
@@ -183,8 +189,8 @@ def test_a_table_roll_is_asked_for_entered_and_logged(tmp_path: Path, pages):
     log = new_log(tmp_path, checks="table")
     gm, players = pages
     with Running(log) as server:
-        players.goto(server.url)
-        gm.goto(server.url)
+        players.goto(server.gm)
+        gm.goto(server.gm)
         gm.bring_to_front()  # a background tab paints lazily and would slow every click
         expect(token(gm, "ari")).to_be_visible()
 
@@ -221,7 +227,7 @@ def test_the_board_draws_prone_links_drift_flight_and_damage(tmp_path: Path, pag
     append_facts(log, STATES)
     gm, _ = pages
     with Running(log) as server:
-        gm.goto(server.url)
+        gm.goto(server.gm)
         expect(token(gm, "bo")).to_have_class("fighter prone")
         expect(token(gm, "bo")).to_have_attribute("data-states", "prone")
         expect(gm.locator('#links [data-link="engaged:ari:cy"]')).to_have_class("link engaged")
@@ -245,7 +251,7 @@ def test_fighters_sharing_a_cell_are_drawn_side_by_side(tmp_path: Path, pages):
     append_facts(log, [Placed(fighter="bo", to=(1, 1, 0), how="shoved in by the GM")])  # ari's cell
     gm, _ = pages
     with Running(log) as server:
-        gm.goto(server.url)
+        gm.goto(server.gm)
         a, b = box(token(gm, "ari").locator(".token")), box(token(gm, "bo").locator(".token"))
         apart = a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
         assert apart, (a, b)
@@ -258,7 +264,7 @@ def test_the_fighter_panel_speaks_in_words_and_follows_each_move(tmp_path: Path,
     log = new_log(tmp_path)
     gm, _ = pages
     with Running(log) as server:
-        gm.goto(server.url)
+        gm.goto(server.gm)
         token(gm, "ari").click()
         budget = reach(board_of(log), "ari").budget
         expect(gm.locator("#reach-summary")).to_contain_text(f"{fmt(budget)} m left to spend")
@@ -283,7 +289,7 @@ def test_a_fighter_that_cant_move_now_says_why_and_a_refused_route_is_drawn(tmp_
     log = new_log(tmp_path)
     gm, _ = pages
     with Running(log) as server:
-        gm.goto(server.url)
+        gm.goto(server.gm)
         token(gm, "cy").click()  # ari's turn, not cy's
         expected = reachable(board_of(log), "cy")
         expect(gm.locator("#reach rect.reach.blocked")).to_have_count(len(expected))
@@ -305,7 +311,7 @@ def test_on_a_1280_by_800_laptop_the_board_stays_put_and_nothing_overflows(tmp_p
     gm = context.new_page()
     try:
         with Running(log) as server:
-            gm.goto(server.url)
+            gm.goto(server.gm)
             token(gm, "ari").click()
             expect(gm.locator("#reach rect.reach").first).to_be_visible()
             board = box(gm.locator("#board"))
@@ -336,7 +342,7 @@ def test_the_live_badge_does_not_blink_when_the_stream_is_renewed(tmp_path: Path
     log = new_log(tmp_path)
     gm, players = pages
     with Running(log) as server:
-        players.goto(server.url)
+        players.goto(server.gm)
         expect(players.locator("#live")).to_have_text("following live")
         players.evaluate(
             "() => { window.badges = []; new MutationObserver(() => window.badges.push("
@@ -346,7 +352,7 @@ def test_the_live_badge_does_not_blink_when_the_stream_is_renewed(tmp_path: Path
         players.wait_for_timeout(2500)  # several renewals
         assert "reconnecting…" not in players.evaluate("() => window.badges")
         expect(players.locator("#live")).to_have_text("following live")
-        gm.goto(server.url)  # and it still follows
+        gm.goto(server.gm)  # and it still follows
         token(gm, "ari").click()
         gm.locator('#reach rect.reach[data-x="3"][data-y="1"]').click()
         gm.locator("#confirm").click()

@@ -149,3 +149,101 @@ ap = 10
     store = JsonlStore(path, durable=False)
     Encounter.create(store, parse_scenario(tomllib.loads(toml), source="web hold"), clock=lambda: CLOCK)
     return path
+
+
+def invite(log: Path, role: str = "gm", hours: float | None = None) -> tuple[str, str]:
+    """A new invitation link's (id, token) for `role`, made as `tabletrail invite` makes it."""
+    from tabletrail.web.invites import Invites, encounter_key, keep_for
+
+    store = store_for(str(log))
+    try:
+        made, token = Invites(keep_for(log, store), encounter_key(store)).make(role, hours)
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
+    return made.id, token
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def big_map_rows(width: int = 40, height: int = 30) -> list[str]:
+    """A 40x30 hall: walls round it, a pillar row, a pool of rough sand."""
+    rows = []
+    for y in range(height):
+        row = []
+        for x in range(width):
+            edge = x in (0, width - 1) or y in (0, height - 1)
+            pillar = y == 10 and x % 6 == 3
+            sand = 16 <= x <= 22 and 18 <= y <= 22
+            row.append("#" if edge or pillar else "~" if sand else ".")
+        rows.append("".join(row))
+    return rows
+
+
+def token_png(rgb: tuple[int, int, int] = (230, 140, 40), size: int = 8) -> bytes:
+    """A small one-colour PNG: a token picture."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    raw = b"".join(b"\x00" + bytes(rgb) * size for _ in range(size))
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    body = chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + body
+
+
+def big_log(folder: Path, name: str = "big.jsonl") -> Path:
+    """A speed-meters encounter on a 40x30 map, the sides coloured and one token pictured,
+    made from a scenario file the way `tabletrail new` makes it."""
+    from tabletrail.events.scenario import load_scenario
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "tokens").mkdir(exist_ok=True)
+    (folder / "tokens" / "ari.png").write_bytes(token_png())
+    toml = f"""
+[encounter]
+name = "The long hall"
+ruleset = "speed-meters"
+seed = 11
+{grid(big_map_rows())}
+[sides.blue]
+colour = "#1f5fbf"
+[sides.red]
+colour = "#b3261e"
+[[fighters]]
+id = "ari"
+name = "Ari Vance"
+side = "blue"
+at = [5, 5]
+speed = 6
+image = "tokens/ari.png"
+[[fighters]]
+id = "bo"
+name = "Bo"
+side = "blue"
+at = [6, 6]
+speed = 5
+[[fighters]]
+id = "cy"
+name = "Cyrene the Grey"
+side = "red"
+at = [30, 20]
+speed = 5
+[[fighters]]
+id = "dax"
+name = "Dax"
+side = "red"
+at = [31, 21]
+speed = 4
+"""
+    (folder / "hall.toml").write_text(toml)
+    scenario = load_scenario(folder / "hall.toml")
+    path = folder / name
+    store = JsonlStore(path, durable=False)
+    Encounter.create(store, scenario, clock=lambda: CLOCK)
+    return path

@@ -45,6 +45,9 @@ def commands(rs: Ruleset) -> list[dict[str, Any]]:
                 "usage": usage(cls),
                 "doc": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
                 "fighter_only": required == ["fighter"],
+                "bare": not required,  # needs nothing at all (end-turn)
+                "takes_fighter": "fighter" in cls.__struct_fields__,
+                "gm": cls in ENGINE_HANDLERS,  # rulings and settings: the GM's alone
             }
         )
     return out
@@ -89,6 +92,7 @@ def heading(f: Fighter) -> dict[str, Any] | None:
 def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
     x, y, z = f.pos
     rs = get_ruleset(state.ruleset)
+    spec = state.scenario.fighter(f.id)
     return {
         "id": f.id,
         "name": f.name,
@@ -100,12 +104,15 @@ def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
         "spent": dict(f.spent),
         "spent_text": spent_words(rs, f.spent),
         "move_unit": budget_unit(rs, state, f),
+        "move_left": (left := rs.move_budget(state, f)),
+        "move_left_text": f"{fmt(left)} {budget_unit(rs, state, f)}",
         "heading": heading(f),
         "marks": to_builtins(f.marks),
         "damage": f.damage,
         "stats": dict(f.stats),
         "tags": list(f.tags),
         "active": state.turn.active == f.id,
+        "image": bool(spec and spec.picture),  # served by /api/image/ID
     }
 
 
@@ -158,6 +165,7 @@ def board(enc: Encounter, live_version: int) -> dict[str, Any]:
         "redo": _batch_label(enc, redo),
         "commands": commands(rs),
         "sides": sorted({f.side for f in state.fighters}),
+        "side_colours": sc.side_colours(),
     }
 
 

@@ -26,6 +26,13 @@ const S = {
 
 const $ = (id) => document.getElementById(id);
 
+// The page is opened from an invitation link, …/join/TOKEN: the token says who this screen speaks
+// for (the server writes by= from it) and goes with every request. BASE keeps the page working
+// under a path prefix (a reverse proxy, or one server holding many encounters).
+const JOIN = location.pathname.match(/^(.*)\/join\/([^/]+)$/);
+const BASE = JOIN ? JOIN[1] : "";
+const TOKEN = JOIN ? decodeURIComponent(JOIN[2]) : "";
+
 function fmt(cu) {
   const sign = cu < 0 ? "-" : "";
   const a = Math.abs(cu);
@@ -55,7 +62,8 @@ function h(tag, attrs = {}, ...children) {
 function ruleChip(id) { return h("span", { class: "rule" }, id); }
 
 async function api(method, url, body) {
-  const init = { method, headers: {} };
+  const init = { method, headers: { Authorization: "Bearer " + TOKEN } };
+  url = BASE + url;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -64,10 +72,20 @@ async function api(method, url, body) {
     const res = await fetch(url, init);
     let data = {};
     try { data = await res.json(); } catch (_) { data = { message: res.statusText }; }
+    if (data.error === "bad link") shutOut(data.message);  // 401/403 for the link itself
     return { status: res.status, data };
   } catch (err) {
     return { status: 0, data: { error: "network", message: "the server can't be reached: " + err } };
   }
+}
+
+// A link that stopped working (revoked, expired): the board goes, and the page says why.
+function shutOut(message) {
+  S.shut = true;
+  const box = $("shut");
+  box.hidden = false;
+  $("shut-reason").textContent = message || "this link no longer opens the table";
+  if (S.source) S.source.close();
 }
 
 function say(kind, ...parts) {
@@ -141,12 +159,19 @@ function render() {
   $("redo").disabled = !S.live || !b.redo;
   $("undo").title = b.undo ? `Undo “${b.undo.text}” (Ctrl+Z)` : "nothing to undo";
   $("redo").title = b.redo ? `Redo “${b.redo.text}” (Ctrl+Y)` : "nothing to redo";
-  const by = $("by");
-  const chosen = by.value || "gm";
-  by.replaceChildren(...["gm", ...b.sides].map((s) => h("option", { value: s, selected: s === chosen }, s)));
-  by.title = "who gives the commands from this screen (the log records it; players undo only their side's)";
-  $("verbs").replaceChildren(...b.commands.map((c) => h("option", { value: c.verb + " " })));
-  $("usages").replaceChildren(...b.commands.map((c) => h("li", {}, h("code", {}, c.usage), c.doc ? " — " + c.doc : "")));
+  const me = b.me;
+  S.me = me;
+  document.body.classList.toggle("is-gm", me.gm);
+  document.body.classList.toggle("is-player", !me.gm);
+  $("role").textContent = me.gm ? "GM" : me.role;
+  $("role").title = me.gm ? "this screen speaks for the GM: any fighter, rulings, settings, links"
+    : `this screen speaks for ${me.role}: its own fighters, and undo of its own commands`;
+  $("role").style.background = me.gm ? "" : sideColour(me.role);
+  $("exposed").hidden = !b.exposed;
+  const mine = b.commands.filter((c) => me.gm || !c.gm);
+  $("verbs").replaceChildren(...mine.map((c) => h("option", { value: c.verb + " " })));
+  $("usages").replaceChildren(...mine.map((c) => h("li", {}, h("code", {}, c.usage), c.doc ? " — " + c.doc : "")));
+  if (me.gm) renderRulings();
   const scrub = $("scrubber");
   scrub.max = String(S.version);
   scrub.value = String(b.at);
@@ -159,14 +184,15 @@ function render() {
   for (const id of ["confirm", "command-form-button"]) { const n = $(id); if (n) n.disabled = !S.live; }
   drawBoard();
   renderFighter();
+  renderStrip();
 }
 
 function drawBoard() {
   const b = S.board, m = b.map;
   const svg = $("board");
-  svg.setAttribute("viewBox", `0 0 ${m.width} ${m.height}`);
-  svg.setAttribute("preserveAspectRatio", "xMidYMin meet");  // the map at the top, whatever room is left
-  svg.replaceChildren();
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  svg.replaceChildren(el("defs", { id: "defs" }));
+  applyView();
   const terrain = el("g", { id: "terrain" });
   const heights = el("g", { id: "heights" });
   const tops = Object.values(m.legend).map((k) => k.ground + k.height - k.depth);
@@ -251,14 +277,26 @@ function tokenPlaces(fighters) {
   return out;
 }
 
+function initials(name) {
+  const words = name.trim().split(/\s+/);
+  return (words.length > 1 ? words[0][0] + words[1][0] : name.slice(0, 2)).toUpperCase();
+}
+
 function centre(f) { const c = S.centres[f.id]; return c ? [c[0], c[1]] : [f.pos[0] + 0.5, f.pos[1] + 0.5]; }
 
+// A side's colour: the scenario's ([sides.NAME] colour = …), else its name's colour when it is one,
+// else the next of a palette chosen so white names stay readable on every one of them.
+const NAMED = { blue: "#2f6fd6", red: "#cf3a2e", green: "#2b8a4b", yellow: "#a8850f", gold: "#a8850f",
+  purple: "#8345b8", orange: "#c8620f", teal: "#13837a", pink: "#c2185b", grey: "#5d6670", gray: "#5d6670",
+  black: "#333", brown: "#8a5a2b" };
+const PALETTE = ["#2f6fd6", "#cf3a2e", "#2b8a4b", "#8345b8", "#c8620f", "#13837a", "#c2185b", "#5d6670"];
 function sideColour(side) {
-  const known = { blue: "#3b78d8", red: "#d8453b", green: "#3a9d5d", yellow: "#c9a227", purple: "#8d4fc2" };
-  if (known[side]) return known[side];
-  let hash = 0;
-  for (const ch of side) hash = (hash * 31 + ch.charCodeAt(0)) % 360;
-  return `hsl(${hash}, 55%, 45%)`;
+  const b = S.board;
+  if (b && b.side_colours && b.side_colours[side]) return b.side_colours[side];
+  if (NAMED[side]) return NAMED[side];
+  const sides = b ? b.sides.filter((x) => !NAMED[x]) : [];
+  const i = Math.max(0, sides.indexOf(side));
+  return PALETTE[(i + 2) % PALETTE.length];
 }
 
 function drawLinks() {
@@ -335,12 +373,27 @@ function drawFighters() {
       (f.damage ? ` · damage ${f.damage}` : "")));
     const k = r / 0.36;  // tokens sharing a cell are drawn smaller
     if (f.active) grp.append(el("circle", { cx, cy, r: r + 0.11 * k, class: "ring" }));
+    const colour = sideColour(f.side);
     const token = prone
-      ? el("ellipse", { cx, cy: cy + 0.1 * k, rx: 0.42 * k, ry: 0.22 * k, class: "token", fill: sideColour(f.side) })
-      : el("circle", { cx, cy, r, class: "token", fill: sideColour(f.side) });
+      ? el("ellipse", { cx, cy: cy + 0.1 * k, rx: 0.42 * k, ry: 0.22 * k, class: "token", fill: colour })
+      : el("circle", { cx, cy, r, class: "token", fill: colour });
     grp.append(token);
-    grp.append(el("text", { x: cx, y: cy + (prone ? 0.2 : 0.1) * k, class: "token-label", "text-anchor": "middle",
-      style: `font-size: ${(0.3 * k).toFixed(3)}px` }, f.id.slice(0, 2)));
+    if (f.image && !prone) {  // the scenario's picture, clipped round, the side's colour as its rim
+      const clip = `clip-${f.id}`;
+      $("defs").append(Object.assign(el("clipPath", { id: clip }), {}));
+      $("defs").lastChild.append(el("circle", { cx, cy, r: r * 0.86 }));
+      grp.append(el("image", { href: `${BASE}/api/image/${encodeURIComponent(f.id)}?token=${encodeURIComponent(TOKEN)}`,
+        x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, "clip-path": `url(#${clip})`,
+        preserveAspectRatio: "xMidYMid slice", class: "token-image" }));
+    } else {
+      grp.append(el("text", { x: cx, y: cy + (prone ? 0.2 : 0.1) * k, class: "token-label", "text-anchor": "middle",
+        style: `font-size: ${(0.3 * k).toFixed(3)}px` }, initials(f.name)));
+    }
+    // The name on a plate under the token: what a player looks for on a crowded map.
+    const plate = f.name.length > 18 ? f.name.slice(0, 17) + "…" : f.name;
+    const size = 0.3 * Math.max(k, 0.7);
+    grp.append(fitted(el("text", { x: cx, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle",
+      style: `font-size: ${size.toFixed(3)}px` }, plate), plate, sharing > 1 ? 1 / sharing : 2.2, size));
     const badges = [...states];
     if (airborne) badges.push("↑" + fmt(f.pos[2] - f.ground));
     if (under) badges.push("↓" + fmt(f.ground - f.pos[2]));
@@ -412,6 +465,50 @@ function drawRoute() {
   }
 }
 
+// The GM's own panel: the rulings and settings verbs (the command box takes them), and the links.
+function renderRulings() {
+  const gmVerbs = S.board.commands.filter((c) => c.gm);
+  $("ruling-verbs").replaceChildren(...gmVerbs.map((c) => h("button", {
+    type: "button", class: "small", "data-verb": c.verb, title: c.usage + (c.doc ? " — " + c.doc : ""),
+    onclick: () => { $("command").value = c.verb + " "; $("command").focus(); },
+  }, c.verb)));
+}
+
+async function loadInvites() {
+  if (!S.me || !S.me.gm) return;
+  const { status, data } = await api("GET", "/api/invites");
+  if (status !== 200) return;
+  const open = data.invites.filter((i) => !i.revoked && !(i.expires && i.expires * 1000 < Date.now()));
+  $("invite-list").replaceChildren(...open.map((i) => h("li", { "data-invite": i.id },
+    h("span", { class: "chip", style: `background:${i.role === "gm" ? "#2d3a4a" : sideColour(i.role)}` }, i.role),
+    " " + (i.label || i.id) + " ",
+    i.id === S.me.invite ? h("span", { class: "muted" }, "(this screen)") :
+      h("button", { type: "button", class: "small", title: "The link stops working at once, its open page too",
+        onclick: () => revokeInvite(i) }, "revoke"))));
+  const role = $("invite-role");
+  const chosen = role.value;
+  role.replaceChildren(...[...S.board.sides, "gm"].map((s) => h("option", { value: s, selected: s === chosen }, s)));
+}
+
+async function makeInvite(ev) {
+  ev.preventDefault();
+  const { status, data } = await api("POST", "/api/invites", { role: $("invite-role").value, label: $("invite-label").value.trim() });
+  if (status !== 200) { say("error", data.message); return; }
+  const out = $("invite-made");
+  out.hidden = false;
+  $("invite-url").value = data.url;
+  $("invite-url").select();
+  $("invite-label").value = "";
+  await loadInvites();
+}
+
+async function revokeInvite(i) {
+  const { status, data } = await api("POST", `/api/invites/${encodeURIComponent(i.id)}/revoke`, {});
+  if (status === 200) say("info", `Revoked the ${i.role} link ${i.label || i.id}: it stopped working.`);
+  else say("error", data.message);
+  await loadInvites();
+}
+
 function renderFighter() {
   const box = $("fighter-info"), quick = $("quick");
   const f = S.board.fighters.find((x) => x.id === S.selected);
@@ -434,12 +531,35 @@ function renderFighter() {
     reachSummary(f),
   );
   if (!S.live) return;
-  for (const c of S.board.commands.filter((c) => c.fighter_only && c.verb !== "move")) {
-    quick.append(h("button", { type: "button", "data-verb": c.verb, title: `Preview “${c.verb} ${f.id}”: ${c.doc || c.usage}`,
-      onclick: () => startPreview({ text: `${c.verb} ${f.id}` }) }, c.verb));
+  loadOptions(f.id);
+}
+
+// The quick commands: only those the rules allow right now (one batched dry run on the server);
+// the rest wait under "more", each saying why not.
+async function loadOptions(fid) {
+  const want = `${fid}@${S.version}`;
+  if (S.options && S.options.key === want) { drawOptions(S.options.data); return; }
+  if (S.optionsFor === want) return;  // asked already; its answer draws them
+  S.optionsFor = want;
+  const { status, data } = await api("GET", "/api/options?fighter=" + encodeURIComponent(fid));
+  if (S.optionsFor === want) S.optionsFor = null;
+  if (status !== 200) return;
+  S.options = { key: want, data };
+  if (S.selected === fid && `${fid}@${S.version}` === want) drawOptions(data);
+}
+
+function drawOptions(data) {
+  const quick = $("quick");
+  const button = (o) => h("button", { type: "button", "data-verb": o.verb, title: `Preview “${o.text}”: ${o.doc || ""}`,
+    onclick: () => startPreview({ text: o.text }) }, o.verb);
+  const allowed = data.options.filter((o) => o.ok), refused = data.options.filter((o) => !o.ok);
+  quick.replaceChildren(...allowed.map(button));
+  if (!allowed.length) quick.append(h("span", { class: "muted" }, "No quick command is allowed now. "));
+  if (refused.length) {
+    quick.append(h("details", { class: "more" }, h("summary", {}, `more (${refused.length} not allowed now)`),
+      h("ul", {}, ...refused.map((o) => h("li", { "data-verb": o.verb }, h("code", {}, o.verb), " — ",
+        ruleChip(o.rule), " " + o.reason)))));
   }
-  quick.append(h("button", { type: "button", "data-verb": "end-turn", title: "Preview “end-turn”: the turn passes on",
-    onclick: () => startPreview({ text: "end-turn" }) }, "end-turn"));
 }
 
 function reachSummary(f) {
@@ -537,6 +657,418 @@ function stepsTable(m) {
       h("tr", {}, ...["#", "to", m.unit, "total", "left", "why"].map((t) => h("th", {}, t))), ...rows));
 }
 
+// --- the view: zoom and pan ----------------------------------------------------------------------
+// The map is drawn once in board units (a cell is 1); the viewBox says which part shows, and how big.
+// V.z is CSS pixels per cell. At first the whole map shows if its cells are big enough to read and
+// tap (MIN_CELL), else MIN_CELL-sized cells around the fighter that matters to this screen.
+
+const MIN_CELL = 44;   // CSS px: a fingertip
+const MAX_CELL = 160;
+const V = { z: 0, cx: 0, cy: 0, auto: true };
+
+function boardPixels() {
+  const r = $("board").getBoundingClientRect();
+  return [Math.max(r.width, 1), Math.max(r.height, 1), r];
+}
+
+function fitZoom() {
+  const [w, h] = boardPixels(), m = S.board.map;
+  return Math.min(w / m.width, h / m.height);
+}
+
+function focusFighter() {
+  const fs = S.board.fighters;
+  return fs.find((f) => f.id === S.selected) || (S.me && !S.me.gm && fs.find((f) => f.side === S.me.role && f.active)) ||
+    (S.me && !S.me.gm && fs.find((f) => f.side === S.me.role)) || fs.find((f) => f.active) || null;
+}
+
+function defaultView() {
+  const fit = fitZoom(), m = S.board.map;
+  V.z = Math.min(MAX_CELL, Math.max(fit, MIN_CELL));
+  const f = V.z > fit + 0.01 ? focusFighter() : null;
+  [V.cx, V.cy] = f ? centre(f) : [m.width / 2, m.height / 2];
+}
+
+function applyView() {
+  if (!S.board) return;
+  if (V.auto || !V.z) defaultView();
+  const [w, h] = boardPixels(), m = S.board.map;
+  const vw = w / V.z, vh = h / V.z;
+  // Keep some map in view: the centre stays on the map; a map narrower than the view sits in its middle.
+  V.cx = vw >= m.width ? m.width / 2 : Math.min(Math.max(V.cx, vw / 2 - 0.5), m.width - vw / 2 + 0.5);
+  V.cy = vh >= m.height ? m.height / 2 : Math.min(Math.max(V.cy, vh / 2 - 0.5), m.height - vh / 2 + 0.5);
+  $("board").setAttribute("viewBox", `${(V.cx - vw / 2).toFixed(4)} ${(V.cy - vh / 2).toFixed(4)} ${vw.toFixed(4)} ${vh.toFixed(4)}`);
+  $("board").dataset.cell = V.z.toFixed(1);  // CSS px per cell, for the tests and the curious
+}
+
+function zoomAt(px, py, factor) {
+  const [w, h, r] = boardPixels();
+  const min = Math.min(fitZoom(), MIN_CELL) * 0.8;
+  const before = toBoard(px, py);
+  V.z = Math.min(MAX_CELL, Math.max(min, V.z * factor));
+  V.cx = before[0] - (px - r.left - w / 2) / V.z;
+  V.cy = before[1] - (py - r.top - h / 2) / V.z;
+  V.auto = false;
+  applyView();
+}
+
+function zoomCentre(factor) {
+  const [w, h, r] = boardPixels();
+  zoomAt(r.left + w / 2, r.top + h / 2, factor);
+}
+
+function fitMap() {
+  const m = S.board.map;
+  V.z = Math.min(MAX_CELL, fitZoom());
+  V.cx = m.width / 2; V.cy = m.height / 2;
+  V.auto = false;
+  applyView();
+}
+
+function centreOnSelected() {
+  const f = S.board.fighters.find((x) => x.id === S.selected) || focusFighter();
+  if (!f) return;
+  [V.cx, V.cy] = centre(f);
+  if (V.z < MIN_CELL) V.z = MIN_CELL;
+  V.auto = false;
+  applyView();
+}
+
+// A point of the screen in board units (x to the right, y down, a cell is 1).
+function toBoard(px, py) {
+  const svg = $("board");
+  const p = new DOMPoint(px, py).matrixTransform(svg.getScreenCTM().inverse());
+  return [p.x, p.y];
+}
+
+function cellAt(px, py) {
+  const [x, y] = toBoard(px, py), m = S.board.map;
+  const cx = Math.floor(x), cy = Math.floor(y);
+  return cx >= 0 && cy >= 0 && cx < m.width && cy < m.height ? [cx, cy] : null;
+}
+
+// --- pointers: pan the board, drag a token, pinch to zoom (mouse, touch and pen alike) -----------
+
+const P = { pointers: new Map(), down: null, mode: null, pinch: null, suppress: false };
+const DRAG_START_PX = 6;
+
+function onPointerDown(ev) {
+  if (!S.board || (ev.pointerType === "mouse" && ev.button !== 0)) return;
+  P.pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+  if (P.pointers.size === 2) {  // two fingers: pinch and pan together; a drag under way is dropped
+    if (P.mode === "drag") cancelDrag();
+    const [[x1, y1], [x2, y2]] = [...P.pointers.values()];
+    P.mode = "pinch";
+    P.pinch = { d: Math.hypot(x2 - x1, y2 - y1) || 1, z: V.z, mid: toBoard((x1 + x2) / 2, (y1 + y2) / 2) };
+    capture(ev);
+    return;
+  }
+  if (P.pointers.size > 2) return;
+  const tok = ev.target.closest("[data-fid]");
+  const fid = tok && canCommand(tok.dataset.fid) && S.live ? tok.dataset.fid : null;
+  P.touch = ev.pointerType !== "mouse";
+  P.down = { x: ev.clientX, y: ev.clientY, fid, cx: V.cx, cy: V.cy, id: ev.pointerId };
+  P.mode = null;
+}
+
+function capture(ev) {
+  try { $("board").setPointerCapture(ev.pointerId); } catch (_) { /* the pointer is gone already */ }
+}
+
+function onPointerMove(ev) {
+  if (!P.pointers.has(ev.pointerId)) return;
+  P.pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+  if (P.mode === "pinch" && P.pointers.size === 2) {
+    const [[x1, y1], [x2, y2]] = [...P.pointers.values()];
+    const [w, h, r] = boardPixels();
+    const min = Math.min(fitZoom(), MIN_CELL) * 0.8;
+    V.z = Math.min(MAX_CELL, Math.max(min, P.pinch.z * Math.hypot(x2 - x1, y2 - y1) / P.pinch.d));
+    const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+    V.cx = P.pinch.mid[0] - (mx - r.left - w / 2) / V.z;
+    V.cy = P.pinch.mid[1] - (my - r.top - h / 2) / V.z;
+    V.auto = false;
+    applyView();
+    return;
+  }
+  const d = P.down;
+  if (!d || d.id !== ev.pointerId) return;
+  if (!P.mode) {
+    if (Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < DRAG_START_PX) return;
+    P.mode = d.fid ? "drag" : "pan";
+    capture(ev);
+    if (P.mode === "drag") startDrag(d.fid);
+    else $("board").classList.add("panning");
+  }
+  if (P.mode === "pan") {
+    V.cx = d.cx - (ev.clientX - d.x) / V.z;
+    V.cy = d.cy - (ev.clientY - d.y) / V.z;
+    V.auto = false;
+    applyView();
+  } else if (P.mode === "drag") {
+    dragOver(ev.clientX, ev.clientY);
+  }
+}
+
+function onPointerUp(ev) {
+  if (!P.pointers.has(ev.pointerId)) return;
+  P.pointers.delete(ev.pointerId);
+  const wasDrag = P.mode === "drag" && P.down && P.down.id === ev.pointerId;
+  if (P.mode) P.suppress = true;  // the click that follows a pan, pinch or drag is not a click
+  if (wasDrag) {
+    if (ev.type === "pointercancel") cancelDrag();
+    else dropAt(ev.clientX, ev.clientY);
+  }
+  if (!P.pointers.size) {
+    P.mode = null; P.down = null; P.pinch = null;
+    $("board").classList.remove("panning");
+    setTimeout(() => { P.suppress = false; }, 0);
+  }
+}
+
+function onWheel(ev) {
+  if (!S.board) return;
+  ev.preventDefault();
+  zoomAt(ev.clientX, ev.clientY, Math.exp(-ev.deltaY * (ev.deltaMode === 1 ? 0.05 : 0.0015)));
+}
+
+// May this screen command that fighter? (The server decides; this only spares a drag it would refuse.)
+function canCommand(fid) {
+  const f = S.board.fighters.find((x) => x.id === fid);
+  return Boolean(f && S.me && (S.me.gm || S.me.role === f.side));
+}
+
+// --- the turn strip ---------------------------------------------------------------------------------
+
+function renderStrip() {
+  const b = S.board, t = b.turn;
+  const byId = Object.fromEntries(b.fighters.map((f) => [f.id, f]));
+  const order = (t.order.length ? t.order : b.fighters.map((f) => f.id)).filter((id) => byId[id]);
+  const label = h("span", { class: "turn-label" }, `Round ${t.round}${t.pass > 1 ? ` · pass ${t.pass}` : ""}`);
+  $("strip").replaceChildren(label, ...order.map((id) => {
+    const f = byId[id];
+    const cls = [f.active ? "active" : "", f.id === S.selected ? "selected" : "", canCommand(f.id) && !S.me.gm ? "mine" : ""];
+    const left = [f.move_left_text + " to move", ...f.spent_text.map((x) => "spent " + x)];
+    return h("button", { type: "button", class: cls.filter(Boolean).join(" "), "data-fid": f.id,
+      title: `${f.name} (${f.side})${f.active ? ", acting now" : ""}: ${left.join(", ")}. Click to select.`,
+      onclick: () => selectFighter(f.id, true) },
+    h("span", { class: "dot", style: `background:${sideColour(f.side)}` }),
+    h("span", {}, h("span", { class: "who" }, f.name), h("br"), h("span", { class: "left" }, left.join(" · "))));
+  }));
+  const active = $("strip").querySelector("button.active");
+  if (active && active.scrollIntoView) active.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
+function selectFighter(fid, centreIt) {
+  S.selected = fid === S.selected && !centreIt ? null : fid;
+  clearPreview();
+  drawBoard();
+  renderFighter();
+  renderStrip();
+  if (centreIt && S.selected) {
+    const f = S.board.fighters.find((x) => x.id === S.selected);
+    const [w, h] = boardPixels();
+    const [x, y] = centre(f);
+    const vw = w / V.z, vh = h / V.z;
+    if (Math.abs(x - V.cx) > vw / 2 - 1 || Math.abs(y - V.cy) > vh / 2 - 1) centreOnSelected();  // only if off view
+  }
+  loadReach().then(renderFighter);
+}
+
+const NARROW = window.matchMedia("(max-width: 760px)");
+
+function setDrawer(open) {
+  document.body.classList.toggle("drawer-open", open);
+  $("drawer-toggle").setAttribute("aria-expanded", String(open));
+}
+
+// --- drag to move, with a live ruler ---------------------------------------------------------------
+// The route and its running cost come from the engine's reachable area (the server sends the
+// cheapest route to every cell it holds); the browser only looks them up. Out of the area, the
+// ruler says so and a drop asks the engine anyway, so its refusal and reason are shown. A pause
+// on a cell (or W) makes it a waypoint: from there the route is the engine's dry run of the
+// waypoints joined by straight lines, as Shift+click makes them. A drop opens the same preview.
+
+// How long the pointer must rest on a cell to make it a waypoint (a slow hand or a test may set it).
+const pauseMs = () => window.TABLETRAIL_PAUSE_MS || 800;
+
+async function startDrag(fid) {
+  if (S.selected !== fid) {
+    S.selected = fid;
+    clearPreview();
+    drawBoard();
+    renderFighter();
+    renderStrip();
+  } else {
+    clearPreview();
+  }
+  S.drag = { fid, cell: null, waypoints: [], timer: null, ask: 0, dry: null };
+  $("board").classList.add("dragging");
+  if (!S.reach || S.reach.fighter !== fid || S.reach.version !== S.version) await loadReach();
+  if (S.drag && S.drag.cell) drawRuler();
+}
+
+function dragOver(px, py) {
+  const d = S.drag;
+  if (!d) return;
+  const cell = cellAt(px, py);
+  d.px = px; d.py = py;
+  const key = cell ? cell.join(",") : "off";
+  clearTimeout(d.timer);  // only a pointer at rest makes a waypoint
+  if (cell) d.timer = setTimeout(() => addWaypoint(), pauseMs());
+  if (key === (d.cell ? d.cell.join(",") : "off")) { placeTip(); return; }
+  d.cell = cell;
+  if (d.waypoints.length) askDry(); else drawRuler();
+}
+
+function addWaypoint() {
+  const d = S.drag;
+  if (!d || !d.cell) return;
+  const f = S.board.fighters.find((x) => x.id === d.fid);
+  const last = d.waypoints.length ? d.waypoints[d.waypoints.length - 1] : f.pos;
+  if (d.cell[0] === last[0] && d.cell[1] === last[1]) return;
+  if (!d.waypoints.length) {  // the cheapest route so far becomes straight-line waypoints the engine retraces
+    const route = S.reach && S.reach.routes[d.cell.join(",")];
+    d.waypoints = route ? route.map(([x, y]) => [x, y]) : [d.cell];
+  } else {
+    d.waypoints = [...d.waypoints, d.cell];
+  }
+  askDry();
+}
+
+// With waypoints, the engine's dry run of the move so far prices the ruler (debounced; the last answer wins).
+function askDry() {
+  const d = S.drag;
+  clearTimeout(d.dryTimer);
+  drawRuler();
+  d.dryTimer = setTimeout(async () => {
+    const mine = ++d.ask;
+    const cells = dragCells();
+    if (!cells.length) return;
+    const { status, data } = await api("POST", "/api/preview", { version: S.version, move: { fighter: d.fid, waypoints: cells } });
+    if (S.drag !== d || mine !== d.ask) return;
+    d.dry = status === 200 ? data : { ok: false, reason: data.message };
+    drawRuler();
+  }, 120);
+}
+
+function dragCells() {
+  const d = S.drag;
+  const cells = [...d.waypoints];
+  if (d.cell) {
+    const last = cells[cells.length - 1];
+    if (!last || last[0] !== d.cell[0] || last[1] !== d.cell[1]) cells.push(d.cell);
+  }
+  return cells;
+}
+
+function band(cost, inArea, eventful) {
+  if (!inArea) return "out";
+  return eventful ? "event" : "in";
+}
+
+function drawRuler() {
+  const g = $("board").querySelector("#route");
+  const d = S.drag;
+  if (!g || !d) return;
+  g.replaceChildren();
+  const f = S.board.fighters.find((x) => x.id === d.fid);
+  const from = [f.pos[0], f.pos[1]];
+  const tip = $("ruler-tip");
+  const unit = S.reach ? S.reach.unit : S.board.ruleset.unit;
+  for (const [x, y] of d.waypoints) g.append(el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.12, class: "waypoint" }));
+  if (!d.cell) {
+    tip.hidden = false; tip.className = "out"; tip.textContent = "off the board";
+    placeTip();
+    return;
+  }
+  let pts, words, kind;
+  if (!d.waypoints.length) {
+    const route = S.reach && S.reach.routes[d.cell.join(",")];
+    const events = new Set((S.reach ? S.reach.events : []).map((c) => c.join(",")));
+    if (S.reach && S.reach.blocked) {
+      pts = [from, d.cell]; kind = "out"; words = "can't move now";
+    } else if (route && route.length) {
+      pts = [from, ...route.map(([x, y]) => [x, y])];
+      kind = band(route[route.length - 1][2], true, events.has(d.cell.join(",")));
+      const cost = route[route.length - 1][2];
+      words = `${fmt(cost)} ${unit} of ${fmt(S.reach.budget)}` + (kind === "event" ? " · a check or stop there" : "");
+      route.forEach(([x, y, total], i) => {
+        if (i === route.length - 1) return;
+        g.append(el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.07, class: `ruler-dot ${kind}` }));
+        void total;
+      });
+    } else if (d.cell[0] === from[0] && d.cell[1] === from[1]) {
+      pts = [from]; kind = "in"; words = "drop here to stay";
+    } else {
+      pts = [from, d.cell]; kind = "out"; words = "out of reach";
+    }
+  } else {
+    const cells = dragCells();
+    pts = [from, ...cells];
+    const dry = d.dry;
+    if (!dry) { kind = "pending"; words = "…"; }
+    else if (dry.ok) {
+      const moves = dry.moves || [];
+      const m = moves[0];
+      kind = "in";
+      words = m ? `${fmt(m.total)} ${m.unit} of ${fmt(m.budget)} (waypoints)` : "ok";
+      if (dry.path) pts = [from, ...dry.path];
+    } else if (dry.needs_roll) { kind = "event"; words = "a table roll is needed"; if (dry.path) pts = [from, ...dry.path]; }
+    else { kind = "out"; words = dry.reason ? "refused" : "out of reach"; if (dry.path) pts = [from, ...dry.path]; }
+  }
+  g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: `ruler ${kind}`, id: "ruler" }));
+  g.append(el("circle", { cx: d.cell[0] + 0.5, cy: d.cell[1] + 0.5, r: 0.2, class: `ruler-end ${kind}` }));
+  tip.hidden = false;
+  tip.className = kind === "in" ? "" : kind === "event" ? "far" : kind === "pending" ? "" : "out";
+  tip.textContent = words;
+  tip.dataset.band = kind;
+  placeTip();
+}
+
+function placeTip() {
+  const d = S.drag, tip = $("ruler-tip");
+  if (!d || d.px === undefined) return;
+  const r = $("board-box").getBoundingClientRect();
+  tip.style.left = `${d.px - r.left}px`;
+  tip.style.top = `${d.py - r.top}px`;
+  // Beside the pointer, on the side with room; above a fingertip, which would hide it.
+  tip.classList.toggle("flip", d.px - r.left > r.width - Math.max(150, tip.offsetWidth + 30));
+  tip.classList.toggle("touch", P.touch);
+}
+
+function endDrag() {
+  const d = S.drag;
+  if (d) { clearTimeout(d.timer); clearTimeout(d.dryTimer); }
+  S.drag = null;
+  $("ruler-tip").hidden = true;
+  $("board").classList.remove("dragging");
+}
+
+function cancelDrag() {
+  endDrag();
+  drawRoute();
+}
+
+async function dropAt(px, py) {
+  const d = S.drag;
+  if (!d) return;
+  dragOver(px, py);
+  const cell = d.cell;
+  const wps = d.waypoints;
+  const cells = dragCells();
+  endDrag();
+  const f = S.board.fighters.find((x) => x.id === d.fid);
+  if (!cell) { drawRoute(); say("refused", "Dropped off the board: nothing was moved."); return; }
+  if (!wps.length && cell[0] === f.pos[0] && cell[1] === f.pos[1]) { drawRoute(); return; }
+  if (wps.length) {
+    S.waypoints = cells;
+    await startPreview({ move: { fighter: d.fid, waypoints: S.waypoints } });
+  } else {
+    S.waypoints = [];
+    await startPreview({ move: { fighter: d.fid, to: cell } });  // exactly what a click on the cell sends
+  }
+}
+
 // --- acting ------------------------------------------------------------------------------------
 
 function clearPreview() {
@@ -546,8 +1078,6 @@ function clearPreview() {
   drawRoute();
 }
 
-function by() { const v = $("by").value; return v && v !== "gm" ? v : undefined; }
-
 function startPreview(body) {
   if (!S.live) { say("info", "This is a past point of the timeline: go back to live to act."); return; }
   S.pending = body;
@@ -556,13 +1086,14 @@ function startPreview(body) {
 }
 
 async function runPreview() {
-  const body = { ...S.pending, rolls: S.rolls, version: S.version, by: by(), reveal: $("reveal").checked };
+  const body = { ...S.pending, rolls: S.rolls, version: S.version, reveal: S.me.gm && $("reveal").checked };
   const { status, data } = await api("POST", "/api/preview", body);
   if (status === 409) { say("error", data.message); clearPreview(); await loadLive(); return; }
   if (status !== 200) { say("error", data.message); S.preview = null; drawRoute(); return; }
   S.preview = data;
   const panel = $("preview-panel"), box = $("preview");
   panel.hidden = false;
+  if (NARROW.matches) setDrawer(true);  // on a phone the preview is in the drawer: open it
   panel.scrollIntoView({ block: "nearest" });
   if (!data.ok && data.needs_roll) {
     askRoll(data);
@@ -605,10 +1136,24 @@ function askRoll(data) {
   input.focus();
 }
 
+// A key of this page's own for each command it sends: sent again after a dropped connection,
+// the server answers with what the first one appended and appends nothing new.
+function commandKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));  // works on plain http too, unlike randomUUID
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function send(path, body) {
+  const keyed = { ...body, command_id: commandKey() };
+  let answer = await api("POST", path, keyed);
+  if (answer.status === 0) answer = await api("POST", path, keyed);  // once more, the same key
+  return answer;
+}
+
 async function confirmPending() {
   if (!S.pending || !S.preview || !S.preview.ok) return;
-  const body = { ...S.pending, rolls: S.rolls, version: S.version, by: by() };
-  const { status, data } = await api("POST", "/api/do", body);
+  const body = { ...S.pending, rolls: S.rolls, version: S.version };
+  const { status, data } = await send("/api/do", body);
   if (status === 200) {
     clearPreview();
     say("info", `Done: ${data.text} (${data.records.length} events)`);
@@ -625,7 +1170,7 @@ async function confirmPending() {
 async function undoRedo(kind) {
   if (!S.live) return;
   const target = S.board && S.board[kind];
-  const { status, data } = await api("POST", "/api/" + kind, { version: S.version, by: $("by").value || "gm" });
+  const { status, data } = await send("/api/" + kind, { version: S.version });
   if (status === 200) say("info", `${kind === "undo" ? "Undone" : "Redone"}: ${target ? target.text : data.records.map((r) => r.text).join("; ")}`);
   else if (status === 422) sayRefusal(data);
   else say("error", data.message);
@@ -634,14 +1179,10 @@ async function undoRedo(kind) {
 }
 
 function onBoardClick(ev) {
-  if (!S.board) return;
+  if (!S.board || P.suppress) return;
   const fighter = ev.target.closest("[data-fid]");
   if (fighter && !ev.shiftKey) {
-    S.selected = fighter.dataset.fid === S.selected ? null : fighter.dataset.fid;
-    clearPreview();
-    drawBoard();
-    renderFighter();
-    loadReach().then(renderFighter);
+    selectFighter(fighter.dataset.fid, false);
     return;
   }
   const cell = ev.target.closest("[data-x]");
@@ -667,7 +1208,15 @@ function onScrub() {
 
 function onKey(ev) {
   const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName) && ev.target.type !== "range";
-  if (ev.key === "Escape") { clearPreview(); if (!typing) { S.selected = null; S.reach = null; if (S.board) { drawBoard(); renderFighter(); } } return; }
+  if (ev.key === "Escape" && S.drag) { cancelDrag(); return; }
+  if (!typing && S.drag && (ev.key === "w" || ev.key === "W")) { addWaypoint(); return; }
+  if (!typing && !ev.ctrlKey && !ev.metaKey && S.board) {
+    if (ev.key === "+" || ev.key === "=") { zoomCentre(1.25); return; }
+    if (ev.key === "-" || ev.key === "_") { zoomCentre(0.8); return; }
+    if (ev.key === "0") { fitMap(); return; }
+    if (ev.key === "c" || ev.key === "C") { centreOnSelected(); return; }
+  }
+  if (ev.key === "Escape") { setDrawer(false); clearPreview(); if (!typing) { S.selected = null; S.reach = null; if (S.board) { drawBoard(); renderFighter(); } } return; }
   if (typing) return;
   const mod = ev.ctrlKey || ev.metaKey;
   if (!mod) return;
@@ -678,7 +1227,9 @@ function onKey(ev) {
 
 function listen() {
   // Server-sent events: the server says the log's version whenever it changes.
-  const source = new EventSource("/api/stream");
+  const source = new EventSource(BASE + "/api/stream?token=" + encodeURIComponent(TOKEN));
+  S.source = source;
+  source.addEventListener("denied", (msg) => { shutOut(JSON.parse(msg.data).message); });
   // The server ends each stream now and then and the browser reconnects at once: say "reconnecting"
   // only when that takes longer than a moment, so the badge doesn't blink.
   const badge = $("live");
@@ -700,7 +1251,19 @@ function listen() {
 }
 
 function start() {
-  $("board").addEventListener("click", onBoardClick);
+  const board = $("board");
+  board.addEventListener("click", onBoardClick);
+  board.addEventListener("pointerdown", onPointerDown);
+  board.addEventListener("pointermove", onPointerMove);
+  board.addEventListener("pointerup", onPointerUp);
+  board.addEventListener("pointercancel", onPointerUp);
+  board.addEventListener("wheel", onWheel, { passive: false });
+  new ResizeObserver(() => applyView()).observe(board);
+  $("zoom-in").addEventListener("click", () => zoomCentre(1.25));
+  $("zoom-out").addEventListener("click", () => zoomCentre(0.8));
+  $("fit").addEventListener("click", fitMap);
+  $("centre-on").addEventListener("click", centreOnSelected);
+  $("drawer-toggle").addEventListener("click", () => setDrawer(!document.body.classList.contains("drawer-open")));
   $("confirm").addEventListener("click", confirmPending);
   $("cancel").addEventListener("click", () => { clearPreview(); say("", ""); });
   $("reveal").addEventListener("change", () => { if (S.pending) runPreview(); });
@@ -708,6 +1271,7 @@ function start() {
   $("redo").addEventListener("click", () => undoRedo("redo"));
   $("scrubber").addEventListener("input", onScrub);
   $("to-live").addEventListener("click", loadLive);
+  $("invite-form").addEventListener("submit", makeInvite);
   $("command-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = $("command").value.trim();
@@ -722,7 +1286,8 @@ function start() {
     runPreview();
   });
   document.addEventListener("keydown", onKey);
-  loadLive().then(listen);
+  if (!TOKEN) { shutOut("this page opens from an invitation link (…/join/…); ask the GM for one"); return; }
+  loadLive().then(() => { if (!S.shut) { listen(); loadInvites(); } });
 }
 
 start();
