@@ -56,6 +56,11 @@ CASES: dict[str, list[list[str]]] = {
         ["whatif", "LOG", "--ruling", "forbid 5,2 why=pit", "--json"],
     ],
     "refused": [["refused", "LOG", "--json"]],
+    "invite": [
+        ["invite", "LOG", "--side", "blue", "--json"],
+        ["invite", "LOG", "--gm", "--hours", "2", "--json"],
+        ["invite", "LOG", "--list", "--json"],
+    ],
 }
 
 
