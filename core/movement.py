@@ -234,3 +234,10 @@ def path_cells(state: EncounterState, f: Fighter, path: Sequence[tuple[int, ...]
     cells = expand((f.pos[0], f.pos[1]), [waypoint(state, wp, rule) for wp in path])
     require(bool(cells), rule, f"{f.id} is already at {show(f.pos)}")
     return cells
+
+
+def end_alone(state: EncounterState, f: Fighter, rule: str) -> None:
+    """A move that may pass others but not end on their cell: refused under `rule` if it would."""
+    others = [o.id for o in state.at(f.pos[0], f.pos[1]) if o.id != f.id]
+    if others:
+        raise Refusal(rule, f"the move would end on {show(f.pos)}, occupied by {', '.join(others)}")

@@ -55,3 +55,16 @@ def test_waypoints_are_joined_by_straight_lines(ruleset: str):
     assert not isinstance(result, Rejection), result
     cells = [s.to[:2] for m in of_type(result, Moved) for s in m.steps]
     assert cells == [(1, 2), (1, 3), (2, 4)]
+
+
+ALONE = ["initiative-yards", "round-meters"]  # the others: speed-meters by height, ap-squares shares
+
+
+@pytest.mark.parametrize("ruleset", ALONE)
+def test_a_move_may_pass_a_friend_but_not_end_on_its_cell(ruleset: str):
+    enc = encounter(scene(ruleset, "every-1"))
+    result = refuse(enc, "move m 2,1", MOVE_RULE[ruleset])
+    assert result.reason == "the move would end on 2,1, occupied by pal"
+    result = enc.preview(Move(fighter="m", path=((3, 1),)))
+    assert not isinstance(result, Rejection), result
+    assert of_type(result, Moved)[-1].steps[-1].to[:2] == (3, 1)

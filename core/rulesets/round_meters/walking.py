@@ -14,7 +14,7 @@ from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import flat_step, path_cells, walk
+from tabletrail.core.movement import end_alone, flat_step, path_cells, walk
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
@@ -124,9 +124,4 @@ class _Walking:
         return ""  # the held action does not stop the move by itself
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
-        others = [o.id for o in state.at(f.pos[0], f.pos[1]) if o.id != f.id]
-        if others:
-            raise Refusal(
-                self.rs.rule("round-budget"),
-                f"the move would end on {show(f.pos)}, where {', '.join(others)} stands",
-            )
+        end_alone(state, f, self.rs.rule("round-budget"))
