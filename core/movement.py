@@ -10,13 +10,14 @@ A refusal anywhere drops the whole command: nothing is appended.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.cell_rulings import forbidden, test_required
 from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import XY, Grid, Pos, show, step_cost
-from tabletrail.core.refusal import Refusal
+from tabletrail.core.geometry import XY, Grid, Pos, expand, show, step_cost
+from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt
 from tabletrail.events.types import Moved, Step
@@ -214,3 +215,29 @@ def flat_step(
 def rise(frm: Pos, to: Pos) -> int:
     """Height gained by a step, in centi-units (negative when going down)."""
     return to[2] - frm[2]
+
+
+def waypoint(state: EncounterState, raw: tuple[int, ...], rule: str) -> XY:
+    """A cell a command names, read as x,y on the map, or refused under `rule`."""
+    require(len(raw) >= 2, rule, f"{raw!r} is not a cell; write x,y")
+    require(
+        state.grid.inside(raw[0], raw[1]),
+        rule,
+        f"{show(raw)} is off the {state.grid.width}x{state.grid.height} map",
+    )
+    return raw[0], raw[1]
+
+
+def path_cells(state: EncounterState, f: Fighter, path: Sequence[tuple[int, ...]], rule: str) -> list[XY]:
+    """The cells a move's waypoints walk through, joined by straight lines: every ruleset reads a
+    path this one way, and refuses it under its own move rule."""
+    cells = expand((f.pos[0], f.pos[1]), [waypoint(state, wp, rule) for wp in path])
+    require(bool(cells), rule, f"{f.id} is already at {show(f.pos)}")
+    return cells
+
+
+def end_alone(state: EncounterState, f: Fighter, rule: str) -> None:
+    """A move that may pass others but not end on their cell: refused under `rule` if it would."""
+    others = [o.id for o in state.at(f.pos[0], f.pos[1]) if o.id != f.id]
+    if others:
+        raise Refusal(rule, f"the move would end on {show(f.pos)}, occupied by {', '.join(others)}")

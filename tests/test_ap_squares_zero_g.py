@@ -276,9 +276,13 @@ def test_4_ap_break_1_m_of_speed_and_drift_speed_frees_the_direction():
     enc = game("ari blue 1,3 ap=30", "bo red 5,3")
     do(enc, "gravity-off 1,1 8,5 grab=ari roll=3")
     do(enc, "push-off ari e 3")
-    r = refuse(enc, "turn-drift ari s", "ap-squares/push-off")
-    assert "until braked to drift speed" in r.reason
-    refuse(enc, "push-off ari ne 2", "ap-squares/push-off")
+    # push-off: the direction holds until back at drift speed: no new push-off, turn, grab or let-go.
+    for text in ("turn-drift ari s", "push-off ari ne 2", "grab-hold ari", "let-go ari s"):
+        r = refuse(enc, text, "ap-squares/push-off")
+        assert r.reason == (
+            "ari is carried e at 3 m per cycle by a push-off: its direction can't change until braked to "
+            "drift speed 1 m (2 x 4 AP)"
+        ), text
     events = do(enc, "brake ari")
     assert of_type(events, Spent)[0].amount == 400 and ("ari", "brake", "pushing_off") in state_changes(
         events

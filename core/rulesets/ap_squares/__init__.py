@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import EUCLIDEAN, EVERY_1, show
+from tabletrail.core.geometry import DIAGONAL_RULES, EUCLIDEAN, EVERY_1, show
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.ruleset import ENGINE_TURN, Rule, Setting, Stat
 from tabletrail.core.rulesets.ap_squares.leaps import Leaps
@@ -168,7 +168,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             EVERY_1,
             "AP cost of a diagonal step: every-1 (a square is a square: 1 AP walking, 2 crawling), "
             "alternating, euclidean, manhattan",
-            ("every-1", "alternating", "euclidean", "manhattan"),
+            DIAGONAL_RULES,
             "ap-squares/walk",
         ),
         Setting(
@@ -176,7 +176,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             EUCLIDEAN,
             "the distance rule rotate-about measures the radius and the best-matching path squares by: "
             "euclidean (between square centres), every-1, alternating, manhattan",
-            ("every-1", "alternating", "euclidean", "manhattan"),
+            DIAGONAL_RULES,
             "ap-squares/rotate-about",
         ),
         Setting(

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, Pos, expand, show
-from tabletrail.core.movement import flat_step
+from tabletrail.core.geometry import XY, Pos, show
+from tabletrail.core.movement import flat_step, path_cells
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.ap_squares.shared import BLOCKED, CRAWL_AP, WALK_AP, Shared
@@ -82,16 +82,7 @@ class Walking(Shared):
     def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
         f = self.acting(b.state, cmd.fighter)
         policy = self.mover(b.state, f)
-        waypoints: list[XY] = []
-        for wp in cmd.path:
-            require(
-                b.state.grid.inside(wp[0], wp[1]),
-                policy.rule,
-                f"{show(wp)} is off the {b.state.grid.width}x{b.state.grid.height} map",
-            )
-            waypoints.append((wp[0], wp[1]))
-        cells = expand((f.pos[0], f.pos[1]), waypoints)
-        require(bool(cells), policy.rule, f"{f.id} is already at {show(f.pos)}")
+        cells = path_cells(b.state, f, cmd.path, policy.rule)
         self.travel(b, f.id, policy, cells, dice, (policy.rule,))
 
     def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:

@@ -464,17 +464,22 @@ class ZeroGravity(Ruleset):
         )
         return f
 
+    def on_course(self, f: Fighter) -> None:
+        """push-off: "direction can't change until back to drift speed": no new push-off, turn, grab
+        or letting go while a push-off carries the body faster than a drift."""
+        direction, speed = trajectory(f.marks.get(TRAJECTORY))
+        require(
+            gravity(f) != PUSHING_OFF,
+            self.rule("push-off"),
+            f"{f.id} is carried {direction} at {speed} m per cycle by a push-off: its direction can't change "
+            f"until braked to drift speed {DRIFT_SPEED} m ({speed - DRIFT_SPEED} x {BRAKE_AP} AP)",
+        )
+
     @handles(PushOff)
     def push_off(self, b: Batch, cmd: PushOff, dice: Dice) -> None:
         rule = self.rule("push-off")
         f = self.zero_g_actor(b, cmd.fighter)
-        direction, speed = trajectory(f.marks.get(TRAJECTORY))
-        require(
-            gravity(f) != PUSHING_OFF,
-            rule,
-            f"{f.id} is carried {direction} at {speed} m per cycle by a push-off: it can't change direction "
-            f"until braked to drift speed {DRIFT_SPEED} m ({speed - DRIFT_SPEED} x {BRAKE_AP} AP)",
-        )
+        self.on_course(f)
         here = (f.pos[0], f.pos[1])
         verdict = push_off_verdict(b.state.grid, here, cmd.direction)
         require(not verdict, rule, verdict)
@@ -535,13 +540,8 @@ class ZeroGravity(Ruleset):
     def turn_drift(self, b: Batch, cmd: TurnDrift, dice: Dice) -> None:
         rule = self.rule("zero-g-drift")
         f = self.zero_g_actor(b, cmd.fighter)
+        self.on_course(f)
         direction, speed = trajectory(f.marks.get(TRAJECTORY))
-        require(
-            gravity(f) != PUSHING_OFF,
-            self.rule("push-off"),
-            f"{f.id} is carried {direction} at {speed} m per cycle by a push-off: its direction can't change "
-            f"until braked to drift speed {DRIFT_SPEED} m",
-        )
         require(
             gravity(f) == DRIFTING, rule, f"{f.id} is {gravity(f)}, not drifting: there is no drift to turn"
         )
@@ -567,13 +567,7 @@ class ZeroGravity(Ruleset):
         """A drifting character next to a stable object grabs it for the same 4 AP as when gravity fails."""
         rule = self.rule("zero-g-grab")
         f = self.zero_g_actor(b, cmd.fighter)
-        direction, speed = trajectory(f.marks.get(TRAJECTORY))
-        require(
-            gravity(f) != PUSHING_OFF,
-            self.rule("push-off"),
-            f"{f.id} is carried at {speed} m per cycle by a push-off: "
-            f"brake to drift speed {DRIFT_SPEED} first",
-        )
+        self.on_course(f)
         require(gravity(f) == DRIFTING, rule, f"{f.id} already holds a stable object")
         here = (f.pos[0], f.pos[1])
         stable = stable_around(b.state.grid, here)
@@ -594,13 +588,7 @@ class ZeroGravity(Ruleset):
         """Next to a stable object a character may begin drifting the way it chooses, at drift speed."""
         rule = self.rule("zero-g-drift")
         f = self.zero_g_actor(b, cmd.fighter)
-        direction, speed = trajectory(f.marks.get(TRAJECTORY))
-        require(
-            gravity(f) != PUSHING_OFF,
-            self.rule("push-off"),
-            f"{f.id} is carried at {speed} m per cycle by a push-off: "
-            f"brake to drift speed {DRIFT_SPEED} first",
-        )
+        self.on_course(f)
         here = (f.pos[0], f.pos[1])
         require(
             bool(stable_around(b.state.grid, here)),

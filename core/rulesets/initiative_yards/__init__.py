@@ -38,7 +38,7 @@ from typing import Any
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import EUCLIDEAN
+from tabletrail.core.geometry import DIAGONAL_RULES, EUCLIDEAN
 from tabletrail.core.ruleset import ENGINE_TURN, Rule, Setting, Stat
 from tabletrail.core.rulesets.initiative_yards.actions import Actions
 from tabletrail.core.rulesets.initiative_yards.dragging import Dragging
@@ -155,7 +155,7 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "diagonal",
             EUCLIDEAN,
             "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
-            ("every-1", "alternating", "euclidean", "manhattan"),
+            DIAGONAL_RULES,
             "initiative-yards/move",
         ),
         Setting("check_formula", "1d20", "dice the seeded source rolls for a check (house default)"),

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import XY, line, show
+from tabletrail.core.geometry import XY
+from tabletrail.core.movement import path_cells, waypoint
 from tabletrail.core.refusal import require
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.state import EncounterState, Fighter
@@ -66,25 +67,10 @@ class Shared(Ruleset):
         )
 
     def cell(self, state: EncounterState, raw: Cell, rule: str) -> XY:
-        require(len(raw) >= 2, rule, f"{raw!r} is not a cell; write x,y")
-        require(
-            state.grid.inside(raw[0], raw[1]),
-            rule,
-            f"{show(raw)} is off the {state.grid.width}x{state.grid.height} map",
-        )
-        return raw[0], raw[1]
+        return waypoint(state, raw, rule)
 
     def cells(self, state: EncounterState, f: Fighter, path: tuple[Cell, ...], rule: str) -> list[XY]:
-        """The cells a path of waypoints walks through, joined by straight lines."""
-        here = (f.pos[0], f.pos[1])
-        cells: list[XY] = []
-        for raw in path:
-            wp = self.cell(state, raw, rule)
-            if wp != here:
-                cells.extend(line(here, wp))
-                here = wp
-        require(bool(cells), rule, f"{f.id} is already at {show(f.pos)}")
-        return cells
+        return path_cells(state, f, path, rule)
 
     def not_prone(self, f: Fighter, rule: str, what: str) -> None:
         require(

@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import flat_step, rise, walk
+from tabletrail.core.movement import end_alone, flat_step, rise, walk
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
@@ -298,9 +298,4 @@ class _Walk:
         return "; ".join(stops)
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
-        others = [o.id for o in state.at(f.pos[0], f.pos[1]) if o.id != f.id]
-        if others:
-            raise Refusal(
-                self.rs.rule("move"),
-                f"the move would end on {show(f.pos)}, where {', '.join(others)} already is",
-            )
+        end_alone(state, f, self.rs.rule("move"))

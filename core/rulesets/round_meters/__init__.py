@@ -59,7 +59,7 @@ from typing import Any
 from tabletrail.core.batch import Batch
 from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import EUCLIDEAN
+from tabletrail.core.geometry import DIAGONAL_RULES, EUCLIDEAN
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.ruleset import Rule, Setting, Stat
 from tabletrail.core.rulesets.round_meters.delay import Delaying
@@ -164,7 +164,7 @@ class RoundMeters(Walking, Sprinting, Delaying):
             "diagonal",
             EUCLIDEAN,
             "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
-            ("every-1", "alternating", "euclidean", "manhattan"),
+            DIAGONAL_RULES,
             "round-meters/round-budget",
         ),
         Setting(

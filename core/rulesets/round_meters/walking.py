@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, Pos, expand, show
-from tabletrail.core.movement import flat_step, walk
-from tabletrail.core.refusal import Refusal, require
+from tabletrail.core.geometry import XY, Pos, show
+from tabletrail.core.movement import end_alone, flat_step, path_cells, walk
+from tabletrail.core.refusal import Refusal
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
 from tabletrail.core.rulesets.round_meters.shared import DIFFICULT_FACTOR, DIFFICULT_TAGS, SPRINTS
@@ -82,16 +82,7 @@ class Walking(Holding):
         return any(state.grid.has(cell[0], cell[1], tag) for tag in DIFFICULT_TAGS)
 
     def cells(self, state: EncounterState, f: Fighter, path: tuple[tuple[int, ...], ...]) -> list[XY]:
-        grid = state.grid
-        for wp in path:
-            require(
-                grid.inside(wp[0], wp[1]),
-                self.rule("round-budget"),
-                f"{show(wp)} is off the {grid.width}x{grid.height} map",
-            )
-        cells = expand((f.pos[0], f.pos[1]), [(wp[0], wp[1]) for wp in path])
-        require(bool(cells), self.rule("round-budget"), f"{f.id} is already at {show(f.pos)}")
-        return cells
+        return path_cells(state, f, path, self.rule("round-budget"))
 
 
 class _Walking:
@@ -133,9 +124,4 @@ class _Walking:
         return ""  # the held action does not stop the move by itself
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
-        others = [o.id for o in state.at(f.pos[0], f.pos[1]) if o.id != f.id]
-        if others:
-            raise Refusal(
-                self.rs.rule("round-budget"),
-                f"the move would end on {show(f.pos)}, where {', '.join(others)} stands",
-            )
+        end_alone(state, f, self.rs.rule("round-budget"))

@@ -36,7 +36,7 @@ from typing import Any
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import EVERY_1, show
+from tabletrail.core.geometry import DIAGONAL_RULES, EVERY_1, show
 from tabletrail.core.movement import walk
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import Rule, Setting, Stat, handles
@@ -178,7 +178,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "diagonal",
             EVERY_1,
             "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
-            ("every-1", "alternating", "euclidean", "manhattan"),
+            DIAGONAL_RULES,
             "speed-meters/movement",
         ),
         Setting(

@@ -21,12 +21,12 @@ from tabletrail.core.geometry import (
     XY,
     Grid,
     Pos,
-    expand,
     hypot_cu,
     show,
     step_cost,
 )
 from tabletrail.core.machines import Graph, register
+from tabletrail.core.movement import path_cells
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.state import EncounterState, Fighter
@@ -428,14 +428,4 @@ class Shared(Ruleset):
         return f
 
     def cells(self, state: EncounterState, f: Fighter, path: tuple[tuple[int, ...], ...]) -> list[XY]:
-        waypoints: list[XY] = []
-        for wp in path:
-            require(
-                state.grid.inside(wp[0], wp[1]),
-                self.rule("movement"),
-                f"{show(wp)} is off the {state.grid.width}x{state.grid.height} map",
-            )
-            waypoints.append((wp[0], wp[1]))
-        cells = expand((f.pos[0], f.pos[1]), waypoints)
-        require(bool(cells), self.rule("movement"), f"{f.id} is already at {show(f.pos)}")
-        return cells
+        return path_cells(state, f, path, self.rule("movement"))
