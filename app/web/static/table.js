@@ -391,9 +391,8 @@ function drawFighters() {
     }
     // The name on a plate under the token: what a player looks for on a crowded map.
     const plate = f.name.length > 18 ? f.name.slice(0, 17) + "…" : f.name;
-    const size = 0.3 * Math.max(k, 0.7);
-    grp.append(fitted(el("text", { x: cx, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle",
-      style: `font-size: ${size.toFixed(3)}px` }, plate), plate, sharing > 1 ? 1 / sharing : 2.2, size));
+    grp.append(fitted(el("text", { x: cx, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle" }, plate),
+      plate, sharing > 1 ? 1 / sharing : 2.2, 0.3));
     const badges = [...states];
     if (airborne) badges.push("↑" + fmt(f.pos[2] - f.ground));
     if (under) badges.push("↓" + fmt(f.ground - f.pos[2]));
@@ -699,6 +698,8 @@ function applyView() {
   V.cy = vh >= m.height ? m.height / 2 : Math.min(Math.max(V.cy, vh / 2 - 0.5), m.height - vh / 2 + 0.5);
   $("board").setAttribute("viewBox", `${(V.cx - vw / 2).toFixed(4)} ${(V.cy - vh / 2).toFixed(4)} ${vw.toFixed(4)} ${vh.toFixed(4)}`);
   $("board").dataset.cell = V.z.toFixed(1);  // CSS px per cell, for the tests and the curious
+  // Names stay a readable 13-16 px whatever the zoom (in board units, a cell being 1).
+  $("board").style.setProperty("--plate", `${Math.min(0.3, 16 / V.z).toFixed(3)}px`);
 }
 
 function zoomAt(px, py, factor) {
