@@ -1234,10 +1234,16 @@ function listen() {
   // The server ends each stream now and then and the browser reconnects at once: say "reconnecting"
   // only when that takes longer than a moment, so the badge doesn't blink.
   const badge = $("live");
-  source.addEventListener("open", () => { badge.className = "on"; badge.textContent = "following live"; });
-  source.addEventListener("error", () => setTimeout(() => {
-    if (source.readyState !== EventSource.OPEN) { badge.className = "off"; badge.textContent = "reconnecting…"; }
-  }, 2000));
+  // "Open again since that error", not "open at this instant": with frequent renewals the instant
+  // can fall inside the next renewal's reconnect, and the badge would blink.
+  let opens = 0;
+  source.addEventListener("open", () => { opens += 1; badge.className = "on"; badge.textContent = "following live"; });
+  source.addEventListener("error", () => {
+    const seen = opens;
+    setTimeout(() => {
+      if (opens === seen && !S.shut) { badge.className = "off"; badge.textContent = "reconnecting…"; }
+    }, 2000);
+  });
   source.addEventListener("version", async (msg) => {
     const { version } = JSON.parse(msg.data);
     if (version === S.version) return;
