@@ -29,7 +29,7 @@ NEIGHBOURS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -
 class Grid:
     """The map of one scenario, precomputed for fast look-ups. Never changes."""
 
-    __slots__ = ("width", "height", "kinds", "tags", "ground", "top")
+    __slots__ = ("width", "height", "kinds", "tags", "ground", "top", "tables")
 
     def __init__(self, scenario: Scenario) -> None:
         self.width = len(scenario.rows[0])
@@ -47,6 +47,7 @@ class Grid:
         self.top: tuple[tuple[int, ...], ...] = tuple(
             tuple(to_cu(k.ground) + to_cu(k.height) for k in row) for row in self.kinds
         )
+        self.tables: dict = {}  # step prices kept for the reachable area (core/step_table.py)
 
     def inside(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height

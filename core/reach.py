@@ -23,8 +23,10 @@ move may end on it. Such cells are listed in `Reach.events`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
+from typing import Any
 
 from msgspec.structs import replace
 from tabletrail.core.cell_rulings import TEST, forbidden_cells
@@ -33,10 +35,16 @@ from tabletrail.core.movement import StepPolicy
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.step_table import REFUSED, UNKNOWN, StepTable, quiet, table_for
 from tabletrail.events.types import Step
 
 # A search node: a position, and the diagonal parity when it matters (else 0).
 _Node = tuple[int, int, int, int]
+
+# The table search's flags on a node: settled (or forbidden), a GM's test there, someone standing there.
+_DONE, _TESTED, _OCCUPIED = 1, 2, 4
+# The table search tells a diagonal by its direction's index: odd ones are the diagonals.
+assert all(bool(dx and dy) == bool(d & 1) for d, (dx, dy) in enumerate(NEIGHBOURS))
 
 
 @dataclass(frozen=True)
@@ -49,7 +57,7 @@ class Reach:
     costs: dict[XY, int]  # every cell the move may end on -> its cheapest cost
     events: frozenset[XY] = frozenset()  # reachable cells where something happens (a check, a stop)
     ends: dict[XY, _Node] = field(default_factory=dict)  # the search node each cell's cost comes from
-    came: dict[_Node, tuple[_Node, Step]] = field(default_factory=dict)  # how the search got to a node
+    came: Mapping[_Node, tuple[_Node, Step]] = field(default_factory=dict)  # how the search got to a node
     unit: str = ""  # what the costs count: the policy's unit (m, yd, AP)
 
     def steps(self, cell: XY) -> tuple[Step, ...]:
@@ -71,10 +79,12 @@ def reachable(state: EncounterState, fighter_id: str) -> dict[XY, int]:
     return reach(state, fighter_id).costs
 
 
-def reach(state: EncounterState, fighter_id: str, *, shortcut: bool = True) -> Reach:
+def reach(state: EncounterState, fighter_id: str, *, shortcut: bool = True, table: bool = True) -> Reach:
     """The reachable area with the cheapest steps to each cell. KeyError names an unknown fighter.
 
-    shortcut=False prices every step, even into cells already settled (see `_search`).
+    shortcut=False prices every step, even into cells already settled (see `_search`);
+    table=False asks the policy for every step instead of reading kept prices (see
+    `core/step_table.py`). All three searches give the same answer.
     """
     f = state.fighter(fighter_id)
     if f is None:
@@ -90,6 +100,12 @@ def reach(state: EncounterState, fighter_id: str, *, shortcut: bool = True) -> R
 
     # The shortcut (see _search) needs the fighter to start on its cell's surface.
     on_surface = f.pos[2] == state.grid.top[f.pos[1]][f.pos[0]]
+    if shortcut and on_surface and table:
+        kept = table_for(state, f, policy)
+        if kept is not None and kept.usable:
+            area = _table_reach(state, f, policy, budget, kept)
+            if area is not None:
+                return area
     found = _search(state, f, policy, budget, shortcut=True) if shortcut and on_surface else None
     if found is None:
         found = _search(state, f, policy, budget, shortcut=False)
@@ -97,20 +113,26 @@ def reach(state: EncounterState, fighter_id: str, *, shortcut: bool = True) -> R
 
     costs: dict[XY, int] = {}
     ends: dict[XY, _Node] = {}
-    can_end = policy.can_end
     for node in sorted(best, key=best.__getitem__):
         cell = (node[0], node[1])
         if cell in costs or cell == (f.pos[0], f.pos[1]):
             continue
-        moved = state.with_fighter(replace(f, pos=(node[0], node[1], node[2])))
-        try:
-            can_end(moved, moved.fighter(f.id))  # type: ignore[arg-type]
-        except Refusal:
+        if not _may_end(state, f, policy.can_end, node[0], node[1], node[2]):
             continue
         costs[cell] = best[node]
         ends[cell] = node
     events = frozenset(cell for cell, node in ends.items() if node in stops)
     return Reach(f.id, f.pos, budget, costs, events, ends, came, policy.unit)
+
+
+def _may_end(state: EncounterState, f: Fighter, can_end: Callable[..., None], x: int, y: int, z: int) -> bool:
+    """Does the policy let a move end at (x, y, z)?"""
+    moved = state.with_fighter(replace(f, pos=(x, y, z)))
+    try:
+        can_end(moved, moved.fighter(f.id))
+    except Refusal:
+        return False
+    return True
 
 
 def _search(
@@ -179,6 +201,204 @@ def _search(
                 stops.discard(nxt)
             heappush(heap, (total, nxt, step.parity))
     return best, came, stops
+
+
+def _table_reach(
+    state: EncounterState, f: Fighter, policy: StepPolicy, budget: int, table: StepTable
+) -> Reach | None:
+    """`_search` with the shortcut, then the end-of-move filter, reading kept prices and verdicts.
+
+    The same answer as the search that prices every step, node for node: nodes are
+    numbered (x * height + y) * 2 + parity class and the heap holds cost * nodes +
+    node, so it breaks ties in the order of `_search`'s (cost, (x, y, z, parity))
+    tuples (z is the surface, fixed by the cell). Each node's steps out are kept
+    (`StepTable.out`); a step missing from the table is priced by the policy and
+    kept, unless someone stands on the cell stepped into (occupancy is live, and so
+    is `eventful`). A priced step that leaves the surface or counts diagonals its
+    own way marks the table unusable and returns None, as `_search` gives up.
+    """
+    grid = state.grid
+    width, height, top = grid.width, grid.height, grid.top
+    keep_parity = state.settings.get("diagonal") == ALTERNATING
+    price = policy.price
+    eventful = None if quiet(policy) else policy.eventful
+    kept_cost, kept_step, kept_out = table.cost, table.step, table.out
+    nodes = 2 * width * height
+    # Per node: done, or a cell the search must look at live (tested: a stop; occupied: priced live).
+    flags = bytearray(nodes)
+    for flag, cells in (
+        (_TESTED, state.marks.get(TEST, ())),
+        (_OCCUPIED, [o.pos for o in state.fighters if o.id != f.id]),
+        (_DONE, state.marks.get(FORBID, ())),  # never entered
+    ):
+        for c in cells:
+            n = (c[0] * height + c[1]) * 2
+            flags[n] |= flag
+            flags[n + 1] |= flag
+
+    def out_of(node: int) -> list[tuple[int, int, int]]:
+        """The steps out of a node: (next node, kept cost or REFUSED or UNKNOWN, edge)."""
+        x, y = divmod(node >> 1, height)
+        p = node & 1
+        steps = []
+        for d, (dx, dy) in enumerate(NEIGHBOURS):
+            tx, ty = x + dx, y + dy
+            if 0 <= tx < width and 0 <= ty < height:
+                edge = node * 8 + d
+                c = kept_cost.get(edge, UNKNOWN)
+                if c != REFUSED:
+                    nxt = (tx * height + ty) * 2 + ((p + (d & 1)) & 1 if keep_parity else 0)
+                    steps.append((nxt, c, edge))
+        kept_out[node] = steps
+        return steps
+
+    start = (f.pos[0] * height + f.pos[1]) * 2
+    flags[start] &= ~_DONE  # a forbidden cell is never entered, but one may leave it
+    best: dict[int, int] = {start: 0}
+    came: dict[int, int] = {}  # node -> the edge taken into it (edge // 8 is the node before)
+    count: dict[int, int] = {start: 0}  # node -> diagonals taken on its cheapest way
+    live: dict[int, Step] = {}  # steps priced live into occupied cells, by edge
+    stops: set[int] = set()
+    heap = [start]
+
+    def stop_after(nxt: int, edge: int) -> bool:
+        """The policy's `eventful` for the step into nxt, as `_search` asks it."""
+        step = _as_counted(live[edge] if edge in live else kept_step[edge], count[nxt])
+        return eventful(state, replace(f, pos=step.to), step)  # type: ignore[misc]
+
+    while heap:
+        cost, node = divmod(heappop(heap), nodes)
+        if flags[node] & _DONE:
+            continue
+        flags[node] |= _DONE
+        if node in stops:
+            continue
+        for nxt, c, edge in kept_out.get(node) or out_of(node):
+            flag = flags[nxt]
+            if flag:
+                if flag & _DONE:
+                    continue
+                if flag & _OCCUPIED:
+                    c = UNKNOWN
+            if c == UNKNOWN:
+                x, y = divmod(node >> 1, height)
+                tx, ty = divmod(nxt >> 1, height)
+                parity = count[node]
+                try:
+                    step = price(state, f, (x, y, top[y][x]), (tx, ty), parity)
+                except Refusal:
+                    if not flag & _OCCUPIED:
+                        kept_cost[edge] = REFUSED
+                        kept_out.pop(node, None)  # rebuilt without it next time
+                    continue
+                if step.to[2] != top[ty][tx] or step.parity != parity + step.diagonal:
+                    table.usable = False
+                    return None
+                c = step.cost
+                if flag & _OCCUPIED:
+                    live[edge] = step
+                else:
+                    kept_cost[edge], kept_step[edge] = c, step
+                    kept_out.pop(node, None)  # rebuilt with the price next time
+            total = cost + c
+            if total > budget or total >= best.get(nxt, total + 1):
+                continue
+            best[nxt] = total
+            came[nxt] = edge
+            count[nxt] = count[node] + (edge & 1)  # odd directions are the diagonals
+            if flag & _TESTED or (eventful is not None and stop_after(nxt, edge)):
+                stops.add(nxt)
+            elif stops:
+                stops.discard(nxt)
+            heappush(heap, total * nodes + nxt)
+
+    # The end-of-move filter, cheapest first: a kept verdict for an empty cell, else ask the policy.
+    verdicts = table.ends
+    costs: dict[XY, int] = {}
+    ends: dict[XY, int] = {}
+    events: list[XY] = []
+    here = start >> 1
+    seen = {here}
+    for n in sorted(best, key=best.__getitem__):
+        cell = n >> 1
+        if cell in seen:
+            continue
+        seen.add(cell)
+        x, y = divmod(cell, height)
+        if flags[n] & _OCCUPIED:
+            ok = _may_end(state, f, policy.can_end, x, y, top[y][x])
+        else:
+            ok = verdicts.get(cell)
+            if ok is None:
+                ok = verdicts[cell] = _may_end(state, f, policy.can_end, x, y, top[y][x])
+        if ok:
+            costs[(x, y)] = best[n]
+            ends[(x, y)] = n
+            if n in stops:
+                events.append((x, y))
+    trail = _Trail(height, top, came, count, live, kept_step)
+    return Reach(
+        f.id,
+        f.pos,
+        budget,
+        costs,
+        frozenset(events),
+        trail.nodes(ends),
+        trail,
+        policy.unit,  # type: ignore[arg-type]
+    )
+
+
+class _Trail(Mapping[_Node, tuple[_Node, Step]]):
+    """`Reach.came` for the table search, in its own numbering: nodes and steps are named when asked."""
+
+    def __init__(
+        self,
+        height: int,
+        top: Any,
+        came: dict[int, int],
+        count: dict[int, int],
+        live: dict[int, Step],
+        kept: dict[int, Step],
+    ) -> None:
+        self.height, self.top, self.came, self.count = height, top, came, count
+        self.live, self.kept = live, kept
+
+    def node(self, n: int) -> _Node:
+        x, y = divmod(n >> 1, self.height)
+        return (x, y, self.top[y][x], n & 1)
+
+    def number(self, node: _Node) -> int:
+        return (node[0] * self.height + node[1]) * 2 + node[3]
+
+    def nodes(self, ends: dict[XY, int]) -> dict[XY, _Node]:
+        return {cell: self.node(n) for cell, n in ends.items()}
+
+    def __getitem__(self, node: _Node) -> tuple[_Node, Step]:
+        n = self.number(node)
+        if node[2] != self.top[node[1]][node[0]] or n not in self.came:
+            raise KeyError(node)
+        edge = self.came[n]
+        step = self.live[edge] if edge in self.live else self.kept[edge]
+        return self.node(edge // 8), _as_counted(step, self.count[n])
+
+    def __contains__(self, node: object) -> bool:
+        try:
+            self[node]  # type: ignore[index]
+        except (KeyError, TypeError, IndexError):
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[_Node]:
+        return (self.node(n) for n in self.came)
+
+    def __len__(self) -> int:
+        return len(self.came)
+
+
+def _as_counted(step: Step, parity: int) -> Step:
+    """A kept step as priced after `parity` diagonals (kept prices stand for each parity class)."""
+    return step if step.parity == parity else replace(step, parity=parity)
 
 
 def waypoints(start: XY, cells: list[XY]) -> list[XY]:

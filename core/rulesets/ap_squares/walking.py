@@ -8,6 +8,7 @@ the ruleset readable; `ApSquares` inherits it.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from tabletrail.core.batch import Batch
@@ -151,6 +152,15 @@ class Stepping:
             terrain_factor=self.per_square,
             mode=self.mode,
         )
+
+    def table_key(self, state: EncounterState, f: Fighter) -> Hashable | None:
+        """What a price reads besides the map and the target square's occupants (core/step_table.py).
+
+        A walker resuming an invasion's move starts at another parity: its prices are not kept.
+        """
+        if self.resume:
+            return None
+        return state.settings["diagonal"], self.mode, self.rule, self.per_square, weightless(state)
 
     def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         """An occupied square (an invasion), or a zero-g crawl reaching a square with gravity."""

@@ -10,6 +10,7 @@ lives here only to keep the ruleset readable; `InitiativeYards` inherits it.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
@@ -208,6 +209,17 @@ class _Walk:
         step = replace(step, mode="+".join(modes))
         self.keep_within(state, f, step)
         return step
+
+    def table_key(self, state: EncounterState, f: Fighter) -> Hashable | None:
+        """What a price reads besides the map and the target cell's occupants (core/step_table.py).
+
+        None while a step depends on where enemies stand: a tether to an engaging Reach,
+        or an enemy whose Reach a step may enter (eventful compares the step's two ends).
+        """
+        if self.tether or any(hostile(f, o) for o in state.fighters):
+            return None
+        prone = f.state("posture", "standing") == "prone"
+        return state.settings["diagonal"], state.settings["step_height"], prone, self.mode
 
     def keep_within(self, state: EncounterState, f: Fighter, step: Step) -> None:
         """engaged-actions (engaged_move = within-reach): every step stays within the engaging Reach."""

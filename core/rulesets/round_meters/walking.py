@@ -8,6 +8,7 @@ action watches. `Walking` lives here only to keep the ruleset readable;
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
@@ -103,6 +104,10 @@ class _Walking:
         # difficult: "Each meter moved through Difficult Terrain costs 2 meters of Movement."
         factor = DIFFICULT_FACTOR if self.rs.difficult(state, to) else 1
         return flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=factor)
+
+    def table_key(self, state: EncounterState, f: Fighter) -> Hashable:
+        """What a price reads besides the map (core/step_table.py): the diagonal rule."""
+        return state.settings["diagonal"]
 
     def cites(self, step: Step) -> tuple[str, ...]:
         """walk adds these to the Moved event: difficult, when this step paid double."""

@@ -7,6 +7,7 @@ from modes.py.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
@@ -134,6 +135,13 @@ class _Walking(QuietSteps):
 
     def cites(self, step: Step) -> tuple[str, ...]:
         return self._cites
+
+    def table_key(self, state: EncounterState, f: Fighter) -> Hashable | None:
+        """What a price reads besides the map and the target cell's occupants (core/step_table.py).
+
+        A real Movement (`jumps`) counts its jumps as it goes: its prices are never kept.
+        """
+        return None if self.jumps else (state.settings["diagonal"], self.speed)
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
         self.rs.can_end(state, f)

@@ -1,0 +1,80 @@
+"""Per-cell step prices kept once per map, so the reachable area reads numbers instead of rules.
+
+The reachable area asks a ruleset's step policy for the price of thousands of
+king's steps, and the same steps again on every selection and drag. Most of a
+price depends only on the map and on facts that rarely change (the diagonal
+rule, the mover's Speed or posture, a gravity region): those are the policy's
+`table_key(state, f)`. Everything else a price reads is who stands on the
+cell stepped into, and that is an overlay: a step into an occupied cell is
+always priced live, never kept.
+
+A `StepTable` holds, for one (grid, policy type, key), every step priced so
+far (filled lazily as searches reach new cells, so a 1000x1000 map costs only
+the cells anyone looked at) and every end-of-move verdict on an empty cell.
+Tables live on the grid they describe; a change to anything in a key makes a
+new key, and the oldest tables are dropped. Walls on cell edges (or any later
+board fact a price reads) belong in the key of the policies that read them.
+
+A policy opts in by defining `table_key`; returning None (its prices read
+more than the map and the target cell's occupants, e.g. a tether to an
+enemy's Reach) keeps the search on the policy for every step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from tabletrail.core.geometry import Grid
+from tabletrail.core.movement import QuietSteps
+from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.events.types import Step
+
+REFUSED = -1  # a step the rules forbid whatever the occupancy
+UNKNOWN = -2  # a step not priced yet (or only into an occupied cell)
+KEPT = 32  # tables kept per grid (fighters x settings in play); the oldest goes first
+
+
+class StepTable:
+    """Known step prices of one policy on one map: `cost[edge]` (REFUSED or centi-units), `step[edge]`.
+
+    An edge is `node * 8 + direction` where node = (x * height + y) * 2 + parity class
+    and direction indexes `geometry.NEIGHBOURS`. `ends[x * height + y]` is whether a move
+    may end on that empty cell; `out[node]` lists the node's steps out with their kept
+    prices, rebuilt when a price is learnt. `usable` turns False for good once a priced step leaves
+    the surface or counts diagonals its own way: such a policy is searched step by step.
+    """
+
+    __slots__ = ("cost", "step", "out", "ends", "usable")
+
+    def __init__(self) -> None:
+        self.cost: dict[int, int] = {}
+        self.step: dict[int, Step] = {}
+        self.out: dict[int, list[tuple[int, int, int, int]]] = {}  # node -> its steps out, for the search
+        self.ends: dict[int, bool] = {}
+        self.usable = True
+
+
+def table_for(state: EncounterState, f: Fighter, policy: Any) -> StepTable | None:
+    """The kept table for this policy and fighter on this map, or None if the policy has no key."""
+    key_of = getattr(policy, "table_key", None)
+    if key_of is None:
+        return None
+    key: Hashable | None = key_of(state, f)
+    if key is None:
+        return None
+    grid: Grid = state.grid
+    tables = grid.tables
+    full = (type(policy), key)
+    table = tables.pop(full, None)  # re-inserted last: the most recently used
+    if table is None:
+        table = StepTable()
+        while len(tables) >= KEPT:
+            del tables[next(iter(tables))]
+    tables[full] = table
+    return table
+
+
+def quiet(policy: Any) -> bool:
+    """True when nothing ever happens on a step (the policy keeps QuietSteps' `eventful`)."""
+    return getattr(type(policy), "eventful", None) is QuietSteps.eventful

@@ -1,0 +1,135 @@
+"""Kept step prices (core/step_table.py) give the very answer of the search that asks the rules.
+
+The reachable area reads prices kept per map; these tests hold it to the search
+that prices every step through the ruleset's policy, on random maps under every
+ruleset and diagonal rule, with fighters of both sides standing about, GM
+rulings on cells, and fighters moved after the prices were kept (occupancy is
+an overlay on the table, never part of it).
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from msgspec.structs import replace
+from support import do, encounter, grid
+from tabletrail.core.reach import reach
+from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.state import EncounterState
+from tabletrail.core.step_table import table_for
+
+STATS = {
+    "speed-meters": "speed = {n}",
+    "initiative-yards": "initiative = {n}\nheight = 1.5",
+    "round-meters": "movement = {n}\nap = 3",
+    "ap-squares": "ap = {n}",
+}
+LEGEND = '"^" = {terrain = "floor", ground = 1}\n":" = {terrain = "floor", ground = 2.5}'
+DIAGONALS = ["every-1", "alternating", "euclidean", "manhattan"]
+W, H = 6, 5  # the map inside its walls
+
+
+def scene(ruleset: str, diagonal: str, rows: list[str], people: list[tuple[str, int, int]], n: int) -> str:
+    fighters = "".join(
+        f'[[fighters]]\nid = "{fid}"\nside = "{side}"\nat = [{x}, {y}]\n'
+        f"{STATS[ruleset].format(n=n if fid == 'm' else 2)}\n"
+        for fid, side, x, y in [("m", "blue", 1, 1), *people]
+    )
+    return f"""
+[encounter]
+name = "kept prices"
+ruleset = "{ruleset}"
+[settings]
+diagonal = "{diagonal}"
+{grid(rows, LEGEND)}
+{fighters}
+"""
+
+
+def same(state: EncounterState, fid: str) -> None:
+    """The table search and the policy search agree on cells, costs, stops and every path's steps."""
+    fast, slow = reach(state, fid), reach(state, fid, table=False)
+    assert fast.costs == slow.costs
+    assert fast.events == slow.events
+    for cell in slow.costs:
+        assert fast.steps(cell) == slow.steps(cell), cell
+
+
+cell_in = st.tuples(st.integers(1, W), st.integers(1, H))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    ruleset=st.sampled_from(sorted(STATS)),
+    diagonal=st.sampled_from(DIAGONALS),
+    cells=st.lists(st.lists(st.sampled_from(".....~~^:#"), min_size=W, max_size=W), min_size=H, max_size=H),
+    people=st.lists(st.tuples(st.sampled_from(["blue", "red"]), cell_in), max_size=3),
+    moved=st.lists(cell_in, max_size=3),
+    rulings=st.lists(st.tuples(st.sampled_from(["forbid", "test"]), cell_in), max_size=2),
+    n=st.integers(1, 6),
+)
+def test_kept_prices_give_the_answer_of_pricing_every_step(
+    ruleset, diagonal, cells, people, moved, rulings, n
+):
+    inner = ["".join(row) for row in cells]
+    taken = {(1, 1)} | {c for _, c in people} | set(moved)
+    for x, y in taken:  # everyone stands on open floor
+        inner[y - 1] = inner[y - 1][: x - 1] + "." + inner[y - 1][x:]
+    rows = ["#" * (W + 2), *(f"#{r}#" for r in inner), "#" * (W + 2)]
+    placed, seen = [], {(1, 1)}
+    for i, (side, at) in enumerate(people):
+        if at not in seen:
+            seen.add(at)
+            placed.append((f"o{i}", side, *at))
+    enc = encounter(scene(ruleset, diagonal, rows, placed, n))
+    for kind, (x, y) in rulings:
+        if (x, y) != (1, 1):
+            do(
+                enc,
+                f'forbid {x},{y} why="rubble"'
+                if kind == "forbid"
+                else f'require-test {x},{y} target=3 why="ice"',
+            )
+    state = enc.state
+    for f in state.fighters:
+        same(state, f.id)
+    # The prices are kept now; move the others about (same map, same tables) and ask again.
+    for (fid, _, _, _), at in zip(placed, moved, strict=False):
+        f = state.fighter(fid)
+        assert f is not None
+        state = state.with_fighter(replace(f, pos=(at[0], at[1], state.grid.top[at[1]][at[0]])))
+    for f in state.fighters:
+        same(state, f.id)
+
+
+def test_prices_are_kept_per_map_and_key_and_reused():
+    rows = ["#######", "#..~..#", "#.#~#.#", "#.....#", "#######"]
+    enc = encounter(scene("speed-meters", "every-1", rows, [("o", "red", 5, 3)], 4))
+    state = enc.state
+    f = state.fighter("m")
+    rs = get_ruleset(state.ruleset)
+    policy = rs.walker(state, f)
+    assert table_for(state, f, policy) is table_for(state, f, policy)  # one table per (map, policy, key)
+    reach(state, "m")
+    kept = table_for(state, f, policy)
+    assert kept is not None and kept.cost and kept.usable
+    before = dict(kept.cost)
+    reach(state, "m")
+    assert kept.cost == before  # the second search priced nothing new
+    # Another Speed is another key: a table of its own.
+    other = replace(f, stats={**f.stats, "speed": 5})
+    assert table_for(state, other, rs.walker(state, other)) is not kept
+    # A real Movement counts its jumps as it goes: its prices are never kept.
+    from tabletrail.core.rulesets.speed_meters.steps import _Walking
+
+    assert table_for(state, f, _Walking(rs, 400, jumps=True)) is None
+
+
+def test_an_enemy_moved_onto_a_kept_path_blocks_it_at_once():
+    rows = ["#######", "#.....#", "#######"]
+    enc = encounter(scene("speed-meters", "every-1", rows, [("o", "red", 5, 1)], 5))
+    state = enc.state
+    assert (4, 1) in reach(state, "m").costs  # the prices along the corridor are kept now
+    o = state.fighter("o")
+    blocked = state.with_fighter(replace(o, pos=(3, 1, 0)))
+    assert set(reach(blocked, "m").costs) == {(2, 1)}  # the enemy's cell is live: the way is shut
