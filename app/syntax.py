@@ -119,18 +119,17 @@ def parse(words: list[str] | str, where: str = "command") -> Command:
     positional = [f for f in info.fields if f.name not in BASE_FIELDS]
     values: dict[str, Any] = {}
     queue = list(positional)
+    written = _written(fields)
     for word in rest:
-        _not_a_flag(word, where, verb, _written(fields))
+        _not_a_flag(word, where, verb, written)
         if "=" in word and word.split("=", 1)[0].isidentifier():
             name, raw = word.split("=", 1)
             name = ALIASES.get(name, name)
             if name not in fields:
-                raise InputError(
-                    f"{where}: {verb} has no option {name!r} (options: {', '.join(_written(fields))})"
-                )
+                raise InputError(f"{where}: {verb} has no option {name!r} (options: {', '.join(written)})")
             value = _convert(fields[name].type, raw, f"{where}: {name}")
-            if _is_list(fields[name].type) and name in values:
-                values[name] = (*values[name], *value)
+            if _is_list(fields[name].type):
+                values.setdefault(name, []).extend(value)  # a list, so N words take linear time
             else:
                 values[name] = value
             queue = [f for f in queue if f.name != name]
@@ -139,10 +138,7 @@ def parse(words: list[str] | str, where: str = "command") -> Command:
             raise InputError(f"{where}: unexpected word {word!r}; usage: {usage(cls)}")
         field = queue[0]
         if _is_list(field.type):
-            values[field.name] = (
-                *values.get(field.name, ()),
-                *_convert(field.type, word, f"{where}: {field.name}"),
-            )
+            values.setdefault(field.name, []).extend(_convert(field.type, word, f"{where}: {field.name}"))
         else:
             values[field.name] = _convert(field.type, word, f"{where}: {field.name}")
             queue.pop(0)

@@ -30,7 +30,7 @@ from typing import Any
 
 from msgspec.structs import replace
 from tabletrail.core.cell_rulings import TEST, forbidden_cells
-from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY, Pos, expand
+from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY, Pos
 from tabletrail.core.movement import StepPolicy
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
@@ -229,7 +229,7 @@ def _table_reach(
     for flag, cells in (
         (_TESTED, state.marks.get(TEST, ())),
         (_OCCUPIED, [o.pos for o in state.fighters if o.id != f.id]),
-        (_DONE, state.marks.get(FORBID, ())),  # never entered
+        (_DONE, forbidden_cells(state, f)),  # never entered (by this fighter)
     ):
         for c in cells:
             n = (c[0] * height + c[1]) * 2
@@ -405,15 +405,65 @@ def waypoints(start: XY, cells: list[XY]) -> list[XY]:
     """The fewest waypoints whose straight lines (geometry.expand) retrace `cells` exactly.
 
     A move command is written with waypoints; a path found by the search becomes
-    a short command that the engine expands back into the very same cells.
+    a short command that the engine expands back into the very same cells. Each
+    line is stretched as far as it keeps following the path; `_Slopes` decides
+    each stretch in constant time, so a path of N cells takes time linear in N.
     """
     out: list[XY] = []
     anchor, i = start, 0
     while i < len(cells):
         j = i
-        # Stretch the straight line as far as it keeps following the path.
-        while j + 1 < len(cells) and expand(anchor, [cells[j + 1]]) == cells[i : j + 2]:
+        fits = _Slopes(anchor, cells[i])
+        while j + 1 < len(cells) and fits.ends_at(cells[j + 1], j + 2 - i):
             j += 1
+            fits.add(cells[j], j + 1 - i)
         out.append(cells[j])
         anchor, i = cells[j], j + 1
     return out
+
+
+class _Slopes:
+    """Which straight lines from an anchor pass through the cells seen so far, as `geometry.line` draws them.
+
+    `line(a, b)` puts its t-th cell (of n = max(|dx|, |dy|)) at offset
+    sign * floor((2 t |d| + n) / (2 n)) on each axis. A cell at offset k after t
+    steps therefore needs |d| / n in [(2k - 1) / 2t, (2k + 1) / 2t), and an offset
+    of the sign of d. Each axis keeps the tightest such bounds (as fractions) and
+    the signs seen, so whether the line to a new cell retraces every cell before
+    it is a constant-time question.
+    """
+
+    def __init__(self, anchor: XY, first: XY) -> None:
+        self.anchor = anchor
+        # Per axis: lower bound (num, den), inclusive; upper bound (num, den), exclusive; signs seen.
+        self.low = [(-1, 1), (-1, 1)]
+        self.high = [(2, 1), (2, 1)]
+        self.signs: list[set[int]] = [set(), set()]
+        self.add(first, 1)
+
+    def add(self, cell: XY, t: int) -> None:
+        """The line passes through `cell` as its t-th cell."""
+        for axis in (0, 1):
+            k = cell[axis] - self.anchor[axis]
+            if k:
+                self.signs[axis].add(1 if k > 0 else -1)
+            k = abs(k)
+            lo, hi = (2 * k - 1, 2 * t), (2 * k + 1, 2 * t)
+            if lo[0] * self.low[axis][1] > self.low[axis][0] * lo[1]:
+                self.low[axis] = lo
+            if hi[0] * self.high[axis][1] < self.high[axis][0] * hi[1]:
+                self.high[axis] = hi
+
+    def ends_at(self, cell: XY, n: int) -> bool:
+        """Does the line from the anchor to `cell` take exactly n cells, the ones added, then `cell`?"""
+        d = (cell[0] - self.anchor[0], cell[1] - self.anchor[1])
+        if max(abs(d[0]), abs(d[1])) != n:
+            return False
+        for axis in (0, 1):
+            size, seen = abs(d[axis]), self.signs[axis]
+            if seen and (size == 0 or seen != {1 if d[axis] > 0 else -1}):
+                return False
+            (lo, lo_den), (hi, hi_den) = self.low[axis], self.high[axis]
+            if not (lo * n <= size * lo_den and size * hi_den < hi * n):
+                return False
+        return True

@@ -310,3 +310,41 @@ def test_waypoints_retrace_the_path_exactly():
     wps = waypoints((1, 1), path)
     assert expand((1, 1), wps) == path
     assert wps == [(3, 1), (5, 3), (5, 5), (4, 6)]
+
+
+def waypoints_by_redrawing(start, cells):  # noqa: ANN001, ANN201
+    """The plain way: redraw the line to every next cell (quadratic), kept here to check the fast one."""
+    out, anchor, i = [], start, 0
+    while i < len(cells):
+        j = i
+        while j + 1 < len(cells) and expand(anchor, [cells[j + 1]]) == cells[i : j + 2]:
+            j += 1
+        out.append(cells[j])
+        anchor, i = cells[j], j + 1
+    return out
+
+
+KING = st.sampled_from([(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    moves=st.lists(st.one_of(KING, st.tuples(st.integers(-3, 3), st.integers(-3, 3))), max_size=60),
+    runs=st.lists(st.tuples(KING, st.integers(1, 9)), max_size=6),
+)
+def test_waypoints_are_the_ones_redrawing_every_line_finds(moves, runs):
+    """Paths of king's steps, straight runs, and odd jumps: the same waypoints as redrawing each line."""
+    here, path = (0, 0), []
+    for (dx, dy), n in runs:
+        moves = [*moves, *[(dx, dy)] * n]
+    for dx, dy in moves:
+        here = (here[0] + dx, here[1] + dy)
+        path.append(here)
+    wps = waypoints((0, 0), path)
+    assert wps == waypoints_by_redrawing((0, 0), path)
+
+
+def test_waypoints_of_a_long_straight_path_is_its_end():
+    path = expand((0, 0), [(3000, 3000), (3000, 0)])
+    assert waypoints((0, 0), path) == [(3000, 3000), (3000, 0)]
+    assert waypoints((0, 0), [*path, (3001, 1)]) == [(3000, 3000), (3000, 0), (3001, 1)]
