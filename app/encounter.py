@@ -506,7 +506,7 @@ def _check_places(scenario: Scenario, where: str) -> None:
     """Fighters start on open ground, on the map, one to a space unless they share a side's square."""
     from tabletrail.core.geometry import Grid
 
-    grid = Grid(scenario)
+    grid = Grid.of(scenario)
     for i, spec in enumerate(scenario.fighters):
         x, y = spec.at[0], spec.at[1]
         if not grid.inside(x, y):

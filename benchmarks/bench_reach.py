@@ -7,12 +7,14 @@ policy prices every king's step of the map once (a refused step is no edge),
 then `single_source_dijkstra_path_length` runs with the budget as its cutoff.
 Both answers go through the same `can_end` filter and must be equal.
 
-Two ratios are printed. Against the whole networkx route (price the board's
-graph, then search it) reachable() wins because it prices only the steps
-within the budget. Against the search alone on a prebuilt graph it loses:
-networkx reads stored weights, while reachable() asks the ruleset's policy for
-every step it looks at, and that call is most of its time. A prebuilt graph
-goes stale whenever a fighter moves (occupancy is part of the price).
+reachable() reads step prices kept per map (core/step_table.py): the first call
+on a map prices the steps it meets through the ruleset's policy and keeps them,
+later ones read them (occupied cells are always priced live). So three figures
+are printed for ours: the kept-price search (median), the first call on a fresh
+map (cold), and the search that asks the policy for every step (table=False).
+The ratio the issue asks about is networkx's Dijkstra alone against the first.
+Timings are CPU time (time.process_time): on a shared machine wall time mostly
+measures the neighbours.
 
 Run: .venv/bin/python benchmarks/bench_reach.py [--repeat N] [--diagonal RULE]
 """
@@ -28,7 +30,7 @@ from typing import Any
 
 import networkx as nx
 from msgspec.structs import replace
-from tabletrail.core.reach import reachable
+from tabletrail.core.reach import reach, reachable
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
@@ -129,13 +131,13 @@ def networkx_reach(state: EncounterState, g: nx.DiGraph) -> dict[tuple[int, int]
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """The median wall time of `repeat` calls, in milliseconds, and the last result."""
+    """The median CPU time of `repeat` calls, in milliseconds, and the last result."""
     times = []
     result = None
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         result = fn()
-        times.append((time.perf_counter() - t0) * 1000)
+        times.append((time.process_time() - t0) * 1000)
     return statistics.median(times), result
 
 
@@ -179,22 +181,35 @@ def main() -> None:
     parser.add_argument("--diagonal", default="every-1")
     args = parser.parse_args()
 
+    cold_ms, _ = timed(lambda: reachable(board(args.diagonal), MOVER), 1)  # includes building the board
+    build_board_ms, _ = timed(lambda: board(args.diagonal), 1)
+    cold_ms -= build_board_ms
     state = board(args.diagonal)
+    reachable(state, MOVER)  # the prices it meets are kept now
     ours_ms, ours = timed(lambda: reachable(state, MOVER), args.repeat)
-    build_ms, g = timed(lambda: graph(state), max(1, args.repeat // 3))
+    slow_ms, slow = timed(lambda: reach(state, MOVER, table=False).costs, max(1, args.repeat // 3))
+    build_ms, g = timed(lambda: graph(state), 1)
     search_ms, theirs = timed(lambda: networkx_reach(state, g), args.repeat)
 
     print(
         f"map {SIZE}x{SIZE}, speed-meters, diagonal {args.diagonal}, budget {SPEED} m, "
-        f"median of {args.repeat} runs"
+        f"CPU time, median of {args.repeat} runs"
     )
-    print(f"reachable cells: {len(ours)}")
+    print(
+        f"reachable cells: {len(ours)}; the same with kept prices and without: "
+        f"{'yes' if ours == slow else 'NO'}"
+    )
     if args.diagonal == "alternating":
         print("networkx's graph cannot carry the alternating parity: its cells are timed, not compared")
     else:
         print(f"same cells and costs as networkx: {'yes' if ours == theirs else 'NO'}")
-    print(f"steps priced by the ruleset: reachable() {steps_priced(state)}, networkx {g.number_of_edges()}")
-    print(f"  reachable()                                     {ours_ms:8.2f} ms")
+    print(
+        f"steps priced by the ruleset: reachable() {steps_priced(state)} (first call), "
+        f"networkx {g.number_of_edges()}"
+    )
+    print(f"  reachable(), kept prices                        {ours_ms:8.2f} ms")
+    print(f"  reachable(), first call on the map (cold)       {cold_ms:8.2f} ms")
+    print(f"  reach(table=False), every step asks the policy  {slow_ms:8.2f} ms")
     total = build_ms + search_ms
     print(
         f"  networkx, graph priced from the board + Dijkstra {total:8.2f} ms   "
@@ -202,7 +217,7 @@ def main() -> None:
     )
     print(
         f"  networkx, Dijkstra alone on the prebuilt graph   {search_ms:8.2f} ms   "
-        f"reachable() {search_ms / ours_ms:5.2f}x as fast"
+        f"reachable() {search_ms / ours_ms:5.2f}x as fast (target >= 5x)"
     )
 
 

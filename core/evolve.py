@@ -21,7 +21,7 @@ from tabletrail.events import types as ev
 
 def initial_state(started: ev.EncounterStarted) -> EncounterState:
     sc = started.scenario
-    grid = Grid(sc)
+    grid = Grid.of(sc)
     fighters = []
     for spec in sc.fighters:
         x, y = spec.at[0], spec.at[1]

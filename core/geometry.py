@@ -7,8 +7,10 @@ the same on every machine and an audit can be checked by hand.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 from math import isqrt
+from typing import Any
 
 from tabletrail.core.units import CU, to_cu
 from tabletrail.events.scenario import CellKind, Scenario
@@ -27,46 +29,114 @@ NEIGHBOURS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -
 
 
 class Grid:
-    """The map of one scenario, precomputed for fast look-ups. Never changes."""
+    """The map of one scenario as compact arrays, decoded once per scenario. Never changes.
 
-    __slots__ = ("width", "height", "kinds", "tags", "ground", "top", "tables")
+    Every cell is stored as the index of its legend entry (`codes`: one byte a cell,
+    row-major); what a cell is (kind, tags, heights, blocked) is looked up per legend
+    entry. A 1000x1000 map is a megabyte of codes and one row of heights per map row
+    (`top[y][x]`, read on every step, pointing at a few shared ints), not millions of
+    Python objects. Build it with `Grid.of(scenario)`, which hands back the grid
+    already decoded for that scenario (a log's map is decoded once per open).
+    """
+
+    __slots__ = ("width", "height", "codes", "entries", "top", "tables", "_tags", "_blocked")
 
     def __init__(self, scenario: Scenario) -> None:
-        self.width = len(scenario.rows[0])
-        self.height = len(scenario.rows)
-        self.kinds: tuple[tuple[CellKind, ...], ...] = tuple(
-            tuple(scenario.legend[ch] for ch in row) for row in scenario.rows
-        )
-        self.tags: tuple[tuple[frozenset[str], ...], ...] = tuple(
-            tuple(k.all_tags for k in row) for row in self.kinds
-        )
-        self.ground: tuple[tuple[int, ...], ...] = tuple(
-            tuple(to_cu(k.ground) for k in row) for row in self.kinds
-        )
+        rows = scenario.rows
+        self.width = len(rows[0])
+        self.height = len(rows)
+        chars = list(scenario.legend)
+        self.entries: tuple[CellKind, ...] = tuple(scenario.legend[ch] for ch in chars)
+        self._tags = tuple(k.all_tags for k in self.entries)
+        self._blocked = tuple("wall" in t or ("solid" in t and "obstacle" not in t) for t in self._tags)
+        text = "".join(rows)
+        if len(chars) <= 256:
+            self.codes: bytes | array[int] = text.translate(
+                str.maketrans({ch: chr(i) for i, ch in enumerate(chars)})
+            ).encode("latin-1")
+        else:
+            index = {ch: i for i, ch in enumerate(chars)}
+            self.codes = array("H", map(index.__getitem__, text))
         # Where a fighter stands on the cell: the ground, or the top of an obstacle.
-        self.top: tuple[tuple[int, ...], ...] = tuple(
-            tuple(to_cu(k.ground) + to_cu(k.height) for k in row) for row in self.kinds
+        tops = [to_cu(k.ground) + to_cu(k.height) for k in self.entries]
+        w = self.width
+        self.top: tuple[tuple[int, ...], ...] = tuple(  # shared ints: a pointer a cell, read fastest
+            tuple(map(tops.__getitem__, self.codes[y * w : (y + 1) * w])) for y in range(self.height)
         )
         self.tables: dict = {}  # step prices kept for the reachable area (core/step_table.py)
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> Grid:
+        """The grid of a scenario, decoded once: the same scenario object gets the same grid."""
+        kept = _DECODED.get(id(scenario))
+        if kept is not None and kept[0] is scenario:
+            return kept[1]
+        grid = cls(scenario)
+        while len(_DECODED) >= _DECODED_KEPT:
+            del _DECODED[next(iter(_DECODED))]
+        _DECODED[id(scenario)] = (scenario, grid)
+        return grid
+
+    @property
+    def kinds(self) -> _Rows:
+        """kinds[y][x]: the legend entry of each cell, row by row."""
+        return _Rows(self, self.entries)
+
+    @property
+    def tags(self) -> _Rows:
+        """tags[y][x]: every tag of each cell (its terrain's and its own)."""
+        return _Rows(self, self._tags)
+
+    @property
+    def ground(self) -> _Rows:
+        """ground[y][x]: the height of each cell's ground, in centi-units."""
+        return _Rows(self, tuple(to_cu(k.ground) for k in self.entries))
 
     def inside(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
 
     def kind(self, x: int, y: int) -> CellKind:
-        return self.kinds[y][x]
+        return self.entries[self.codes[y * self.width + x]]
 
     def has(self, x: int, y: int, tag: str) -> bool:
-        return tag in self.tags[y][x]
+        return tag in self._tags[self.codes[y * self.width + x]]
 
     def blocked(self, x: int, y: int) -> bool:
         """Walls and solid obstacles: nothing walks through them."""
-        tags = self.tags[y][x]
-        return "wall" in tags or ("solid" in tags and "obstacle" not in tags)
+        return self._blocked[self.codes[y * self.width + x]]
 
     def neighbours(self, x: int, y: int) -> Iterator[XY]:
         for dx, dy in NEIGHBOURS:
             if self.inside(x + dx, y + dy):
                 yield x + dx, y + dy
+
+
+class _Rows:
+    """rows[y][x] of a value kept per legend entry, read through the cell codes (a row at a time)."""
+
+    __slots__ = ("grid", "values")
+
+    def __init__(self, grid: Grid, values: tuple[Any, ...]) -> None:
+        self.grid = grid
+        self.values = values
+
+    def __len__(self) -> int:
+        return self.grid.height
+
+    def __getitem__(self, y: int) -> tuple[Any, ...]:
+        g = self.grid
+        if y < 0:
+            y += g.height
+        if not 0 <= y < g.height:
+            raise IndexError(f"row {y} of a {g.height}-row map")
+        return tuple(map(self.values.__getitem__, g.codes[y * g.width : (y + 1) * g.width]))
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return (self[y] for y in range(self.grid.height))
+
+
+_DECODED: dict[int, tuple[Scenario, Grid]] = {}  # id(scenario) -> (scenario, its grid), newest last
+_DECODED_KEPT = 8
 
 
 def line(a: XY, b: XY) -> list[XY]:

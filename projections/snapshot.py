@@ -127,7 +127,7 @@ def board_of(state: EncounterState) -> Any:
 def state_of(board: Any) -> EncounterState:
     """The full state again: the Grid is rebuilt from the scenario it was made from."""
     values = {f: getattr(board, f) for f in Board.__struct_fields__}
-    return EncounterState(grid=Grid(board.scenario), **values)
+    return EncounterState(grid=Grid.of(board.scenario), **values)
 
 
 def take(timeline: Timeline, line_hash: str, batch: int) -> Snapshot:
