@@ -33,6 +33,7 @@ from tabletrail.events.types import Step
 REFUSED = -1  # a step the rules forbid whatever the occupancy
 UNKNOWN = -2  # a step not priced yet (or only into an occupied cell)
 KEPT = 32  # tables kept per grid (fighters x settings in play); the oldest goes first
+MOST_STEPS = 500_000  # steps one table keeps (a huge budget on a huge map): past that it starts afresh
 
 
 class StepTable:
@@ -71,6 +72,8 @@ def table_for(state: EncounterState, f: Fighter, policy: Any) -> StepTable | Non
         table = StepTable()
         while len(tables) >= KEPT:
             del tables[next(iter(tables))]
+    elif len(table.cost) > MOST_STEPS:  # memory stays bounded; the next searches price again
+        table = StepTable()
     tables[full] = table
     return table
 

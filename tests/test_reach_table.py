@@ -133,3 +133,20 @@ def test_an_enemy_moved_onto_a_kept_path_blocks_it_at_once():
     o = state.fighter("o")
     blocked = state.with_fighter(replace(o, pos=(3, 1, 0)))
     assert set(reach(blocked, "m").costs) == {(2, 1)}  # the enemy's cell is live: the way is shut
+
+
+def test_a_table_past_its_size_starts_afresh(monkeypatch):
+    from tabletrail.core import step_table
+
+    rows = ["#######", "#.....#", "#.....#", "#######"]
+    enc = encounter(scene("speed-meters", "every-1", rows, [], 4))
+    state = enc.state
+    f = state.fighter("m")
+    policy = get_ruleset(state.ruleset).walker(state, f)
+    reach(state, "m")
+    kept = table_for(state, f, policy)
+    assert len(kept.cost) > 10
+    monkeypatch.setattr(step_table, "MOST_STEPS", 10)
+    fresh = table_for(state, f, policy)
+    assert fresh is not kept and not fresh.cost
+    assert reach(state, "m").costs == reach(state, "m", table=False).costs
