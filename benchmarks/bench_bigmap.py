@@ -100,7 +100,7 @@ def main() -> None:
         print(
             f"{big}x{big} / {small}x{small}: {wb / ws:5.1f}x wall, {cb / cs:5.1f}x CPU "
             f"(target <= 20x; {(big // small) ** 2}x the cells); target {big}x{big} <= 3 s: "
-            f"{'met' if wb <= 3 else 'NOT met'} (wall)"
+            f"{'met' if wb <= 3 else 'NOT met'} by wall time, {'met' if cb <= 3 else 'NOT met'} by CPU time"
         )
 
 
