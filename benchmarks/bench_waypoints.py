@@ -1,12 +1,13 @@
-"""Is a move preview linear in its number of waypoints? N and 10N waypoints, same run.
+"""Is a move preview linear in the length of its path? N and 10N cells, same run.
 
-A speed-meters fighter with a huge Speed on an open map previews (parse + decide,
-nothing logged) one move written as N waypoints, each a king's step from the
-last, snaking along the rows. Then the reachable area's `waypoints()` turns the
-same N-cell path back into waypoints. Linear time means the 10N figure is about
-10x the N one; quadratic would be 100x.
+A speed-meters fighter with a huge Speed on a 1000-wide map previews (parse +
+decide, nothing logged) one move that zigzags across the map: each waypoint is
+the far end of the next row, so k waypoints make a path of ~999k cells (a command
+may carry at most MAX_WAYPOINTS waypoints, events/limits.py). Then the reachable
+area's `waypoints()` turns the same path back into waypoints. Linear time means
+the 10N figure is about 10x the N one; quadratic would be 100x. CPU time.
 
-Run: .venv/bin/python benchmarks/bench_waypoints.py [--n 10000] [--factor 10]
+Run: .venv/bin/python benchmarks/bench_waypoints.py [--rows 10] [--factor 10]
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import argparse
 import time
 from typing import Any
 
+from tabletrail.core.geometry import expand
 from tabletrail.core.reach import waypoints
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
@@ -22,61 +24,55 @@ from tabletrail.events.scenario import parse_scenario
 from tabletrail.syntax import parse
 
 
-def snake(n: int, width: int) -> list[tuple[int, int]]:
-    """n cells, each a king's step from the last, back and forth along the rows."""
-    cells, x, y, d = [], 0, 0, 1
-    for _ in range(n):
-        if 0 <= x + d < width:
-            x += d
-        else:
-            y, d = y + 1, -d
-        cells.append((x, y))
-    return cells
+def zigzag(rows: int, width: int) -> list[tuple[int, int]]:
+    """One waypoint a row, alternately at the far right and the far left, each a row further down."""
+    return [((width - 1) if i % 2 == 0 else 0, i + 1) for i in range(rows)]
 
 
-def encounter(n: int, width: int) -> Encounter:
-    rows = ["." * width] * (n // width + 2)
+def encounter(rows: int, width: int) -> Encounter:
+    lines = ["." * width] * (rows + 1)
     scenario: dict[str, Any] = {
         "encounter": {"name": "waypoints benchmark", "ruleset": "speed-meters"},
-        "map": {"rows": rows, "legend": {".": "floor"}},
-        "fighters": [{"id": "a", "side": "blue", "at": [0, 0], "speed": 10 * n}],
+        "map": {"rows": lines, "legend": {".": "floor"}},
+        "fighters": [{"id": "a", "side": "blue", "at": [0, 0], "speed": 10 * rows * width}],
     }
     return Encounter.create(MemoryStore(), parse_scenario(scenario, "benchmark"))
 
 
-def preview_seconds(n: int, width: int) -> tuple[float, float]:
-    """CPU seconds to preview a move of n waypoints, and to turn its n cells back into waypoints.
+def preview_seconds(rows: int, width: int) -> tuple[int, float, float]:
+    """The path's length in cells, CPU seconds to preview the move, and to turn its cells into waypoints.
 
     CPU time (time.process_time): on a shared machine wall time mostly measures the neighbours.
     """
-    enc = encounter(n, width)
-    cells = snake(n, width)
-    text = "move a " + " ".join(f"{x},{y}" for x, y in cells)
+    enc = encounter(rows, width)
+    wps = zigzag(rows, width)
+    cells = expand((0, 0), wps)
+    text = "move a " + " ".join(f"{x},{y}" for x, y in wps)
     t0 = time.process_time()
     result = enc.preview(parse(text))
     t1 = time.process_time()
     assert isinstance(result, list), result  # accepted
     waypoints((0, 0), cells)
     t2 = time.process_time()
-    return t1 - t0, t2 - t1
+    return len(cells), t1 - t0, t2 - t1
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=10_000)
+    parser.add_argument("--rows", type=int, default=10, help="waypoints of the short move (one a row)")
     parser.add_argument("--factor", type=int, default=10)
-    parser.add_argument("--width", type=int, default=300)
+    parser.add_argument("--width", type=int, default=1000)
     args = parser.parse_args()
-    small, big = args.n, args.n * args.factor
-    p_small, w_small = preview_seconds(small, args.width)
-    p_big, w_big = preview_seconds(big, args.width)
-    print(f"a preview with N waypoints (speed-meters, {args.width}-wide map, one king's step each; CPU time)")
-    print(f"  preview, N = {small:>7,}   {p_small:8.3f} s")
+    n_small, p_small, w_small = preview_seconds(args.rows, args.width)
+    n_big, p_big, w_big = preview_seconds(args.rows * args.factor, args.width)
+    print(f"a move preview along a zigzag path (speed-meters, {args.width}-wide map; CPU time)")
+    print(f"  preview, {args.rows:>4} waypoints, {n_small:>9,} cells   {p_small:8.3f} s")
     print(
-        f"  preview, N = {big:>7,}   {p_big:8.3f} s   {p_big / p_small:5.1f}x for {args.factor}x "
-        f"the waypoints (linear: ~{args.factor}x, quadratic: ~{args.factor**2}x)"
+        f"  preview, {args.rows * args.factor:>4} waypoints, {n_big:>9,} cells   {p_big:8.3f} s   "
+        f"{p_big / p_small:5.1f}x for {n_big / n_small:.0f}x the cells (linear: ~{args.factor}x, "
+        f"quadratic: ~{args.factor**2}x)"
     )
-    print(f"  waypoints() of the path: N = {small:,}: {w_small * 1e3:.1f} ms; {big:,}: {w_big * 1e3:.1f} ms")
+    print(f"  waypoints() of the path: {w_small * 1e3:.1f} ms and {w_big * 1e3:.1f} ms")
 
 
 if __name__ == "__main__":
