@@ -288,7 +288,8 @@ def test_the_dexterity_roll_is_only_for_those_with_no_way_out():
 def test_the_area_waits_for_reactions_and_area_hit_deals_the_rest():
     enc = blast("bo red 4,2")
     refuse(enc, "move ari 3,1", "ap-squares/reflexive-leap")
-    refuse(enc, "area-hit by=blue", "ap-squares/reflexive-leap")
+    r = refuse(enc, "area-hit by=blue", "ap-squares/reflexive-leap")
+    assert r.reason == "only the GM may land an area effect (by=gm); blue asked"
     do(enc, "reflexive-leap ari 3,1 roll=18")
     events = do(enc, "area-hit")
     assert [(d.fighter, d.amount) for d in of_type(events, Damaged)] == [("bo", 6)]

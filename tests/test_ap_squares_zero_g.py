@@ -189,7 +189,8 @@ def test_gravity_coming_back_grounds_everyone_in_the_region():
 
 def test_gravity_commands_are_the_gms_and_must_change_something():
     enc = game(*PAIR)
-    refuse(enc, "gravity-off 1,1 8,5 by=blue", "ap-squares/zero-g-drift")
+    r = refuse(enc, "gravity-off 1,1 8,5 by=blue", "ap-squares/zero-g-drift")
+    assert r.reason == "only the GM may turn gravity off (by=gm); blue asked"
     refuse(enc, "gravity-on 1,1 8,5", "ap-squares/zero-g-drift")
 
 

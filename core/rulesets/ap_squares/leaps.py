@@ -37,7 +37,7 @@ class Leaps(Shared):
     @handles(AreaEffect)
     def area_effect(self, b: Batch, cmd: AreaEffect, dice: Dice) -> None:
         rule = self.rule("reflexive-leap")
-        self.gm_only(cmd, rule, "an area effect")
+        self.gm_only(cmd, rule, "announce an area effect")
         grid = b.state.grid
         require(bool(cmd.cells), rule, "an area effect needs at least one square")
         for c in cmd.cells:
@@ -226,7 +226,7 @@ class Leaps(Shared):
     @handles(AreaHit)
     def area_hit(self, b: Batch, cmd: AreaHit, dice: Dice) -> None:
         rule = self.rule("reflexive-leap")
-        self.gm_only(cmd, rule, "landing an area effect")
+        self.gm_only(cmd, rule, "land an area effect")
         area = b.state.marks.get(AREA)
         require(area is not None, rule, "no area effect is waiting to land")
         damage = int(area["damage"])

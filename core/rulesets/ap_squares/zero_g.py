@@ -48,7 +48,6 @@ from tabletrail.core.ruleset import Modifier, Ruleset, handles
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, fmt
 from tabletrail.events import types as ev
-from tabletrail.events.commands import Command
 from tabletrail.events.commands.ap_squares import (
     Brake,
     GrabHold,
@@ -241,9 +240,6 @@ class ZeroGravity(Ruleset):
     def pay(self, b: Batch, fighter_id: str, amount: int, rule: str, what: str) -> None:
         raise NotImplementedError
 
-    def gm_only(self, cmd: Command, rule: str, what: str) -> None:
-        require(cmd.by == "gm", rule, f"{what} is the GM's to enter: give by=gm (not by={cmd.by})")
-
     def shift(self, b: Batch, fighter_id: str, trigger: str, rules: tuple[str, ...], note: str) -> str:
         """Move the gravity machine, citing every rule involved."""
         dest = self.change(b, self.fighter(b.state, fighter_id), GRAVITY.name, trigger, rules[0], note)
@@ -318,7 +314,7 @@ class ZeroGravity(Ruleset):
     @handles(GravityOff)
     def gravity_off(self, b: Batch, cmd: GravityOff, dice: Dice) -> None:
         drift, grab = self.rule("zero-g-drift"), self.rule("zero-g-grab")
-        self.gm_only(cmd, drift, "turning gravity off")
+        self.gm_only(cmd, drift, "turn gravity off")
         area = self.region(b.state, cmd.corner, cmd.opposite, drift)
         before = weightless(b.state)
         new = {c for c in area if c not in before}
@@ -385,7 +381,7 @@ class ZeroGravity(Ruleset):
     @handles(GravityOn)
     def gravity_on(self, b: Batch, cmd: GravityOn, dice: Dice) -> None:
         drift = self.rule("zero-g-drift")
-        self.gm_only(cmd, drift, "turning gravity on")
+        self.gm_only(cmd, drift, "turn gravity on")
         area = self.region(b.state, cmd.corner, cmd.opposite, drift)
         before = weightless(b.state)
         back = {c for c in area if c in before}
