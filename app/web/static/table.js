@@ -1094,7 +1094,19 @@ async function runPreview() {
   S.preview = data;
   const panel = $("preview-panel"), box = $("preview");
   panel.hidden = false;
-  if (NARROW.matches) setDrawer(true);  // on a phone the preview is in the drawer: open it
+  if (NARROW.matches) {  // on a phone the preview is in the drawer: open it, the destination above it
+    setDrawer(true);
+    const end = data.path && data.path.length ? data.path[data.path.length - 1]
+      : data.moves && data.moves.length ? data.moves[data.moves.length - 1].steps.slice(-1)[0]?.cell : null;
+    if (end) {
+      const covered = $("panel").getBoundingClientRect().height;
+      const from = data.from || end;  // the whole route, between where it starts and ends
+      V.cx = (from[0] + end[0]) / 2 + 0.5;
+      V.cy = (from[1] + end[1]) / 2 + 0.5 + covered / 2 / V.z;
+      V.auto = false;
+      applyView();
+    }
+  }
   panel.scrollIntoView({ block: "nearest" });
   if (!data.ok && data.needs_roll) {
     askRoll(data);
