@@ -16,14 +16,16 @@ the durable store, in the current folder under the scenario's file name with
 
     tabletrail repair LOG              cut a torn or partial last batch (LOG is copied to LOG.bak first);
                                        on SQLite: check the file and rebuild the snapshots
-    tabletrail import LOG.jsonl DB.db  copy a JSON Lines log and its refusals into a new SQLite store
-    tabletrail export DB.db LOG.jsonl  write a SQLite store's encounter out as JSON Lines, the very
+    tabletrail import LOG.jsonl DB.db  copy a log and its refusals into a new store of any kind
+    tabletrail export DB.db LOG.jsonl  (both verbs take any two): a JSON Lines target gets the very
                                        bytes the log would hold had it been a JSONL log from the start
+    tabletrail encounters URL          the encounters of a PostgreSQL database
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -34,7 +36,7 @@ from tabletrail import render
 from tabletrail.encounter import Encounter, fold_with_snapshots
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, Store
-from tabletrail.events.postgres_store import NAME, PostgresStore, is_url
+from tabletrail.events.postgres_store import NAME, PostgresStore, encounters, is_url, masked
 from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
 from tabletrail.projections.snapshot import FORMAT
 
@@ -89,9 +91,9 @@ def default_log(scenario_path: str) -> str:
 
 def cmd_repair(args: argparse.Namespace) -> int:
     store = store_for(args.log)
-    if isinstance(store, SqliteStore):
+    if isinstance(store, SqliteStore | PostgresStore):
         try:
-            return _repair_sqlite(store, args.dry_run)
+            return _repair_database(store, args.dry_run)
         finally:
             store.close()
     assert isinstance(store, JsonlStore)
@@ -117,23 +119,23 @@ def cmd_repair(args: argparse.Namespace) -> int:
     return 0
 
 
-def _repair_sqlite(store: SqliteStore, dry_run: bool) -> int:
-    """SQLite commits whole batches, so nothing is torn: check the file and rebuild the caches."""
+def _repair_database(store: SqliteStore | PostgresStore, dry_run: bool) -> int:
+    """A database commits whole batches, so nothing is torn: check it and rebuild the caches."""
     result = store.check()
     if result != "ok":
         raise InputError(
-            f"{store.path}: SQLite's integrity check failed ({result}); restore a backup, "
+            f"{store.name}: the database's integrity check failed ({result}); restore a backup, "
             "or `tabletrail export` what still reads"
         )
     every = store.snapshot_every
     enc, snapshots = fold_with_snapshots(store, every)
     if dry_run:
-        print(f"{store.path}: integrity ok; {len(enc.records)} events replay; nothing is torn in SQLite")
+        print(f"{store.name}: integrity ok; {len(enc.records)} events replay; nothing is torn in a database")
         return 0
     dropped = store.drop_snapshots()
     store.save_snapshots(FORMAT, snapshots)
     print(
-        f"{store.path}: integrity ok; {len(enc.records)} events replay; "
+        f"{store.name}: integrity ok; {len(enc.records)} events replay; "
         f"{dropped} snapshot(s) dropped, {len(snapshots)} rebuilt (one every {every} events)"
     )
     return 0
@@ -171,6 +173,8 @@ def _copy(args: argparse.Namespace) -> int:
     if target.exists() and source.exists() and target.resolve() == source.resolve():
         raise InputError(f"{target}: the copy must go to another file than {source}")
     source_store, target_store = store_for(args.source), store_for(args.target, args.snapshot_every)
+    if source_store.name == target_store.name:
+        raise InputError(f"{target_store.name}: the copy must go to another log than {source_store.name}")
     try:
         events, snapshots = transfer(source_store, target_store)
     finally:
@@ -178,7 +182,7 @@ def _copy(args: argparse.Namespace) -> int:
             if isinstance(store, SqliteStore):
                 store.close()  # the last connection out folds the WAL back: the .db file is whole
     extra = f", {snapshots} snapshot(s)" if snapshots else ""
-    print(f"copied {events} events from {source} to {target}{extra}")
+    print(f"copied {events} events from {source_store.name} to {target_store.name}{extra}")
     return 0
 
 
@@ -188,6 +192,28 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     return _copy(args)
+
+
+# --- the encounters of a database --------------------------------------------------------------
+
+
+def cmd_encounters(args: argparse.Namespace) -> int:
+    """List a PostgreSQL database's encounters: name, events, when it was started."""
+    url = args.database or os.environ.get(DB_ENV)
+    if not url:
+        raise InputError(f"encounters: name the database: tabletrail encounters URL (or set {DB_ENV})")
+    if not is_url(url):
+        raise InputError(f"{url}: not a PostgreSQL URL (postgresql://HOST/DATABASE)")
+    found = encounters(url)
+    if args.json:
+        rows = [{"encounter": name, "events": n, "created": at} for name, n, at in found]
+        print(json.dumps({"database": masked(url), "encounters": rows}))
+        return 0
+    if not found:
+        print(f"{masked(url)}: no encounters yet (tabletrail new SCENARIO --log URL?encounter=NAME)")
+    for name, n, at in found:
+        print(f"{name}  {n} events  started {at}")
+    return 0
 
 
 def register(sub: Any, add: AddVerb) -> None:
@@ -204,17 +230,31 @@ def register(sub: Any, add: AddVerb) -> None:
         action="store_true",
         help="say what would be cut and show the board of the whole batches before it; change nothing",
     )
+    p = add("encounters", cmd_encounters, "list the encounters of a PostgreSQL database")
+    p.add_argument("database", nargs="?", help=f"postgresql://HOST/DATABASE (default: ${DB_ENV})")
+    p.add_argument("--json", action="store_true", help="one JSON document")
     for name, fn, help_ in (
-        ("import", cmd_import, "copy a JSONL log (and its refusals) into a new SQLite store, with snapshots"),
-        ("export", cmd_export, "write a SQLite store's encounter out as a new JSONL log, byte for byte"),
+        (
+            "import",
+            cmd_import,
+            "copy a log (and its refusals) into a new store of any kind (SQLite, PostgreSQL, JSONL), "
+            "with snapshots",
+        ),
+        (
+            "export",
+            cmd_export,
+            "write an encounter out as a new log of any kind, its lines byte for byte (JSONL: the very file)",
+        ),
     ):
         p = add(name, fn, help_ + "; the whole log is checked first, and the target must not exist yet")
         p.add_argument("source", help="the log to copy from")
-        p.add_argument("target", help="the new log (.db/.sqlite: SQLite; else JSON Lines)")
+        p.add_argument(
+            "target", help="the new log (.db/.sqlite: SQLite; postgresql://…?encounter=NAME; else JSON Lines)"
+        )
         p.add_argument(
             "--snapshot-every",
             type=int,
-            help="for a SQLite target: keep a snapshot of the board every N events (default 1000)",
+            help="for a SQLite or PostgreSQL target: a snapshot of the board every N events (default 1000)",
         )
 
 
@@ -223,4 +263,5 @@ def examples() -> dict[str, str]:
         "repair": "tabletrail repair fight.jsonl --dry-run   (then without --dry-run to cut)",
         "import": "tabletrail import fight.jsonl fight.db --snapshot-every 500",
         "export": "tabletrail export fight.db fight-copy.jsonl",
+        "encounters": "tabletrail encounters postgresql://localhost/test",
     }

@@ -11,3 +11,7 @@ class InputError(Exception):
 
 class ConflictError(InputError):
     """Another writer appended first: the expected version is stale."""
+
+
+class Unavailable(InputError):
+    """The store's server can't be reached now (down, restarting); nothing was changed: retry (HTTP 503)."""

@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
-from tabletrail.events.errors import InputError
+from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.log import DuplicateCommand, Record, Refused, VersionConflict, Warn, decode, unkept
 
 try:
@@ -82,10 +82,6 @@ TABLES = (
     """CREATE TABLE IF NOT EXISTS meta (
         encounter TEXT NOT NULL, key TEXT NOT NULL, value TEXT, PRIMARY KEY (encounter, key))""",
 )
-
-
-class Unavailable(InputError):
-    """The database server can't be reached now (down, restarting, refusing): try again later (HTTP 503)."""
 
 
 def is_url(text: str) -> bool:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support_postgres import pg_schema, url  # noqa: F401 - pg_schema is a fixture
+from support_postgres import url
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import ConflictError
