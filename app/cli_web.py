@@ -17,9 +17,17 @@ DEFAULT_PORT = 8000
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve one encounter's table view: on this machine only unless --host says otherwise."""
     from tabletrail.events.errors import InputError
+    from tabletrail.events.postgres_store import is_url
 
     if not 1 <= args.port <= 65535:
         raise InputError(f"--port: {args.port} is not a port number (1 to 65535)")
+    if not 1 <= args.workers <= 64:
+        raise InputError(f"--workers: {args.workers} is not a number of workers (1 to 64)")
+    if args.workers > 1 and not is_url(args.log):
+        raise InputError(
+            f"{args.log}: --workers needs a PostgreSQL database (postgresql://HOST/DB): "
+            "one file is served by one process"
+        )
     if args.host != "localhost":
         try:
             ipaddress.ip_address(args.host)
@@ -32,6 +40,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from tabletrail.web.server import serve
     except ImportError as exc:  # the web extra is not installed
         raise InputError(f"serve needs the web extra: pip install 'tabletrail[web]' ({exc})") from None
+    if is_url(args.log):
+        from tabletrail.web.hosted import serve_hosted
+
+        serve_hosted(args.log, args.port, args.workers, args.host, tuple(args.allow_host))
+        return 0
     serve(args.log, args.port, args.host, tuple(args.allow_host))
     return 0
 
@@ -106,9 +119,19 @@ def register(sub: Any, add: AddVerb) -> None:
         "run the encounter in the browser: the board, moves with previews, undo/redo, the timeline; "
         "players join from invitation links",
     )
-    p.add_argument("log", help="the encounter's log (made by tabletrail new)")
+    p.add_argument(
+        "log",
+        help="the encounter's log (made by tabletrail new), or a PostgreSQL database URL: every encounter "
+        "in it, each at /e/NAME/",
+    )
     p.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes sharing the port (a PostgreSQL database only; live updates cross them)",
     )
     p.add_argument(
         "--host",
@@ -140,6 +163,7 @@ def register(sub: Any, add: AddVerb) -> None:
 
 def examples() -> dict[str, str]:
     return {
-        "serve": "tabletrail serve fight.jsonl --host 0.0.0.0   # then open the GM link it prints",
+        "serve": "tabletrail serve fight.jsonl --host 0.0.0.0   # then open the GM link it prints\n"
+        "  tabletrail serve postgresql://localhost/test --workers 4   # every encounter, at /e/NAME/",
         "invite": "tabletrail invite fight.jsonl --side blue --label Maya   # prints the link for Maya",
     }

@@ -57,9 +57,15 @@ DEFAULT_SCHEMA = "tabletrail"
 DEFAULT_SNAPSHOT_EVERY = 1000
 CHANNEL = "tabletrail"  # NOTIFY channel: payload "schema\tencounter\tversion"
 PAGE = 20_000  # rows per query when reading a long log
+COPY_FROM = 1000  # a batch of more rows than this (an import) is written with COPY
 CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
 SCHEMES = ("postgresql", "postgres")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")  # an encounter: safe in a URL path, a file name
+
+# The table view's invitation links (app/web/invites.py), hashed, kept with the encounter.
+INVITES = """CREATE TABLE IF NOT EXISTS {s}.invites (
+    encounter TEXT NOT NULL, id TEXT NOT NULL, line BYTEA NOT NULL, n BIGSERIAL,
+    PRIMARY KEY (encounter, id))"""
 
 TABLES = (
     """CREATE TABLE IF NOT EXISTS store_format (
@@ -81,6 +87,7 @@ TABLES = (
         PRIMARY KEY (encounter, version, format))""",
     """CREATE TABLE IF NOT EXISTS meta (
         encounter TEXT NOT NULL, key TEXT NOT NULL, value TEXT, PRIMARY KEY (encounter, key))""",
+    INVITES,
 )
 
 
@@ -304,7 +311,7 @@ class PostgresStore:
             conn.execute(self._q("CREATE SCHEMA IF NOT EXISTS {s}"))
             conn.execute(self._q("SET LOCAL search_path TO {s}"))
             for statement in TABLES:
-                conn.execute(statement)
+                conn.execute(self._q(statement))
             conn.execute(
                 "INSERT INTO store_format (format) VALUES (%s) ON CONFLICT (one) DO NOTHING", (FORMAT,)
             )
@@ -438,16 +445,24 @@ class PostgresStore:
                     (tip, self.encounter, expected),
                 ).rowcount:
                     raise self._conflict(conn, expected)
-                cur.executemany(
-                    self._q(
-                        "INSERT INTO {s}.events (encounter, version, batch, line) VALUES (%s, %s, %s, %s)"
-                    ),
-                    [(self.encounter, r.seq, r.batch, bytes(b)) for r, b in zip(records, lines, strict=True)],
-                )
+                self._events(cur, records, lines)
                 self._batches(cur, batches)
                 cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.schema}\t{self.encounter}\t{tip}"))
         except pg_errors.UniqueViolation:  # the (encounter, version) key: a writer that skipped the tip
             raise VersionConflict(self.name, expected, self._tip(conn) or 0) from None
+
+    def _events(self, cur: psycopg.Cursor, records: list[Record], lines: Sequence[bytes]) -> None:
+        """One row per record, the line's exact bytes; an import (many rows) goes by COPY, much faster."""
+        rows = [(self.encounter, r.seq, r.batch, bytes(b)) for r, b in zip(records, lines, strict=True)]
+        if len(rows) <= COPY_FROM:
+            cur.executemany(
+                self._q("INSERT INTO {s}.events (encounter, version, batch, line) VALUES (%s, %s, %s, %s)"),
+                rows,
+            )
+            return
+        with cur.copy(self._q("COPY {s}.events (encounter, version, batch, line) FROM STDIN")) as copy:
+            for row in rows:
+                copy.write_row(row)
 
     def _start(self, cur: psycopg.Cursor, tip: int, every: int, refused: Sequence[bytes]) -> None:
         """A new encounter's tip row, refusals and snapshot interval (inside the creating transaction)."""
@@ -543,6 +558,28 @@ class PostgresStore:
             except msgspec.DecodeError as exc:
                 raise InputError(f"{self.name}: refusal {n}: {exc}") from None
         return out
+
+    # --- invitation links (app/web/invites.py keeps them here) ------------------------
+
+    def load_invites(self) -> list[bytes]:
+        """The encounter's invites, oldest first (the table is made if an older store lacks it)."""
+        with self._conn("reading invitation links") as conn:
+            conn.execute(self._q(INVITES))
+            rows = conn.execute(
+                self._q("SELECT line FROM {s}.invites WHERE encounter = %s ORDER BY n"), (self.encounter,)
+            ).fetchall()
+        return [bytes(row[0]) for row in rows]
+
+    def save_invite(self, ident: str, line: bytes) -> None:
+        with self._conn("keeping an invitation link") as conn:
+            conn.execute(self._q(INVITES))
+            conn.execute(
+                self._q(
+                    "INSERT INTO {s}.invites (encounter, id, line) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (encounter, id) DO UPDATE SET line = excluded.line"
+                ),
+                (self.encounter, ident, line),
+            )
 
     # --- snapshots: caches of the board --------------------------------------------
 

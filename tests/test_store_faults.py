@@ -11,7 +11,8 @@ Concurrency: two processes append to one encounter, round after round, both
 from the same version; in every round exactly one wins and the other receives
 the conflict error naming both versions; no event is lost or duplicated.
 
-Both run on SQLite and on JSON Lines. The number of kills per store is
+Both run on SQLite, JSON Lines and PostgreSQL (a schema of the test's own); on
+PostgreSQL every checkpoint also runs `verify` on the log. The number of kills per store is
 TABLETRAIL_CRASH_KILLS (default 200); the rounds of the race TABLETRAIL_RACE_ROUNDS (default 80).
 """
 
@@ -28,11 +29,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support_postgres import url
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import ConflictError
 from tabletrail.events.log import JsonlStore
+from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.types import CommandIssued
+from tabletrail.projections.audit import verify_store
 from test_store_support import END_TURN, fresh, timeline_of
 
 KILLS = int(os.environ.get("TABLETRAIL_CRASH_KILLS", "200"))
@@ -40,13 +44,27 @@ ROUNDS = int(os.environ.get("TABLETRAIL_RACE_ROUNDS", "80"))
 BIG = "x" * 30_000  # one batch in four carries a long line, so a kill can land inside one write
 
 
-def store(kind: str, path: Path) -> Any:
+KINDS = ["sqlite", "jsonl", "postgres"]
+
+
+def store(kind: str, path: Any) -> Any:
     """A durable store of this kind (fsync on every batch), as a fresh process would open it."""
+    if kind == "postgres":
+        return PostgresStore(path, snapshot_every=50)
     return SqliteStore(path, snapshot_every=50) if kind == "sqlite" else JsonlStore(path)
 
 
-def path_for(kind: str, folder: Path) -> Path:
+def path_for(kind: str, folder: Path, request: pytest.FixtureRequest) -> Any:
+    """Where the log lives: a file in the test's folder, or an encounter in the test's own schema."""
+    if kind == "postgres":
+        return url(request.getfixturevalue("pg_schema"))
     return folder / ("fight.db" if kind == "sqlite" else "fight.jsonl")
+
+
+def let_go(enc: Encounter) -> None:
+    """Close the store's connection: none may cross a fork."""
+    if isinstance(enc.store, SqliteStore | PostgresStore):
+        enc.store.close()
 
 
 # --- crash ---------------------------------------------------------------------------------------
@@ -61,10 +79,9 @@ def _writer(enc: Encounter, report: int) -> None:
         os.write(report, f"{len(enc.records)} {enc.last_hash}\n".encode())
 
 
-def _spawn(enc: Encounter, kind: str, path: Path) -> tuple[int, int]:
+def _spawn(enc: Encounter, kind: str, path: Any) -> tuple[int, int]:
     read, write = os.pipe()
-    if isinstance(enc.store, SqliteStore):
-        enc.store.close()  # no connection may cross a fork
+    let_go(enc)
     pid = os.fork()
     if pid == 0:  # the child never returns into pytest
         try:
@@ -105,9 +122,11 @@ def _hash_at(enc: Encounter, version: int) -> str:
     return enc.records[version].prev if version < len(enc.records) else enc.last_hash
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "jsonl"])
-def test_sigkill_at_random_moments_loses_no_committed_batch(kind: str, tmp_path: Path):
-    path = path_for(kind, tmp_path)
+@pytest.mark.parametrize("kind", KINDS)
+def test_sigkill_at_random_moments_loses_no_committed_batch(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+):
+    path = path_for(kind, tmp_path, request)
     enc = fresh(store(kind, path))
     rng = random.Random(f"crash-{kind}")
     killed_while_writing = cuts = 0
@@ -141,24 +160,26 @@ def test_sigkill_at_random_moments_loses_no_committed_batch(kind: str, tmp_path:
         if kill % 50 == 49 or kill == KILLS - 1:
             again = Encounter.open(store(kind, path), snapshots=False)
             assert timeline_of(again) == timeline_of(enc), "the encounter replays to the same board"
-            if kind == "sqlite":
+            if kind != "jsonl":
                 assert timeline_of(Encounter.open(store(kind, path))) == timeline_of(enc), (
                     "from its snapshots"
                 )
+            if kind == "postgres":
+                assert verify_store(store(kind, path))["ok"], "verify passes"
     sizes = Counter(r.batch for r in enc.records)
     heads = {r.batch: r.size for r in enc.records if r.size}
     assert all(sizes[b] == n for b, n in heads.items()), "every batch holds the records it announced"
     if os.environ.get("TABLETRAIL_CRASH_VERBOSE"):
         print(
             f"{kind}: {KILLS} kills, {killed_while_writing} after an unreported commit, "
-            f"{cuts} torn tails cut, {len(enc.records)} events, {path.stat().st_size} bytes"
+            f"{cuts} torn tails cut, {len(enc.records)} events"
         )
 
 
 # --- two writers racing ---------------------------------------------------------------------------
 
 
-def _contender(kind: str, path: Path, name: str, same_id: bool, barrier: Any, out: Any) -> None:
+def _contender(kind: str, path: Any, name: str, same_id: bool, barrier: Any, out: Any) -> None:
     enc = Encounter.open(store(kind, path))
     log = []
     for r in range(ROUNDS):
@@ -175,7 +196,7 @@ def _contender(kind: str, path: Path, name: str, same_id: bool, barrier: Any, ou
     out.close()
 
 
-def _race(kind: str, path: Path, same_id: bool) -> tuple[list, list]:
+def _race(kind: str, path: Any, same_id: bool) -> tuple[list, list]:
     ctx = multiprocessing.get_context("fork")
     barrier = ctx.Barrier(2, timeout=120)
     pipes = [ctx.Pipe(duplex=False) for _ in range(2)]
@@ -192,12 +213,13 @@ def _race(kind: str, path: Path, same_id: bool) -> tuple[list, list]:
     return logs[0], logs[1]
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "jsonl"])
-def test_two_writers_each_version_has_one_winner_and_one_conflict(kind: str, tmp_path: Path):
-    path = path_for(kind, tmp_path)
+@pytest.mark.parametrize("kind", KINDS)
+def test_two_writers_each_version_has_one_winner_and_one_conflict(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+):
+    path = path_for(kind, tmp_path, request)
     enc = fresh(store(kind, path))
-    if isinstance(enc.store, SqliteStore):
-        enc.store.close()
+    let_go(enc)
     start = len(enc.records)
     a, b = _race(kind, path, same_id=False)
     wins = []
@@ -219,12 +241,13 @@ def test_two_writers_each_version_has_one_winner_and_one_conflict(kind: str, tmp
     assert Counter(h[-1] for h in heads) == Counter("A" if w in a else "B" for w in wins)
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "jsonl"])
-def test_two_writers_with_the_same_command_id_append_it_once(kind: str, tmp_path: Path):
-    path = path_for(kind, tmp_path)
+@pytest.mark.parametrize("kind", KINDS)
+def test_two_writers_with_the_same_command_id_append_it_once(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+):
+    path = path_for(kind, tmp_path, request)
     enc = fresh(store(kind, path))
-    if isinstance(enc.store, SqliteStore):
-        enc.store.close()
+    let_go(enc)
     start = len(enc.records)
     a, b = _race(kind, path, same_id=True)
     for ra, rb in zip(a, b, strict=True):

@@ -48,7 +48,7 @@ import shlex
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -71,7 +71,7 @@ from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
-from tabletrail.events.errors import ConflictError, InputError
+from tabletrail.events.errors import ConflictError, InputError, Unavailable
 from tabletrail.events.log import JsonlStore, Record, Store
 from tabletrail.syntax import parse
 from tabletrail.web import views
@@ -421,13 +421,16 @@ def create_app(
     store: Store | None = None,
     hosts: tuple[str, ...] = LOCAL_HOSTS,
     exposed: bool = False,
+    changes: Callable[[], anyio.Event] | None = None,
 ) -> Starlette:
     """The table view of one encounter log, answering only requests addressed to `hosts`.
 
     (Checking the Host header keeps a page of another site, served from a name
     that resolves to this machine, from reading or driving the table.) `exposed`
     says the server listens beyond this machine: the page then warns that links
-    are bearer secrets and that TLS is a reverse proxy's job.
+    are bearer secrets and that TLS is a reverse proxy's job. `changes()`, when
+    given, is an event set at the log's next change (a PostgreSQL NOTIFY,
+    app/web/live.py): live streams wait on it instead of looking every POLL_SECONDS.
     """
     table = Table(log, store)
 
@@ -663,12 +666,14 @@ def create_app(
         if not math.isfinite(seconds) or seconds < 0:  # a NaN would never end the stream
             return _error(400, "bad request", f"stream: seconds must be a number from 0 up, got {seconds}")
 
-        def look() -> int | Denied:
+        def look() -> int | Denied | Unavailable:
             try:
                 table.invites.check(token)  # a link revoked meanwhile ends its stream at once
+                return table.version()
             except Denied as exc:
                 return exc
-            return table.version()
+            except Unavailable as exc:  # the database is restarting: the page is told, and waits
+                return exc
 
         async def updates() -> AsyncIterator[str]:
             seen = last
@@ -676,11 +681,15 @@ def create_app(
             end = time.monotonic() + min(seconds, STREAM_SECONDS)
             yield "retry: 300\n\n"
             while True:
+                woken = changes() if changes is not None else None  # taken before looking: none missed
                 version = await anyio.to_thread.run_sync(look)
                 if isinstance(version, Denied):
                     said = {"status": version.status, "message": version.reason}
                     yield f"event: denied\ndata: {json.dumps(said)}\n\n"
                     return
+                if isinstance(version, Unavailable):
+                    yield f"event: unavailable\ndata: {json.dumps({'message': str(version)})}\n\n"
+                    version = seen
                 if version != seen:
                     seen = version
                     quiet = time.monotonic()
@@ -690,7 +699,11 @@ def create_app(
                     yield ": still here\n\n"
                 if time.monotonic() >= end or table.closing.is_set():
                     return
-                await anyio.sleep(POLL_SECONDS)
+                if woken is None:
+                    await anyio.sleep(POLL_SECONDS)
+                else:
+                    with anyio.move_on_after(min(KEEPALIVE_SECONDS, max(end - time.monotonic(), 0))):
+                        await woken.wait()
 
         return StreamingResponse(
             updates(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
@@ -727,6 +740,9 @@ def create_app(
     def broken_log(request: Request, exc: Exception) -> Response:
         return _error(500, "log unreadable", str(exc))
 
+    def unavailable(request: Request, exc: Exception) -> Response:
+        return _error(503, "unavailable", str(exc))
+
     app = Starlette(
         routes=[
             Route("/", page),
@@ -748,7 +764,7 @@ def create_app(
             Route("/api/image/{fighter}", guarded(image)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
-        exception_handlers={InputError: broken_log},
+        exception_handlers={InputError: broken_log, Unavailable: unavailable},
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
     )
     app.state.table = table

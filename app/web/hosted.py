@@ -1,0 +1,176 @@
+"""Hosted tables: every encounter of one PostgreSQL database, served by one or several workers.
+
+    tabletrail serve postgresql://host/db --workers 4
+
+Each encounter's table view is at /e/NAME/ (the same page and API as `serve
+LOG`, under that prefix); / lists the encounters. Any worker may take any
+request: the database is the only shared state. A worker opens an encounter at
+its first request for it and keeps it folded; its live streams wait on the
+worker's one LISTEN connection (app/web/live.py), so a move made through any
+worker, or a terminal, reaches every open page on every worker.
+
+While PostgreSQL is unreachable, requests get a 503 naming the database and
+the encounter, and nothing is half-written (a batch is one transaction); open
+pages are told, and catch up once it is back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import json
+import os
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
+from tabletrail.events.errors import InputError, Unavailable
+from tabletrail.events.postgres_store import CHANNEL, NAME, PostgresStore, encounters, parse_url
+from tabletrail.web.live import Broker
+from tabletrail.web.server import LOCAL_HOSTS, STATIC, allowed_hosts, create_app
+
+DATABASE_ENV = "TABLETRAIL_SERVE_DB"  # how `serve --workers N` hands the database to its workers
+HOSTS_ENV = "TABLETRAIL_SERVE_HOSTS"  # ... and the Host names its pages answer to (JSON list)
+
+
+class Encounters:
+    """The table views of one database's encounters, each made at its first request (ASGI)."""
+
+    def __init__(self, url: str, hosts: tuple[str, ...], exposed: bool = False) -> None:
+        self.url = url
+        self.where = parse_url(url)
+        self.hosts = hosts
+        self.exposed = exposed
+        self.broker = Broker(self.where.conninfo, self.where.schema, CHANNEL)
+        self.apps: dict[str, Starlette] = {}
+        self.lock = threading.Lock()
+
+    def app_for(self, name: str) -> Starlette:
+        """The encounter's table view (an unknown encounter, or the database down, is an InputError)."""
+        with self.lock:
+            app = self.apps.get(name)
+            if app is None:
+                store = PostgresStore(self.url, encounter=name)
+                if not store.exists():
+                    raise LookupError(f"{store.name}: no encounter {name!r} in this database")
+                app = create_app(
+                    store.name,
+                    store=store,
+                    hosts=self.hosts,
+                    exposed=self.exposed,
+                    changes=lambda: self.broker.changed(name),
+                )
+                self.apps[name] = app
+            return app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        name = scope["path_params"]["encounter"]
+        if not NAME.fullmatch(name):
+            response: Response = _error(404, "not found", f"no encounter {name!r}: not a name")
+            return await response(scope, receive, send)
+        try:
+            app = await anyio.to_thread.run_sync(self.app_for, name)
+        except LookupError as exc:
+            response = _error(404, "not found", str(exc))
+        except Unavailable as exc:
+            response = _down(scope, str(exc))
+        except InputError as exc:
+            response = _error(500, "log unreadable", str(exc))
+        else:
+            return await app(scope, receive, send)
+        await response(scope, receive, send)
+
+
+def _error(status: int, error: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": error, "message": message}, status_code=status)
+
+
+def _down(scope: Scope, message: str) -> Response:
+    """503; but a live stream gets a 200 that says so and ends, so the browser tries again by itself
+    (an EventSource answered with an error status gives up for good)."""
+    if not scope["path"].endswith("/api/stream"):
+        return _error(503, "unavailable", message)
+
+    async def once() -> AsyncIterator[str]:
+        yield "retry: 1000\n\n"
+        yield f"event: unavailable\ndata: {json.dumps({'message': message})}\n\n"
+
+    return StreamingResponse(once(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlette:
+    """Every encounter of the database at `url`, at /e/NAME/."""
+    tables = Encounters(url, hosts)
+
+    def index(request: Request) -> Response:
+        try:
+            found = encounters(url)
+        except Unavailable as exc:
+            return _error(503, "unavailable", str(exc))
+        if "application/json" in request.headers.get("accept", ""):
+            rows = [{"encounter": n, "events": v, "created": at, "url": f"/e/{n}/"} for n, v, at in found]
+            return JSONResponse({"encounters": rows})
+        items = "".join(
+            f'<li><a href="/e/{html.escape(n)}/">{html.escape(n)}</a> ({v} events, started {at})</li>'
+            for n, v, at in found
+        )
+        return HTMLResponse(f"<!doctype html><title>tabletrail</title><h1>Encounters</h1><ul>{items}</ul>")
+
+    def to_slash(request: Request) -> Response:
+        return RedirectResponse(f"/e/{request.path_params['encounter']}/")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await tables.broker.stop()
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/e/{encounter}", to_slash),
+            Mount("/e/{encounter}", app=tables),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
+        lifespan=lifespan,
+    )
+    app.state.tables = tables
+    return app
+
+
+def from_env() -> Starlette:
+    """The app of each `serve --workers N` worker: the database is in TABLETRAIL_SERVE_DB."""
+    hosts = tuple(json.loads(os.environ.get(HOSTS_ENV, "[]"))) or LOCAL_HOSTS
+    return create_hosted_app(os.environ[DATABASE_ENV], hosts)
+
+
+def serve_hosted(
+    url: str, port: int, workers: int, host: str = "127.0.0.1", allow: tuple[str, ...] = ()
+) -> None:
+    """Run `workers` uvicorn worker processes sharing one port, each serving every encounter."""
+    import uvicorn
+
+    shown = parse_url(url).shown
+    found = encounters(url)  # the database must answer (and have the tables) before workers start
+    os.environ[DATABASE_ENV] = url
+    os.environ[HOSTS_ENV] = json.dumps(allowed_hosts(host, allow))
+    where = f"http://{host}:{port}"
+    print(f"serving the {len(found)} encounters of {shown} at {where}/e/NAME/ with {workers} worker(s)")
+    name = found[0][0] if found else "NAME"
+    print(
+        f"links: tabletrail invite '{shown.split('?')[0]}?encounter={name}' --gm --url {where}/e/{name}",
+        flush=True,
+    )
+    print("(Ctrl+C stops)", flush=True)
+    options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 2, "workers": workers}
+    uvicorn.run("tabletrail.web.hosted:from_env", factory=True, host=host, port=port, **options)
+    print(f"stopped serving {shown}", flush=True)

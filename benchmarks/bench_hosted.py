@@ -1,0 +1,278 @@
+"""Hosted tables on PostgreSQL (issue 17): many encounters, several writers, live fan-out, a long open.
+
+Figures:
+
+- append: --encounters encounters (default 200), --clients client processes
+  (default 8) appending real batches through Encounter.execute (a move of the
+  active fighter, else an end-turn) concurrently, each client its own share of
+  the encounters: batches/s in total and p50/p99 latency of one append, on
+  PostgreSQL (one database, one schema) and on SQLite (one file per encounter,
+  durable settings) in the same run, and their ratio.
+- fan-out: --streams live streams (default 50) spread over --servers `tabletrail
+  serve URL` processes (default 4) sharing the database; one move posted to one of
+  them; the time until every stream has the new version: p50/p99 over
+  --moves moves (default 10) x every stream.
+- open: an encounter of --events events (default 1,000,000) in PostgreSQL with a
+  snapshot every --every events, opened from its newest snapshot (median of 5),
+  against folding every line.
+
+Everything lives in a schema of its own, dropped at the end (other people may be
+using the same server). Run from the repository root:
+
+    .venv/bin/python benchmarks/bench_hosted.py [--database postgresql://postgres@127.0.0.1/test]
+        [--encounters 200] [--clients 8] [--batches 20] [--streams 50] [--servers 4] [--events 1000000]
+        [--skip append,fanout,open]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import queue
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+from bench_store import SCENARIO, clock, generate
+from tabletrail.encounter import Encounter, fold_with_snapshots
+from tabletrail.events.commands import EndTurn, Move
+from tabletrail.events.log import MemoryStore, Store
+from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.events.scenario import load_scenario
+from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.projections.board import view
+from tabletrail.projections.snapshot import FORMAT
+
+DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1/test"
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:7.1f} ms"
+
+
+# --- append: many encounters, many clients ----------------------------------------------------------
+
+
+def make_store(kind: str, where: str, name: str) -> Store:
+    if kind == "postgres":
+        return PostgresStore(where, encounter=name)
+    return SqliteStore(Path(where) / f"{name}.db")
+
+
+def client(kind: str, where: str, names: list[str], batches: int, seed: int, out: Any) -> None:
+    """One client process: `batches` appends to each of its encounters, round robin; the latencies."""
+    rng = random.Random(seed)
+    tables = [Encounter.open(make_store(kind, where, name), clock=clock) for name in names]
+    latencies = []
+    for _ in range(batches):
+        for enc in tables:
+            f = enc.state.fighter(enc.state.turn.active)
+            assert f is not None
+            x = min(max(f.pos[0] + rng.randint(-1, 1), 1), 10)
+            y = min(max(f.pos[1] + rng.randint(-1, 1), 1), 6)
+            start = time.perf_counter()
+            result = enc.execute(Move(fighter=f.id, path=((x, y),)), f"move {f.id} {x},{y}")
+            if not isinstance(result, list):  # refused (nothing appended): end the turn instead
+                start = time.perf_counter()
+                enc.execute(EndTurn(), "end-turn")
+            latencies.append(time.perf_counter() - start)
+    out.put(latencies)
+
+
+def bench_append(kind: str, where: str, encounters: int, clients: int, batches: int) -> float:
+    scenario = load_scenario(SCENARIO)
+    names = [f"table-{n:04d}" for n in range(encounters)]
+    for name in names:
+        Encounter.create(make_store(kind, where, name), scenario, clock=clock)
+    spawn = multiprocessing.get_context("spawn")  # a forked child would share (and close) our connection
+    out = spawn.Queue()
+    procs = [
+        spawn.Process(target=client, args=(kind, where, names[c::clients], batches, c, out))
+        for c in range(clients)
+    ]
+    start = time.perf_counter()
+    for p in procs:
+        p.start()
+    latencies: list[float] = []
+    for _ in procs:
+        latencies += out.get()
+    seconds = time.perf_counter() - start
+    for p in procs:
+        p.join()
+    rate = len(latencies) / seconds
+    label = "PostgreSQL (one database)" if kind == "postgres" else "SQLite (one file per encounter)"
+    print(
+        f"  {label:34s} {rate:8.0f} batches/s  p50 {ms(pct(latencies, 50))}  p99 {ms(pct(latencies, 99))}"
+        f"  ({len(latencies)} appends in {seconds:.1f} s)"
+    )
+    return rate
+
+
+# --- fan-out: one move, every open page told -------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def follow(base: str, got: queue.Queue, ready: threading.Barrier, stop: threading.Event) -> None:
+    """One open page's live stream: put (arrival time, version) for every version it is told."""
+    with httpx.stream("GET", base + "/e/fanout/api/stream?seconds=3600", timeout=None) as stream:
+        kind = ""
+        first = True
+        for line in stream.iter_lines():
+            if stop.is_set():
+                return
+            if line.startswith("event: "):
+                kind = line.removeprefix("event: ")
+            elif line.startswith("data: ") and kind == "version":
+                got.put((time.perf_counter(), json.loads(line.removeprefix("data: "))["version"]))
+                if first:
+                    first = False
+                    ready.wait()
+
+
+def bench_fanout(database: str, streams: int, servers: int, moves: int) -> None:
+    Encounter.create(PostgresStore(database, encounter="fanout"), load_scenario(SCENARIO), clock=clock)
+    ports = [free_port() for _ in range(servers)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tabletrail", "serve", database, "--port", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for port in ports
+    ]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    try:
+        for base in bases:
+            for _ in range(300):
+                try:
+                    httpx.get(base + "/", headers={"accept": "application/json"}, timeout=1)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+        got: queue.Queue = queue.Queue()
+        ready = threading.Barrier(streams + 1)
+        stop = threading.Event()
+        for n in range(streams):
+            threading.Thread(target=follow, args=(bases[n % servers], got, ready, stop), daemon=True).start()
+        ready.wait(timeout=120)
+        while not got.empty():
+            got.get()
+        delays: list[float] = []
+        worst: list[float] = []
+        for m in range(moves):
+            version = httpx.get(bases[0] + "/e/fanout/api/state").json()["version"]
+            text = "end-turn"
+            start = time.perf_counter()
+            body = {"version": version, "text": text}
+            answer = httpx.post(bases[m % servers] + "/e/fanout/api/do", json=body)
+            new = answer.json()["version"]
+            arrivals = []
+            while len(arrivals) < streams:
+                at, v = got.get(timeout=30)
+                if v == new:
+                    arrivals.append(at - start)
+            delays += arrivals
+            worst.append(max(arrivals))
+            time.sleep(0.2)
+        stop.set()
+        print(
+            f"  {streams} streams over {servers} servers, {moves} moves: each stream told after "
+            f"p50 {ms(pct(delays, 50))}  p99 {ms(pct(delays, 99))}; every stream told (per move) "
+            f"p50 {ms(statistics.median(worst))}  max {ms(max(worst))}"
+        )
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(timeout=20)
+
+
+# --- open: a million events --------------------------------------------------------------------------------
+
+
+def bench_open(database: str, events: int, every: int) -> None:
+    start = time.perf_counter()
+    lines = generate(events)
+    print(f"  generated {len(lines):,} events in {time.perf_counter() - start:.0f} s")
+    start = time.perf_counter()
+    _, snapshots = fold_with_snapshots(MemoryStore(lines), every)
+    store = PostgresStore(database, encounter="long", snapshot_every=every)
+    store.create(lines)
+    store.save_snapshots(FORMAT, snapshots)
+    print(f"  written to PostgreSQL with {len(snapshots)} snapshots in {time.perf_counter() - start:.0f} s")
+    del lines
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        fast = Encounter.open(PostgresStore(database, encounter="long", private=True))
+        times.append(time.perf_counter() - start)
+    start = time.perf_counter()
+    slow = Encounter.open(PostgresStore(database, encounter="long", private=True), snapshots=False)
+    full = time.perf_counter() - start
+    same = view(fast.state) == view(slow.state) and fast.timeline.applied == slow.timeline.applied
+    print(f"  from the newest snapshot: {statistics.median(times):6.3f} s (median of 5; target < 1 s)")
+    print(f"  folding every event:      {full:6.3f} s; the two boards agree: {same}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--database", default=os.environ.get("TABLETRAIL_DB", DEFAULT_DATABASE))
+    parser.add_argument("--encounters", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--batches", type=int, default=20, help="appends per encounter")
+    parser.add_argument("--streams", type=int, default=50)
+    parser.add_argument("--servers", type=int, default=4)
+    parser.add_argument("--moves", type=int, default=10)
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--every", type=int, default=1000)
+    parser.add_argument("--skip", default="", help="comma-separated: append, fanout, open")
+    args = parser.parse_args()
+    skip = set(filter(None, args.skip.split(",")))
+    schema = f"tt_bench_{uuid.uuid4().hex[:10]}"
+    sep = "&" if "?" in args.database else "?"
+    database = f"{args.database}{sep}schema={schema}"
+    print(f"bench_hosted: schema {schema} of {PostgresStore(database, encounter='x').name.split('?')[0]}")
+    try:
+        if "append" not in skip:
+            print(f"append: {args.encounters} encounters, {args.clients} clients, {args.batches} batches")
+            pg = bench_append("postgres", database, args.encounters, args.clients, args.batches)
+            with tempfile.TemporaryDirectory() as folder:
+                lite = bench_append("sqlite", folder, args.encounters, args.clients, args.batches)
+            print(f"  PostgreSQL / SQLite throughput: {pg / lite:.2f}")
+        if "fanout" not in skip:
+            print("fan-out: one move, every open page told (NOTIFY on commit, one LISTEN per server)")
+            bench_fanout(database, args.streams, args.servers, args.moves)
+        if "open" not in skip:
+            print(f"open: an encounter of {args.events:,} events, a snapshot every {args.every}")
+            bench_open(database, args.events, args.every)
+    finally:
+        with psycopg.connect(args.database.split("?")[0], autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+if __name__ == "__main__":
+    main()
