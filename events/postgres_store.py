@@ -162,21 +162,20 @@ class Database:
     _open: dict[tuple[int, str], Database] = {}
     _made = threading.Lock()
 
-    def __init__(self, conninfo: str, shown: str) -> None:
+    def __init__(self, conninfo: str) -> None:
         self.conninfo = conninfo
-        self.shown = shown  # the masked URL, for messages
         self.lock = threading.RLock()
         self.conn: psycopg.Connection | None = None
         self.checked: set[str] = set()  # schemas whose tables were found (or made) on this connection
 
     @classmethod
-    def shared(cls, conninfo: str, shown: str) -> Database:
+    def shared(cls, conninfo: str) -> Database:
         """This process's connection to the database (a forked child makes its own)."""
         key = (os.getpid(), conninfo)
         with cls._made:
             db = cls._open.get(key)
             if db is None:
-                db = cls._open[key] = Database(conninfo, shown)
+                db = cls._open[key] = Database(conninfo)
             return db
 
     def connect(self) -> psycopg.Connection:
@@ -186,11 +185,9 @@ class Database:
         try:
             self.conn = psycopg.connect(self.conninfo, autocommit=True)
         except psycopg.OperationalError as exc:
-            raise Unavailable(
-                f"{self.shown}: cannot reach the PostgreSQL server ({_first_line(exc)})"
-            ) from None
+            raise Unavailable(f"cannot reach the PostgreSQL server ({_first_line(exc)})") from None
         except psycopg.ProgrammingError as exc:  # a malformed conninfo
-            raise InputError(f"{self.shown}: not a usable PostgreSQL URL ({_first_line(exc)})") from None
+            raise InputError(f"not a usable PostgreSQL URL ({_first_line(exc)})") from None
         return self.conn
 
     def drop(self) -> None:
@@ -236,11 +233,7 @@ class PostgresStore:
         self.warn = warn
         self._snapshot_every = snapshot_every
         # private: a connection of its own (a second device in tests; a benchmark's client)
-        self.db = (
-            Database(self.where.conninfo, self.name)
-            if private
-            else Database.shared(self.where.conninfo, self.name)
-        )
+        self.db = Database(self.where.conninfo) if private else Database.shared(self.where.conninfo)
 
     # --- the connection ----------------------------------------------------------
 
@@ -253,7 +246,10 @@ class PostgresStore:
         """The connection, its tables checked, with PostgreSQL's errors turned into one-line InputErrors."""
         with self.db.lock:
             try:
-                conn = self.db.connect()
+                try:
+                    conn = self.db.connect()
+                except InputError as exc:  # the connection is shared: the store names itself
+                    raise type(exc)(f"{self.name}: {exc}") from None
                 if self.schema not in self.db.checked:
                     self._migrate(conn) if create else self._check_tables(conn)
                     self.db.checked.add(self.schema)
@@ -654,6 +650,7 @@ def encounters(url: str) -> list[tuple[str, int, str]]:
     """The encounters of a database: (name, events, created), by name."""
     where = parse_url(url)
     store = PostgresStore(url, encounter=where.encounter or "x")
+    store.name = where.shown  # errors name the database, not an encounter
     with store._conn("listing encounters") as conn:
         rows = conn.execute(
             store._q("SELECT encounter, version, created FROM {s}.encounters ORDER BY encounter")

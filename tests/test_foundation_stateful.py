@@ -12,32 +12,25 @@ moves by a fighter whose turn it is not, undo and redo. After every step:
 and on demand: undoing everything gives the board the encounter started with,
 and redo after undo gives back the board the undo took away.
 
-The same machine runs on a MemoryStore and on a JSON Lines file. The checks
-above (and the end-turn, undo and redo rules) are the shared harness in
-support_stateful.py; this file adds the moves and what speed-meters promises of
-them, the refusals the engine must give (out of turn, unknown fighter, a posture
-verb speed-meters lacks, end-turn naming the wrong fighter), that the turn passes
-to the next fighter in the order, that no check is ever rolled, and players
-undoing or redoing only their own side's commands.
+The same machine runs on a MemoryStore here, and on every durable store in
+tests/test_store_contract.py. The checks above (and the end-turn, undo and redo
+rules) are the shared harness in support_stateful.py; this file adds the moves and
+what speed-meters promises of them, the refusals the engine must give (out of turn,
+unknown fighter, a posture verb speed-meters lacks, end-turn naming the wrong
+fighter), that the turn passes to the next fighter in the order, that no check is
+ever rolled, and players undoing or redoing only their own side's commands.
 """
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from pathlib import Path
-from typing import Any
-
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
-from support import CLOCK
 from support_stateful import EncounterMachine
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.units import to_cu
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, DropProne, EndTurn, Move, StandUp
-from tabletrail.events.log import JsonlStore, Record
+from tabletrail.events.log import Record
 from tabletrail.events.types import CheckRolled, Moved
 
 ROWS = [
@@ -188,26 +181,6 @@ class LogMachine(EncounterMachine):
         assert not any(isinstance(r.event, CheckRolled) for r in self.enc.records), "no speed-meters check"
 
 
-class JsonlLogMachine(LogMachine):
-    """The same play on a JSON Lines file: the file itself is what is compared."""
-
-    def new_store(self) -> Any:
-        self.folder = Path(tempfile.mkdtemp(prefix="tabletrail-stateful-"))
-        return JsonlStore(self.folder / "fight.jsonl", durable=False)
-
-    def reopen(self) -> Encounter:
-        assert isinstance(self.enc.store, JsonlStore)
-        return Encounter.open(JsonlStore(self.enc.store.path, durable=False), clock=lambda: CLOCK)
-
-    def log_bytes(self) -> bytes:
-        """The file's own bytes: a refusal must leave it byte-identical."""
-        assert isinstance(self.enc.store, JsonlStore)
-        return self.enc.store.path.read_bytes()
-
-    def teardown(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-
 SETTINGS = settings(
     max_examples=60,
     stateful_step_count=30,
@@ -217,5 +190,4 @@ SETTINGS = settings(
 
 TestLogInMemory = LogMachine.TestCase
 TestLogInMemory.settings = SETTINGS
-TestLogOnFile = JsonlLogMachine.TestCase
-TestLogOnFile.settings = settings(SETTINGS, max_examples=30)
+# The same play on every durable store (JSON Lines, SQLite, PostgreSQL): tests/test_store_contract.py

@@ -7,6 +7,8 @@ One suite, so a store can't quietly differ (issues 8 and 17):
   succeeds after reloading;
 - a retried command id appends nothing and returns the original records, even
   from a device that is behind;
+- the random play of tests/test_foundation_stateful.py (moves, refusals, undo,
+  redo; replay equals live) runs on JSON Lines, SQLite and PostgreSQL too;
 - the databases (SQLite, PostgreSQL) also refuse, by their own keys, lines whose
   versions are taken and a command id they hold, keep where each batch sits, and
   keep snapshots every N events at batch ends that open to the full fold's board.
@@ -17,11 +19,17 @@ schema of its own.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
-from support_postgres import url
+from hypothesis import HealthCheck, settings
+from support_postgres import drop, url
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import ConflictError
@@ -30,6 +38,7 @@ from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
 from tabletrail.syntax import parse
+from test_foundation_stateful import LogMachine
 from test_store_support import END_TURN, clock, fresh, lines_of, play, records_of, timeline_of
 
 KINDS = ["memory", "jsonl", "sqlite", "postgres"]
@@ -218,3 +227,67 @@ def test_a_database_keeps_snapshots_every_n_events_at_batch_ends(database: Kind)
     assert store.drop_snapshots() == len(versions)  # type: ignore[attr-defined]
     assert store.latest_snapshot(FORMAT) is None  # type: ignore[attr-defined]
     assert timeline_of(Encounter.open(database.again(enc.store))) == timeline_of(enc), "caches only"
+
+
+# --- the stateful play, on every durable store ------------------------------------------------------
+
+
+class StoreLogMachine(LogMachine):
+    """tests/test_foundation_stateful.py's random play, on a durable store; `log_bytes` is what it holds.
+
+    A refusal must leave every line and the side log as they were; replaying (a
+    store object of its own on the same log) must give the live board.
+    """
+
+    kind: ClassVar[str]
+
+    def new_store(self) -> Any:
+        self.folder = Path(tempfile.mkdtemp(prefix="tabletrail-stateful-"))
+        if self.kind == "postgres":
+            self.schema = f"tt_test_{os.getpid()}_{uuid.uuid4().hex[:10]}"
+            self.where: Any = url(self.schema)
+            return PostgresStore(self.where)
+        if self.kind == "sqlite":
+            self.where = self.folder / "fight.db"
+            return SqliteStore(self.where, durable=False)
+        self.where = self.folder / "fight.jsonl"
+        return JsonlStore(self.where, durable=False)
+
+    def reopen(self) -> Encounter:
+        again = {"postgres": PostgresStore, "sqlite": SqliteStore, "jsonl": JsonlStore}[self.kind](self.where)
+        return Encounter.open(again, clock=clock)
+
+    def log_bytes(self) -> bytes:
+        if isinstance(self.enc.store, JsonlStore):
+            return self.enc.store.path.read_bytes()  # the file's own bytes
+        return b"".join(line + b"\n" for line in self.enc.store.read())
+
+    def teardown(self) -> None:
+        if isinstance(self.enc.store, SqliteStore):
+            self.enc.store.close()
+        if self.kind == "postgres":
+            drop(self.schema)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class JsonlLogMachine(StoreLogMachine):
+    kind = "jsonl"
+
+
+class SqliteLogMachine(StoreLogMachine):
+    kind = "sqlite"
+
+
+class PostgresLogMachine(StoreLogMachine):
+    kind = "postgres"
+
+
+STATEFUL = settings(
+    max_examples=20, stateful_step_count=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+TestPlayOnJsonl = JsonlLogMachine.TestCase
+TestPlayOnJsonl.settings = STATEFUL
+TestPlayOnSqlite = SqliteLogMachine.TestCase
+TestPlayOnSqlite.settings = STATEFUL
+TestPlayOnPostgres = PostgresLogMachine.TestCase
+TestPlayOnPostgres.settings = STATEFUL
