@@ -62,6 +62,29 @@ CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
 SCHEMES = ("postgresql", "postgres")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")  # an encounter: safe in a URL path, a file name
 
+# One batch, one statement (see PostgresStore._append): every part selects from the tip that moved.
+APPEND = """
+WITH tip AS (
+    UPDATE {s}.encounters SET version = %(tip)s WHERE encounter = %(e)s AND version = %(expected)s
+    RETURNING encounter
+), rows AS (
+    INSERT INTO {s}.events (encounter, version, batch, line)
+    SELECT tip.encounter, v, b, l
+    FROM tip, unnest(%(versions)s::bigint[], %(batches)s::bigint[], %(lines)s::bytea[]) AS u(v, b, l)
+    RETURNING 1
+), spans AS (
+    INSERT INTO {s}.batches AS old (encounter, batch, first, last, command_id)
+    SELECT tip.encounter, n, lo, hi, cid
+    FROM tip, unnest(%(numbers)s::bigint[], %(firsts)s::bigint[], %(lasts)s::bigint[], %(ids)s::text[])
+        AS u(n, lo, hi, cid)
+    ON CONFLICT (encounter, batch) DO UPDATE
+        SET last = excluded.last, command_id = coalesce(old.command_id, excluded.command_id)
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM spans),
+       (SELECT pg_notify(%(channel)s, %(payload)s) FROM tip)
+"""
+
 # The table view's invitation links (app/web/invites.py), hashed, kept with the encounter.
 INVITES = """CREATE TABLE IF NOT EXISTS {s}.invites (
     encounter TEXT NOT NULL, id TEXT NOT NULL, line BYTEA NOT NULL, n BIGSERIAL,
@@ -413,8 +436,54 @@ class PostgresStore:
                 raise InputError(
                     f"{self.name}: new line {n + 1}: seq is {r.seq}, expected {expected + 1 + n}"
                 )
+        if len(records) > COPY_FROM:  # a long batch: row by row, in one transaction
+            with self._conn("appending") as conn:
+                self._write(conn, records, lines, batches, expected)
+            return
         with self._conn("appending") as conn:
-            self._write(conn, records, lines, batches, expected)
+            self._append(conn, records, lines, batches, expected)
+
+    def _append(
+        self,
+        conn: psycopg.Connection,
+        records: list[Record],
+        lines: Sequence[bytes],
+        batches: dict[int, list],
+        expected: int,
+    ) -> None:
+        """A batch as ONE statement, so one round trip (its own transaction: autocommit).
+
+        The tip moves only from `expected`; the rows are inserted only if it did
+        (they select from the tip's RETURNING), and so is the NOTIFY. A stale
+        writer inserts nothing and is told the tip it should have seen.
+        """
+        tip = expected + len(records)
+        spans = list(batches.items())
+        try:
+            row = conn.execute(
+                self._q(APPEND),
+                {
+                    "e": self.encounter,
+                    "expected": expected,
+                    "tip": tip,
+                    "versions": [r.seq for r in records],
+                    "batches": [r.batch for r in records],
+                    "lines": [bytes(line) for line in lines],
+                    "numbers": [n for n, _ in spans],
+                    "firsts": [lo for _, (lo, _, _) in spans],
+                    "lasts": [hi for _, (_, hi, _) in spans],
+                    "ids": [cid for _, (_, _, cid) in spans],
+                    "channel": CHANNEL,
+                    "payload": f"{self.schema}\t{self.encounter}\t{tip}",
+                },
+            ).fetchone()
+        except pg_errors.UniqueViolation as exc:
+            if exc.diag.constraint_name == "batches_command":
+                ids = [cid for _, _, cid in batches.values() if cid is not None]
+                raise DuplicateCommand(self.name, (ids or [""])[0]) from None
+            raise VersionConflict(self.name, expected, self._tip(conn) or 0) from None
+        if row is None or row[0] != len(records):
+            raise self._conflict(conn, expected)
 
     def _write(
         self,
