@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support_postgres import url
 from tabletrail.cli import build_parser, main
 from test_ap_squares_helpers import ROOM, arena
 
@@ -56,6 +57,7 @@ CASES: dict[str, list[list[str]]] = {
         ["whatif", "LOG", "--ruling", "forbid 5,2 why=pit", "--json"],
     ],
     "refused": [["refused", "LOG", "--json"]],
+    "encounters": [["encounters", "DB", "--json"]],  # DB: a PostgreSQL database of the test's own
     "invite": [
         ["invite", "LOG", "--side", "blue", "--json"],
         ["invite", "LOG", "--gm", "--hours", "2", "--json"],
@@ -69,8 +71,15 @@ def test_every_verb_with_json_has_a_case_here():
 
 
 @pytest.mark.parametrize("verb", sorted(CASES))
-def test_json_output_is_one_document(verb: str, log: str, capsys: pytest.CaptureFixture[str]):
+def test_json_output_is_one_document(
+    verb: str, log: str, capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest
+):
     for argv in CASES[verb]:
+        if "DB" in argv:  # a database with one encounter: the log's, imported
+            db = url(request.getfixturevalue("pg_schema"), None)
+            assert main(["import", log, f"{db}&encounter=fight"]) == 0
+            capsys.readouterr()
+            argv = [db if a == "DB" else a for a in argv]
         code = main([log if a == "LOG" else a for a in argv])
         out, err = capsys.readouterr()
         assert code in (0, 1), f"{argv}: exit {code}: {err}"
