@@ -175,7 +175,9 @@ def _copy(args: argparse.Namespace) -> int:
     source, target = Path(args.source), Path(args.target)
     if target.exists() and source.exists() and target.resolve() == source.resolve():
         raise InputError(f"{target}: the copy must go to another file than {source}")
-    source_store, target_store = store_for(args.source), store_for(args.target, args.snapshot_every)
+    # a copy never changes its source: a torn tail there is refused, not cut
+    source_store = store_for(args.source, heal=False)
+    target_store = store_for(args.target, args.snapshot_every)
     try:
         events, snapshots = transfer(source_store, target_store)
     finally:
