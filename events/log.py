@@ -13,6 +13,7 @@ default for live encounters).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -93,6 +94,19 @@ _plain = msgspec.json.Decoder()
 
 def line_hash(line: bytes) -> str:
     return hashlib.blake2b(line, digest_size=16).hexdigest()
+
+
+def tip_text(version: int, last_line: bytes) -> str:
+    """The tip a store keeps outside its log: the version and the hash of the last line, "42 9f3c…"."""
+    return f"{version} {line_hash(last_line)}"
+
+
+def parse_tip(text: str | None) -> tuple[int, str] | None:
+    """A kept tip read back; None when there is none or it is not one (verify then says so)."""
+    parts = (text or "").split()
+    if len(parts) != 2 or not parts[0].isdigit():
+        return None
+    return int(parts[0]), parts[1]
 
 
 def encode(record: Record) -> bytes:
@@ -186,6 +200,10 @@ class MemoryStore:
 
     def note_refusal(self, refused: Refused) -> None:
         self.refusals.append(refused)
+
+    def kept_tip(self) -> tuple[int, str] | None:
+        """Lines in memory have no outside to keep a tip in."""
+        return None
 
     def refused(self) -> list[Refused]:
         return list(self.refusals)
@@ -328,8 +346,12 @@ class JsonlStore:
                 os.fsync(fh.fileno())
             if expected is not None:
                 self._mark = (expected + len(lines), size + len(blob))
+                version = expected + len(lines)
             else:
                 self._mark = None
+                version = self.path.read_bytes().count(b"\n")  # no flock: we hold the writer's lock
+            if lines:
+                self._keep_tip(version, lines[-1])  # still under the lock: tips are kept in log order
 
     def _check(self, fd: int, size: int, expected: int) -> None:
         """Under the writer's lock: is the file still at version `expected`?"""
@@ -380,6 +402,8 @@ class JsonlStore:
             raise InputError(f"{self.path}: a log already exists here; pick another name") from None
         finally:
             os.unlink(tmp)
+        if lines:
+            self._keep_tip(len(lines), lines[-1])
         self._mark = (len(lines), len(blob))
         if refused:
             with open(self.side_path, "wb") as fh:
@@ -388,6 +412,38 @@ class JsonlStore:
                     os.fsync(fh.fileno())
         if self.durable:
             fsync_folder(self.path)
+
+    # --- the tip, kept beside the log ------------------------------------------------
+
+    @property
+    def tip_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".tip")
+
+    def _keep_tip(self, version: int, last_line: bytes) -> None:
+        """Write LOG.tip whole (a temporary file renamed over it) after the batch is durable.
+
+        A crash between the two leaves the tip one batch behind, which `verify`
+        names; an unwritable folder leaves the log without a kept tip, which
+        `verify` warns about. Neither stops the append, already durable.
+        """
+        tmp = self.tip_path.with_name(self.tip_path.name + ".new")
+        try:
+            with open(tmp, "w", encoding="ascii") as fh:
+                fh.write(tip_text(version, last_line) + "\n")
+                fh.flush()
+                if self.durable:
+                    os.fsync(fh.fileno())
+            os.replace(tmp, self.tip_path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+    def kept_tip(self) -> tuple[int, str] | None:
+        """The tip LOG.tip holds, or None when there is no such file (an older log, a copied one)."""
+        try:
+            return parse_tip(self.tip_path.read_text(encoding="ascii", errors="replace"))
+        except OSError:
+            return None
 
     # --- the refusal side log ----------------------------------------------------
 
