@@ -41,6 +41,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "speed-meters-brawl.toml"
 
+# Everything the parts use, imported now: the run measures the code as it stood when it started.
+import tabletrail.cli  # noqa: E402, F401
+import tabletrail.projections.audit  # noqa: E402, F401
+import tabletrail.web.server  # noqa: E402, F401
 from tabletrail.core.refusal import Rejection  # noqa: E402
 from tabletrail.encounter import Encounter  # noqa: E402
 from tabletrail.events.commands import EndTurn  # noqa: E402
