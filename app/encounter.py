@@ -83,6 +83,7 @@ class Encounter:
         self._snapped = 0  # version of the newest snapshot this encounter knows of
         self._sink: Callable[[], None] | None = None  # called at every batch end while folding
         self._short = False  # stopped at `upto`, before the end of the log
+        self._unused = ""  # why the store's snapshot was not used, when it failed its checks
 
     # --- opening and creating --------------------------------------------------
 
@@ -105,6 +106,10 @@ class Encounter:
         enc = cls(store, clock)
         if not (snapshots and enc._from_snapshot(upto)):
             enc._fold_all(upto, committed)
+            if enc._unused:  # said once the log has folded: a broken log says only what is wrong with it
+                warn = getattr(store, "warn", None)
+                if warn is not None:
+                    warn(enc._unused)
         return enc
 
     def _fold_all(self, upto: int | None, committed: bool) -> None:
@@ -175,13 +180,11 @@ class Encounter:
         return True
 
     def _unfit(self, version: int, why: str) -> bool:
-        """A snapshot that fails its checks is not used, and the store's listener is told (issue 13)."""
-        warn = getattr(self.store, "warn", None)
-        if warn is not None:
-            warn(
-                f"{self.store.name}: the snapshot at version {version} is not used ({why}); the log is "
-                "folded from its first line instead (`tabletrail repair` rebuilds the snapshots)"
-            )
+        """A snapshot that fails its checks is not used; `open` tells the store's listener (issue 13)."""
+        self._unused = (
+            f"{self.store.name}: the snapshot at version {version} is not used ({why}); the log is "
+            "folded from its first line instead (`tabletrail repair` rebuilds the snapshots)"
+        )
         return False
 
     def refresh(self) -> int:

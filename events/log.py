@@ -505,6 +505,13 @@ class JsonlStore:
         if found is None:
             return len(data)
         end, what = found
+        kept = data[:end].split(b"\n")
+        try:  # only a log is healed: a file that is no log at all is left as it is, and named
+            first, last = decode(kept[0], f"{self.path}:1"), decode(kept[-2], f"{self.path}:{len(kept) - 1}")
+        except InputError:
+            return len(data)
+        if type(first.event) is not EncounterStarted or last.seq != len(kept) - 1:
+            return len(data)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         keep = _free_name(self.path.with_name(f"{self.path.name}.torn-{stamp}"))
         try:
