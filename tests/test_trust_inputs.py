@@ -179,7 +179,9 @@ def client(tmp_path: Path, capsys: pytest.CaptureFixture[str]):  # noqa: ANN201
 
     log = tmp_path / "web.jsonl"
     assert run(capsys, "new", ROOT / "scenarios/speed-meters-brawl.toml", "--log", log)[0] == 0
-    return TestClient(create_app(log), base_url="http://127.0.0.1:8000"), log
+    from test_web_support import bearer, invite
+
+    return TestClient(create_app(log), base_url="http://127.0.0.1:8000", headers=bearer(invite(log)[1])), log
 
 
 def post(client, raw: bytes, path: str = "/api/do"):  # noqa: ANN001, ANN201
