@@ -352,6 +352,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one verb; every line it prints has its control characters escaped (render.Printable)."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = render.Printable(out), render.Printable(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # a stray word: show the usage of the verb it was given to, not the whole list of verbs

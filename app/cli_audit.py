@@ -337,11 +337,12 @@ def verify_text(data: dict[str, Any]) -> str:
         out.extend(_ruling_line(r) for r in data["rulings"])
     if data["tip"]:
         anchor = (
-            "the anchor given was found"
+            "the anchor given, or the tip the store keeps beside the log, was found"
             if data["anchored"]
             else "the last line is vouched for by re-deciding only; note this tip and pass --tip to anchor it"
         )
         out.append(f"tip: {data['tip']} ({anchor})")
+    out.extend(f"warning: {w}" for w in data.get("warnings", ()))
     return "\n".join(out)
 
 
@@ -430,7 +431,7 @@ def cmd_why(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    store = cli_store.store_for(args.log)
+    store = cli_store.store_for(args.log, heal=False)  # verify reports a torn tail; it never cuts one
     data = audit.verify_store(store, args.tip)
     print(json.dumps(data, indent=2) if args.json else verify_text(data))
     return 0 if data["ok"] else 1

@@ -54,8 +54,13 @@ def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
-def store_for(path: str, snapshot_every: int | None = None) -> Store:
-    """The store behind a log path given on the command line (see the module docstring)."""
+def store_for(path: str, snapshot_every: int | None = None, *, heal: bool = True) -> Store:
+    """The store behind a log path given on the command line (see the module docstring).
+
+    heal: a JSONL log a crash left mid-batch is cut back to its last whole batch by
+    whoever opens it next (the cut bytes kept in LOG.torn-<time>), as SQLite rolls
+    back its own unfinished transactions; `repair` and `verify` look without healing.
+    """
     if is_url(path):
         return PostgresStore(path, snapshot_every=snapshot_every, warn=_warn)
     database = os.environ.get(DB_ENV)
@@ -69,7 +74,7 @@ def store_for(path: str, snapshot_every: int | None = None) -> Store:
         )
     if is_sqlite(p) or (p.suffix.lower() in SQLITE_SUFFIXES and not _is_jsonl(p)):
         return SqliteStore(p, snapshot_every=snapshot_every, warn=_warn)
-    return JsonlStore(p, warn=_warn)
+    return JsonlStore(p, warn=_warn, heal=heal)
 
 
 def _is_jsonl(path: Path) -> bool:
@@ -90,7 +95,7 @@ def default_log(scenario_path: str) -> str:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    store = store_for(args.log)
+    store = store_for(args.log, heal=False)
     if isinstance(store, SqliteStore | PostgresStore):
         try:
             return _repair_database(store, args.dry_run)
@@ -172,7 +177,9 @@ def _copy(args: argparse.Namespace) -> int:
     source, target = Path(args.source), Path(args.target)
     if target.exists() and source.exists() and target.resolve() == source.resolve():
         raise InputError(f"{target}: the copy must go to another file than {source}")
-    source_store, target_store = store_for(args.source), store_for(args.target, args.snapshot_every)
+    # a copy never changes its source: a torn tail there is refused, not cut
+    source_store = store_for(args.source, heal=False)
+    target_store = store_for(args.target, args.snapshot_every)
     if source_store.name == target_store.name:
         raise InputError(f"{target_store.name}: the copy must go to another log than {source_store.name}")
     try:

@@ -83,6 +83,7 @@ class Encounter:
         self._snapped = 0  # version of the newest snapshot this encounter knows of
         self._sink: Callable[[], None] | None = None  # called at every batch end while folding
         self._short = False  # stopped at `upto`, before the end of the log
+        self._unused = ""  # why the store's snapshot was not used, when it failed its checks
 
     # --- opening and creating --------------------------------------------------
 
@@ -105,6 +106,10 @@ class Encounter:
         enc = cls(store, clock)
         if not (snapshots and enc._from_snapshot(upto)):
             enc._fold_all(upto, committed)
+            if enc._unused:  # said once the log has folded: a broken log says only what is wrong with it
+                warn = getattr(store, "warn", None)
+                if warn is not None:
+                    warn(enc._unused)
         return enc
 
     def _fold_all(self, upto: int | None, committed: bool) -> None:
@@ -155,11 +160,13 @@ class Encounter:
             return False
         try:
             snap = loads(found[1])
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            return False  # a cache we cannot read is no cache: fold the log
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            return self._unfit(found[0], str(exc))  # a cache we cannot read is no cache: fold the log
         at = list(self.store.read(snap.version - 1, snap.version))
-        if snap.schema != SCHEMA_VERSION or len(at) != 1 or line_hash(at[0]) != snap.line_hash:
-            return False
+        if snap.schema != SCHEMA_VERSION:
+            return False  # an older vocabulary's snapshot: ignored quietly, as `repair` will replace it
+        if len(at) != 1 or line_hash(at[0]) != snap.line_hash or snap.version != found[0]:
+            return self._unfit(found[0], "it names another record than the log holds at that version")
         history = _History(self.store, snap)
         self.timeline = restore(snap, history.lazy)
         self.records = LazyRecords(snap.version, history.records)  # type: ignore[assignment]
@@ -171,6 +178,14 @@ class Encounter:
         if cut:
             raise InputError(cut)
         return True
+
+    def _unfit(self, version: int, why: str) -> bool:
+        """A snapshot that fails its checks is not used; `open` tells the store's listener (issue 13)."""
+        self._unused = (
+            f"{self.store.name}: the snapshot at version {version} is not used ({why}); the log is "
+            "folded from its first line instead (`tabletrail repair` rebuilds the snapshots)"
+        )
+        return False
 
     def refresh(self) -> int:
         """Fold what other writers appended since this encounter last read; how many records came."""
@@ -458,14 +473,22 @@ class Encounter:
         return take(self.timeline, self.last_hash, self._batch)
 
     def _snapshot_if_due(self) -> None:
-        every = getattr(self.store, "snapshot_every", 0)
-        version = len(self.records)
-        if every > 0 and version // every > self._snapped // every:
-            try:
+        """Save a snapshot at each `snapshot_every` point; never an error (the batch is committed)."""
+        try:
+            every = getattr(self.store, "snapshot_every", 0)
+            version = len(self.records)
+            if every > 0 and version // every > self._snapped // every:
                 self.store.save_snapshots(FORMAT, [(version, dumps(self.snapshot()))])  # type: ignore[attr-defined]
-            except InputError:
-                return  # a snapshot is a cache: the batch is committed, the next one will try again
-            self._snapped = version
+                self._snapped = version
+        except Exception as exc:  # noqa: BLE001 - after the commit nothing may turn it into an error
+            # A snapshot is a cache and the batch is committed: the answer is fixed by the commit
+            # (issue 13, 1b). Say so; the next command tries again.
+            warn = getattr(self.store, "warn", None)
+            if warn is not None:
+                warn(
+                    f"{self.store.name}: the batch is committed, but its snapshot could not be saved "
+                    f"({type(exc).__name__}: {exc}); the next command tries again"
+                )
 
 
 def fold_with_snapshots(store: Store, every: int) -> tuple[Encounter, list[tuple[int, bytes]]]:

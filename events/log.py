@@ -13,11 +13,13 @@ default for live encounters).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
 import shutil
 import stat
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -94,6 +96,19 @@ def line_hash(line: bytes) -> str:
     return hashlib.blake2b(line, digest_size=16).hexdigest()
 
 
+def tip_text(version: int, last_line: bytes) -> str:
+    """The tip a store keeps outside its log: the version and the hash of the last line, "42 9f3c…"."""
+    return f"{version} {line_hash(last_line)}"
+
+
+def parse_tip(text: str | None) -> tuple[int, str] | None:
+    """A kept tip read back; None when there is none or it is not one (verify then says so)."""
+    parts = (text or "").split()
+    if len(parts) != 2 or not parts[0].isdigit():
+        return None
+    return int(parts[0]), parts[1]
+
+
 def encode(record: Record) -> bytes:
     return _encoder.encode(record)
 
@@ -115,6 +130,8 @@ def decode(line: bytes, where: str) -> Record:
         problem: msgspec.ValidationError | None = exc
     except msgspec.DecodeError as exc:
         raise InputError(f"{where}: not a log record: {exc}") from None
+    except RecursionError:  # the decoder's own depth bound: no record nests this deep
+        raise InputError(f"{where}: not a log record: brackets nest too deeply") from None
     else:
         if record.schema == CHAIN.current and not (
             type(record.event) is EncounterStarted and record.event.schema > CHAIN.current
@@ -125,6 +142,8 @@ def decode(line: bytes, where: str) -> Record:
         raw = _plain.decode(line)
     except msgspec.DecodeError as exc:
         raise InputError(f"{where}: not a log record: {exc}") from None
+    except RecursionError:
+        raise InputError(f"{where}: not a log record: brackets nest too deeply") from None
     if CHAIN.version_of(raw, where) == CHAIN.current:
         raise InputError(f"{where}: {problem}")  # a current line the types refuse: say what is wrong
     try:
@@ -182,6 +201,10 @@ class MemoryStore:
     def note_refusal(self, refused: Refused) -> None:
         self.refusals.append(refused)
 
+    def kept_tip(self) -> tuple[int, str] | None:
+        """Lines in memory have no outside to keep a tip in."""
+        return None
+
     def refused(self) -> list[Refused]:
         return list(self.refusals)
 
@@ -210,11 +233,18 @@ class JsonlStore:
 
     versioned = True
 
-    def __init__(self, path: str | Path, *, durable: bool = True, warn: Warn | None = None) -> None:
+    def __init__(
+        self, path: str | Path, *, durable: bool = True, warn: Warn | None = None, heal: bool = False
+    ) -> None:
         self.path = Path(path)
         self.name = str(self.path)
         self.durable = durable
-        self.warn = warn  # told about a torn tail when the committed prefix is opened read-only
+        self.warn = warn  # told of a torn tail: when it is cut, or when the whole batches open read-only
+        # heal: cut a crash's unfinished batch (a torn line, a batch short of its records) the moment it
+        # is seen, keeping the cut bytes in LOG.torn-<time>. Safe: a writer holds the exclusive lock for
+        # its whole write, so a tail seen under a lock was left by a writer that died; it was never
+        # acknowledged. Off, the tail is an error naming its byte, as before (repair, verify look at it).
+        self.heal = heal
         self._mark: tuple[int, int] | None = None  # (lines, bytes) of the file as this store last saw it
 
     def exists(self) -> bool:
@@ -253,7 +283,16 @@ class JsonlStore:
             return fh.read(), 0, 0
 
     def committed(self, start: int = 0) -> tuple[list[bytes], TornTail | None]:
-        """The whole lines after the first `start`, and the torn tail after them if there is one."""
+        """The whole lines after the first `start`, and the torn tail after them if there is one.
+
+        With `heal`, a crash's unfinished batch is cut first (see `cut_crash_tail`).
+        """
+        lines, torn = self._committed(start)
+        if self.heal and (torn is not None or _short_batch(lines)) and self._heal():
+            lines, torn = self._committed(start)
+        return lines, torn
+
+    def _committed(self, start: int) -> tuple[list[bytes], TornTail | None]:
         data, base, at_line = self._load(start)
         end = len(data) if data.endswith(b"\n") else data.rfind(b"\n") + 1
         whole = data[:end].split(b"\n")[:-1] if end else []
@@ -299,21 +338,28 @@ class JsonlStore:
             fcntl.flock(fh, fcntl.LOCK_EX)
             size = os.fstat(fh.fileno()).st_size
             if expected is not None:
-                self._check(size, expected)
+                self._check(fh.fileno(), size, expected)
+                size = os.fstat(fh.fileno()).st_size  # a crash's tail may have been cut
             fh.write(blob)
             fh.flush()
             if self.durable:
                 os.fsync(fh.fileno())
             if expected is not None:
                 self._mark = (expected + len(lines), size + len(blob))
+                version = expected + len(lines)
             else:
                 self._mark = None
+                version = self.path.read_bytes().count(b"\n")  # no flock: we hold the writer's lock
+            if lines:
+                self._keep_tip(version, lines[-1])  # still under the lock: tips are kept in log order
 
-    def _check(self, size: int, expected: int) -> None:
+    def _check(self, fd: int, size: int, expected: int) -> None:
         """Under the writer's lock: is the file still at version `expected`?"""
         if self._mark == (expected, size):
             return
         data = self.path.read_bytes()
+        if self.heal and data and not data.endswith(b"\n"):
+            data = data[: self._cut(fd, data)]
         if data and not data.endswith(b"\n"):
             cut = data.rfind(b"\n") + 1
             raise TornTail(
@@ -328,24 +374,36 @@ class JsonlStore:
             raise VersionConflict(str(self.path), expected, actual)
 
     def create(self, lines: Sequence[bytes], *, refused: Sequence[bytes] = ()) -> None:
-        """Start a new log; refuses to overwrite an existing file."""
+        """Start a new log; refuses to overwrite an existing file.
+
+        The lines are written to a temporary file first and linked into place when
+        whole, so a crash or an error half-way never leaves a partial log behind.
+        """
         blob = b"".join(line + b"\n" for line in lines)
         if self.path.is_dir():
             raise InputError(f"{self.path}: is a folder, not a log file")
+        if self.path.exists():
+            raise InputError(f"{self.path}: a log already exists here; pick another name")
         try:
-            with open(self.path, "xb") as fh:
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".new", dir=self.path.parent)
+        except FileNotFoundError:
+            raise InputError(f"{self.path}: no such folder to create the log in") from None
+        except PermissionError:
+            raise InputError(f"{self.path}: permission denied: cannot create the log here") from None
+        try:
+            with os.fdopen(fd, "wb") as fh:
                 fh.write(blob)
                 fh.flush()
                 if self.durable:
                     os.fsync(fh.fileno())
+            os.chmod(tmp, 0o666 & ~_UMASK)  # as open() would have made it, not mkstemp's 0o600
+            os.link(tmp, self.path)  # fails if another writer created the log meanwhile: never overwrites
         except FileExistsError:
             raise InputError(f"{self.path}: a log already exists here; pick another name") from None
-        except FileNotFoundError:
-            raise InputError(f"{self.path}: no such folder to create the log in") from None
-        except IsADirectoryError:
-            raise InputError(f"{self.path}: is a folder, not a log file") from None
-        except PermissionError:
-            raise InputError(f"{self.path}: permission denied: cannot create the log here") from None
+        finally:
+            os.unlink(tmp)
+        if lines:
+            self._keep_tip(len(lines), lines[-1])
         self._mark = (len(lines), len(blob))
         if refused:
             with open(self.side_path, "wb") as fh:
@@ -354,6 +412,38 @@ class JsonlStore:
                     os.fsync(fh.fileno())
         if self.durable:
             fsync_folder(self.path)
+
+    # --- the tip, kept beside the log ------------------------------------------------
+
+    @property
+    def tip_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".tip")
+
+    def _keep_tip(self, version: int, last_line: bytes) -> None:
+        """Write LOG.tip whole (a temporary file renamed over it) after the batch is durable.
+
+        A crash between the two leaves the tip one batch behind, which `verify`
+        names; an unwritable folder leaves the log without a kept tip, which
+        `verify` warns about. Neither stops the append, already durable.
+        """
+        tmp = self.tip_path.with_name(self.tip_path.name + ".new")
+        try:
+            with open(tmp, "w", encoding="ascii") as fh:
+                fh.write(tip_text(version, last_line) + "\n")
+                fh.flush()
+                if self.durable:
+                    os.fsync(fh.fileno())
+            os.replace(tmp, self.tip_path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+    def kept_tip(self) -> tuple[int, str] | None:
+        """The tip LOG.tip holds, or None when there is no such file (an older log, a copied one)."""
+        try:
+            return parse_tip(self.tip_path.read_text(encoding="ascii", errors="replace"))
+        except OSError:
+            return None
 
     # --- the refusal side log ----------------------------------------------------
 
@@ -393,6 +483,54 @@ class JsonlStore:
         return out
 
     # --- after a crash -------------------------------------------------------------
+
+    def _heal(self) -> bool:
+        """Cut a crash's unfinished batch under the writer's lock; False when there is none or it can't."""
+        try:
+            with open(self.path, "rb+") as fh:
+                fcntl.flock(fh, fcntl.LOCK_EX)
+                data = fh.read()
+                return self._cut(fh.fileno(), data) < len(data)
+        except OSError:
+            return False  # read-only for this user: the tail stays an error, and the prefix opens read-only
+
+    def _cut(self, fd: int, data: bytes) -> int:
+        """Truncate the open log `fd` (holding `data`, under LOCK_EX) after its last whole batch.
+
+        Returns where the file now ends. The cut bytes go to LOG.torn-<time> first,
+        and `warn` is told once. Nothing is cut when the damage is not a crash's
+        (blank lines an editor left, no whole batch at all): `repair` is for those.
+        """
+        found = cut_crash_tail(data)
+        if found is None:
+            return len(data)
+        end, what = found
+        kept = data[:end].split(b"\n")
+        try:  # only a log is healed: a file that is no log at all is left as it is, and named
+            first, last = decode(kept[0], f"{self.path}:1"), decode(kept[-2], f"{self.path}:{len(kept) - 1}")
+        except InputError:
+            return len(data)
+        if type(first.event) is not EncounterStarted or last.seq != len(kept) - 1:
+            return len(data)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        keep = _free_name(self.path.with_name(f"{self.path.name}.torn-{stamp}"))
+        try:
+            with open(keep, "xb") as out:
+                out.write(data[end:])
+                out.flush()
+                os.fsync(out.fileno())
+            os.ftruncate(fd, end)
+            os.fsync(fd)
+        except OSError:
+            keep.unlink(missing_ok=True)
+            return len(data)
+        self._mark = None
+        if self.warn is not None:
+            self.warn(
+                f"{self.path}: a crash left {what} after byte {end}, never acknowledged: cut, and kept in "
+                f"{keep.name}; the log ends with its last whole batch"
+            )
+        return end
 
     def damage(self) -> tuple[int, int, str] | None:
         """What a crash left at the end: (first byte to cut, file size, what it is), or None.
@@ -458,6 +596,74 @@ class JsonlStore:
             f"cut {size - end} bytes from byte {end} of {self.path}: {what}; "
             f"the whole file was first copied to {backup}"
         )
+
+
+class _Head(msgspec.Struct):
+    """The two fields of a record that say where a batch starts and how long it is."""
+
+    batch: int = 0
+    size: int = 0
+
+
+_head = msgspec.json.Decoder(_Head)
+
+
+def _batch_of(line: bytes) -> _Head | None:
+    try:
+        return _head.decode(line)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+
+
+def _short_batch(lines: list[bytes]) -> bool:
+    """Do the last whole lines hold a batch shorter than its first record announces?"""
+    if not lines:
+        return False
+    last = _batch_of(lines[-1])
+    if last is None or not last.batch:
+        return False
+    for held, line in enumerate(reversed(lines), start=1):
+        head = _batch_of(line)
+        if head is None or head.batch != last.batch:
+            return False  # the batch's first line is before these lines: it was whole when read
+        if head.size:
+            return held < head.size
+    return False
+
+
+def cut_crash_tail(data: bytes) -> tuple[int, str] | None:
+    """Where a log's last whole batch ends and what follows it, when a crash left it; else None.
+
+    A crash leaves a torn line (no newline) and/or whole lines of a batch short
+    of the records its first line announces. Blank lines (an editor's) or a
+    file with no whole batch at all are not a crash's doing: None.
+    """
+    end = data.rfind(b"\n") + 1
+    what = f"a torn line of {len(data) - end} bytes" if end < len(data) else ""
+    lines = data[:end].split(b"\n")[:-1]
+    if lines and not lines[-1].strip():
+        return None
+    if _short_batch(lines):
+        last = _batch_of(lines[-1])
+        assert last is not None
+        held = 0
+        while lines and (_batch_of(lines[-1]) or _Head()).batch == last.batch:
+            end -= len(lines.pop()) + 1
+            held += 1
+        part = f"{held} record(s) of batch {last.batch}"
+        what = f"{part} and {what}" if what else part
+    if not what or end == 0:
+        return None
+    return end, what
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()  # read once, at import: os.umask is process-wide and not safe to flip in threads
 
 
 def _free_name(path: Path) -> Path:

@@ -43,7 +43,17 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.events.log import DuplicateCommand, Record, Refused, VersionConflict, Warn, decode, unkept
+from tabletrail.events.log import (
+    DuplicateCommand,
+    Record,
+    Refused,
+    VersionConflict,
+    Warn,
+    decode,
+    parse_tip,
+    tip_text,
+    unkept,
+)
 
 try:
     import psycopg
@@ -80,8 +90,12 @@ WITH tip AS (
     ON CONFLICT (encounter, batch) DO UPDATE
         SET last = excluded.last, command_id = coalesce(old.command_id, excluded.command_id)
     RETURNING 1
+), kept AS (
+    INSERT INTO {s}.meta (encounter, key, value) SELECT tip.encounter, 'tip', %(kept)s FROM tip
+    ON CONFLICT (encounter, key) DO UPDATE SET value = excluded.value
+    RETURNING 1
 )
-SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM spans),
+SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM spans), (SELECT count(*) FROM kept),
        (SELECT pg_notify(%(channel)s, %(payload)s) FROM tip)
 """
 
@@ -475,6 +489,7 @@ class PostgresStore:
                     "ids": [cid for _, (_, _, cid) in spans],
                     "channel": CHANNEL,
                     "payload": f"{self.schema}\t{self.encounter}\t{tip}",
+                    "kept": tip_text(tip, lines[-1]),  # the tip kept outside the log (see `kept_tip`)
                 },
             ).fetchone()
         except pg_errors.UniqueViolation as exc:
@@ -512,6 +527,13 @@ class PostgresStore:
                     raise self._conflict(conn, expected)
                 self._events(cur, records, lines)
                 self._batches(cur, batches)
+                cur.execute(  # the tip kept outside the log, in the same transaction (see `kept_tip`)
+                    self._q(
+                        "INSERT INTO {s}.meta (encounter, key, value) VALUES (%s, 'tip', %s) "
+                        "ON CONFLICT (encounter, key) DO UPDATE SET value = excluded.value"
+                    ),
+                    (self.encounter, tip_text(tip, lines[-1])),
+                )
                 cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.schema}\t{self.encounter}\t{tip}"))
         except pg_errors.UniqueViolation:  # the (encounter, version) key: a writer that skipped the tip
             raise VersionConflict(self.name, expected, self._tip(conn) or 0) from None
@@ -690,6 +712,26 @@ class PostgresStore:
                 ),
                 [(self.encounter, version, fmt, data) for version, data in snapshots],
             )
+
+    def snapshots(self, fmt: int) -> list[tuple[int, bytes]]:
+        """Every snapshot in this format, oldest first: `verify` checks each against the fold."""
+        with self._conn("reading snapshots") as conn:
+            rows = conn.execute(
+                self._q(
+                    "SELECT version, data FROM {s}.snapshots WHERE encounter = %s AND format = %s "
+                    "ORDER BY version"
+                ),
+                (self.encounter, fmt),
+            ).fetchall()
+        return [(row[0], bytes(row[1])) for row in rows]
+
+    def kept_tip(self) -> tuple[int, str] | None:
+        """The version and last line hash kept in meta with every append (None: an older encounter)."""
+        with self._conn("reading the tip") as conn:
+            row = conn.execute(
+                self._q("SELECT value FROM {s}.meta WHERE encounter = %s AND key = 'tip'"), (self.encounter,)
+            ).fetchone()
+        return parse_tip(row[0]) if row else None
 
     def drop_snapshots(self) -> int:
         with self._conn("dropping snapshots") as conn, conn.transaction():

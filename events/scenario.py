@@ -16,6 +16,13 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, UnsetType
 from tabletrail.events.errors import InputError
+from tabletrail.events.limits import (
+    MAX_FIGHTERS,
+    MAX_MAP_CELLS,
+    MAX_MAP_SIDE,
+    MAX_SCENARIO_BYTES,
+    check_number,
+)
 
 Number = int | float
 SettingValue = str | int | float | bool
@@ -151,12 +158,19 @@ def load_scenario(path: str | Path) -> Scenario:
             f"{path}: a tabletrail log, not a scenario file: `tabletrail show {path}` shows it, "
             "and `tabletrail new` takes a scenario (.toml) such as scenarios/speed-meters-skirmish.toml"
         )
+    if len(data) > MAX_SCENARIO_BYTES:
+        raise InputError(
+            f"{path}: {len(data):,} bytes; a scenario file may hold {MAX_SCENARIO_BYTES:,} "
+            "(MAX_SCENARIO_BYTES)"
+        )
     try:
         raw = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once per nested array or table
+        raise InputError(f"{path}: not valid TOML here: arrays or tables nest too deeply") from None
     return parse_scenario(raw, source=str(path), folder=path.parent)
 
 
@@ -173,8 +187,8 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
     name = v.string(enc, "name", "encounter.name")
     ruleset = v.string(enc, "ruleset", "encounter.ruleset")
     seed = enc.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        v.fail("encounter.seed", f"expected a whole number, got {seed!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        v.fail("encounter.seed", f"expected a whole number from 0 below 2**63, got {seed!r}")
     initiative = enc.get("initiative", [])
     if not isinstance(initiative, list) or not all(isinstance(i, str) for i in initiative):
         v.fail("encounter.initiative", "expected a list of fighter ids")
@@ -185,12 +199,20 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
     for key, value in settings.items():
         if not isinstance(value, str | int | float | bool):
             v.fail(f"settings.{key}", f"expected a string, number or true/false, got {value!r}")
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            v.number(value, f"settings.{key}")
 
     map_ = v.table(raw, "map")
     rows = map_.get("rows")
     if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
         v.fail("map.rows", "expected a non-empty list of strings, one per row")
     width = len(rows[0])
+    if len(rows) > MAX_MAP_SIDE or width > MAX_MAP_SIDE or len(rows) * width > MAX_MAP_CELLS:
+        v.fail(
+            "map.rows",
+            f"a {width} x {len(rows)} map; the limits are {MAX_MAP_SIDE} a side (MAX_MAP_SIDE) and "
+            f"{MAX_MAP_CELLS:,} cells (MAX_MAP_CELLS)",
+        )
     for i, row in enumerate(rows):
         if len(row) != width:
             v.fail(f"map.rows[{i}]", f"row is {len(row)} characters wide, row 0 is {width}")
@@ -206,6 +228,8 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
     fighters_raw = raw.get("fighters")
     if not isinstance(fighters_raw, list) or not fighters_raw:
         v.fail("fighters", "expected at least one [[fighters]] table")
+    if len(fighters_raw) > MAX_FIGHTERS:
+        v.fail("fighters", f"{len(fighters_raw)} fighters; the limit is {MAX_FIGHTERS} (MAX_FIGHTERS)")
     fighters = tuple(v.fighter(i, f, width, len(rows)) for i, f in enumerate(fighters_raw))
     ids = [f.id for f in fighters]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
@@ -255,8 +279,10 @@ class _Validator:
     def number(self, value: Any, field: str) -> Number:
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail(field, f"expected a number, got {value!r}")
-        if value != value or value in (float("inf"), float("-inf")):
-            self.fail(field, f"expected a finite number, got {value!r}")
+        try:
+            check_number(value, "")
+        except InputError as exc:
+            self.fail(field, f"expected a finite number{str(exc).removeprefix(':')}")
         return value
 
     def cell_kind(self, ch: str, spec: Any) -> CellKind:
@@ -272,7 +298,7 @@ class _Validator:
             if key not in allowed:
                 self.fail(f"{field}.{key}", f"unknown field (expected one of {sorted(allowed)})")
         terrain = spec.get("terrain", "floor")
-        if terrain not in TERRAIN_TAGS:
+        if not isinstance(terrain, str) or terrain not in TERRAIN_TAGS:
             self.fail(f"{field}.terrain", f"unknown terrain {terrain!r} (known: {sorted(TERRAIN_TAGS)})")
         tags = spec.get("tags", [])
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
@@ -312,8 +338,10 @@ class _Validator:
             self.fail(f"{field}.at", f"expected [x, y] or [x, y, z] with whole x and y, got {at!r}")
         if not (0 <= at[0] < width and 0 <= at[1] < height):
             self.fail(f"{field}.at", f"{at[0]},{at[1]} is off the {width}x{height} map")
+        if len(at) == 3:
+            self.number(at[2], f"{field}.at[2]")
         size = spec.get("size", "medium")
-        if size not in SIZES:
+        if not isinstance(size, str) or size not in SIZES:
             self.fail(f"{field}.size", f"unknown size {size!r} (known: {', '.join(SIZES)})")
         tags = spec.get("tags", [])
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):

@@ -12,7 +12,9 @@ told otherwise). Its tables:
 - refused(encounter, n, line): the refusal side log, as JsonlStore keeps in LOG.refused.
 - snapshots(encounter, version, format, data): caches of the board (see
   projections/snapshot.py); dropping them loses nothing.
-- meta(key, value): settings of the store, e.g. snapshot_every.
+- meta(key, value): settings of the store, e.g. snapshot_every, and `tip`: the
+  version and last line hash, written in each append's transaction so `verify`
+  can tell a log cut at a batch end (issue 13).
 
 Each batch is one transaction (BEGIN IMMEDIATE ... COMMIT) in WAL mode; with
 durable=True (the default) `synchronous=FULL` makes a commit survive power loss,
@@ -38,6 +40,8 @@ from tabletrail.events.log import (
     Warn,
     decode,
     fsync_folder,
+    parse_tip,
+    tip_text,
     unkept,
 )
 
@@ -305,6 +309,10 @@ class SqliteStore:
                 "command_id = coalesce(batches.command_id, excluded.command_id)",
                 [(self.encounter, batch, lo, hi, cid) for batch, (lo, hi, cid) in batches.items()],
             )
+            conn.execute(  # the tip kept outside the log, in the same transaction (see `kept_tip`)
+                "INSERT OR REPLACE INTO meta (encounter, key, value) VALUES (?, 'tip', ?)",
+                (self.encounter, tip_text(records[-1].seq, lines[-1])),
+            )
         except sqlite3.IntegrityError:  # the unique (encounter, command_id): this id was appended before
             ids = [cid for _, _, cid in batches.values() if cid is not None]
             taken = [
@@ -437,6 +445,23 @@ class SqliteStore:
                 "INSERT OR REPLACE INTO snapshots (encounter, version, format, data) VALUES (?, ?, ?, ?)",
                 [(self.encounter, version, fmt, data) for version, data in snapshots],
             )
+
+    def snapshots(self, fmt: int) -> list[tuple[int, bytes]]:
+        """Every snapshot in this format, oldest first: `verify` checks each against the fold."""
+        with self._db("reading snapshots") as conn:
+            rows = conn.execute(
+                "SELECT version, data FROM snapshots WHERE encounter = ? AND format = ? ORDER BY version",
+                (self.encounter, fmt),
+            ).fetchall()
+        return [(row[0], bytes(row[1])) for row in rows]
+
+    def kept_tip(self) -> tuple[int, str] | None:
+        """The version and last line hash kept in the meta table with every append (None: an older file)."""
+        with self._db("reading the tip") as conn:
+            row = conn.execute(
+                "SELECT value FROM meta WHERE encounter = ? AND key = 'tip'", (self.encounter,)
+            ).fetchone()
+        return parse_tip(row[0]) if row else None
 
     def drop_snapshots(self) -> int:
         with self._db("dropping snapshots") as conn, self._transaction(conn):

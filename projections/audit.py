@@ -65,6 +65,8 @@ from tabletrail.events.types import (
     Undone,
 )
 from tabletrail.projections.board import view
+from tabletrail.projections.snapshot import FORMAT as SNAPSHOT_FORMAT
+from tabletrail.projections.snapshot import loads, take
 from tabletrail.projections.timeline import Timeline
 
 # What the engine's own rule ids enforce (a ruleset's rules carry their own words).
@@ -829,10 +831,86 @@ def verify_file(path: str | Path, tip: str = "") -> dict[str, Any]:
 
 
 def verify_store(store: Store, tip: str = "") -> dict[str, Any]:
-    """verify a store's raw lines: a file is read byte for byte, other stores line by line."""
+    """verify a store's raw lines: a file is read byte for byte, other stores line by line.
+
+    Then what the store keeps beside its log (issue 13): the tip (version and last
+    line hash, kept with every append) must be the log's end, and every snapshot
+    must pass its checksum and equal the snapshot the full fold gives at its version.
+    """
     if isinstance(store, JsonlStore):
-        return verify_file(store.path, tip)
-    return verify_lines(list(store.read()), store.name, tip)
+        lines, torn = read_lines(store.path)
+        data = verify_lines(lines, str(store.path), tip, torn)
+    else:
+        lines = list(store.read())
+        data = verify_lines(lines, store.name, tip)
+    data["warnings"] = []
+    if data["ok"]:
+        finding = _kept_tip(store, lines, data) or _snapshots(store, data)
+        if finding is not None:
+            data["ok"], data["finding"] = False, asdict(finding)
+    return data
+
+
+def _kept_tip(store: Store, lines: Sequence[bytes], data: dict[str, Any]) -> Finding | None:
+    """The log must end where the store's kept tip says it does: a cut at a batch end is caught."""
+    kept_tip = getattr(store, "kept_tip", None)
+    kept = kept_tip() if kept_tip is not None else None
+    if kept is None:
+        if kept_tip is not None:
+            data["warnings"].append(
+                "no tip is kept beside this log (an older or copied log): a cut at a batch end or an "
+                "edit of the last line can't be told from the log alone; pass --tip to anchor it"
+            )
+        return None
+    version, last = kept
+    if len(lines) == version and line_hash(lines[-1]) == last:
+        data["anchored"] = True
+        return None
+    return Finding(
+        min(version, len(lines)),
+        "tip",
+        f"the log holds {len(lines)} lines ending in hash {data['tip']}, but the tip kept beside it says "
+        f"{version} lines ending in hash {last}: the log was cut or its end edited (or a writer that keeps "
+        "no tip appended to it)",
+    )
+
+
+def _snapshots(store: Store, data: dict[str, Any]) -> Finding | None:
+    """Every snapshot checked: its checksum, and equal to the one the full fold takes at its version."""
+    listed = getattr(store, "snapshots", None)
+    if listed is None:
+        return None
+    stored = dict(listed(SNAPSHOT_FORMAT))
+    if not stored:
+        return None
+    for version, blob in stored.items():
+        try:
+            loads(blob)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            return Finding(version, "snapshot", f"the snapshot at version {version} is damaged: {exc}")
+    enc = Encounter(store)
+    wrong: list[int] = []
+    seen: set[int] = set()
+
+    def compare() -> None:
+        version = len(enc.records)
+        if version in stored and version not in seen:
+            seen.add(version)
+            if loads(stored[version]) != take(enc.timeline, enc.last_hash, enc._batch):
+                wrong.append(version)
+
+    enc._sink = compare
+    enc._fold_all(None, committed=False)
+    missed = sorted(set(stored) - seen)  # not at a batch end of this log
+    if wrong or missed:
+        version = (wrong or missed)[0]
+        return Finding(
+            version,
+            "snapshot",
+            f"the snapshot at version {version} does not match the log folded from its first line "
+            "(edited, or of another log): `tabletrail repair` rebuilds the snapshots",
+        )
+    return None
 
 
 # --- what-if ----------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ its length) folds the log before the snapshot once and fills everything in.
 
 from __future__ import annotations
 
+import hashlib
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, MutableSet
 from typing import Any, NamedTuple, TypeVar
@@ -31,7 +32,9 @@ from tabletrail.core.state import EncounterState
 from tabletrail.events.types import SCHEMA_VERSION, CommandIssued
 from tabletrail.projections.timeline import Timeline
 
-FORMAT = 1  # raise when Snapshot or EncounterState changes shape: older snapshots are then ignored
+FORMAT = 2  # raise when Snapshot or EncounterState changes shape: older snapshots are then ignored
+# 2: the stored bytes start with a checksum of the rest (issue 13: a cache is checked before it is trusted)
+_SUM = 16  # bytes of the blake2b checksum in front of a snapshot
 
 V = TypeVar("V")
 
@@ -147,12 +150,22 @@ def take(timeline: Timeline, line_hash: str, batch: int) -> Snapshot:
 
 
 def dumps(snapshot: Snapshot) -> bytes:
-    return _encoder.encode(snapshot)
+    """The stored form: a checksum of the encoded snapshot, then the snapshot (see `loads`)."""
+    body = _encoder.encode(snapshot)
+    return hashlib.blake2b(body, digest_size=_SUM).digest() + body
 
 
 def loads(data: bytes) -> Snapshot:
-    """Decode a stored snapshot; msgspec.DecodeError if it is not one of this format."""
-    snap = _decoder.decode(data)
+    """Decode a stored snapshot; msgspec.DecodeError if it is not one of this format or its bytes changed.
+
+    The snapshot also names the hash of the log line it folds up to, which the
+    opener compares with the log: a snapshot edited in place, or one of another
+    log, is never trusted (the encounter then folds the log, and says so).
+    """
+    body = data[_SUM:]
+    if len(data) <= _SUM or hashlib.blake2b(body, digest_size=_SUM).digest() != data[:_SUM]:
+        raise msgspec.DecodeError("the snapshot's checksum does not match its bytes (edited or damaged)")
+    snap = _decoder.decode(body)
     if snap.format != FORMAT:
         raise msgspec.DecodeError(f"snapshot format {snap.format}, expected {FORMAT}")
     return snap

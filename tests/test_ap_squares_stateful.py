@@ -60,6 +60,7 @@ OWN_RULES = frozenset(
     | {
         "tabletrail/turn-order",
         "tabletrail/command",
+        "tabletrail/side",  # a side enters only its own fighters' rolls (issue 13)
         "tabletrail/checks",
         "tabletrail/undo",
     }

@@ -72,6 +72,7 @@ from tabletrail.core.state import EncounterState
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import ConflictError, InputError, Unavailable
+from tabletrail.events.limits import MAX_BODY_BYTES, MAX_WAYPOINTS, check_nesting
 from tabletrail.events.log import JsonlStore, Record, Store
 from tabletrail.syntax import parse
 from tabletrail.web import views
@@ -207,9 +208,20 @@ async def _body(request: Request, kind: type[_T]) -> _T:
         raise BadRequest(
             f"{request.url.path}: send the body as application/json, not {kind_of or 'no content type'}", 415
         )
-    raw = await request.body()
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise BadRequest(_too_big(request, int(declared)), 413)
+    raw = b""
+    async for chunk in request.stream():  # read no further than the limit, whatever the header said
+        raw += chunk
+        if len(raw) > MAX_BODY_BYTES:
+            raise BadRequest(_too_big(request, len(raw)), 413)
     if not raw.strip():
         raise BadRequest(f"{request.url.path}: the request has no body; send a JSON object")
+    try:
+        check_nesting(raw, request.url.path)
+    except InputError as exc:
+        raise BadRequest(str(exc)) from None
     try:
         return msgspec.json.decode(raw, type=kind)
     except msgspec.ValidationError as exc:
@@ -218,13 +230,19 @@ async def _body(request: Request, kind: type[_T]) -> _T:
         raise BadRequest(f"{request.url.path}: the body is not JSON ({exc})") from None
 
 
+def _too_big(request: Request, size: int) -> str:
+    return (
+        f"{request.url.path}: a body of {size:,}+ bytes; the limit is {MAX_BODY_BYTES:,} (MAX_BODY_BYTES)"
+    )
+
+
 def _error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": error, "message": message, **extra}, status_code=status)
 
 
 def _bad(exc: BadRequest) -> JSONResponse:
     kinds = {400: "bad request", 403: "forbidden", 404: "not found", 409: "conflict"}
-    kinds[415] = "unsupported media type"
+    kinds[413], kinds[415] = "too large", "unsupported media type"
     return _error(exc.status, kinds.get(exc.status, "bad request"), exc.message)
 
 
@@ -320,6 +338,8 @@ def _move_text(table: Table, move: MoveBody, extra: dict[str, Any]) -> str:
     cells = [move.to] if move.to is not None else list(move.waypoints)
     if not cells:
         raise BadRequest("move: give a destination (to) or waypoints")
+    if len(cells) > MAX_WAYPOINTS:
+        raise BadRequest(f"move: {len(cells):,} waypoints; the limit is {MAX_WAYPOINTS} (MAX_WAYPOINTS)")
     for x, y in cells:
         if not state.grid.inside(x, y):
             raise BadRequest(f"move: {x},{y} is off the {state.grid.width}x{state.grid.height} map")
