@@ -14,8 +14,10 @@ Durability and sharing, store by store:
 - `execute(..., command_id=...)` makes a command idempotent: an id already in
   the log appends nothing and returns the records that id appended first.
 - A store with snapshots (SQLite) is opened from its newest snapshot and the
-  records after it; undo and redo reach back before the snapshot lazily (see
-  projections/snapshot.py). `open(..., snapshots=False)` folds the whole log.
+  records after it; undo and redo reach back before the snapshot lazily
+  (`history.py` fetches the past states, `lazy_records.py` the records, and
+  projections/snapshot.py stores the board). `open(..., snapshots=False)` folds
+  the whole log.
 - A log a crash cut mid-batch (a torn last line, or a batch missing records)
   is refused with the byte or line where the damage starts; `open(...,
   committed=True)` opens the whole batches before it, read-only.
@@ -49,7 +51,7 @@ from tabletrail.events.types import (
     Redone,
     Undone,
 )
-from tabletrail.history import _History
+from tabletrail.history import History
 from tabletrail.lazy_records import LazyRecords
 from tabletrail.projections.snapshot import (
     FORMAT,
@@ -164,7 +166,8 @@ class Encounter:
             return False  # an older vocabulary's snapshot: ignored quietly, as `repair` will replace it
         if len(at) != 1 or line_hash(at[0]) != snap.line_hash or snap.version != found[0]:
             return self._unfit(found[0], "it names another record than the log holds at that version")
-        history = _History(self.store, snap)
+        store = self.store
+        history = History(store, snap, lambda: Encounter.open(store, upto=snap.version, snapshots=False))
         self.timeline = restore(snap, history.lazy)
         self.records = LazyRecords(snap.version, history.records)  # type: ignore[assignment]
         self.last_hash = snap.line_hash

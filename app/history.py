@@ -7,6 +7,7 @@ batches before the snapshot are fetched from the store on demand, not held.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from tabletrail.encounter import Encounter
 
 
-class _History:
+class History:
     """What an encounter opened from a snapshot knows of the batches before it, fetched on demand.
 
     Each batch's facts come from its own records (SQLite finds them by batch);
@@ -41,9 +42,10 @@ class _History:
     before it. Asking for a whole collection folds the log up to the snapshot once.
     """
 
-    def __init__(self, store: Any, snap: Snapshot) -> None:
+    def __init__(self, store: Any, snap: Snapshot, open_whole: Callable[[], Encounter]) -> None:
         self.store = store
         self.snap = snap
+        self._open_whole = open_whole  # opens the log up to the snapshot without it (the service's job)
         self._whole: Encounter | None = None
         limit = snap.batch
         self.lazy = Lazy(
@@ -58,9 +60,7 @@ class _History:
     def whole(self) -> Encounter:
         """The log up to the snapshot, folded in full (once)."""
         if self._whole is None:
-            from tabletrail.encounter import Encounter
-
-            self._whole = Encounter.open(self.store, upto=self.snap.version, snapshots=False)
+            self._whole = self._open_whole()
         return self._whole
 
     def records(self, first: int, last: int) -> list[Record]:
