@@ -14,8 +14,10 @@ Durability and sharing, store by store:
 - `execute(..., command_id=...)` makes a command idempotent: an id already in
   the log appends nothing and returns the records that id appended first.
 - A store with snapshots (SQLite) is opened from its newest snapshot and the
-  records after it; undo and redo reach back before the snapshot lazily (see
-  projections/snapshot.py). `open(..., snapshots=False)` folds the whole log.
+  records after it; undo and redo reach back before the snapshot lazily
+  (`history.py` fetches the past states, `lazy_records.py` the records, and
+  projections/snapshot.py stores the board). `open(..., snapshots=False)` folds
+  the whole log.
 - A log a crash cut mid-batch (a torn last line, or a batch missing records)
   is refused with the byte or line where the damage starts; `open(...,
   committed=True)` opens the whole batches before it, read-only.
@@ -24,8 +26,7 @@ Durability and sharing, store by store:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, overload
+from collections.abc import Callable, Iterable
 
 import msgspec
 from tabletrail.core.batch import Batch
@@ -42,7 +43,6 @@ from tabletrail.events.scenario import Scenario
 from tabletrail.events.types import (
     SCHEMA_VERSION,
     Abandoned,
-    CheckRolled,
     CommandIssued,
     EncounterStarted,
     Event,
@@ -51,11 +51,10 @@ from tabletrail.events.types import (
     Redone,
     Undone,
 )
+from tabletrail.history import History
+from tabletrail.lazy_records import LazyRecords
 from tabletrail.projections.snapshot import (
     FORMAT,
-    Lazy,
-    LazyMap,
-    LazySet,
     Snapshot,
     dumps,
     loads,
@@ -167,7 +166,8 @@ class Encounter:
             return False  # an older vocabulary's snapshot: ignored quietly, as `repair` will replace it
         if len(at) != 1 or line_hash(at[0]) != snap.line_hash or snap.version != found[0]:
             return self._unfit(found[0], "it names another record than the log holds at that version")
-        history = _History(self.store, snap)
+        store = self.store
+        history = History(store, snap, lambda: Encounter.open(store, upto=snap.version, snapshots=False))
         self.timeline = restore(snap, history.lazy)
         self.records = LazyRecords(snap.version, history.records)  # type: ignore[assignment]
         self.last_hash = snap.line_hash
@@ -566,168 +566,3 @@ def _check_on_map(state: EncounterState, event: Moved | Placed, where: str) -> N
                 f"{where}: this {type(event).__name__.lower()} event takes {event.fighter} to {x},{y}, "
                 f"off the {state.grid.width} x {state.grid.height} map"
             )
-
-
-# --- opening from a snapshot: what lies before it, read on demand ----------------------
-
-
-class LazyRecords(Sequence[Record]):
-    """The records of an encounter opened from a snapshot: those before it are read when asked for."""
-
-    def __init__(self, base: int, load: Callable[[int, int], list[Record]]) -> None:
-        self.base = base  # records 1..base are in the store, not in memory
-        self.tail: list[Record] = []
-        self._load = load  # (first seq, last seq) -> records
-        self._prefix: list[Record] | None = None
-
-    def __len__(self) -> int:
-        return self.base + len(self.tail)
-
-    def append(self, record: Record) -> None:
-        self.tail.append(record)
-
-    @overload
-    def __getitem__(self, index: int) -> Record: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Record]: ...
-
-    def __getitem__(self, index: int | slice) -> Record | list[Record]:
-        n = len(self)
-        if isinstance(index, slice):
-            lo, hi, step = index.indices(n)
-            if step != 1:
-                return [self[i] for i in range(lo, hi, step)]
-            return self._range(lo, hi) if hi > lo else []
-        i = index + n if index < 0 else index
-        if not 0 <= i < n:
-            raise IndexError("record index out of range")
-        return self.tail[i - self.base] if i >= self.base else self._range(i, i + 1)[0]
-
-    def _range(self, lo: int, hi: int) -> list[Record]:
-        """Records lo..hi-1 (0-based), read from the store where they are not in memory."""
-        out: list[Record] = []
-        if lo < self.base:
-            top = min(hi, self.base)
-            out = self._prefix[lo:top] if self._prefix is not None else self._load(lo + 1, top)
-        if hi > self.base:
-            out = out + self.tail[max(lo, self.base) - self.base : hi - self.base]
-        return out
-
-    def __iter__(self) -> Iterator[Record]:
-        if self._prefix is None:
-            self._prefix = self._load(1, self.base)
-        yield from self._prefix
-        yield from self.tail
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyRecords | list):
-            return len(self) == len(other) and list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"LazyRecords({self.base} before the snapshot, {len(self.tail)} after)"
-
-
-class _History:
-    """What an encounter opened from a snapshot knows of the batches before it, fetched on demand.
-
-    Each batch's facts come from its own records (SQLite finds them by batch);
-    the state before or after a batch is folded from the nearest snapshot at or
-    before it. Asking for a whole collection folds the log up to the snapshot once.
-    """
-
-    def __init__(self, store: Any, snap: Snapshot) -> None:
-        self.store = store
-        self.snap = snap
-        self._whole: Encounter | None = None
-        limit = snap.batch
-        self.lazy = Lazy(
-            before=LazyMap(self._before, lambda: self.whole().timeline.before, limit),
-            after=LazyMap(self._after, lambda: self.whole().timeline.after, limit),
-            commands=LazyMap(self._command, lambda: self.whole().timeline.commands, limit),
-            actors=LazyMap(self._actor, lambda: self.whole().timeline.actors, limit),
-            first_seq=LazyMap(self._first_seq, lambda: self.whole().timeline.first_seq, limit),
-            seeded=LazySet(self._seeded, lambda: self.whole().timeline.seeded, limit),
-        )
-
-    def whole(self) -> Encounter:
-        """The log up to the snapshot, folded in full (once)."""
-        if self._whole is None:
-            self._whole = Encounter.open(self.store, upto=self.snap.version, snapshots=False)
-        return self._whole
-
-    def records(self, first: int, last: int) -> list[Record]:
-        if self._whole is not None:
-            return list(self._whole.records[first - 1 : last])
-        name = self.store.name
-        return [decode(line, f"{name}:{n}") for n, line in enumerate(self.store.read(first - 1, last), first)]
-
-    def _span(self, batch: int) -> tuple[int, int]:
-        span = self.store.batch_span(batch)
-        if span is None:
-            raise KeyError(batch)
-        return span
-
-    def _command_batch(self, batch: int) -> list[Record]:
-        """A batch's records; KeyError for undo and redo batches, which the timeline keeps nothing of."""
-        records = self.records(*self._span(batch))
-        if not records or type(records[0].event) in (Undone, Redone):
-            raise KeyError(batch)
-        return records
-
-    def _before(self, batch: int) -> EncounterState:
-        first = self._command_batch(batch)[0].seq
-        if first == 1:
-            raise KeyError(batch)  # nothing comes before the encounter starts
-        return self.state_at(first - 1)
-
-    def _after(self, batch: int) -> EncounterState:
-        return self.state_at(self._command_batch(batch)[-1].seq)
-
-    def _command(self, batch: int) -> CommandIssued:
-        for r in self._command_batch(batch):
-            if type(r.event) is CommandIssued:
-                return r.event
-        raise KeyError(batch)
-
-    def _actor(self, batch: int) -> str:
-        return self._command_batch(batch)[0].actor
-
-    def _first_seq(self, batch: int) -> int:
-        return self._command_batch(batch)[0].seq
-
-    def _seeded(self, batch: int) -> bool:
-        try:
-            records = self._command_batch(batch)
-        except KeyError:
-            return False
-        return any(type(r.event) is CheckRolled and r.event.source == "seeded" for r in records)
-
-    def state_at(self, seq: int) -> EncounterState:
-        """The board after record `seq` (a batch end), folded from the nearest snapshot before it."""
-        t: Timeline | None = None
-        start = 0
-        found = self.store.latest_snapshot(FORMAT, seq)
-        if found is not None:
-            try:
-                snap = loads(found[1])
-                t, start = restore(snap, self.lazy), snap.version
-            except (msgspec.DecodeError, msgspec.ValidationError):
-                t = None
-        if t is None:
-            t, start = Timeline(), 0
-            t.before, t.after, t.commands, t.actors, t.first_seq = (  # type: ignore[assignment]
-                self.lazy.before,
-                self.lazy.after,
-                self.lazy.commands,
-                self.lazy.actors,
-                self.lazy.first_seq,
-            )
-            t.seeded = self.lazy.seeded  # type: ignore[assignment]
-        name = self.store.name
-        for n, line in enumerate(self.store.read(start, seq), start=start + 1):
-            t.apply(decode(line, f"{name}:{n}"))
-        return t.board

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from tabletrail.cli import main
 from tabletrail.core.refusal import Rejection
-from tabletrail.encounter import Encounter, LazyRecords
+from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.lazy_records import LazyRecords
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import (
     FORMAT,

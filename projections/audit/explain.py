@@ -1,0 +1,105 @@
+"""Explain: everything behind one event of a log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.events.errors import InputError
+from tabletrail.events.log import Record
+from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, RulingMade, Undone
+from tabletrail.projections.audit.parts import (
+    _cited,
+    _command_of,
+    _groups,
+    _ruling,
+    _status,
+    cell_rulings,
+    checks,
+    fighter_card,
+    involved,
+    moves,
+    plain,
+    rule_words,
+    rulings_in_force,
+    settings_view,
+)
+from tabletrail.projections.timeline import Timeline
+
+
+def _command_view(recs: Sequence[Record], commands: dict[int, CommandIssued]) -> dict[str, Any]:
+    head = recs[0].event
+    command, text = _command_of(head)
+    base = {"batch": recs[0].batch, "actor": recs[0].actor, "at": recs[0].at, "text": text}
+    if isinstance(head, EncounterStarted):
+        return {**base, "text": "(setup) encounter started", "by": recs[0].actor, "why": "", "command": None}
+    assert command is not None, f"batch {recs[0].batch} starts with {type(head).__name__}"
+    view_ = {**base, "by": command.by, "why": command.why, "command": plain(command)}
+    if isinstance(head, Undone | Redone):
+        target = commands.get(head.batch)
+        view_["target_batch"] = head.batch
+        view_["target_text"] = target.text if target else "(setup)"
+    return view_
+
+
+def explain(
+    records: Sequence[Record], seq: int, refused: Sequence[Any] = (), where: str = "log"
+) -> dict[str, Any]:
+    """Everything behind one event; InputError when the log has no such sequence number."""
+    if not records:
+        raise InputError(f"{where}: the log is empty")
+    last = records[-1].seq
+    if not 1 <= seq <= last:
+        raise InputError(f"{where}: no event {seq}: the log holds events 1 to {last}")
+    record = records[seq - 1]
+    batch = [r for r in _groups(records) if r[0].batch == record.batch][0]
+    first, end = batch[0].seq, batch[-1].seq
+    before_tl = Timeline.of(records[: first - 1]) if first > 1 else None
+    after_tl = Timeline.of(records[:end])
+    whole = Timeline.of(records)
+    state_before = before_tl.state if before_tl else None
+    state_after = after_tl.state
+    rs = get_ruleset(records[0].event.scenario.ruleset)  # type: ignore[attr-defined]
+    events = [r.event for r in batch]
+    numbered = [(r.seq, r.event) for r in batch]
+    head = batch[0].event
+    command, _ = _command_of(head)
+    touched = events
+    if isinstance(head, Undone | Redone):  # what was taken back or put back
+        target = [r for r in records if r.batch == head.batch]
+        touched = [r.event for r in target]
+        numbered = [(r.seq, r.event) for r in target]
+    cited = _cited(events if not isinstance(head, Undone | Redone) else touched)
+    fighters = [
+        {
+            "id": fid,
+            "before": fighter_card(rs, state_before, fid),
+            "after": fighter_card(rs, state_after, fid),
+        }
+        for fid in involved(touched, command)
+    ]
+    rulings_before = rulings_in_force(records, before_tl) if before_tl else []
+    return {
+        "seq": seq,
+        "batch": record.batch,
+        "status": _status(whole, record.batch),
+        "ruleset": rs.id,
+        "unit": rs.unit,
+        "centi": list(rs.centi_resources),
+        "event": plain(record.event),
+        "rules": [rule_words(rs, r) for r in record.event.rules],
+        "command": _command_view(batch, whole.commands),
+        "batch_rules": [rule_words(rs, r) for r in cited],
+        "moves": moves(numbered, rs.unit, rs.centi_resources),
+        "checks": checks(numbered),
+        "settings": settings_view(rs, state_before or state_after, cited),
+        "rulings": {
+            "in_force": rulings_before,
+            "cells": cell_rulings(state_before),
+            "made_here": [_ruling(s, e) for s, e in numbered if isinstance(e, RulingMade)],
+        },
+        "fighters": fighters,
+        "events": [{"seq": r.seq, "event": plain(r.event)} for r in batch],
+        "refused_before": [plain(x) for x in refused if getattr(x, "after_seq", None) == first - 1],
+    }

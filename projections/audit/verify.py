@@ -1,0 +1,489 @@
+"""Verify: the hash chain, the sequence numbers, then every batch re-decided from the
+state before it and compared with what the log records."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from tabletrail.core.batch import Batch
+from tabletrail.core.dice import Dice
+from tabletrail.core.evolve import initial_state
+from tabletrail.core.refusal import Rejection
+from tabletrail.core.ruleset import Ruleset
+from tabletrail.core.rulesets import RULESETS
+from tabletrail.core.units import fmt
+from tabletrail.encounter import UNDO_RULE, Encounter
+from tabletrail.events.commands import Redo, Undo
+from tabletrail.events.errors import InputError
+from tabletrail.events.log import JsonlStore, MemoryStore, Record, Store, decode, encode, line_hash
+from tabletrail.events.types import (
+    SCHEMA_VERSION,
+    Abandoned,
+    EncounterStarted,
+    Event,
+    Moved,
+    Redone,
+    RulingMade,
+    Undone,
+)
+from tabletrail.projections.audit.parts import _command_of, _groups, _ruling, _same, _status, plain
+from tabletrail.projections.snapshot import FORMAT as SNAPSHOT_FORMAT
+from tabletrail.projections.snapshot import loads, take
+
+
+@dataclass(frozen=True)
+class Finding:
+    """The first thing wrong with a log: where, what kind, and what the rules expected."""
+
+    seq: int  # the line (= sequence number) at fault
+    kind: str  # line, chain, order, tip, setup, decision, undo
+    reason: str
+    rule: str = ""
+    expected: Any = None
+    recorded: Any = None
+
+
+class _Stop(Exception):
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.reason)
+        self.finding = finding
+
+
+def read_lines(path: str | Path) -> tuple[list[bytes], bool]:
+    """A log file's raw lines, and whether its last line is torn (no newline at the end)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such log file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder, not a log file") from None
+    return data.splitlines(), bool(data) and not data.endswith(b"\n")
+
+
+def _same_json(raw: Any, built: Any) -> bool:
+    """Equal as JSON values: the same keys, items and numbers (1 and 1.0 alike, never true)."""
+    if isinstance(raw, dict):
+        return (
+            isinstance(built, dict)
+            and raw.keys() == built.keys()
+            and all(_same_json(v, built[k]) for k, v in raw.items())
+        )
+    if isinstance(raw, list):
+        return (
+            isinstance(built, list)
+            and len(raw) == len(built)
+            and all(_same_json(a, b) for a, b in zip(raw, built, strict=True))
+        )
+    if isinstance(raw, bool) or isinstance(built, bool):
+        return raw is built
+    return raw == built and isinstance(raw, int | float) == isinstance(built, int | float)
+
+
+def _as_written(line: bytes, record: Record) -> bool:
+    """Does the line say exactly what its record says?
+
+    A line of the current vocabulary re-encodes to itself, or at least to the same
+    JSON: a renamed key (which decodes to the field's default) would otherwise
+    change the file unnoticed. A line of an older vocabulary is upcast on reading
+    and can't be compared this way.
+    """
+    try:
+        raw = msgspec.json.decode(line)
+    except msgspec.DecodeError:  # e.g. bytes that are not UTF-8 inside a key the types skip
+        return False
+    version = raw.get("schema", 1) if isinstance(raw, dict) else 1
+    if version != SCHEMA_VERSION:
+        return True
+    again = encode(record)
+    return again == line or _same_json(raw, msgspec.json.decode(again))
+
+
+def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
+    """Decode every line and check seq and the hash chain; stops at the first bad line."""
+    if not lines:
+        raise _Stop(Finding(1, "line", f"{name}: the log is empty"))
+    records: list[Record] = []
+    prev = ""
+    for n, line in enumerate(lines, start=1):
+        if torn and n == len(lines):
+            raise _Stop(
+                Finding(
+                    n,
+                    "line",
+                    f"line {n} is torn: no newline ends the file (cut mid-write? `tabletrail repair` cuts)",
+                )
+            )
+        try:
+            record = decode(line, f"{name}:{n}")
+        except (InputError, msgspec.MsgspecError, ValueError) as exc:  # any undecodable line is a finding
+            why = str(exc).removeprefix(f"{name}:{n}: ").removeprefix("not a log record: ")
+            raise _Stop(Finding(n, "line", f"line {n} is not a log record: {why}")) from None
+        if not _as_written(line, record):
+            raise _Stop(
+                Finding(n, "line", f"line {n} is not as the engine writes it (a key or spacing changed)")
+            )
+        if record.prev != prev:
+            raise _Stop(
+                Finding(
+                    n,
+                    "chain",
+                    f"line {n} does not carry the hash of line {n - 1}: line {n - 1} was edited, "
+                    f"or a line was inserted, deleted or moved here"
+                    if n > 1
+                    else "line 1 must carry no previous hash",
+                )
+            )
+        if record.seq != n:
+            raise _Stop(Finding(n, "order", f"line {n} says it is event {record.seq}"))
+        prev = line_hash(line)
+        records.append(record)
+    return records
+
+
+def _tip(lines: Sequence[bytes], tip: str) -> None:
+    if tip and tip not in {line_hash(line) for line in lines}:
+        raise _Stop(
+            Finding(
+                len(lines),
+                "tip",
+                f"no line hashes to the anchor {tip}: the anchored line was edited or the log cut before it",
+            )
+        )
+
+
+def _explain_gap(expected: Event | None, recorded: Event | None, unit: str) -> str:
+    """Plain words on how a recorded event differs from what the rules give."""
+    words = []
+    if isinstance(recorded, Moved):
+        total = sum(s.cost for s in recorded.steps)
+        if total > recorded.budget:
+            words.append(
+                f"the recorded move costs {fmt(total)} {unit}, "
+                f"but only {fmt(recorded.budget)} {unit} were left"
+            )
+    if expected is None:
+        words.append(f"the rules produce nothing here, the log records a {type(recorded).__name__}")
+    elif recorded is None:
+        words.append(f"the rules also produce a {type(expected).__name__} here, missing from the log")
+    else:
+        pe, pr = plain(expected), plain(recorded)
+        keys = [k for k in pe if pe.get(k) != pr.get(k)] or ["type"]
+        words.append("they differ in " + ", ".join(keys))
+    return "; ".join(words)
+
+
+def _check_setup(recs: list[Record]) -> Ruleset:
+    """The first batch: a known ruleset, settings the scenario chose, and the first turn as begun."""
+    started = recs[0].event
+    if not isinstance(started, EncounterStarted):
+        raise _Stop(Finding(1, "setup", "a log must start with an encounter-started event"))
+    sc = started.scenario
+    rs = RULESETS.get(sc.ruleset)
+    if rs is None:
+        raise _Stop(
+            Finding(1, "setup", f"unknown ruleset {sc.ruleset!r} (known: {', '.join(sorted(RULESETS))})")
+        )
+    try:
+        rs.resolve_settings(dict(started.settings), "settings in force")
+        chosen = rs.resolve_settings(dict(sc.settings), "scenario settings")
+        rs.validate(sc, "scenario")
+        state = initial_state(started)
+    except InputError as exc:
+        raise _Stop(Finding(1, "setup", str(exc))) from None
+    except (KeyError, IndexError, ValueError) as exc:
+        raise _Stop(Finding(1, "setup", f"the scenario can't be set up: {exc!r}")) from None
+    for key in sc.settings:
+        if started.settings.get(key) != chosen[key]:
+            raise _Stop(
+                Finding(
+                    1,
+                    "setup",
+                    f"the settings in force say {key} = {started.settings.get(key)!r}, "
+                    f"the scenario chose {chosen[key]!r}",
+                )
+            )
+    for r in recs:
+        if r.actor != "gm" or r.at != recs[0].at:
+            raise _Stop(
+                Finding(r.seq, "order", f"line {r.seq}: the setup batch is the GM's, written at once")
+            )
+    b = Batch(state)
+    try:
+        rs.begin(b, Dice())
+    except Exception as exc:  # a forged scenario can crash a ruleset: report it, don't crash
+        raise _Stop(Finding(1, "setup", f"the first turn can't begin: {exc!r}")) from None
+    _compare(b.events, recs[1:], recs[0].seq + 1, "setup", rs.unit)
+    return rs
+
+
+def _compare(
+    expected: Sequence[Event], recorded: Sequence[Record], next_seq: int, kind: str, unit: str
+) -> None:
+    """The first difference between what the rules give and what the log records."""
+    for exp, rec in zip(expected, recorded, strict=False):
+        if not _same(exp, rec.event):
+            rule = (exp.rules or rec.event.rules or ("",))[0]
+            raise _Stop(
+                Finding(
+                    rec.seq,
+                    kind,
+                    f"event {rec.seq} is not what the rules give: {_explain_gap(exp, rec.event, unit)}",
+                    rule,
+                    plain(exp),
+                    plain(rec.event),
+                )
+            )
+    if len(expected) > len(recorded):
+        missing = expected[len(recorded)]
+        seq = recorded[-1].seq + 1 if recorded else next_seq
+        rule = (missing.rules or ("",))[0]
+        raise _Stop(Finding(seq, kind, _explain_gap(missing, None, unit), rule, plain(missing), None))
+    if len(recorded) > len(expected):
+        extra = recorded[len(expected)]
+        rule = (extra.event.rules or ("",))[0]
+        raise _Stop(
+            Finding(extra.seq, kind, _explain_gap(None, extra.event, unit), rule, None, plain(extra.event))
+        )
+
+
+def _check_batch(scratch: Encounter, recs: list[Record], unit: str) -> str:
+    """Re-decide one batch on the state before it; returns its kind ("command", "undo", "redo")."""
+    first = recs[0]
+    for r in recs[1:]:
+        if r.actor != first.actor or r.at != first.at:
+            raise _Stop(
+                Finding(
+                    r.seq,
+                    "order",
+                    f"line {r.seq} is in batch {r.batch} but its actor or time differ from line {first.seq}",
+                )
+            )
+    head = first.event
+    command, text = _command_of(head)
+    if command is None:
+        raise _Stop(
+            Finding(
+                first.seq, "order", f"batch {first.batch} starts with a {type(head).__name__}, not a command"
+            )
+        )
+    if first.actor != command.by:
+        raise _Stop(
+            Finding(
+                first.seq,
+                "order",
+                f"batch {first.batch} is logged as entered by {first.actor}, "
+                f"its command says by={command.by}",
+            )
+        )
+    if isinstance(head, Undone | Redone):
+        if len(recs) > 1:
+            raise _Stop(
+                Finding(
+                    recs[1].seq, "order", f"an {text} batch holds one event, batch {first.batch} holds more"
+                )
+            )
+        result = scratch.preview(command)
+        if isinstance(result, Rejection):
+            raise _Stop(
+                Finding(
+                    first.seq,
+                    "undo",
+                    f"{text} by {command.by} is not allowed here: {result.reason}",
+                    result.rule,
+                    {"refused": result.rule, "reason": result.reason},
+                    plain(head),
+                )
+            )
+        _compare(result, recs, first.seq, "undo", unit)
+        return text
+    if isinstance(command, Undo | Redo):
+        raise _Stop(
+            Finding(first.seq, "order", "undo and redo are logged as undone/redone events, never as commands")
+        )
+    body = recs[1:]
+    cut = tuple(scratch.timeline.undone)
+    opens = bool(body) and isinstance(body[0].event, Abandoned)
+    if cut and not (opens and body[0].event.batches == cut):  # type: ignore[union-attr]
+        seq = body[0].seq if body else first.seq + 1
+        raise _Stop(
+            Finding(
+                seq,
+                "undo",
+                f"a new command after an undo abandons the redo branch (batches {list(cut)}) first",
+                UNDO_RULE,
+            )
+        )
+    if opens and not cut:
+        raise _Stop(
+            Finding(body[0].seq, "undo", "nothing was undone, so nothing can be abandoned", UNDO_RULE)
+        )
+    body = body[1:] if opens else body
+    try:  # table rolls come with the command; seeded draws follow from the seed and the dice counter
+        result = scratch.preview(command)
+    except Exception as exc:  # a tampered state can crash a ruleset: report it, don't crash
+        raise _Stop(Finding(first.seq, "decision", f"re-deciding {text!r} failed: {exc!r}")) from None
+    if isinstance(result, Rejection):
+        culprit = next((r for r in body if result.rule in r.event.rules), body[0] if body else first)
+        raise _Stop(
+            Finding(
+                culprit.seq,
+                "decision",
+                f"the rules refuse {text!r}: {result.reason}",
+                result.rule,
+                {"refused": result.rule, "reason": result.reason},
+                plain(culprit.event),
+            )
+        )
+    _compare(result, body, first.seq + 1, "decision", unit)
+    return "command"
+
+
+def _kept_tip(store: Store, lines: Sequence[bytes], data: dict[str, Any]) -> Finding | None:
+    """The log must end where the store's kept tip says it does: a cut at a batch end is caught."""
+    kept_tip = getattr(store, "kept_tip", None)
+    kept = kept_tip() if kept_tip is not None else None
+    if kept is None:
+        if kept_tip is not None:
+            data["warnings"].append(
+                "no tip is kept beside this log (an older or copied log): a cut at a batch end or an "
+                "edit of the last line can't be told from the log alone; pass --tip to anchor it"
+            )
+        return None
+    version, last = kept
+    if len(lines) == version and line_hash(lines[-1]) == last:
+        data["anchored"] = True
+        return None
+    return Finding(
+        min(version, len(lines)),
+        "tip",
+        f"the log holds {len(lines)} lines ending in hash {data['tip']}, but the tip kept beside it says "
+        f"{version} lines ending in hash {last}: the log was cut or its end edited (or a writer that keeps "
+        "no tip appended to it)",
+    )
+
+
+def _snapshots(store: Store, data: dict[str, Any]) -> Finding | None:
+    """Every snapshot checked: its checksum, and equal to the one the full fold takes at its version."""
+    listed = getattr(store, "snapshots", None)
+    if listed is None:
+        return None
+    stored = dict(listed(SNAPSHOT_FORMAT))
+    if not stored:
+        return None
+    for version, blob in stored.items():
+        try:
+            loads(blob)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            return Finding(version, "snapshot", f"the snapshot at version {version} is damaged: {exc}")
+    enc = Encounter(store)
+    wrong: list[int] = []
+    seen: set[int] = set()
+
+    def compare() -> None:
+        version = len(enc.records)
+        if version in stored and version not in seen:
+            seen.add(version)
+            if loads(stored[version]) != take(enc.timeline, enc.last_hash, enc._batch):
+                wrong.append(version)
+
+    enc._sink = compare
+    enc._fold_all(None, committed=False)
+    missed = sorted(set(stored) - seen)  # not at a batch end of this log
+    if wrong or missed:
+        version = (wrong or missed)[0]
+        return Finding(
+            version,
+            "snapshot",
+            f"the snapshot at version {version} does not match the log folded from its first line "
+            "(edited, or of another log): `tabletrail repair` rebuilds the snapshots",
+        )
+    return None
+
+
+def verify_lines(
+    lines: Sequence[bytes], name: str = "log", tip: str = "", torn: bool = False
+) -> dict[str, Any]:
+    """Check a log line by line and batch by batch; the report names the first fault.
+
+    The chain makes every line vouch for the one before it, so the last line is
+    vouched for by re-deciding only; `tip` (a line hash noted earlier) anchors it.
+    """
+    counts = {"command": 0, "undo": 0, "redo": 0}
+    rulings: list[dict[str, Any]] = []
+    finding: Finding | None = None
+    records: list[Record] = []
+    try:
+        records = _chain(lines, name, torn)
+        _tip(lines, tip)
+        groups = _groups(records)
+        for i, recs in enumerate(groups, start=1):
+            if recs[0].batch != i:
+                raise _Stop(
+                    Finding(
+                        recs[0].seq, "order", f"line {recs[0].seq} starts batch {recs[0].batch}, expected {i}"
+                    )
+                )
+        rs = _check_setup(groups[0])
+        scratch = Encounter(MemoryStore())  # the recorded history, folded as it is checked
+        for recs in groups:
+            if recs is not groups[0]:
+                counts[_check_batch(scratch, recs, rs.unit)] += 1
+            for r in recs:
+                try:
+                    scratch.timeline.apply(r)
+                except (KeyError, ValueError, IndexError, AssertionError, AttributeError) as exc:
+                    raise _Stop(
+                        Finding(
+                            r.seq, "decision", f"event {r.seq} does not fit the board before it ({exc!r})"
+                        )
+                    ) from None
+                scratch.records.append(r)
+                if isinstance(r.event, RulingMade):
+                    rulings.append(_ruling(r.seq, r.event))
+        for ruling in rulings:
+            ruling["status"] = _status(scratch.timeline, records[ruling["seq"] - 1].batch)
+    except _Stop as stop:
+        finding = stop.finding
+    return {
+        "log": name,
+        "ok": finding is None,
+        "lines": len(lines),
+        "batches": len(_groups(records)),
+        "checked": counts,
+        "rulings": rulings,
+        "tip": line_hash(lines[-1]) if lines else "",
+        "anchored": bool(tip) and tip in {line_hash(line) for line in lines},
+        "finding": asdict(finding) if finding else None,
+    }
+
+
+def verify_file(path: str | Path, tip: str = "") -> dict[str, Any]:
+    """verify_lines on a log file read raw (Encounter.open would stop at the first bad line)."""
+    lines, torn = read_lines(path)
+    return verify_lines(lines, str(path), tip, torn)
+
+
+def verify_store(store: Store, tip: str = "") -> dict[str, Any]:
+    """verify a store's raw lines: a file is read byte for byte, other stores line by line.
+
+    Then what the store keeps beside its log (issue 13): the tip (version and last
+    line hash, kept with every append) must be the log's end, and every snapshot
+    must pass its checksum and equal the snapshot the full fold gives at its version.
+    """
+    if isinstance(store, JsonlStore):
+        lines, torn = read_lines(store.path)
+        data = verify_lines(lines, str(store.path), tip, torn)
+    else:
+        lines = list(store.read())
+        data = verify_lines(lines, store.name, tip)
+    data["warnings"] = []
+    if data["ok"]:
+        finding = _kept_tip(store, lines, data) or _snapshots(store, data)
+        if finding is not None:
+            data["ok"], data["finding"] = False, asdict(finding)
+    return data
