@@ -18,7 +18,7 @@ from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events.types import AnyEvent, Event
 from tabletrail.projections import audit
-from tabletrail.syntax import command_words, parse, take_flags
+from tabletrail.syntax import command_words, parse, take_flags, verbs_for
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
@@ -415,7 +415,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     enc = Encounter.open(store, snapshots=False)
     refused = store.refused() if hasattr(store, "refused") else []
     data = audit.explain(enc.records, args.seq, refused, where=args.log)
-    print(json.dumps(data, indent=2) if args.json else explain_text(data))
+    print(render.json_doc("explain", data, enc.state.ruleset) if args.json else explain_text(data))
     return 0
 
 
@@ -423,17 +423,17 @@ def cmd_why(args: argparse.Namespace) -> int:
     words, flags = take_flags(list(args.words), switches=("--json", "--reveal"))  # flags after the command
     as_json, reveal = args.json or "--json" in flags, args.reveal or "--reveal" in flags
     words, text = command_words(words, "why")
-    command = parse(words, "why")
     enc = _open(args.log)
+    command = parse(words, "why", verbs=verbs_for(enc.state.ruleset))
     data = audit.dry_run(enc, command, text, reveal=reveal)
-    print(json.dumps(data, indent=2) if as_json else why_text(data))
+    print(render.json_doc("why", data, enc.state.ruleset) if as_json else why_text(data))
     return 0 if data["allowed"] else 1
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     store = cli_store.store_for(args.log, heal=False)  # verify reports a torn tail; it never cuts one
     data = audit.verify_store(store, args.tip)
-    print(json.dumps(data, indent=2) if args.json else verify_text(data))
+    print(render.json_doc("verify", data) if args.json else verify_text(data))
     return 0 if data["ok"] else 1
 
 
@@ -441,12 +441,12 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     rulings = [(parse(text, f"--ruling {text!r}"), text) for text in args.rulings]
     enc = _open(args.log)
     result = audit.whatif(enc.records, args.sets, rulings)
-    print(json.dumps(result.data(), indent=2) if args.json else whatif_text(result))
+    print(render.json_doc("whatif", result.data(), enc.state.ruleset) if args.json else whatif_text(result))
     return 0
 
 
 def cmd_refused(args: argparse.Namespace) -> int:
     store = cli_store.store_for(args.log)
     entries = audit.refusals(store)
-    print(json.dumps(entries, indent=2) if args.json else refused_text(entries, args.log))
+    print(render.json_doc("refused", entries) if args.json else refused_text(entries, args.log))
     return 0

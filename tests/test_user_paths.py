@@ -373,11 +373,15 @@ def test_why_takes_its_flags_after_the_command(log: Path, capsys: pytest.Capture
     assert out.lstrip().startswith("{") and '"allowed": true' in out
 
 
-def test_a_double_dash_option_inside_a_command_says_how_options_are_written(
+def test_a_double_dash_option_inside_a_command_is_its_name_value_word(
     log: Path, capsys: pytest.CaptureFixture[str]
 ):
-    msg = error(capsys, "do", log, "move", "ari", "2,2", "--by", "blue")
-    assert "'--by'" in msg and "by=VALUE" in msg
+    """One syntax: `--by blue` and `--by=blue` in a command are `by=blue`; an option it lacks is named."""
+    before = log.read_bytes()
+    msg = error(capsys, "do", log, "move", "ari", "2,2", "--speed", "9")
+    assert "move has no option 'speed'" in msg and "by" in msg and log.read_bytes() == before
+    ok(capsys, "do", log, "move", "ari", "2,2", "--by", "blue")
+    assert b'"by":"blue"' in log.read_bytes()[len(before) :]
 
 
 def test_a_stray_word_after_a_verb_shows_that_verbs_usage(log: Path, capsys: pytest.CaptureFixture[str]):
