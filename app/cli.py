@@ -281,6 +281,8 @@ def cmd_commands(args: argparse.Namespace) -> int:
         doc = (cls.__doc__ or "").strip().splitlines()
         if doc:
             print(f"      {doc[0]}")
+        if cls.example:
+            print(f"      e.g. {cls.example}")
         if not args.ruleset:
             print(f"      rulesets: {', '.join(known) if known else 'all (a GM or log command)'}")
     return 0

@@ -128,6 +128,7 @@ def fmt_number(value: float) -> str:
 
 def fighters(state: EncounterState) -> str:
     rs = get_ruleset(state.ruleset)
+    w = Words(rs)
     turn = state.turn
     head = (
         f"round {turn.round}"
@@ -138,8 +139,8 @@ def fighters(state: EncounterState) -> str:
     mark = marks(state)
     for f in state.fighters:
         states = " ".join(v for k, v in sorted(f.states.items()) if k != "turn") or "-"
-        spent = ", ".join(_spent(rs.amount_label(k, v), k) for k, v in sorted(f.spent.items()) if v) or "-"
-        facts = " ".join(f"{k}={_short(v)}" for k, v in sorted(f.marks.items())) or "-"
+        spent = ", ".join(spent_text(w, k, v) for k, v in sorted(f.spent.items()) if v) or "-"
+        facts = "; ".join(short(w.mark(f.id, k, v)) for k, v in sorted(f.marks.items()))
         rows.append(
             (
                 mark[f.id],
@@ -150,7 +151,7 @@ def fighters(state: EncounterState) -> str:
                 states,
                 spent,
                 str(f.damage),
-                facts,
+                facts or "-",
             )
         )
     links = ", ".join(f"{a} {k} {b}" for k, a, b in state.links)
@@ -159,19 +160,16 @@ def fighters(state: EncounterState) -> str:
     return f"{head}\n{table}" + (f"\nlinks: {links}" if links else "") + f"\nunits: {rs.unit}"
 
 
-def _spent(label: str, resource: str) -> str:
-    """`movement 5 m`, `actions 1`: the budget's name first, so two budgets in meters stay apart."""
-    amount, _, unit = label.partition(" ")
-    return f"{resource} {amount}" if unit in (resource, resource.removesuffix("s")) else f"{resource} {label}"
+def spent_text(w: Words, resource: str, value: int) -> str:
+    """`movement 5 m`, `forced 1 m`, `actions 1`, `ap 2 AP`: the budget's name, then the amount."""
+    if resource in w.centi:
+        return f"{resource} {fmt(value)} {UNIT_RESOURCES.get(resource, w.unit)}"
+    return f"{resource} {value}"
 
 
-def _short(value: Any) -> str:
-    """A field's value in a line of text: lists as comma-joined items, long texts cut at 40 characters."""
-    if isinstance(value, tuple | list) and all(isinstance(v, str | int | float) for v in value):
-        text = ",".join(str(v) for v in value)
-    else:
-        text = str(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def short(text: str, width: int = 48) -> str:
+    """A text cut to fit a table's column, marked with `...` where it was cut."""
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 class Words:
@@ -182,10 +180,16 @@ class Words:
     read the same everywhere and no centi-unit or Python repr reaches a person.
     """
 
-    def __init__(self, rs: Ruleset | None = None) -> None:
+    def __init__(
+        self,
+        rs: Ruleset | None = None,
+        unit: str = "units",
+        centi: tuple[str, ...] = ("movement", "maneuver"),
+    ) -> None:
+        """From a ruleset, or from a unit and the centi-counted budgets (an audit answer names both)."""
         self.rs = rs
-        self.unit = rs.unit if rs is not None else "units"
-        self.centi = set(rs.centi_resources) if rs is not None else {"movement", "maneuver"}
+        self.unit = rs.unit if rs is not None else unit
+        self.centi = set(rs.centi_resources if rs is not None else centi)
 
     @classmethod
     def of(cls, ruleset_id: str | None) -> Words:
@@ -475,11 +479,11 @@ def explain(event: Event, rs: Ruleset | None = None) -> dict[str, Any]:
     return {"text": Words(rs).event(event), "why": event.note, "rules": list(event.rules)}
 
 
-def event_line(event: Event, rs: Ruleset | None = None) -> str:
+def event_line(event: Event, rs: Ruleset | None = None, words: Words | None = None) -> str:
     """`what happened  [rule ids]  — why`: the event, its rules and its reason on one line."""
     rules = f"  [{', '.join(event.rules)}]" if event.rules else ""
     note = f"  — {event.note}" if event.note else ""
-    return f"{describe(event, rs)}{rules}{note}"
+    return f"{(words or Words(rs)).event(event)}{rules}{note}"
 
 
 def done_lines(records: list[Record], ruleset_id: str) -> str:
