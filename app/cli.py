@@ -42,7 +42,7 @@ def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
 def cmd_new(args: argparse.Namespace) -> int:
     from tabletrail import render
     from tabletrail.encounter import Encounter
-    from tabletrail.events.scenario import load_scenario
+    from tabletrail.events.scenario import at_its_place, load_scenario
 
     scenario = load_scenario(args.scenario)
     log = args.log or cli_store.default_log(args.scenario)
@@ -51,7 +51,8 @@ def cmd_new(args: argparse.Namespace) -> int:
             f"{log}: this scenario's default log already exists; name another with --log NAME.db "
             f"(or NAME.jsonl), or go on with this one: tabletrail show {log}"
         )
-    enc = Encounter.create(cli_store.store_for(log), scenario, where=args.scenario)
+    with at_its_place(args.scenario):  # a ruleset's check of the scenario names its line and column
+        enc = Encounter.create(cli_store.store_for(log), scenario, where=args.scenario)
     print(f"started {scenario.name!r} under {scenario.ruleset} in {log}")
     print(render.board(enc.state))
     print(render.fighters(enc.state))
@@ -190,7 +191,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from tabletrail import render
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import MemoryStore
-    from tabletrail.events.scenario import load_scenario
+    from tabletrail.events.scenario import at_its_place, load_scenario
 
     target = cli_store.store_for(args.log)
     if Path(args.log).is_dir():
@@ -199,7 +200,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise InputError(f"{args.log}: a log already exists here; pick another name")
     scenario = load_scenario(args.scenario)
     memory = MemoryStore()
-    enc = Encounter.create(memory, scenario, where=args.scenario)
+    with at_its_place(args.scenario):
+        enc = Encounter.create(memory, scenario, where=args.scenario)
     refused = play_script(enc, Path(args.script))
     target.create(memory.lines, refused=memory.refused_lines())  # type: ignore[attr-defined]
     print(f"played {args.script}: {len(enc.records)} events, {refused} refusal(s) as expected in {args.log}")

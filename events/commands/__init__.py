@@ -69,7 +69,6 @@ class EndTurn(Command, tag="end-turn"):
 
 
 class DropProne(Command, tag="drop-prone"):
-    example = "drop-prone ari"
     fighter: str
 
 
