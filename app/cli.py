@@ -268,6 +268,12 @@ def cmd_modifiers(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_shell(args: argparse.Namespace) -> int:
+    from tabletrail.shell import run_shell
+
+    return run_shell(args.log, history=args.history)
+
+
 def cmd_commands(args: argparse.Namespace) -> int:
     """Every verb with its syntax and the rulesets that know it; GM and log commands work in all."""
     from tabletrail.core.rulesets import RULESETS
@@ -301,6 +307,7 @@ EXAMPLES = {
     "rules": "tabletrail rules speed-meters --json",
     "commands": "tabletrail commands speed-meters",
     "modifiers": "tabletrail modifiers fight.jsonl ari --against cyn",
+    "shell": "tabletrail shell fight.jsonl   (then: move ari 3,2, show, why move ari 5,4, explain 7, quit)",
     "play": "tabletrail play scenarios/speed-meters-skirmish.toml replays/speed-meters-skirmish.script "
     "--log out.jsonl",
 }
@@ -398,6 +405,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("fighter", help="the fighter's id, e.g. ari")
     p.add_argument("--against", help="the fighter it attacks or is attacked by")
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p = add(
+        "shell",
+        cmd_shell,
+        "keep an encounter open at a prompt: each line is what `do` takes and appends what it appends; "
+        "show, log, why and explain read; history and Tab completion of verbs, fighters and cells",
+    )
+    p.add_argument("log", help=LOG_HELP)
+    p.add_argument("--history", help="a file that keeps the lines typed between sessions (default: none)")
     p = add(
         "play",
         cmd_play,

@@ -110,7 +110,7 @@ def table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     return base
 
 
-@pytest.mark.parametrize("verb", sorted(set(help_examples()) - {"serve"}))  # serve runs until stopped
+@pytest.mark.parametrize("verb", sorted(set(help_examples()) - {"serve", "shell"}))  # they run until stopped
 def test_every_help_example_runs(verb: str, table: Path, capsys: pytest.CaptureFixture[str], monkeypatch):
     monkeypatch.chdir(table)
     example = help_examples()[verb]
@@ -126,10 +126,11 @@ def test_every_help_example_runs(verb: str, table: Path, capsys: pytest.CaptureF
     assert example in parser.format_help().replace("\n", " ") or verb in ("do",)
 
 
-def test_serve_example_parses(capsys: pytest.CaptureFixture[str]):
+def test_serve_and_shell_examples_parse():
     words = shlex.split(help_examples()["serve"])
-    args = build_parser().parse_args(words[1:])
-    assert args.port == 8000
+    assert build_parser().parse_args(words[1:]).port == 8000
+    words = shlex.split(help_examples()["shell"])
+    assert build_parser().parse_args(words[1:]).log == "fight.jsonl"  # the shell is run in test_shell.py
 
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))
