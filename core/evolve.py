@@ -59,7 +59,8 @@ def _moved(s: EncounterState, e: ev.Moved) -> EncounterState:
     assert f is not None
     cost = sum(step.cost for step in e.steps)
     spent = {**f.spent, e.resource: f.spent.get(e.resource, 0) + cost}
-    return s.with_fighter(replace(f, pos=e.steps[-1].to, spent=spent))
+    pos = e.steps[-1].to if e.steps else f.pos  # no steps: a move stopped before it began, said why
+    return s.with_fighter(replace(f, pos=pos, spent=spent))
 
 
 def _placed(s: EncounterState, e: ev.Placed) -> EncounterState:
