@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 PLUGINS = {  # verb groups that live in their own modules, imported only to run or list their verbs
     "tabletrail.cli_audit": ("explain", "why", "verify", "whatif", "refused"),
     "tabletrail.cli_store": ("repair", "import", "export"),
-    "tabletrail.cli_web": ("serve",),
+    "tabletrail.cli_web": ("serve", "invite"),
 }
 LOG_HELP = cli_store.LOG_HELP
 

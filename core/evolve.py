@@ -59,8 +59,7 @@ def _moved(s: EncounterState, e: ev.Moved) -> EncounterState:
     assert f is not None
     cost = sum(step.cost for step in e.steps)
     spent = {**f.spent, e.resource: f.spent.get(e.resource, 0) + cost}
-    pos = e.steps[-1].to if e.steps else f.pos  # no steps: a move stopped before it began, said why
-    return s.with_fighter(replace(f, pos=pos, spent=spent))
+    return s.with_fighter(replace(f, pos=e.steps[-1].to, spent=spent))
 
 
 def _placed(s: EncounterState, e: ev.Placed) -> EncounterState:

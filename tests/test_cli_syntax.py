@@ -110,7 +110,8 @@ def table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     return base
 
 
-@pytest.mark.parametrize("verb", sorted(set(help_examples()) - {"serve", "shell"}))  # they run until stopped
+# serve and shell run until stopped; invite is tested in test_web_invites.py
+@pytest.mark.parametrize("verb", sorted(set(help_examples()) - {"serve", "shell", "invite"}))
 def test_every_help_example_runs(verb: str, table: Path, capsys: pytest.CaptureFixture[str], monkeypatch):
     monkeypatch.chdir(table)
     example = help_examples()[verb]

@@ -8,15 +8,11 @@ going off (what it did, to whom).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 from support import grid
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
-from tabletrail.events.types import Moved
 from test_round_meters import arena
 
 
@@ -54,24 +50,6 @@ def brawl(a: dict[str, int], t: dict[str, int], rows: list[str]) -> str:
 
 
 WALLED = ["#####", "#...#", "#...#", "#...#", "#####"]  # t at 3,2 has the wall right behind it
-
-
-def test_a_shove_stopped_by_a_wall_says_how_far_and_what_stopped_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-):
-    log = started(tmp_path, capsys, brawl({"brawn": 2}, {"brawn": 0}, WALLED))
-    _, out = run(capsys, "do", log, "shove", "a", "t", "roll=6", "roll=1")  # 8 against 1: margin 7, 3 m
-    assert "margin 7, so 3 m" in out
-    stopped = next(x for x in out.splitlines() if "t did not move" in x)
-    assert "t did not move (0 m of" in stopped and "4,2 is wall" in stopped, out
-    # recorded in the log itself, so a replay (and verify's re-deciding) carries it
-    moved = [r.event for r in Encounter.open(JsonlStore(log)).records if isinstance(r.event, Moved)]
-    assert moved[-1].steps == () and moved[-1].budget > 0 and "4,2 is wall" in moved[-1].stopped
-    assert Encounter.open(JsonlStore(log)).state.fighter("t").pos[:2] == (3, 2)
-    run(capsys, "verify", log)
-    _, card = run(capsys, "explain", log, seq_of(out, "t did not move"))
-    assert "t did not move (0 m of" in card and "forced movement): 4,2 is wall" in card
-    assert re.search(r"stopped: 4,2 is wall", card), card
 
 
 def test_a_grab_dropped_for_want_of_action_dice_says_what_it_lacked(

@@ -190,9 +190,7 @@ class Forces(Falls):
         parity, why, over_edge, saved = 0, "", False, False
 
         def flush(stopped: str = "") -> None:
-            # a move stopped before its first step is recorded too (0 steps of the distance, and
-            # what stopped it), so do, explain, replay and verify all say so
-            if steps or (stopped and not passed):
+            if steps:
                 b.emit(
                     ev.Moved(
                         fighter=fid,
