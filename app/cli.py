@@ -3,29 +3,32 @@
 from __future__ import annotations
 
 import argparse
-import json
+import difflib
+import importlib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from tabletrail import cli_audit, cli_store, cli_web, render
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.ruleset import ENGINE_RULE_WORDS
-from tabletrail.core.rulesets import RULESETS
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.encounter import Encounter, same_command
-from tabletrail.events.commands import Redo, Undo
+from tabletrail import cli_store
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import load_scenario
-from tabletrail.projections.board import view
-from tabletrail.syntax import command_words, parse, take_flags, usage, verbs
 
-PLUGINS = (cli_audit, cli_store, cli_web)  # verb groups that live in their own modules
+if TYPE_CHECKING:
+    from tabletrail.encounter import Encounter
+
+# A verb imports what it uses when it runs (a `do` never loads the audit, the web
+# server or the other rulesets): a GM types dozens of commands an hour.
+PLUGINS = {  # verb groups that live in their own modules, imported only to run or list their verbs
+    "tabletrail.cli_audit": ("explain", "why", "verify", "whatif", "refused"),
+    "tabletrail.cli_store": ("repair", "import", "export"),
+    "tabletrail.cli_web": ("serve", "invite"),
+}
 LOG_HELP = cli_store.LOG_HELP
 
 
 def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
     """The encounter in a log; with `upto`, as it stood after that event (checked against the log)."""
+    from tabletrail.encounter import Encounter
+
     if upto is not None and upto < 1:
         raise InputError(f"{flag} {upto}: expected an event number from 1 (tabletrail log lists them)")
     enc = Encounter.open(cli_store.store_for(path), upto=upto)
@@ -37,6 +40,10 @@ def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from tabletrail import render
+    from tabletrail.encounter import Encounter
+    from tabletrail.events.scenario import at_its_place, load_scenario
+
     scenario = load_scenario(args.scenario)
     log = args.log or cli_store.default_log(args.scenario)
     if not args.log and Path(log).exists():
@@ -44,7 +51,8 @@ def cmd_new(args: argparse.Namespace) -> int:
             f"{log}: this scenario's default log already exists; name another with --log NAME.db "
             f"(or NAME.jsonl), or go on with this one: tabletrail show {log}"
         )
-    enc = Encounter.create(cli_store.store_for(log), scenario, where=args.scenario)
+    with at_its_place(args.scenario):  # a ruleset's check of the scenario names its line and column
+        enc = Encounter.create(cli_store.store_for(log), scenario, where=args.scenario)
     print(f"started {scenario.name!r} under {scenario.ruleset} in {log}")
     print(render.board(enc.state))
     print(render.fighters(enc.state))
@@ -52,23 +60,27 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def _run(enc: Encounter, command, text: str, command_id: str | None = None) -> int:  # noqa: ANN001
+    from tabletrail import render
+    from tabletrail.core.refusal import Rejection
+
     result = enc.execute(command, text, command_id=command_id)
     if isinstance(result, Rejection):
         print(str(result), file=sys.stderr)
         return 1
-    for record in result:
-        rules = f"  [{', '.join(record.event.rules)}]" if record.event.rules else ""
-        print(f"{record.seq:>5} {render.describe(record.event, get_ruleset(enc.state.ruleset))}{rules}")
+    print(render.done_lines(result, enc.state.ruleset))
     return 0
 
 
 def cmd_do(args: argparse.Namespace) -> int:
+    from tabletrail.encounter import same_command
+    from tabletrail.syntax import command_words, parse, take_flags, verbs_for
+
     words, flags = take_flags(list(args.words), options=("--id",))  # argparse leaves a late --id in the words
     command_id = flags.get("--id", args.id)
     assert command_id is None or isinstance(command_id, str)
     words, text = command_words(words)
-    command = parse(words)
     enc = _open(args.log)
+    command = parse(words, verbs=verbs_for(enc.state.ruleset))
     if command_id is not None:
         done = enc.recorded(command_id)
         if done is not None:
@@ -82,14 +94,20 @@ def cmd_do(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
+    from tabletrail.events.commands import Undo
+
     return _run(_open(args.log), Undo(by=args.by, why=args.why), "undo")
 
 
 def cmd_redo(args: argparse.Namespace) -> int:
+    from tabletrail.events.commands import Redo
+
     return _run(_open(args.log), Redo(by=args.by, why=args.why), "redo")
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from tabletrail import render
+
     enc = _open(args.log, upto=args.at, flag="--at")
     print(render.board(enc.state))
     print(render.fighters(enc.state))
@@ -97,6 +115,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
+    from tabletrail import render
+    from tabletrail.core.rulesets import get as get_ruleset
+
     enc = _open(args.log)
     t = enc.timeline
     print(render.log_lines(enc.records, t.abandoned, set(t.undone), get_ruleset(enc.state.ruleset)))
@@ -104,9 +125,12 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from tabletrail import render
+    from tabletrail.projections.board import view
+
     enc = _open(args.log, upto=args.to, flag="--to")
     if args.json:
-        print(json.dumps(view(enc.state), indent=2, sort_keys=True))
+        print(render.json_doc("board", view(enc.state), enc.state.ruleset, sort_keys=True))
     else:
         print(f"replayed {len(enc.records)} events of {args.log}")
         print(render.board(enc.state))
@@ -115,6 +139,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    from tabletrail import render
+    from tabletrail.core.ruleset import ENGINE_RULE_WORDS
+    from tabletrail.core.rulesets import RULESETS
+    from tabletrail.core.rulesets import get as get_ruleset
+
     chosen = [get_ruleset(args.ruleset)] if args.ruleset else list(RULESETS.values())
     data = [
         {
@@ -139,7 +168,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         for rs in chosen
     ]
     if args.json:
-        print(json.dumps(data, indent=2))
+        print(render.json_doc("rulesets", data))
         return 0
     for rs in data:
         print(f"{rs['id']}: {rs['title']} ({rs['document']}, cells of 1 {rs['unit']})")
@@ -159,6 +188,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play the script in memory first: a script that fails leaves no half-played log behind."""
+    from tabletrail import render
+    from tabletrail.encounter import Encounter
+    from tabletrail.events.log import MemoryStore
+    from tabletrail.events.scenario import at_its_place, load_scenario
+
     target = cli_store.store_for(args.log)
     if Path(args.log).is_dir():
         raise InputError(f"{args.log}: is a folder, not a log file")
@@ -166,7 +200,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise InputError(f"{args.log}: a log already exists here; pick another name")
     scenario = load_scenario(args.scenario)
     memory = MemoryStore()
-    enc = Encounter.create(memory, scenario, where=args.scenario)
+    with at_its_place(args.scenario):
+        enc = Encounter.create(memory, scenario, where=args.scenario)
     refused = play_script(enc, Path(args.script))
     target.create(memory.lines, refused=memory.refused_lines())  # type: ignore[attr-defined]
     print(f"played {args.script}: {len(enc.records)} events, {refused} refusal(s) as expected in {args.log}")
@@ -177,6 +212,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def play_script(enc: Encounter, script: Path) -> int:
     """Run a file of commands, one per line. A line starting with `!` must be refused."""
+    from tabletrail.core.refusal import Rejection
+    from tabletrail.syntax import parse, verbs_for
+
     if script.is_dir():
         raise InputError(f"{script}: is a folder, not a script of commands")
     try:
@@ -195,7 +233,7 @@ def play_script(enc: Encounter, script: Path) -> int:
         expect_refusal = text.startswith("!")
         text = text.lstrip("!").strip()
         where = f"{script}:{lineno}"
-        result = enc.execute(parse(text, where), text)
+        result = enc.execute(parse(text, where, verbs=verbs_for(enc.state.ruleset)), text)
         if isinstance(result, Rejection) and not expect_refusal:
             raise InputError(f"{where}: {text!r} was {result}")
         if not isinstance(result, Rejection) and expect_refusal:
@@ -205,6 +243,9 @@ def play_script(enc: Encounter, script: Path) -> int:
 
 
 def cmd_modifiers(args: argparse.Namespace) -> int:
+    from tabletrail import render
+    from tabletrail.core.rulesets import get as get_ruleset
+
     enc = _open(args.log)
     state = enc.state
     for fid in (args.fighter, args.against):
@@ -214,7 +255,7 @@ def cmd_modifiers(args: argparse.Namespace) -> int:
             )
     mods = get_ruleset(state.ruleset).modifiers(state, args.fighter, args.against)
     if args.json:  # one JSON document, nothing else on stdout
-        print(json.dumps([m.__dict__ for m in mods], indent=2))
+        print(render.json_doc("modifiers", [m.__dict__ for m in mods], state.ruleset))
         return 0
     if not mods:
         print(f"no modifiers in force for {args.fighter}")
@@ -227,8 +268,18 @@ def cmd_modifiers(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_shell(args: argparse.Namespace) -> int:
+    from tabletrail.shell import run_shell
+
+    return run_shell(args.log, history=args.history)
+
+
 def cmd_commands(args: argparse.Namespace) -> int:
     """Every verb with its syntax and the rulesets that know it; GM and log commands work in all."""
+    from tabletrail.core.rulesets import RULESETS
+    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.syntax import usage, verbs
+
     chosen = [get_ruleset(args.ruleset)] if args.ruleset else list(RULESETS.values())
     for cls in verbs().values():
         known = [rs.id for rs in chosen if cls in rs._handlers]  # type: ignore[misc]
@@ -238,6 +289,8 @@ def cmd_commands(args: argparse.Namespace) -> int:
         doc = (cls.__doc__ or "").strip().splitlines()
         if doc:
             print(f"      {doc[0]}")
+        if cls.example:
+            print(f"      e.g. {cls.example}")
         if not args.ruleset:
             print(f"      rulesets: {', '.join(known) if known else 'all (a GM or log command)'}")
     return 0
@@ -254,12 +307,26 @@ EXAMPLES = {
     "rules": "tabletrail rules speed-meters --json",
     "commands": "tabletrail commands speed-meters",
     "modifiers": "tabletrail modifiers fight.jsonl ari --against cyn",
+    "shell": "tabletrail shell fight.jsonl   (then: move ari 3,2, show, why move ari 5,4, explain 7, quit)",
     "play": "tabletrail play scenarios/speed-meters-skirmish.toml replays/speed-meters-skirmish.script "
     "--log out.jsonl",
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Unbuilt:
+    """Stands in for the parser of a verb not being run: building all twenty costs a GM 80 ms a command."""
+
+    def add_argument(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def set_defaults(self, **kwargs: object) -> None:
+        pass
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with `only`, just that verb's parser is built (its `verbs` says all names)."""
+    names: list[str] = []
+    plugins: list[Any] = []
     parser = argparse.ArgumentParser(
         prog="tabletrail",
         description="Tactical movement for tabletop RPGs: every action a logged, replayable event.",
@@ -272,8 +339,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="verb", required=True)
 
     def add(name: str, fn, help_: str) -> argparse.ArgumentParser:  # noqa: ANN001
+        names.append(name)
+        if only is not None and name != only:
+            return _Unbuilt()  # type: ignore[return-value]
         example = EXAMPLES.get(name) or next(
-            (pl.examples()[name] for pl in PLUGINS if name in pl.examples()), ""
+            (pl.examples()[name] for pl in plugins if name in pl.examples()), ""
         )
         p = sub.add_parser(
             name,
@@ -336,6 +406,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--against", help="the fighter it attacks or is attacked by")
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p = add(
+        "shell",
+        cmd_shell,
+        "keep an encounter open at a prompt: each line is what `do` takes and appends what it appends; "
+        "show, log, why and explain read; history and Tab completion of verbs, fighters and cells",
+    )
+    p.add_argument("log", help=LOG_HELP)
+    p.add_argument("--history", help="a file that keeps the lines typed between sessions (default: none)")
+    p = add(
         "play",
         cmd_play,
         "start an encounter and run a script of commands (one per line, ! = must be refused)",
@@ -345,14 +423,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--log", required=True, help="the new log (.jsonl or .db), written once the whole script has run"
     )
-    for plugin in PLUGINS:
-        plugin.register(sub, add)
-    parser.set_defaults(verbs=sub.choices)
+    for module, verbs in PLUGINS.items():
+        if only is None or only in verbs:
+            plugins.append(importlib.import_module(module))
+            plugins[-1].register(sub, add)
+        else:
+            names.extend(verbs)
+    parser.set_defaults(verbs=sub.choices, names=names)
     return parser
+
+
+VALUE_VERBS = ("do", "why")  # their words after LOG are a command, whose name=value words are its own
+
+
+def flag_words(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
+    """A verb's `name=value` words as the `--name value` flags they stand for: one syntax everywhere.
+
+    `undo LOG by=party` is `undo LOG --by party`, as in `do LOG undo by=party`;
+    a switch reads `json=yes` as `--json` and `json=no` as nothing. A word whose
+    name is not one of the verb's options is left alone (a file may hold `=`).
+    """
+    out: list[str] = []
+    for word in words:
+        name, eq, value = word.partition("=")
+        action = parser._option_string_actions.get("--" + name.replace("_", "-")) if eq else None
+        if action is None or word.startswith("-"):
+            out.append(word)
+        elif action.nargs == 0:  # a switch
+            if value.lower() in ("yes", "true", "1", "on"):
+                out.append(action.option_strings[-1])
+            elif value.lower() not in ("no", "false", "0", "off"):
+                parser.error(f"{name}={value}: {name} is a switch: write {name}=yes, {name}=no or --{name}")
+        else:
+            out += [action.option_strings[-1], value]
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one verb; every line it prints has its control characters escaped (render.Printable)."""
+    from tabletrail import render
+
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = render.Printable(out), render.Printable(err)
     try:
@@ -362,7 +472,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(only=argv[0] if argv else None)
+    verb = argv[0] if argv else ""
+    if verb not in parser.get_default("names"):
+        names = parser.get_default("names")
+        if verb and not verb.startswith("-"):
+            near = difflib.get_close_matches(verb, names, n=3)
+            hint = f"did you mean {' or '.join(near)}?" if near else f"verbs: {', '.join(names)}"
+            print(f"tabletrail: unknown verb {verb!r}; {hint} (--help lists them)", file=sys.stderr)
+            return 2
+        parser = build_parser()  # --help and the like: argparse lists every verb
+    elif verb not in VALUE_VERBS:
+        argv = [verb, *flag_words(parser.get_default("verbs")[verb], argv[1:])]
     args, extra = parser.parse_known_args(argv)
     if extra:  # a stray word: show the usage of the verb it was given to, not the whole list of verbs
         args.verbs[args.verb].error(f"unrecognized arguments: {' '.join(extra)}")

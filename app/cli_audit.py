@@ -18,7 +18,7 @@ from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events.types import AnyEvent, Event
 from tabletrail.projections import audit
-from tabletrail.syntax import command_words, parse, take_flags
+from tabletrail.syntax import command_words, parse, take_flags, verbs_for
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
@@ -91,7 +91,7 @@ def register(sub: Any, add: AddVerb) -> None:
 def examples() -> dict[str, str]:
     return {
         "explain": "tabletrail explain replays/speed-meters-skirmish.jsonl 7",
-        "why": "tabletrail why fight.jsonl move ari 10,2   (also: why --json fight.jsonl undo by=blue)",
+        "why": "tabletrail why fight.jsonl move ari 2,2   (also: why --json fight.jsonl undo by=blue)",
         "verify": "tabletrail verify fight.jsonl   (it prints the log's tip; give it later as --tip TIP "
         "to prove the log still holds that line)",
         "whatif": "tabletrail whatif fight.jsonl --set diagonal=euclidean --ruling \"forbid 3,2 why='pit'\"",
@@ -122,10 +122,11 @@ def _amount(value: int, length: bool) -> str:
     return fmt(value) if length else str(value)
 
 
-def _moves(moves: list[dict[str, Any]]) -> list[str]:
+def _moves(moves: list[dict[str, Any]], w: render.Words) -> list[str]:
     out = []
     for m in moves:
-        unit, length = m["unit"], m["length"]
+        length = m["length"]
+        unit = w.unit if length else m["unit"]  # forced, grapple...: lengths too, in the ruleset's unit
         at = f"event {m['seq']}: " if m["seq"] else ""
         out.append(
             f"  {at}{m['fighter']} moves on {m['resource']}, "
@@ -181,20 +182,16 @@ def _checks(checks: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _card(card: dict[str, Any] | None, unit: str, centi: tuple[str, ...] = audit.LENGTH_RESOURCES) -> str:
+def _card(
+    card: dict[str, Any] | None, unit: str, centi: tuple[str, ...] = audit.LENGTH_RESOURCES, fid: str = ""
+) -> str:
     if card is None:
         return "-"
     x, y, z = card["pos"]
     states = " ".join(f"{k}={v}" for k, v in card["states"].items()) or "-"
-    spent = (
-        " ".join(
-            f"{k} {fmt(v) + (' ' + unit if k in ('movement', 'maneuver') else '') if k in centi else v}"
-            for k, v in card["spent"].items()
-            if v
-        )
-        or "nothing"
-    )
-    marks = " ".join(f"{k}={render._short(v)}" for k, v in card["marks"].items())
+    w = render.Words(unit=unit, centi=centi)
+    spent = ", ".join(render.spent_text(w, k, v) for k, v in card["spent"].items() if v) or "nothing"
+    marks = "; ".join(render.short(w.mark(fid, k, v), 60) for k, v in card["marks"].items())
     return (
         f"at {x},{y} (h {fmt(z)}), {states}, spent {spent}, damage {card['damage']}, "
         f"next move up to {fmt(card['move_left'])} {unit}" + (f", {marks}" if marks else "")
@@ -210,8 +207,8 @@ def _fighters(
     out = []
     for f in fighters:
         out.append(f"  {f['id']}")
-        out.append(f"    before: {_card(f['before'], unit, centi)}")
-        out.append(f"    {after + ':':<7} {_card(f['after'], unit, centi)}")
+        out.append(f"    before: {_card(f['before'], unit, centi, f['id'])}")
+        out.append(f"    {after + ':':<7} {_card(f['after'], unit, centi, f['id'])}")
     return out
 
 
@@ -224,10 +221,12 @@ def _ruling_line(r: dict[str, Any]) -> str:
 
 def explain_text(data: dict[str, Any]) -> str:
     unit = data["unit"]
+    w = render.Words(unit=unit, centi=tuple(data.get("centi", ())))
     cmd = data["command"]
+    event = _event(data["event"])
     out = [
-        f"event {data['seq']} (batch {data['batch']}, {data['status']}): "
-        + render.describe(_event(data["event"])),
+        f"event {data['seq']} (batch {data['batch']}, {data['status']}): " + w.event(event),
+        *([f"why: {event.note}"] if event.note else []),
         f"command: {cmd['text']}",
         f"  issued by {cmd['by']} (logged as {cmd['actor']}) at {audit.clock_text(cmd['at'])}"
         + (f"; why: {cmd['why']}" if cmd["why"] else ""),
@@ -242,7 +241,7 @@ def explain_text(data: dict[str, Any]) -> str:
         out.extend(_rules(extra))
     if data["moves"]:
         out.append("moves, step by step:")
-        out.extend(_moves(data["moves"]))
+        out.extend(_moves(data["moves"], w))
     out.append("checks:" if data["checks"] else "checks: none")
     out.extend(_checks(data["checks"]))
     bearing = [s for s in data["settings"] if s["bears"]]
@@ -268,7 +267,7 @@ def explain_text(data: dict[str, Any]) -> str:
     for e in data["events"]:
         mark = ">" if e["seq"] == data["seq"] else " "
         event = _event(e["event"])
-        out.append(f" {mark}{e['seq']:>4} {render.describe(event)}{_cited(event)}")
+        out.append(f" {mark}{e['seq']:>4} {render.event_line(event, words=w)}")
     for r in data["refused_before"]:
         out.append(f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}")
     return "\n".join(out)
@@ -276,6 +275,7 @@ def explain_text(data: dict[str, Any]) -> str:
 
 def why_text(data: dict[str, Any]) -> str:
     unit = data["unit"]
+    w = render.Words(unit=unit, centi=tuple(data.get("centi", ())))
     if not data["allowed"]:
         rule = data["rule"]
         out = [f"refused by {rule['id']}: {data['reason']}", "the rule:"]
@@ -288,14 +288,13 @@ def why_text(data: dict[str, Any]) -> str:
         out.append(f"it would {data['text'].split()[0]} batch {target['batch']}: {target['text']}")
     if data["moves"]:
         out.append("the moves of that batch:" if target else "cost, step by step:")
-        out.extend(_moves(data["moves"]))
+        out.extend(_moves(data["moves"], w))
     if data["checks"]:
         out.append("checks:")
         out.extend(_checks(data["checks"]))
     out.append("consequences:")
     for e in data["events"]:
-        event = _event(e)
-        out.append(f"  {render.describe(event)}{_cited(event)}")
+        out.append(f"  {render.event_line(_event(e), words=w)}")
     if data["hidden"]:
         out.append("  … and whatever follows from the seeded roll (not shown: --reveal shows it)")
     out.append("rules:")
@@ -415,7 +414,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     enc = Encounter.open(store, snapshots=False)
     refused = store.refused() if hasattr(store, "refused") else []
     data = audit.explain(enc.records, args.seq, refused, where=args.log)
-    print(json.dumps(data, indent=2) if args.json else explain_text(data))
+    print(render.json_doc("explain", data, enc.state.ruleset) if args.json else explain_text(data))
     return 0
 
 
@@ -423,17 +422,17 @@ def cmd_why(args: argparse.Namespace) -> int:
     words, flags = take_flags(list(args.words), switches=("--json", "--reveal"))  # flags after the command
     as_json, reveal = args.json or "--json" in flags, args.reveal or "--reveal" in flags
     words, text = command_words(words, "why")
-    command = parse(words, "why")
     enc = _open(args.log)
+    command = parse(words, "why", verbs=verbs_for(enc.state.ruleset))
     data = audit.dry_run(enc, command, text, reveal=reveal)
-    print(json.dumps(data, indent=2) if as_json else why_text(data))
+    print(render.json_doc("why", data, enc.state.ruleset) if as_json else why_text(data))
     return 0 if data["allowed"] else 1
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     store = cli_store.store_for(args.log, heal=False)  # verify reports a torn tail; it never cuts one
     data = audit.verify_store(store, args.tip)
-    print(json.dumps(data, indent=2) if args.json else verify_text(data))
+    print(render.json_doc("verify", data) if args.json else verify_text(data))
     return 0 if data["ok"] else 1
 
 
@@ -441,12 +440,12 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     rulings = [(parse(text, f"--ruling {text!r}"), text) for text in args.rulings]
     enc = _open(args.log)
     result = audit.whatif(enc.records, args.sets, rulings)
-    print(json.dumps(result.data(), indent=2) if args.json else whatif_text(result))
+    print(render.json_doc("whatif", result.data(), enc.state.ruleset) if args.json else whatif_text(result))
     return 0
 
 
 def cmd_refused(args: argparse.Namespace) -> int:
     store = cli_store.store_for(args.log)
     entries = audit.refusals(store)
-    print(json.dumps(entries, indent=2) if args.json else refused_text(entries, args.log))
+    print(render.json_doc("refused", entries) if args.json else refused_text(entries, args.log))
     return 0

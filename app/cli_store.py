@@ -32,13 +32,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tabletrail import render
-from tabletrail.encounter import Encounter, fold_with_snapshots
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, Store
 from tabletrail.events.postgres_store import NAME, PostgresStore, encounters, is_url, masked
 from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
-from tabletrail.projections.snapshot import FORMAT
+
+# Every verb opens a store through this module, so it imports no more than that;
+# the verbs below import what they use when they run (benchmarks/bench_cli.py).
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
@@ -95,6 +95,9 @@ def default_log(scenario_path: str) -> str:
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
+    from tabletrail import render
+    from tabletrail.encounter import Encounter
+
     store = store_for(args.log, heal=False)
     if isinstance(store, SqliteStore | PostgresStore):
         try:
@@ -126,6 +129,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
 def _repair_database(store: SqliteStore | PostgresStore, dry_run: bool) -> int:
     """A database commits whole batches, so nothing is torn: check it and rebuild the caches."""
+    from tabletrail.encounter import fold_with_snapshots
+    from tabletrail.projections.snapshot import FORMAT
+
     result = store.check()
     if result != "ok":
         raise InputError(
@@ -156,6 +162,9 @@ def transfer(source: Store, target: Store) -> tuple[int, int]:
     ways; the refusal side log goes along. A target with snapshots gets them built
     from the same fold.
     """
+    from tabletrail.encounter import fold_with_snapshots
+    from tabletrail.projections.snapshot import FORMAT
+
     every = getattr(target, "snapshot_every", 0)
     enc, snapshots = fold_with_snapshots(source, every)
     lines = list(source.read())

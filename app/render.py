@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
-from tabletrail.core.units import fmt
+from tabletrail.core.units import CU, fmt
+from tabletrail.events import types as ev
 from tabletrail.events.log import Record
 from tabletrail.events.types import (
     CheckRolled,
@@ -125,6 +128,7 @@ def fmt_number(value: float) -> str:
 
 def fighters(state: EncounterState) -> str:
     rs = get_ruleset(state.ruleset)
+    w = Words(rs)
     turn = state.turn
     head = (
         f"round {turn.round}"
@@ -135,8 +139,8 @@ def fighters(state: EncounterState) -> str:
     mark = marks(state)
     for f in state.fighters:
         states = " ".join(v for k, v in sorted(f.states.items()) if k != "turn") or "-"
-        spent = ", ".join(_spent(rs.amount_label(k, v), k) for k, v in sorted(f.spent.items()) if v) or "-"
-        facts = " ".join(f"{k}={_short(v)}" for k, v in sorted(f.marks.items())) or "-"
+        spent = ", ".join(spent_text(w, k, v) for k, v in sorted(f.spent.items()) if v) or "-"
+        facts = "; ".join(short(w.mark(f.id, k, v)) for k, v in sorted(f.marks.items()))
         rows.append(
             (
                 mark[f.id],
@@ -147,7 +151,7 @@ def fighters(state: EncounterState) -> str:
                 states,
                 spent,
                 str(f.damage),
-                facts,
+                facts or "-",
             )
         )
     links = ", ".join(f"{a} {k} {b}" for k, a, b in state.links)
@@ -156,36 +160,214 @@ def fighters(state: EncounterState) -> str:
     return f"{head}\n{table}" + (f"\nlinks: {links}" if links else "") + f"\nunits: {rs.unit}"
 
 
-def _spent(label: str, resource: str) -> str:
-    """`movement 5 m`, `actions 1`: the budget's name first, so two budgets in meters stay apart."""
-    amount, _, unit = label.partition(" ")
-    return f"{resource} {amount}" if unit in (resource, resource.removesuffix("s")) else f"{resource} {label}"
+def spent_text(w: Words, resource: str, value: int) -> str:
+    """`movement 5 m`, `forced 1 m`, `actions 1`, `ap 2 AP`: the budget's name, then the amount."""
+    if resource in w.centi:
+        return f"{resource} {fmt(value)} {UNIT_RESOURCES.get(resource, w.unit)}"
+    return f"{resource} {value}"
 
 
-def _short(value: Any) -> str:
-    """A field's value in a line of text: lists as comma-joined items, long texts cut at 40 characters."""
-    if isinstance(value, tuple | list) and all(isinstance(v, str | int | float) for v in value):
-        text = ",".join(str(v) for v in value)
-    else:
-        text = str(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def short(text: str, width: int = 48) -> str:
+    """A text cut to fit a table's column, marked with `...` where it was cut."""
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def describe(event: Event, rs: Ruleset | None = None) -> str:
-    """One line a person can read for an event (budgets in the ruleset's words when it is given)."""
+class Words:
+    """The table's words for one ruleset: lengths in its unit, budgets by name, plurals right.
+
+    The one presentation layer: the CLI's text, the explain cards and the browser's
+    "What happens" all say a fact through it, so `1.5 m`, `3 AP` and `1 action`
+    read the same everywhere and no centi-unit or Python repr reaches a person.
+    """
+
+    def __init__(
+        self,
+        rs: Ruleset | None = None,
+        unit: str = "units",
+        centi: tuple[str, ...] = ("movement", "maneuver"),
+    ) -> None:
+        """From a ruleset, or from a unit and the centi-counted budgets (an audit answer names both)."""
+        self.rs = rs
+        self.unit = rs.unit if rs is not None else unit
+        self.centi = set(rs.centi_resources if rs is not None else centi)
+
+    @classmethod
+    def of(cls, ruleset_id: str | None) -> Words:
+        return cls(get_ruleset(ruleset_id) if ruleset_id else None)
+
+    def length(self, cu: int) -> str:
+        """`1.5 m`: a length held in centi-units, in the ruleset's unit."""
+        return f"{fmt(cu)} {self.unit}"
+
+    def amount(self, resource: str, value: int) -> str:
+        """`2 m of forced movement`, `3 AP`, `1 action`: a budget amount as the table counts it."""
+        if resource in self.centi:
+            if resource in UNIT_RESOURCES:
+                return f"{fmt(value)} {UNIT_RESOURCES[resource]}"
+            label = RESOURCE_LENGTHS.get(resource, resource)
+            return f"{self.length(value)}" + ("" if resource == "movement" else f" of {label}")
+        return plural(value, resource.removesuffix("s"), resource)
+
+    def cell(self, pos: tuple[int, ...] | list[int]) -> str:
+        """`3,4`, or `3,4 at height 1.5 m` off the ground."""
+        text = f"{pos[0]},{pos[1]}"
+        return text + (f" at height {self.length(pos[2])}" if len(pos) > 2 and pos[2] else "")
+
+    def value(self, value: Any, key: str = "") -> str:
+        """Any recorded value in words: cells as x,y, lists joined, dicts as `name value` pairs, no reprs."""
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, int) and key in CENTI_KEYS:
+            return self.length(value)
+        if isinstance(value, int | float | str):
+            return str(value)
+        if isinstance(value, dict):
+            return ", ".join(
+                f"{k.replace('_', ' ')} {self.value(v, k)}"
+                for k, v in value.items()
+                if v not in ("", None, [])
+            )
+        items = list(value)
+        if 2 <= len(items) <= 3 and all(isinstance(v, int) and not isinstance(v, bool) for v in items):
+            return self.cell(items)
+        return ", ".join(self.value(v, key) for v in items) if items else "none"
+
+    def mark(self, fighter: str, key: str, value: Any) -> str:
+        """A ruleset fact on a fighter, by its kind's template (a held action, momentum, a fall...)."""
+        template = MARKS.get(key)
+        if template is not None:
+            try:
+                return template(self, fighter, value)
+            except (KeyError, TypeError, ValueError, IndexError):
+                pass  # a value of another shape: said generically below
+        return f"{fighter}: {key.replace('-', ' ')} {self.value(value, key)}"
+
+    def board_mark(self, key: str, value: Any) -> str:
+        if value is None:
+            return f"{BOARD_MARK_NAMES.get(key, key.replace('-', ' '))} is over"
+        template = BOARD_MARKS.get(key)
+        if template is not None:
+            try:
+                return template(self, value)
+            except (KeyError, TypeError, ValueError, IndexError):
+                pass
+        return f"{BOARD_MARK_NAMES.get(key, key.replace('-', ' '))}: {self.value(value, key)}"
+
+    def event(self, event: Event) -> str:
+        """One line a person can read for an event."""
+        return _describe(self, event)
+
+
+UNIT_RESOURCES = {"ap": "AP"}  # centi-counted budgets with their own unit
+RESOURCE_LENGTHS = {"forced": "forced movement", "grapple": "grapple movement", "glide": "gliding"}
+CENTI_KEYS = {"meters", "fallen", "height", "distance", "cost", "budget", "drop"}  # held in centi-units
+
+
+def plural(n: int | float, one: str, many: str | None = None) -> str:
+    """`1 action`, `2 actions`, `0 actions`: a count with its noun agreeing."""
+    return f"{fmt_number(n)} {one if n == 1 else (many or one + 's')}"
+
+
+def _who_target(v: dict[str, Any], at: str = "at") -> str:
+    return f" {at} {v['target']}" if v.get("target") else ""
+
+
+def _held(w: Words, fid: str, v: dict[str, Any]) -> str:
+    trigger = v.get("text") or w.value(v.get("trigger"))
+    ap = f", {plural(v['ap'], 'AP', 'AP')} set aside" if v.get("ap") else ""
+    return f"{fid} holds {v['action']}{_who_target(v)} until {trigger}{ap}"
+
+
+def _action(w: Words, fid: str, v: dict[str, Any]) -> str:
+    ap = f" for {plural(v['ap'], 'AP', 'AP')}" if v.get("ap") else ""
+    held = ", a held action going off" if v.get("held") else ""
+    return f"{fid}'s action this round: {v['kind']}{_who_target(v)}{ap}{held}"
+
+
+def _trajectory(w: Words, fid: str, v: dict[str, Any]) -> str:
+    return f"{fid} drifts {v['dir']} at {plural(v['speed'], w.unit, w.unit)} per turn"
+
+
+MARKS: dict[str, Callable[[Words, str, Any], str]] = {
+    "held": _held,
+    "action": _action,
+    "trajectory": _trajectory,
+    "delayed": lambda w, fid, v: f"{fid} delays until after {v['after']}",
+    "invading": lambda w, fid, v: f"{fid} tries to enter {w.cell(v['cell'])}, held by {v['occupant']}",
+    "blocked": lambda w, fid, v: f"{fid} may not try to enter {w.value(v)} again this cycle",
+    "sprint-penalty": lambda w, fid, v: (
+        f"{fid} has sprinted {plural(v['sprints'], 'time')}: {v['penalty']:+} to attacks, "
+        f"{w.length(v['meters'])} sprinted"
+    ),
+    "fallen": lambda w, fid, v: f"{fid} has fallen {w.length(int(v))} so far",
+    "breath": lambda w, fid, v: f"{fid} can hold breath {plural(v, 'more turn')}",
+    "escape": lambda w, fid, v: f"{fid}'s escape check is {v}",
+    "dragging": lambda w, fid, v: f"{fid} drags {v}",
+    "striking": lambda w, fid, v: f"{fid} is striking at {v}",
+    "glide": lambda w, fid, v: f"{fid} glides towards {_heading(v)}",
+    "trauma": lambda w, fid, v: f"{fid} has {plural(v, 'trauma', 'trauma')}",
+    "dead": lambda w, fid, v: f"{fid} is dead" if v else f"{fid} is alive",
+}
+
+BOARD_MARK_NAMES = {"area-effect": "the area effect", "zero-g": "zero gravity"}
+
+
+def _area(w: Words, v: dict[str, Any]) -> str:
+    caught = ", ".join(v.get("caught", ())) or "nobody"
+    return (
+        f"an area effect of {v['damage']} damage over {plural(len(v['cells']), 'square')} "
+        f"({_span(v['cells'])}); caught: {caught}"
+    )
+
+
+def _cell_rulings(kind: str) -> Callable[[Words, Any], str]:
+    def say(w: Words, v: list[list[Any]]) -> str:
+        cells = ", ".join(f"{c[0]},{c[1]}" for c in v)
+        return f"GM rulings: {kind} at {cells}" if v else f"GM rulings: no {kind} cells"
+
+    return say
+
+
+BOARD_MARKS: dict[str, Callable[[Words, Any], str]] = {
+    "area-effect": _area,
+    "zero-g": lambda w, v: f"zero gravity over {plural(len(v), 'square')} ({_span(v)})",
+    "ruling:test": _cell_rulings("a test to cross"),
+    "ruling:forbid": _cell_rulings("no crossing"),
+}
+
+
+def _span(cells: list[list[int]]) -> str:
+    """`1,1-10,6`: the corners of the box around some cells."""
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    return f"{min(xs)},{min(ys)}-{max(xs)},{max(ys)}"
+
+
+def _heading(v: Any) -> str:
+    dx, dy = (int(n) for n in v)
+    return {(0, -1): "n", (0, 1): "s", (1, 0): "e", (-1, 0): "w", (1, -1): "ne", (-1, -1): "nw"}.get(
+        (dx, dy), {(1, 1): "se", (-1, 1): "sw"}.get((dx, dy), f"{dx},{dy}")
+    )
+
+
+LINKS = {
+    "engaged": ("{a} and {b} are engaged", "{a} and {b} are no longer engaged"),
+    "grab": ("{a} grabs {b}", "{a} lets go of {b}"),
+}
+
+
+def _describe(w: Words, event: Event) -> str:
     name = type(event).__struct_config__.tag  # type: ignore[attr-defined]
     if isinstance(event, Spent):
-        amount = (
-            rs.amount_label(event.resource, abs(event.amount))
-            if rs
-            else f"{abs(event.amount)} {event.resource}"
-        )
-        return f"{event.fighter} {'spends' if event.amount >= 0 else 'gets back'} {amount}"
+        verb = "spends" if event.amount >= 0 else "gets back"
+        return f"{event.fighter} {verb} {w.amount(event.resource, abs(event.amount))}"
     if isinstance(event, Refreshed):
-        return f"{event.fighter}: {', '.join(event.resources)} start over"
+        starts = "starts" if len(event.resources) == 1 else "start"
+        return f"{event.fighter}'s {_and(list(event.resources))} {starts} over"
     if isinstance(event, StateChanged):
         trigger = event.trigger.replace("_", " ")
-        return f"{event.fighter} {event.machine}: {event.source} -> {event.dest} ({trigger})"
+        return f"{event.fighter}'s {event.machine}: {event.source} -> {event.dest} ({trigger})"
     if isinstance(event, CheckRolled):
         if event.source == "seeded" and not event.dice:  # a dry run that keeps the draw unrevealed
             return f"{event.fighter} {event.check}: a seeded roll, not revealed"
@@ -196,27 +378,141 @@ def describe(event: Event, rs: Ruleset | None = None) -> str:
     if isinstance(event, CommandIssued):
         return f"command: {event.text or type(event.command).__struct_config__.tag}"
     if isinstance(event, Moved):
-        path = " ".join(_step(s) for s in event.steps)
-        total = sum(s.cost for s in event.steps)
-        stop = f"; stopped: {event.stopped}" if event.stopped else ""
-        return f"{event.fighter} moved {path} = {fmt(total)} of {fmt(event.budget)}{stop}"
+        return _moved(w, event)
+    if isinstance(event, ev.Placed):
+        how = f" ({event.how})" if event.how else ""
+        return f"{event.fighter} is put at {w.cell(event.to)}{how}"
+    if isinstance(event, ev.Linked | ev.Unlinked):
+        kind = event.kind.replace("-", " ")
+        made, ended = LINKS.get(event.kind, (f"{{a}} and {{b}}: {kind}", f"{{a}} and {{b}}: no more {kind}"))
+        return (made if isinstance(event, ev.Linked) else ended).format(a=event.a, b=event.b)
+    if isinstance(event, ev.Damaged):
+        cause = f" ({event.cause})" if event.cause else ""
+        return f"{event.fighter} takes {event.amount} damage{cause}"
+    if isinstance(event, ev.Marked):
+        return w.mark(event.fighter, event.key, event.value)
+    if isinstance(event, ev.Unmarked):
+        return f"{event.fighter}: {UNMARKED.get(event.key, 'no more ' + event.key.replace('-', ' '))}"
+    if isinstance(event, ev.BoardMarked):
+        return w.board_mark(event.key, event.value)
+    if isinstance(event, ev.TurnStarted):
+        pass_no = f", pass {event.pass_no}" if event.pass_no > 1 else ""
+        return f"round {event.round}{pass_no}: {event.fighter}'s turn starts"
+    if isinstance(event, ev.TurnEnded):
+        return f"{event.fighter}'s turn ends"
+    if isinstance(event, ev.RoundStarted):
+        return f"round {event.round} starts"
+    if isinstance(event, ev.PassStarted):
+        return f"pass {event.pass_no} starts"
+    if isinstance(event, ev.OrderChanged):
+        return f"the order is now {', '.join(event.order)}; {event.order[event.index]} to act"
+    if isinstance(event, ev.SettingChanged):
+        return f"setting {event.key} is now {w.value(event.value)}"
+    if isinstance(event, ev.RulingMade):
+        detail = f" ({w.value(event.detail)})" if event.detail not in (None, {}, []) else ""
+        return f"GM ruling by {event.by}, {event.kind.replace('-', ' ')}{detail}: {event.why}"
+    if isinstance(event, ev.Undone | ev.Redone):
+        what = "undone" if isinstance(event, ev.Undone) else "redone"
+        why = f": {event.why}" if event.why else ""
+        return f"batch {event.batch} {what} by {event.by}{why}"
+    if isinstance(event, ev.Abandoned):
+        batches = ", ".join(map(str, event.batches))
+        noun = "batch" if len(event.batches) == 1 else "batches"
+        return f"undone {noun} {batches} abandoned: a new command came first"
+    if isinstance(event, ev.EncounterStarted):
+        return f"encounter started: {event.scenario.name} ({event.scenario.ruleset})"
     fields = {k: getattr(event, k) for k in event.__struct_fields__ if k not in ("rules", "note")}
-    if name == "encounter-started":
-        return f"encounter started: {event.scenario.name} ({event.scenario.ruleset})"  # type: ignore[attr-defined]
-    body = " ".join(f"{k}={_short(v)}" for k, v in fields.items() if v not in ("", (), None))
-    return f"{name} {body}".strip()
+    body = ", ".join(f"{k} {w.value(v, k)}" for k, v in fields.items() if v not in ("", (), None))
+    return f"{name.replace('-', ' ')}: {body}" if body else name.replace("-", " ")
 
 
-def _step(s: Step) -> str:
-    extra = f"[{s.terrain}]" if s.terrain not in ("", "floor") else ""
-    return f"{s.to[0]},{s.to[1]}({fmt(s.cost)}{extra})"
+UNMARKED = {
+    "held": "the held action is gone",
+    "action": "the round's action is over",
+    "trajectory": "no more drift",
+    "delayed": "no longer delaying",
+    "invading": "no longer entering another's square",
+    "blocked": "may try blocked squares again",
+    "sprint-penalty": "the sprint penalty is over",
+    "fallen": "the fall is over",
+    "breath": "breathing again",
+    "dragging": "no longer dragging",
+    "striking": "no longer striking",
+    "glide": "no longer gliding",
+}
+
+
+def _and(items: list[str]) -> str:
+    if len(items) < 2:
+        return items[0] if items else "nothing"
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _moved(w: Words, event: Moved) -> str:
+    """`ari moved 2,1 (1 m), 3,1 (1 m): 2 m of 6 m`, and why it stopped, with the distance."""
+    total = sum(s.cost for s in event.steps)
+    budget = w.amount(event.resource, event.budget)
+    if not event.steps:
+        stop = f": {event.stopped}" if event.stopped else ""
+        return f"{event.fighter} did not move (0 {w.unit} of {budget}){stop}"
+    path = ", ".join(_step(w, s) for s in event.steps)
+    stop = f"; stopped: {event.stopped}" if event.stopped else ""
+    return f"{event.fighter} moved {path}: {w.length(total)} of {budget}{stop}"
+
+
+def _step(w: Words, s: Step) -> str:
+    extra = f", {s.terrain}" if s.terrain not in ("", "floor") else ""
+    return f"{w.cell(s.to)} ({w.length(s.cost)}{extra})"
+
+
+def describe(event: Event, rs: Ruleset | None = None) -> str:
+    """One line a person can read for an event (budgets in the ruleset's words when it is given)."""
+    return Words(rs).event(event)
+
+
+def explain(event: Event, rs: Ruleset | None = None) -> dict[str, Any]:
+    """An event for a page or a card: its line, its reason in words and the rules it cites.
+
+    The browser's "What happens" and the explain cards use this, so they say what
+    the CLI says.
+    """
+    return {"text": Words(rs).event(event), "why": event.note, "rules": list(event.rules)}
+
+
+def event_line(event: Event, rs: Ruleset | None = None, words: Words | None = None) -> str:
+    """`what happened  [rule ids]  — why`: the event, its rules and its reason on one line."""
+    rules = f"  [{', '.join(event.rules)}]" if event.rules else ""
+    note = f"  — {event.note}" if event.note else ""
+    return f"{(words or Words(rs)).event(event)}{rules}{note}"
+
+
+def done_lines(records: list[Record], ruleset_id: str) -> str:
+    """What `do` prints: every event it appended, with its rules and why, in the ruleset's words."""
+    rs = get_ruleset(ruleset_id)
+    return "\n".join(f"{r.seq:>5} {event_line(r.event, rs)}" for r in records)
+
+
+JSON_SCHEMA = 1  # the shape of every --json output; raised when a key changes meaning
+
+
+def json_doc(kind: str, data: Any, ruleset_id: str | None = None, *, sort_keys: bool = False) -> str:
+    """Every `--json` output: one JSON document, `{"schema", "kind", "units", "data"}`.
+
+    Lengths, costs, heights and budgets stay exact integers of centi-units: `units`
+    says so once (`{"length": "m", "scale": 100}`: 150 is 1.5 m). Counted budgets
+    (actions) are plain counts; `units.centi` lists the budgets held in centi-units.
+    """
+    doc: dict[str, Any] = {"schema": JSON_SCHEMA, "kind": kind}
+    if ruleset_id:
+        rs = get_ruleset(ruleset_id)
+        doc["units"] = {"length": rs.unit, "scale": CU, "centi": sorted(rs.centi_resources)}
+    doc["data"] = data
+    return json.dumps(doc, indent=2, sort_keys=sort_keys)
 
 
 def log_lines(records: list[Record], abandoned: set[int], undone: set[int], rs: Ruleset | None = None) -> str:
     out = []
     for r in records:
         flag = " (abandoned)" if r.batch in abandoned else " (undone)" if r.batch in undone else ""
-        rules = f"  [{', '.join(r.event.rules)}]" if r.event.rules else ""
-        note = f"  — {r.event.note}" if r.event.note else ""
-        out.append(f"{r.seq:>5} b{r.batch:<4} {r.actor:<6} {describe(r.event, rs)}{rules}{note}{flag}")
+        out.append(f"{r.seq:>5} b{r.batch:<4} {r.actor:<6} {event_line(r.event, rs)}{flag}")
     return "\n".join(out)

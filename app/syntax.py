@@ -7,6 +7,7 @@ and `name=value` words set any field by name. Cells are written x,y or x,y,z.
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from typing import Any
 
@@ -22,6 +23,26 @@ ALIASES = {"roll": "rolls", "except": "exempt"}  # `except` is a Python word: Fo
 
 def verbs() -> dict[str, type[Command]]:
     return command_types()
+
+
+def verbs_for(ruleset_id: str) -> dict[str, type[Command]]:
+    """The verbs an encounter under this ruleset knows: its own and the GM's and log's (any ruleset's)."""
+    from tabletrail.core.rulesets import get as get_ruleset
+
+    handled = get_ruleset(ruleset_id)._handlers  # type: ignore[attr-defined]
+    shared = ("tabletrail.events.commands", "tabletrail.events.commands.rulings")
+    return {tag: cls for tag, cls in verbs().items() if cls in handled or cls.__module__ in shared}
+
+
+def _unknown_verb(verb: str, known: dict[str, type[Command]], where: str) -> InputError:
+    """`did you mean move?`: the nearest verbs this encounter knows, not every ruleset's."""
+    near = difflib.get_close_matches(verb, list(known), n=3, cutoff=0.6)
+    if near:
+        return InputError(
+            f"{where}: unknown command {verb!r}; did you mean {' or '.join(near)}? "
+            "(tabletrail commands RULESET lists them)"
+        )
+    return InputError(f"{where}: unknown command {verb!r} (verbs: {', '.join(known)})")
 
 
 def usage(cls: type[Command]) -> str:
@@ -84,38 +105,65 @@ def command_words(words: list[str], where: str = "command") -> tuple[list[str], 
 
 
 def _not_a_flag(word: str, where: str, verb: str, fields: list[str]) -> None:
-    """`--by blue` inside a command: say how a command's options are written instead."""
+    """A `--name` that is none of the command's options: say which options it has."""
     if word.startswith("--"):
         name = word[2:].split("=", 1)[0] or "name"
         raise InputError(
-            f"{where}: {word!r} is not part of a command: a command's options are written "
-            f"name=value, e.g. {name}=VALUE"
+            f"{where}: {verb or 'a command'} has no option {name!r}"
             + (f" (options of {verb}: {', '.join(fields)})" if fields else "")
         )
 
 
-def parse(words: list[str] | str, where: str = "command") -> Command:
+def _as_words(rest: list[str], written: list[str], where: str) -> list[str]:
+    """`--by blue` and `--by=blue` inside a command are `by=blue`: one syntax for options everywhere."""
+    out: list[str] = []
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        name, eq, value = word[2:].partition("=")
+        if word.startswith("--") and name.replace("-", "_") in written:
+            if not eq:
+                if i + 1 >= len(rest):
+                    raise InputError(f"{where}: {word} needs a value, e.g. {name}=VALUE")
+                i += 1
+                value = rest[i]
+            out.append(f"{name.replace('-', '_')}={value}")
+        else:
+            out.append(word)
+        i += 1
+    return out
+
+
+def parse(
+    words: list[str] | str, where: str = "command", verbs: dict[str, type[Command]] | None = None
+) -> Command:
     """Parse one command; InputError names the word or field at fault.
 
-    The text is bounded before it is split and every number the command carries
-    is range-checked (events/limits.py) before any rule sees it.
+    verbs: the commands this encounter knows (see verbs_for): an unknown verb is
+    answered with the nearest of them. Another ruleset's verb still parses, and
+    the rules refuse it (tabletrail/command), as they would from a script. The
+    text is bounded before it is split and every number the command carries is
+    range-checked (events/limits.py) before any rule sees it.
     """
     check_text(words if isinstance(words, str) else " ".join(words), where)
+    every = command_types()
+    known = verbs if verbs is not None else every
     if isinstance(words, str):
         try:
             words = shlex.split(words)
         except ValueError as exc:
             raise InputError(f"{where}: {exc}") from None
     if not words:
-        raise InputError(f"{where}: empty command (verbs: {', '.join(verbs())})")
+        raise InputError(f"{where}: empty command (verbs: {', '.join(known)})")
     verb, *rest = words
-    cls = verbs().get(verb)
+    cls = every.get(verb)
     if cls is None:
         _not_a_flag(verb, where, "", [])
-        raise InputError(f"{where}: unknown command {verb!r} (verbs: {', '.join(verbs())})")
+        raise _unknown_verb(verb, known, where)
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
     fields = {f.name: f for f in info.fields}
+    rest = _as_words(rest, [*fields, *ALIASES], where)
     positional = [f for f in info.fields if f.name not in BASE_FIELDS]
     values: dict[str, Any] = {}
     queue = list(positional)

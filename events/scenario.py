@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +173,27 @@ def load_scenario(path: str | Path) -> Scenario:
         raise InputError(f"{path}: not valid TOML: {exc}") from None
     except RecursionError:  # tomllib recurses once per nested array or table
         raise InputError(f"{path}: not valid TOML here: arrays or tables nest too deeply") from None
-    return parse_scenario(raw, source=str(path), folder=path.parent)
+    with at_its_place(path):
+        return parse_scenario(raw, source=str(path), folder=path.parent)
+
+
+@contextmanager
+def at_its_place(path: str | Path) -> Iterator[None]:
+    """An InputError naming a field of this scenario file gains the field's line and column.
+
+    `scenario.toml: fighters[2].at: 6,5 is wall` becomes `scenario.toml:49:6: ...`;
+    used around anything that checks a scenario (the rulesets' checks at `new` too).
+    """
+    try:
+        yield
+    except InputError as exc:
+        from tabletrail.events.toml_places import locate
+
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            raise exc from None
+        raise InputError(locate(str(exc), str(path), text)) from None
 
 
 def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path | None = None) -> Scenario:

@@ -53,7 +53,7 @@ def test_explain_prints_the_command_rules_steps_and_fighters(log: Path, capsys):
 def test_explain_json_is_the_api_answer(log: Path, capsys):
     seq = first_move_seq(log)
     assert main(["explain", str(log), str(seq), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["data"]
     assert data["seq"] == seq and data["moves"][0]["steps"]
 
 
@@ -75,7 +75,7 @@ def test_why_refused_names_the_rule_and_exits_1_leaving_the_files_alone(log: Pat
 def test_why_allowed_shows_the_cost_and_consequences(log: Path, tmp_path: Path, capsys):
     before = files(tmp_path)
     assert main(["why", "--json", str(log), "undo", "why=checking"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)["data"]
     assert data["allowed"] and data["events"][0]["type"] == "undone"
     assert main(["why", str(log), "end-turn"]) == 0
     assert "consequences:" in capsys.readouterr().out
@@ -110,7 +110,7 @@ def test_verify_a_tampered_log_exits_1_with_the_line(log: Path, capsys):
     out = capsys.readouterr().out
     assert f"FAILED at line/seq {seq + 1} (chain)" in out and f"line {seq} was edited" in out
     assert main(["verify", str(log), "--json"]) == 1
-    assert json.loads(capsys.readouterr().out)["finding"]["seq"] == seq + 1
+    assert json.loads(capsys.readouterr().out)["data"]["finding"]["seq"] == seq + 1
 
 
 def test_verify_a_wrong_tip_exits_1(log: Path, capsys):
@@ -155,7 +155,7 @@ def test_refused_lists_when_and_why(tmp_path: Path, capsys):
     assert out.startswith("refused at ") and "'move ari 10,2' by gm, because " in out
     assert entry.reason in out and f"[{entry.rule}]" in out
     assert main(["refused", str(path), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)[0]["reason"] == entry.reason
+    assert json.loads(capsys.readouterr().out)["data"][0]["reason"] == entry.reason
 
 
 @pytest.mark.parametrize("verb", ["explain", "why", "verify", "whatif", "refused"])

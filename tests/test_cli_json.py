@@ -92,7 +92,7 @@ def test_json_output_is_one_document(
 def test_modifiers_json_holds_the_modifiers_in_force(log: str, capsys: pytest.CaptureFixture[str]):
     """The defect: with a modifier in force, the text lines followed the JSON array."""
     assert main(["modifiers", log, "bo", "--against", "ari", "--json"]) == 0
-    mods = json.loads(capsys.readouterr().out)
+    mods = json.loads(capsys.readouterr().out)["data"]
     assert {"applies_to": "melee attack", "value": -3} in [
         {k: m[k] for k in ("applies_to", "value")} for m in mods
     ]

@@ -64,7 +64,7 @@ def test_do_appends_one_batch_and_prints_it_with_rule_ids(log: Path, capsys: pyt
     lines = out.splitlines()
     assert lines[0].split()[0] == str(before + 1)
     assert "command: move ari 2,2 4,2" in lines[0]
-    assert any("ari moved" in x and "= 5 of 6" in x and "[speed-meters/movement" in x for x in lines), out
+    assert any("ari moved" in x and ": 5 m of 6 m" in x and "[speed-meters/movement" in x for x in lines), out
     assert any("ari spends 1 action" in x and "[speed-meters/stop]" in x for x in lines), out
     assert len(log.read_bytes().splitlines()) == before + len(lines)
 
@@ -77,9 +77,9 @@ def test_a_move_over_rough_cites_the_rough_rule(log: Path, capsys: pytest.Captur
 
 def test_undo_and_redo_move_the_fighter_back_and_forth(log: Path, capsys: pytest.CaptureFixture[str]):
     cli(capsys, "do", log, "move", "ari", "3,1")
-    assert "undone batch=2" in cli(capsys, "undo", log, "--why", "misclick")
+    assert "batch 2 undone by gm: misclick" in cli(capsys, "undo", log, "--why", "misclick")
     assert row(cli(capsys, "show", log), 1) == "#AB.......D#"
-    assert "redone batch=2" in cli(capsys, "redo", log)
+    assert "batch 2 redone by gm" in cli(capsys, "redo", log)
     assert row(cli(capsys, "show", log), 1) == "#.BA......D#"
 
 
@@ -122,7 +122,7 @@ def test_replay_to_json_matches_the_board_at_that_point(log: Path, capsys: pytes
     cli(capsys, "do", log, "move", "ari", "3,1")
     middle = len(log.read_bytes().splitlines())
     cli(capsys, "do", log, "end-turn")
-    data = json.loads(cli(capsys, "replay", log, "--to", str(middle), "--json"))
+    data = json.loads(cli(capsys, "replay", log, "--to", str(middle), "--json"))["data"]
     assert data == normal(view(Encounter.open(JsonlStore(log), upto=middle).state))
     ari = next(f for f in data["fighters"] if f["id"] == "ari")
     assert ari["pos"][:2] == [3, 1] and data["turn"]["index"] == 0
@@ -131,7 +131,7 @@ def test_replay_to_json_matches_the_board_at_that_point(log: Path, capsys: pytes
 
 
 def test_replay_of_the_shipped_log_matches_its_board(capsys: pytest.CaptureFixture[str]):
-    data = json.loads(cli(capsys, "replay", REPLAY, "--json"))
+    data = json.loads(cli(capsys, "replay", REPLAY, "--json"))["data"]
     assert data == normal(json.loads(REPLAY.with_suffix(".board.json").read_text(encoding="utf-8")))
 
 
@@ -140,7 +140,7 @@ def test_rules_lists_the_speed_meters_rule_ids_with_settings(capsys: pytest.Capt
     for name in SPEED_METERS_RULES:
         assert f"speed-meters/{name}:" in out
     assert "default ruling:" in out and "diagonal = 'every-1'" in out
-    one = json.loads(cli(capsys, "rules", "speed-meters", "--json"))
+    one = json.loads(cli(capsys, "rules", "speed-meters", "--json"))["data"]
     assert [rs["id"] for rs in one] == ["speed-meters"]
     rs = one[0]
     ids = [r["id"] for r in rs["rules"]]
@@ -155,7 +155,7 @@ def test_rules_lists_the_speed_meters_rule_ids_with_settings(capsys: pytest.Capt
     assert "actions_per_turn" in settings
     assert {"move", "end-turn"} <= set(rs["commands"])
     assert "speed" in {s["name"] for s in rs["stats"]}
-    every = json.loads(cli(capsys, "rules", "--json"))
+    every = json.loads(cli(capsys, "rules", "--json"))["data"]
     assert "speed-meters" in {rs["id"] for rs in every} and len(every) > 1
 
 
@@ -174,7 +174,7 @@ def test_commands_lists_every_verb_with_its_syntax(capsys: pytest.CaptureFixture
 
 def test_modifiers_under_speed_meters_are_none(log: Path, capsys: pytest.CaptureFixture[str]):
     assert "no modifiers in force for ari" in cli(capsys, "modifiers", log, "ari", "--against", "cyn")
-    assert json.loads(cli(capsys, "modifiers", log, "ari", "--json")) == []
+    assert json.loads(cli(capsys, "modifiers", log, "ari", "--json"))["data"] == []
     cli(capsys, "modifiers", log, "zed", code=2)
 
 

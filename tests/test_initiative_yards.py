@@ -764,7 +764,7 @@ def test_the_cli_lists_all_fifteen_rule_ids(capsys: pytest.CaptureFixture[str]):
     from tabletrail.cli import main
 
     assert main(["rules", IY, "--json"]) == 0
-    listed = json.loads(capsys.readouterr().out)[0]
+    listed = json.loads(capsys.readouterr().out)["data"][0]
     assert len(listed["rules"]) == 15
     names = {s["name"] for s in listed["settings"]}
     assert {"drop_prone_cost", "stand_up_cost", "ledge_fall", "vault_cost", "engaged_move"} <= names

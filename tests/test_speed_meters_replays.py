@@ -58,7 +58,7 @@ def test_tabletrail_rules_lists_all_21_ids(capsys: pytest.CaptureFixture[str]):
     out = capsys.readouterr().out
     assert all(f"{rule}:" in out for rule in ALL_IDS)
     assert main(["rules", "speed-meters", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)[0]
+    data = json.loads(capsys.readouterr().out)["data"][0]
     assert {r["id"] for r in data["rules"]} == ALL_IDS
     assert {"climb", "swim", "fly", "teleport", "force", "random", "shove", "grab"} <= set(data["commands"])
 

@@ -8,7 +8,7 @@ parses any of them from the same generic syntax (see tabletrail.syntax).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 
@@ -27,6 +27,9 @@ class Command(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="cm
     by: str = "gm"
     rolls: tuple[int, ...] = ()
     why: str = ""
+    # a command line `tabletrail commands` prints after the syntax; a test runs every one
+    # on the ruleset's shipped scenario (tests/test_cli_syntax.py), so none is refused
+    example: ClassVar[str] = ""
 
 
 def command_types() -> dict[str, type[Command]]:
@@ -59,6 +62,9 @@ class Move(Command, tag="move"):
 
 
 class EndTurn(Command, tag="end-turn"):
+    """End the turn of the fighter acting (name it to check whose turn the table thinks it is)."""
+
+    example = "end-turn ari"
     fighter: str = ""  # optional check: whose turn the table thinks it is
 
 

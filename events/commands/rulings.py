@@ -58,6 +58,8 @@ class Forbid(Command, tag="forbid"):
     ("impassable without suitable equipment or abilities").
     """
 
+    example = "forbid 3,2 why='a pit opens'"
+
     cells: tuple[Cell, ...]
     rule: str = GM_RULING
     exempt: tuple[str, ...] = ()
@@ -70,7 +72,9 @@ class Lift(Command, tag="lift"):
 
 
 class ChangeSetting(Command, tag="setting"):
-    """Change one of the ruleset's settings from here on (e.g. setting diagonal alternating)."""
+    """Change one of the ruleset's settings from here on; like every ruling it must say why."""
+
+    example = "setting checks table why='we roll at the table'"
 
     name: str
     value: str

@@ -66,6 +66,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     title = "Speed per Movement action, 1 m spaces"
     document = "004_1955ec219bb4ca54.txt"
     unit = "m"
+    # every budget a Moved pays is a length (centi-units): forced, grapple and glide too
+    centi_resources = ("movement", "maneuver", "forced", "grapple", "glide")
     rules = (
         Rule(
             "movement",

@@ -1,0 +1,159 @@
+"""`tabletrail shell LOG`: the encounter kept open at a prompt, for a GM typing command after command.
+
+Built on prompt_toolkit (line editing, history, tab completion) rather than
+hand-written terminal code. Each line is what `tabletrail do LOG …` would take
+and appends exactly what `do` appends (the same parse, the same text, the same
+Encounter.execute); `show`, `log`, `why …` and `explain N` read without writing;
+`help` lists the verbs and `quit` (or Ctrl-D) leaves.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TextIO
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from tabletrail.events.errors import ConflictError, InputError
+
+if TYPE_CHECKING:
+    from tabletrail.encounter import Encounter
+
+READERS = ("show", "log", "why", "explain", "help", "quit")  # the shell's own words; they never write
+
+
+class TableCompleter(Completer):
+    """Tab completes the verb first, then fighter ids, `name=` options and cells of the map."""
+
+    def __init__(self, enc: Encounter) -> None:
+        from tabletrail.syntax import verbs_for
+
+        self.enc = enc
+        self.verbs = sorted({*verbs_for(enc.state.ruleset), *READERS})
+        rows = enc.state.scenario.rows
+        legend = enc.state.scenario.legend
+        self.cells = [
+            f"{x},{y}"
+            for y, row in enumerate(rows)
+            for x, ch in enumerate(row)
+            if legend.get(ch) is None or legend[ch].terrain != "wall"
+        ]
+
+    def get_completions(self, document: Document, complete_event: Any) -> Iterable[Completion]:
+        words = document.text_before_cursor.split()
+        typing = "" if document.text_before_cursor.endswith((" ", "\t")) or not words else words[-1]
+        first = len(words) == 0 or (len(words) == 1 and typing)
+        if first:
+            options: list[str] = self.verbs
+        elif words[0] == "explain":
+            options = [str(r.seq) for r in self.enc.records[-20:]]
+        else:
+            fighters = [f.id for f in self.enc.state.fighters]
+            options = [*fighters, *(c for c in self.cells if "," in typing or typing[:1].isdigit())]
+            options += ["roll=", "by=", "why="]
+        for option in options:
+            if option.startswith(typing):
+                yield Completion(option, start_position=-len(typing))
+
+
+class Shell:
+    """One open encounter and what the GM types at it; output goes to `out` (stdout by default)."""
+
+    def __init__(self, path: str, out: TextIO | None = None) -> None:
+        from tabletrail import cli_store
+        from tabletrail.encounter import Encounter
+
+        self.path = path
+        self.out = out or sys.stdout
+        self.enc = Encounter.open(cli_store.store_for(path))
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out)
+
+    def line(self, text: str) -> bool:
+        """Run one line; False once the GM asked to leave. Errors are printed, never raised."""
+        try:
+            words = shlex.split(text, comments=True)
+        except ValueError as exc:
+            self.say(f"error: {exc}")
+            return True
+        if not words:
+            return True
+        if words[0] == "quit" or words[0] == "exit":
+            return False
+        try:
+            self.run(words)
+        except ConflictError as exc:
+            self.enc.refresh()
+            self.say(f"error: {exc}; the board is refreshed: enter the command again")
+        except InputError as exc:
+            self.say(f"error: {exc}")
+        return True
+
+    def run(self, words: list[str]) -> None:
+        from tabletrail import render
+        from tabletrail.core.refusal import Rejection
+        from tabletrail.syntax import command_words, parse, verbs_for
+
+        verb, rest = words[0], words[1:]
+        if verb == "help":
+            self.say("verbs: " + ", ".join(sorted(verbs_for(self.enc.state.ruleset))))
+            self.say("and: show, log, why COMMAND (a dry run), explain N, quit")
+            return
+        if verb == "show":
+            self.say(render.board(self.enc.state) + "\n" + render.fighters(self.enc.state))
+            return
+        if verb == "log":
+            t = self.enc.timeline
+            rs = render.get_ruleset(self.enc.state.ruleset)
+            self.say(render.log_lines(self.enc.records, t.abandoned, set(t.undone), rs))
+            return
+        if verb in ("why", "explain"):
+            self.audit(verb, rest)
+            return
+        words, text = command_words(words)  # exactly what `do LOG …` logs for these words
+        command = parse(words, verbs=verbs_for(self.enc.state.ruleset))
+        result = self.enc.execute(command, text)
+        if isinstance(result, Rejection):
+            self.say(str(result))
+        else:
+            self.say(render.done_lines(result, self.enc.state.ruleset))
+
+    def audit(self, verb: str, rest: list[str]) -> None:
+        from tabletrail import cli_audit
+        from tabletrail.encounter import Encounter
+        from tabletrail.projections import audit
+        from tabletrail.syntax import command_words, parse, verbs_for
+
+        whole = Encounter.open(self.enc.store, snapshots=False)  # the audit reads every record
+        if verb == "explain":
+            if len(rest) != 1 or not rest[0].isdigit():
+                raise InputError("explain N: the event's number (log lists them)")
+            refused = self.enc.store.refused() if hasattr(self.enc.store, "refused") else []
+            self.say(cli_audit.explain_text(audit.explain(whole.records, int(rest[0]), refused, self.path)))
+            return
+        words, text = command_words(rest, "why")
+        command = parse(words, "why", verbs=verbs_for(self.enc.state.ruleset))
+        self.say(cli_audit.why_text(audit.dry_run(whole, command, text)))
+
+
+def run_shell(path: str, history: str | None = None, session: PromptSession | None = None) -> int:
+    """The prompt loop: one line at a time until quit or end of input."""
+    shell = Shell(path)
+    if session is None:
+        session = PromptSession(history=FileHistory(history) if history else InMemoryHistory())
+    completer = TableCompleter(shell.enc)
+    shell.say(f"{path}: {len(shell.enc.records)} events; help lists the verbs, quit leaves")
+    while True:
+        try:
+            text = session.prompt(f"{shell.enc.state.turn.active}> ", completer=completer)
+        except KeyboardInterrupt:
+            continue  # Ctrl-C drops the line being typed, as in a shell
+        except EOFError:
+            return 0
+        if not shell.line(text):
+            return 0

@@ -1,0 +1,130 @@
+"""How long does one `tabletrail` command take, as a GM at the table waits for it?
+
+Whole processes, the way a shell runs them: `tabletrail do LOG move …` on a
+1,000-event SQLite encounter (a fresh copy of the same encounter each run, so
+every run appends the same move to the same log), timed from spawn to exit,
+many runs, median. In the same run, and interleaved with it so a loaded machine
+weighs on both alike, the floor: `python -c "import msgspec, transitions"`, the
+two libraries any command needs.
+
+Targets (issue 15): `do` of a move <= 150 ms, and <= 2x the floor.
+
+Run: .venv/bin/python benchmarks/bench_cli.py [--runs 21] [--events 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tabletrail.encounter import Encounter
+from tabletrail.events.commands import EndTurn, Move
+from tabletrail.events.scenario import load_scenario
+from tabletrail.events.sqlite_store import SqliteStore
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"
+TABLETRAIL = [sys.executable, "-m", "tabletrail"]
+
+
+def generate(db: Path, events: int, seed: int = 1) -> str:
+    """A played encounter of at least `events` events in SQLite; returns a move that is legal next."""
+    enc = Encounter.create(SqliteStore(db), load_scenario(SCENARIO))
+    rng = random.Random(seed)
+    while len(enc.records) < events:
+        f = enc.state.fighter(enc.state.turn.active)
+        assert f is not None
+        if rng.random() < 0.5:
+            x = min(max(f.pos[0] + rng.randint(-1, 1), 1), 10)
+            y = min(max(f.pos[1] + rng.randint(-1, 1), 1), 6)
+            enc.execute(Move(fighter=f.id, path=((x, y),)), f"move {f.id} {x},{y}")
+        else:
+            enc.execute(EndTurn(), "end-turn")
+    for _ in range(len(enc.state.fighters)):  # fresh turns until a fighter can take one step
+        enc.execute(EndTurn(), "end-turn")
+        f = enc.state.fighter(enc.state.turn.active)
+        assert f is not None
+        enc.store.close()  # type: ignore[attr-defined]  # checkpoints the WAL: a copy of the file is whole
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)):
+            text = f"move {f.id} {f.pos[0] + dx},{f.pos[1] + dy}"
+            if _legal(db, text):
+                return text
+        enc = Encounter.open(SqliteStore(db))
+    raise SystemExit("no legal one-step move found")
+
+
+def _legal(db: Path, text: str) -> bool:
+    """Does `do` accept this move on a copy of the log? (Run once, untimed.)"""
+    probe = db.with_name("probe.db")
+    shutil.copy(db, probe)
+    done = subprocess.run([*TABLETRAIL, "do", str(probe), *text.split()], capture_output=True)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{probe}{suffix}").unlink(missing_ok=True)
+    return done.returncode == 0
+
+
+def timed(argv: list[str], prepare: object = None) -> float:
+    if callable(prepare):
+        prepare()
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed: {done.stderr.decode()}")
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=21, help="runs of each command (median reported)")
+    parser.add_argument("--events", type=int, default=1000, help="length of the encounter")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="tabletrail-bench-cli-") as name:
+        folder = Path(name)
+        master, work = folder / "master.db", folder / "work.db"
+        move = generate(master, args.events)
+        events = len(Encounter.open(SqliteStore(master)).records)
+        print(f"encounter: {events} events in SQLite; the command: do LOG {move}")
+
+        def fresh() -> None:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{work}{suffix}").unlink(missing_ok=True)
+            shutil.copy(master, work)
+
+        commands = {
+            "floor: python -c 'import msgspec, transitions'": (
+                [sys.executable, "-c", "import msgspec, transitions"],
+                None,
+            ),
+            f"do LOG {move}": ([*TABLETRAIL, "do", str(work), *move.split()], fresh),
+            "show LOG": ([*TABLETRAIL, "show", str(master)], None),
+            "log LOG": ([*TABLETRAIL, "log", str(master)], None),
+            "explain LOG 500": ([*TABLETRAIL, "explain", str(master), "500"], None),
+        }
+        times: dict[str, list[float]] = {k: [] for k in commands}
+        for _ in range(args.runs):  # interleaved: load on the machine weighs on every command alike
+            for label, (argv, prepare) in commands.items():
+                times[label].append(timed(argv, prepare))
+        medians = {k: statistics.median(v) for k, v in times.items()}
+        floor = medians[next(iter(commands))]
+        for label, m in medians.items():
+            spread = f"{min(times[label]) * 1000:.0f}-{max(times[label]) * 1000:.0f}"
+            print(f"  {label:52s} median {m * 1000:6.0f} ms  ({spread} ms)  {m / floor:4.2f}x the floor")
+        do = medians[f"do LOG {move}"]
+        print(
+            f"do of a move: {do * 1000:.0f} ms (target <= 150 ms), {do / floor:.2f}x the floor "
+            f"(target <= 2x), median of {args.runs}"
+        )
+
+
+if __name__ == "__main__":
+    main()

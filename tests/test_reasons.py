@@ -1,0 +1,76 @@
+"""What did not happen, and why, in words with its numbers: `do` prints it and `explain` shows it.
+
+The three disputes the issue starts from: a shove stopped by a wall (how far it
+was to go, how far it went, what stopped it: recorded in the log, so replay and
+verify carry it), a grab dropped for want of Action Dice, and a held action
+going off (what it did, to whom).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support import grid
+from tabletrail.cli import main
+from test_round_meters import arena
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return code, out
+
+
+def started(tmp_path: Path, capsys: pytest.CaptureFixture[str], toml: str) -> Path:
+    scenario, log = tmp_path / "s.toml", tmp_path / "f.jsonl"
+    scenario.write_text(toml, encoding="utf-8")
+    run(capsys, "new", scenario, "--log", log)
+    return log
+
+
+def seq_of(out: str, needle: str) -> int:
+    """The sequence number of the first printed event line holding `needle`."""
+    line = next(x for x in out.splitlines() if needle in x)
+    return int(line.split()[0])
+
+
+def brawl(a: dict[str, int], t: dict[str, int], rows: list[str]) -> str:
+    def fighter(fid: str, side: str, at: tuple[int, int], stats: dict[str, int]) -> str:
+        extra = "\n".join(f"{k} = {v}" for k, v in stats.items())
+        return f'[[fighters]]\nid = "{fid}"\nside = "{side}"\nat = [{at[0]}, {at[1]}]\nspeed = 5\n{extra}\n'
+
+    return (
+        '[encounter]\nname = "wall"\nruleset = "speed-meters"\nseed = 1\n'
+        + grid(rows)
+        + fighter("a", "blue", (2, 2), a)
+        + fighter("t", "red", (3, 2), t)
+    )
+
+
+WALLED = ["#####", "#...#", "#...#", "#...#", "#####"]  # t at 3,2 has the wall right behind it
+
+
+def test_a_grab_dropped_for_want_of_action_dice_says_what_it_lacked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    log = started(tmp_path, capsys, brawl({"brawn": 4, "actions": 2}, {"brawn": 2}, WALLED))
+    _, out = run(capsys, "do", log, "grab", "a", "t", "roll=6", "roll=1")  # wins, 1 action left for Brawn 2
+    let_go = next(x for x in out.splitlines() if "a lets go of t" in x)
+    assert "a has 1 Action Dice, not the 2 the grab needs: it ends" in let_go, out
+    _, card = run(capsys, "explain", log, seq_of(out, "a lets go of t"))
+    assert "why: a has 1 Action Dice, not the 2 the grab needs: it ends" in card
+
+
+def test_a_held_action_going_off_says_what_it_did_to_whom(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    log = started(tmp_path, capsys, arena())
+    run(capsys, "do", log, "end-turn")
+    run(capsys, "do", log, "hold", "bo", "shoot", "enemy-enters 7,4", "target=dax")
+    run(capsys, "do", log, "end-turn")
+    _, out = run(capsys, "do", log, "move", "dax", "7,4", "7,3")
+    fired = next(x for x in out.splitlines() if "bo's action this round" in x)
+    assert "shoot at dax for 2 AP, a held action going off" in fired, out
+    assert "{" not in out and "'kind'" not in out
+    _, card = run(capsys, "explain", log, seq_of(out, "bo's action this round"))
+    assert "bo's action this round: shoot at dax for 2 AP, a held action going off" in card
