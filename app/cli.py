@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # server or the other rulesets): a GM types dozens of commands an hour.
 PLUGINS = {  # verb groups that live in their own modules, imported only to run or list their verbs
     "tabletrail.cli_audit": ("explain", "why", "verify", "whatif", "refused"),
-    "tabletrail.cli_store": ("repair", "import", "export"),
+    "tabletrail.cli_store": ("repair", "import", "export", "encounters"),
     "tabletrail.cli_web": ("serve", "invite"),
 }
 LOG_HELP = cli_store.LOG_HELP
