@@ -105,3 +105,13 @@ def test_a_forbid_without_except_keeps_the_old_four_item_entries():
 def test_an_empty_exemption_is_refused():
     enc = encounter(arena())
     refuse(enc, "forbid 3,1 except=' ' why=x", "tabletrail/gm-ruling")
+
+
+def test_an_invasion_and_a_dive_honour_the_exemption_under_ap_squares():
+    from test_ap_squares_helpers import game
+
+    enc = game("ari blue 1,1 ap=10 tags=climbing-gear", "bo red 3,1 ap=10")
+    do(enc, "forbid 3,1 2,2 except=climbing-gear why='loose scree'")
+    do(enc, "area-effect 1,1 damage=4")
+    do(enc, "reflexive-leap ari to=2,2 roll=18 by=blue")  # the dive may land on the exempt square
+    assert enc.state.fighter("ari").pos[:2] == (2, 2)

@@ -76,10 +76,10 @@ class Invasion(Walking):
             annotate(b, since, note)
             if stopped:
                 return
-        ruling = forbidden(b.state, *cell)  # walk checks the squares it enters; this one waits
+        f = self.fighter(b.state, fighter_id)
+        ruling = forbidden(b.state, *cell, f)  # walk checks the squares it enters; this one waits
         if ruling:
             raise Refusal(ruling[2], f"the GM ruled {show(cell)} can't be crossed: {ruling[3]}")
-        f = self.fighter(b.state, fighter_id)
         parity = taken[-1].parity if taken else 0  # walk: the diagonals of this move so far (1-2-1)
         step = policy.price(b.state, f, f.pos, cell, parity)
         left = self.ap_left(b.state, fighter_id)

@@ -208,7 +208,7 @@ class Leaps(Shared):
             return f"{show(dest)} is weightless: a dive lands on a floor that gravity holds"
         if not self.open_square(state, dest, f.id):
             return f"{show(dest)} is not open ground to land on (a wall, a solid object or someone is there)"
-        ruling = forbidden(state, *dest)
+        ruling = forbidden(state, *dest, f)
         if ruling:
             return f"the GM ruled {show(dest)} can't be crossed: {ruling[3]}"
         for cell in line(here, dest)[:-1]:
