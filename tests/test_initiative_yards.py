@@ -391,8 +391,8 @@ def test_a_gap_wider_than_half_the_movement_is_refused():
     assert r.reason == "gap 3 yd > half of max movement 2.5 yd"
 
 
-def test_walking_into_a_gap_is_refused():
-    enc = leap_arena()
+def test_walking_into_a_gap_is_refused_when_stepping_off_is():
+    enc = arena(GAPS, fighter("a", "blue", (2, 1)) + fighter("e", "red", (12, 2)), 'step_off = "refuse"')
     r = refuse(enc, "move a 3,1", f"{IY}/leap")
     assert "4 yd deep" in r.reason
 

@@ -104,7 +104,8 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "ledge",
             "jump-and-pull onto a ledge no higher than 1.5 x own height; costs its height in movement; "
             "Initiative check or fall from the top",
-            "falling then applies from the ledge top (setting ledge_fall)",
+            "falling then applies from the ledge top (setting ledge_fall); the top of an obstacle too "
+            "tall to vault is climbed onto the same way",
         ),
         Rule(
             "vault",
@@ -121,6 +122,8 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "fall",
             "fall straight down, land prone, 1 damage per whole yard fallen past own height "
             "(1.5 yd tall, 4 yd fall: 2 damage)",
+            "walking off an edge more than step_height down steps off and falls, ending the move "
+            "(setting step_off)",
         ),
         Rule(
             "drag",
@@ -232,6 +235,15 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "extra cost (house default 0: every change of height needs one)",
             (),
             "initiative-yards/climb",
+        ),
+        Setting(
+            "step_off",
+            "fall",
+            "walking off an edge more than step_height down (a roof, a ledge, a crate, into a gap): "
+            "'fall' steps off and falls straight down by the fall rule, ending the move; 'refuse' it, so "
+            "only stairs and ladders lead down (house default: the document is silent)",
+            ("fall", "refuse"),
+            "initiative-yards/fall",
         ),
     )
     stats = (

@@ -98,3 +98,4 @@ class Dragging(Walking):
                 note=f"dragged by {f.id}, put {fmt(away)} yd from it",
             )
         )
+        self.arrived(b, target.id, target.pos)  # engage: set down in an enemy's Reach, it is engaged

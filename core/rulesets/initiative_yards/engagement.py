@@ -60,6 +60,22 @@ class Engagement(Shared):
 
     # --- engaging and breaking away ------------------------------------------------
 
+    def arrived(self, b: Batch, fighter_id: str, frm: Pos) -> str:
+        """engage: wherever a fighter arrives, by a step, a fall, a jump's landing or set down by a drag.
+
+        "If a fighter moves into the Reach of an enemy, or an enemy becomes within their Reaching
+        during a move; both fighters become engaged! … Prone fighters become engaged as normal."
+        Enemies within Reach now and not from `frm`, where it came from, engage it. Returns why a
+        move ends there ("" if none engaged).
+        """
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        foes = self.newly_in_reach(b.state, f, frm, f.pos)
+        if not foes:
+            return ""
+        self.engage(b, f, foes)
+        return f"engaged with {', '.join(o.id for o, _, _ in foes)}: the move ends here"
+
     def engage(self, b: Batch, f: Fighter, foes: list[tuple[Fighter, int, int]]) -> None:
         """engage: link the pair and put both in the ENGAGEMENT graph's engaged state."""
         rule = self.rule("engage")

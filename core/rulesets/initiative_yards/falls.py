@@ -1,6 +1,6 @@
 """initiative-yards falling: straight down, prone, 1 damage per whole yard past own height (fall).
 
-A failed jump-and-pull and a missed leap end in `fall_down`. `Falls` lives
+A failed jump-and-pull, a missed leap and a step off an edge end in `fall_down`. `Falls` lives
 here only to keep the ruleset readable; `InitiativeYards` inherits it.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.falling import fall
-from tabletrail.core.geometry import XY
-from tabletrail.core.rulesets.initiative_yards.shared import Shared
+from tabletrail.core.geometry import XY, Pos
+from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
 from tabletrail.core.units import CU, fmt
 from tabletrail.events import types as ev
 
@@ -19,12 +19,21 @@ def fall_damage(fallen: int, height: int) -> int:
     return max(0, fallen - height) // CU
 
 
-class Falls(Shared):
+class Falls(Engagement):
     """What a fall costs: the faller lands prone and takes damage past its own height."""
 
-    def fall_down(self, b: Batch, fighter_id: str, cell: XY, from_z: int, cause: str, note: str) -> int:
-        """fall: straight down onto `cell`, prone, 1 damage per whole yard past own height."""
-        rules = (self.rule(cause), self.rule("fall"))
+    def fall_down(
+        self, b: Batch, fighter_id: str, cell: XY, from_z: int, cause: str, note: str, frm: Pos | None = None
+    ) -> str:
+        """fall: straight down onto `cell`, prone, 1 damage per whole yard past own height.
+
+        engage: landing within an enemy's Reach engages, as any arrival does (`frm`: where the
+        faller came from, by default where it stands as it falls). Returns why a move ends.
+        """
+        rules = tuple(dict.fromkeys((self.rule(cause), self.rule("fall"))))
+        came = b.state.fighter(fighter_id)
+        assert came is not None
+        frm = frm or came.pos
         fallen = fall(b, fighter_id, cell, rules=rules, note=note, from_z=from_z)
         f = b.state.fighter(fighter_id)
         assert f is not None
@@ -41,4 +50,4 @@ class Falls(Shared):
                     f"{fmt(height)} yd: {damage} damage (1 per whole yard)",
                 )
             )
-        return damage
+        return self.arrived(b, fighter_id, frm)

@@ -45,12 +45,10 @@ class Jumps(Walking, Falls):
         )
         grid = b.state.grid
         # ledge: "any ledge": every cell higher than the fighter that can be stood on (a map ledge,
-        # a roof's edge, the rim of a gap); walls are not stood on, obstacles are vaulted.
+        # a roof's edge, the rim of a gap, the top of an obstacle: vault speaks of spending "the
+        # movement to climb up on top of the piece of terrain"); walls are not stood on.
         require(
-            not grid.blocked(*to) and not grid.has(*to, "obstacle"),
-            rule,
-            f"{show(to)} is {grid.kind(*to).terrain}: nothing to pull up onto"
-            + (f" (vault {f.id} X,Y goes over it)" if grid.has(*to, "obstacle") else ""),
+            not grid.blocked(*to), rule, f"{show(to)} is {grid.kind(*to).terrain}: nothing to pull up onto"
         )
         here = [o.id for o in b.state.at(*to)]
         require(not here, rule, f"{', '.join(here)} is on the ledge at {show(to)}")
@@ -190,10 +188,18 @@ class _Jump(_Walk):
             if self.kind == "leap":
                 # leap: a miss falls to the ground in the middle of the gap.
                 middle = self.over[(len(self.over) - 1) // 2]
-                rs.fall_down(
-                    b, f.id, middle, self.takeoff[2], "leap", f"misses the leap and falls at {show(middle)}"
+                engaged = rs.fall_down(
+                    b,
+                    f.id,
+                    middle,
+                    self.takeoff[2],
+                    "leap",
+                    f"misses the leap and falls at {show(middle)}",
+                    frm=self.takeoff,
                 )
-                return f"missed the leap: fell into the gap at {show(middle)}"
+                return "; ".join(
+                    x for x in (f"missed the leap: fell into the gap at {show(middle)}", engaged) if x
+                )
             # vault: a failed vault lands prone on the far side.
             rs.change(b, f, "posture", "knock_down", rule, note="fails the check and lands prone")
         return self.arrive(b, fighter_id, step)
@@ -229,7 +235,7 @@ class _PullUp(_Walk):
             return self.arrive(b, fighter_id, step)
         top = step.to[2] if b.state.settings["ledge_fall"] == "top" else self.base[2]
         base = (self.base[0], self.base[1])
-        rs.fall_down(
+        engaged = rs.fall_down(
             b, f.id, base, top, "ledge", f"fails to pull up and falls from {fmt(top)} yd to {show(base)}"
         )
-        return f"fell from the ledge at {show(step.to)}"
+        return "; ".join(x for x in (f"fell from the ledge at {show(step.to)}", engaged) if x)

@@ -27,6 +27,7 @@ CLIMBABLE = ("stairs", "ladder")
 DRAGGING = "dragging"  # mark: this turn's move action drags someone, so it is halved
 SLIP_CHECKED = "slip_checked"  # mark: this move action has had its slippery check (per-move)
 STRIKING = "striking"  # mark: the fighter's Strike awaiting the table's outcome
+STEP_OFF = "step-off"  # a step's mode: off an edge, falling once over the lower cell (setting step_off)
 
 
 def hostile(f: Fighter, other: Fighter) -> bool:

@@ -27,6 +27,7 @@ from tabletrail.core.rulesets.initiative_yards.shared import (
     DRAGGING,
     OBJECT,
     SLIP_CHECKED,
+    STEP_OFF,
     hostile,
 )
 from tabletrail.core.state import EncounterState, Fighter
@@ -186,10 +187,12 @@ class _Walk:
         kind = grid.kind(*to)
         if grid.blocked(*to):
             raise Refusal(rs.rule("move"), f"{show(to)} is {kind.terrain}: nothing moves through it")
-        if grid.has(*to, "obstacle"):
-            high = grid.top[to[1]][to[0]] - frm[2]
+        high = grid.top[to[1]][to[0]] - frm[2]
+        if grid.has(*to, "obstacle") and high > 0:  # along its top, from level or above, it is ground
             raise Refusal(
-                rs.rule("vault"), f"{show(to)} is an obstacle {fmt(high)} yd high: vault it or go round"
+                rs.rule("vault"),
+                f"{show(to)} is an obstacle {fmt(high)} yd high: vault it, climb on top (pull-up {f.id} "
+                f"{show(to)}) or go round",
             )
         for other in state.at(*to):
             if hostile(f, other):
@@ -205,7 +208,11 @@ class _Walk:
                 step = replace(step, cost=step.cost + abs(dz) * factor)
                 modes.append("climb")
             elif abs(dz) > to_cu(state.settings["step_height"]):
-                self.refuse_height(state, f, frm, to, dz)
+                if dz > 0 or state.settings["step_off"] != "fall":
+                    self.refuse_height(state, f, frm, to, dz)
+                # fall: stepping off the edge; the fighter falls straight down once over the cell.
+                step = replace(step, to=(to[0], to[1], frm[2]))
+                modes.append(STEP_OFF)
         step = replace(step, mode="+".join(modes))
         self.keep_within(state, f, step)
         return step
@@ -263,17 +270,36 @@ class _Walk:
     # --- arriving --------------------------------------------------------------
 
     def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
-        return self.rs.slips(state, f, step) or bool(self.rs.newly_in_reach(state, f, self.frm, step.to))
+        return (
+            STEP_OFF in step.mode
+            or self.rs.slips(state, f, step)
+            or bool(self.rs.newly_in_reach(state, f, self.frm, step.to))
+        )
 
     def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
         return self.arrive(b, fighter_id, step)
 
     def arrive(self, b: Batch, fighter_id: str, step: Step) -> str:
-        """slippery, then engage: what entering a cell may bring. Returns why the move ends."""
+        """A step off an edge falls; else slippery, then engage. Returns why the move ends."""
         rs = self.rs
         stops = []
         f = b.state.fighter(fighter_id)
         assert f is not None and self.dice is not None
+        if STEP_OFF in step.mode:
+            cell = (step.to[0], step.to[1])
+            drop = step.to[2] - b.state.grid.top[cell[1]][cell[0]]
+            engaged = rs.fall_down(
+                b,
+                f.id,
+                cell,
+                step.to[2],
+                "fall",
+                f"steps off the edge and falls {fmt(drop)} yd",
+                frm=self.frm,
+            )
+            return "; ".join(
+                x for x in (f"stepped off at {show(cell)} and fell {fmt(drop)} yd", engaged) if x
+            )
         if rs.slips(b.state, f, step):
             rule = rs.rule("slippery")
             terrain = b.state.grid.kind(step.to[0], step.to[1]).terrain
@@ -301,13 +327,8 @@ class _Walk:
                         )
                     )
                 stops.append(f"slipped on {show(step.to)}: prone, the rest of the movement lost")
-        f = b.state.fighter(fighter_id)
-        assert f is not None
-        foes = rs.newly_in_reach(b.state, f, self.frm, step.to)
-        if foes:
-            rs.engage(b, f, foes)
-            stops.append(f"engaged with {', '.join(o.id for o, _, _ in foes)}: the move ends here")
-        return "; ".join(stops)
+        stops.append(rs.arrived(b, fighter_id, self.frm))
+        return "; ".join(x for x in stops if x)
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
         end_alone(state, f, self.rs.rule("move"))
