@@ -115,3 +115,15 @@ def test_an_invasion_and_a_dive_honour_the_exemption_under_ap_squares():
     do(enc, "area-effect 1,1 damage=4")
     do(enc, "reflexive-leap ari to=2,2 roll=18 by=blue")  # the dive may land on the exempt square
     assert enc.state.fighter("ari").pos[:2] == (2, 2)
+
+
+def test_a_log_written_before_forbid_took_except_still_verifies(capsys):
+    """events/upcast.py: "a new field with a default needs no new version"; the golden log's forbid
+    line has no `exempt` key, and verify must still find it as the engine writes it."""
+    from pathlib import Path
+
+    from tabletrail.cli import main
+
+    golden = Path(__file__).resolve().parent / "golden" / "golden.jsonl"
+    assert b'"cmd":"forbid"' in golden.read_bytes() and b"exempt" not in golden.read_bytes()
+    assert main(["verify", str(golden)]) == 0, capsys.readouterr().out
