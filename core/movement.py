@@ -145,16 +145,18 @@ def _ruled_test(
 ) -> str:
     """A GM-required test to cross a cell: failing it ends the move there.
 
-    A policy may define `test_modifier(state, fighter_id) -> (modifier, why)` for the
-    modifiers its ruleset puts on every test (e.g. a sprint's cumulative penalty).
+    A policy may define `test_modifier(state, fighter_id) -> (modifier, why[, rule ids])` for
+    the modifiers its ruleset puts on every test (e.g. a sprint's cumulative penalty); the
+    rule ids are cited by the check.
     """
     _, _, rule, why, target = ruling
     if dice is None:
         raise Refusal(rule, f"the GM requires a test at {show(cell)} ({why}) but this move takes no checks")
-    modifier, because = 0, ""
+    modifier, because, cites = 0, "", ()
     hook = getattr(policy, "test_modifier", None)
     if hook is not None:
-        modifier, because = hook(b.state, fighter_id)
+        modifier, because, *more = hook(b.state, fighter_id)
+        cites = tuple(more[0]) if more else ()
     result = check(
         b,
         dice,
@@ -165,6 +167,10 @@ def _ruled_test(
         modifier=modifier,
         note=f"the GM requires a test at {show(cell)}: {why}" + (f"; {because}" if because else ""),
     )
+    if cites:  # the rules behind the modifier are cited by the check they changed
+        from msgspec.structs import replace
+
+        b.events[-1] = replace(result, rules=(rule, *cites))
     return "" if result.passed else f"failed the GM's test at {show(cell)} ({why})"
 
 

@@ -200,8 +200,8 @@ def test_share_square_off_refuses_entering_an_occupied_square():
 # --- reflexive-leap -------------------------------------------------------------------------------
 
 
-def blast(*extra: str, cells: str = "2,2 3,2 4,2", damage: int = 6, **kwargs):
-    enc = game("ari blue 3,2 ap=10 celerity=1 dexterity=1", *extra, **kwargs)
+def blast(*extra: str, cells: str = "2,2 3,2 4,2", damage: int = 6, ap: int = 10, **kwargs):
+    enc = game(f"ari blue 3,2 ap={ap} celerity=1 dexterity=1", *extra, **kwargs)
     do(enc, f"area-effect {cells} damage={damage}")
     return enc
 
@@ -264,7 +264,7 @@ def test_a_dive_must_land_outside_the_area_on_open_ground():
 
 
 def test_with_no_way_out_a_dexterity_roll_of_13_halves_the_damage():
-    enc = blast(cells="2,1 3,1 4,1 2,2 3,2 4,2 2,3 3,3 4,3", damage=7)
+    enc = blast(cells="2,1 3,1 4,1 2,2 3,2 4,2 2,3 3,3 4,3", damage=7, ap=3)  # a 2 m leap costs 4 AP
     events = do(enc, "reflexive-leap ari roll=12")  # 12 + 1 = 13
     roll = of_type(events, CheckRolled)[0]
     assert (roll.target, roll.passed) == (13, True)
@@ -273,9 +273,9 @@ def test_with_no_way_out_a_dexterity_roll_of_13_halves_the_damage():
 
 
 def test_halving_rounds_up_when_the_table_says_so_and_a_failure_takes_it_all():
-    enc = blast(cells="2,1 3,1 4,1 2,2 3,2 4,2 2,3 3,3 4,3", damage=7, settings='halve_rounding = "up"')
+    enc = blast(cells="2,1 3,1 4,1 2,2 3,2 4,2 2,3 3,3 4,3", damage=7, ap=3, settings='halve_rounding = "up"')
     assert of_type(do(enc, "reflexive-leap ari roll=12"), Damaged)[0].amount == 4
-    enc = blast(cells="2,1 3,1 4,1 2,2 3,2 4,2 2,3 3,3 4,3", damage=7)
+    enc = blast(cells="2,1 3,1 4,1 2,2 3,2 4,2 2,3 3,3 4,3", damage=7, ap=3)
     assert of_type(do(enc, "reflexive-leap ari roll=11"), Damaged)[0].amount == 7
 
 
@@ -373,7 +373,7 @@ def test_a_cheaper_leap_setting_never_lowers_the_2_ap_a_leap_needs_remaining():
 def test_a_way_out_is_a_square_the_dive_may_land_on():
     """With the only square outside the area weightless, there is no way out: the Dexterity roll is left."""
     area = "2,1 4,1 2,2 3,2 4,2 2,3 3,3 4,3"
-    enc = game("ari blue 3,2 ap=10 dexterity=1", "bo red 8,5")
+    enc = game("ari blue 3,2 ap=3 dexterity=1", "bo red 8,5")  # 3 AP: no 2 m leap (4 AP)
     do(enc, "gravity-off 3,1 3,1")
     do(enc, f"area-effect {area} damage=6")
     refuse(enc, "reflexive-leap ari 3,1 roll=18", "ap-squares/reflexive-leap")
@@ -382,7 +382,7 @@ def test_a_way_out_is_a_square_the_dive_may_land_on():
 
 
 def test_a_dive_never_lands_on_a_square_the_gm_closed():
-    enc = game("ari blue 3,2 ap=10 dexterity=1", "bo red 8,5")
+    enc = game("ari blue 3,2 ap=3 dexterity=1", "bo red 8,5")  # 3 AP: no 2 m leap (4 AP)
     do(enc, "forbid 3,1 why=collapsed")
     do(enc, "area-effect 2,1 4,1 2,2 3,2 4,2 2,3 3,3 4,3 damage=6")
     r = refuse(enc, "reflexive-leap ari 3,1 roll=18", "ap-squares/reflexive-leap")

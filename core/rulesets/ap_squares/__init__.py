@@ -318,6 +318,11 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
         # zero-g-drift / push-off: at the start of its turn a body drifts or keeps its momentum.
         self.drift(b, fighter_id, dice)
 
+    def settle(self, b: Batch, dice: Dice) -> None:
+        """rotate-about: after every command, a rotation its character has moved on from is forgotten."""
+        super().settle(b, dice)
+        self.forget_rotations(b)
+
     # --- waiting for an answer ---------------------------------------------------------------
 
     def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from tabletrail.core.batch import Batch
 from tabletrail.core.cell_rulings import forbidden
 from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import NEIGHBOURS, XY, line, show
+from tabletrail.core.geometry import XY, line, show
 from tabletrail.core.refusal import require
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.ap_squares.shared import (
@@ -128,7 +128,7 @@ class Leaps(Shared):
                     )
                 )
         else:
-            way_out = self.way_out(b.state, f, cells)
+            way_out = self.way_out(b.state, f, cells, (left // CU - base) // LEAP_EXTRA_AP)
             require(
                 way_out is None,
                 rule,
@@ -186,12 +186,20 @@ class Leaps(Shared):
             and not [o for o in state.at(*cell) if o.id != fighter_id]
         )
 
-    def way_out(self, state: EncounterState, f: Fighter, area: set[XY]) -> XY | None:
-        """The first adjacent square outside the area that a dive may land on, if any."""
-        for dx, dy in NEIGHBOURS:
-            cell = (f.pos[0] + dx, f.pos[1] + dy)
-            if not self.landing_problem(state, f, cell, area):
-                return cell
+    def way_out(self, state: EncounterState, f: Fighter, area: set[XY], extra: int) -> XY | None:
+        """The nearest square outside the area a dive may land on, if any: "no way to leap out of the
+        way" counts every leap the AP allow, each `extra` meter beyond the first for 2 AP more."""
+        x, y = f.pos[0], f.pos[1]
+        for n in range(1, extra + 2):
+            ring = [
+                (x + dx, y + dy)
+                for dy in range(-n, n + 1)
+                for dx in range(-n, n + 1)
+                if max(abs(dx), abs(dy)) == n
+            ]
+            for cell in ring:
+                if not self.landing_problem(state, f, cell, area):
+                    return cell
         return None
 
     def landing_problem(self, state: EncounterState, f: Fighter, dest: XY, area: set[XY]) -> str:

@@ -8,6 +8,7 @@ ruleset readable; `ApSquares` inherits it.
 from __future__ import annotations
 
 from functools import cmp_to_key
+from typing import Any
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
@@ -16,8 +17,12 @@ from tabletrail.core.refusal import require
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.ap_squares.invasion import Invasion
 from tabletrail.core.rulesets.ap_squares.zero_g import ap
+from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, fmt
+from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import RotateAbout
+
+ROTATION = "rotation"  # mark: the rotation just made (pivot, direction, the tile it came from)
 
 
 class RotatingAbout(Invasion):
@@ -49,6 +54,17 @@ class RotatingAbout(Invasion):
         require(
             outside is None, rule, f"the circle about {show(pivot)} leaves the map at {show(outside or here)}"
         )
+        # "never allows a character to change directions and return to the tile they immediately
+        # travelled from": not even by splitting the rotation into two commands.
+        last = self.last_rotation(b.state, f)
+        if last and last["pivot"] == list(pivot) and last["direction"] != cmd.direction:
+            back = tuple(last["back"])
+            require(
+                cells[0] != back,
+                rule,
+                f"{f.id} just rotated {last['direction']} about {show(pivot)} from {show(back)}: rotating "
+                f"about never changes direction to return to the tile it immediately travelled from",
+            )
         turn = "clockwise" if cmd.direction == "cw" else "counter-clockwise"
         self.travel(
             b,
@@ -59,6 +75,53 @@ class RotatingAbout(Invasion):
             (policy.rule, rule),
             note=f"rotating {turn} about {show(pivot)} at {fmt(radius)} m ({measure})",
         )
+        now = b.state.fighter(f.id)
+        assert now is not None
+        path = [here, *cells]
+        at = (now.pos[0], now.pos[1])
+        if at != here and at in path:
+            b.emit(
+                ev.Marked(
+                    fighter=f.id,
+                    key=ROTATION,
+                    value={
+                        "pivot": list(pivot),
+                        "direction": cmd.direction,
+                        "back": list(path[path.index(at) - 1]),
+                        "at": list(at),
+                        "spent": now.used("ap"),
+                        "round": b.state.turn.round,
+                    },
+                    rules=(rule,),
+                    note=f"{f.id} rotates {turn}: it may not turn back to {show(path[path.index(at) - 1])} "
+                    "until it does something else",
+                )
+            )
+
+    def forget_rotations(self, b: Batch) -> None:
+        """rotate-about: a rotation is remembered only until the character does something else."""
+        for f in b.state.fighters:
+            if ROTATION in f.marks and self.last_rotation(b.state, f) is None:
+                b.emit(
+                    ev.Unmarked(
+                        fighter=f.id,
+                        key=ROTATION,
+                        rules=(self.rule("rotate-about"),),
+                        note=f"{f.id} has done something else since rotating: the rotation is over",
+                    )
+                )
+
+    def last_rotation(self, state: EncounterState, f: Fighter) -> dict[str, Any] | None:
+        """rotate-about: the fighter's rotation just made, if it has done nothing else since."""
+        last = f.marks.get(ROTATION)
+        if not last:
+            return None
+        same = (
+            last["at"] == [f.pos[0], f.pos[1]]
+            and last["spent"] == f.used("ap")
+            and last["round"] == state.turn.round
+        )
+        return last if same else None
 
 
 def rotate_path(measure: str, start: XY, pivot: XY, clockwise: bool, squares: int) -> list[XY]:

@@ -248,6 +248,23 @@ class RoundMeters(Walking, Sprinting, Delaying):
             ("gm-may", "cost-only"),
             "round-meters/difficult",
         ),
+        Setting(
+            "hold_ends_turn",
+            True,
+            "whether holding an action ends the holder's turn (house default, as the engine always "
+            "played it); false reads the Hold section, which never ends the turn, with 'moving before, "
+            "after, or between actions': the holder may move on after holding",
+            (),
+            "round-meters/hold",
+        ),
+        Setting(
+            "delay_before_action",
+            True,
+            "a Delay moves the whole turn, so it comes before any action of that turn (house default: "
+            "'Your turn occurs at that later point'); false lets a combatant delay after acting",
+            (),
+            "round-meters/delay",
+        ),
     )
     stats = (
         Stat("movement", "Movement: meters a character may move each round", length=True),
@@ -289,7 +306,7 @@ class RoundMeters(Walking, Sprinting, Delaying):
             return
         for e in list(b.events):
             for what in happenings(e):
-                self.fire(b, what)
+                self.fire(b, what, dice)
 
 
 def setting_error(settings: dict[str, Any]) -> tuple[str, str] | None:

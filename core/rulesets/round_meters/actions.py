@@ -7,6 +7,8 @@ the ruleset readable; `RoundMeters` inherits it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.refusal import require
@@ -23,6 +25,7 @@ class Actions(Holding):
     def act(
         self,
         b: Batch,
+        dice: Dice,
         fighter_id: str,
         kind: str,
         target: str,
@@ -33,7 +36,7 @@ class Actions(Holding):
         held: bool = False,
     ) -> None:
         """Record one action: held triggers on it resolve first, then its AP (unless paid by a hold)."""
-        self.fire(b, Happened("takes-action", fighter_id, action=kind))
+        self.fire(b, Happened("takes-action", fighter_id, action=kind), dice)
         if not held:
             b.emit(ev.Spent(fighter=fighter_id, resource="ap", amount=ap, rules=(rule,), note=note))
         t = b.state.turn
@@ -56,6 +59,11 @@ class Actions(Holding):
             )
         )
 
+    def resolve_held(self, b: Batch, dice: Dice, fighter_id: str, held: dict[str, Any], note: str) -> None:
+        """hold: the held action is taken now, its AP paid when it was held."""
+        rule = self.rule("hold")
+        self.act(b, dice, fighter_id, held["action"], held["target"], int(held["ap"]), rule, note, held=True)
+
     @handles(TakeAction)
     def take_action(self, b: Batch, cmd: TakeAction, dice: Dice) -> None:
         """passes: an action pays its AP from the round's pool; its test carries any sprint penalty."""
@@ -77,6 +85,7 @@ class Actions(Holding):
         target = self.aim(b.state, cmd.target, rule) if cmd.target else ""
         self.act(
             b,
+            dice,
             f.id,
             cmd.kind,
             target,

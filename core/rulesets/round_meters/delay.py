@@ -41,7 +41,7 @@ class Delaying(Passes):
             f"{t.pass_no} (behind a combatant who has not acted yet, or to the end of pass {t.pass_no})",
         )
         # "Your turn occurs at that later point": a delay moves the whole turn, before any action.
-        if self.acted(state, f):
+        if state.settings["delay_before_action"] and self.acted(state, f):
             last = f.marks[ACTION]
             raise Refusal(
                 rule,

@@ -17,7 +17,7 @@ from tabletrail.core.geometry import XY, parse_cell, show
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.passes import Passes
-from tabletrail.core.rulesets.round_meters.shared import ACTION, HELD
+from tabletrail.core.rulesets.round_meters.shared import ACTION, HELD, SPRINT_AP
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.events import types as ev
 from tabletrail.events.commands.round_meters import Hold
@@ -78,19 +78,21 @@ class Holding(Passes):
         rule = self.rule("hold")
         state = b.state
         f = self.actor(state, cmd.fighter, rule, strict=True)
-        costs = self.costs(state)
+        # "declaring a specific action": any action of the table, or the Sprint (a Minor Action).
+        costs = {**self.costs(state), "sprint": SPRINT_AP}
         # "A held action must be specific enough for the GM to determine when it triggers."
         require(
             cmd.action in costs,
             rule,
             f"{cmd.action!r} is not a specific action: hold one of {self.priced(costs)}",
         )
+        aimed = cmd.action != "sprint"  # a Sprint is aimed at nobody
         require(
-            bool(cmd.target.strip()),
+            bool(cmd.target.strip()) or not aimed,
             rule,
             f"a held {cmd.action} must name its target: add target=FIGHTER or target=x,y",
         )
-        target = self.aim(state, cmd.target, rule)
+        target = self.aim(state, cmd.target, rule) if cmd.target.strip() else ""
         trigger = self.trigger(state, f, cmd.trigger)
         cost, left = costs[cmd.action], self.ap_left(f)
         require(
@@ -108,7 +110,7 @@ class Holding(Passes):
                 resource="ap",
                 amount=cost,
                 rules=(rule,),
-                note=f"holds {cmd.action} at {target}: its {cost} AP are paid at once "
+                note=f"holds {cmd.action}{' at ' + target if target else ''}: its {cost} AP are paid at once "
                 f"({left} → {left - cost} of {self.ap(f)})",
             )
         )
@@ -126,11 +128,24 @@ class Holding(Passes):
                     "pass": t.pass_no,
                 },
                 rules=(rule,),
-                note=f"{f.id} holds {cmd.action} at {target} for: {text}; lost at {f.id}'s next turn if "
-                "it has not happened by then",
+                note=f"{f.id} holds {cmd.action}{' at ' + target if target else ''} for: {text}; lost at "
+                f"{f.id}'s next turn if it has not happened by then",
             )
         )
-        self.close_turn(b, f.id, "hold", rule, f"{f.id}'s turn ends on a held action", dice)
+        if state.settings["hold_ends_turn"]:
+            self.close_turn(b, f.id, "hold", rule, f"{f.id}'s turn ends on a held action", dice)
+            return
+        # round-budget: "moving before, after, or between actions"; the hold was this turn's action.
+        b.emit(
+            ev.Marked(
+                fighter=f.id,
+                key=ACTION,
+                value={"kind": "hold", "target": target, "ap": cost, "round": t.round, "pass": t.pass_no,
+                       "held": False},
+                rules=(rule,),
+                note=f"{f.id}'s turn goes on after the hold (hold_ends_turn = false)",
+            )
+        )  # fmt: skip
 
     def trigger(self, state: EncounterState, holder: Fighter, text: str) -> dict[str, Any]:
         """Read a trigger from the vocabulary; anything vague or too broad is refused with why."""
@@ -228,8 +243,11 @@ class Holding(Passes):
                 out.append(fid)
         return out
 
-    def fire(self, b: Batch, what: Happened) -> None:
-        """hold: every held action this happening triggers resolves now, interrupting."""
+    def fire(self, b: Batch, what: Happened, dice: Dice) -> None:
+        """hold: every held action this happening triggers resolves now, interrupting.
+
+        `dice`: the command's, for a held action that rolls as it resolves (a Sprint's test).
+        """
         for fid in self.watching(b.state, what):
             f = b.state.fighter(fid)
             assert f is not None
@@ -246,17 +264,19 @@ class Holding(Passes):
                     f"happened before {fid}'s next turn",
                 )
             )
-            self.act(
+            at = f" at {held['target']}" if held["target"] else ""
+            self.resolve_held(
                 b,
+                dice,
                 fid,
-                held["action"],
-                held["target"],
-                int(held["ap"]),
-                rule,
-                f"{fid}'s held {held['action']} at {held['target']} resolves at once, interrupting "
+                held,
+                f"{fid}'s held {held['action']}{at} resolves at once, interrupting "
                 f"({held['ap']} AP were paid when it was held)",
-                held=True,
             )
+
+    def resolve_held(self, b: Batch, dice: Dice, fighter_id: str, held: dict[str, Any], note: str) -> None:
+        """hold: what a held action does as it resolves (Actions records it, Sprinting rolls a Sprint)."""
+        raise NotImplementedError
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         """hold: a held action whose trigger did not come before this turn is lost; its AP stays spent."""

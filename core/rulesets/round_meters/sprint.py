@@ -7,6 +7,8 @@ Every test carries the sprint penalty in force until the round ends (`test`,
 
 from __future__ import annotations
 
+from typing import Any
+
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice, check
@@ -85,6 +87,7 @@ class Sprinting(Actions):
         )
         self.act(
             b,
+            dice,
             f.id,
             "sprint",
             "",
@@ -92,6 +95,19 @@ class Sprinting(Actions):
             rule,
             f"Sprint, a Minor Action: {SPRINT_AP} AP ({left} → {left - SPRINT_AP} of {self.ap(f)})",
         )
+        self.sprint_test(b, dice, f.id)
+
+    def resolve_held(self, b: Batch, dice: Dice, fighter_id: str, held: dict[str, Any], note: str) -> None:
+        """hold: a held Sprint resolves like any Sprint: its Athletics test, its meters, its penalty."""
+        super().resolve_held(b, dice, fighter_id, held, note)
+        if held["action"] == "sprint":
+            self.sprint_test(b, dice, fighter_id)
+
+    def sprint_test(self, b: Batch, dice: Dice, fighter_id: str) -> None:
+        """sprint: the Athletics test, +2 m this round per positive Hit, and the cumulative penalty."""
+        rule = self.rule("sprint")
+        f = b.state.fighter(fighter_id)
+        assert f is not None
         settings = b.state.settings
         threshold, step = int(settings["hit_threshold"]), int(settings["hit_step"])
         athletics = int(self.stat(f, "athletics"))

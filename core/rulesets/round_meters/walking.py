@@ -46,11 +46,11 @@ class Walking(Holding):
         cells = self.cells(b.state, f, cmd.path)
         sprinted = int(f.marks.get(SPRINTS, {}).get("meters", 0))
         # hold: a held action waiting for this fighter to start moving interrupts before its first step.
-        self.fire(b, Happened("starts-move", f.id))
+        self.fire(b, Happened("starts-move", f.id), dice)
         start = len(b.events)
         walk(
             b,
-            _Walking(self, b.state),
+            _Walking(self, b.state, dice),
             f.id,
             cells,
             budget=self.meters_left(f),
@@ -89,10 +89,11 @@ class Walking(Holding):
 class _Walking:
     """How a step is priced under round-meters: the diagonal rule, doubled on difficult terrain."""
 
-    def __init__(self, rs: RoundMeters, state: EncounterState) -> None:
+    def __init__(self, rs: RoundMeters, state: EncounterState, dice: Dice | None = None) -> None:
         self.rs = rs
         self.unit = rs.unit
         self.grid = state.grid
+        self.dice = dice  # a real move's: a held action it sets off may roll (the reachable area has none)
 
     def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
         grid = state.grid
@@ -114,18 +115,21 @@ class _Walking:
         x, y = step.to[0], step.to[1]
         return (self.rs.rule("difficult"),) if any(self.grid.has(x, y, t) for t in DIFFICULT_TAGS) else ()
 
-    def test_modifier(self, state: EncounterState, fighter_id: str) -> tuple[int, str]:
-        """sprint: a test the GM requires on a cell carries the sprint penalty too."""
+    def test_modifier(self, state: EncounterState, fighter_id: str) -> tuple[int, str, tuple[str, ...]]:
+        """sprint: a test the GM requires on a cell carries the sprint penalty too, and cites it."""
         f = state.fighter(fighter_id)
         pen = self.rs.penalty(f) if f is not None else 0
-        return pen, (f"sprint penalty {pen} this round" if pen else "")
+        if not pen:
+            return 0, "", ()
+        return pen, f"sprint penalty {pen} this round", (self.rs.rule("sprint"),)
 
     def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         """A cell some held action watches: the walk pauses there so the held action can interrupt."""
         return bool(self.rs.watching(state, Happened("enters", f.id, (step.to[0], step.to[1]))))
 
     def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
-        self.rs.fire(b, Happened("enters", fighter_id, (step.to[0], step.to[1])))
+        assert self.dice is not None
+        self.rs.fire(b, Happened("enters", fighter_id, (step.to[0], step.to[1])), self.dice)
         return ""  # the held action does not stop the move by itself
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
