@@ -279,7 +279,7 @@ class PostgresStore:
         return sql.SQL(text).format(s=sql.Identifier(self.schema))
 
     @contextmanager
-    def _conn(self, doing: str, create: bool = False) -> Iterator[psycopg.Connection]:
+    def _conn(self, doing: str, create: bool = False, check: bool = True) -> Iterator[psycopg.Connection]:
         """The connection, its tables checked, with PostgreSQL's errors turned into one-line InputErrors."""
         with self.db.lock:
             try:
@@ -287,7 +287,7 @@ class PostgresStore:
                     conn = self.db.connect()
                 except InputError as exc:  # the connection is shared: the store names itself
                     raise type(exc)(f"{self.name}: {exc}") from None
-                if self.schema not in self.db.checked:
+                if check and self.schema not in self.db.checked:
                     self._migrate(conn) if create else self._check_tables(conn)
                     self.db.checked.add(self.schema)
                 yield conn
@@ -762,7 +762,10 @@ def encounters(url: str) -> list[tuple[str, int, str]]:
     where = parse_url(url)
     store = PostgresStore(url, encounter=where.encounter or "x")
     store.name = where.shown  # errors name the database, not an encounter
-    with store._conn("listing encounters") as conn:
+    with store._conn("listing encounters", check=False) as conn:
+        found = conn.execute("SELECT to_regclass(%s)", (f'"{store.schema}".encounters',)).fetchone()
+        if found is None or found[0] is None:
+            return []  # no encounter was ever started in this database: there are none yet
         rows = conn.execute(
             store._q("SELECT encounter, version, created FROM {s}.encounters ORDER BY encounter")
         ).fetchall()
