@@ -335,9 +335,17 @@ def verify_text(data: dict[str, Any]) -> str:
         out.append("GM rulings in the log (re-decided like any command):")
         out.extend(_ruling_line(r) for r in data["rulings"])
     if data["tip"]:
+        found = [
+            said
+            for said, yes in (
+                ("the anchor given was found", data.get("anchor_given")),
+                ("the log ends at the tip the store keeps beside it", data.get("kept_tip")),
+            )
+            if yes
+        ]
         anchor = (
-            "the anchor given, or the tip the store keeps beside the log, was found"
-            if data["anchored"]
+            "; ".join(found)
+            if found
             else "the last line is vouched for by re-deciding only; note this tip and pass --tip to anchor it"
         )
         out.append(f"tip: {data['tip']} ({anchor})")

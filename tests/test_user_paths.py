@@ -579,9 +579,17 @@ def test_a_file_of_random_bytes_is_not_called_a_torn_log(tmp_path: Path, capsys:
 
 
 def test_a_torn_real_log_is_still_called_torn(log: Path, capsys: pytest.CaptureFixture[str]):
+    """verify names the torn tail without touching it; the next opener cuts it, keeps it, and says so."""
     with open(log, "ab") as fh:
         fh.write(b'{"seq":5,"bat')
-    assert "the last line is torn" in error(capsys, "show", log)
+    code, out, _ = run(capsys, "verify", log)
+    assert code == 1 and "line 5 is torn" in out
+    assert log.read_bytes().endswith(b'{"seq":5,"bat'), "verify changes nothing"
+    code, _, err = run(capsys, "show", log)
+    assert code == 0 and "a crash left a torn line of 13 bytes" in err
+    kept = list(log.parent.glob("fight.jsonl.torn-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == b'{"seq":5,"bat'
+    assert log.read_bytes().endswith(b"\n")
 
 
 def test_a_fighter_card_says_what_the_next_move_may_cost_not_what_is_left_of_this_one(

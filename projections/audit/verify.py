@@ -362,6 +362,7 @@ def _kept_tip(store: Store, lines: Sequence[bytes], data: dict[str, Any]) -> Fin
     version, last = kept
     if len(lines) == version and line_hash(lines[-1]) == last:
         data["anchored"] = True
+        data["kept_tip"] = True
         return None
     return Finding(
         min(version, len(lines)),
@@ -463,6 +464,8 @@ def verify_lines(
         "rulings": rulings,
         "tip": line_hash(lines[-1]) if lines else "",
         "anchored": bool(tip) and tip in {line_hash(line) for line in lines},
+        "anchor_given": bool(tip) and tip in {line_hash(line) for line in lines},
+        "kept_tip": False,
         "finding": asdict(finding) if finding else None,
     }
 
