@@ -54,6 +54,7 @@ from tabletrail.events.scenario import load_scenario
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import FORMAT
+from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
 
 DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1/test"
 
@@ -140,10 +141,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def follow(base: str, got: queue.Queue, ready: threading.Barrier, stop: threading.Event) -> None:
+def follow(base: str, token: str, got: queue.Queue, ready: threading.Barrier, stop: threading.Event) -> None:
     """One open page's live stream: put (arrival time, version) for every version it is told."""
+    live = f"{base}/e/fanout/api/stream?seconds=3600&token={token}"
     try:
-        with httpx.stream("GET", base + "/e/fanout/api/stream?seconds=3600", timeout=None) as stream:
+        with httpx.stream("GET", live, timeout=None) as stream:
             kind = ""
             first = True
             for line in stream.iter_lines():
@@ -161,7 +163,10 @@ def follow(base: str, got: queue.Queue, ready: threading.Barrier, stop: threadin
 
 
 def bench_fanout(database: str, streams: int, servers: int, moves: int) -> None:
-    Encounter.create(PostgresStore(database, encounter="fanout"), load_scenario(SCENARIO), clock=clock)
+    store = PostgresStore(database, encounter="fanout")
+    Encounter.create(store, load_scenario(SCENARIO), clock=clock)
+    token = Invites(keep_for(store.name, store), encounter_key(store)).make(GM)[1]  # a GM link
+    auth = {"Authorization": f"Bearer {token}"}
     ports = [free_port() for _ in range(servers)]
     procs = [
         subprocess.Popen(
@@ -184,7 +189,9 @@ def bench_fanout(database: str, streams: int, servers: int, moves: int) -> None:
         ready = threading.Barrier(streams + 1)
         stop = threading.Event()
         for n in range(streams):
-            threading.Thread(target=follow, args=(bases[n % servers], got, ready, stop), daemon=True).start()
+            threading.Thread(
+                target=follow, args=(bases[n % servers], token, got, ready, stop), daemon=True
+            ).start()
         ready.wait(timeout=120)
         while not got.empty():
             got.get()
@@ -193,11 +200,11 @@ def bench_fanout(database: str, streams: int, servers: int, moves: int) -> None:
         committed: list[float] = []
         after: list[float] = []  # from the answer to the move (its commit) to each stream
         for m in range(moves):
-            version = httpx.get(bases[0] + "/e/fanout/api/state").json()["version"]
+            version = httpx.get(bases[0] + "/e/fanout/api/state", headers=auth).json()["version"]
             text = "end-turn"
             start = time.perf_counter()
             body = {"version": version, "text": text}
-            answer = httpx.post(bases[m % servers] + "/e/fanout/api/do", json=body)
+            answer = httpx.post(bases[m % servers] + "/e/fanout/api/do", json=body, headers=auth)
             committed.append(time.perf_counter() - start)
             new = answer.json()["version"]
             arrivals = []
