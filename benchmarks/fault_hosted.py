@@ -45,6 +45,7 @@ from bench_store import SCENARIO, clock
 from tabletrail.encounter import Encounter
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
 
 
 def free_port() -> int:
@@ -84,9 +85,22 @@ class Server:
             self.proc.wait(timeout=20)
 
 
+AUTH: dict[str, str] = {}  # a GM link's token for each encounter's requests (see `link`)
+
+
+def link(url: str) -> None:
+    """Make a GM link for the encounter; every request of this run carries it."""
+    store = PostgresStore(url)
+    token = Invites(keep_for(store.name, store), encounter_key(store)).make(GM)[1]
+    AUTH["Authorization"] = f"Bearer {token}"
+    AUTH["token"] = token
+
+
 def post(base: str, path: str, body: dict) -> tuple[int, dict]:
     try:
-        answer = httpx.post(base + path, json=body, timeout=30)
+        answer = httpx.post(
+            base + path, json=body, timeout=30, headers={"Authorization": AUTH["Authorization"]}
+        )
     except httpx.HTTPError as exc:
         return 0, {"message": f"{type(exc).__name__}"}
     try:
@@ -99,7 +113,12 @@ def version_of(servers: list[Server], name: str) -> int:
     for _ in range(200):
         for s in servers:
             try:
-                return httpx.get(f"{s.base}/e/{name}/api/state", timeout=5).json()["version"]
+                got = httpx.get(
+                    f"{s.base}/e/{name}/api/state",
+                    timeout=5,
+                    headers={"Authorization": AUTH["Authorization"]},
+                )
+                return got.json()["version"]
             except (httpx.HTTPError, KeyError, ValueError):
                 time.sleep(0.05)
     raise SystemExit("no server answers")
@@ -119,6 +138,7 @@ def kill_servers(database: str, servers_n: int, kills: int, every: float) -> Non
     name = "killed"
     url = f"{database}&encounter={name}"
     Encounter.create(PostgresStore(url), load_scenario(SCENARIO), clock=clock)
+    link(url)
     servers = [Server(database) for _ in range(servers_n)]
     for s in servers:
         s.start()
@@ -182,7 +202,8 @@ def follow(base: str, name: str, seen: list[int], said: Counter[str], stop: thre
     """An open page: reconnects like a browser's EventSource (after the `retry` the server asks)."""
     while not stop.is_set():
         try:
-            with httpx.stream("GET", f"{base}/e/{name}/api/stream?seconds=3600", timeout=None) as stream:
+            live = f"{base}/e/{name}/api/stream?seconds=3600&token={AUTH['token']}"
+            with httpx.stream("GET", live, timeout=None) as stream:
                 said[f"stream {stream.status_code}"] += 1
                 kind = ""
                 for line in stream.iter_lines():
@@ -202,6 +223,7 @@ def restart_database(database: str, servers_n: int, streams: int, restart: str) 
     name = "restarted"
     url = f"{database}&encounter={name}"
     Encounter.create(PostgresStore(url), load_scenario(SCENARIO), clock=clock)
+    link(url)
     servers = [Server(database) for _ in range(servers_n)]
     for s in servers:
         s.start()
