@@ -25,10 +25,10 @@ from tabletrail.events.errors import InputError
 
 MAX_COMMAND_CHARS = 4_000  # characters in one command's text (`do LOG ...`, a script line, a web body)
 MAX_WAYPOINTS = 100  # waypoints of one move or preview
-MAX_MAP_CELLS = 40_000  # cells of a scenario's map (e.g. 200 x 200)
-MAX_MAP_SIDE = 1_000  # columns or rows of a map
+MAX_MAP_CELLS = 1_000_000  # cells of a scenario's map (1000 x 1000: benchmarks/bench_bigmap.py)
+MAX_MAP_SIDE = 4_000  # columns or rows of a map (a long corridor may be narrow)
 MAX_FIGHTERS = 200  # fighters in one scenario
-MAX_SCENARIO_BYTES = 1_000_000  # bytes of one scenario file
+MAX_SCENARIO_BYTES = 4_000_000  # bytes of one scenario file (a 1000 x 1000 map's rows are about 1 MB)
 MAX_BODY_BYTES = 64 * 1024  # bytes of one HTTP request body
 MAX_NESTING = 64  # depth of brackets in one JSON document (a log line, a request body) before decoding
 MAX_NUMBER = 1_000_000  # the largest whole number (by size) any command field may carry

@@ -229,11 +229,15 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
     if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
         v.fail("map.rows", "expected a non-empty list of strings, one per row")
     width = len(rows[0])
-    if len(rows) > MAX_MAP_SIDE or width > MAX_MAP_SIDE or len(rows) * width > MAX_MAP_CELLS:
+    if len(rows) > MAX_MAP_SIDE or width > MAX_MAP_SIDE:
+        v.fail(
+            "map.rows", f"a {width} x {len(rows)} map; a side may be {MAX_MAP_SIDE:,} cells (MAX_MAP_SIDE)"
+        )
+    if len(rows) * width > MAX_MAP_CELLS:
         v.fail(
             "map.rows",
-            f"a {width} x {len(rows)} map; the limits are {MAX_MAP_SIDE} a side (MAX_MAP_SIDE) and "
-            f"{MAX_MAP_CELLS:,} cells (MAX_MAP_CELLS)",
+            f"a {width} x {len(rows)} map has {len(rows) * width:,} cells; a map may have "
+            f"{MAX_MAP_CELLS:,} (MAX_MAP_CELLS)",
         )
     for i, row in enumerate(rows):
         if len(row) != width:
@@ -391,14 +395,14 @@ class _Validator:
 
     def sides(self, raw: Any, known: set[str]) -> dict[str, SideSpec]:
         if not isinstance(raw, dict):
-            self.fail("sides", "expected tables like [sides.blue] with colour = \"#2f6fd6\"")
+            self.fail("sides", 'expected tables like [sides.blue] with colour = "#2f6fd6"')
         out = {}
         for side, spec in raw.items():
             field = f"sides.{side}"
             if side not in known:
                 self.fail(field, f"no fighter is on side {side!r} (sides: {', '.join(sorted(known))})")
             if not isinstance(spec, dict) or set(spec) - {"colour"}:
-                self.fail(field, "expected a table with colour = \"#rrggbb\" (or a colour name)")
+                self.fail(field, 'expected a table with colour = "#rrggbb" (or a colour name)')
             colour = spec.get("colour", "")
             if not isinstance(colour, str) or not COLOUR.match(colour):
                 self.fail(f"{field}.colour", f"expected #rgb, #rrggbb or a colour name, got {colour!r}")

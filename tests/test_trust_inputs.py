@@ -13,13 +13,14 @@ escaped on every human output."
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
 import pytest
 from tabletrail.cli import main
 from tabletrail.events.errors import InputError
-from tabletrail.events.limits import MAX_MAP_CELLS, MAX_NESTING, check_nesting, nesting
+from tabletrail.events.limits import MAX_MAP_CELLS, MAX_MAP_SIDE, MAX_NESTING, check_nesting, nesting
 from tabletrail.events.log import JsonlStore
 from tabletrail.render import printable
 
@@ -32,6 +33,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, st
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return code, out, err
+
+
+SQUARE = math.isqrt(MAX_MAP_CELLS) + 1  # rows and columns of a square map one row past MAX_MAP_CELLS
+
+
+def map_of(width: int, height: int) -> str:
+    """The brawl with its map replaced by a width x height field of floor (past a limit, or not)."""
+    head, rest = BRAWL.split("rows = [", 1)
+    return head + "rows = [" + f'  "{"." * width}",' * height + rest[rest.index("]") :]
 
 
 def edited(old: str, new: str, text: str = BRAWL) -> str:
@@ -52,12 +62,8 @@ BAD_SCENARIOS = {
     "a seed past 2**63": (edited("seed = 913", f"seed = {2**64}"), "encounter.seed"),
     "a size that is a list": (edited('size = "large"', 'size = ["large"]'), "size"),
     "arrays nested 5,000 deep": (edited("seed = 913", "seed = " + "[" * 5000 + "]" * 5000), "nest"),
-    "a map past MAX_MAP_CELLS": (
-        edited(
-            '  "###########",\n]', '  "###########",\n'
-            + '  "#.........#",\n' * (MAX_MAP_CELLS // 11) + "]"),
-        "MAX_MAP_CELLS",
-    ),
+    "a map past MAX_MAP_CELLS": (map_of(SQUARE, SQUARE), "MAX_MAP_CELLS"),  # each side within MAX_MAP_SIDE
+    "a map past MAX_MAP_SIDE": (map_of(MAX_MAP_SIDE + 1, 6), "MAX_MAP_SIDE"),
 }
 
 
