@@ -38,7 +38,19 @@ from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import ConflictError, InputError
-from tabletrail.events.log import Record, Refused, Store, TornTail, decode, encode, line_hash, now
+from tabletrail.events.log import (
+    Record,
+    Refused,
+    Store,
+    TornTail,
+    chain_key,
+    decode,
+    encode,
+    key_check,
+    line_hash,
+    now,
+    table_key,
+)
 from tabletrail.events.scenario import Scenario
 from tabletrail.events.types import (
     SCHEMA_VERSION,
@@ -73,6 +85,7 @@ class Encounter:
         self.records: list[Record] = []  # a LazyRecords when opened from a snapshot
         self.timeline = Timeline()
         self.last_hash = ""
+        self.key = b""  # the table's secret when this log's chain is keyed (events/log.py table_key)
         self.read_only = ""  # why nothing may be appended through this encounter ("" when it may)
         self._batch = 0  # the last record's batch
         self._size = 0  # how many records the last batch's first line announced (0: not said)
@@ -164,7 +177,9 @@ class Encounter:
         at = list(self.store.read(snap.version - 1, snap.version))
         if snap.schema != SCHEMA_VERSION:
             return False  # an older vocabulary's snapshot: ignored quietly, as `repair` will replace it
-        if len(at) != 1 or line_hash(at[0]) != snap.line_hash or snap.version != found[0]:
+        for first in self.store.read(0, 1):
+            self.key = chain_key(decode(first, f"{self.store.name}:1"), f"{self.store.name}:1")
+        if len(at) != 1 or line_hash(at[0], self.key) != snap.line_hash or snap.version != found[0]:
             return self._unfit(found[0], "it names another record than the log holds at that version")
         store = self.store
         history = History(store, snap, lambda: Encounter.open(store, upto=snap.version, snapshots=False))
@@ -229,10 +244,12 @@ class Encounter:
                     if seq == 1
                     else f"{where}: an encounter-started event may only be the first line"
                 )
+            if seq == 1:
+                self.key = chain_key(record, where)
             self._track(record, where)
             self.records.append(record)
             self._apply(record, where)
-            prev = self.last_hash = line_hash(line)
+            prev = self.last_hash = line_hash(line, self.key)
         if self._sink is not None:
             self._sink()
 
@@ -296,6 +313,7 @@ class Encounter:
         b = Batch(initial_state(started))
         ruleset.begin(b, Dice())
         enc = cls(store, clock)
+        enc.key = table_key()
         lines = enc._records_for([started, *b.events], actor="gm")
         if hasattr(store, "create"):
             store.create(lines)  # type: ignore[attr-defined]
@@ -453,9 +471,10 @@ class Encounter:
                 size=len(events) if head else 0,
                 command_id=command_id if head else None,
                 schema=SCHEMA_VERSION,
+                keyed=key_check(self.key) if seq == 1 and self.key else "",
             )
             line = encode(record)
-            prev = line_hash(line)
+            prev = line_hash(line, self.key)
             lines.append(line)
         return lines
 
@@ -464,7 +483,7 @@ class Encounter:
         self._track(record, f"{self.store.name}:{record.seq}")
         self.records.append(record)
         self.timeline.apply(record)
-        self.last_hash = line_hash(line)
+        self.last_hash = line_hash(line, self.key)
 
     # --- snapshots -------------------------------------------------------------
 

@@ -43,6 +43,7 @@ class Record(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     size: int = 0  # on a batch's first record: how many records the batch holds (0: not said)
     command_id: str | None = None  # on a batch's first record: the caller's id, for idempotent retries
     schema: int = 1  # the event vocabulary that wrote this line (absent: 1). Never change this default.
+    keyed: str = ""  # on line 1 of a log whose chain is keyed by the table's secret: that key's check value
 
 
 class Refused(msgspec.Struct, frozen=True):
@@ -92,8 +93,41 @@ _decoder = msgspec.json.Decoder(Record)
 _plain = msgspec.json.Decoder()
 
 
-def line_hash(line: bytes) -> str:
-    return hashlib.blake2b(line, digest_size=16).hexdigest()
+KEY_VARIABLE = "TABLETRAIL_KEY"
+
+
+def line_hash(line: bytes, key: bytes = b"") -> str:
+    """The hash the next line carries as `prev`; with the table's key it is a MAC (keyed BLAKE2b)."""
+    return hashlib.blake2b(line, digest_size=16, key=key).hexdigest()
+
+
+def table_key() -> bytes:
+    """The table's secret from TABLETRAIL_KEY, as a BLAKE2b key (b"" when unset).
+
+    A log started while it is set has a keyed chain: only a holder of the secret
+    can re-chain an edited log so that `verify` passes it (issue 13, item 7).
+    """
+    secret = os.environ.get(KEY_VARIABLE, "")
+    return hashlib.blake2b(secret.encode(), digest_size=32).digest() if secret else b""
+
+
+def key_check(key: bytes) -> str:
+    """What line 1 of a keyed log keeps to recognise its key; it tells nothing of the key itself."""
+    return hashlib.blake2b(b"tabletrail chain key", digest_size=8, key=key).hexdigest()
+
+
+def chain_key(first: Record, where: str) -> bytes:
+    """The key a log's chain is hashed with, read off its first record: b"" for a plain chain."""
+    if not first.keyed:
+        return b""
+    key = table_key()
+    if not key:
+        raise InputError(
+            f"{where}: this log's hash chain is keyed with the table's secret: set {KEY_VARIABLE} to open it"
+        )
+    if key_check(key) != first.keyed:
+        raise InputError(f"{where}: {KEY_VARIABLE} is not the secret this log's chain was started with")
+    return key
 
 
 def tip_text(version: int, last_line: bytes) -> str:
@@ -689,19 +723,22 @@ class Store(Protocol):
 def read_records(store: Store) -> Iterator[Record]:
     """Every record in order, checked for sequence and batch order as it goes."""
     expected_prev = ""
+    key = b""
     for lineno, line in enumerate(store.read(), start=1):
         where = f"{store.name}:{lineno}"
         record = decode(line, where)
         if record.seq != lineno:
             raise InputError(f"{where}: seq is {record.seq}, expected {lineno}")
-        if lineno == 1 and not isinstance(record.event, EncounterStarted):
-            raise InputError(f"{where}: a log must start with an encounter-started event")
+        if lineno == 1:
+            if not isinstance(record.event, EncounterStarted):
+                raise InputError(f"{where}: a log must start with an encounter-started event")
+            key = chain_key(record, where)
         if record.prev != expected_prev:
             raise InputError(
                 f"{where}: hash chain broken: prev is {record.prev!r}, "
                 f"the line before hashes to {expected_prev!r}"
             )
-        expected_prev = line_hash(line)
+        expected_prev = line_hash(line, key)
         yield record
 
 
@@ -718,6 +755,9 @@ __all__ = [
     "decode",
     "encode",
     "line_hash",
+    "chain_key",
+    "key_check",
+    "table_key",
     "now",
     "read_records",
 ]

@@ -19,7 +19,18 @@ from tabletrail.core.units import fmt
 from tabletrail.encounter import UNDO_RULE, Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, MemoryStore, Record, Store, decode, encode, line_hash
+from tabletrail.events.log import (
+    KEY_VARIABLE,
+    JsonlStore,
+    MemoryStore,
+    Record,
+    Store,
+    chain_key,
+    decode,
+    encode,
+    line_hash,
+    table_key,
+)
 from tabletrail.events.types import (
     SCHEMA_VERSION,
     Abandoned,
@@ -114,6 +125,7 @@ def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
         raise _Stop(Finding(1, "line", f"{name}: the log is empty"))
     records: list[Record] = []
     prev = ""
+    key = b""
     for n, line in enumerate(lines, start=1):
         if torn and n == len(lines):
             raise _Stop(
@@ -145,9 +157,29 @@ def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
             )
         if record.seq != n:
             raise _Stop(Finding(n, "order", f"line {n} says it is event {record.seq}"))
-        prev = line_hash(line)
+        if n == 1:
+            key = _key(record)
+        prev = line_hash(line, key)
         records.append(record)
     return records
+
+
+def _key(first: Record) -> bytes:
+    """The chain's key; a keyed log needs the table's secret, and a secret expects a keyed log."""
+    try:
+        key = chain_key(first, "line 1")
+    except InputError as exc:
+        raise _Stop(Finding(1, "key", str(exc).removeprefix("line 1: "))) from None
+    if not key and table_key():
+        raise _Stop(
+            Finding(
+                1,
+                "key",
+                f"{KEY_VARIABLE} is set but this log's chain is not keyed: it was started without the "
+                "table's secret, or re-chained by someone who does not hold it",
+            )
+        )
+    return key
 
 
 def _tip(lines: Sequence[bytes], tip: str) -> None:
