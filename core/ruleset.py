@@ -149,6 +149,7 @@ class Ruleset:
     settings: ClassVar[tuple[Setting, ...]]
     stats: ClassVar[tuple[Stat, ...]]
     _handlers: ClassVar[dict[type[Command], Handler]]
+    takes_bumps: ClassVar[bool] = False  # a Skill Feat reaction to falls (bumps=N) exists in this ruleset
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -228,6 +229,13 @@ class Ruleset:
             raise Refusal(
                 ENGINE_COMMAND,
                 f"{self.id} has no {command.__struct_config__.tag!r} command (it knows: {', '.join(verbs)})",
+            )
+        bumps = getattr(command, "bumps", 0)
+        if bumps and not self.takes_bumps:
+            raise Refusal(
+                ENGINE_COMMAND,
+                f"bumps={bumps}: {self.id} has no Skill Feat reaction to falls "
+                "(bumps= is a speed-meters option)",
             )
         b = Batch(state)
         handler(self, b, command, dice)

@@ -10,6 +10,7 @@ from support import do, encounter, of_type, refuse
 from tabletrail.core.units import CU
 from tabletrail.events.errors import InputError
 from tabletrail.events.types import CheckRolled, Moved, Placed
+from test_round_meters import arena as round_meters_arena
 from test_speed_meters_scenes import fighter, scene
 
 
@@ -173,6 +174,39 @@ def test_stepping_off_a_ledge_takes_the_skill_feat_entered_before_the_move():
     enc = encounter(scene(rows, fighter("a"), settings='ledge_drop = "fall"'))
     do(enc, "skill-feat a bumps=3")  # 3 Bumps skip one roll
     assert table_rolls(do(enc, "move a 2,1 roll=6")) == 1
+
+
+def test_a_move_that_steps_off_a_ledge_takes_its_bumps_itself():
+    """The Reaction entered with the move (`move … bumps=N`), no separate skill-feat command."""
+    rows = ["#####", "#Q..#", "#####"]  # 10 m up: two rolls on the falling table
+    enc = encounter(scene(rows, fighter("a"), settings='ledge_drop = "fall"'))
+    events = do(enc, "move a 2,1 bumps=4")  # 4 Bumps: both rolls opted out of
+    assert table_rolls(events) == 0 and "skill_feat" not in enc.state.fighter("a").marks
+    assert "2 opted out of (a Skill Feat with 4 Bumps" in " ".join(e.note for e in events)
+    enc = encounter(scene(rows, fighter("a"), settings='ledge_drop = "fall"'))
+    assert table_rolls(do(enc, "move a 2,1 bumps=3 roll=6")) == 1  # 3 Bumps skip one roll of two
+
+
+def cut_short_jump(bumps: str) -> tuple[list, object]:
+    """A special jump 10 m up, stopped over 2,1 by a failed test the GM requires there: it falls 10 m."""
+    enc = encounter(scene(["#######", "#.....#", "#######"], fighter("a", jump=30)))
+    do(enc, "require-test 2,1 target=6 why='gusts over the gap'")
+    events = do(enc, f"special-jump a 1,1,10 2,1,10 4,1 {bumps}".strip())
+    assert where(enc, "a") == (2, 1, 0)
+    return events, enc
+
+
+def test_a_special_jump_cut_short_takes_the_bumps_entered_with_it():
+    events, _ = cut_short_jump("roll=1 roll=6 roll=6")  # the failed test, then two falling-table rolls
+    assert table_rolls(events) == 2
+    events, enc = cut_short_jump("bumps=4 roll=1")
+    assert table_rolls(events) == 0 and not enc.state.fighter("a").marks.get("dead")
+
+
+def test_bumps_belong_to_speed_meters_only():
+    enc = encounter(round_meters_arena())
+    r = refuse(enc, "move ari 2,1 bumps=2", "tabletrail/command")
+    assert "no Skill Feat reaction to falls" in r.reason
 
 
 def test_a_skill_feat_for_a_fall_that_never_came_lapses_with_the_turn():

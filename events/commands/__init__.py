@@ -55,10 +55,14 @@ def command_union() -> Any:
 
 
 class Move(Command, tag="move"):
-    """Walk along waypoints; consecutive waypoints are joined by straight lines."""
+    """Walk along waypoints; consecutive waypoints are joined by straight lines.
+
+    bumps: speed-meters only: the Bumps of a Skill Feat reaction, if the walk steps off a ledge and falls.
+    """
 
     fighter: str
     path: tuple[Cell, ...]
+    bumps: int = 0
 
 
 class EndTurn(Command, tag="end-turn"):

@@ -59,10 +59,14 @@ class Glide(Command, tag="glide"):
 
 
 class Leap(Command, tag="special-jump"):
-    """The special Jump (needs a Jump speed): any direction (x,y,z), landing on a surface."""
+    """The special Jump (needs a Jump speed): any direction (x,y,z), landing on a surface.
+
+    bumps: the Bumps of a Skill Feat reaction, if the jump is cut short and the fighter falls.
+    """
 
     fighter: str
     path: tuple[Cell, ...]
+    bumps: int = 0
 
 
 class Teleport(Command, tag="teleport"):

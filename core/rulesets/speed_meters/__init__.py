@@ -66,6 +66,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     title = "Speed per Movement action, 1 m spaces"
     document = "004_1955ec219bb4ca54.txt"
     unit = "m"
+    takes_bumps = True  # fall-table: a Skill Feat reaction to any fall
     # every budget a Moved pays is a length (centi-units): forced, grapple and glide too
     centi_resources = ("movement", "maneuver", "forced", "grapple", "glide")
     rules = (
@@ -488,4 +489,6 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                     f"a Movement can't end in the air: {show(now.pos)} is {fmt(up)} m above the ground "
                     "(a jump must land within 1 m below its take-off)",
                 )
-            self.drop(b, dice, f.id, rule=self.rule("jump"), note=f"steps off at {show(now.pos)}")
+            self.drop(
+                b, dice, f.id, rule=self.rule("jump"), bumps=cmd.bumps, note=f"steps off at {show(now.pos)}"
+            )

@@ -168,7 +168,7 @@ class Modes(Falls):
         now = b.state.fighter(f.id)
         assert now is not None
         if stopped and self.above_ground(b.state, now) > 0:
-            self.drop(b, dice, f.id, rule=rule, note="the jump was cut short in the air")
+            self.drop(b, dice, f.id, rule=rule, bumps=cmd.bumps, note="the jump was cut short in the air")
 
     @handles(Hover)
     def hover(self, b: Batch, cmd: Hover, dice: Dice) -> None:
