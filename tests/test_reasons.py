@@ -67,7 +67,8 @@ def test_a_held_action_going_off_says_what_it_did_to_whom(tmp_path: Path, capsys
     log = started(tmp_path, capsys, arena())
     run(capsys, "do", log, "end-turn")
     run(capsys, "do", log, "hold", "bo", "shoot", "enemy-enters 7,4", "target=dax")
-    run(capsys, "do", log, "end-turn")
+    run(capsys, "do", log, "end-turn")  # bo's: a hold leaves the turn going on
+    run(capsys, "do", log, "end-turn")  # cyn's
     _, out = run(capsys, "do", log, "move", "dax", "7,4", "7,3")
     fired = next(x for x in out.splitlines() if "bo's action this round" in x)
     assert "shoot at dax for 2 AP, a held action going off" in fired, out

@@ -537,6 +537,8 @@ def test_a_specific_action_and_trigger_may_be_held():
     held = [e for e in of_type(events, Marked) if e.key == "held"][0]
     assert held.value["trigger"] == {"kind": "enemy-enters", "cells": [[6, 4], [7, 4]]}
     assert held.rules == (rule("hold"),)
+    assert turn_state(enc, "bo") == "acting"  # the turn goes on after the hold
+    do(enc, "end-turn")
     assert turn_state(enc, "bo") == "holding" and enc.state.turn.active == "cyn"
 
 
@@ -601,6 +603,7 @@ def test_an_enemy_entering_the_cell_sets_off_the_held_action_mid_move():
     enc = encounter(arena())
     do(enc, "end-turn")
     do(enc, 'hold bo shoot "enemy-enters 7,4" target=dax')
+    do(enc, "end-turn")  # a hold leaves the turn going on (hold_ends_turn = false)
     do(enc, "end-turn")  # cyn
     events = do(enc, "move dax 7,4 7,3")
     kinds = [type(e).__name__ for e in events if isinstance(e, Moved | Unmarked | Marked)]
@@ -615,6 +618,7 @@ def test_an_enemy_entering_the_cell_sets_off_the_held_action_mid_move():
 def test_a_friend_entering_the_cell_sets_nothing_off():
     enc = encounter(arena())
     do(enc, 'hold ari shoot "enemy-enters 2,4" target=cyn')
+    do(enc, "end-turn")  # a hold leaves the turn going on (hold_ends_turn = false)
     events = do(enc, "move bo 2,4")
     assert not of_type(events, Unmarked) and "held" in fighter(enc, "ari").marks
 
@@ -622,6 +626,7 @@ def test_a_friend_entering_the_cell_sets_nothing_off():
 def test_a_held_action_on_starts_move_resolves_before_the_first_step():
     enc = encounter(arena())
     do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
+    do(enc, "end-turn")  # a hold leaves the turn going on (hold_ends_turn = false)
     do(enc, "end-turn")  # bo
     events = do(enc, "move cyn 9,1")
     marks = [i for i, e in enumerate(events) if isinstance(e, Marked) and e.key == "action"]
@@ -632,6 +637,7 @@ def test_a_held_action_on_starts_move_resolves_before_the_first_step():
 def test_a_held_action_on_takes_action_resolves_before_that_action():
     enc = encounter(arena())
     do(enc, 'hold ari shoot "takes-action cyn shoot" target=cyn')
+    do(enc, "end-turn")  # a hold leaves the turn going on (hold_ends_turn = false)
     do(enc, "end-turn")  # bo
     events = do(enc, "take-action cyn shoot target=ari")
     actions = [(e.fighter, e.value["held"]) for e in of_type(events, Marked) if e.key == "action"]
@@ -642,6 +648,7 @@ def test_a_held_action_on_takes_action_resolves_before_that_action():
 def test_a_gm_placing_an_enemy_in_the_cell_sets_off_the_held_action():
     enc = encounter(arena())
     do(enc, 'hold ari shoot "enemy-enters 5,5" target=cyn')
+    do(enc, "end-turn")  # a hold leaves the turn going on (hold_ends_turn = false)
     events = do(enc, 'place dax 5,5 why="knocked back"')
     assert [e.key for e in of_type(events, Unmarked)] == ["held"]
 
@@ -650,6 +657,7 @@ def test_undoing_the_triggering_move_undoes_the_held_action():
     enc = encounter(arena())
     do(enc, "end-turn")
     do(enc, 'hold bo shoot "enemy-enters 7,4" target=dax')
+    do(enc, "end-turn")  # a hold leaves the turn going on (hold_ends_turn = false)
     do(enc, "end-turn")
     before = fighter(enc, "bo")
     do(enc, "move dax 7,4")
@@ -668,13 +676,15 @@ def test_undoing_the_triggering_move_undoes_the_held_action():
 def test_a_hold_whose_trigger_never_comes_is_lost_at_the_next_turn_and_the_ap_stays_spent():
     enc = encounter(arena())
     do(enc, 'hold ari shoot "enemy-enters 1,5" target=cyn')
+    do(enc, "end-turn")  # a hold leaves the turn going on (hold_ends_turn = false)
     events = ends(enc, 3)  # bo, cyn, dax: pass 2, ari's next turn
     assert enc.state.turn.pass_no == 2 and enc.state.turn.active == "ari"
     lost = [e for e in of_type(events, Unmarked) if e.key == "held"]
     assert lost and lost[0].rules == (rule("hold"),) and "is lost" in lost[0].note
     assert "2 AP stay spent" in lost[0].note
     assert ap_used(enc, "ari") == 2 and "held" not in fighter(enc, "ari").marks
-    assert not [e for e in of_type(enc.records, Marked) if e.key == "action" and e.fighter == "ari"]
+    fired = [e for e in of_type(enc.records, Marked) if e.key == "action" and e.fighter == "ari"]
+    assert not [e for e in fired if e.value["held"]]  # the held shot never went off
 
 
 # --- the catalogue -----------------------------------------------------------------------------

@@ -12,28 +12,30 @@ from tabletrail.events.types import CheckRolled, Marked, Spent
 from test_round_meters import arena, rule
 
 # --- hold and round-budget: "moving before, after, or between actions unless a rule or circumstance
-# prevents it"; the Hold section never ends the turn. Whether it does is a named setting. ---------
+# prevents it"; the Hold section never ends the turn. A table that wants it to names a setting. ---
 
 
-def test_whether_a_hold_ends_the_turn_is_a_listed_setting():
+def test_whether_a_hold_ends_the_turn_is_a_listed_setting_false_by_default():
     names = {s.name: s for s in RULESETS["round-meters"].all_settings()}
-    assert names["hold_ends_turn"].rule == rule("hold")
+    assert names["hold_ends_turn"].rule == rule("hold") and names["hold_ends_turn"].default is False
     assert names["delay_before_action"].rule == rule("delay") and names["delay_before_action"].default is True
 
 
-def test_with_hold_ends_turn_false_the_holder_moves_on_after_holding():
-    enc = encounter(arena("hold_ends_turn = false"))
+def test_by_default_the_holder_moves_on_after_holding_and_ends_its_turn_holding():
+    enc = encounter(arena())
     do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
     assert enc.state.turn.active == "ari"
     do(enc, "move ari 3,1")  # moving after an action
     events = do(enc, "end-turn")
     assert not [e for e in of_type(events, Spent) if e.fighter == "ari"]  # the hold was its action
     assert "held" in enc.state.fighter("ari").marks
+    assert enc.state.fighter("ari").state("turn", "") == "holding" and enc.state.turn.active == "bo"
 
 
-def test_by_default_a_hold_still_ends_the_turn():
-    enc = encounter(arena())
+def test_with_hold_ends_turn_true_a_hold_ends_the_turn():
+    enc = encounter(arena("hold_ends_turn = true"))
     do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
+    assert enc.state.turn.active == "bo"
     refuse(enc, "move ari 3,1", rule("passes"))
 
 
@@ -54,6 +56,7 @@ def test_a_sprint_can_be_held_and_resolves_with_its_test_when_triggered():
     enc = encounter(arena())
     events = do(enc, 'hold ari sprint "starts-move bo"')
     assert [(e.fighter, e.amount) for e in of_type(events, Spent)] == [("ari", 1)]
+    do(enc, "end-turn")
     events = do(enc, "move bo 2,4 roll=15")  # ari's Athletics: 15 + 2 = 17, one positive Hit
     (test,) = of_type(events, CheckRolled)
     assert (test.fighter, test.check, test.number) == ("ari", "Athletics", 15)

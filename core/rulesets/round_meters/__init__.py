@@ -250,10 +250,10 @@ class RoundMeters(Walking, Sprinting, Delaying):
         ),
         Setting(
             "hold_ends_turn",
-            True,
-            "whether holding an action ends the holder's turn (house default, as the engine always "
-            "played it); false reads the Hold section, which never ends the turn, with 'moving before, "
-            "after, or between actions': the holder may move on after holding",
+            False,
+            "whether holding an action ends the holder's turn. Default false, as the document reads: the "
+            "Hold section never ends the turn, and Movement may come 'before, after, or between actions', "
+            "so the holder may move on after holding; true ends the turn on the hold",
             (),
             "round-meters/hold",
         ),

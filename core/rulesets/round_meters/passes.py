@@ -21,6 +21,7 @@ from tabletrail.core.rulesets.round_meters.shared import (
     DELAYED,
     DELAYED_STATE,
     DONE,
+    HELD,
     HOLDING,
     SPRINTS,
     WAITING,
@@ -192,6 +193,12 @@ class Passes(Shared):
                 f"it is {active}'s turn (round {turn.round}, pass {turn.pass_no}), not {cmd.fighter}'s",
             )
         self.end_turn(b, active, dice)
+        f = b.state.fighter(active)
+        if f is not None and HELD in f.marks:  # hold: it waits for its trigger until its next turn
+            self.close_turn(
+                b, active, "hold", self.rule("hold"), f"{active}'s turn ends; its held action waits", dice
+            )
+            return
         self.close_turn(b, active, "finish", self.rule("passes"), f"{active}'s turn ends", dice)
 
     def end_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
