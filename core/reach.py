@@ -79,12 +79,15 @@ def reachable(state: EncounterState, fighter_id: str) -> dict[XY, int]:
     return reach(state, fighter_id).costs
 
 
-def reach(state: EncounterState, fighter_id: str, *, shortcut: bool = True, table: bool = True) -> Reach:
+def reach(
+    state: EncounterState, fighter_id: str, *, shortcut: bool = True, table: bool = True, extra: int = 0
+) -> Reach:
     """The reachable area with the cheapest steps to each cell. KeyError names an unknown fighter.
 
     shortcut=False prices every step, even into cells already settled (see `_search`);
     table=False asks the policy for every step instead of reading kept prices (see
-    `core/step_table.py`). All three searches give the same answer.
+    `core/step_table.py`). All three searches give the same answer. extra: centi-units
+    added to the budget (what a further action would give: `Ruleset.further_budget`).
     """
     f = state.fighter(fighter_id)
     if f is None:
@@ -97,6 +100,7 @@ def reach(state: EncounterState, fighter_id: str, *, shortcut: bool = True, tabl
     budget = rs.move_budget(state, f)
     if budget <= 0:
         return Reach(f.id, f.pos, 0, {}, unit=policy.unit)
+    budget += extra
 
     # The shortcut (see _search) needs the fighter to start on its cell's surface.
     on_surface = f.pos[2] == state.grid.top[f.pos[1]][f.pos[0]]

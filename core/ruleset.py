@@ -391,6 +391,13 @@ class Ruleset:
         """What the fighter's next ordinary move may still cost, in centi-units."""
         return 0
 
+    def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
+        """What one more action would add to that, and which action: the drag ruler's middle band.
+
+        (0, "") where the ruleset has no action that lengthens a move, or none is left.
+        """
+        return 0, ""
+
     # --- posture, shared by every ruleset that knows prone --------------------
 
     posture_rules: ClassVar[tuple[str, str]] = ("", "")  # (drop rule, stand rule)

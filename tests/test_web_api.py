@@ -14,18 +14,22 @@ import pytest
 with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx is what the test extra installs
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
-from support import CLOCK
+from support import CLOCK, encounter
+from support import do as support_do
 from tabletrail.cli_store import store_for
 from tabletrail.core.geometry import expand
 from tabletrail.core.machines import GRAPHS
 from tabletrail.core.reach import reach
+from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS
 from tabletrail.core.units import CU, fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.syntax import parse
+from tabletrail.web import views
 from tabletrail.web.server import create_app
+from test_round_meters import arena as round_meters_arena
 from test_web_support import STATES, ap_squares_log, append_facts, bearer, invite, new_log, records
 
 
@@ -207,6 +211,57 @@ def test_reach_is_the_engines_reachable_area(client: TestClient, log: Path):
     assert r["budget"] == 4 * CU
     assert [2, 1] not in [[x, y] for x, y, _ in r["cells"]]  # bo's space: passed, never ended on
     assert [3, 2, 3 * CU] in r["cells"]  # 1 m to 2,2, then 2 m onto the sand (rough)
+
+
+def test_reach_names_the_cells_a_second_movement_action_would_reach(client: TestClient, log: Path):
+    """speed-meters movement: each action may be a Movement of a fresh Speed (ari: Speed 4, 4 actions)."""
+    r = client.get("/api/reach?fighter=ari").json()
+    further = r["further"]
+    assert further["action"] == "a second Movement action" and further["budget"] == 8 * CU
+    state = opened(log).state
+    one, two = reach(state, "ari").costs, reach(state, "ari", extra=4 * CU).costs
+    assert {(x, y): c for x, y, c in further["cells"]} == {c: v for c, v in two.items() if c not in one}
+    assert further["cells"] and all(c > r["budget"] for _, _, c in further["cells"])
+    assert set(further["routes"]) == {f"{x},{y}" for x, y, _ in further["cells"]}
+    for cell in ("2,2", "1,1", "2,2"):  # three of ari's four actions spent: no second Movement left
+        do(client, f"move ari {cell}")
+    assert client.get("/api/reach?fighter=ari").json()["further"] is None
+
+
+def test_reach_under_round_meters_names_a_sprints_two_meters():
+    """sprint: 1 AP buys +2 m per positive Hit; the band shows one Hit's worth, while 1 AP is left."""
+    rs = get_ruleset("round-meters")
+    enc = encounter(round_meters_arena(ari_ap=1))
+    assert rs.further_budget(enc.state, enc.state.fighter("ari")) == (
+        2 * CU,
+        "a Sprint (1 AP) with one positive Hit",
+    )
+    support_do(enc, "take-action ari aim")  # its last AP
+    assert rs.further_budget(enc.state, enc.state.fighter("ari")) == (0, "")
+
+
+@pytest.mark.parametrize("ruleset", ["ap-squares", "initiative-yards"])
+def test_reach_has_no_further_band_where_no_action_lengthens_a_move(ruleset: str):
+    """ap-squares: the AP are the move's budget already; initiative-yards: one +Move+ action."""
+    rs = get_ruleset(ruleset)
+    assert type(rs).further_budget is Ruleset.further_budget
+
+
+def test_the_turn_strip_says_who_delayed_who_holds_and_who_is_done():
+    """round-meters delay and hold: the strip's words for a turn moved, an action held, a turn over."""
+    enc = encounter(round_meters_arena())
+
+    def words(fid: str) -> str:
+        return views.fighter(enc.state, enc.state.fighter(fid))["turn_text"]
+
+    assert words("ari") == "" and words("bo") == ""  # acting, waiting
+    support_do(enc, "delay ari after=cyn")
+    assert words("ari") == "delayed behind cyn"
+    support_do(enc, 'hold bo shoot "starts-move dax" target=dax')
+    support_do(enc, "end-turn")
+    assert words("bo") == "holding shoot at dax"
+    support_do(enc, "end-turn")  # cyn's
+    assert words("cyn") == "done this pass"
 
 
 def test_reach_of_the_fighter_to_act_is_not_blocked(client: TestClient):

@@ -17,7 +17,7 @@ from test_web_support import big_log, invite, new_log, records
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
 expect = sync_api.expect
 from tabletrail.core.reach import reach  # noqa: E402
-from tabletrail.core.units import fmt  # noqa: E402
+from tabletrail.core.units import CU, fmt  # noqa: E402
 
 LAPTOP, TABLET, PHONE = (1440, 900), (1024, 768), (390, 844)
 
@@ -207,10 +207,18 @@ def test_a_drag_onto_an_unreachable_cell_or_off_the_board_says_why_and_appends_n
     with Running(log) as server:
         page = screens.open(server.gm, LAPTOP)
         before = records(log)
-        assert (8, 4) not in reach(board_of(log), "ari").costs  # too far for Speed 4
+        state = board_of(log)
+        assert (8, 4) not in reach(state, "ari").costs  # too far for Speed 4 in one Movement
+        wide = reach(state, "ari", extra=4 * CU)  # a second Movement action would get there
         drag(page, "ari", [(4, 2), (8, 4)], drop=False)
+        expect(page.locator("#ruler-tip")).to_have_text(
+            f"{fmt(wide.costs[(8, 4)])} m: past this move's 4, needs a second Movement action"
+        )
+        expect(page.locator("#ruler-tip")).to_have_attribute("data-band", "further")
+        page.mouse.move(*centre_of(page, '#terrain rect[data-cell="6,3"]'), steps=4)  # a wall
         expect(page.locator("#ruler-tip")).to_have_text("out of reach")
         expect(page.locator("#ruler-tip")).to_have_attribute("data-band", "out")
+        page.mouse.move(*centre_of(page, '#terrain rect[data-cell="8,4"]'), steps=4)
         page.mouse.up()
         expect(page.locator("#message")).to_contain_text("Refused by")
         expect(page.locator("#message")).to_contain_text("speed-meters/")

@@ -68,7 +68,7 @@ from tabletrail.core.reach import Reach, reach, waypoints
 from tabletrail.core.refusal import Refusal, Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS
 from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState
+from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import ConflictError, InputError, Unavailable
@@ -365,6 +365,25 @@ def _route(area: Reach, cell: tuple[int, int]) -> list[list[int]]:
     return out
 
 
+def further(state: EncounterState, f: Fighter, area: Reach) -> dict[str, Any] | None:
+    """The ruler's middle band: cells past this move's budget that one more action would reach.
+
+    None when the ruleset has no such action or none is left (`Ruleset.further_budget`).
+    Dropping a token there is refused like any move past its budget; the band tells why.
+    """
+    extra, action = get_ruleset(state.ruleset).further_budget(state, f)
+    if extra <= 0 or area.budget <= 0:
+        return None
+    wide = reach(state, f.id, extra=extra)
+    beyond = {cell: cost for cell, cost in wide.costs.items() if cell not in area.costs}
+    return {
+        "budget": wide.budget,
+        "action": action,
+        "cells": [[x, y, cost] for (x, y), cost in sorted(beyond.items())],
+        "routes": {f"{x},{y}": _route(wide, (x, y)) for (x, y) in beyond},
+    }
+
+
 def blocked(state: EncounterState, area: Reach) -> dict[str, Any] | None:
     """Why the fighter can't move now, or None if it can (or nothing tells).
 
@@ -532,6 +551,7 @@ def create_app(
                 "routes": {f"{x},{y}": _route(area, (x, y)) for (x, y) in area.costs},
                 "events": sorted([x, y] for x, y in area.events),
                 "blocked": blocked(state, area),
+                "further": further(state, f, area),
             }
         )
 

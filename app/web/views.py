@@ -18,6 +18,7 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS, Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS, TRAJECTORY, trajectory
+from tabletrail.core.rulesets.round_meters.shared import DELAYED, HELD
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, to_cu
 from tabletrail.encounter import Encounter
@@ -112,8 +113,30 @@ def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
         "stats": dict(f.stats),
         "tags": list(f.tags),
         "active": state.turn.active == f.id,
+        "turn_text": turn_words(f),
         "image": bool(spec and spec.picture),  # served by /api/image/ID
     }
+
+
+def turn_words(f: Fighter) -> str:
+    """Where the fighter stands in this pass's order, when it is more than waiting or acting.
+
+    round-meters: a Delay moves the turn behind another combatant or to the pass's end;
+    a held action waits for its trigger; a finished turn is done until the next pass.
+    """
+    turn = f.state("turn", "")
+    if turn == "delayed":
+        after = str((f.marks.get(DELAYED) or {}).get("after", ""))
+        return f"delayed behind {after}" if after else "delayed to the end of the pass"
+    if turn == "holding":
+        held = f.marks.get(HELD) or {}
+        if not held:
+            return "held action spent"
+        target = f" at {held['target']}" if held.get("target") else ""
+        return f"holding {held.get('action', 'an action')}{target}"
+    if turn == "done":
+        return "done this pass"
+    return ""
 
 
 def board(enc: Encounter, live_version: int) -> dict[str, Any]:

@@ -431,6 +431,12 @@ function drawReach() {
     g.append(rect);
     g.append(el("text", { x: x + 0.94, y: y + 0.92, class: "cost", "text-anchor": "end" }, fmt(cost)));
   }
+  if (!r.further || r.blocked) return;
+  for (const [x, y, cost] of r.further.cells) {  // the middle band: one more action would reach these
+    const rect = el("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, class: "reach further", "data-x": x, "data-y": y, "data-cost": cost });
+    rect.append(el("title", {}, `${x},${y}: ${fmt(cost)} ${r.unit}, past this move's ${fmt(r.budget)} ${r.unit}: needs ${r.further.action}`));
+    g.append(rect);
+  }
 }
 
 function drawRoute() {
@@ -849,6 +855,7 @@ function renderStrip() {
     const f = byId[id];
     const cls = [f.active ? "active" : "", f.id === S.selected ? "selected" : "", canCommand(f.id) && !S.me.gm ? "mine" : ""];
     const left = [f.move_left_text + " to move", ...f.spent_text.map((x) => "spent " + x)];
+    if (f.turn_text) left.unshift(f.turn_text);
     return h("button", { type: "button", class: cls.filter(Boolean).join(" "), "data-fid": f.id,
       title: `${f.name} (${f.side})${f.active ? ", acting now" : ""}: ${left.join(", ")}. Click to select.`,
       onclick: () => selectFighter(f.id, true) },
@@ -964,6 +971,7 @@ function dragCells() {
 
 function band(cost, inArea, eventful) {
   if (!inArea) return "out";
+  if (S.reach && cost > S.reach.budget) return "further";
   return eventful ? "event" : "in";
 }
 
@@ -984,7 +992,8 @@ function drawRuler() {
   }
   let pts, words, kind;
   if (!d.waypoints.length) {
-    const route = S.reach && S.reach.routes[d.cell.join(",")];
+    const key = d.cell.join(",");
+    const route = S.reach && (S.reach.routes[key] || (S.reach.further && S.reach.further.routes[key]));
     const events = new Set((S.reach ? S.reach.events : []).map((c) => c.join(",")));
     if (S.reach && S.reach.blocked) {
       pts = [from, d.cell]; kind = "out"; words = "can't move now";
@@ -992,7 +1001,9 @@ function drawRuler() {
       pts = [from, ...route.map(([x, y]) => [x, y])];
       kind = band(route[route.length - 1][2], true, events.has(d.cell.join(",")));
       const cost = route[route.length - 1][2];
-      words = `${fmt(cost)} ${unit} of ${fmt(S.reach.budget)}` + (kind === "event" ? " · a check or stop there" : "");
+      words = kind === "further"
+        ? `${fmt(cost)} ${unit}: past this move's ${fmt(S.reach.budget)}, needs ${S.reach.further.action}`
+        : `${fmt(cost)} ${unit} of ${fmt(S.reach.budget)}` + (kind === "event" ? " · a check or stop there" : "");
       route.forEach(([x, y, total], i) => {
         if (i === route.length - 1) return;
         g.append(el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.07, class: `ruler-dot ${kind}` }));
@@ -1020,7 +1031,7 @@ function drawRuler() {
   g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: `ruler ${kind}`, id: "ruler" }));
   g.append(el("circle", { cx: d.cell[0] + 0.5, cy: d.cell[1] + 0.5, r: 0.2, class: `ruler-end ${kind}` }));
   tip.hidden = false;
-  tip.className = kind === "in" ? "" : kind === "event" ? "far" : kind === "pending" ? "" : "out";
+  tip.className = kind === "in" || kind === "pending" ? "" : kind === "event" ? "far" : kind === "further" ? "further" : "out";
   tip.textContent = words;
   tip.dataset.band = kind;
   placeTip();

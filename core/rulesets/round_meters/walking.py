@@ -19,7 +19,13 @@ from tabletrail.core.movement import end_alone, flat_step, path_cells, walk
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
-from tabletrail.core.rulesets.round_meters.shared import DIFFICULT_FACTOR, DIFFICULT_TAGS, SPRINTS
+from tabletrail.core.rulesets.round_meters.shared import (
+    DIFFICULT_FACTOR,
+    DIFFICULT_TAGS,
+    SPRINT_AP,
+    SPRINT_METERS,
+    SPRINTS,
+)
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt
 from tabletrail.events import types as ev
@@ -38,6 +44,12 @@ class Walking(Holding):
 
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         return max(0, self.meters_left(f))
+
+    def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
+        """sprint: 1 AP buys +2 m of Movement per positive Hit; the ruler shows one Hit's worth."""
+        if self.ap_left(f) < SPRINT_AP:
+            return 0, ""
+        return SPRINT_METERS, f"a Sprint ({SPRINT_AP} AP) with one positive Hit"
 
     @handles(Move)
     def move(self, b: Batch, cmd: Move, dice: Dice) -> None:

@@ -445,6 +445,12 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             return 0
         return self.stat(f, "speed") if f.used("actions") < self.actions(state, f) else 0
 
+    def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
+        """movement: each action may be a Movement of a fresh Speed."""
+        if not self.can_walk(state, f) or f.used("actions") + 2 > self.actions(state, f):
+            return 0, ""
+        return self.stat(f, "speed"), "a second Movement action"
+
     def can_walk(self, state: EncounterState, f: Fighter) -> bool:
         return self.mode(f) == "walking" and not f.marks.get("dead") and self.partner(state, f.id) is None
 
