@@ -25,6 +25,7 @@ from tabletrail.events.limits import (
     MAX_SCENARIO_BYTES,
     check_number,
 )
+from tabletrail.events.picture import PictureSpec, picture_spec
 
 Number = int | float
 SettingValue = str | int | float | bool
@@ -129,6 +130,8 @@ class Scenario(msgspec.Struct, frozen=True, gc=False):
     initiative: tuple[str, ...] = ()  # turn order; the fighters' order when empty
     # Per side: its colour on the board. UNSET when the scenario names none (see FighterSpec.image).
     sides: dict[str, SideSpec] | UnsetType = UNSET
+    # The battle-map picture under the grid ([picture]); UNSET when none (see FighterSpec.image).
+    picture: PictureSpec | UnsetType = UNSET
 
     def side_colours(self) -> dict[str, str]:
         """The colours the scenario gives its sides (none for older scenarios)."""
@@ -202,9 +205,12 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
     `folder` is where the scenario file lies: token images are written relative to it.
     """
     v = _Validator(source, folder)
-    unknown = set(raw) - {"encounter", "settings", "map", "fighters", "sides"}
+    unknown = set(raw) - {"encounter", "settings", "map", "fighters", "sides", "picture"}
     if unknown:  # first: a misspelt [mapp] would otherwise be reported as a map without rows
-        v.fail(sorted(unknown)[0], "unknown section (expected encounter, settings, map, fighters, sides)")
+        v.fail(
+            sorted(unknown)[0],
+            "unknown section (expected encounter, settings, map, fighters, sides, picture)",
+        )
     enc = v.table(raw, "encounter")
     name = v.string(enc, "name", "encounter.name")
     ruleset = v.string(enc, "ruleset", "encounter.ruleset")
@@ -273,6 +279,7 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
         settings=dict(settings),
         initiative=tuple(initiative),
         sides=sides or UNSET,
+        picture=picture_spec(raw["picture"], folder, v.fail) if "picture" in raw else UNSET,
     )
 
 
@@ -391,14 +398,14 @@ class _Validator:
 
     def sides(self, raw: Any, known: set[str]) -> dict[str, SideSpec]:
         if not isinstance(raw, dict):
-            self.fail("sides", "expected tables like [sides.blue] with colour = \"#2f6fd6\"")
+            self.fail("sides", 'expected tables like [sides.blue] with colour = "#2f6fd6"')
         out = {}
         for side, spec in raw.items():
             field = f"sides.{side}"
             if side not in known:
                 self.fail(field, f"no fighter is on side {side!r} (sides: {', '.join(sorted(known))})")
             if not isinstance(spec, dict) or set(spec) - {"colour"}:
-                self.fail(field, "expected a table with colour = \"#rrggbb\" (or a colour name)")
+                self.fail(field, 'expected a table with colour = "#rrggbb" (or a colour name)')
             colour = spec.get("colour", "")
             if not isinstance(colour, str) or not COLOUR.match(colour):
                 self.fail(f"{field}.colour", f"expected #rgb, #rrggbb or a colour name, got {colour!r}")
