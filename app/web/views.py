@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import msgspec
-from msgspec import to_builtins
+from msgspec import UnsetType, to_builtins
 from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.dice import CHECKS
 from tabletrail.core.machines import GRAPHS
@@ -23,6 +23,7 @@ from tabletrail.core.units import fmt, to_cu
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
+from tabletrail.events.picture import PictureSpec
 from tabletrail.events.types import AnyEvent, CheckRolled, Event, Moved
 from tabletrail.projections import audit
 from tabletrail.render import describe
@@ -166,6 +167,27 @@ def board(enc: Encounter, live_version: int) -> dict[str, Any]:
         "commands": commands(rs),
         "sides": sorted({f.side for f in state.fighters}),
         "side_colours": sc.side_colours(),
+        "picture": picture(sc.picture),
+    }
+
+
+def picture(spec: PictureSpec | UnsetType) -> dict[str, Any] | None:
+    """The battle-map picture under the grid: where the page fetches it, its size, where it sits.
+
+    The page draws it `width / pixels_per_grid` cells wide with its top-left corner at
+    `origin` (grid units), so it scales and pans with the board. `url` carries the
+    digest, so a browser's cached copy is never another picture's.
+    """
+    if not isinstance(spec, PictureSpec):
+        return None
+    return {
+        "url": f"/api/picture?v={spec.sha256[:16]}",
+        "pixels_per_grid": spec.pixels_per_grid,
+        "origin": list(spec.origin),
+        "width": spec.width,
+        "height": spec.height,
+        "kind": spec.kind,
+        "name": spec.name,
     }
 
 
