@@ -197,14 +197,14 @@ class Scenario(msgspec.Struct, frozen=True, gc=False):
     # has none, so logs of maps without them keep their bytes (see FighterSpec.image).
     walls: tuple[str, ...] | UnsetType = UNSET
     doors: tuple[DoorSpec, ...] | UnsetType = UNSET
+    # The battle-map picture under the grid ([picture]); UNSET when none (see FighterSpec.image).
+    picture: PictureSpec | UnsetType = UNSET
 
     def wall_list(self) -> tuple[str, ...]:
         return self.walls if isinstance(self.walls, tuple) else ()
 
     def door_list(self) -> tuple[DoorSpec, ...]:
         return self.doors if isinstance(self.doors, tuple) else ()
-    # The battle-map picture under the grid ([picture]); UNSET when none (see FighterSpec.image).
-    picture: PictureSpec | UnsetType = UNSET
 
     def side_colours(self) -> dict[str, str]:
         """The colours the scenario gives its sides (none for older scenarios)."""
