@@ -26,12 +26,19 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "uvtt"
 SHOTS = Path("/tmp/tabletrail-map-shots")
 
 
-def imported_log(folder: Path, fixture: str = "door.dd2vtt", log: str = "table.jsonl") -> Path:
-    """A log started from a Universal VTT map imported into `folder` (scenario + picture beside it)."""
+def imported_log(
+    folder: Path, fixture: str = "door.dd2vtt", log: str = "table.jsonl", lock: str | None = None
+) -> Path:
+    """A log started from a Universal VTT map imported into `folder` (scenario + picture beside it);
+    `lock` names a door the GM then locks by hand in the scenario (UVTT has no locked doors)."""
     scenario = folder / "map.toml"
-    assert (
-        main(["import-map", str(FIXTURES / fixture), "--ruleset", "speed-meters", "-o", str(scenario)]) == 0
-    )
+    argv = ["import-map", str(FIXTURES / fixture), "--ruleset", "speed-meters", "-o", str(scenario)]
+    assert main(argv) == 0
+    if lock:
+        text = scenario.read_text(encoding="utf-8")
+        door = f'{{ at = "{lock}", closed = true }}'
+        assert door in text
+        scenario.write_text(text.replace(door, f'{{ at = "{lock}", closed = true, locked = true }}'), "utf-8")
     assert main(["new", str(scenario), "--log", str(folder / log)]) == 0
     return folder / log
 
@@ -126,7 +133,7 @@ def assert_covers_the_map(page) -> None:  # noqa: ANN001
 def test_the_picture_lies_under_the_grid_with_walls_and_doors_on_their_edges(tmp_path, capsys, size):
     sync_api = pytest.importorskip("playwright.sync_api")
     expect = sync_api.expect
-    log = imported_log(tmp_path)
+    log = imported_log(tmp_path, lock="8,2|9,2")
     capsys.readouterr()
     with Running(log) as server, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -154,6 +161,8 @@ def test_the_picture_lies_under_the_grid_with_walls_and_doors_on_their_edges(tmp
                 )
             expect(page.locator('[data-door="4,4|4,5"] .leaf')).to_have_count(1)  # open: the leaf swung
             expect(page.locator('[data-door="4,3|5,3"] .slab')).to_have_count(1)  # closed: across the edge
+            expect(page.locator('[data-door="8,2|9,2"]')).to_have_attribute("data-state", "locked")
+            expect(page.locator('[data-door="8,2|9,2"] .lock')).to_have_count(1)
             SHOTS.mkdir(exist_ok=True)
             page.screenshot(path=str(SHOTS / f"map-{size[0]}x{size[1]}.png"))
             # Zoomed in, the picture scales with the grid: it still meets cell 0,0's corner.
@@ -161,5 +170,41 @@ def test_the_picture_lies_under_the_grid_with_walls_and_doors_on_their_edges(tmp
             page.locator("#zoom-in").click()
             assert_covers_the_map(page)
             page.screenshot(path=str(SHOTS / f"map-{size[0]}x{size[1]}-zoomed.png"))
+            # Scout opens the middle door from the command box: the board redraws it open.
+            page.locator("#command").fill("open scout 4,3|5,3")
+            page.locator("#command-form button[type=submit]").click()
+            page.locator("#confirm").click()
+            expect(page.locator('[data-door="4,3|5,3"]')).to_have_attribute("data-state", "open")
+            expect(page.locator('[data-door="4,3|5,3"] .leaf')).to_have_count(1)
+            page.screenshot(path=str(SHOTS / f"map-{size[0]}x{size[1]}-opened.png"))
+        finally:
+            browser.close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+def test_a_cave_is_drawn_as_the_staircase_the_engine_keeps(tmp_path, capsys):
+    """The cave's diagonal walls are drawn as the edges the importer chose, over the picture's curve."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    log = imported_log(tmp_path, fixture="cave.dd2vtt")
+    capsys.readouterr()
+    board = client(log).get("/api/state").json()
+    with Running(log) as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+            page.set_default_timeout(WAIT_MS)
+            with page.expect_response(lambda r: "/api/picture" in r.url) as answer:
+                page.goto(server.gm)
+            assert answer.value.status == 200
+            expect(page.locator("#walls .wall")).to_have_count(len(board["walls"]))
+            drawn = {
+                page.locator("#walls .wall").nth(i).get_attribute("data-wall")
+                for i in range(len(board["walls"]))
+            }
+            assert drawn == {f"{x1},{y1}-{x2},{y2}" for x1, y1, x2, y2 in board["walls"]}
+            expect(page.locator("#picture")).to_have_attribute("width", "12")
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / "cave-1366x768.png"))
         finally:
             browser.close()

@@ -302,8 +302,9 @@ function drawWalls() {
         x2: x2 - (upright ? 0 : 0.08), y2: y2 - (upright ? 0.08 : 0), class: "slab" }));
       if (d.state === "locked") {
         const cx = (x1 + x2) / 2, cy = (y1 + y2) / 2;
-        grp.append(el("circle", { cx, cy, r: 0.13, class: "lock" }));
-        grp.append(el("text", { x: cx, y: cy + 0.07, class: "lock-glyph", "text-anchor": "middle" }, "🔒"));
+        grp.append(el("circle", { cx, cy, r: 0.15, class: "lock" }));  // a padlock: shackle and body
+        grp.append(el("path", { d: `M${cx - 0.05},${cy}v-0.04a0.05,0.05 0 0 1 0.1,0v0.04`, class: "shackle" }));
+        grp.append(el("rect", { x: cx - 0.075, y: cy - 0.005, width: 0.15, height: 0.1, rx: 0.015, class: "lock-body" }));
       }
     }
     g.append(grp);
