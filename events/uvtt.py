@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletrail.events.errors import InputError
-from tabletrail.events.limits import MAX_MAP_CELLS, MAX_MAP_SIDE, check_nesting
+from tabletrail.events.limits import MAX_MAP_CELLS, MAX_MAP_SIDE
 from tabletrail.events.picture import MAX_PICTURE_BYTES, Sniffed, sniff
 
 DEFAULT_TOLERANCE = 0.25  # cells: how far a wall may stray from a grid line and still count as on it
@@ -210,7 +210,7 @@ def _kind(raw: Any) -> str:
 
 
 def read(data: bytes, source: str) -> dict[str, Any]:
-    """The JSON document of a UVTT file, bounded first (size, nesting)."""
+    """The JSON document of a UVTT file: its size bounded first, its nesting by the decoder."""
     if len(data) > MAX_UVTT_BYTES:
         raise InputError(
             f"{source}: {len(data):,} bytes; a Universal VTT file may hold {MAX_UVTT_BYTES:,} "
@@ -220,16 +220,15 @@ def read(data: bytes, source: str) -> dict[str, Any]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{source}: not a Universal VTT file: not UTF-8 text (byte {exc.start})") from None
-    check_nesting(text, source)
-    try:
-        raw = json.loads(text)
+    try:  # json's decoder bounds its own recursion (RecursionError below), so no bracket scan first:
+        raw = json.loads(text)  # limits.check_nesting would spend seconds skipping a 30 MB image string
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{source}: not a Universal VTT file: not JSON ({exc.msg} at line {exc.lineno} "
             f"column {exc.colno})"
         ) from None
     except RecursionError:
-        raise InputError(f"{source}: not JSON a map holds: it nests too deeply") from None
+        raise InputError(f"{source}: not a Universal VTT file: its brackets nest too deeply") from None
     if not isinstance(raw, dict):
         raise InputError(f"{source}: not a Universal VTT file: expected a JSON object, got {_kind(raw)}")
     return raw
@@ -396,10 +395,13 @@ def simplify(points: list[Point], tolerance: float) -> list[Point]:
 
 def _distance(p: Point, a: Point, b: Point) -> float:
     """How far p lies from the segment a-b."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    px, py = p[0] - ax, p[1] - ay
     length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
-    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+    t = 0.0 if length2 == 0 else (px * dx + py * dy) / length2
+    t = 0.0 if t < 0 else 1.0 if t > 1 else t
+    return math.hypot(px - t * dx, py - t * dy)
 
 
 def clip(p: Point, q: Point, width: int, height: int) -> tuple[Point, Point] | None:

@@ -347,7 +347,7 @@ BAD = {
         "portals[0].closed: expected true or false, got a string",
     ),
     "portal without position": (_room(portals=[{"closed": True}]), "portals[0].position: missing"),
-    "deep": ("[" * 100 + "]" * 100, "brackets nest deeper than 64 levels"),
+    "deep": ("[" * 100_000 + "]" * 100_000, "not a Universal VTT file: its brackets nest too deeply"),
 }
 
 
