@@ -47,6 +47,7 @@ def cmd_import_map(args: argparse.Namespace) -> int:
         picture_stem=out.stem,
         tolerance=args.tolerance,
         stats=[s.name for s in rs.stats if s.default is None],
+        open_portals=args.open_portals,
     )
     raw = tomllib.loads(imported.toml)
     raw.pop("picture", None)  # its file is not written yet; the rest must load as written
@@ -99,7 +100,7 @@ def _write_both(out: Path, text: bytes, picture_path: Path | None, picture: byte
 
 def register(sub: Any, add: AddVerb) -> None:
     """Add this group's verbs; `add(name, fn, help)` returns the verb's parser."""
-    from tabletrail.events.uvtt import DEFAULT_TOLERANCE, MAX_TOLERANCE
+    from tabletrail.events.uvtt import DEFAULT_TOLERANCE, MAX_TOLERANCE, OPEN_PORTALS
 
     p = add(
         "import-map",
@@ -120,6 +121,13 @@ def register(sub: Any, add: AddVerb) -> None:
         default=DEFAULT_TOLERANCE,
         help=f"cells a wall may stray from a straight line or a grid line and still count as on it "
         f"(default {DEFAULT_TOLERANCE:g}, 0 to {MAX_TOLERANCE:g}; larger smooths cave walls more)",
+    )
+    p.add_argument(
+        "--open-portals",
+        choices=OPEN_PORTALS,
+        default="door",
+        help="what a portal the file does not mark closed becomes: an open door (default), or a wall "
+        "(Dungeondraft leaves a portal that lets light through unclosed: often a window)",
     )
     p.add_argument("--force", action="store_true", help="replace the scenario and picture if they exist")
     p.add_argument("--json", action="store_true", help="one JSON document: the files written and the report")

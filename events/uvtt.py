@@ -48,6 +48,7 @@ MAX_TOLERANCE = 2.0
 MAX_UVTT_BYTES = 80_000_000  # a UVTT file holds its picture as base64: a 50 MB picture is 67 MB of text
 MAX_COORD = 100_000.0  # grid cells either way: no battle map is this big; a coordinate past it is a mistake
 MAX_PIXELS_PER_GRID = 1_000
+OPEN_PORTALS = ("door", "wall")  # what a portal that is not `closed` becomes
 DOOR_TURN_DEGREES = 10.0  # a portal turned more than this from a grid line is reported as turned onto one
 
 # What a fighter needs that its ruleset gives no default for: the example fighter's values.
@@ -89,6 +90,7 @@ class Report:
     doors_wide: int = 0  # portals wider than one edge (one door per edge)
     doors_off_map: int = 0  # portals on the rim or beyond it: no cell on one side
     walls_under_doors: int = 0
+    windows: int = 0  # edges of portals not closed made walls (--open-portals wall)
     lights: int = 0
     picture: dict[str, Any] | None = None  # kind, width, height, bytes (None: the file holds no picture)
     picture_mismatch: str = ""  # the picture's size differs from map_size x pixels_per_grid
@@ -96,47 +98,45 @@ class Report:
 
     def lines(self) -> list[str]:
         """The report in plain words, one fact a line; what was approximated says how often."""
+        t = f"{self.tolerance:g}"
         out = [
             f"map: {self.width} x {self.height} cells, {self.pixels_per_grid:g} pixels a cell"
             + (f", shifted by {-self.shift[0]},{-self.shift[1]} from map_origin" if any(self.shift) else ""),
-            f"walls: {self.walls} segments on {self.wall_edges} cell edges, from {self.polylines} "
-            f"line_of_sight and {self.object_polylines} objects_line_of_sight polylines",
-            f"  {self.straight} segments lay along grid lines"
-            + (
-                f" ({self.moved} more than {self.tolerance:g} cells off one, moved onto it)"
-                if self.moved
-                else ""
-            ),
+            f"walls: {_n(self.walls, 'segment')} on {_n(self.wall_edges, 'cell edge')}, from "
+            f"{self.polylines} line_of_sight and {self.object_polylines} objects_line_of_sight polylines",
+            f"  {_n(self.straight, 'segment')} along grid lines"
+            + (f" ({self.moved} more than {t} cells off one, moved onto it)" if self.moved else ""),
         ]
         if self.diagonal:
             out.append(
-                f"  approximated: {self.diagonal} diagonal segments became staircases of "
-                f"{self.staircase_edges} cell edges"
+                f"  approximated: {_n(self.diagonal, 'diagonal segment')} became staircases of "
+                f"{_n(self.staircase_edges, 'cell edge')}"
             )
-        for count, words in (
-            (self.points_simplified, f"points within {self.tolerance:g} cells of a straight line dropped"),
-            (self.short, "segments shorter than a cell fell on one corner (their neighbours join up)"),
-            (self.clipped, "segments cut at the map's edge"),
-            (self.off_map, "segments wholly off the map left out"),
-            (self.rim_edges, "edges on the map's rim left out (the rim closes the map)"),
+        for count, noun, words in (
+            (self.points_simplified, "point", f"within {t} cells of a straight line dropped"),
+            (self.short, "segment", "shorter than a cell fell on one corner (its neighbours join up)"),
+            (self.clipped, "segment", "cut at the map's edge"),
+            (self.off_map, "segment", "wholly off the map left out"),
+            (self.rim_edges, "edge", "on the map's rim left out (the rim closes the map)"),
         ):
             if count:
-                out.append(f"  {count} {words}")
+                out.append(f"  {_n(count, noun)} {words}")
         out.append(
-            f"doors: {self.doors} from {self.portals} portals"
+            f"doors: {self.doors} from {_n(self.portals, 'portal')}"
             + (f" ({self.doors_open} open: portals not closed)" if self.doors_open else "")
         )
-        for count, words in (
-            (self.doors_wide, "portals wider than one cell edge became one door per edge"),
-            (self.doors_turned, f"portals turned more than {DOOR_TURN_DEGREES:g} degrees off a grid line"),
-            (self.doors_moved, f"portals more than {self.tolerance:g} cells off a grid line, moved onto it"),
-            (self.doors_off_map, "portals on the map's rim or beyond it left out"),
-            (self.walls_under_doors, "wall edges under doors left to the doors"),
+        for count, noun, words in (
+            (self.doors_wide, "portal", "wider than one cell edge: one door per edge"),
+            (self.doors_turned, "portal", f"turned more than {DOOR_TURN_DEGREES:g} degrees off a grid line"),
+            (self.doors_moved, "portal", f"more than {t} cells off a grid line, moved onto it"),
+            (self.doors_off_map, "portal", "on the map's rim or beyond it left out"),
+            (self.walls_under_doors, "wall edge", "under doors left to the doors"),
+            (self.windows, "edge", "of portals not closed made walls (--open-portals wall: windows)"),
         ):
             if count:
-                out.append(f"  {count} {words}")
+                out.append(f"  {_n(count, noun)} {words}")
         if self.lights:
-            out.append(f"not mapped: {self.lights} lights (tabletrail rules movement, not light)")
+            out.append(f"not mapped: {_n(self.lights, 'light')} (tabletrail rules movement, not light)")
         if self.picture is None:
             out.append("picture: none in the file (image is empty or missing)")
         else:
@@ -154,6 +154,11 @@ class Report:
         out["shift"] = list(self.shift)
         out["notes"] = list(self.notes)
         return out
+
+
+def _n(count: int, noun: str) -> str:
+    """'1 portal', '3 portals'."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 @dataclass
@@ -243,9 +248,14 @@ def convert(
     picture_stem: str,
     tolerance: float = DEFAULT_TOLERANCE,
     stats: Iterable[str] = (),
+    open_portals: str = "door",
 ) -> Imported:
     """The scenario for a UVTT file. `picture_stem` names the picture file beside the scenario (the
-    suffix follows the picture's kind); `stats` are the fighter stats the ruleset needs a value for."""
+    suffix follows the picture's kind); `stats` are the fighter stats the ruleset needs a value for;
+    `open_portals` is what a portal that is not `closed` becomes: an open "door", or a "wall"
+    (Dungeondraft marks a portal that lets light through so: often a window)."""
+    if open_portals not in OPEN_PORTALS:
+        raise InputError(f"--open-portals: {open_portals!r}: expected one of {', '.join(OPEN_PORTALS)}")
     if not (isinstance(tolerance, int | float) and 0 <= tolerance <= MAX_TOLERANCE):
         raise InputError(f"--tolerance: {tolerance}: expected a number of cells from 0 to {MAX_TOLERANCE:g}")
     f = _Fields(source)
@@ -306,6 +316,12 @@ def convert(
     edges -= rim
 
     doors = _doors(f, raw, shift, width, height, tolerance, report)
+    if open_portals == "wall":  # windows: walls for movement, kept as walls even where one ran under
+        windows = {e for e, d in doors.items() if not d.closed}
+        report.windows = len(windows)
+        edges |= windows
+        doors = {e: d for e, d in doors.items() if d.closed}
+        report.doors, report.doors_open = len(doors), 0
     under = edges & set(doors)
     report.walls_under_doors = len(under)
     edges -= under
@@ -606,6 +622,7 @@ def scenario_text(
     stats: Iterable[str],
 ) -> str:
     """The scenario file: written the way a GM would write one, so it can be read and edited by hand."""
+    stats = tuple(stats)
     w, h = report.width, report.height
     lines = [
         f"# Imported by `tabletrail import-map` from {source.rsplit('/', 1)[-1]} (a Universal VTT map).",

@@ -220,6 +220,15 @@ def test_portals_become_doors_on_the_edges_they_span(tmp_path, capsys):
     assert (data["doors_wide"], data["doors_turned"], data["walls_under_doors"]) == (1, 1, 2)
 
 
+def test_portals_not_closed_can_be_made_walls_as_windows(tmp_path, capsys):
+    data = report(tmp_path, capsys, "door", "--open-portals", "wall")
+    sc = tomllib.loads((tmp_path / "door.toml").read_text(encoding="utf-8"))
+    assert {d["at"] for d in sc["map"]["doors"]} == {"4,3|5,3", "8,2|9,2"}  # the closed ones
+    assert {("h", 3, 5), ("h", 4, 5)} <= unit_edges(sc["map"]["walls"])  # the open one's two edges
+    assert (data["windows"], data["doors"], data["doors_open"]) == (2, 2, 0)
+    assert (2, 2) not in reachable(sc, (3, 6))  # no way through the window row
+
+
 def test_a_portal_with_no_bounds_takes_its_way_from_its_rotation(tmp_path):
     doc = {
         "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 4, "y": 4}, "pixels_per_grid": 10},
@@ -233,7 +242,7 @@ def test_a_portal_with_no_bounds_takes_its_way_from_its_rotation(tmp_path):
     doors = [d["at"] for d in tomllib.loads(got.toml)["map"]["doors"]]
     assert doors == ["1,1|2,1", "1,2|1,3"]
     assert got.report.doors_off_map == 1
-    assert "1 portals on the map's rim or beyond it left out" in "\n".join(got.report.lines())
+    assert "1 portal on the map's rim or beyond it left out" in "\n".join(got.report.lines())
 
 
 def convert(doc: dict, **kw) -> uvtt.Imported:
@@ -252,7 +261,7 @@ def test_the_report_says_what_was_approximated_in_plain_words(tmp_path, capsys):
     assert (
         f"imported {FIXTURES / 'cave.dd2vtt'} into {tmp_path / 'c.toml'} (speed-meters), picture c.png" in out
     )
-    assert "diagonal segments became staircases of" in out
+    assert "diagonal segments became staircases of" in out and "cell edges" in out
     assert "not mapped: 2 lights" in out
     assert "picture: PNG, 240 x 200 pixels" in out
     assert f"tabletrail new {tmp_path / 'c.toml'}" in out
