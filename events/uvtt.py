@@ -261,59 +261,9 @@ def convert(
     f = _Fields(source)
     raw = read(data, source)
     report = Report(tolerance=tolerance)
-    if "resolution" not in raw:
-        raise f.fail(
-            "resolution", "missing (a Universal VTT file gives map_origin, map_size, pixels_per_grid)"
-        )
-    res = f.table(raw["resolution"], "resolution")
-    if "map_size" not in res:
-        raise f.fail("resolution.map_size", 'missing (the map\'s size in grid cells, {"x": 20, "y": 15})')
-    size = f.point(res["map_size"], "resolution.map_size")
-    origin = f.point(res.get("map_origin", {"x": 0, "y": 0}), "resolution.map_origin")
-    if "pixels_per_grid" not in res:
-        raise f.fail("resolution.pixels_per_grid", "missing (how many pixels of the picture a cell is)")
-    ppg = f.number(res["pixels_per_grid"], "resolution.pixels_per_grid", MAX_PIXELS_PER_GRID)
-    if ppg <= 0:
-        raise f.fail(
-            "resolution.pixels_per_grid", f"expected a number above 0, got {res['pixels_per_grid']!r}"
-        )
-    if size[0] <= 0 or size[1] <= 0:
-        raise f.fail(
-            "resolution.map_size", f"expected a size above 0 each way, got {size[0]:g} x {size[1]:g}"
-        )
-    shift = (math.floor(origin[0]), math.floor(origin[1]))
-    offset = (origin[0] - shift[0], origin[1] - shift[1])  # where the picture starts in the new grid
-    width = math.ceil(offset[0] + size[0] - 1e-9)
-    height = math.ceil(offset[1] + size[1] - 1e-9)
-    if width > MAX_MAP_SIDE or height > MAX_MAP_SIDE or width * height > MAX_MAP_CELLS:
-        raise f.fail(
-            "resolution.map_size",
-            f"a {width} x {height} map; the limits are {MAX_MAP_SIDE} a side (MAX_MAP_SIDE) and "
-            f"{MAX_MAP_CELLS:,} cells (MAX_MAP_CELLS)",
-        )
-    report.width, report.height, report.pixels_per_grid = width, height, ppg
-    report.origin, report.shift = (round(offset[0], 6), round(offset[1], 6)), shift
-
-    def moved(p: Point) -> Point:
-        return p[0] - shift[0], p[1] - shift[1]
-
-    edges: set[Edge] = set()
-    for key in ("line_of_sight", "objects_line_of_sight"):
-        for i, line in enumerate(f.items(raw.get(key), key)):
-            points = [
-                moved(f.point(p, f"{key}[{i}][{j}]")) for j, p in enumerate(f.items(line, f"{key}[{i}]"))
-            ]
-            if key == "line_of_sight":
-                report.polylines += 1
-            else:
-                report.object_polylines += 1
-            kept = simplify(points, tolerance)
-            report.points_simplified += len(points) - len(kept)
-            for p, q in zip(kept, kept[1:], strict=False):
-                edges |= _segment_edges(p, q, width, height, tolerance, report)
-    rim = {e for e in edges if _on_rim(e, width, height)}
-    report.rim_edges = len(rim)
-    edges -= rim
+    size, ppg = _grid(f, raw, report)
+    shift, width, height = report.shift, report.width, report.height
+    edges = _wall_edges(f, raw, report)
 
     doors = _doors(f, raw, shift, width, height, tolerance, report)
     if open_portals == "wall":  # windows: walls for movement, kept as walls even where one ran under
@@ -353,6 +303,67 @@ def convert(
         stats=stats,
     )
     return Imported(toml=text, picture=picture, report=report)
+
+
+def _grid(f: _Fields, raw: dict[str, Any], report: Report) -> tuple[Point, float]:
+    """`resolution`: the map's size in cells and the picture's pixels a cell, checked; the grid's
+    shift, size and the picture's origin go into the report."""
+    if "resolution" not in raw:
+        raise f.fail(
+            "resolution", "missing (a Universal VTT file gives map_origin, map_size, pixels_per_grid)"
+        )
+    res = f.table(raw["resolution"], "resolution")
+    if "map_size" not in res:
+        raise f.fail("resolution.map_size", 'missing (the map\'s size in grid cells, {"x": 20, "y": 15})')
+    size = f.point(res["map_size"], "resolution.map_size")
+    origin = f.point(res.get("map_origin", {"x": 0, "y": 0}), "resolution.map_origin")
+    if "pixels_per_grid" not in res:
+        raise f.fail("resolution.pixels_per_grid", "missing (how many pixels of the picture a cell is)")
+    ppg = f.number(res["pixels_per_grid"], "resolution.pixels_per_grid", MAX_PIXELS_PER_GRID)
+    if ppg <= 0:
+        raise f.fail(
+            "resolution.pixels_per_grid", f"expected a number above 0, got {res['pixels_per_grid']!r}"
+        )
+    if size[0] <= 0 or size[1] <= 0:
+        raise f.fail(
+            "resolution.map_size", f"expected a size above 0 each way, got {size[0]:g} x {size[1]:g}"
+        )
+    shift = (math.floor(origin[0]), math.floor(origin[1]))
+    offset = (origin[0] - shift[0], origin[1] - shift[1])  # where the picture starts in the new grid
+    width = math.ceil(offset[0] + size[0] - 1e-9)
+    height = math.ceil(offset[1] + size[1] - 1e-9)
+    if width > MAX_MAP_SIDE or height > MAX_MAP_SIDE or width * height > MAX_MAP_CELLS:
+        raise f.fail(
+            "resolution.map_size",
+            f"a {width} x {height} map; the limits are {MAX_MAP_SIDE} a side (MAX_MAP_SIDE) and "
+            f"{MAX_MAP_CELLS:,} cells (MAX_MAP_CELLS)",
+        )
+    report.width, report.height, report.pixels_per_grid = width, height, ppg
+    report.origin, report.shift = (round(offset[0], 6), round(offset[1], 6)), shift
+    return size, ppg
+
+
+def _wall_edges(f: _Fields, raw: dict[str, Any], report: Report) -> set[Edge]:
+    """The cell edges every wall polyline takes (walls and object walls alike), the rim left out."""
+    sx, sy = report.shift
+    edges: set[Edge] = set()
+    for key in ("line_of_sight", "objects_line_of_sight"):
+        for i, line in enumerate(f.items(raw.get(key), key)):
+            points = []
+            for j, p in enumerate(f.items(line, f"{key}[{i}]")):
+                x, y = f.point(p, f"{key}[{i}][{j}]")
+                points.append((x - sx, y - sy))
+            if key == "line_of_sight":
+                report.polylines += 1
+            else:
+                report.object_polylines += 1
+            kept = simplify(points, report.tolerance)
+            report.points_simplified += len(points) - len(kept)
+            for p, q in zip(kept, kept[1:], strict=False):
+                edges |= _segment_edges(p, q, report.width, report.height, report.tolerance, report)
+    rim = {e for e in edges if _on_rim(e, report.width, report.height)}
+    report.rim_edges = len(rim)
+    return edges - rim
 
 
 def _mismatch(kind: Sniffed, size: Point, ppg: float) -> str:
