@@ -21,6 +21,7 @@ PLUGINS = {  # verb groups that live in their own modules, imported only to run 
     "tabletrail.cli_audit": ("explain", "why", "verify", "whatif", "refused"),
     "tabletrail.cli_store": ("repair", "import", "export", "encounters"),
     "tabletrail.cli_web": ("serve", "invite"),
+    "tabletrail.cli_maps": ("import-map",),
 }
 LOG_HELP = cli_store.LOG_HELP
 

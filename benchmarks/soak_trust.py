@@ -139,14 +139,40 @@ def kills(kind: str, count: int, rng: random.Random, folder: Path) -> dict[str, 
             unwritable += 1
         if isinstance(s, SqliteStore):
             s.close()
-    return {"kills": count, "acked": len(acked), "lost": lost, "unwritable": unwritable,
-            "unopenable": opened_bad, "torn_cut": cut}
+    return {
+        "kills": count,
+        "acked": len(acked),
+        "lost": lost,
+        "unwritable": unwritable,
+        "unopenable": opened_bad,
+        "torn_cut": cut,
+    }
 
 
 # --- fuzz ----------------------------------------------------------------------------------
 
-NASTY = ["nan", "inf", "-inf", "1e400", str(2**64 + 1), str(-(2**70)), "0", "-7", "999", "[]", "[[1]]",
-         "{}", '"x"', "true", "\x1b[2J", "a" * 5000, "[" * 3000 + "]" * 3000, "1.5", "-0", "\x00"]
+NASTY = [
+    "nan",
+    "inf",
+    "-inf",
+    "1e400",
+    str(2**64 + 1),
+    str(-(2**70)),
+    "0",
+    "-7",
+    "999",
+    "[]",
+    "[[1]]",
+    "{}",
+    '"x"',
+    "true",
+    "\x1b[2J",
+    "a" * 5000,
+    "[" * 3000 + "]" * 3000,
+    "1.5",
+    "-0",
+    "\x00",
+]
 
 
 def mutate_text(text: str, rng: random.Random) -> str:
@@ -156,9 +182,9 @@ def mutate_text(text: str, rng: random.Random) -> str:
         if op < 0.3:
             text = text[:i] + rng.choice(NASTY) + text[i:]
         elif op < 0.5:
-            text = text[:i] + text[i + rng.randint(1, 20):]
+            text = text[:i] + text[i + rng.randint(1, 20) :]
         elif op < 0.8 and text:
-            text = text[:i] + chr(rng.randrange(32, 127)) + text[i + 1:]
+            text = text[:i] + chr(rng.randrange(32, 127)) + text[i + 1 :]
         else:
             text = text[:i] + text[i:][: rng.randint(0, 40)] + text[i:]
     return text
@@ -166,8 +192,23 @@ def mutate_text(text: str, rng: random.Random) -> str:
 
 def fuzz_scenarios(count: int, rng: random.Random, folder: Path, out: Counter, problems: list) -> None:
     base = SCENARIO.read_text()
-    values = ["nan", "inf", "-inf", "[1, 0, nan]", "[[1]]", '["wall"]', "{}", '"x"', "1e400",
-              str(2**70), "-5", "[1]", "[1, 2, 3, 4]", "[" * 3000 + "]" * 3000, "true"]
+    values = [
+        "nan",
+        "inf",
+        "-inf",
+        "[1, 0, nan]",
+        "[[1]]",
+        '["wall"]',
+        "{}",
+        '"x"',
+        "1e400",
+        str(2**70),
+        "-5",
+        "[1]",
+        "[1, 2, 3, 4]",
+        "[" * 3000 + "]" * 3000,
+        "true",
+    ]
     keys = ["at", "eye_height", "speed", "brawn", "size", "ground", "terrain", "seed", "side", "rows"]
     for i in range(count):
         if rng.random() < 0.5:
@@ -211,13 +252,45 @@ def fuzz_commands(count: int, rng: random.Random, folder: Path, out: Counter, pr
     from tabletrail.cli import main
 
     base = [
-        "move tam 4,2", "grab tam pip roll=3 roll=2", "end-turn", "end-turn by=red", "shove tam pip",
-        "climb tam 3,1,2 roll=2", "adjust tam 2", "place tam 2,2", "random tam meters=3 roll=2",
-        "fall tam roll=3", "setting strict_turns false", "undo", "redo", "delay tam",
-        "move tam 3,3 3,4 4,4 why=x", "fly tam 3,2,2", "release tam", "escape tam roll=4",
+        "move tam 4,2",
+        "grab tam pip roll=3 roll=2",
+        "end-turn",
+        "end-turn by=red",
+        "shove tam pip",
+        "climb tam 3,1,2 roll=2",
+        "adjust tam 2",
+        "place tam 2,2",
+        "random tam meters=3 roll=2",
+        "fall tam roll=3",
+        "setting strict_turns false",
+        "undo",
+        "redo",
+        "delay tam",
+        "move tam 3,3 3,4 4,4 why=x",
+        "fly tam 3,2,2",
+        "release tam",
+        "escape tam roll=4",
     ]
-    words = ["tam", "ogre", "pip", "vex", "by=red", "by=gm", "by=blue", "roll=", "why=", "meters=",
-             "3,3", "1,1,1", "-1,-1", "99999999999999999999,1", "nan,1", "--id", "--json", ""]
+    words = [
+        "tam",
+        "ogre",
+        "pip",
+        "vex",
+        "by=red",
+        "by=gm",
+        "by=blue",
+        "roll=",
+        "why=",
+        "meters=",
+        "3,3",
+        "1,1,1",
+        "-1,-1",
+        "99999999999999999999,1",
+        "nan,1",
+        "--id",
+        "--json",
+        "",
+    ]
     log = folder / "cmd.jsonl"
     Encounter.create(JsonlStore(log), load_scenario(SCENARIO))
     for _ in range(count):
@@ -234,8 +307,11 @@ def fuzz_commands(count: int, rng: random.Random, folder: Path, out: Counter, pr
         out["command words"] += 1
         code = None
         try:
-            with limit(), contextlib.redirect_stdout(open(os.devnull, "w")), \
-                    contextlib.redirect_stderr(open(os.devnull, "w")):
+            with (
+                limit(),
+                contextlib.redirect_stdout(open(os.devnull, "w")),
+                contextlib.redirect_stderr(open(os.devnull, "w")),
+            ):
                 code = main(["do", str(log), text])
         except Hang:
             out["hangs"] += 1
@@ -268,7 +344,7 @@ def fuzz_log_lines(count: int, rng: random.Random, folder: Path, out: Counter, p
             line = line.replace(":", ":" + rng.choice(["1e400", "NaN", str(2**70), "[[]]", '"\x1b[2J"']), 1)
         else:
             line = mutate_text(line, rng)
-        data = b"\n".join([*lines[:k], line.encode("utf-8", "surrogatepass"), *lines[k + 1:]]) + b"\n"
+        data = b"\n".join([*lines[:k], line.encode("utf-8", "surrogatepass"), *lines[k + 1 :]]) + b"\n"
         target = folder / f"f{i % 7}.jsonl"
         target.write_bytes(data)
         out["inputs"] += 1
@@ -294,8 +370,10 @@ def fuzz_http(count: int, rng: random.Random, folder: Path, out: Counter, proble
     Encounter.create(JsonlStore(log), load_scenario(SCENARIO))
     client = TestClient(create_app(log), base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
     bodies = [
-        {"version": 5, "text": "move tam 4,2"}, {"version": 5, "text": "end-turn"},
-        {"version": 5, "move": {"fighter": "tam", "to": [3, 3]}}, {"text": "end-turn"},
+        {"version": 5, "text": "move tam 4,2"},
+        {"version": 5, "text": "end-turn"},
+        {"version": 5, "move": {"fighter": "tam", "to": [3, 3]}},
+        {"text": "end-turn"},
         {"version": 5, "move": {"fighter": "tam", "waypoints": [[3, 3], [4, 3]]}, "rolls": [3]},
         {"version": 5, "by": "red", "text": "end-turn"},
     ]
@@ -348,7 +426,7 @@ def tamper(count: int, rng: random.Random, folder: Path) -> dict[str, Any]:
         if isinstance(enc.store, SqliteStore):
             enc.store.close()
         lines = list(store(kind, src).read())
-        ends = [r.seq for r in enc.records if r.size] [1:]
+        ends = [r.seq for r in enc.records if r.size][1:]
         ends = [s - 1 for s in ends] + [len(lines)]
         for i in range(count):
             work = folder / f"w{i % 3}.{'jsonl' if kind == 'jsonl' else 'db'}"
@@ -387,10 +465,10 @@ def _tamper(
         if new == line[j]:
             return False
         line[j] = new
-        edited = [*lines[:k], bytes(line), *lines[k + 1:]]
+        edited = [*lines[:k], bytes(line), *lines[k + 1 :]]
     elif what == "delete":
         k = rng.randrange(len(lines))
-        edited = lines[:k] + lines[k + 1:]
+        edited = lines[:k] + lines[k + 1 :]
     elif what == "truncate":
         cut = rng.choice(ends[:-1])
         edited = lines[:cut]
@@ -460,8 +538,10 @@ def main() -> None:
                 print("  problem:", p, flush=True)
         if "tamper" in parts:
             t = time.perf_counter()
-            print(f"tamper: {tamper(args.tamper, rng, folder / '.')} ({time.perf_counter() - t:.0f} s)",
-                  flush=True)
+            print(
+                f"tamper: {tamper(args.tamper, rng, folder / '.')} ({time.perf_counter() - t:.0f} s)",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from support_postgres import url
 from tabletrail.cli import build_parser, main
 from test_ap_squares_helpers import ROOM, arena
 
+UVTT = Path(__file__).resolve().parent / "fixtures" / "uvtt" / "door.dd2vtt"
 PAIR = ("ari blue 1,3 ap=10 dexterity=2", "bo red 5,3 ap=10 dexterity=2")
 
 
@@ -58,6 +59,7 @@ CASES: dict[str, list[list[str]]] = {
     ],
     "refused": [["refused", "LOG", "--json"]],
     "encounters": [["encounters", "DB", "--json"]],  # DB: a PostgreSQL database of the test's own
+    "import-map": [["import-map", str(UVTT), "--ruleset", "ap-squares", "-o", "LOG.toml", "--json"]],
     "invite": [
         ["invite", "LOG", "--side", "blue", "--json"],
         ["invite", "LOG", "--gm", "--hours", "2", "--json"],
@@ -80,7 +82,7 @@ def test_json_output_is_one_document(
             assert main(["import", log, f"{db}&encounter=fight"]) == 0
             capsys.readouterr()
             argv = [db if a == "DB" else a for a in argv]
-        code = main([log if a == "LOG" else a for a in argv])
+        code = main([log + a[3:] if a.startswith("LOG") else a for a in argv])
         out, err = capsys.readouterr()
         assert code in (0, 1), f"{argv}: exit {code}: {err}"
         try:

@@ -45,9 +45,7 @@ def test_a_scenario_without_the_new_fields_gets_the_defaults(tmp_path: Path):
 def test_side_colours_and_a_picture_relative_to_the_scenario_file(tmp_path: Path):
     (tmp_path / "tokens").mkdir()
     (tmp_path / "tokens" / "ari.png").write_bytes(b"\x89PNG\r\n\x1a\n")
-    sc = load_scenario(
-        write(tmp_path, '[sides.blue]\ncolour = "#1f5fbf"\n', 'image = "tokens/ari.png"\n')
-    )
+    sc = load_scenario(write(tmp_path, '[sides.blue]\ncolour = "#1f5fbf"\n', 'image = "tokens/ari.png"\n'))
     assert sc.side_colours() == {"blue": "#1f5fbf"}
     assert sc.fighters[0].picture == str((tmp_path / "tokens" / "ari.png").resolve())
     assert "image" not in sc.fighters[0].stats
@@ -69,5 +67,5 @@ def test_a_bad_colour_or_picture_names_the_field(tmp_path: Path, extra: str, fig
 
 
 def test_without_a_file_the_picture_is_kept_as_written():
-    sc = parse_scenario(tomllib.loads(BASE.replace('speed = 4', 'speed = 4\nimage = "a.png"')))
+    sc = parse_scenario(tomllib.loads(BASE.replace("speed = 4", 'speed = 4\nimage = "a.png"')))
     assert sc.fighters[0].picture == "a.png"

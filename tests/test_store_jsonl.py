@@ -152,7 +152,7 @@ def test_the_cli_cuts_a_torn_tail_before_it_acts(log: Path, capsys: pytest.Captu
     for n, argv in enumerate((["do", log, "end-turn"], ["undo", log], ["show", log])):
         code, _, err = run(capsys, *argv)
         assert code == 0, err
-        assert (("torn line" in err and "byte" in err and err.count("\n") == 1) if n == 0 else err == "")
+        assert ("torn line" in err and "byte" in err and err.count("\n") == 1) if n == 0 else err == ""
     assert len(list(log.parent.glob("fight.jsonl.torn-*"))) == 1
 
 

@@ -107,9 +107,7 @@ def test_a_side_enters_only_its_own_fighters_rolls():
 
 
 def test_a_side_may_roll_its_own_check_and_let_the_dice_roll_the_others():
-    enc = encounter(
-        scene(OPEN, fighter("a", at=(2, 2), brawn=2), fighter("t", "red", at=(3, 2), brawn=1))
-    )
+    enc = encounter(scene(OPEN, fighter("a", at=(2, 2), brawn=2), fighter("t", "red", at=(3, 2), brawn=1)))
     do(enc, "grab a t roll=6 by=blue")  # a's roll from blue; t's from the seeded dice
 
 

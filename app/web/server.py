@@ -34,11 +34,15 @@ Endpoints (JSON unless said):
     POST /api/undo, /api/redo    take back or put back a command
     GET  /api/stream             server-sent events: the version, whenever it changes
     GET  /api/image/{fighter}    the token picture the scenario names (if any)
+    GET  /api/picture            the battle-map picture under the grid ([picture]): the very file the
+                                 encounter began with (its sha256 is in the log), at the path kept
+                                 then or, failing that, under its name beside the log
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import inspect
 import json
 import math
@@ -63,6 +67,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from tabletrail.cli_store import store_for
 from tabletrail.core.decide import decide
+from tabletrail.core.doors import doors_beside
 from tabletrail.core.geometry import NEIGHBOURS, expand
 from tabletrail.core.reach import Reach, reach, waypoints
 from tabletrail.core.refusal import Refusal, Rejection
@@ -74,6 +79,7 @@ from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import ConflictError, InputError, Unavailable
 from tabletrail.events.limits import MAX_BODY_BYTES, MAX_WAYPOINTS, check_nesting
 from tabletrail.events.log import JsonlStore, Record, Store
+from tabletrail.events.picture import MAX_PICTURE_BYTES, MEDIA_TYPES, PictureSpec
 from tabletrail.syntax import parse
 from tabletrail.web import views
 from tabletrail.web.invites import GM, Denied, Invite, Invites, encounter_key, keep_for
@@ -107,6 +113,35 @@ class Table:
         self.closing = threading.Event()  # set when the server stops: live streams end cleanly
         self.live()  # a missing or broken log is an error now, not at the first click
         self.invites = Invites(keep_for(path, self.store), encounter_key(self.store))
+        self._pictures: dict[str, tuple[Path, int, int]] = {}  # sha256 -> the file found, its size, mtime
+
+    def picture_file(self, spec: PictureSpec) -> Path | None:
+        """The battle-map picture the scenario pinned: at the path kept in the log, else by its name
+        beside the log (a log and its picture copied to another machine). Only a file whose sha256
+        is the one in the log is served; a found file is hashed again only once it changes."""
+        if not spec.sha256:
+            return None
+        known = self._pictures.get(spec.sha256)
+        if known is not None:
+            path, size, mtime = known
+            with contextlib.suppress(OSError):
+                st = path.stat()
+                if (st.st_size, st.st_mtime_ns) == (size, mtime):
+                    return path
+        beside = (
+            [self.path.parent / spec.name] if isinstance(self.store, JsonlStore) or self.path.exists() else []
+        )
+        for path in [Path(spec.file), *beside]:
+            try:
+                st = path.stat()
+                if not path.is_file() or st.st_size > MAX_PICTURE_BYTES:
+                    continue
+                if hashlib.sha256(path.read_bytes()).hexdigest() == spec.sha256:
+                    self._pictures[spec.sha256] = (path, st.st_size, st.st_mtime_ns)
+                    return path
+            except OSError:
+                continue
+        return None
 
     def _signature(self) -> tuple[int, ...] | None:
         """Cheap to take, and different once anyone appended: the file's size and time, or the version."""
@@ -231,9 +266,7 @@ async def _body(request: Request, kind: type[_T]) -> _T:
 
 
 def _too_big(request: Request, size: int) -> str:
-    return (
-        f"{request.url.path}: a body of {size:,}+ bytes; the limit is {MAX_BODY_BYTES:,} (MAX_BODY_BYTES)"
-    )
+    return f"{request.url.path}: a body of {size:,}+ bytes; the limit is {MAX_BODY_BYTES:,} (MAX_BODY_BYTES)"
 
 
 def _error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
@@ -570,10 +603,17 @@ def create_app(
                 return _error(404, "unknown fighter", f"options: no fighter {fid!r} (fighters: {known})")
             rs = get_ruleset(state.ruleset)
             out = []
-            for c in views.commands(rs):
-                if c["verb"] == "move" or c["gm"] or not (c["fighter_only"] or c["bare"]):
-                    continue
-                text = f"{c['verb']} {fid}" if c["takes_fighter"] else str(c["verb"])
+            quick = [
+                (c, f"{c['verb']} {fid}" if c["takes_fighter"] else str(c["verb"]))
+                for c in views.commands(rs)
+                if c["verb"] != "move" and not c["gm"] and (c["fighter_only"] or c["bare"])
+            ]
+            # A door within reach gives the verb that changes it (tabletrail/doors): open it, or close it.
+            verbs = {c["verb"]: c for c in views.commands(rs)}
+            for door, now in doors_beside(state, fid):
+                verb = "close" if now == "open" else "open"
+                quick.append((verbs[verb], f"{verb} {fid} {door}"))
+            for c, text in quick:
                 command = parse(text if who.role == GM else f"{text} by={who.role}", "options")
                 try:
                     authorise(enc, who, command, False, "options")
@@ -758,6 +798,23 @@ def create_app(
             return _error(404, "not found", f"image: no picture for {fid!r}")
         return FileResponse(path, headers={"Cache-Control": "private, max-age=3600"})
 
+    def picture(request: Request, who: Invite) -> Response:
+        """The battle-map picture the scenario pinned (see Table.picture_file), never another file."""
+        spec = table.live().state.scenario.picture
+        if not isinstance(spec, PictureSpec):
+            return _error(404, "not found", "picture: this encounter's scenario has no [picture]")
+        path = table.picture_file(spec)
+        if path is None:
+            return _error(
+                404,
+                "not found",
+                f"picture: {spec.name} is neither at {spec.file} nor beside the log with the bytes the "
+                "encounter began with (sha256 " + spec.sha256[:12] + "…)",
+            )
+        return FileResponse(
+            path, media_type=MEDIA_TYPES.get(spec.kind), headers={"Cache-Control": "private, max-age=86400"}
+        )
+
     def join(request: Request) -> Response:
         base = request.scope.get("root_path", "")
         try:
@@ -802,6 +859,7 @@ def create_app(
             Route("/api/invites/{ident}/revoke", guarded(revoke, gm_only=True), methods=["POST"]),
             Route("/api/stream", stream),
             Route("/api/image/{fighter}", guarded(image)),
+            Route("/api/picture", guarded(picture)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={InputError: broken_log, Unavailable: unavailable},

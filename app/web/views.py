@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import msgspec
-from msgspec import to_builtins
+from msgspec import UnsetType, to_builtins
 from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.dice import CHECKS
 from tabletrail.core.machines import GRAPHS
@@ -21,9 +21,11 @@ from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS, TRAJECTORY, t
 from tabletrail.core.rulesets.round_meters.shared import DELAYED, HELD
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, to_cu
+from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
+from tabletrail.events.picture import PictureSpec
 from tabletrail.events.types import AnyEvent, CheckRolled, Event, Moved
 from tabletrail.projections import audit
 from tabletrail.render import describe
@@ -168,6 +170,9 @@ def board(enc: Encounter, live_version: int) -> dict[str, Any]:
                 for ch, k in sc.legend.items()
             },
         },
+        # Walls on cell edges (merged segments [x1, y1, x2, y2] in grid corners) and doors with their state.
+        "walls": wall_lines(sc),
+        "doors": door_list(state),
         "fighters": [fighter(state, f) for f in state.fighters],
         # Each state machine's resting state: the board writes only the states that differ from it.
         "machines": {name: g.initial for name, g in sorted(GRAPHS.items())},
@@ -189,6 +194,27 @@ def board(enc: Encounter, live_version: int) -> dict[str, Any]:
         "commands": commands(rs),
         "sides": sorted({f.side for f in state.fighters}),
         "side_colours": sc.side_colours(),
+        "picture": picture(sc.picture),
+    }
+
+
+def picture(spec: PictureSpec | UnsetType) -> dict[str, Any] | None:
+    """The battle-map picture under the grid: where the page fetches it, its size, where it sits.
+
+    The page draws it `width / pixels_per_grid` cells wide with its top-left corner at
+    `origin` (grid units), so it scales and pans with the board. `url` carries the
+    digest, so a browser's cached copy is never another picture's.
+    """
+    if not isinstance(spec, PictureSpec):
+        return None
+    return {
+        "url": f"/api/picture?v={spec.sha256[:16]}",
+        "pixels_per_grid": spec.pixels_per_grid,
+        "origin": list(spec.origin),
+        "width": spec.width,
+        "height": spec.height,
+        "kind": spec.kind,
+        "name": spec.name,
     }
 
 

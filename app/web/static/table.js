@@ -223,8 +223,10 @@ function drawBoard() {
       }
     }
   }
-  svg.append(terrain, el("g", { id: "reach" }), heights, el("g", { id: "rulings" }), el("g", { id: "links" }),
+  const picture = drawPicture(svg);
+  svg.append(terrain, el("g", { id: "reach" }), heights, drawWalls(), el("g", { id: "rulings" }), el("g", { id: "links" }),
     el("g", { id: "route" }), el("g", { id: "fighters" }));
+  if (picture) terrain.before(picture);
   S.centres = tokenPlaces(b.fighters);
   const rulings = svg.querySelector("#rulings");
   for (const [x, y] of b.rulings.forbid) {
@@ -240,6 +242,74 @@ function drawBoard() {
   drawReach();
   drawRoute();
   drawTerrainKey();
+}
+
+// The battle-map picture ([picture] of the scenario) under the grid: in board units, a cell being 1,
+// it is width / pixels_per_grid cells wide with its top-left corner at `origin`, so it zooms and pans
+// with the board. The floor cells go clear over it; a picture that fails to load gives the floor back.
+function drawPicture(svg) {
+  const p = S.board.picture;
+  svg.classList.toggle("has-picture", !!p);
+  if (!p || !p.width || !p.height) return null;
+  const img = el("image", {
+    id: "picture", href: `${BASE}${p.url}&token=${encodeURIComponent(TOKEN)}`,
+    x: p.origin[0], y: p.origin[1], width: p.width / p.pixels_per_grid, height: p.height / p.pixels_per_grid,
+    preserveAspectRatio: "none", "data-name": p.name,
+  });
+  img.addEventListener("error", () => {
+    svg.classList.remove("has-picture");
+    img.remove();
+    say("error", `The map picture ${p.name} could not be loaded: the server has no file with the bytes this encounter began with.`);
+  });
+  return img;
+}
+
+// Walls on cell edges and doors between two cells (the board's `walls` and `doors`, when the engine
+// sends them): a wall is a thick line along a grid line; a door a bar across its edge, brown when
+// closed, with a lock when locked, and swung open (a thin leaf on its hinge) when open.
+function wallList(b) {
+  const raw = b.walls || (b.map && b.map.walls) || [];
+  return raw.map((w) => (Array.isArray(w) ? w : String(w).split(/[-,]/).map(Number))).filter((w) => w.length === 4 && w.every(Number.isFinite));
+}
+
+function doorList(b) {
+  const raw = b.doors || (b.map && b.map.doors) || [];
+  return raw.map((d) => {
+    const cells = d.cells || String(d.at).split("|").map((c) => c.split(",").map(Number));
+    const state = d.state || (d.locked ? "locked" : d.closed === false ? "open" : "closed");
+    return { at: d.at || cells.map((c) => c.join(",")).join("|"), cells, state };
+  }).filter((d) => d.cells.length === 2 && d.cells.flat().every(Number.isFinite));
+}
+
+function drawWalls() {
+  const b = S.board, g = el("g", { id: "walls" });
+  for (const [x1, y1, x2, y2] of wallList(b)) {
+    g.append(el("line", { x1, y1, x2, y2, class: "wall", "data-wall": `${x1},${y1}-${x2},${y2}` }));
+  }
+  for (const d of doorList(b)) {
+    const [[ax, ay], [bx, by]] = d.cells;
+    // The edge the two cells share: upright when they sit side by side, level when one is above the other.
+    const upright = ay === by;
+    const ex = Math.max(ax, bx), ey = Math.max(ay, by);
+    const [x1, y1, x2, y2] = upright ? [ex, ay, ex, ay + 1] : [ax, ey, ax + 1, ey];
+    const grp = el("g", { class: `door ${d.state}`, "data-door": d.at, "data-state": d.state });
+    grp.append(el("title", {}, `door ${d.at}: ${d.state}`));
+    if (d.state === "open") {  // the leaf swung a quarter turn on its hinge, the doorway left clear
+      grp.append(el("line", { x1, y1, x2: upright ? x1 + 0.9 : x1, y2: upright ? y1 : y1 + 0.9, class: "leaf" }));
+      grp.append(el("line", { x1, y1, x2, y2, class: "doorway" }));
+    } else {
+      grp.append(el("line", { x1: x1 + (upright ? 0 : 0.08), y1: y1 + (upright ? 0.08 : 0),
+        x2: x2 - (upright ? 0 : 0.08), y2: y2 - (upright ? 0.08 : 0), class: "slab" }));
+      if (d.state === "locked") {
+        const cx = (x1 + x2) / 2, cy = (y1 + y2) / 2;
+        grp.append(el("circle", { cx, cy, r: 0.15, class: "lock" }));  // a padlock: shackle and body
+        grp.append(el("path", { d: `M${cx - 0.05},${cy}v-0.04a0.05,0.05 0 0 1 0.1,0v0.04`, class: "shackle" }));
+        grp.append(el("rect", { x: cx - 0.075, y: cy - 0.005, width: 0.15, height: 0.1, rx: 0.015, class: "lock-body" }));
+      }
+    }
+    g.append(grp);
+  }
+  return g;
 }
 
 // The terrains of this map, each as the board draws it, with its name.

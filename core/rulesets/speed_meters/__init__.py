@@ -69,6 +69,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     takes_bumps = True  # fall-table: a Skill Feat reaction to any fall
     # every budget a Moved pays is a length (centi-units): forced, grapple and glide too
     centi_resources = ("movement", "maneuver", "forced", "grapple", "glide")
+    # tabletrail/doors: a Movement is a whole action and its Speed, so a door that costs is paid in actions
+    door_resource = "actions"
     rules = (
         Rule(
             "movement",
@@ -450,6 +452,9 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         if not self.can_walk(state, f) or f.used("actions") + 2 > self.actions(state, f):
             return 0, ""
         return self.stat(f, "speed"), "a second Movement action"
+
+    def door_budget(self, state: EncounterState, f: Fighter) -> int:
+        return self.actions(state, f) - f.used("actions")
 
     def can_walk(self, state: EncounterState, f: Fighter) -> bool:
         return self.mode(f) == "walking" and not f.marks.get("dead") and self.partner(state, f.id) is None
