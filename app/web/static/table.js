@@ -503,7 +503,7 @@ function drawReach() {
   }
   if (!r.further || r.blocked) return;
   for (const [x, y, cost] of r.further.cells) {  // the middle band: one more action would reach these
-    const rect = el("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, class: "reach further", "data-x": x, "data-y": y, "data-cost": cost });
+    const rect = el("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, class: "reach-further", "data-x": x, "data-y": y, "data-cost": cost });
     rect.append(el("title", {}, `${x},${y}: ${fmt(cost)} ${r.unit}, past this move's ${fmt(r.budget)} ${r.unit}: needs ${r.further.action}`));
     g.append(rect);
   }
