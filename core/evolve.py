@@ -47,6 +47,7 @@ def initial_state(started: ev.EncounterStarted) -> EncounterState:
         settings=dict(started.settings),
         fighters=tuple(fighters),
         turn=Turn(order=order),
+        doors={d.at: d.state for d in sc.door_list()},
     )
 
 
@@ -145,6 +146,10 @@ def _setting_changed(s: EncounterState, e: ev.SettingChanged) -> EncounterState:
     return replace(s, settings={**s.settings, e.key: e.value})
 
 
+def _door(s: EncounterState, e: ev.DoorChanged) -> EncounterState:
+    return replace(s, doors={**s.doors, e.door: e.dest})
+
+
 def _no_change(s: EncounterState, e: ev.Event) -> EncounterState:
     return s
 
@@ -162,6 +167,7 @@ _APPLY: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
     ev.Marked: _marked,
     ev.Unmarked: _unmarked,
     ev.BoardMarked: _board_marked,
+    ev.DoorChanged: _door,
     ev.TurnStarted: _turn_started,
     ev.TurnEnded: _no_change,
     ev.RoundStarted: _round_started,

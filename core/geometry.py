@@ -13,6 +13,7 @@ from math import isqrt
 from typing import Any
 
 from tabletrail.core.units import CU, to_cu
+from tabletrail.core.walls import Edges
 from tabletrail.events.scenario import CellKind, Scenario
 
 Pos = tuple[int, int, int]
@@ -39,7 +40,7 @@ class Grid:
     already decoded for that scenario (a log's map is decoded once per open).
     """
 
-    __slots__ = ("width", "height", "codes", "entries", "top", "tables", "_tags", "_blocked")
+    __slots__ = ("width", "height", "codes", "entries", "top", "tables", "edges", "_tags", "_blocked")
 
     def __init__(self, scenario: Scenario) -> None:
         rows = scenario.rows
@@ -64,6 +65,8 @@ class Grid:
             tuple(map(tops.__getitem__, self.codes[y * w : (y + 1) * w])) for y in range(self.height)
         )
         self.tables: dict = {}  # step prices kept for the reachable area (core/step_table.py)
+        # Walls and doors on cell edges (core/walls.py), None on a map without them.
+        self.edges: Edges | None = Edges.of(scenario, self.width, self.height)
 
     @classmethod
     def of(cls, scenario: Scenario) -> Grid:

@@ -105,6 +105,17 @@ TURN = Graph(
     "waiting",
 )
 
+# A door on a cell edge (core/doors.py): fighters open and close it; a locked one stays shut.
+DOOR = Graph(
+    "door",
+    ["closed", "open", "locked"],
+    [
+        {"trigger": "open", "source": "closed", "dest": "open"},
+        {"trigger": "close", "source": "open", "dest": "closed"},
+    ],
+    "closed",
+)
+
 GRAPHS: dict[str, Graph] = {g.name: g for g in (POSTURE, ENGAGEMENT, TURN)}
 
 

@@ -20,6 +20,7 @@ from tabletrail.core.geometry import XY, Grid, Pos, expand, show, step_cost
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt
+from tabletrail.core.walls import refuse_step
 from tabletrail.events.types import Moved, Step
 
 
@@ -104,6 +105,7 @@ def walk(
     here = f.pos
     spent = 0
     for cell in cells:
+        refuse_step(b.state, here, cell, what)  # tabletrail/walls: walls and shut doors on the edges
         ruling = forbidden(b.state, *cell, f)
         if ruling:
             raise Refusal(ruling[2], f"the GM ruled {show(cell)} can't be crossed: {ruling[3]}")

@@ -6,7 +6,8 @@ step policy from `Ruleset.walker(state, f)` prices every king's step (terrain,
 diagonal rule, mode, occupancy, heights; a `Refusal` means the step is not
 allowed), `Ruleset.move_budget(state, f)` caps the total, and the policy's
 `can_end` decides which cells a move may stop on. GM rulings on cells count
-too: a forbidden cell is never entered.
+too: a forbidden cell is never entered; nor is a step taken across a wall or a
+shut door on a cell edge (core/walls.py `step_blocked`, as `walk` refuses it).
 
 The search is Dijkstra over positions. Under the alternating diagonal rule the
 price of a diagonal depends on how many diagonals came before, so there a
@@ -36,6 +37,7 @@ from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.step_table import REFUSED, UNKNOWN, StepTable, quiet, table_for
+from tabletrail.core.walls import step_blocked
 from tabletrail.events.types import Step
 
 # A search node: a position, and the diagonal parity when it matters (else 0).
@@ -156,6 +158,7 @@ def _search(
     keep_parity = state.settings.get("diagonal") == ALTERNATING
     price = policy.price
     eventful = policy.eventful
+    walled = state.grid.edges is not None
 
     start: _Node = (f.pos[0], f.pos[1], f.pos[2], 0)
     best: dict[_Node, int] = {start: 0}
@@ -181,6 +184,8 @@ def _search(
             counted = parity + 1 if dx and dy else parity  # diagonals so far, the geometry's way
             if shortcut and (tx, ty, counted & 1 if keep_parity else 0) in settled:
                 continue
+            if walled and step_blocked(state, (x, y), (tx, ty)):
+                continue  # tabletrail/walls
             try:
                 step = price(state, f, here, (tx, ty), parity)
             except Refusal:
@@ -224,6 +229,7 @@ def _table_reach(
     eventful = None if quiet(policy) else policy.eventful
     kept_cost, kept_step, kept_out = table.cost, table.step, table.out
     nodes = 2 * width * height
+    walled = grid.edges is not None  # the doors' states are in the table's key (core/step_table.py)
     # Per node: done, or a cell the search must look at live (tested: a stop; occupied: priced live).
     flags = bytearray(nodes)
     for flag, cells in (
@@ -244,6 +250,8 @@ def _table_reach(
         for d, (dx, dy) in enumerate(NEIGHBOURS):
             tx, ty = x + dx, y + dy
             if 0 <= tx < width and 0 <= ty < height:
+                if walled and step_blocked(state, (x, y), (tx, ty)):
+                    continue  # tabletrail/walls: never a step out of this node under this key
                 edge = node * 8 + d
                 c = kept_cost.get(edge, UNKNOWN)
                 if c != REFUSED:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from tabletrail.core import doors
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice, parse_formula
 from tabletrail.core.machines import GRAPHS
@@ -21,8 +22,9 @@ from tabletrail.core.movement import StepPolicy
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, to_cu
+from tabletrail.core.walls import DOORS, WALLS
 from tabletrail.events import types as ev
-from tabletrail.events.commands import Command, DropProne, EndTurn, StandUp
+from tabletrail.events.commands import CloseDoor, Command, DropProne, EndTurn, OpenDoor, StandUp
 from tabletrail.events.errors import InputError
 from tabletrail.events.scenario import Scenario
 
@@ -46,6 +48,11 @@ ENGINE_RULE_WORDS = {
     "one; players undo only their own side's batches, the GM any (undo_seeded = gm keeps batches "
     "with seeded rolls for the GM)",
     "tabletrail/gm-ruling": "the GM's word over the rules: only the GM rules, and says why",
+    WALLS: "a wall on a cell edge, or a door that is not open, stops a step across that edge and a sight "
+    "line touching it; a diagonal step may not cut the corner of one (any wall or shut door meeting the "
+    "corner it passes stops it)",
+    DOORS: "on its turn a fighter on or beside a door's two cells opens a closed door or closes an open "
+    "one, for the ruleset's door_cost; a locked door stays shut",
 }
 
 
@@ -168,7 +175,7 @@ class Ruleset:
         return f"{self.id}/{name}"
 
     def all_settings(self) -> tuple[Setting, ...]:
-        return COMMON_SETTINGS + self.settings
+        return (*COMMON_SETTINGS, doors.door_setting(type(self)), *self.settings)
 
     def resolve_settings(self, given: dict[str, Any], where: str = "settings") -> dict[str, Any]:
         """Defaults overlaid with the scenario's choices; unknown names are an error."""
@@ -382,6 +389,23 @@ class Ruleset:
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         """What the fighter's next ordinary move may still cost, in centi-units."""
         return 0
+
+    # --- doors on cell edges (core/doors.py), shared by every ruleset -------------
+
+    # The budget a door's door_cost is paid from (lengths and AP in centi-units, else a count).
+    door_resource: ClassVar[str] = "movement"
+
+    def door_budget(self, state: EncounterState, f: Fighter) -> int:
+        """What is left of `door_resource` for the fighter to pay a door with."""
+        return self.move_budget(state, f)
+
+    @handles(OpenDoor)
+    def open_door(self, b: Batch, cmd: OpenDoor, dice: Dice) -> None:
+        doors.use(self, b, cmd.fighter, cmd.door, "open")
+
+    @handles(CloseDoor)
+    def close_door(self, b: Batch, cmd: CloseDoor, dice: Dice) -> None:
+        doors.use(self, b, cmd.fighter, cmd.door, "close")
 
     # --- posture, shared by every ruleset that knows prone --------------------
 

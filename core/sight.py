@@ -5,7 +5,8 @@ centre of its cell, `eye` centi-units above where the fighter stands. A cell
 the segment passes through (its open square, so grazing a corner does not
 count) blocks the sight when it is a wall or another blocking cell of any
 height, or when its top (ground plus obstacle) rises above the segment where
-the segment crosses it. The two end cells never block.
+the segment crosses it. The two end cells never block. Walls on cell edges, and doors that are not
+open, block every segment that touches them (core/walls.py `sight_walls`).
 
 Symmetric by construction: the segment from A to B is the segment from B to A,
 and every test below depends only on the set of its points, so A sees B
@@ -15,10 +16,12 @@ answer is the same on every machine.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 from tabletrail.core.geometry import XY, Grid, Pos
 from tabletrail.core.units import CU
+from tabletrail.core.walls import sight_walls
 
 Span = tuple[Fraction, Fraction]
 
@@ -66,6 +69,9 @@ def blockers(grid: Grid, a: Pos, b: Pos, eye: int = CU) -> list[XY]:
     return [cell for _, cell in sorted(found)]
 
 
-def sees(grid: Grid, a: Pos, b: Pos, eye: int = CU) -> bool:
-    """Does an eye at a see an eye at b? Always equal to sees(grid, b, a, eye)."""
-    return not blockers(grid, a, b, eye)
+def sees(grid: Grid, a: Pos, b: Pos, eye: int = CU, doors: Mapping[str, str] | None = None) -> bool:
+    """Does an eye at a see an eye at b? Always equal to sees(grid, b, a, eye, doors).
+
+    `doors`: the doors' states (EncounterState.doors); without it every door is closed.
+    """
+    return not blockers(grid, a, b, eye) and not sight_walls(grid, doors or {}, a, b)

@@ -54,6 +54,7 @@ class EncounterState(msgspec.Struct, frozen=True, gc=False):
     links: tuple[tuple[str, str, str], ...] = ()  # (kind, a, b), a < b for symmetric kinds
     dice: int = 0  # seeded dice drawn so far: the dice state lives in the encounter
     marks: dict[str, Any] = {}  # encounter-wide facts (gravity regions, area effects)
+    doors: dict[str, str] = {}  # door name ("5,2|6,2") -> open, closed or locked (core/walls.py)
 
     @property
     def ruleset(self) -> str:

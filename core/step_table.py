@@ -12,8 +12,9 @@ A `StepTable` holds, for one (grid, policy type, key), every step priced so
 far (filled lazily as searches reach new cells, so a 1000x1000 map costs only
 the cells anyone looked at) and every end-of-move verdict on an empty cell.
 Tables live on the grid they describe; a change to anything in a key makes a
-new key, and the oldest tables are dropped. Walls on cell edges (or any later
-board fact a price reads) belong in the key of the policies that read them.
+new key, and the oldest tables are dropped. Walls on cell edges are part of the
+grid the tables live on; the doors' states change during an encounter, so every
+key carries them (`table_for` adds them: a door opening makes a new key).
 
 A policy opts in by defining `table_key`; returning None (its prices read
 more than the map and the target cell's occupants, e.g. a tether to an
@@ -66,7 +67,8 @@ def table_for(state: EncounterState, f: Fighter, policy: Any) -> StepTable | Non
         return None
     grid: Grid = state.grid
     tables = grid.tables
-    full = (type(policy), key)
+    doors = tuple(sorted(state.doors.items())) if grid.edges is not None else ()
+    full = (type(policy), key, doors)
     table = tables.pop(full, None)  # re-inserted last: the most recently used
     if table is None:
         table = StepTable()

@@ -19,10 +19,12 @@ import msgspec
 from msgspec import UNSET, UnsetType
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import (
+    MAX_DOORS,
     MAX_FIGHTERS,
     MAX_MAP_CELLS,
     MAX_MAP_SIDE,
     MAX_SCENARIO_BYTES,
+    MAX_WALLS,
     check_number,
 )
 
@@ -118,6 +120,67 @@ class SideSpec(msgspec.Struct, frozen=True, gc=False):
     colour: str = ""
 
 
+class DoorSpec(msgspec.Struct, frozen=True, gc=False):
+    """A door on the edge between two orthogonally adjacent cells, named "x,y|x,y" (lower cell first)."""
+
+    at: str
+    closed: bool = True
+    locked: bool = False
+
+    @property
+    def state(self) -> str:
+        """The door's state when the encounter starts (core/machines.py DOOR)."""
+        return "locked" if self.locked else "closed" if self.closed else "open"
+
+
+def wall_segment(text: str) -> tuple[int, int, int, int]:
+    """'3,1-3,4' -> (3, 1, 3, 4): a wall along a grid line between two grid corners.
+
+    Corner x,y is the top-left corner of cell x,y. ValueError says what is wrong.
+    """
+    ends = text.split("-")
+    if len(ends) != 2:
+        raise ValueError(f"{text!r} is not a wall; write two grid corners x1,y1-x2,y2 such as 3,1-3,4")
+    corners = []
+    for end in ends:
+        parts = end.strip().split(",")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"{text!r}: {end.strip()!r} is not a grid corner; write x,y with whole numbers")
+        corners.append((int(parts[0]), int(parts[1])))
+    (x1, y1), (x2, y2) = corners
+    if x1 != x2 and y1 != y2:
+        raise ValueError(f"{text!r} is diagonal; a wall runs along a grid line (same x, or same y)")
+    if (x1, y1) == (x2, y2):
+        raise ValueError(f"{text!r} has no length; its two corners are the same")
+    return x1, y1, x2, y2
+
+
+def door_cells(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """'6,2|5,2' -> ((5, 2), (6, 2)): the two cells a door stands between, in reading order.
+
+    ValueError says what is wrong (not two cells, or cells that are not orthogonal neighbours).
+    """
+    ends = text.split("|")
+    if len(ends) != 2:
+        raise ValueError(f"{text!r} is not a door; write its two cells x,y|x,y such as 5,2|6,2")
+    cells = []
+    for end in ends:
+        parts = end.strip().split(",")
+        if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
+            raise ValueError(f"{text!r}: {end.strip()!r} is not a cell; write x,y with whole numbers")
+        cells.append((int(parts[0]), int(parts[1])))
+    a, b = sorted(cells, key=lambda c: (c[1], c[0]))
+    if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+        raise ValueError(f"{text!r}: a door stands between two cells side by side (not diagonal, not apart)")
+    return a, b
+
+
+def door_name(a: tuple[int, ...], b: tuple[int, ...]) -> str:
+    """The one way a door is named: its two cells in reading order, 'x,y|x,y'."""
+    first, second = sorted(((a[0], a[1]), (b[0], b[1])), key=lambda c: (c[1], c[0]))
+    return f"{first[0]},{first[1]}|{second[0]},{second[1]}"
+
+
 class Scenario(msgspec.Struct, frozen=True, gc=False):
     name: str
     ruleset: str
@@ -129,6 +192,16 @@ class Scenario(msgspec.Struct, frozen=True, gc=False):
     initiative: tuple[str, ...] = ()  # turn order; the fighters' order when empty
     # Per side: its colour on the board. UNSET when the scenario names none (see FighterSpec.image).
     sides: dict[str, SideSpec] | UnsetType = UNSET
+    # Walls on cell edges ("x1,y1-x2,y2" along grid lines) and doors between cells: UNSET when the map
+    # has none, so logs of maps without them keep their bytes (see FighterSpec.image).
+    walls: tuple[str, ...] | UnsetType = UNSET
+    doors: tuple[DoorSpec, ...] | UnsetType = UNSET
+
+    def wall_list(self) -> tuple[str, ...]:
+        return self.walls if isinstance(self.walls, tuple) else ()
+
+    def door_list(self) -> tuple[DoorSpec, ...]:
+        return self.doors if isinstance(self.doors, tuple) else ()
 
     def side_colours(self) -> dict[str, str]:
         """The colours the scenario gives its sides (none for older scenarios)."""
@@ -242,6 +315,8 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
     if not isinstance(legend_raw, dict) or not legend_raw:
         v.fail("map.legend", "expected a table mapping each map character to its terrain")
     legend = {ch: v.cell_kind(ch, spec) for ch, spec in legend_raw.items()}
+    walls = v.walls(map_.get("walls", []), width, len(rows))
+    doors = v.doors(map_.get("doors", []), width, len(rows), walls)
     for i, row in enumerate(rows):
         if not legend.keys() >= set(row):  # a set per row: a 1000x1000 map is read in C, not per cell
             x, ch = next((x, ch) for x, ch in enumerate(row) if ch not in legend)
@@ -273,6 +348,8 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
         settings=dict(settings),
         initiative=tuple(initiative),
         sides=sides or UNSET,
+        walls=walls or UNSET,
+        doors=doors or UNSET,
     )
 
 
@@ -389,18 +466,111 @@ class _Validator:
             self.fail(field, f"{raw!r}: no such file next to the scenario ({path})")
         return str(path)
 
+    def walls(self, raw: Any, width: int, height: int) -> tuple[str, ...]:
+        """map.walls: segments along grid lines, corners on the map (0..width, 0..height)."""
+        if not isinstance(raw, list) or not all(isinstance(w, str) for w in raw):
+            self.fail("map.walls", 'expected a list of segments like "3,1-3,4" (grid corners x1,y1-x2,y2)')
+        if len(raw) > MAX_WALLS:
+            self.fail("map.walls", f"{len(raw):,} segments; the limit is {MAX_WALLS:,} (MAX_WALLS)")
+        out = []
+        for i, text in enumerate(raw):
+            try:
+                x1, y1, x2, y2 = wall_segment(text)
+            except ValueError as exc:
+                self.fail(f"map.walls[{i}]", str(exc))
+            for x, y in ((x1, y1), (x2, y2)):
+                if not (0 <= x <= width and 0 <= y <= height):
+                    self.fail(
+                        f"map.walls[{i}]",
+                        f"{text!r}: corner {x},{y} is off the map (corners of a {width}x{height} map run "
+                        f"0..{width}, 0..{height})",
+                    )
+            (x1, y1), (x2, y2) = sorted(((x1, y1), (x2, y2)))
+            out.append(f"{x1},{y1}-{x2},{y2}")
+        return tuple(out)
+
+    def doors(self, raw: Any, width: int, height: int, walls: tuple[str, ...]) -> tuple[DoorSpec, ...]:
+        """map.doors: { at = "5,2|6,2", closed = true, locked = false }, one per edge, not on a wall."""
+        if not isinstance(raw, list):
+            self.fail("map.doors", 'expected a list of tables like { at = "5,2|6,2", closed = true }')
+        if len(raw) > MAX_DOORS:
+            self.fail("map.doors", f"{len(raw):,} doors; the limit is {MAX_DOORS:,} (MAX_DOORS)")
+        walled = _walled_edges(walls)
+        seen: dict[str, int] = {}
+        out = []
+        for i, spec in enumerate(raw):
+            field = f"map.doors[{i}]"
+            if not isinstance(spec, dict):
+                self.fail(field, 'expected a table like { at = "5,2|6,2", closed = true }')
+            for key in spec:
+                if key not in ("at", "closed", "locked"):
+                    self.fail(f"{field}.{key}", "unknown field (expected at, closed, locked)")
+            at = spec.get("at")
+            if not isinstance(at, str):
+                self.fail(f"{field}.at", f'expected the door\'s two cells like "5,2|6,2", got {at!r}')
+            try:
+                a, b = door_cells(at)
+            except ValueError as exc:
+                self.fail(f"{field}.at", str(exc))
+            for x, y in (a, b):
+                if not (0 <= x < width and 0 <= y < height):
+                    self.fail(f"{field}.at", f"{at!r}: cell {x},{y} is off the {width}x{height} map")
+            name = door_name(a, b)
+            if name in seen:
+                self.fail(f"{field}.at", f"a second door on {name} (map.doors[{seen[name]}] is there)")
+            if _edge_of(a, b) in walled:
+                self.fail(
+                    f"{field}.at",
+                    f"{name} is walled (map.walls): a door replaces the wall, so leave "
+                    "that piece of wall out",
+                )
+            seen[name] = i
+            flags = {}
+            for key in ("closed", "locked"):
+                value = spec.get(key, key == "closed")
+                if not isinstance(value, bool):
+                    self.fail(f"{field}.{key}", f"expected true or false, got {value!r}")
+                flags[key] = value
+            if flags["locked"] and not flags["closed"]:
+                self.fail(f"{field}.locked", "a locked door is closed; drop closed = false")
+            out.append(DoorSpec(at=name, closed=flags["closed"], locked=flags["locked"]))
+        return tuple(out)
+
     def sides(self, raw: Any, known: set[str]) -> dict[str, SideSpec]:
         if not isinstance(raw, dict):
-            self.fail("sides", "expected tables like [sides.blue] with colour = \"#2f6fd6\"")
+            self.fail("sides", 'expected tables like [sides.blue] with colour = "#2f6fd6"')
         out = {}
         for side, spec in raw.items():
             field = f"sides.{side}"
             if side not in known:
                 self.fail(field, f"no fighter is on side {side!r} (sides: {', '.join(sorted(known))})")
             if not isinstance(spec, dict) or set(spec) - {"colour"}:
-                self.fail(field, "expected a table with colour = \"#rrggbb\" (or a colour name)")
+                self.fail(field, 'expected a table with colour = "#rrggbb" (or a colour name)')
             colour = spec.get("colour", "")
             if not isinstance(colour, str) or not COLOUR.match(colour):
                 self.fail(f"{field}.colour", f"expected #rgb, #rrggbb or a colour name, got {colour!r}")
             out[side] = SideSpec(colour=colour)
         return out
+
+
+Edge = tuple[int, int, int]  # (x, y, 0): the edge east of cell x,y; (x, y, 1): the edge south of it
+
+
+def _edge_of(a: tuple[int, int], b: tuple[int, int]) -> Edge:
+    """The edge between two orthogonally adjacent cells given in reading order."""
+    return (a[0], a[1], 0) if a[1] == b[1] else (a[0], a[1], 1)
+
+
+def wall_edges(segment: tuple[int, int, int, int]) -> Iterator[Edge]:
+    """The cell edges a wall segment covers (with edges on the map's border, where no cell is beyond)."""
+    x1, y1, x2, y2 = segment
+    if x1 == x2:  # vertical: separates cells x1-1 | x1 on rows y1..y2-1
+        for y in range(min(y1, y2), max(y1, y2)):
+            yield (x1 - 1, y, 0)
+    else:  # horizontal: separates cells on row y1-1 | y1, columns x1..x2-1
+        for x in range(min(x1, x2), max(x1, x2)):
+            yield (x, y1 - 1, 1)
+
+
+def _walled_edges(walls: tuple[str, ...]) -> set[Edge]:
+    return {e for text in walls for e in wall_edges(wall_segment(text))}

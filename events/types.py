@@ -152,6 +152,16 @@ class BoardMarked(Event, tag="board-marked"):
     value: Any = None
 
 
+class DoorChanged(Event, tag="door"):
+    """A door on a cell edge changed state (the DOOR machine): who did it, the trigger, from and to."""
+
+    door: str  # its two cells, "5,2|6,2"
+    trigger: str  # "open" or "close"
+    source: str
+    dest: str
+    fighter: str = ""  # who opened or closed it ("" for the GM's own hand)
+
+
 class TurnStarted(Event, tag="turn-started"):
     fighter: str
     round: int

@@ -76,6 +76,20 @@ class StandUp(Command, tag="stand-up"):
     fighter: str
 
 
+class OpenDoor(Command, tag="open"):
+    """Open a door beside the fighter, named by the two cells it stands between (5,2|6,2)."""
+
+    fighter: str
+    door: str
+
+
+class CloseDoor(Command, tag="close"):
+    """Close an open door beside the fighter, named by the two cells it stands between (5,2|6,2)."""
+
+    fighter: str
+    door: str
+
+
 class Undo(Command, tag="undo"):
     """Take back the latest batch still in force. Handled by the encounter, not decide."""
 

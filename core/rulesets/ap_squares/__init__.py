@@ -252,6 +252,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
     posture_rules = ("ap-squares/crawl", "ap-squares/crawl")
     # Budgets kept in hundredths like lengths (200 = 2 AP), for views that print `spent`.
     centi_resources = ("movement", "maneuver", "ap", "momentum")
+    door_resource = "ap"  # tabletrail/doors: door_cost is paid in AP
 
     # --- the cycle ---------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from tabletrail.core.rulesets.ap_squares.shared import (
 from tabletrail.core.rulesets.ap_squares.zero_g import GROUNDED, ap, cell_list, gravity, is_object, weightless
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU
+from tabletrail.core.walls import WALLS, path_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import AreaEffect, AreaHit, ReflexiveLeap
 
@@ -223,10 +224,17 @@ class Leaps(Shared):
             if grid.blocked(*cell) or grid.has(*cell, "solid"):
                 what = grid.kind(*cell).terrain
                 return f"the leap to {show(dest)} would pass through the {what} at {show(cell)}"
+        wall = path_blocked(state, here, line(here, dest))
+        if wall:
+            return f"the leap to {show(dest)} would cross a wall on its way ({wall})"
         return ""
 
     def dive_target(self, state: EncounterState, f: Fighter, dest: XY, area: set[XY]) -> int:
         """Check a dive's landing square; returns the meters beyond the first."""
+        here = (f.pos[0], f.pos[1])
+        if state.grid.inside(*dest):
+            wall = path_blocked(state, here, line(here, dest))
+            require(not wall, WALLS, f"the leap to {show(dest)} can't cross a wall: {wall}")
         problem = self.landing_problem(state, f, dest, area)
         require(not problem, self.rule("reflexive-leap"), problem)
         return max(abs(dest[0] - f.pos[0]), abs(dest[1] - f.pos[1])) - 1

@@ -47,6 +47,7 @@ from tabletrail.core.refusal import require
 from tabletrail.core.ruleset import Modifier, Ruleset, handles
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, fmt
+from tabletrail.core.walls import step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import (
     Brake,
@@ -189,6 +190,9 @@ def drift_cells(state: EncounterState, body: Fighter, direction: str, speed: int
             return cells, f"the map's edge beyond {show((x, y))}"
         if grid.blocked(nx, ny) or grid.has(nx, ny, "solid"):
             return cells, f"the {grid.kind(nx, ny).terrain} at {show((nx, ny))}"
+        wall = step_blocked(state, (x, y), (nx, ny))
+        if wall:  # tabletrail/walls: a wall on the edge stops the drift before it
+            return cells, wall
         if forbidden(state, nx, ny, body):
             return cells, f"{show((nx, ny))}, closed by a GM ruling"
         others = [o.id for o in state.at(nx, ny) if o.id != body.id]

@@ -14,6 +14,7 @@ from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.shared import DRAGGING, OBJECT
 from tabletrail.core.rulesets.initiative_yards.walking import Walking, _Walk
 from tabletrail.core.units import CU, fmt, half_down
+from tabletrail.core.walls import WALLS, step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.initiative_yards import Drag
 
@@ -81,6 +82,8 @@ class Dragging(Walking):
             f"{show(put)} is {fmt(away)} yd from where {f.id} ends ({show(end)}): the dragged target is "
             f"placed within 1 yd" + (f" (the drag stopped early: {stopped})" if stopped else ""),
         )
+        wall = step_blocked(b.state, end, put)
+        require(not wall, WALLS, f"{target.id} can't be put on {show(put)} from {show(end)}: {wall}")
         grid = b.state.grid
         require(
             not grid.blocked(*put) and not grid.has(*put, "obstacle"),

@@ -68,6 +68,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     unit = "m"
     # every budget a Moved pays is a length (centi-units): forced, grapple and glide too
     centi_resources = ("movement", "maneuver", "forced", "grapple", "glide")
+    # tabletrail/doors: a Movement is a whole action and its Speed, so a door that costs is paid in actions
+    door_resource = "actions"
     rules = (
         Rule(
             "movement",
@@ -443,6 +445,9 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         if not self.can_walk(state, f):
             return 0
         return self.stat(f, "speed") if f.used("actions") < self.actions(state, f) else 0
+
+    def door_budget(self, state: EncounterState, f: Fighter) -> int:
+        return self.actions(state, f) - f.used("actions")
 
     def can_walk(self, state: EncounterState, f: Fighter) -> bool:
         return self.mode(f) == "walking" and not f.marks.get("dead") and self.partner(state, f.id) is None

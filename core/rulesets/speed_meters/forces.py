@@ -33,6 +33,7 @@ from tabletrail.core.rulesets.speed_meters.shared import (
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, fmt, to_cu
+from tabletrail.core.walls import WALLS, step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.speed_meters import (
     Escape,
@@ -209,6 +210,12 @@ class Forces(Falls):
             z = here[2]
             if not grid.inside(x, y):
                 blocked = f"{show((x, y))} is off the map"
+            elif wall := step_blocked(b.state, here, (x, y)):  # tabletrail/walls stops it at the edge
+                blocked = wall
+                if not stop_early:
+                    raise Refusal(
+                        WALLS, f"the {kind} of {fid} can't go from {show(here)} to {show((x, y))}: {wall}"
+                    )
             else:
                 z = self.carried(b.state, f, x, y, here[2])
                 wet = mode == "swimming" and swimmable(grid, x, y)

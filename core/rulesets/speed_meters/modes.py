@@ -38,6 +38,7 @@ from tabletrail.core.rulesets.speed_meters.steps import _Through
 from tabletrail.core.sight import blockers
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, fmt, half_down, to_cu
+from tabletrail.core.walls import WALLS, sight_walls, step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.speed_meters import Climb, Fly, Glide, Hover, Land, Leap, Swim, Teleport
 from tabletrail.events.types import Step
@@ -430,6 +431,10 @@ class Modes(Falls):
                 f"{show(dest)} is out of {f.id}'s line of sight: {show(wall)} ({grid.kind(*wall).terrain}) "
                 "blocks it",
             )
+        edges = sight_walls(grid, b.state.doors, f.pos, dest)
+        require(
+            not edges, WALLS, f"{show(dest)} is out of {f.id}'s line of sight: {edges[0] if edges else ''}"
+        )
         self.can_end(b.state, replace(f, pos=dest), "the teleport")
         self.begin_movement(b, f, "a teleport Movement")
         b.emit(
@@ -498,6 +503,10 @@ class Modes(Falls):
                 break
             if self.others_at(b.state, fid, (nx, ny, z)):
                 why = f"{show((nx, ny))} is occupied"
+                break
+            wall = step_blocked(b.state, (x, y), (nx, ny))
+            if wall:  # tabletrail/walls
+                why = f"{wall} blocks the glide"
                 break
             step = step3(b.state, (x, y, z), (nx, ny, z), parity, "glide")
             if spent + step.cost > rate:

@@ -1,0 +1,95 @@
+"""Doors on cell edges: a fighter beside one opens or closes it on its turn (tabletrail/doors).
+
+A door is a small state machine (core/machines.py DOOR: closed <-> open; a
+locked door stays shut). Its state is encounter state, changed only by a
+DoorChanged event, so opening and closing are logged, explained, undone and
+redone like any other batch. Whether a door stops a step or a sight line is
+core/walls.py's question.
+
+Who may use a door: the fighter whose turn it is, standing on one of the two
+cells the door separates or on a cell touching the door's edge at one of its
+ends (orthogonally or diagonally adjacent to the edge): the cells within one
+king's step of both door cells.
+
+What it costs is the ruleset's `door_cost` setting, paid from the budget the
+ruleset names (`Ruleset.door_resource`). None of the four rule documents
+speaks of doors, so the default is 0: free, as part of a move.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tabletrail.core.batch import Batch
+from tabletrail.core.machines import DOOR
+from tabletrail.core.refusal import require
+from tabletrail.core.units import to_cu
+from tabletrail.core.walls import DOORS, door_named
+from tabletrail.events.types import DoorChanged, Spent
+
+if TYPE_CHECKING:
+    from tabletrail.core.ruleset import Ruleset, Setting
+
+WORDS = {"open": "opens", "close": "closes"}
+
+
+def door_setting(rs: type[Ruleset]) -> Setting:
+    """The `door_cost` setting of a ruleset, in the budget its doors are paid from."""
+    from tabletrail.core.ruleset import Setting
+
+    counted = rs.door_resource not in rs.centi_resources
+    paid = {"movement": f"{rs.unit} of movement", "ap": "AP"}.get(rs.door_resource, rs.door_resource)
+    return Setting(
+        "door_cost",
+        0 if counted else 0.0,
+        f"what opening or closing a door costs, in {paid}; 0 = free, as part of a move "
+        "(the rule document says nothing of doors)",
+        rule=DOORS,
+    )
+
+
+def use(rs: Ruleset, b: Batch, fighter_id: str, text: str, trigger: str) -> None:
+    """Open or close the door `text` names for the fighter, on its turn, beside it (tabletrail/doors)."""
+    f = rs.acting(b.state, fighter_id)
+    name, a, c = door_named(b.state, text)
+    x, y = f.pos[0], f.pos[1]
+    beside = all(max(abs(x - cell[0]), abs(y - cell[1])) <= 1 for cell in (a, c))
+    require(
+        beside,
+        DOORS,
+        f"{f.id} at {x},{y} is not beside the door {name}: it must stand on {a[0]},{a[1]} or {c[0]},{c[1]} "
+        "or on a cell touching the door's edge",
+    )
+    source = b.state.doors.get(name, "closed")
+    reason = {
+        ("open", "open"): f"the door {name} is already open",
+        ("close", "closed"): f"the door {name} is already closed",
+        ("open", "locked"): f"the door {name} is locked",
+        ("close", "locked"): f"the door {name} is locked (and closed)",
+    }.get((trigger, source), "")
+    dest = DOOR.require(trigger, source, DOORS, reason)
+    cost = b.state.settings.get("door_cost", 0)
+    if cost:
+        resource = rs.door_resource
+        amount = to_cu(cost) if resource in rs.centi_resources else int(cost)
+        left = rs.door_budget(b.state, f)
+        require(
+            amount <= left,
+            DOORS,
+            f"to {trigger} the door {name} costs {rs.amount_label(resource, amount)} (door_cost), "
+            f"but {f.id} has {rs.amount_label(resource, max(left, 0))} left",
+        )
+        b.emit(
+            Spent(fighter=f.id, resource=resource, amount=amount, rules=(DOORS,), note=f"to {trigger} a door")
+        )
+    b.emit(
+        DoorChanged(
+            door=name,
+            trigger=trigger,
+            source=source,
+            dest=dest,
+            fighter=f.id,
+            rules=(DOORS,),
+            note=f"{f.id} {WORDS[trigger]} the door between {a[0]},{a[1]} and {c[0]},{c[1]}",
+        )
+    )

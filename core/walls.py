@@ -1,0 +1,214 @@
+"""Walls and doors on cell edges: which steps and sight lines they stop.
+
+A map may put thin walls on the edges between cells (`map.walls`, segments
+along grid lines) and doors on single edges (`map.doors`). The walls never
+change; a door is open, closed or locked, and its state is encounter state
+(`EncounterState.doors`, changed by DoorChanged events). An edge *blocks* when
+it is a wall, or a door that is not open.
+
+`step_blocked` is the one answer to "may a king's step go from a to b?" as far
+as edges go (tabletrail/walls), used by every step the engine takes (the shared
+walk, the reachable area, jumps and forced moves that pass cells):
+
+- an orthogonal step is blocked by the edge between the two cells;
+- a diagonal step passes through the grid corner the two cells share, and may
+  not cut a wall's corner: it is blocked when ANY of the four edges meeting at
+  that corner blocks (the two edges of the orthogonal detour by one side, and
+  the two of the detour by the other). So a diagonal never squeezes past the end
+  of a wall, nor through a doorway: a door is passed straight.
+
+Sight (`sight_walls`) is blocked by every blocking edge the centre-to-centre
+segment touches, its ends included; a segment through a grid corner touches the
+four edges there, exactly as the diagonal step does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from tabletrail.core.refusal import Refusal
+from tabletrail.events.scenario import Scenario, door_cells, door_name, wall_edges, wall_segment
+
+if TYPE_CHECKING:
+    from tabletrail.core.geometry import Grid
+    from tabletrail.core.state import EncounterState
+
+WALLS = "tabletrail/walls"  # walls and closed doors on cell edges stop steps and sight
+DOORS = "tabletrail/doors"  # a fighter beside a door opens or closes it on its turn
+
+_EAST, _SOUTH = 0, 1  # an edge is (x, y, side): east of cell x,y, or south of it
+OPEN = "open"
+
+
+class Edges:
+    """The walls and doors of one map, compactly: one byte of flags per cell, built once per scenario.
+
+    bit 1: a wall on the cell's east edge; bit 2: on its south edge; `doors` maps an
+    edge's number ((y * width + x) * 2 + side) to the door's name ("5,2|6,2").
+    Edges on the map's border are left out: nothing crosses them.
+    """
+
+    __slots__ = ("width", "height", "bits", "doors", "names")
+
+    def __init__(self, scenario: Scenario, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.bits = bytearray(width * height)
+        for text in scenario.wall_list():
+            for x, y, side in wall_edges(wall_segment(text)):
+                if (
+                    0 <= x < width
+                    and 0 <= y < height
+                    and (x + 1 < width if side == _EAST else y + 1 < height)
+                ):
+                    self.bits[y * width + x] |= 1 << side
+        self.doors: dict[int, str] = {}
+        self.names: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
+        for door in scenario.door_list():
+            a, b = door_cells(door.at)
+            self.doors[self.number(a, b)] = door.at
+            self.names[door.at] = (a, b)
+
+    @classmethod
+    def of(cls, scenario: Scenario, width: int, height: int) -> Edges | None:
+        """The map's edges, or None when it has no walls and no doors (the engine then never looks)."""
+        if not scenario.wall_list() and not scenario.door_list():
+            return None
+        return cls(scenario, width, height)
+
+    def number(self, a: tuple[int, ...], b: tuple[int, ...]) -> int:
+        """The number of the edge between two orthogonally adjacent cells."""
+        (x, y), side = ((min(a[0], b[0]), a[1]), _EAST) if a[1] == b[1] else ((a[0], min(a[1], b[1])), _SOUTH)
+        return (y * self.width + x) * 2 + side
+
+    def walled(self, n: int) -> bool:
+        return bool(self.bits[n >> 1] >> (n & 1) & 1)
+
+    def blocks(self, n: int, doors: Mapping[str, str]) -> str:
+        """What on edge n stops a step or a sight line ("a wall", "the closed door 5,2|6,2"), or ""."""
+        if self.walled(n):
+            return "a wall"
+        name = self.doors.get(n)
+        if name is not None:
+            state = doors.get(name, "closed")
+            if state != OPEN:
+                return f"the {state} door {name}"
+        return ""
+
+    def corner(self, cx: int, cy: int) -> Iterator[tuple[int, tuple[int, int], tuple[int, int]]]:
+        """The edges meeting at grid corner cx,cy, each with the two cells it separates."""
+        w, h = self.width, self.height
+        for a, b in (
+            ((cx - 1, cy - 1), (cx, cy - 1)),  # the vertical edge above the corner
+            ((cx - 1, cy), (cx, cy)),  # the vertical edge below it
+            ((cx - 1, cy - 1), (cx - 1, cy)),  # the horizontal edge left of it
+            ((cx, cy - 1), (cx, cy)),  # the horizontal edge right of it
+        ):
+            if all(0 <= c[0] < w and 0 <= c[1] < h for c in (a, b)):
+                yield self.number(a, b), a, b
+
+
+def _cell(c: tuple[int, ...]) -> str:
+    return f"{c[0]},{c[1]}"
+
+
+def _between(what: str, a: tuple[int, int], b: tuple[int, int]) -> str:
+    return what if what.startswith("the ") else f"{what} between {_cell(a)} and {_cell(b)}"
+
+
+def step_blocked(state: EncounterState, a: tuple[int, ...], b: tuple[int, ...]) -> str:
+    """What stops a king's step from cell a to cell b on its edges, in words, or "" (tabletrail/walls).
+
+    Orthogonal: the edge between the cells. Diagonal: any of the four edges meeting
+    at the corner the step passes through (a diagonal step may not cut a wall's
+    corner). A step of more than one cell is not this function's question.
+    """
+    edges: Edges | None = state.grid.edges
+    if edges is None:
+        return ""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if max(abs(dx), abs(dy)) != 1 or not (0 <= a[0] < edges.width and 0 <= a[1] < edges.height):
+        return ""
+    if not (0 <= b[0] < edges.width and 0 <= b[1] < edges.height):
+        return ""
+    if not (dx and dy):
+        what = edges.blocks(edges.number(a, b), state.doors)
+        return _between(what, (a[0], a[1]), (b[0], b[1])) if what else ""
+    cx, cy = a[0] + (dx > 0), a[1] + (dy > 0)
+    for n, c1, c2 in edges.corner(cx, cy):
+        what = edges.blocks(n, state.doors)
+        if what:
+            return f"{_between(what, c1, c2)}, at the corner {cx},{cy} the diagonal step would cut"
+    return ""
+
+
+def refuse_step(
+    state: EncounterState, a: tuple[int, ...], b: tuple[int, ...], what: str = "the move"
+) -> None:
+    """Refuse (tabletrail/walls) a step from a to b that an edge stops, naming the edge."""
+    why = step_blocked(state, a, b)
+    if why:
+        raise Refusal(WALLS, f"{what} can't step from {_cell(a)} to {_cell(b)}: {why}")
+
+
+def path_blocked(state: EncounterState, start: tuple[int, ...], cells: list[tuple[int, ...]]) -> str:
+    """The first step of a path of king's steps that an edge stops, in words, or ""."""
+    if state.grid.edges is None:
+        return ""
+    here = start
+    for cell in cells:
+        why = step_blocked(state, here, cell)
+        if why:
+            return f"from {_cell(here)} to {_cell(cell)}: {why}"
+        here = cell
+    return ""
+
+
+def sight_walls(grid: Grid, doors: Mapping[str, str], a: tuple[int, ...], b: tuple[int, ...]) -> list[str]:
+    """Every blocking edge the sight line between the centres of cells a and b touches, in words.
+
+    `doors`: each door's state (EncounterState.doors; a door not named is closed).
+    Exact (doubled coordinates and fractions) and symmetric: the edges are those the
+    segment's points touch, the same set whichever end the line is drawn from.
+    """
+    edges: Edges | None = grid.edges
+    if edges is None:
+        return []
+    found: dict[int, str] = {}
+    w, h = edges.width, edges.height
+    for axis in (0, 1):  # 0: the vertical grid lines x = X; 1: the horizontal ones y = Y
+        lo, hi = sorted((a[axis], b[axis]))
+        d = b[axis] - a[axis]
+        for line in range(lo + 1, hi + 1):
+            # Where the segment crosses the grid line, on the other axis, in cells (exact).
+            t = Fraction(2 * line - (2 * a[axis] + 1), 2 * d)
+            other = (2 * a[1 - axis] + 1) + (b[1 - axis] - a[1 - axis]) * 2 * t  # doubled coordinate
+            k = other / 2
+            spans = [int(k) - 1, int(k)] if k.denominator == 1 else [int(k // 1)]
+            for s in spans:  # the edge on this line from s to s + 1 on the other axis
+                if axis == 0:
+                    c1, c2 = (line - 1, s), (line, s)
+                else:
+                    c1, c2 = (s, line - 1), (s, line)
+                if not all(0 <= c[0] < w and 0 <= c[1] < h for c in (c1, c2)):
+                    continue
+                n = edges.number(c1, c2)
+                what = edges.blocks(n, doors)
+                if what and n not in found:
+                    found[n] = _between(what, c1, c2)
+    return [found[n] for n in sorted(found)]
+
+
+def door_named(state: EncounterState, text: str) -> tuple[str, tuple[int, int], tuple[int, int]]:
+    """A door a command names ("5,2|6,2", either cell first): its name and cells, or a refusal."""
+    try:
+        a, b = door_cells(text)
+    except ValueError as exc:
+        raise Refusal(DOORS, str(exc)) from None
+    name = door_name(a, b)
+    edges: Edges | None = state.grid.edges
+    if edges is None or name not in edges.names:
+        known = ", ".join(edges.names) if edges is not None and edges.names else "none"
+        raise Refusal(DOORS, f"there is no door between {_cell(a)} and {_cell(b)} (doors: {known})")
+    return name, a, b
