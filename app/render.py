@@ -10,6 +10,7 @@ from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.core.units import CU, fmt
+from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.events import types as ev
 from tabletrail.events.log import Record
 from tabletrail.events.types import (
@@ -68,7 +69,34 @@ def board(state: EncounterState) -> str:
     ruler = "   " + "".join(str(x % 10) for x in range(width))
     lines = [ruler] + [f"{y:>2} " + "".join(r) for y, r in enumerate(rows)]
     lines.append(_map_key(state, STACKED in taken.values()))
+    lines.extend(_edges_key(state))
     return "\n".join(lines)
+
+
+def _edges_key(state: EncounterState) -> list[str]:
+    """`walls: 3,1-3,4` and `doors: 5,2|6,2 closed`: the map's cell edges, which the rows can't draw."""
+    if state.grid.edges is None:
+        return []
+    out = []
+    walls = [f"{x1},{y1}-{x2},{y2}" for x1, y1, x2, y2 in wall_lines(state.scenario)]
+    if walls:
+        out.append(_wrapped("walls (grid corners):", walls))
+    doors = [f"{d['at']} {d['state']}" for d in door_list(state)]
+    if doors:
+        out.append(_wrapped("doors:", doors))
+    return out
+
+
+def _wrapped(head: str, parts: list[str]) -> str:
+    """A key line wrapped at KEY_WIDTH."""
+    lines, line = [], head
+    for part in parts:
+        if len(line) + 2 + len(part) > KEY_WIDTH and line != head:
+            lines.append(line)
+            line = "    " + part
+        else:
+            line += (" " if line == head else "  ") + part
+    return "\n".join([*lines, line])
 
 
 STACKED = "*"  # more than one fighter on one column of the map
@@ -368,6 +396,11 @@ def _describe(w: Words, event: Event) -> str:
     if isinstance(event, StateChanged):
         trigger = event.trigger.replace("_", " ")
         return f"{event.fighter}'s {event.machine}: {event.source} -> {event.dest} ({trigger})"
+    if isinstance(event, ev.DoorChanged):
+        who = event.fighter or "the GM"
+        verb = {"open": "opens", "close": "closes"}.get(event.trigger, event.trigger)
+        a, b = event.door.split("|")
+        return f"{who} {verb} the door between {a} and {b} ({event.source} -> {event.dest})"
     if isinstance(event, CheckRolled):
         if event.source == "seeded" and not event.dice:  # a dry run that keeps the draw unrevealed
             return f"{event.fighter} {event.check}: a seeded roll, not revealed"

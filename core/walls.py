@@ -212,3 +212,50 @@ def door_named(state: EncounterState, text: str) -> tuple[str, tuple[int, int], 
         known = ", ".join(edges.names) if edges is not None and edges.names else "none"
         raise Refusal(DOORS, f"there is no door between {_cell(a)} and {_cell(b)} (doors: {known})")
     return name, a, b
+
+
+def wall_lines(scenario: Scenario) -> list[list[int]]:
+    """The map's walls as merged maximal segments [x1, y1, x2, y2] in grid corners (for drawing).
+
+    Overlapping or touching segments along one grid line become one; border walls are kept.
+    """
+    vertical: dict[int, set[int]] = {}  # grid line x -> the rows y whose edge (x, y)-(x, y+1) is walled
+    horizontal: dict[int, set[int]] = {}  # grid line y -> the columns x whose edge (x, y)-(x+1, y) is walled
+    for text in scenario.wall_list():
+        for x, y, side in wall_edges(wall_segment(text)):
+            if side == _EAST:
+                vertical.setdefault(x + 1, set()).add(y)
+            else:
+                horizontal.setdefault(y + 1, set()).add(x)
+    out: list[list[int]] = []
+    for line, spans in sorted(vertical.items()):
+        out.extend([line, lo, line, hi] for lo, hi in _runs(spans))
+    for line, spans in sorted(horizontal.items()):
+        out.extend([lo, line, hi, line] for lo, hi in _runs(spans))
+    return out
+
+
+def _runs(units: set[int]) -> Iterator[tuple[int, int]]:
+    """{1, 2, 3, 7} -> (1, 4), (7, 8): consecutive unit edges as [start, end) runs."""
+    start = prev = None
+    for u in sorted(units):
+        if start is None:
+            start = prev = u
+        elif u == prev + 1:
+            prev = u
+        else:
+            yield start, prev + 1
+            start = prev = u
+    if start is not None:
+        yield start, prev + 1
+
+
+def door_list(state: EncounterState) -> list[dict[str, object]]:
+    """Every door of the map with its cells and its state now, in the scenario's order (for views)."""
+    out: list[dict[str, object]] = []
+    for door in state.scenario.door_list():
+        a, b = door_cells(door.at)
+        out.append(
+            {"at": door.at, "cells": [list(a), list(b)], "state": state.doors.get(door.at, door.state)}
+        )
+    return out

@@ -20,6 +20,7 @@ from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS, TRAJECTORY, trajectory
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, to_cu
+from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
@@ -145,6 +146,9 @@ def board(enc: Encounter, live_version: int) -> dict[str, Any]:
                 for ch, k in sc.legend.items()
             },
         },
+        # Walls on cell edges (merged segments [x1, y1, x2, y2] in grid corners) and doors with their state.
+        "walls": wall_lines(sc),
+        "doors": door_list(state),
         "fighters": [fighter(state, f) for f in state.fighters],
         # Each state machine's resting state: the board writes only the states that differ from it.
         "machines": {name: g.initial for name, g in sorted(GRAPHS.items())},
