@@ -29,6 +29,7 @@ from tabletrail.events.types import DoorChanged, Spent
 
 if TYPE_CHECKING:
     from tabletrail.core.ruleset import Ruleset, Setting
+    from tabletrail.core.state import EncounterState
 
 WORDS = {"open": "opens", "close": "closes"}
 
@@ -48,14 +49,31 @@ def door_setting(rs: type[Ruleset]) -> Setting:
     )
 
 
+def is_beside(pos: tuple[int, ...], a: tuple[int, int], c: tuple[int, int]) -> bool:
+    """Does a fighter at pos reach the door between cells a and c? (within a king's step of both)"""
+    return all(max(abs(pos[0] - cell[0]), abs(pos[1] - cell[1])) <= 1 for cell in (a, c))
+
+
+def doors_beside(state: EncounterState, fighter_id: str) -> list[tuple[str, str]]:
+    """The doors a fighter could reach now, with their states: (name, state), in the scenario's order."""
+    f = state.fighter(fighter_id)
+    edges = state.grid.edges
+    if f is None or edges is None:
+        return []
+    return [
+        (name, state.doors.get(name, "closed"))
+        for name, (a, c) in edges.names.items()
+        if is_beside(f.pos, a, c)
+    ]
+
+
 def use(rs: Ruleset, b: Batch, fighter_id: str, text: str, trigger: str) -> None:
     """Open or close the door `text` names for the fighter, on its turn, beside it (tabletrail/doors)."""
     f = rs.acting(b.state, fighter_id)
     name, a, c = door_named(b.state, text)
     x, y = f.pos[0], f.pos[1]
-    beside = all(max(abs(x - cell[0]), abs(y - cell[1])) <= 1 for cell in (a, c))
     require(
-        beside,
+        is_beside(f.pos, a, c),
         DOORS,
         f"{f.id} at {x},{y} is not beside the door {name}: it must stand on {a[0]},{a[1]} or {c[0]},{c[1]} "
         "or on a cell touching the door's edge",

@@ -63,6 +63,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from tabletrail.cli_store import store_for
 from tabletrail.core.decide import decide
+from tabletrail.core.doors import doors_beside
 from tabletrail.core.geometry import NEIGHBOURS, expand
 from tabletrail.core.reach import Reach, reach, waypoints
 from tabletrail.core.refusal import Refusal, Rejection
@@ -550,10 +551,17 @@ def create_app(
                 return _error(404, "unknown fighter", f"options: no fighter {fid!r} (fighters: {known})")
             rs = get_ruleset(state.ruleset)
             out = []
-            for c in views.commands(rs):
-                if c["verb"] == "move" or c["gm"] or not (c["fighter_only"] or c["bare"]):
-                    continue
-                text = f"{c['verb']} {fid}" if c["takes_fighter"] else str(c["verb"])
+            quick = [
+                (c, f"{c['verb']} {fid}" if c["takes_fighter"] else str(c["verb"]))
+                for c in views.commands(rs)
+                if c["verb"] != "move" and not c["gm"] and (c["fighter_only"] or c["bare"])
+            ]
+            # A door within reach gives the verb that changes it (tabletrail/doors): open it, or close it.
+            verbs = {c["verb"]: c for c in views.commands(rs)}
+            for door, now in doors_beside(state, fid):
+                verb = "close" if now == "open" else "open"
+                quick.append((verbs[verb], f"{verb} {fid} {door}"))
+            for c, text in quick:
                 command = parse(text if who.role == GM else f"{text} by={who.role}", "options")
                 try:
                     authorise(enc, who, command, False, "options")

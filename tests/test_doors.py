@@ -1,0 +1,212 @@
+"""Doors on cell edges under every ruleset (tabletrail/doors, tabletrail/walls).
+
+A door is closed, open or locked; a fighter on or beside its two cells opens or
+closes it on its turn, for the ruleset's door_cost (free by default: none of the
+four documents speaks of doors). A shut door stops a step like a wall; an open
+one lets it through; undo and redo put the door back as they put back any batch.
+"""
+
+from __future__ import annotations
+
+import pytest
+from support import do, encounter, of_type, refuse
+from tabletrail.core.reach import reach
+from tabletrail.core.rulesets import RULESETS
+from tabletrail.core.walls import DOORS, WALLS
+from tabletrail.events.types import DoorChanged, Moved, Spent
+
+# The stats each ruleset's fighters need, and the budget they give the mover (as in test_reach_rulesets).
+STATS = {
+    "speed-meters": "speed = {n}",
+    "initiative-yards": "initiative = {n}\nheight = 1.5",
+    "round-meters": "movement = {n}\nap = 3",
+    "ap-squares": "ap = {n}",
+}
+
+# Seven columns; a wall down grid line x = 3 with one door in it, between 2,2 and 3,2:
+#    0123456
+#  0 ...|...
+#  1 ...|...
+#  2 ...D...
+#  3 ...|...
+#  4 ...|...
+DOOR = "2,2|3,2"
+
+
+def scene(ruleset: str, at: tuple[int, int] = (2, 2), door: str = "closed = true", settings: str = "") -> str:
+    stats = STATS[ruleset]
+    return f"""
+[encounter]
+name = "a door under {ruleset}"
+ruleset = "{ruleset}"
+[settings]
+{settings}
+[map]
+rows = [".......", ".......", ".......", ".......", "......."]
+legend = {{ "." = "floor" }}
+walls = ["3,0-3,2", "3,3-3,5"]
+doors = [{{ at = "{DOOR}", {door} }}]
+[[fighters]]
+id = "m"
+side = "blue"
+at = [{at[0]}, {at[1]}]
+{stats.format(n=6)}
+[[fighters]]
+id = "foe"
+side = "red"
+at = [6, 0]
+{stats.format(n=2)}
+"""
+
+
+def test_every_ruleset_is_covered():
+    assert set(STATS) == set(RULESETS)
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_through_a_door_open_then_closed_then_reopened_by_undo(ruleset: str):
+    enc = encounter(scene(ruleset))
+    assert enc.state.doors == {DOOR: "closed"}
+    why = refuse(enc, "move m 3,2", WALLS).reason
+    assert "the closed door 2,2|3,2" in why and "2,2 to 3,2" in why
+
+    opened = of_type(do(enc, "open m 3,2|2,2"), DoorChanged)  # either cell first names the same door
+    assert [(e.door, e.source, e.dest, e.fighter) for e in opened] == [(DOOR, "closed", "open", "m")]
+    assert enc.state.doors == {DOOR: "open"}
+    moved = of_type(do(enc, "move m 3,2"), Moved)
+    assert moved[-1].steps[-1].to[:2] == (3, 2)
+
+    do(enc, f"close m {DOOR}")  # from the far side: m stands on 3,2
+    assert enc.state.doors == {DOOR: "closed"}
+    why = refuse(enc, "move m 2,2", WALLS).reason
+    assert "the closed door 2,2|3,2" in why
+
+    do(enc, "undo")  # takes back the close: the door is open again
+    assert enc.state.doors == {DOOR: "open"}
+    do(enc, "move m 2,2")
+    assert enc.state.fighter("m").pos[:2] == (2, 2)
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_an_open_door_is_still_not_passed_diagonally(ruleset: str):
+    """The door's edge is open, but the walls on either side meet the corners a diagonal would cut."""
+    enc = encounter(scene(ruleset, door="closed = false"))
+    for to, corner in (("3,1", "3,2"), ("3,3", "3,3")):
+        why = refuse(enc, f"move m {to}", WALLS).reason
+        assert f"at the corner {corner}" in why and "a wall between" in why
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_reach_follows_the_door(ruleset: str):
+    """Closed: nothing beyond the wall. Opened: the far side, the same by kept prices or priced live.
+    Closed again: a new key for the kept prices, and the far side is gone again."""
+    enc = encounter(scene(ruleset))
+
+    def area() -> dict:
+        kept, live = reach(enc.state, "m"), reach(enc.state, "m", table=False)
+        assert kept.costs == live.costs
+        return kept.costs
+
+    shut = area()
+    assert shut and all(x < 3 for x, _ in shut)
+    do(enc, f"open m {DOOR}")
+    opened = area()
+    assert (3, 2) in opened and (4, 2) in opened
+    assert opened[(3, 2)] == opened[(1, 2)]  # one straight step either way
+    do(enc, f"close m {DOOR}")
+    assert area() == shut
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_a_door_out_of_reach_is_refused(ruleset: str):
+    enc = encounter(scene(ruleset, at=(1, 2)))
+    why = refuse(enc, f"open m {DOOR}", DOORS).reason
+    assert "m at 1,2 is not beside the door 2,2|3,2" in why
+    assert enc.state.doors == {DOOR: "closed"}
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_a_door_is_reached_from_a_cell_touching_its_edge(ruleset: str):
+    """2,1 touches the door's edge at its top end (diagonally adjacent to 3,2): close enough."""
+    enc = encounter(scene(ruleset, at=(2, 1)))
+    do(enc, f"open m {DOOR}")
+    assert enc.state.doors == {DOOR: "open"}
+
+
+def test_a_locked_door_stays_shut():
+    enc = encounter(scene("speed-meters", door="closed = true, locked = true"))
+    assert enc.state.doors == {DOOR: "locked"}
+    assert "the door 2,2|3,2 is locked" in refuse(enc, f"open m {DOOR}", DOORS).reason
+    assert "locked" in refuse(enc, f"close m {DOOR}", DOORS).reason
+    assert "the locked door 2,2|3,2" in refuse(enc, "move m 3,2", WALLS).reason
+
+
+def test_open_twice_or_close_a_closed_door_is_refused():
+    enc = encounter(scene("initiative-yards"))
+    assert "already closed" in refuse(enc, f"close m {DOOR}", DOORS).reason
+    do(enc, f"open m {DOOR}")
+    assert "already open" in refuse(enc, f"open m {DOOR}", DOORS).reason
+
+
+def test_a_door_that_is_not_there_is_named():
+    enc = encounter(scene("round-meters"))
+    why = refuse(enc, "open m 2,3|3,3", DOORS).reason
+    assert "no door between 2,3 and 3,3" in why and "doors: 2,2|3,2" in why
+    assert "side by side" in refuse(enc, "open m 2,2|3,3", DOORS).reason
+    assert "not a door" in refuse(enc, "open m 2,2", DOORS).reason
+
+
+def test_only_on_its_turn_and_for_its_own_side():
+    enc = encounter(scene("initiative-yards"))
+    refuse(enc, "open foe 2,2|3,2", "tabletrail/turn-order")
+    refuse(enc, f"open m {DOOR} by=red", "tabletrail/side")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "resource", "amount"),
+    [
+        ("initiative-yards", "movement", 100),
+        ("round-meters", "movement", 100),
+        ("ap-squares", "ap", 100),
+        ("speed-meters", "actions", 1),
+    ],
+)
+def test_door_cost_is_paid_from_the_ruleset_budget(ruleset: str, resource: str, amount: int):
+    enc = encounter(scene(ruleset, settings="door_cost = 1"))
+    spent = of_type(do(enc, f"open m {DOOR}"), Spent)
+    assert [(s.fighter, s.resource, s.amount, s.rules) for s in spent] == [("m", resource, amount, (DOORS,))]
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_door_cost_is_free_by_default(ruleset: str):
+    enc = encounter(scene(ruleset))
+    assert enc.state.settings["door_cost"] == 0
+    assert not of_type(do(enc, f"open m {DOOR}"), Spent)
+
+
+def test_a_door_that_costs_more_than_is_left_is_refused():
+    enc = encounter(scene("initiative-yards", settings="door_cost = 7"))
+    why = refuse(enc, f"open m {DOOR}", DOORS).reason
+    assert "costs 7 yd" in why and "door_cost" in why
+    assert enc.state.doors == {DOOR: "closed"}
+
+
+def test_redo_opens_it_again():
+    enc = encounter(scene("speed-meters"))
+    do(enc, f"open m {DOOR}")
+    do(enc, "undo")
+    assert enc.state.doors == {DOOR: "closed"}
+    do(enc, "redo")
+    assert enc.state.doors == {DOOR: "open"}
+
+
+def test_a_log_with_door_events_replays_to_the_same_doors():
+    from tabletrail.encounter import Encounter
+
+    enc = encounter(scene("ap-squares"))
+    do(enc, f"open m {DOOR}")
+    do(enc, "move m 3,2")
+    do(enc, f"close m {DOOR}")
+    again = Encounter.open(enc.store)
+    assert again.state.doors == {DOOR: "closed"}
+    assert again.state.fighter("m").pos == enc.state.fighter("m").pos

@@ -1,0 +1,331 @@
+"""Walls on cell edges (tabletrail/walls): the scenario syntax, steps, corners, reach and sight.
+
+A wall runs along grid lines between grid corners ("3,1-3,4" separates columns 2
+and 3 on rows 1 to 3). A step across it is refused naming the edge; a diagonal
+step may not cut the corner of a wall (any wall or shut door meeting the corner
+it passes through stops it); the reachable area never crosses one; a sight line
+touching one is blocked, the same both ways.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import do, encounter, of_type, refuse
+from tabletrail.cli import main
+from tabletrail.core.geometry import Grid
+from tabletrail.core.reach import reach
+from tabletrail.core.sight import sees
+from tabletrail.core.walls import WALLS, sight_walls, step_blocked
+from tabletrail.events.errors import InputError
+from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.types import Moved
+from tabletrail.projections.board import view
+from test_doors import STATS
+
+#    0123456
+#  0 .......
+#  1 ...|...     a wall down grid line x = 3 from corner 3,1 to corner 3,4
+#  2 ...|...
+#  3 ...|...
+#  4 .......
+WALL = "3,1-3,4"
+
+
+def scene(ruleset: str, at: tuple[int, int] = (2, 2), walls: str = f'"{WALL}"', n: int = 6) -> str:
+    stats = STATS[ruleset]
+    return f"""
+[encounter]
+name = "a wall under {ruleset}"
+ruleset = "{ruleset}"
+[map]
+rows = [".......", ".......", ".......", ".......", "......."]
+legend = {{ "." = "floor" }}
+walls = [{walls}]
+[[fighters]]
+id = "m"
+side = "blue"
+at = [{at[0]}, {at[1]}]
+{stats.format(n=n)}
+[[fighters]]
+id = "foe"
+side = "red"
+at = [6, 4]
+{stats.format(n=2)}
+"""
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_a_step_across_a_wall_is_refused_naming_the_edge(ruleset: str):
+    enc = encounter(scene(ruleset))
+    why = refuse(enc, "move m 3,2", WALLS).reason
+    assert "can't step from 2,2 to 3,2: a wall between 2,2 and 3,2" in why
+    why = refuse(enc, "move m 1,2 2,1 3,1", WALLS).reason  # the wall is met on the last step
+    assert "from 2,1 to 3,1: a wall between 2,1 and 3,1" in why
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_a_diagonal_step_may_not_cut_a_wall_corner(ruleset: str):
+    enc = encounter(scene(ruleset, at=(2, 0)))
+    # 2,0 -> 3,1 passes corner 3,1, where the wall starts: cutting its end is refused too.
+    why = refuse(enc, "move m 3,1", WALLS).reason
+    assert "a wall between 2,1 and 3,1, at the corner 3,1 the diagonal step would cut" in why
+    moved = of_type(do(enc, "move m 3,0 4,1"), Moved)  # around the wall's end, no corner touched
+    assert moved[-1].steps[-1].to[:2] == (4, 1)
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_going_around_the_wall_is_allowed(ruleset: str):
+    enc = encounter(scene(ruleset, at=(2, 3), n=8))
+    do(enc, "move m 2,4 3,4 4,3")  # below the wall's end: 3,4 -> 4,3 cuts corner 4,4, far from it
+    assert enc.state.fighter("m").pos[:2] == (4, 3)
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_reach_excludes_what_lies_behind_a_wall_and_equals_the_slow_search(ruleset: str):
+    enc = encounter(scene(ruleset, walls='"3,0-3,5"', n=6))  # the wall cuts the map in two
+    kept, live = reach(enc.state, "m"), reach(enc.state, "m", table=False)
+    assert kept.costs == live.costs
+    assert kept.costs and all(x < 3 for x, _ in kept.costs)
+    assert reach(enc.state, "m", shortcut=False).costs == kept.costs
+
+
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_reach_goes_around_a_wall_at_the_price_of_the_way_round(ruleset: str):
+    enc = encounter(scene(ruleset, n=8))
+    plain = encounter(scene(ruleset, walls="", n=8))
+    walled, free = reach(enc.state, "m").costs, reach(plain.state, "m").costs
+    assert walled == reach(enc.state, "m", table=False).costs
+    assert (3, 2) in walled and walled[(3, 2)] > free[(3, 2)]  # round the wall, not through it
+
+
+def test_a_forced_slide_into_a_wall_is_refused_naming_the_edge():
+    from test_speed_meters_scenes import fighter
+
+    text = scene("speed-meters").replace('[[fighters]]\nid = "m"', '[[fighters]]\nid = "p"', 1)
+    text = text.split("[[fighters]]")[0] + fighter("p", at=(0, 2)) + fighter("t", "red", at=(2, 2))
+    enc = encounter(text)
+    why = refuse(enc, "force t slide 3,2", WALLS).reason
+    assert "can't go from 2,2 to 3,2: a wall between 2,2 and 3,2" in why
+
+
+def test_a_teleport_needs_sight_past_the_walls():
+    from test_speed_meters_scenes import fighter
+
+    text = scene("speed-meters").split("[[fighters]]")[0] + fighter("a", at=(1, 2), teleport=5)
+    enc = encounter(text)
+    why = refuse(enc, "teleport a 5,2", WALLS).reason
+    assert "out of a's line of sight: a wall between 2,2 and 3,2" in why
+    why = refuse(enc, "teleport a 3,0", WALLS).reason  # through corner 3,1, the wall's top end
+    assert "a wall between 2,1 and 3,1" in why
+    enc = encounter(scene("speed-meters").split("[[fighters]]")[0] + fighter("a", at=(1, 0), teleport=5))
+    do(enc, "teleport a 5,0")  # along row 0, above the wall's end
+
+
+# --- sight ---------------------------------------------------------------------------------
+
+
+def grid_of(walls: list[str], doors: str = "", width: int = 7, height: int = 5) -> Grid:
+    rows = ", ".join(['"' + "." * width + '"'] * height)
+    text = f"""
+[encounter]
+name = "sight"
+ruleset = "speed-meters"
+[map]
+rows = [{rows}]
+legend = {{ "." = "floor" }}
+walls = [{", ".join(f'"{w}"' for w in walls)}]
+doors = [{doors}]
+[[fighters]]
+id = "a"
+side = "blue"
+at = [0, 0]
+speed = 5
+"""
+    return Grid(parse_scenario(tomllib.loads(text), source="sight test"))
+
+
+def test_sight_is_blocked_by_a_wall_and_a_closed_door_and_not_by_an_open_one():
+    g = grid_of([WALL, "3,0-3,1"], doors='{ at = "2,4|3,4" }')
+    assert not sees(g, (1, 2, 0), (5, 2, 0))  # straight through the wall
+    assert sees(g, (1, 0, 0), (1, 4, 0))  # along its side
+    shut, opened = {"2,4|3,4": "closed"}, {"2,4|3,4": "open"}
+    assert not sees(g, (0, 4, 0), (6, 4, 0), doors=shut)
+    assert sight_walls(g, shut, (0, 4, 0), (6, 4, 0)) == ["the closed door 2,4|3,4"]
+    assert sees(g, (0, 4, 0), (6, 4, 0), doors=opened)
+    assert not sees(g, (0, 4, 0), (6, 4, 0))  # without the doors' states, a door is closed
+
+
+def test_a_sight_line_through_a_wall_end_corner_is_blocked_like_a_diagonal_step():
+    g = grid_of([WALL])
+    assert not sees(g, (2, 0, 0), (3, 1, 0))  # through corner 3,1, the wall's end
+    assert not sees(g, (1, 0, 0), (5, 2, 0))  # through corner 3,1 too: x=3 is met at y=1 exactly
+    assert sees(g, (3, 0, 0), (4, 1, 0))
+
+
+@st.composite
+def walled_maps(draw: st.DrawFn) -> tuple[Grid, dict[str, str], tuple[int, int], tuple[int, int]]:
+    """A small map with random unit walls and doors on its inner edges, and two cells on it."""
+    w, h = draw(st.integers(2, 6)), draw(st.integers(2, 6))
+    inner = [(x, y, 0) for x in range(w - 1) for y in range(h)] + [
+        (x, y, 1) for x in range(w) for y in range(h - 1)
+    ]
+    chosen = draw(st.lists(st.sampled_from(inner), unique=True, max_size=len(inner)))
+    walls, doors, states = [], [], {}
+    for x, y, side in chosen:
+        a, b = (x, y), ((x + 1, y) if side == 0 else (x, y + 1))
+        kind = draw(st.sampled_from(["wall", "closed", "open"]))
+        if kind == "wall":
+            walls.append(f"{x + 1},{y}-{x + 1},{y + 1}" if side == 0 else f"{x},{y + 1}-{x + 1},{y + 1}")
+        else:
+            name = f"{a[0]},{a[1]}|{b[0]},{b[1]}"
+            doors.append(f'{{ at = "{name}" }}')
+            states[name] = kind
+    g = grid_of(walls, ", ".join(doors), w, h)
+    cell = st.tuples(st.integers(0, w - 1), st.integers(0, h - 1))
+    return g, states, draw(cell), draw(cell)
+
+
+@settings(max_examples=300, deadline=None)
+@given(walled_maps())
+def test_sight_with_walls_is_symmetric(case):
+    g, doors, a, b = case
+    pa, pb = (*a, 0), (*b, 0)
+    assert sees(g, pa, pb, doors=doors) == sees(g, pb, pa, doors=doors)
+    assert sorted(sight_walls(g, doors, pa, pb)) == sorted(sight_walls(g, doors, pb, pa))
+
+
+@settings(max_examples=200, deadline=None)
+@given(walled_maps())
+def test_sight_to_a_neighbour_is_blocked_exactly_when_the_step_is(case):
+    """One rule for edges: the sight line to a neighbour meets the very edges the step is stopped by."""
+    g, doors, a, _ = case
+    state = _StateLike(g, doors)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            b = (a[0] + dx, a[1] + dy)
+            if (dx or dy) and g.inside(*b):
+                blocked = bool(step_blocked(state, a, b))  # type: ignore[arg-type]
+                assert blocked == (not sees(g, (*a, 0), (*b, 0), doors=doors)), (a, b)
+
+
+class _StateLike:
+    """What step_blocked reads of a state: the grid and the doors' states."""
+
+    def __init__(self, grid: Grid, doors: dict[str, str]) -> None:
+        self.grid, self.doors = grid, doors
+
+
+# --- the scenario ---------------------------------------------------------------------------
+
+
+def load(walls: str = "", doors: str = "") -> object:
+    text = f"""
+[encounter]
+name = "edges"
+ruleset = "speed-meters"
+[map]
+rows = ["......", "......", "......", "......"]
+legend = {{ "." = "floor" }}
+{walls}
+{doors}
+[[fighters]]
+id = "a"
+side = "blue"
+at = [0, 0]
+speed = 5
+"""
+    return parse_scenario(tomllib.loads(text), source="s.toml")
+
+
+@pytest.mark.parametrize(
+    ("walls", "doors", "error"),
+    [
+        ('walls = ["1,1-2,2"]', "", "map.walls[0]: '1,1-2,2' is diagonal"),
+        ('walls = ["1,1-1,1"]', "", "map.walls[0]: '1,1-1,1' has no length"),
+        ('walls = ["0,0-0,4", "1,1-1,9"]', "", "map.walls[1]: '1,1-1,9': corner 1,9 is off the map"),
+        ('walls = ["1,1"]', "", "map.walls[0]: '1,1' is not a wall"),
+        ('walls = ["a,1-1,2"]', "", "map.walls[0]: 'a,1-1,2': 'a,1' is not a grid corner"),
+        ("walls = [3]", "", "map.walls: expected a list of segments"),
+        (
+            "",
+            'doors = [{ at = "1,1|3,1" }]',
+            "map.doors[0].at: '1,1|3,1': a door stands between two cells side",
+        ),
+        ("", 'doors = [{ at = "1,1|2,2" }]', "side by side"),
+        ("", 'doors = [{ at = "5,1|6,1" }]', "map.doors[0].at: '5,1|6,1': cell 6,1 is off the 6x4 map"),
+        ("", 'doors = [{ at = "1,1|2,1" }, { at = "2,1|1,1" }]', "map.doors[1].at: a second door on 1,1|2,1"),
+        ('walls = ["2,0-2,3"]', 'doors = [{ at = "1,1|2,1" }]', "map.doors[0].at: 1,1|2,1 is walled"),
+        ("", 'doors = [{ at = "1,1|2,1", locked = true, closed = false }]', "map.doors[0].locked"),
+        ("", 'doors = [{ at = "1,1|2,1", open = true }]', "map.doors[0].open: unknown field"),
+        ("", 'doors = [{ at = "1,1|2,1", closed = "yes" }]', "map.doors[0].closed: expected true or false"),
+        ("", 'doors = ["1,1|2,1"]', "map.doors[0]: expected a table"),
+    ],
+)
+def test_scenario_errors_name_the_field_and_entry(walls: str, doors: str, error: str):
+    with pytest.raises(InputError) as caught:
+        load(walls, doors)
+    message = str(caught.value)
+    assert message.startswith("s.toml: map.") and "\n" not in message
+    assert error in message, message
+
+
+def test_walls_are_kept_in_order_written_the_one_way_and_doors_named_in_reading_order():
+    sc = load(
+        'walls = ["3,4-3,1", "0,2-6,2"]', 'doors = [{ at = "2,1|1,1" }, { at = "4,3|4,2", closed = false }]'
+    )
+    assert sc.walls == ("3,1-3,4", "0,2-6,2")
+    assert [(d.at, d.state) for d in sc.doors] == [("1,1|2,1", "closed"), ("4,2|4,3", "open")]
+
+
+def test_a_map_without_edges_logs_and_shows_as_before():
+    """No walls or doors: the scenario encodes without the keys, and the board view has none."""
+    sc = load()
+    assert b'"walls"' not in msgspec.json.encode(sc) and b'"doors"' not in msgspec.json.encode(sc)
+    enc = encounter(scene("speed-meters").replace(f'walls = ["{WALL}"]', ""))
+    assert enc.state.grid.edges is None and enc.state.doors == {}
+    assert "walls" not in view(enc.state) and "doors" not in view(enc.state)
+
+
+def test_the_board_view_lists_merged_walls_and_doors():
+    enc = encounter(scene("speed-meters", walls='"3,1-3,2", "3,2-3,4", "0,0-2,0", "5,4-5,2"'))
+    board = view(enc.state)
+    assert board["walls"] == [[3, 1, 3, 4], [5, 2, 5, 4], [0, 0, 2, 0]]
+    assert board["doors"] == []
+
+
+def test_show_lists_walls_and_doors_under_the_key_and_explain_reads_a_door(tmp_path, capsys):
+    from test_doors import scene as door_scene
+
+    path = tmp_path / "door.toml"
+    path.write_text(door_scene("initiative-yards"), encoding="utf-8")
+    log = tmp_path / "door.jsonl"
+    assert main(["new", str(path), "--log", str(log)]) == 0
+    assert main(["do", str(log), "open", "m", "2,2|3,2"]) == 0
+    capsys.readouterr()
+    assert main(["show", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "walls (grid corners): 3,0-3,2  3,3-3,5" in out and "doors: 2,2|3,2 open" in out
+    seq = len(encounter_records(log))
+    assert main(["explain", str(log), str(seq)]) == 0
+    out = capsys.readouterr().out
+    assert "m opens the door between 2,2 and 3,2 (closed -> open)" in out
+    assert "tabletrail/doors" in out
+
+
+def encounter_records(log) -> list:
+    from tabletrail.encounter import Encounter
+    from tabletrail.events.log import JsonlStore
+
+    return Encounter.open(JsonlStore(log)).records
+
+
+def test_rules_lists_the_engine_rules_and_door_cost_of_every_ruleset(capsys):
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("door_cost = ") == len(STATS)
+    assert "tabletrail/walls: a wall on a cell edge" in out and "tabletrail/doors:" in out
