@@ -16,7 +16,11 @@ The ratio the issue asks about is networkx's Dijkstra alone against the first.
 Timings are CPU time (time.process_time): on a shared machine wall time mostly
 measures the neighbours.
 
-Run: .venv/bin/python benchmarks/bench_reach.py [--repeat N] [--diagonal RULE]
+With --walls N the map also gets N seeded thin walls on cell edges (1 to 6 cells
+long, along grid lines, issue 19) and a closed door in every fourth of them: the
+cost of asking core/walls.py about every step, against the same map without them.
+
+Run: .venv/bin/python benchmarks/bench_reach.py [--repeat N] [--diagonal RULE] [--walls N]
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from tabletrail.core.reach import reach, reachable
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
+from tabletrail.core.walls import step_blocked
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
@@ -43,7 +48,33 @@ SPEED = 30
 MOVER = "runner"
 
 
-def scenario(diagonal: str, seed: int = 9) -> dict[str, Any]:
+def edges(rnd: random.Random, count: int) -> tuple[list[str], list[dict[str, Any]]]:
+    """`count` seeded thin walls along grid lines inside the map, every fourth with a closed door."""
+    walls: list[str] = []
+    doors: list[dict[str, Any]] = []
+    for i in range(count):
+        n = rnd.randint(1, 6)
+        x, y = rnd.randint(2, SIZE - 9), rnd.randint(2, SIZE - 9)
+        if rnd.random() < 0.5:  # vertical, along x between columns x-1 and x
+            if i % 4 == 3 and n > 1:  # its first cell's edge is a door, the wall starts below it
+                doors.append({"at": f"{x - 1},{y}|{x},{y}", "closed": True})
+                y, n = y + 1, n - 1
+            walls.append(f"{x},{y}-{x},{y + n}")
+        else:
+            if i % 4 == 3 and n > 1:
+                doors.append({"at": f"{x},{y - 1}|{x},{y}", "closed": True})
+                x, n = x + 1, n - 1
+            walls.append(f"{x},{y}-{x + n},{y}")
+    taken: set[str] = set()
+    unique = []
+    for d in doors:  # two doors drawn on one edge: keep the first
+        if d["at"] not in taken:
+            taken.add(d["at"])
+            unique.append(d)
+    return walls, unique
+
+
+def scenario(diagonal: str, seed: int = 9, walls: int = 0) -> dict[str, Any]:
     """The map, drawn by a seeded generator so every run measures the same board."""
     rnd = random.Random(seed)
     rows = []
@@ -66,10 +97,13 @@ def scenario(diagonal: str, seed: int = 9) -> dict[str, Any]:
         if rows[y][x] != "#" and (x, y) != (mid, mid):
             side = "blue" if i % 2 else "red"
             fighters.append({"id": f"f{i}", "side": side, "at": [x, y], "speed": 5})
+    thin, doors = edges(random.Random(seed + 1), walls)
+    extra: dict[str, Any] = {"walls": thin, "doors": doors} if walls else {}
     return {
         "encounter": {"name": "reach benchmark", "ruleset": "speed-meters"},
         "settings": {"diagonal": diagonal},
         "map": {
+            **extra,
             "rows": rows,
             "legend": {
                 "#": "wall",
@@ -83,8 +117,8 @@ def scenario(diagonal: str, seed: int = 9) -> dict[str, Any]:
     }
 
 
-def board(diagonal: str) -> EncounterState:
-    enc = Encounter.create(MemoryStore(), parse_scenario(scenario(diagonal), "benchmark"))
+def board(diagonal: str, walls: int = 0) -> EncounterState:
+    enc = Encounter.create(MemoryStore(), parse_scenario(scenario(diagonal, walls=walls), "benchmark"))
     return enc.state
 
 
@@ -101,6 +135,8 @@ def graph(state: EncounterState) -> nx.DiGraph:
         for x in range(grid.width):
             here = (x, y, grid.top[y][x])
             for to in grid.neighbours(x, y):
+                if step_blocked(state, (x, y), to):  # a wall or a closed door on the edge: no edge
+                    continue
                 try:
                     step = policy.price(state, f, here, to, 0)
                 except Refusal:
@@ -179,12 +215,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--diagonal", default="every-1")
+    parser.add_argument("--walls", type=int, default=0, help="thin walls on cell edges to add (issue 19)")
     args = parser.parse_args()
 
-    cold_ms, _ = timed(lambda: reachable(board(args.diagonal), MOVER), 1)  # includes building the board
-    build_board_ms, _ = timed(lambda: board(args.diagonal), 1)
+    cold_ms, _ = timed(lambda: reachable(board(args.diagonal, args.walls), MOVER), 1)  # with the board
+    build_board_ms, _ = timed(lambda: board(args.diagonal, args.walls), 1)
     cold_ms -= build_board_ms
-    state = board(args.diagonal)
+    state = board(args.diagonal, args.walls)
     reachable(state, MOVER)  # the prices it meets are kept now
     ours_ms, ours = timed(lambda: reachable(state, MOVER), args.repeat)
     slow_ms, slow = timed(lambda: reach(state, MOVER, table=False).costs, max(1, args.repeat // 3))
@@ -193,7 +230,7 @@ def main() -> None:
 
     print(
         f"map {SIZE}x{SIZE}, speed-meters, diagonal {args.diagonal}, budget {SPEED} m, "
-        f"CPU time, median of {args.repeat} runs"
+        f"{args.walls} thin walls ({len(state.doors)} closed doors), CPU time, median of {args.repeat} runs"
     )
     print(
         f"reachable cells: {len(ours)}; the same with kept prices and without: "

@@ -74,7 +74,8 @@ def walk(
 
     GM rulings on cells apply to every ruleset here: a forbidden cell refuses the
     move, a cell that needs a test stops the move there when the test fails (pass
-    `dice` so the test can be rolled).
+    `dice` so the test can be rolled). So do walls and shut doors on cell edges: a
+    step across one is refused under tabletrail/walls before the policy prices it.
     """
     pending: list[Step] = []
     taken: list[Step] = []
