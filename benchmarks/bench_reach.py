@@ -41,7 +41,7 @@ from tabletrail.core.state import EncounterState
 from tabletrail.core.walls import step_blocked
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario import parse_scenario, wall_edges, wall_segment
 
 SIZE = 100
 SPEED = 30
@@ -65,13 +65,16 @@ def edges(rnd: random.Random, count: int) -> tuple[list[str], list[dict[str, Any
                 doors.append({"at": f"{x},{y - 1}|{x},{y}", "closed": True})
                 x, n = x + 1, n - 1
             walls.append(f"{x},{y}-{x + n},{y}")
+    walled = {e for w in walls for e in wall_edges(wall_segment(w))}
     taken: set[str] = set()
-    unique = []
-    for d in doors:  # two doors drawn on one edge: keep the first
-        if d["at"] not in taken:
+    kept = []
+    for d in doors:  # a door on an edge another wall covers, or a second door on one edge: left out
+        (ax, ay), (bx, by) = (tuple(map(int, c.split(","))) for c in d["at"].split("|"))
+        edge = (ax, ay, 0) if ay == by else (ax, ay, 1)
+        if d["at"] not in taken and edge not in walled:
             taken.add(d["at"])
-            unique.append(d)
-    return walls, unique
+            kept.append(d)
+    return walls, kept
 
 
 def scenario(diagonal: str, seed: int = 9, walls: int = 0) -> dict[str, Any]:

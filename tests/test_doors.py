@@ -210,3 +210,65 @@ def test_a_log_with_door_events_replays_to_the_same_doors():
     again = Encounter.open(enc.store)
     assert again.state.doors == {DOOR: "closed"}
     assert again.state.fighter("m").pos == enc.state.fighter("m").pos
+
+
+def test_a_snapshot_keeps_the_doors(tmp_path):
+    """The board a snapshot stores carries the doors' states: opened from it, the door is as left."""
+    import tomllib
+
+    from support import CLOCK
+    from tabletrail.encounter import Encounter
+    from tabletrail.events.scenario import parse_scenario
+    from tabletrail.events.sqlite_store import SqliteStore
+    from tabletrail.projections.board import view
+    from test_store_support import snapshot_rows
+
+    path = tmp_path / "door.db"
+    store = SqliteStore(path, durable=False, snapshot_every=2)
+    enc = Encounter.create(store, parse_scenario(tomllib.loads(scene("round-meters"))), clock=lambda: CLOCK)
+    do(enc, f"open m {DOOR}")
+    do(enc, "move m 3,2")
+    store.close()
+    again = Encounter.open(SqliteStore(path))
+    assert again.state.doors == {DOOR: "open"} and again.state.fighter("m").pos[:2] == (3, 2)
+    assert snapshot_rows(path), "a snapshot was taken"
+    assert view(Encounter.open(SqliteStore(path), snapshots=False).state) == view(again.state)
+
+
+def test_the_table_view_offers_open_or_close_only_beside_a_door(tmp_path):
+    """Quick options: the door's verb appears for a fighter within reach of it, and names the door."""
+    import tomllib
+    import warnings
+
+    from support import CLOCK
+    from tabletrail.encounter import Encounter
+    from tabletrail.events.log import JsonlStore
+    from tabletrail.events.scenario import parse_scenario
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # starlette asks for httpx2; the test extra installs httpx
+        from starlette.testclient import TestClient
+    from tabletrail.web.server import create_app
+    from test_web_support import bearer, invite
+
+    path = tmp_path / "door.jsonl"
+    Encounter.create(
+        JsonlStore(path, durable=False),
+        parse_scenario(tomllib.loads(scene("speed-meters"))),
+        clock=lambda: CLOCK,
+    )
+    client = TestClient(create_app(path), base_url="http://127.0.0.1:8000", headers=bearer(invite(path)[1]))
+    texts = {o["text"]: o for o in client.get("/api/options?fighter=m").json()["options"]}
+    assert texts[f"open m {DOOR}"]["ok"] and not any(t.startswith("close") for t in texts)
+    assert not any(t.startswith(("open", "close")) for t in _options(client, "foe"))  # far from it
+    board = client.get("/api/state").json()
+    assert board["doors"] == [{"at": DOOR, "cells": [[2, 2], [3, 2]], "state": "closed"}]
+    assert board["walls"] == [[3, 0, 3, 2], [3, 3, 3, 5]]
+    at = client.get("/api/state").json()["version"]
+    assert client.post("/api/do", json={"version": at, "text": f"open m {DOOR}"}).status_code == 200
+    texts = _options(client, "m")
+    assert f"close m {DOOR}" in texts and f"open m {DOOR}" not in texts
+
+
+def _options(client, fid: str) -> list[str]:
+    return [o["text"] for o in client.get(f"/api/options?fighter={fid}").json()["options"]]
