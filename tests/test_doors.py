@@ -109,6 +109,7 @@ def test_reach_follows_the_door(ruleset: str):
 
     shut = area()
     assert shut and all(x < 3 for x, _ in shut)
+    assert area() == shut  # read from the kept prices now: the steps out of each cell are kept too
     do(enc, f"open m {DOOR}")
     opened = area()
     assert (3, 2) in opened and (4, 2) in opened
