@@ -24,7 +24,16 @@ from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, to_cu
 from tabletrail.core.walls import DOORS, WALLS
 from tabletrail.events import types as ev
-from tabletrail.events.commands import CloseDoor, Command, DropProne, EndTurn, OpenDoor, StandUp
+from tabletrail.events.commands import (
+    CloseDoor,
+    Command,
+    DropProne,
+    EndTurn,
+    LockDoor,
+    OpenDoor,
+    StandUp,
+    UnlockDoor,
+)
 from tabletrail.events.errors import InputError
 from tabletrail.events.scenario import Scenario
 
@@ -52,7 +61,8 @@ ENGINE_RULE_WORDS = {
     "line touching it; a diagonal step may not cut the corner of one (any wall or shut door meeting the "
     "corner it passes stops it)",
     DOORS: "on its turn a fighter on or beside a door's two cells opens a closed door or closes an open "
-    "one, for the ruleset's door_cost; a locked door stays shut",
+    "one, for the ruleset's door_cost; a locked door stays shut until the GM unlocks it (by=gm; only "
+    "the GM locks one)",
 }
 
 
@@ -406,6 +416,14 @@ class Ruleset:
     @handles(CloseDoor)
     def close_door(self, b: Batch, cmd: CloseDoor, dice: Dice) -> None:
         doors.use(self, b, cmd.fighter, cmd.door, "close")
+
+    @handles(LockDoor)
+    def lock_door(self, b: Batch, cmd: LockDoor, dice: Dice) -> None:
+        doors.use(self, b, cmd.fighter, cmd.door, "lock", cmd.by)
+
+    @handles(UnlockDoor)
+    def unlock_door(self, b: Batch, cmd: UnlockDoor, dice: Dice) -> None:
+        doors.use(self, b, cmd.fighter, cmd.door, "unlock", cmd.by)
 
     # --- posture, shared by every ruleset that knows prone --------------------
 

@@ -273,3 +273,19 @@ def test_the_table_view_offers_open_or_close_only_beside_a_door(tmp_path):
 
 def _options(client, fid: str) -> list[str]:
     return [o["text"] for o in client.get(f"/api/options?fighter={fid}").json()["options"]]
+
+
+def test_only_the_gm_locks_and_unlocks_a_door():
+    """No document has keys or lockpicks: the GM locks a closed door and unlocks a locked one (by=gm)."""
+    enc = encounter(scene("round-meters", door="closed = true, locked = true"))
+    why = refuse(enc, f"unlock m {DOOR} by=blue", DOORS).reason
+    assert "only the GM may unlock a door" in why
+    unlocked = of_type(do(enc, f"unlock m {DOOR}"), DoorChanged)
+    assert [(e.source, e.dest) for e in unlocked] == [("locked", "closed")]
+    assert "is not locked" in refuse(enc, f"unlock m {DOOR}", DOORS).reason
+    do(enc, f"open m {DOOR} by=blue")
+    assert "close it first" in refuse(enc, f"lock m {DOOR}", DOORS).reason
+    do(enc, f"close m {DOOR} by=blue")
+    do(enc, f"lock m {DOOR}")
+    assert enc.state.doors == {DOOR: "locked"}
+    assert "the locked door" in refuse(enc, "move m 3,2", WALLS).reason
