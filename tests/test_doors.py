@@ -289,3 +289,56 @@ def test_only_the_gm_locks_and_unlocks_a_door():
     do(enc, f"lock m {DOOR}")
     assert enc.state.doors == {DOOR: "locked"}
     assert "the locked door" in refuse(enc, "move m 3,2", WALLS).reason
+
+
+# --- played at random: doors are facts of the log like any other ------------------------------------
+
+
+def _stateful() -> type:
+    from hypothesis import settings as hyp_settings
+    from hypothesis import strategies as st
+    from hypothesis.stateful import invariant, rule
+    from support_stateful import EncounterMachine
+    from tabletrail.core.refusal import Rejection
+    from tabletrail.core.walls import step_blocked
+
+    hops = st.tuples(st.integers(-1, 1), st.integers(-1, 1))
+
+    class DoorMachine(EncounterMachine):
+        """Walking, opening, closing, ending turns, undoing and redoing at random round one door.
+
+        The harness checks replay, undo-all/redo-all and the log's bytes; here: a door only ever
+        holds a DOOR state, a refused step was one an edge stops (or another rule's), and a move
+        accepted never crossed a shut door.
+        """
+
+        scenario = scene("speed-meters", at=(2, 2))
+
+        @rule(hop=hops)
+        def step(self, hop: tuple[int, int]) -> None:
+            f = self.enc.state.fighter(self.active)
+            to = (f.pos[0] + hop[0], f.pos[1] + hop[1])
+            shut = step_blocked(self.enc.state, f.pos, to)
+            result = self.run(f"move {f.id} {to[0]},{to[1]}")
+            if shut:
+                assert isinstance(result, Rejection) and result.rule == WALLS, (to, shut, result)
+
+        @rule(trigger=st.sampled_from(["open", "close"]))
+        def use_door(self, trigger: str) -> None:
+            before = self.enc.state.doors[DOOR]
+            result = self.run(f"{trigger} {self.active} {DOOR}")
+            if not isinstance(result, Rejection):
+                assert (before, self.enc.state.doors[DOOR]) == {"open": ("closed", "open")}.get(
+                    trigger, ("open", "closed")
+                )
+
+        @invariant()
+        def doors_hold_door_states(self) -> None:
+            assert set(self.enc.state.doors) == {DOOR}
+            assert self.enc.state.doors[DOOR] in ("open", "closed")
+
+    DoorMachine.TestCase.settings = hyp_settings(max_examples=25, stateful_step_count=20, deadline=None)
+    return DoorMachine
+
+
+TestDoorsPlayedAtRandom = _stateful().TestCase

@@ -361,3 +361,29 @@ def test_reach_on_random_walls_is_the_same_kept_live_and_unshortcut(case, rulese
         for step in area.path(cell):
             assert not step_blocked(enc.state, here, step)
             here = step
+
+
+def test_a_dragged_body_is_not_put_down_across_a_wall():
+    head = scene("initiative-yards").split("[[fighters]]")[0]
+    body = """
+[[fighters]]
+id = "{fid}"
+side = "blue"
+at = [{x}, {y}]
+initiative = 6
+height = 1.5
+"""
+    enc = encounter(head + body.format(fid="m", x=2, y=0) + body.format(fid="b", x=1, y=0))
+    why = refuse(enc, "drag m b 2,1 put=3,1", WALLS).reason
+    assert "b can't be put on 3,1 from 2,1: a wall between 2,1 and 3,1" in why
+    do(enc, "drag m b 2,1 put=2,2")
+    assert enc.state.fighter("b").pos[:2] == (2, 2)
+
+
+def test_a_reflexive_leap_does_not_cross_a_wall():
+    enc = encounter(scene("ap-squares", at=(2, 2), n=10))
+    do(enc, "area-effect 2,2 1,2 damage=6")
+    why = refuse(enc, "reflexive-leap m 3,2 roll=17", WALLS).reason
+    assert "the leap to 3,2 can't cross a wall: from 2,2 to 3,2: a wall between 2,2 and 3,2" in why
+    do(enc, "reflexive-leap m 2,3 roll=20")  # 20 reaches the 18 a 1 m dive needs
+    assert enc.state.fighter("m").pos[:2] == (2, 3)
