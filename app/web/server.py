@@ -232,9 +232,7 @@ async def _body(request: Request, kind: type[_T]) -> _T:
 
 
 def _too_big(request: Request, size: int) -> str:
-    return (
-        f"{request.url.path}: a body of {size:,}+ bytes; the limit is {MAX_BODY_BYTES:,} (MAX_BODY_BYTES)"
-    )
+    return f"{request.url.path}: a body of {size:,}+ bytes; the limit is {MAX_BODY_BYTES:,} (MAX_BODY_BYTES)"
 
 
 def _error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
