@@ -199,10 +199,17 @@ class Ruleset:
             name: s.check(given[name], f"{where}.{name}") if name in given else s.default
             for name, s in known.items()
         }
-        wrong = self.check_settings(settings)
+        wrong = self.settings_problem(settings)
         if wrong:
             raise InputError(f"{where}.{wrong[0]}: {wrong[1]}")
         return settings
+
+    def settings_problem(self, settings: dict[str, Any]) -> tuple[str, str] | None:
+        """The engine's own limits on settings (door_cost is not negative), then `check_settings`."""
+        cost = settings.get("door_cost", 0)
+        if cost < 0:
+            return "door_cost", f"must not be negative, got {cost}"
+        return self.check_settings(settings)
 
     def check_settings(self, settings: dict[str, Any]) -> tuple[str, str] | None:
         """Limits a ruleset puts on its settings beyond type and choices: (name, why) or None.

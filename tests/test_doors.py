@@ -342,3 +342,14 @@ def _stateful() -> type:
 
 
 TestDoorsPlayedAtRandom = _stateful().TestCase
+
+
+def test_a_negative_door_cost_is_refused_at_load_and_by_a_ruling():
+    from tabletrail.events.errors import InputError
+
+    with pytest.raises(InputError, match=r"settings\.door_cost: must not be negative, got -1"):
+        encounter(scene("initiative-yards", settings="door_cost = -1"))
+    enc = encounter(scene("initiative-yards"))
+    assert "must not be negative" in refuse(enc, "setting door_cost -1 why=test", DOORS).reason
+    do(enc, "setting door_cost 2 why='heavy doors'")
+    assert enc.state.settings["door_cost"] == 2
