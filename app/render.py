@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tabletrail.core.doors import WORDS as DOOR_WORDS
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
@@ -398,7 +399,7 @@ def _describe(w: Words, event: Event) -> str:
         return f"{event.fighter}'s {event.machine}: {event.source} -> {event.dest} ({trigger})"
     if isinstance(event, ev.DoorChanged):
         who = event.fighter or "the GM"
-        verb = {"open": "opens", "close": "closes"}.get(event.trigger, event.trigger)
+        verb = DOOR_WORDS.get(event.trigger, event.trigger)
         a, b = event.door.split("|")
         return f"{who} {verb} the door between {a} and {b} ({event.source} -> {event.dest})"
     if isinstance(event, CheckRolled):

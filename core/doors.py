@@ -31,7 +31,9 @@ if TYPE_CHECKING:
     from tabletrail.core.ruleset import Ruleset, Setting
     from tabletrail.core.state import EncounterState
 
-WORDS = {"open": "opens", "close": "closes"}
+WORDS = {"open": "opens", "close": "closes", "lock": "locks", "unlock": "unlocks"}
+# Locks: none of the four documents has keys or lockpicks, so only the GM locks or unlocks a door.
+GM_TRIGGERS = ("lock", "unlock")
 
 
 def door_setting(rs: type[Ruleset]) -> Setting:
@@ -67,8 +69,11 @@ def doors_beside(state: EncounterState, fighter_id: str) -> list[tuple[str, str]
     ]
 
 
-def use(rs: Ruleset, b: Batch, fighter_id: str, text: str, trigger: str) -> None:
-    """Open or close the door `text` names for the fighter, on its turn, beside it (tabletrail/doors)."""
+def use(rs: Ruleset, b: Batch, fighter_id: str, text: str, trigger: str, by: str = "gm") -> None:
+    """Open, close, lock or unlock the door `text` names for the fighter, on its turn, beside it
+    (tabletrail/doors). Locking and unlocking are the GM's (by=gm) and cost nothing."""
+    if trigger in GM_TRIGGERS:
+        require(by == "gm", DOORS, f"only the GM may {trigger} a door (by=gm); {by} asked")
     f = rs.acting(b.state, fighter_id)
     name, a, c = door_named(b.state, text)
     x, y = f.pos[0], f.pos[1]
@@ -84,9 +89,13 @@ def use(rs: Ruleset, b: Batch, fighter_id: str, text: str, trigger: str) -> None
         ("close", "closed"): f"the door {name} is already closed",
         ("open", "locked"): f"the door {name} is locked",
         ("close", "locked"): f"the door {name} is locked (and closed)",
+        ("lock", "open"): f"the door {name} is open: close it first",
+        ("lock", "locked"): f"the door {name} is already locked",
+        ("unlock", "open"): f"the door {name} is not locked",
+        ("unlock", "closed"): f"the door {name} is not locked",
     }.get((trigger, source), "")
     dest = DOOR.require(trigger, source, DOORS, reason)
-    cost = b.state.settings.get("door_cost", 0)
+    cost = b.state.settings.get("door_cost", 0) if trigger not in GM_TRIGGERS else 0
     if cost:
         resource = rs.door_resource
         amount = to_cu(cost) if resource in rs.centi_resources else int(cost)

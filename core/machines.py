@@ -105,13 +105,16 @@ TURN = Graph(
     "waiting",
 )
 
-# A door on a cell edge (core/doors.py): fighters open and close it; a locked one stays shut.
+# A door on a cell edge (core/doors.py): fighters open and close it; a locked one stays shut
+# until the GM unlocks it (and only the GM locks one).
 DOOR = Graph(
     "door",
     ["closed", "open", "locked"],
     [
         {"trigger": "open", "source": "closed", "dest": "open"},
         {"trigger": "close", "source": "open", "dest": "closed"},
+        {"trigger": "lock", "source": "closed", "dest": "locked"},
+        {"trigger": "unlock", "source": "locked", "dest": "closed"},
     ],
     "closed",
 )

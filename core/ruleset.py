@@ -24,7 +24,16 @@ from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, to_cu
 from tabletrail.core.walls import DOORS, WALLS
 from tabletrail.events import types as ev
-from tabletrail.events.commands import CloseDoor, Command, DropProne, EndTurn, OpenDoor, StandUp
+from tabletrail.events.commands import (
+    CloseDoor,
+    Command,
+    DropProne,
+    EndTurn,
+    LockDoor,
+    OpenDoor,
+    StandUp,
+    UnlockDoor,
+)
 from tabletrail.events.errors import InputError
 from tabletrail.events.scenario import Scenario
 
@@ -52,7 +61,8 @@ ENGINE_RULE_WORDS = {
     "line touching it; a diagonal step may not cut the corner of one (any wall or shut door meeting the "
     "corner it passes stops it)",
     DOORS: "on its turn a fighter on or beside a door's two cells opens a closed door or closes an open "
-    "one, for the ruleset's door_cost; a locked door stays shut",
+    "one, for the ruleset's door_cost; a locked door stays shut until the GM unlocks it (by=gm; only "
+    "the GM locks one)",
 }
 
 
@@ -190,10 +200,17 @@ class Ruleset:
             name: s.check(given[name], f"{where}.{name}") if name in given else s.default
             for name, s in known.items()
         }
-        wrong = self.check_settings(settings)
+        wrong = self.settings_problem(settings)
         if wrong:
             raise InputError(f"{where}.{wrong[0]}: {wrong[1]}")
         return settings
+
+    def settings_problem(self, settings: dict[str, Any]) -> tuple[str, str] | None:
+        """The engine's own limits on settings (door_cost is not negative), then `check_settings`."""
+        cost = settings.get("door_cost", 0)
+        if cost < 0:
+            return "door_cost", f"must not be negative, got {cost}"
+        return self.check_settings(settings)
 
     def check_settings(self, settings: dict[str, Any]) -> tuple[str, str] | None:
         """Limits a ruleset puts on its settings beyond type and choices: (name, why) or None.
@@ -421,6 +438,14 @@ class Ruleset:
     @handles(CloseDoor)
     def close_door(self, b: Batch, cmd: CloseDoor, dice: Dice) -> None:
         doors.use(self, b, cmd.fighter, cmd.door, "close")
+
+    @handles(LockDoor)
+    def lock_door(self, b: Batch, cmd: LockDoor, dice: Dice) -> None:
+        doors.use(self, b, cmd.fighter, cmd.door, "lock", cmd.by)
+
+    @handles(UnlockDoor)
+    def unlock_door(self, b: Batch, cmd: UnlockDoor, dice: Dice) -> None:
+        doors.use(self, b, cmd.fighter, cmd.door, "unlock", cmd.by)
 
     # --- posture, shared by every ruleset that knows prone --------------------
 

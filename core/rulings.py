@@ -309,7 +309,7 @@ def change_setting(rs: Ruleset, b: Batch, cmd: ChangeSetting, dice: Dice) -> Non
         raise Refusal(RULING, str(exc)) from None
     old = b.state.settings.get(spec.name)
     require(old != value, RULING, f"{spec.name} is already {old!r}")
-    wrong = rs.check_settings({**b.state.settings, spec.name: value})
+    wrong = rs.settings_problem({**b.state.settings, spec.name: value})
     if wrong:
         raise Refusal(spec.rule or RULING, f"setting {wrong[0]}: {wrong[1]}")
     rules = _ids(RULING, spec.rule)

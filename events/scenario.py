@@ -506,7 +506,7 @@ class _Validator:
             self.fail("map.doors", 'expected a list of tables like { at = "5,2|6,2", closed = true }')
         if len(raw) > MAX_DOORS:
             self.fail("map.doors", f"{len(raw):,} doors; the limit is {MAX_DOORS:,} (MAX_DOORS)")
-        walled = _walled_edges(walls)
+        walled = _walled_edges(walls) if raw else set()
         seen: dict[str, int] = {}
         out = []
         for i, spec in enumerate(raw):

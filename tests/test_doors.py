@@ -109,6 +109,7 @@ def test_reach_follows_the_door(ruleset: str):
 
     shut = area()
     assert shut and all(x < 3 for x, _ in shut)
+    assert area() == shut  # read from the kept prices now: the steps out of each cell are kept too
     do(enc, f"open m {DOOR}")
     opened = area()
     assert (3, 2) in opened and (4, 2) in opened
@@ -272,3 +273,83 @@ def test_the_table_view_offers_open_or_close_only_beside_a_door(tmp_path):
 
 def _options(client, fid: str) -> list[str]:
     return [o["text"] for o in client.get(f"/api/options?fighter={fid}").json()["options"]]
+
+
+def test_only_the_gm_locks_and_unlocks_a_door():
+    """No document has keys or lockpicks: the GM locks a closed door and unlocks a locked one (by=gm)."""
+    enc = encounter(scene("round-meters", door="closed = true, locked = true"))
+    why = refuse(enc, f"unlock m {DOOR} by=blue", DOORS).reason
+    assert "only the GM may unlock a door" in why
+    unlocked = of_type(do(enc, f"unlock m {DOOR}"), DoorChanged)
+    assert [(e.source, e.dest) for e in unlocked] == [("locked", "closed")]
+    assert "is not locked" in refuse(enc, f"unlock m {DOOR}", DOORS).reason
+    do(enc, f"open m {DOOR} by=blue")
+    assert "close it first" in refuse(enc, f"lock m {DOOR}", DOORS).reason
+    do(enc, f"close m {DOOR} by=blue")
+    do(enc, f"lock m {DOOR}")
+    assert enc.state.doors == {DOOR: "locked"}
+    assert "the locked door" in refuse(enc, "move m 3,2", WALLS).reason
+
+
+# --- played at random: doors are facts of the log like any other ------------------------------------
+
+
+def _stateful() -> type:
+    from hypothesis import settings as hyp_settings
+    from hypothesis import strategies as st
+    from hypothesis.stateful import invariant, rule
+    from support_stateful import EncounterMachine
+    from tabletrail.core.refusal import Rejection
+    from tabletrail.core.walls import step_blocked
+
+    hops = st.tuples(st.integers(-1, 1), st.integers(-1, 1))
+
+    class DoorMachine(EncounterMachine):
+        """Walking, opening, closing, ending turns, undoing and redoing at random round one door.
+
+        The harness checks replay, undo-all/redo-all and the log's bytes; here: a door only ever
+        holds a DOOR state, and a step across a wall or a shut door is never accepted.
+        """
+
+        scenario = scene("speed-meters", at=(2, 2))
+
+        @rule(hop=hops)
+        def step(self, hop: tuple[int, int]) -> None:
+            f = self.enc.state.fighter(self.active)
+            to = (f.pos[0] + hop[0], f.pos[1] + hop[1])
+            shut = step_blocked(self.enc.state, f.pos, to)
+            result = self.run(f"move {f.id} {to[0]},{to[1]}")
+            if shut:  # never accepted; refused by the walls, or by a rule the ruleset asks first
+                assert isinstance(result, Rejection), (to, shut)
+                assert result.rule == WALLS or "wall" not in result.reason, result
+
+        @rule(trigger=st.sampled_from(["open", "close"]))
+        def use_door(self, trigger: str) -> None:
+            before = self.enc.state.doors[DOOR]
+            result = self.run(f"{trigger} {self.active} {DOOR}")
+            if not isinstance(result, Rejection):
+                assert (before, self.enc.state.doors[DOOR]) == {"open": ("closed", "open")}.get(
+                    trigger, ("open", "closed")
+                )
+
+        @invariant()
+        def doors_hold_door_states(self) -> None:
+            assert set(self.enc.state.doors) == {DOOR}
+            assert self.enc.state.doors[DOOR] in ("open", "closed")
+
+    DoorMachine.TestCase.settings = hyp_settings(max_examples=25, stateful_step_count=20, deadline=None)
+    return DoorMachine
+
+
+TestDoorsPlayedAtRandom = _stateful().TestCase
+
+
+def test_a_negative_door_cost_is_refused_at_load_and_by_a_ruling():
+    from tabletrail.events.errors import InputError
+
+    with pytest.raises(InputError, match=r"settings\.door_cost: must not be negative, got -1"):
+        encounter(scene("initiative-yards", settings="door_cost = -1"))
+    enc = encounter(scene("initiative-yards"))
+    assert "must not be negative" in refuse(enc, "setting door_cost -1 why=test", DOORS).reason
+    do(enc, "setting door_cost 2 why='heavy doors'")
+    assert enc.state.settings["door_cost"] == 2

@@ -168,26 +168,35 @@ def test_a_sight_line_through_a_wall_end_corner_is_blocked_like_a_diagonal_step(
 
 
 @st.composite
-def walled_maps(draw: st.DrawFn) -> tuple[Grid, dict[str, str], tuple[int, int], tuple[int, int]]:
-    """A small map with random unit walls and doors on its inner edges, and two cells on it."""
+def layouts(draw: st.DrawFn) -> tuple[int, int, list[str], dict[str, str], tuple[int, int], tuple[int, int]]:
+    """A small map's size, random unit walls and doors (name -> state) on its inner edges, two cells."""
     w, h = draw(st.integers(2, 6)), draw(st.integers(2, 6))
-    inner = [(x, y, 0) for x in range(w - 1) for y in range(h)] + [
-        (x, y, 1) for x in range(w) for y in range(h - 1)
-    ]
+    inner = [(x, y, 0) for x in range(w - 1) for y in range(h)]
+    inner += [(x, y, 1) for x in range(w) for y in range(h - 1)]
     chosen = draw(st.lists(st.sampled_from(inner), unique=True, max_size=len(inner)))
-    walls, doors, states = [], [], {}
+    walls, doors = [], {}
     for x, y, side in chosen:
         a, b = (x, y), ((x + 1, y) if side == 0 else (x, y + 1))
         kind = draw(st.sampled_from(["wall", "closed", "open"]))
         if kind == "wall":
             walls.append(f"{x + 1},{y}-{x + 1},{y + 1}" if side == 0 else f"{x},{y + 1}-{x + 1},{y + 1}")
         else:
-            name = f"{a[0]},{a[1]}|{b[0]},{b[1]}"
-            doors.append(f'{{ at = "{name}" }}')
-            states[name] = kind
-    g = grid_of(walls, ", ".join(doors), w, h)
+            doors[f"{a[0]},{a[1]}|{b[0]},{b[1]}"] = kind
     cell = st.tuples(st.integers(0, w - 1), st.integers(0, h - 1))
-    return g, states, draw(cell), draw(cell)
+    return w, h, walls, doors, draw(cell), draw(cell)
+
+
+def door_toml(doors: dict[str, str]) -> str:
+    return ", ".join(
+        f'{{ at = "{name}", closed = {str(state != "open").lower()} }}' for name, state in doors.items()
+    )
+
+
+@st.composite
+def walled_maps(draw: st.DrawFn) -> tuple[Grid, dict[str, str], tuple[int, int], tuple[int, int]]:
+    """A small map with random unit walls and doors on its inner edges, and two cells on it."""
+    w, h, walls, doors, a, b = draw(layouts())
+    return grid_of(walls, door_toml(doors), w, h), doors, a, b
 
 
 @settings(max_examples=300, deadline=None)
@@ -329,3 +338,52 @@ def test_rules_lists_the_engine_rules_and_door_cost_of_every_ruleset(capsys):
     out = capsys.readouterr().out
     assert out.count("door_cost = ") == len(STATS)
     assert "tabletrail/walls: a wall on a cell edge" in out and "tabletrail/doors:" in out
+
+
+@settings(max_examples=40, deadline=None)
+@given(layouts(), st.sampled_from(sorted(STATS)))
+def test_reach_on_random_walls_is_the_same_kept_live_and_unshortcut(case, ruleset):
+    """The kept-price search (whose steps out skip shut edges, keyed by the doors' states) agrees with
+    the policy asked for every step, on random walls and doors; no step of a cheapest path is stopped."""
+    w, h, walls, doors, a, _ = case
+    rows = ", ".join(['"' + "." * w + '"'] * h)
+    text = scene(ruleset, at=a, walls=", ".join(f'"{x}"' for x in walls))
+    text = text.replace('rows = [".......", ".......", ".......", ".......", "......."]', f"rows = [{rows}]")
+    foe = (w - 1, h - 1) if a != (w - 1, h - 1) else (0, 0)
+    text = text.replace("[map]", f"[map]\ndoors = [{door_toml(doors)}]")
+    text = text.replace("at = [6, 4]", f"at = [{foe[0]}, {foe[1]}]")
+    enc = encounter(text)
+    area = reach(enc.state, "m")
+    assert area.costs == reach(enc.state, "m", table=False).costs
+    assert area.costs == reach(enc.state, "m", shortcut=False).costs
+    for cell in area.costs:
+        here = a
+        for step in area.path(cell):
+            assert not step_blocked(enc.state, here, step)
+            here = step
+
+
+def test_a_dragged_body_is_not_put_down_across_a_wall():
+    head = scene("initiative-yards").split("[[fighters]]")[0]
+    body = """
+[[fighters]]
+id = "{fid}"
+side = "blue"
+at = [{x}, {y}]
+initiative = 6
+height = 1.5
+"""
+    enc = encounter(head + body.format(fid="m", x=2, y=0) + body.format(fid="b", x=1, y=0))
+    why = refuse(enc, "drag m b 2,1 put=3,1", WALLS).reason
+    assert "b can't be put on 3,1 from 2,1: a wall between 2,1 and 3,1" in why
+    do(enc, "drag m b 2,1 put=2,2")
+    assert enc.state.fighter("b").pos[:2] == (2, 2)
+
+
+def test_a_reflexive_leap_does_not_cross_a_wall():
+    enc = encounter(scene("ap-squares", at=(2, 2), n=10))
+    do(enc, "area-effect 2,2 1,2 damage=6")
+    why = refuse(enc, "reflexive-leap m 3,2 roll=17", WALLS).reason
+    assert "the leap to 3,2 can't cross a wall: from 2,2 to 3,2: a wall between 2,2 and 3,2" in why
+    do(enc, "reflexive-leap m 2,3 roll=20")  # 20 reaches the 18 a 1 m dive needs
+    assert enc.state.fighter("m").pos[:2] == (2, 3)

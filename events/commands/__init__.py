@@ -94,6 +94,20 @@ class CloseDoor(Command, tag="close"):
     door: str
 
 
+class LockDoor(Command, tag="lock"):
+    """The GM locks a closed door beside the fighter (by=gm): it stays shut until unlocked."""
+
+    fighter: str
+    door: str
+
+
+class UnlockDoor(Command, tag="unlock"):
+    """The GM unlocks a locked door beside the fighter (a key found, a lock picked): it is closed."""
+
+    fighter: str
+    door: str
+
+
 class Undo(Command, tag="undo"):
     """Take back the latest batch still in force. Handled by the encounter, not decide."""
 
