@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import sys
 from pathlib import Path
@@ -460,11 +459,11 @@ def flag_words(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one verb; every line it prints has its control characters escaped (render.Printable)."""
-    from tabletrail import render
+    """Run one verb; every line it prints has its control characters escaped (printable.Printable)."""
+    from tabletrail.printable import Printable
 
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = render.Printable(out), render.Printable(err)
+    sys.stdout, sys.stderr = Printable(out), Printable(err)
     try:
         return _main(argv)
     finally:
@@ -478,6 +477,8 @@ def _main(argv: list[str] | None = None) -> int:
     if verb not in parser.get_default("names"):
         names = parser.get_default("names")
         if verb and not verb.startswith("-"):
+            import difflib  # only for a mistyped verb
+
             near = difflib.get_close_matches(verb, names, n=3)
             hint = f"did you mean {' or '.join(near)}?" if near else f"verbs: {', '.join(names)}"
             print(f"tabletrail: unknown verb {verb!r}; {hint} (--help lists them)", file=sys.stderr)

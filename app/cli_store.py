@@ -30,14 +30,18 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, Store
-from tabletrail.events.postgres_store import NAME, PostgresStore, encounters, is_url, masked
+from tabletrail.events.pg_names import NAME, is_url, masked
 from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
 
-# Every verb opens a store through this module, so it imports no more than that;
+if TYPE_CHECKING:
+    from tabletrail.events.postgres_store import PostgresStore
+
+# Every verb opens a store through this module, so it imports no more than that:
+# the PostgreSQL store (and psycopg, ~200 ms) only when a URL or NAME asks for it;
 # the verbs below import what they use when they run (benchmarks/bench_cli.py).
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
@@ -62,9 +66,13 @@ def store_for(path: str, snapshot_every: int | None = None, *, heal: bool = True
     back its own unfinished transactions; `repair` and `verify` look without healing.
     """
     if is_url(path):
+        from tabletrail.events.postgres_store import PostgresStore
+
         return PostgresStore(path, snapshot_every=snapshot_every, warn=_warn)
     database = os.environ.get(DB_ENV)
     if database and NAME.fullmatch(path) and not Path(path).exists():
+        from tabletrail.events.postgres_store import PostgresStore
+
         return PostgresStore(database, encounter=path, snapshot_every=snapshot_every, warn=_warn)
     p = Path(path)
     if p.suffix.lower() == ".toml" and p.is_file():
@@ -99,9 +107,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
     from tabletrail.encounter import Encounter
 
     store = store_for(args.log, heal=False)
-    if isinstance(store, SqliteStore | PostgresStore):
+    if not isinstance(store, JsonlStore):  # SQLite or PostgreSQL
         try:
-            return _repair_database(store, args.dry_run)
+            return _repair_database(store, args.dry_run)  # type: ignore[arg-type]
         finally:
             store.close()
     assert isinstance(store, JsonlStore)
@@ -220,6 +228,8 @@ def cmd_encounters(args: argparse.Namespace) -> int:
         raise InputError(f"encounters: name the database: tabletrail encounters URL (or set {DB_ENV})")
     if not is_url(url):
         raise InputError(f"{url}: not a PostgreSQL URL (postgresql://HOST/DATABASE)")
+    from tabletrail.events.postgres_store import encounters
+
     found = encounters(url)
     if args.json:
         rows = [{"encounter": name, "events": n, "created": at} for name, n, at in found]

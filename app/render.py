@@ -22,32 +22,7 @@ from tabletrail.events.types import (
     StateChanged,
     Step,
 )
-
-# C0 controls but newline and tab, DEL, and the C1 controls: a terminal acts on them (ESC [2J clears
-# the screen), so text a player typed (a why=, a command, a fighter's name) is shown as \x1b instead.
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)}
-
-
-def printable(text: str) -> str:
-    """`text` with every control character a terminal would act on written out as \\xNN."""
-    return text.translate(_CONTROLS)
-
-
-class Printable:
-    """A text stream that escapes control characters on the way through (see `printable`).
-
-    The CLI wraps stdout and stderr in it, so every human output, error messages
-    included, is safe to show; JSON output is unchanged (json.dumps escapes them itself).
-    """
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-
-    def write(self, text: str) -> int:
-        return self.stream.write(printable(text))
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.stream, name)
+from tabletrail.printable import Printable, printable  # noqa: F401  (re-exported)
 
 
 def board(state: EncounterState) -> str:

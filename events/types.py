@@ -10,7 +10,6 @@ Every event is a frozen msgspec Struct in one tagged union (`type` field).
 Changes stay additive: a new field gets a default, a new fact gets a new type.
 """
 
-from __future__ import annotations
 
 from typing import Any
 
@@ -23,7 +22,7 @@ AnyCommand = command_union()  # every command, ruleset modules included
 
 Pos = tuple[int, int, int]  # x (column), y (row), z height in centi-units
 
-_EVENT_TYPES: list[type[Event]] = []
+_EVENT_TYPES: list[type["Event"]] = []
 
 
 class Event(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="type"):
