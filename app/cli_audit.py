@@ -128,9 +128,10 @@ def _moves(moves: list[dict[str, Any]], w: render.Words) -> list[str]:
         length = m["length"]
         unit = w.unit if length else m["unit"]  # forced, grapple...: lengths too, in the ruleset's unit
         at = f"event {m['seq']}: " if m["seq"] else ""
+        forced = m["resource"] in render.FORCED_RESOURCES  # a distance meant, not a budget left
         out.append(
-            f"  {at}{m['fighter']} moves on {m['resource']}, "
-            f"{_amount(m['budget'], length)} {unit} left before it"
+            f"  {at}{m['fighter']} moves on {render.RESOURCE_LENGTHS.get(m['resource'], m['resource'])}, "
+            f"{_amount(m['budget'], length)} {unit} {'to go' if forced else 'left before it'}"
         )
         rows = [("step", "cell", "terrain", "diagonal", "parity", "mode", "cost", "total", "left")]
         for s in m["steps"]:

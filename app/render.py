@@ -237,6 +237,8 @@ class Words:
 
 UNIT_RESOURCES = {"ap": "AP"}  # centi-counted budgets with their own unit
 RESOURCE_LENGTHS = {"forced": "forced movement", "grapple": "grapple movement", "glide": "gliding"}
+# Moves whose budget is the distance a force or a grapple meant to carry the fighter, not what it had left.
+FORCED_RESOURCES = frozenset({"forced", "grapple"})
 CENTI_KEYS = {"meters", "fallen", "height", "distance", "cost", "budget", "drop"}  # held in centi-units
 
 
@@ -427,9 +429,9 @@ def _moved(w: Words, event: Moved) -> str:
     """`ari moved 2,1 (1 m), 3,1 (1 m): 2 m of 6 m`, and why it stopped, with the distance."""
     total = sum(s.cost for s in event.steps)
     budget = w.amount(event.resource, event.budget)
-    if not event.steps:
-        stop = f": {event.stopped}" if event.stopped else ""
-        return f"{event.fighter} did not move (0 {w.unit} of {budget}){stop}"
+    if not event.steps:  # a forced move stopped before its first step: what it meant, what stopped it
+        stop = f"; stopped: {event.stopped}" if event.stopped else ""
+        return f"{event.fighter} did not move: {w.length(0)} of {budget}{stop}"
     path = ", ".join(_step(w, s) for s in event.steps)
     stop = f"; stopped: {event.stopped}" if event.stopped else ""
     return f"{event.fighter} moved {path}: {w.length(total)} of {budget}{stop}"
