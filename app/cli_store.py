@@ -24,8 +24,6 @@ the durable store, in the current folder under the scenario's file name with
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -38,13 +36,15 @@ from tabletrail.events.pg_names import NAME, is_url, masked
 from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
 
 if TYPE_CHECKING:
+    import argparse
+
     from tabletrail.events.postgres_store import PostgresStore
 
 # Every verb opens a store through this module, so it imports no more than that:
 # the PostgreSQL store (and psycopg, ~200 ms) only when a URL or NAME asks for it;
 # the verbs below import what they use when they run (benchmarks/bench_cli.py).
 
-AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
+AddVerb = Callable[[str, Any, str], "argparse.ArgumentParser"]  # argparse is loaded only to build parsers
 
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 LOG_HELP = (
@@ -58,6 +58,17 @@ def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
+OPENED: list[Store] = []  # every store a verb opened, closed by `close_opened` before a fast exit
+
+
+def close_opened() -> None:
+    """Close what the verb opened: SQLite folds its write-ahead log back, so the .db file is whole."""
+    while OPENED:
+        close = getattr(OPENED.pop(), "close", None)
+        if close is not None:
+            close()
+
+
 def store_for(path: str, snapshot_every: int | None = None, *, heal: bool = True) -> Store:
     """The store behind a log path given on the command line (see the module docstring).
 
@@ -65,6 +76,12 @@ def store_for(path: str, snapshot_every: int | None = None, *, heal: bool = True
     whoever opens it next (the cut bytes kept in LOG.torn-<time>), as SQLite rolls
     back its own unfinished transactions; `repair` and `verify` look without healing.
     """
+    store = _store_for(path, snapshot_every, heal=heal)
+    OPENED.append(store)
+    return store
+
+
+def _store_for(path: str, snapshot_every: int | None, *, heal: bool) -> Store:
     if is_url(path):
         from tabletrail.events.postgres_store import PostgresStore
 
@@ -233,6 +250,8 @@ def cmd_encounters(args: argparse.Namespace) -> int:
     found = encounters(url)
     if args.json:
         rows = [{"encounter": name, "events": n, "created": at} for name, n, at in found]
+        import json
+
         print(json.dumps({"database": masked(url), "encounters": rows}))
         return 0
     if not found:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -505,6 +504,8 @@ def json_doc(kind: str, data: Any, ruleset_id: str | None = None, *, sort_keys: 
         rs = get_ruleset(ruleset_id)
         doc["units"] = {"length": rs.unit, "scale": CU, "centi": sorted(rs.centi_resources)}
     doc["data"] = data
+    import json  # only --json outputs need it
+
     return json.dumps(doc, indent=2, sort_keys=sort_keys)
 
 

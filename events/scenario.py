@@ -392,14 +392,14 @@ class _Validator:
 
     def sides(self, raw: Any, known: set[str]) -> dict[str, SideSpec]:
         if not isinstance(raw, dict):
-            self.fail("sides", "expected tables like [sides.blue] with colour = \"#2f6fd6\"")
+            self.fail("sides", 'expected tables like [sides.blue] with colour = "#2f6fd6"')
         out = {}
         for side, spec in raw.items():
             field = f"sides.{side}"
             if side not in known:
                 self.fail(field, f"no fighter is on side {side!r} (sides: {', '.join(sorted(known))})")
             if not isinstance(spec, dict) or set(spec) - {"colour"}:
-                self.fail(field, "expected a table with colour = \"#rrggbb\" (or a colour name)")
+                self.fail(field, 'expected a table with colour = "#rrggbb" (or a colour name)')
             colour = spec.get("colour", "")
             if not isinstance(colour, str) or not COLOUR.match(colour):
                 self.fail(f"{field}.colour", f"expected #rgb, #rrggbb or a colour name, got {colour!r}")
