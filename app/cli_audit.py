@@ -149,7 +149,8 @@ def _moves(moves: list[dict[str, Any]], w: render.Words) -> list[str]:
                     _amount(s["left"], length),
                 )
             )
-        out.extend("    " + line for line in _table(rows))
+        if len(rows) > 1:  # a forced move stopped before its first step has no steps to tabulate
+            out.extend("    " + line for line in _table(rows))
         over = "  OVER BUDGET" if m["over"] else ""
         out.append(
             f"    total {_amount(m['total'], length)} of {_amount(m['budget'], length)} {unit}, "
