@@ -1,3 +1,3 @@
-from tabletrail.cli import main
+from tabletrail.cli import run
 
-raise SystemExit(main())
+run()

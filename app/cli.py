@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import argparse
-import difflib
 import importlib
+import os
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from tabletrail import cli_store
 from tabletrail.events.errors import InputError
 
 if TYPE_CHECKING:
+    import argparse
+
     from tabletrail.encounter import Encounter
 
 # A verb imports what it uses when it runs (a `do` never loads the audit, the web
@@ -244,6 +246,7 @@ def play_script(enc: Encounter, script: Path) -> int:
 
 
 def cmd_modifiers(args: argparse.Namespace) -> int:
+    import msgspec
     from tabletrail import render
     from tabletrail.core.rulesets import get as get_ruleset
 
@@ -256,7 +259,7 @@ def cmd_modifiers(args: argparse.Namespace) -> int:
             )
     mods = get_ruleset(state.ruleset).modifiers(state, args.fighter, args.against)
     if args.json:  # one JSON document, nothing else on stdout
-        print(render.json_doc("modifiers", [m.__dict__ for m in mods], state.ruleset))
+        print(render.json_doc("modifiers", [msgspec.structs.asdict(m) for m in mods], state.ruleset))
         return 0
     if not mods:
         print(f"no modifiers in force for {args.fighter}")
@@ -326,6 +329,8 @@ class _Unbuilt:
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with `only`, just that verb's parser is built (its `verbs` says all names)."""
+    import argparse
+
     names: list[str] = []
     plugins: list[Any] = []
     parser = argparse.ArgumentParser(
@@ -460,35 +465,56 @@ def flag_words(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
     return out
 
 
+def run() -> None:
+    """The `tabletrail` program: run one verb, then leave without tearing the interpreter down.
+
+    Freeing every module and object at exit costs a command ~60 ms of CPU, a quarter
+    of a `do` (benchmarks/bench_cli.py), and there is nothing left to do then: every
+    batch is committed when it is appended, the output is flushed here, and the stores
+    the verb opened are closed (SQLite folds its write-ahead log back into the .db).
+    A verb that started threads or processes (serve) exits the ordinary way.
+    """
+    code = main()
+    cli_store.close_opened()
+    threading = sys.modules.get("threading")
+    if "multiprocessing" in sys.modules or (threading is not None and threading.active_count() > 1):
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader went away (| head): nothing more can reach it
+        pass
+    os._exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run one verb; every line it prints has its control characters escaped (render.Printable)."""
-    from tabletrail import render
+    """Run one verb; every line it prints has its control characters escaped (printable.Printable)."""
+    from tabletrail.printable import Printable
 
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = render.Printable(out), render.Printable(err)
+    sys.stdout, sys.stderr = Printable(out), Printable(err)
     try:
         return _main(argv)
     finally:
         sys.stdout, sys.stderr = out, err
 
 
+def quick_do(argv: list[str]) -> SimpleNamespace | None:
+    """`do LOG WORDS...` read without argparse: the verb a table types most, ~10 ms of CPU sooner.
+
+    It is what argparse makes of it (LOG, then every word the command's; cmd_do takes a
+    late --id out of the words); any other shape (a flag before LOG, a --help) is argparse's.
+    """
+    if len(argv) < 2 or argv[0] != "do" or argv[1].startswith("-") or {"-h", "--help"} & set(argv):
+        return None
+    return SimpleNamespace(verb="do", fn=cmd_do, log=argv[1], id=None, words=argv[2:])
+
+
 def _main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(only=argv[0] if argv else None)
-    verb = argv[0] if argv else ""
-    if verb not in parser.get_default("names"):
-        names = parser.get_default("names")
-        if verb and not verb.startswith("-"):
-            near = difflib.get_close_matches(verb, names, n=3)
-            hint = f"did you mean {' or '.join(near)}?" if near else f"verbs: {', '.join(names)}"
-            print(f"tabletrail: unknown verb {verb!r}; {hint} (--help lists them)", file=sys.stderr)
-            return 2
-        parser = build_parser()  # --help and the like: argparse lists every verb
-    elif verb not in VALUE_VERBS:
-        argv = [verb, *flag_words(parser.get_default("verbs")[verb], argv[1:])]
-    args, extra = parser.parse_known_args(argv)
-    if extra:  # a stray word: show the usage of the verb it was given to, not the whole list of verbs
-        args.verbs[args.verb].error(f"unrecognized arguments: {' '.join(extra)}")
+    args = quick_do(argv) or _parse(argv)
+    if isinstance(args, int):
+        return args
     try:
         return args.fn(args)
     except InputError as exc:
@@ -500,6 +526,28 @@ def _main(argv: list[str] | None = None) -> int:
         where = f"{exc.filename}: " if isinstance(exc.filename, str) else ""
         print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
+
+
+def _parse(argv: list[str]) -> argparse.Namespace | int:
+    """The verb and its arguments as argparse reads them; an exit code for a verb that isn't one."""
+    parser = build_parser(only=argv[0] if argv else None)
+    verb = argv[0] if argv else ""
+    if verb not in parser.get_default("names"):
+        names = parser.get_default("names")
+        if verb and not verb.startswith("-"):
+            import difflib  # only for a mistyped verb
+
+            near = difflib.get_close_matches(verb, names, n=3)
+            hint = f"did you mean {' or '.join(near)}?" if near else f"verbs: {', '.join(names)}"
+            print(f"tabletrail: unknown verb {verb!r}; {hint} (--help lists them)", file=sys.stderr)
+            return 2
+        parser = build_parser()  # --help and the like: argparse lists every verb
+    elif verb not in VALUE_VERBS:
+        argv = [verb, *flag_words(parser.get_default("verbs")[verb], argv[1:])]
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # a stray word: show the usage of the verb it was given to, not the whole list of verbs
+        args.verbs[args.verb].error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
 
 
 if __name__ == "__main__":

@@ -128,9 +128,10 @@ def _moves(moves: list[dict[str, Any]], w: render.Words) -> list[str]:
         length = m["length"]
         unit = w.unit if length else m["unit"]  # forced, grapple...: lengths too, in the ruleset's unit
         at = f"event {m['seq']}: " if m["seq"] else ""
+        forced = m["resource"] in render.FORCED_RESOURCES  # a distance meant, not a budget left
         out.append(
-            f"  {at}{m['fighter']} moves on {m['resource']}, "
-            f"{_amount(m['budget'], length)} {unit} left before it"
+            f"  {at}{m['fighter']} moves on {render.RESOURCE_LENGTHS.get(m['resource'], m['resource'])}, "
+            f"{_amount(m['budget'], length)} {unit} {'to go' if forced else 'left before it'}"
         )
         rows = [("step", "cell", "terrain", "diagonal", "parity", "mode", "cost", "total", "left")]
         for s in m["steps"]:
@@ -148,7 +149,8 @@ def _moves(moves: list[dict[str, Any]], w: render.Words) -> list[str]:
                     _amount(s["left"], length),
                 )
             )
-        out.extend("    " + line for line in _table(rows))
+        if len(rows) > 1:  # a forced move stopped before its first step has no steps to tabulate
+            out.extend("    " + line for line in _table(rows))
         over = "  OVER BUDGET" if m["over"] else ""
         out.append(
             f"    total {_amount(m['total'], length)} of {_amount(m['budget'], length)} {unit}, "

@@ -24,23 +24,27 @@ the durable store, in the current folder under the scenario's file name with
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, Store
-from tabletrail.events.postgres_store import NAME, PostgresStore, encounters, is_url, masked
+from tabletrail.events.pg_names import NAME, is_url, masked
 from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
 
-# Every verb opens a store through this module, so it imports no more than that;
+if TYPE_CHECKING:
+    import argparse
+
+    from tabletrail.events.postgres_store import PostgresStore
+
+# Every verb opens a store through this module, so it imports no more than that:
+# the PostgreSQL store (and psycopg, ~200 ms) only when a URL or NAME asks for it;
 # the verbs below import what they use when they run (benchmarks/bench_cli.py).
 
-AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
+AddVerb = Callable[[str, Any, str], "argparse.ArgumentParser"]  # argparse is loaded only to build parsers
 
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 LOG_HELP = (
@@ -54,6 +58,17 @@ def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
+OPENED: list[Store] = []  # every store a verb opened, closed by `close_opened` before a fast exit
+
+
+def close_opened() -> None:
+    """Close what the verb opened: SQLite folds its write-ahead log back, so the .db file is whole."""
+    while OPENED:
+        close = getattr(OPENED.pop(), "close", None)
+        if close is not None:
+            close()
+
+
 def store_for(path: str, snapshot_every: int | None = None, *, heal: bool = True) -> Store:
     """The store behind a log path given on the command line (see the module docstring).
 
@@ -61,10 +76,20 @@ def store_for(path: str, snapshot_every: int | None = None, *, heal: bool = True
     whoever opens it next (the cut bytes kept in LOG.torn-<time>), as SQLite rolls
     back its own unfinished transactions; `repair` and `verify` look without healing.
     """
+    store = _store_for(path, snapshot_every, heal=heal)
+    OPENED.append(store)
+    return store
+
+
+def _store_for(path: str, snapshot_every: int | None, *, heal: bool) -> Store:
     if is_url(path):
+        from tabletrail.events.postgres_store import PostgresStore
+
         return PostgresStore(path, snapshot_every=snapshot_every, warn=_warn)
     database = os.environ.get(DB_ENV)
     if database and NAME.fullmatch(path) and not Path(path).exists():
+        from tabletrail.events.postgres_store import PostgresStore
+
         return PostgresStore(database, encounter=path, snapshot_every=snapshot_every, warn=_warn)
     p = Path(path)
     if p.suffix.lower() == ".toml" and p.is_file():
@@ -99,9 +124,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
     from tabletrail.encounter import Encounter
 
     store = store_for(args.log, heal=False)
-    if isinstance(store, SqliteStore | PostgresStore):
+    if not isinstance(store, JsonlStore):  # SQLite or PostgreSQL
         try:
-            return _repair_database(store, args.dry_run)
+            return _repair_database(store, args.dry_run)  # type: ignore[arg-type]
         finally:
             store.close()
     assert isinstance(store, JsonlStore)
@@ -220,9 +245,13 @@ def cmd_encounters(args: argparse.Namespace) -> int:
         raise InputError(f"encounters: name the database: tabletrail encounters URL (or set {DB_ENV})")
     if not is_url(url):
         raise InputError(f"{url}: not a PostgreSQL URL (postgresql://HOST/DATABASE)")
+    from tabletrail.events.postgres_store import encounters
+
     found = encounters(url)
     if args.json:
         rows = [{"encounter": name, "events": n, "created": at} for name, n, at in found]
+        import json
+
         print(json.dumps({"database": masked(url), "encounters": rows}))
         return 0
     if not found:

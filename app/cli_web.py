@@ -17,7 +17,7 @@ DEFAULT_PORT = 8000
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve one encounter's table view: on this machine only unless --host says otherwise."""
     from tabletrail.events.errors import InputError
-    from tabletrail.events.postgres_store import is_url
+    from tabletrail.events.pg_names import is_url
 
     if not 1 <= args.port <= 65535:
         raise InputError(f"--port: {args.port} is not a port number (1 to 65535)")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -24,32 +23,7 @@ from tabletrail.events.types import (
     StateChanged,
     Step,
 )
-
-# C0 controls but newline and tab, DEL, and the C1 controls: a terminal acts on them (ESC [2J clears
-# the screen), so text a player typed (a why=, a command, a fighter's name) is shown as \x1b instead.
-_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)}
-
-
-def printable(text: str) -> str:
-    """`text` with every control character a terminal would act on written out as \\xNN."""
-    return text.translate(_CONTROLS)
-
-
-class Printable:
-    """A text stream that escapes control characters on the way through (see `printable`).
-
-    The CLI wraps stdout and stderr in it, so every human output, error messages
-    included, is safe to show; JSON output is unchanged (json.dumps escapes them itself).
-    """
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-
-    def write(self, text: str) -> int:
-        return self.stream.write(printable(text))
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.stream, name)
+from tabletrail.printable import Printable, printable  # noqa: F401  (re-exported)
 
 
 def board(state: EncounterState) -> str:
@@ -190,9 +164,11 @@ def fighters(state: EncounterState) -> str:
 
 
 def spent_text(w: Words, resource: str, value: int) -> str:
-    """`movement 5 m`, `forced 1 m`, `actions 1`, `ap 2 AP`: the budget's name, then the amount."""
+    """`movement 5 m`, `forced 1 m`, `actions 1`, `2 AP`: the budget's name, then the amount."""
+    if resource in BUDGET_NAMES:  # its unit names it: `2 AP`
+        return w.measure(resource, value)
     if resource in w.centi:
-        return f"{resource} {fmt(value)} {UNIT_RESOURCES.get(resource, w.unit)}"
+        return f"{resource} {fmt(value)} {w.unit}"
     return f"{resource} {value}"
 
 
@@ -228,14 +204,22 @@ class Words:
         """`1.5 m`: a length held in centi-units, in the ruleset's unit."""
         return f"{fmt(cu)} {self.unit}"
 
+    def measure(self, resource: str, value: int) -> str:
+        """`1.5 m`, `3 AP`, `1 action`: an amount of a budget in the budget's own unit."""
+        if resource in self.centi:
+            return f"{fmt(value)} {UNIT_RESOURCES.get(resource, self.unit)}"
+        one, many = COUNTED.get(resource, (resource.removesuffix("s"), resource))
+        return plural(value, one, many)
+
     def amount(self, resource: str, value: int) -> str:
         """`2 m of forced movement`, `3 AP`, `1 action`: a budget amount as the table counts it."""
-        if resource in self.centi:
-            if resource in UNIT_RESOURCES:
-                return f"{fmt(value)} {UNIT_RESOURCES[resource]}"
-            label = RESOURCE_LENGTHS.get(resource, resource)
-            return f"{self.length(value)}" + ("" if resource == "movement" else f" of {label}")
-        return plural(value, resource.removesuffix("s"), resource)
+        if resource in self.centi and resource not in UNIT_RESOURCES and resource != "movement":
+            return f"{self.measure(resource, value)} of {RESOURCE_LENGTHS.get(resource, resource)}"
+        return self.measure(resource, value)
+
+    def progress(self, resource: str, used: int, budget: int) -> str:
+        """`1 m of 2 m of forced movement`, `2 AP of 12 AP`: how much of a move's budget it used."""
+        return f"{self.measure(resource, used)} of {self.amount(resource, budget)}"
 
     def cell(self, pos: tuple[int, ...] | list[int]) -> str:
         """`3,4`, or `3,4 at height 1.5 m` off the ground."""
@@ -290,7 +274,11 @@ class Words:
 
 
 UNIT_RESOURCES = {"ap": "AP"}  # centi-counted budgets with their own unit
+COUNTED = {"ap": ("AP", "AP")}  # counted budgets whose noun is not their name (round-meters counts AP whole)
+BUDGET_NAMES = {"ap": "AP"}  # a budget named in a sentence ("ari's movement and AP start over")
 RESOURCE_LENGTHS = {"forced": "forced movement", "grapple": "grapple movement", "glide": "gliding"}
+# Moves whose budget is the distance a force or a grapple meant to carry the fighter, not what it had left.
+FORCED_RESOURCES = frozenset({"forced", "grapple"})
 CENTI_KEYS = {"meters", "fallen", "height", "distance", "cost", "budget", "drop"}  # held in centi-units
 
 
@@ -315,6 +303,14 @@ def _action(w: Words, fid: str, v: dict[str, Any]) -> str:
     return f"{fid}'s action this round: {v['kind']}{_who_target(v)}{ap}{held}"
 
 
+def _rotation(w: Words, fid: str, v: dict[str, Any]) -> str:
+    turn = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(v["direction"], v["direction"])
+    return (
+        f"{fid} has rotated {turn} about {w.cell(v['pivot'])} to {w.cell(v['at'])}: "
+        f"it may not turn back to {w.cell(v['back'])} until it does something else"
+    )
+
+
 def _trajectory(w: Words, fid: str, v: dict[str, Any]) -> str:
     return f"{fid} drifts {v['dir']} at {plural(v['speed'], w.unit, w.unit)} per turn"
 
@@ -323,6 +319,7 @@ MARKS: dict[str, Callable[[Words, str, Any], str]] = {
     "held": _held,
     "action": _action,
     "trajectory": _trajectory,
+    "rotation": _rotation,
     "delayed": lambda w, fid, v: f"{fid} delays until after {v['after']}",
     "invading": lambda w, fid, v: f"{fid} tries to enter {w.cell(v['cell'])}, held by {v['occupant']}",
     "blocked": lambda w, fid, v: f"{fid} may not try to enter {w.value(v)} again this cycle",
@@ -393,10 +390,11 @@ def _describe(w: Words, event: Event) -> str:
         return f"{event.fighter} {verb} {w.amount(event.resource, abs(event.amount))}"
     if isinstance(event, Refreshed):
         starts = "starts" if len(event.resources) == 1 else "start"
-        return f"{event.fighter}'s {_and(list(event.resources))} {starts} over"
+        names = [BUDGET_NAMES.get(r, r) for r in event.resources]
+        return f"{event.fighter}'s {_and(names)} {starts} over"
     if isinstance(event, StateChanged):
-        trigger = event.trigger.replace("_", " ")
-        return f"{event.fighter}'s {event.machine}: {event.source} -> {event.dest} ({trigger})"
+        trigger, source, dest = (x.replace("_", " ") for x in (event.trigger, event.source, event.dest))
+        return f"{event.fighter}'s {event.machine}: {source} -> {dest} ({trigger})"
     if isinstance(event, ev.DoorChanged):
         who = event.fighter or "the GM"
         verb = DOOR_WORDS.get(event.trigger, event.trigger)
@@ -468,6 +466,7 @@ UNMARKED = {
     "invading": "no longer entering another's square",
     "blocked": "may try blocked squares again",
     "sprint-penalty": "the sprint penalty is over",
+    "rotation": "the rotation is over",
     "fallen": "the fall is over",
     "breath": "breathing again",
     "dragging": "no longer dragging",
@@ -483,20 +482,18 @@ def _and(items: list[str]) -> str:
 
 
 def _moved(w: Words, event: Moved) -> str:
-    """`ari moved 2,1 (1 m), 3,1 (1 m): 2 m of 6 m`, and why it stopped, with the distance."""
-    total = sum(s.cost for s in event.steps)
-    budget = w.amount(event.resource, event.budget)
-    if not event.steps:
-        stop = f": {event.stopped}" if event.stopped else ""
-        return f"{event.fighter} did not move (0 {w.unit} of {budget}){stop}"
-    path = ", ".join(_step(w, s) for s in event.steps)
+    """`ari moved 2,1 (1 m), 3,1 (1 m): 2 m of 6 m`, and why it stopped; costs in the budget's unit."""
+    used = w.progress(event.resource, sum(s.cost for s in event.steps), event.budget)
     stop = f"; stopped: {event.stopped}" if event.stopped else ""
-    return f"{event.fighter} moved {path}: {w.length(total)} of {budget}{stop}"
+    if not event.steps:  # a forced move stopped before its first step: what it meant, what stopped it
+        return f"{event.fighter} did not move: {used}{stop}"
+    path = ", ".join(_step(w, event.resource, s) for s in event.steps)
+    return f"{event.fighter} moved {path}: {used}{stop}"
 
 
-def _step(w: Words, s: Step) -> str:
+def _step(w: Words, resource: str, s: Step) -> str:
     extra = f", {s.terrain}" if s.terrain not in ("", "floor") else ""
-    return f"{w.cell(s.to)} ({w.length(s.cost)}{extra})"
+    return f"{w.cell(s.to)} ({w.measure(resource, s.cost)}{extra})"
 
 
 def describe(event: Event, rs: Ruleset | None = None) -> str:
@@ -541,6 +538,8 @@ def json_doc(kind: str, data: Any, ruleset_id: str | None = None, *, sort_keys: 
         rs = get_ruleset(ruleset_id)
         doc["units"] = {"length": rs.unit, "scale": CU, "centi": sorted(rs.centi_resources)}
     doc["data"] = data
+    import json  # only --json outputs need it
+
     return json.dumps(doc, indent=2, sort_keys=sort_keys)
 
 

@@ -7,7 +7,6 @@ and `name=value` words set any field by name. Cells are written x,y or x,y,z.
 
 from __future__ import annotations
 
-import difflib
 import shlex
 from typing import Any
 
@@ -36,6 +35,8 @@ def verbs_for(ruleset_id: str) -> dict[str, type[Command]]:
 
 def _unknown_verb(verb: str, known: dict[str, type[Command]], where: str) -> InputError:
     """`did you mean move?`: the nearest verbs this encounter knows, not every ruleset's."""
+    import difflib  # only for a mistyped verb
+
     near = difflib.get_close_matches(verb, list(known), n=3, cutoff=0.6)
     if near:
         return InputError(

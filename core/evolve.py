@@ -56,6 +56,10 @@ def _fighter(state: EncounterState, fid: str, **changes: Any) -> EncounterState:
 
 
 def _moved(s: EncounterState, e: ev.Moved) -> EncounterState:
+    if not e.steps:  # a forced move stopped before its first step: recorded, and nothing changes
+        if not e.stopped:
+            raise ValueError(f"a move of {e.fighter} with no steps must say what stopped it")
+        return s
     f = s.fighter(e.fighter)
     assert f is not None
     cost = sum(step.cost for step in e.steps)

@@ -11,9 +11,9 @@ validation, and the catalogue listing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import msgspec
 from tabletrail.core import doors
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice, parse_formula
@@ -66,15 +66,15 @@ ENGINE_RULE_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class Rule:
+# The catalogue's records are frozen Structs, not dataclasses: a dataclass writes and
+# compiles its methods when the module loads, ~5 ms of every CLI command (bench_cli.py).
+class Rule(msgspec.Struct, frozen=True):
     name: str  # short id inside the ruleset, e.g. "rough"
     enforce: str  # what the engine enforces, in the catalogue's words
     default: str = ""  # the default ruling where the text is silent
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(msgspec.Struct, frozen=True):
     name: str
     default: Any
     doc: str
@@ -103,8 +103,7 @@ class Setting:
         return int(value) if kind is int else value
 
 
-@dataclass(frozen=True)
-class Stat:
+class Stat(msgspec.Struct, frozen=True):
     name: str
     doc: str
     length: bool = False  # a distance or height, in the ruleset's unit
@@ -479,10 +478,9 @@ class Ruleset:
         """What a posture change costs in this ruleset."""
 
 
-@dataclass(frozen=True)
-class Modifier:
+class Modifier(msgspec.Struct, frozen=True):
     applies_to: str  # "defense", "ranged attack", "melee attack", "attack against"
     value: int | str  # a number, or "advantage" / "no dexterity"
     rule: str
     why: str = ""
-    tags: tuple[str, ...] = field(default=())
+    tags: tuple[str, ...] = ()

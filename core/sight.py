@@ -17,13 +17,16 @@ answer is the same on every machine.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from tabletrail.core.geometry import XY, Grid, Pos
 from tabletrail.core.units import CU
 from tabletrail.core.walls import sight_walls
 
-Span = tuple[Fraction, Fraction]
+if TYPE_CHECKING:  # `fractions` costs a CLI command ~4 ms to import; only a sight check needs it
+    from fractions import Fraction
+
+    Span = tuple[Fraction, Fraction]
 
 
 def crossing(a: XY, b: XY, cell: XY) -> Span | None:
@@ -31,6 +34,8 @@ def crossing(a: XY, b: XY, cell: XY) -> Span | None:
 
     None when it never enters the cell's open square.
     """
+    from fractions import Fraction
+
     lo, hi = Fraction(0), Fraction(1)
     for axis in (0, 1):
         d = b[axis] - a[axis]

@@ -54,6 +54,7 @@ from tabletrail.events.log import (
     tip_text,
     unkept,
 )
+from tabletrail.events.pg_names import NAME, SCHEMES, is_url, masked  # noqa: F401  (re-exported)
 
 try:
     import psycopg
@@ -69,8 +70,6 @@ CHANNEL = "tabletrail"  # NOTIFY channel: payload "schema\tencounter\tversion"
 PAGE = 20_000  # rows per query when reading a long log
 COPY_FROM = 1000  # a batch of more rows than this (an import) is written with COPY
 CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
-SCHEMES = ("postgresql", "postgres")
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")  # an encounter: safe in a URL path, a file name
 
 # One batch, one statement (see PostgresStore._append): every part selects from the tip that moved.
 APPEND = """
@@ -126,21 +125,6 @@ TABLES = (
         encounter TEXT NOT NULL, key TEXT NOT NULL, value TEXT, PRIMARY KEY (encounter, key))""",
     INVITES,
 )
-
-
-def is_url(text: str) -> bool:
-    """Does a LOG argument name a PostgreSQL database rather than a file?"""
-    return text.split("://", 1)[0].lower() in SCHEMES and "://" in text
-
-
-def masked(url: str) -> str:
-    """The URL with its password replaced by ***, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 class Location(msgspec.Struct, frozen=True):

@@ -9,7 +9,6 @@ of every log, which makes a log self-contained.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -241,6 +240,8 @@ def load_scenario(path: str | Path) -> Scenario:
             f"{path}: {len(data):,} bytes; a scenario file may hold {MAX_SCENARIO_BYTES:,} "
             "(MAX_SCENARIO_BYTES)"
         )
+    import tomllib  # only a new scenario is parsed; opening a log never is (~5 ms a CLI command)
+
     try:
         raw = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:

@@ -10,8 +10,6 @@ Every event is a frozen msgspec Struct in one tagged union (`type` field).
 Changes stay additive: a new field gets a default, a new fact gets a new type.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 import msgspec
@@ -23,7 +21,7 @@ AnyCommand = command_union()  # every command, ruleset modules included
 
 Pos = tuple[int, int, int]  # x (column), y (row), z height in centi-units
 
-_EVENT_TYPES: list[type[Event]] = []
+_EVENT_TYPES: list[type["Event"]] = []
 
 
 class Event(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="type"):
@@ -62,11 +60,15 @@ class Step(msgspec.Struct, frozen=True, gc=False, array_like=True):
 
 
 class Moved(Event, tag="moved"):
+    """A fighter went along these steps. A forced move (resource forced or grapple) has as budget
+    the distance the rule meant, so one cut short says how far it was to go; one stopped before
+    its first step is recorded too, with no steps and what stopped it (a replay and verify carry it)."""
+
     fighter: str
     steps: tuple[Step, ...]
     resource: str = "movement"  # which budget paid
-    budget: int = 0  # what was left before the move, centi-units
-    stopped: str = ""  # why the move ended early, if it did
+    budget: int = 0  # what was left before the move (a forced move: the distance meant), centi-units
+    stopped: str = ""  # why the move ended early, if it did (required when there are no steps)
 
 
 class Placed(Event, tag="placed"):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from tabletrail.cli import EXAMPLES, PLUGINS, build_parser, main
+from tabletrail.cli import EXAMPLES, PLUGINS, build_parser, main, quick_do
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
@@ -145,3 +145,33 @@ def test_every_example_commands_prints_is_allowed(
     for example in examples:
         code, out, err = run(capsys, "why", log, *shlex.split(example))
         assert code == 0, f"{ruleset}: {example}: {out}{err}"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["do", "f.db", "move", "ari", "3,4", "roll=14", "by=blue"],
+        ["do", "f.db", "move", "ari", "3,4", "--id", "k1"],
+        ["do", "f.db"],
+        ["do", "f.db", "why=a reason with spaces"],
+    ],
+)
+def test_do_read_without_argparse_is_what_argparse_reads(argv: list[str]):
+    """`do` skips building the parsers (quick_do); what it reads must be argparse's reading."""
+    quick = quick_do(argv)
+    assert quick is not None
+    parsed = build_parser(only="do").parse_args(argv)
+    assert (quick.verb, quick.fn, quick.log, quick.id, quick.words) == (
+        parsed.verb,
+        parsed.fn,
+        parsed.log,
+        parsed.id,
+        parsed.words,
+    )
+
+
+@pytest.mark.parametrize(
+    "argv", [["do"], ["do", "--id", "k1", "f.db", "end-turn"], ["do", "f.db", "--help"], ["show", "f.db"]]
+)
+def test_every_other_shape_is_left_to_argparse(argv: list[str]):
+    assert quick_do(argv) is None

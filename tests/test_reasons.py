@@ -8,6 +8,7 @@ going off (what it did, to whom).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,45 @@ def test_a_held_action_going_off_says_what_it_did_to_whom(tmp_path: Path, capsys
     assert "{" not in out and "'kind'" not in out
     _, card = run(capsys, "explain", log, seq_of(out, "bo's action this round"))
     assert "bo's action this round: shoot at dax for 2 AP, a held action going off" in card
+
+
+def test_a_shove_stopped_by_a_wall_says_how_far_it_was_to_go_and_what_stopped_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    log = started(tmp_path, capsys, brawl({"brawn": 0}, {"brawn": 0}, WALLED))
+    _, out = run(capsys, "do", log, "shove", "a", "t", "roll=6", "roll=1")
+    assert "margin 5, so 2 m" in out
+    stopped = next(x for x in out.splitlines() if x.split()[1:2] == ["t"] and "did not move" in x)
+    assert "t did not move: 0 m of 2 m of forced movement; stopped: 4,2 is wall" in stopped, out
+    _, card = run(capsys, "explain", log, seq_of(out, "t did not move"))
+    assert "t did not move: 0 m of 2 m of forced movement; stopped: 4,2 is wall" in card
+    assert "t moves on forced movement, 2 m to go" in card and "stopped: 4,2 is wall" in card
+    # The log itself holds it: a move of no steps, the 2 m meant and the reason, which a replay
+    # folds (t stays at 3,2) and verify re-decides to the same event.
+    moved = next(json.loads(x)["event"] for x in log.read_text().splitlines() if '"moved"' in x)
+    assert (moved["steps"], moved["budget"], moved["resource"]) == ([], 200, "forced")
+    assert moved["stopped"].startswith("4,2 is wall")
+    _, board = run(capsys, "replay", log, "--json")
+    assert next(f for f in json.loads(board)["data"]["fighters"] if f["id"] == "t")["pos"][:2] == [3, 2]
+    _, verified = run(capsys, "verify", log)
+    assert "OK" in verified
+
+
+def test_a_shove_cut_short_says_how_far_it_went(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    rows = ["######", "#....#", "#....#", "#....#", "######"]  # one free space behind t, then wall
+    log = started(tmp_path, capsys, brawl({"brawn": 0}, {"brawn": 0}, rows))
+    _, out = run(capsys, "do", log, "shove", "a", "t", "roll=6", "roll=1")
+    assert "t moved 4,2 (1 m): 1 m of 2 m of forced movement; stopped: 5,2 is wall" in out, out
+
+
+def test_a_pull_with_no_room_to_step_back_says_so_and_nobody_moves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    rows = ["#####", "#...#", "#...#", "#...#", "#####"]
+    log = started(tmp_path, capsys, brawl({"brawn": 4}, {"brawn": 0}, rows))
+    run(capsys, "do", log, "move", "a", "1,2")
+    run(capsys, "do", log, "force", "t", "slide", "2,2")
+    _, out = run(capsys, "do", log, "pull", "a", "t", "roll=6", "roll=1")
+    assert "margin 9, so 4 m" in out
+    assert "a did not move: 0 m of 4 m of grapple movement; stopped: 0,2 is wall" in out, out
+    assert "t moved" not in out

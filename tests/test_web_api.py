@@ -26,6 +26,7 @@ from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS
 from tabletrail.core.units import CU, fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
+from tabletrail.render import Words
 from tabletrail.syntax import parse
 from tabletrail.web import views
 from tabletrail.web.server import create_app
@@ -151,7 +152,7 @@ def test_spent_budgets_are_sent_in_the_rulesets_words_not_hundredths(client: Tes
     ari = fighter(client.get("/api/state").json(), "ari")
     engine = opened(log).state.fighter("ari")
     rs = get_ruleset("speed-meters")
-    assert ari["spent_text"] == [rs.amount_label(k, v) for k, v in sorted(engine.spent.items()) if v]
+    assert ari["spent_text"] == [Words(rs).amount(k, v) for k, v in sorted(engine.spent.items()) if v]
     assert f"{fmt(engine.spent['movement'])} m" in ari["spent_text"]
     assert str(engine.spent["movement"]) not in " ".join(ari["spent_text"])  # 300 would be hundredths
     assert ari["move_unit"] == "m"
@@ -180,6 +181,25 @@ def test_events_list_every_record_with_its_rule_ids_and_status(client: TestClien
     assert moved["rules"] == ["speed-meters/movement"]
     assert moved["status"] == "undone"
     assert events[-1]["type"] == "undone" and events[-1]["rules"] == ["tabletrail/undo"]
+
+
+def test_the_event_list_and_the_preview_say_what_do_prints(client: TestClient, log: Path):
+    """One presentation layer: each event reads on the page as `do` prints it, in the ruleset's unit."""
+    from tabletrail.render import event_line
+
+    done = do(client, "move ari 2,2 3,2")
+    enc = opened(log)
+    rs = get_ruleset(enc.state.ruleset)
+    listed = client.get("/api/events").json()["events"]
+    for e, r in zip(listed, enc.records, strict=True):
+        line = event_line(r.event, rs)  # what `do` and `log` print after the sequence number
+        assert line.startswith(e["text"]) and (not e["note"] or line.endswith(f"— {e['note']}"))
+    moved = next(e for e in listed if e["type"] == "moved")
+    assert moved["text"] == "ari moved 2,2 (1 m), 3,2 (2 m, rough): 3 m of 4 m", moved
+    assert [r["text"] for r in done["records"]] == [e["text"] for e in listed[-len(done["records"]) :]]
+    r = client.post("/api/preview", json={"version": version(client), "text": "move ari 4,2"})
+    consequences = r.json()["events"]
+    assert any(e["text"] == "ari moved 4,2 (2 m, rough): 2 m of 4 m" for e in consequences), consequences
 
 
 def test_explain_gives_rules_in_words_the_steps_and_the_fighter_before_and_after(client: TestClient):

@@ -19,6 +19,7 @@ from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.types import CheckRolled, Placed
+from tabletrail.render import Words
 from tabletrail.web.server import create_app
 from test_web_support import STATES, append_facts, invite, new_log
 
@@ -276,7 +277,7 @@ def test_the_fighter_panel_speaks_in_words_and_follows_each_move(tmp_path: Path,
         state = board_of(log)
         ari = state.fighter("ari")
         rs = get_ruleset(state.ruleset)
-        words = ", ".join(rs.amount_label(k, v) for k, v in sorted(ari.spent.items()) if v)
+        words = ", ".join(Words(rs).amount(k, v) for k, v in sorted(ari.spent.items()) if v)
         expect(gm.locator("#fighter-info")).to_contain_text(f"spent: {words}")
         after = reach(state, "ari")  # the summary names the new area, not the one before the move
         expect(gm.locator("#reach-summary")).to_contain_text(

@@ -28,7 +28,7 @@ from tabletrail.events.log import Record
 from tabletrail.events.picture import PictureSpec
 from tabletrail.events.types import AnyEvent, CheckRolled, Event, Moved
 from tabletrail.projections import audit
-from tabletrail.render import describe
+from tabletrail.render import Words
 from tabletrail.syntax import usage
 
 
@@ -63,8 +63,10 @@ def _defaults(cls: type[Command]) -> set[str]:
 
 
 def spent_words(rs: Ruleset, spent: Mapping[str, int]) -> list[str]:
-    """What a fighter has spent, in the ruleset's words: '2.5 m', '4 ap', '1 actions' (never centi-units)."""
-    return [rs.amount_label(k, v) for k, v in sorted(spent.items()) if v]
+    """What a fighter has spent, as `do` says it (render.Words): '2.5 m', '4 AP', '1 action', '1 m of forced
+    movement' (never centi-units)."""
+    w = Words(rs)
+    return [w.amount(k, v) for k, v in sorted(spent.items()) if v]
 
 
 def budget_unit(rs: Ruleset, state: EncounterState, f: Fighter) -> str:
@@ -234,25 +236,30 @@ def status(enc: Encounter, batch: int) -> str:
     return ""
 
 
-def record(enc: Encounter, r: Record) -> dict[str, Any]:
-    """One line of the event list."""
+def words_of(enc: Encounter) -> Words:
+    """The encounter's ruleset's words: the page says each event as `do` prints it (render.Words)."""
+    return Words(get_ruleset(enc.state.ruleset))
+
+
+def record(enc: Encounter, r: Record, w: Words | None = None) -> dict[str, Any]:
+    """One line of the event list: the sentence `do` prints, and why (shown inline, not as a tooltip)."""
     return {
         "seq": r.seq,
         "batch": r.batch,
         "actor": r.actor,
         "type": type(r.event).__struct_config__.tag,
-        "text": describe(r.event),
+        "text": (w or words_of(enc)).event(r.event),
         "rules": list(r.event.rules),
         "note": r.event.note,
         "status": status(enc, r.batch),
     }
 
 
-def event(e: Event) -> dict[str, Any]:
-    """An event of a dry run: what it says, and the rules behind it."""
+def event(e: Event, w: Words) -> dict[str, Any]:
+    """An event of a dry run: what it says (as `do` would print it), why, and the rules behind it."""
     return {
         "type": type(e).__struct_config__.tag,
-        "text": describe(e),
+        "text": w.event(e),
         "rules": list(e.rules),
         "note": e.note,
     }
@@ -297,10 +304,11 @@ def dry_run(enc: Encounter, command: Command, text: str, reveal: bool) -> dict[s
         # many events the dry run held back (a passed test lets the move go on).
         shown = [msgspec.structs.replace(e, stopped="") if isinstance(e, Moved) else e for e in shown]
         moves = [{**m, "stopped": ""} for m in moves]
+    w = words_of(enc)
     return {
         "ok": True,
-        "events": [_masked(e) if not reveal else event(e) for e in shown],
-        "moves": moves,
+        "events": [_masked(e, w) if not reveal else event(e, w) for e in shown],
+        "moves": worded_moves(w, moves),
         "checks": dry["checks"],
         "rules": dry["rules"],
         "fighters": worded(enc, dry["fighters"]),
@@ -323,7 +331,17 @@ def worded(enc: Encounter, fighters: list[dict[str, Any]]) -> list[dict[str, Any
     return [{**x, "before": card(x["id"], x["before"]), "after": card(x["id"], x["after"])} for x in fighters]
 
 
-def _masked(e: Event) -> dict[str, Any]:
+def worded_moves(w: Words, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The audit's step-by-step moves, each with its line in words ('0 m of 2 m of forced movement')."""
+    out = []
+    for m in moves:
+        stopped = f"; stopped: {m['stopped']}" if m["stopped"] else ""
+        text = f"{m['fighter']}: {w.progress(m['resource'], m['total'], m['budget'])}{stopped}"
+        out.append({**m, "text": text, "cost_unit": w.measure(m["resource"], 0).split(" ", 1)[1]})
+    return out
+
+
+def _masked(e: Event, w: Words) -> dict[str, Any]:
     """An event of a preview, a seeded check's number and outcome left out."""
     if isinstance(e, CheckRolled) and e.source == "seeded":
         return {
@@ -332,7 +350,7 @@ def _masked(e: Event) -> dict[str, Any]:
             "rules": list(e.rules),
             "note": e.note,
         }
-    return event(e)
+    return event(e, w)
 
 
 def explain(enc: Encounter, seq: int) -> dict[str, Any]:
@@ -342,8 +360,9 @@ def explain(enc: Encounter, seq: int) -> dict[str, Any]:
     e = enc.records[seq - 1].event
     return {
         **out,
+        "moves": worded_moves(words_of(enc), out["moves"]),
         "fighters": worded(enc, out["fighters"]),
         "type": type(e).__struct_config__.tag,
-        "text": describe(e),
+        "text": words_of(enc).event(e),
         "note": e.note,
     }

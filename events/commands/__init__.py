@@ -6,8 +6,6 @@ field); every ruleset adds its own in a module of this package, and the CLI
 parses any of them from the same generic syntax (see tabletrail.syntax).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, ClassVar
 
 import msgspec

@@ -6,8 +6,6 @@ leap, and the zero-gravity moves. Verbs are spelled out (`grab-hold`, not
 `grab`) so they never clash with another ruleset's commands.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from tabletrail.events.commands import Cell, Command

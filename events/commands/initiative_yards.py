@@ -6,8 +6,6 @@ the document calls attempts (each ends in an Initiative check), dragging, the
 non-move action a move may be combined with, and the table's word on a Strike.
 """
 
-from __future__ import annotations
-
 from tabletrail.events.commands import Cell, Command
 
 

@@ -10,8 +10,6 @@ rest of what a table does under round-meters, in the table's own syntax:
     hold ari shoot "enemy-enters 4,5 5,5" target=e
 """
 
-from __future__ import annotations
-
 from tabletrail.events.commands import Command
 
 

@@ -6,8 +6,6 @@ the ruling back whole, and `verify` re-decides it like any other command. Only
 the GM may rule (by=gm, the default), and every ruling must say why (why=...).
 """
 
-from __future__ import annotations
-
 from tabletrail.events.commands import Cell, Command
 
 GM_RULING = "tabletrail/gm-ruling"  # the engine rule every ruling rests on

@@ -6,8 +6,6 @@ surface, the height it flies at). Every opposed roll, save and table roll is a
 check: `roll=N` enters it at the table, in the order the command's help gives.
 """
 
-from __future__ import annotations
-
 from tabletrail.events.commands import Cell, Command
 
 # --- modes of movement and special movement: each is a Movement action ------

@@ -656,12 +656,17 @@ function renderEvents() {
   const at = S.board ? S.board.at : Infinity;
   list.replaceChildren(...S.events.map((e) => {
     const cls = [e.status, e.seq > at && !S.live ? "future" : "", e.seq === S.explainSeq ? "chosen" : ""].filter(Boolean).join(" ");
-    return h("li", { class: cls, "data-seq": e.seq, title: e.note || "", onclick: () => explain(e.seq) },
-      `${e.seq} · ${e.text} `, ...e.rules.map(ruleChip));
+    return h("li", { class: cls, "data-seq": e.seq, onclick: () => explain(e.seq) },
+      `${e.seq} · ${e.text} `, ...e.rules.map(ruleChip), ...why(e));
   }));
   if (S.live) { list.scrollTop = list.scrollHeight; return; }
   const now = list.querySelector(`li[data-seq="${at}"]`);  // the point the board shows, mid-list
   if (now) list.scrollTop = now.offsetTop - list.clientHeight / 2;
+}
+
+// Why an event happened, in the rule's own words: inline after the sentence, never only a tooltip.
+function why(e) {
+  return e.note ? [h("span", { class: "why" }, ` — ${e.note}`)] : [];
 }
 
 function ruleLine(r) {
@@ -719,17 +724,18 @@ async function explain(seq) {
   renderEvents();
 }
 
+// A move step by step; its line in words comes from the server (render.Words), as `explain` prints it.
 function stepsTable(m) {
   const n = (v) => (m.length ? fmt(v) : String(v));
   const rows = m.steps.map((s) => h("tr", {},
     h("td", {}, String(s.n)), h("td", {}, `${s.cell[0]},${s.cell[1]}`), h("td", {}, n(s.cost)),
     h("td", {}, n(s.total)), h("td", {}, n(s.left)),
     h("td", {}, [s.terrain, s.diagonal ? "diagonal" : "", s.mode].filter(Boolean).join(", "))));
-  return h("div", {},
-    h("div", {}, `${m.fighter}: ${n(m.total)} of ${n(m.budget)} ${m.unit} (${m.resource})` +
-      (m.stopped ? ` · stopped: ${m.stopped}` : ""), " ", ...m.rules.map(ruleChip)),
+  const line = h("div", { class: "move-line" }, m.text + " ", ...m.rules.map(ruleChip));
+  if (!rows.length) return h("div", {}, line);  // stopped before its first step: no table of none
+  return h("div", {}, line,
     h("table", { class: "steps" },
-      h("tr", {}, ...["#", "to", m.unit, "total", "left", "why"].map((t) => h("th", {}, t))), ...rows));
+      h("tr", {}, ...["#", "to", m.cost_unit, "total", "left", "why"].map((t) => h("th", {}, t))), ...rows));
 }
 
 // --- the view: zoom and pan ----------------------------------------------------------------------
@@ -1212,7 +1218,7 @@ async function runPreview() {
     h("div", {}, h("code", { id: "preview-text" }, data.text)),
     ...data.moves.map(stepsTable),
     h("div", {}, h("b", {}, "What happens")),
-    h("ul", { id: "consequences" }, ...data.events.map((e) => h("li", { title: e.note }, e.text + " ", ...e.rules.map(ruleChip)))),
+    h("ul", { id: "consequences" }, ...data.events.map((e) => h("li", {}, e.text + " ", ...e.rules.map(ruleChip), ...why(e)))),
     data.checks.some((c) => c.hidden) ? h("div", { class: "muted", id: "hidden-note" },
       "A seeded check is drawn when you confirm: its number, its outcome and what follows stay hidden until then.") : "",
     data.checks.length ? checksBlock(data.checks) : "",

@@ -137,6 +137,7 @@ class Forces(Falls):
             stop_early=True,
             aware=cmd.aware,
             bumps=cmd.bumps,
+            meant=cmd.meters * CU,
         )
 
     def carried(self, state: EncounterState, f: Fighter, x: int, y: int, z: int) -> int:
@@ -165,11 +166,14 @@ class Forces(Falls):
         stop_early: bool,
         aware: bool,
         bumps: int,
+        meant: int | None = None,
     ) -> list[Pos]:
         """forced: move a fighter by force, checked step by step; returns the positions it passed.
 
         stop_early: a blocked step ends the movement there (a rolled distance);
-        otherwise it refuses the command (a path the GM gave).
+        otherwise it refuses the command (a path the GM gave). meant: the distance
+        the rule gave, in centi-units (default: the cells given), recorded as the
+        move's budget so a move cut short says how far it was to go.
         """
         forced = self.rule("forced")
         state = b.state
@@ -191,13 +195,15 @@ class Forces(Falls):
         parity, why, over_edge, saved = 0, "", False, False
 
         def flush(stopped: str = "") -> None:
-            if steps:
+            """Record the steps taken so far; a move stopped before its first step is recorded too,
+            with no steps, so the log says how far the force meant to drive it and what stopped it."""
+            if steps or (stopped and not saved):
                 b.emit(
                     ev.Moved(
                         fighter=fid,
                         steps=tuple(steps),
                         resource="forced",
-                        budget=len(cells) * CU,
+                        budget=len(cells) * CU if meant is None else meant,
                         stopped=stopped,
                         rules=(rule,) if rule == forced else (rule, forced),
                         note=f"{kind}" + (f" from {named}" if named else ""),
@@ -410,13 +416,21 @@ class Forces(Falls):
         )
         cells = ray(b.state.grid, (t.pos[0], t.pos[1]), (dx, dy), meters)
         if cells:
-            self.drive_away(b, dice, a, t, cells, rule, cmd.bumps)
+            self.drive_away(b, dice, a, t, cells, rule, cmd.bumps, meters)
 
     def drive_away(
-        self, b: Batch, dice: Dice, a: Fighter, t: Fighter, cells: list[XY], rule: str, bumps: int
+        self,
+        b: Batch,
+        dice: Dice,
+        a: Fighter,
+        t: Fighter,
+        cells: list[XY],
+        rule: str,
+        bumps: int,
+        meters: int,
     ) -> list[Pos]:
-        """Shove and push alike: the target is driven away from the attacker along `cells`, and may
-        save short of a hazard it knows of (forced)."""
+        """Shove and push alike: the target is driven `meters` away from the attacker along `cells`
+        (cut at the map's edge), and may save short of a hazard it knows of (forced)."""
         return self.shift(
             b,
             dice,
@@ -429,6 +443,7 @@ class Forces(Falls):
             stop_early=True,
             aware=True,
             bumps=bumps,
+            meant=meters * CU,
         )
 
     @handles(Push)
@@ -442,7 +457,7 @@ class Forces(Falls):
         cells = ray(b.state.grid, (t.pos[0], t.pos[1]), (dx, dy), meters)
         if not cells:
             return
-        passed = self.drive_away(b, dice, a, t, cells, rule, cmd.bumps)
+        passed = self.drive_away(b, dice, a, t, cells, rule, cmd.bumps, meters)
         vacated = [(p[0], p[1]) for p in [t.pos, *passed[:-1]]]
         self.follow(b, a.id, vacated[: len(passed)], rule, f"follows {t.id} into each space it leaves")
 
@@ -455,7 +470,7 @@ class Forces(Falls):
         dx, dy = self.away(t, a, rule)
         meters = self.push_pull_meters(b, dice, a, t, rule, "pull")
         back = ray(b.state.grid, (a.pos[0], a.pos[1]), (dx, dy), meters)
-        route = self.follow(b, a.id, back, rule, f"steps back pulling {t.id}")
+        route = self.follow(b, a.id, back, rule, f"steps back pulling {t.id}", meters * CU)
         if not route:
             return  # no room to step back: the action is spent, nobody moves
         now = b.state.fighter(a.id)
@@ -502,35 +517,45 @@ class Forces(Falls):
         )
         return meters
 
-    def follow(self, b: Batch, fid: str, cells: list[XY], rule: str, note: str) -> list[Pos]:
+    def follow(
+        self, b: Batch, fid: str, cells: list[XY], rule: str, note: str, meant: int | None = None
+    ) -> list[Pos]:
         """push-pull: the grappler walks itself along `cells` as far as its feet allow; returns where it went.
 
         Each step is priced by the walking policy (walls, enemies, 1 m up, no
-        drops) and must not end on anyone; the first step it can't take ends it.
+        drops) and must not end on anyone; the first step it can't take ends it,
+        and the move records why (with no steps when it could not take one).
+        meant: the distance the rule gave (default: the cells given), its budget.
         """
         f = b.state.fighter(fid)
         assert f is not None
         feet = _Walking(self, self.stat(f, "speed"), jumps=False)
         here, parity = f.pos, 0
         steps: list[Step] = []
+        why = ""
         for cell in cells:
             if not b.state.grid.inside(*cell):
+                why = f"{show(cell)} is off the map"
                 break
             try:
                 step = feet.price(b.state, f, here, cell, parity)
-            except Refusal:
+            except Refusal as no:
+                why = no.reason
                 break
-            if self.others_at(b.state, fid, step.to):
+            others = self.others_at(b.state, fid, step.to)
+            if others:
+                why = f"{show(cell)} is occupied by {', '.join(o.id for o in others)}"
                 break
             steps.append(replace(step, mode="follow"))
             here, parity = step.to, step.parity
-        if steps:
+        if steps or why:  # cut short before the first step: recorded all the same, with why
             b.emit(
                 ev.Moved(
                     fighter=fid,
                     steps=tuple(steps),
                     resource="grapple",
-                    budget=len(cells) * CU,
+                    budget=len(cells) * CU if meant is None else meant,
+                    stopped=why,
                     rules=(rule,),
                     note=note,
                 )
