@@ -27,7 +27,7 @@ from typing import BinaryIO, Protocol
 
 import msgspec
 from tabletrail.events.errors import ConflictError, InputError
-from tabletrail.events.types import SCHEMA_VERSION, AnyEvent, EncounterStarted
+from tabletrail.events.types import SCHEMA_VERSION, AnyEvent, EncounterStarted, Event
 from tabletrail.events.upcast import CHAIN
 
 
@@ -676,6 +676,41 @@ def _free_name(path: Path) -> Path:
     return candidate
 
 
+def batch_lines(
+    events: Sequence[Event],
+    *,
+    seq: int,
+    batch: int,
+    prev: str,
+    actor: str,
+    at: str,
+    command_id: str | None = None,
+) -> list[bytes]:
+    """One batch's events as log lines after record `seq` (whose line hashes to `prev`).
+
+    The first record announces the batch's size and carries its command id, so a
+    reader can tell a batch cut short; every line carries the hash of the one before.
+    """
+    lines = []
+    for n, event in enumerate(events):
+        head = n == 0
+        record = Record(
+            seq=seq + 1 + n,
+            batch=batch,
+            actor=actor,
+            at=at,
+            prev=prev,
+            event=event,
+            size=len(events) if head else 0,
+            command_id=command_id if head else None,
+            schema=SCHEMA_VERSION,
+        )
+        line = encode(record)
+        prev = line_hash(line)
+        lines.append(line)
+    return lines
+
+
 class Store(Protocol):
     """What the encounter needs of a store: MemoryStore, JsonlStore, SqliteStore, or your own."""
 
@@ -715,6 +750,7 @@ __all__ = [
     "Store",
     "TornTail",
     "VersionConflict",
+    "batch_lines",
     "decode",
     "encode",
     "line_hash",

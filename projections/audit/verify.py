@@ -13,10 +13,10 @@ from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import initial_state
 from tabletrail.core.refusal import Rejection
-from tabletrail.core.ruleset import Ruleset
+from tabletrail.core.ruleset import UNDO_RULE, Ruleset
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.units import fmt
-from tabletrail.encounter import UNDO_RULE, Encounter
+from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, MemoryStore, Record, Store, decode, encode, line_hash
