@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import msgspec
 from tabletrail.core.batch import Batch
 from tabletrail.core.decide import decide
 from tabletrail.core.dice import Dice
@@ -20,8 +21,10 @@ from tabletrail.core.geometry import Grid
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.ruleset import UNDO_RULE
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
+from tabletrail.events.log import Record, batch_lines, line_hash
 from tabletrail.events.scenario import Scenario
 from tabletrail.events.types import Abandoned, CommandIssued, EncounterStarted, Event, Redone, Undone
 from tabletrail.projections.timeline import Timeline
@@ -127,3 +130,74 @@ def check_places(scenario: Scenario, where: str) -> None:
                 f"{where}: fighters[{i}].at: {x},{y} is where fighters[{earlier}] "
                 f"({scenario.fighters[earlier].id}) starts; one fighter to a space"
             )
+
+
+class Replay:
+    """An encounter's history in memory: records folded into a timeline, commands decided on it.
+
+    What the audit needs of an encounter, with no store and no service: `verify`
+    feeds it the recorded history batch by batch, `whatif` runs commands on it,
+    `dry_run` reads it as it reads an open encounter. `decide` is the decision it
+    asks (the engine's `decide_on` unless told otherwise).
+    """
+
+    def __init__(self, decide: Decide = decide_on, clock: Callable[[], str] = lambda: "") -> None:
+        self.decide = decide
+        self.clock = clock
+        self.records: list[Record] = []
+        self.timeline = Timeline()
+        self.last_hash = ""
+
+    @classmethod
+    def start(
+        cls,
+        scenario: Scenario,
+        *,
+        decide: Decide = decide_on,
+        clock: Callable[[], str] = lambda: "",
+        where: str = "scenario",
+    ) -> Replay:
+        """A new encounter in memory: its setup batch, as `Encounter.create` writes it."""
+        replay = cls(decide, clock)
+        replay._add(setup_events(started_event(scenario, where)), "gm")
+        return replay
+
+    @property
+    def state(self) -> EncounterState:
+        return self.timeline.board
+
+    @property
+    def batch(self) -> int:
+        """The last record's batch (0 before the first)."""
+        return self.records[-1].batch if self.records else 0
+
+    def apply(self, record: Record, line: bytes = b"") -> None:
+        """Fold one recorded record (its line, when given, carries the chain on)."""
+        self.timeline.apply(record)
+        self.records.append(record)
+        if line:
+            self.last_hash = line_hash(line)
+
+    def preview(self, command: Command) -> list[Event] | Rejection:
+        return self.decide(self.timeline, command)
+
+    def execute(self, command: Command, text: str = "") -> list[Record] | Rejection:
+        """Decide a command and fold its batch in memory; a rejection folds nothing."""
+        decided = self.preview(command)
+        if isinstance(decided, Rejection):
+            return decided
+        first = len(self.records)
+        self._add(batch_events(self.timeline, command, text, decided), command.by)
+        return self.records[first:]
+
+    def _add(self, events: list[Event], actor: str) -> None:
+        lines = batch_lines(
+            events,
+            seq=len(self.records),
+            batch=self.batch + 1,
+            prev=self.last_hash,
+            actor=actor,
+            at=self.clock(),
+        )
+        for line in lines:  # decoded as a store's reader would see them
+            self.apply(msgspec.json.decode(line, type=Record), line)
