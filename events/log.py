@@ -223,6 +223,18 @@ def unkept(warn: Warn | None, where: object, why: str) -> None:
     warn(message)
 
 
+def decode_refusals(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Refused]:
+    """The side log's lines as refusals; one that does not decode is an InputError at `where(n)`."""
+    dec = msgspec.json.Decoder(Refused)
+    out = []
+    for n, line in enumerate(lines, start=1):
+        try:
+            out.append(dec.decode(line))
+        except msgspec.DecodeError as exc:
+            raise InputError(f"{where(n)}: {exc}") from None
+    return out
+
+
 class JsonlStore:
     """A JSON Lines file. Appends whole batches at the end; never rewrites a byte.
 
@@ -473,14 +485,7 @@ class JsonlStore:
         return lines[:-1] if lines[-1] == b"" else lines
 
     def refused(self) -> list[Refused]:
-        dec = msgspec.json.Decoder(Refused)
-        out = []
-        for n, line in enumerate(self.refused_lines(), start=1):
-            try:
-                out.append(dec.decode(line))
-            except msgspec.DecodeError as exc:
-                raise InputError(f"{self.side_path}:{n}: {exc}") from None
-        return out
+        return decode_refusals(self.refused_lines(), lambda n: f"{self.side_path}:{n}")
 
     # --- after a crash -------------------------------------------------------------
 
