@@ -4,33 +4,16 @@ does; a decision given to verify or what-if is the one they use."""
 
 from __future__ import annotations
 
-from support import do, encounter, grid
+from support import do, encounter
 from tabletrail.core.refusal import Rejection
 from tabletrail.events.commands import Command
 from tabletrail.events.types import Event
 from tabletrail.projections.audit import Replay, decide_on, dry_run, verify_lines, whatif
 from tabletrail.projections.timeline import Timeline
 from tabletrail.syntax import parse
+from test_audit_undo_policy import arena
 
-ARENA = f"""
-[encounter]
-name = "inputs"
-ruleset = "speed-meters"
-seed = 3
-[settings]
-strict_turns = false
-{grid(["########", "#......#", "#......#", "########"])}
-[[fighters]]
-id = "a"
-side = "blue"
-at = [1, 1]
-speed = 4
-[[fighters]]
-id = "r"
-side = "red"
-at = [6, 2]
-speed = 4
-"""
+ARENA = arena()  # two sides, blue and red, no strict turns
 
 
 def played():
