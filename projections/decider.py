@@ -29,25 +29,26 @@ from tabletrail.events.scenario import Scenario
 from tabletrail.events.types import Abandoned, CommandIssued, EncounterStarted, Event, Redone, Undone
 from tabletrail.projections.timeline import Timeline
 
+_NOTHING = {  # why an undo or a redo has no batch to act on
+    "undo": "nothing to undo: no command is in force",
+    "redo": "nothing to redo: no undone command since the last new one",
+}
+
 Decide = Callable[[Timeline, Command], "list[Event] | Rejection"]
 """A decision on a history: the events a command gives, or why it is refused (`decide_on` is the engine's)."""
 
 
 def decide_on(timeline: Timeline, command: Command) -> list[Event] | Rejection:
     """What the command would do on the history as it stands, appending nothing (the dry run)."""
-    if isinstance(command, Undo):
-        target = timeline.undo_target()
-        if target is None:
-            return Rejection(UNDO_RULE, "nothing to undo: no command is in force")
-        refusal = _undo_policy(timeline, command.by, target, "undo")
-        return refusal or [Undone(batch=target, by=command.by, why=command.why, rules=(UNDO_RULE,))]
-    if isinstance(command, Redo):
-        target = timeline.redo_target()
-        if target is None:
-            return Rejection(UNDO_RULE, "nothing to redo: no undone command since the last new one")
-        refusal = _undo_policy(timeline, command.by, target, "redo")
-        return refusal or [Redone(batch=target, by=command.by, why=command.why, rules=(UNDO_RULE,))]
-    return decide(timeline.board, command)
+    if not isinstance(command, Undo | Redo):
+        return decide(timeline.board, command)
+    undo = isinstance(command, Undo)
+    verb, target = ("undo", timeline.undo_target()) if undo else ("redo", timeline.redo_target())
+    if target is None:
+        return Rejection(UNDO_RULE, _NOTHING[verb])
+    refusal = _undo_policy(timeline, command.by, target, verb)
+    made = Undone if undo else Redone
+    return refusal or [made(batch=target, by=command.by, why=command.why, rules=(UNDO_RULE,))]
 
 
 def _undo_policy(timeline: Timeline, by: str, batch: int, verb: str) -> Rejection | None:

@@ -92,3 +92,17 @@ def test_a_replay_started_from_a_scenario_writes_the_setup_batch_the_service_wri
     replay = Replay.start(started.scenario, clock=lambda: enc.records[0].at)
     assert [r.event for r in replay.records] == [r.event for r in enc.records]
     assert replay.last_hash == enc.last_hash
+
+
+def test_decide_on_refuses_an_undo_or_redo_with_nothing_to_act_on_under_the_undo_rule():
+    fresh = folded(encounter(ARENA).records)  # the setup batch only: it is never undone
+    undo = decide_on(fresh.timeline, parse("undo"))
+    assert isinstance(undo, Rejection) and undo.rule == "tabletrail/undo"
+    assert undo.reason == "nothing to undo: no command is in force"
+    redo = decide_on(fresh.timeline, parse("redo"))
+    assert isinstance(redo, Rejection) and redo.rule == "tabletrail/undo"
+    assert redo.reason == "nothing to redo: no undone command since the last new one"
+    after = folded(played().records)  # red's move undone: red may redo it, blue may not
+    (redone,) = decide_on(after.timeline, parse("redo by=red"))
+    assert (type(redone).__name__, redone.batch, redone.by) == ("Redone", 3, "red")
+    assert decide_on(after.timeline, parse("redo by=blue")).rule == "tabletrail/undo"
