@@ -29,10 +29,6 @@ import itertools
 from collections.abc import Callable, Iterable
 
 import msgspec
-from tabletrail.core.batch import Batch
-from tabletrail.core.decide import decide
-from tabletrail.core.dice import Dice
-from tabletrail.core.evolve import initial_state
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
@@ -43,10 +39,9 @@ from tabletrail.events.log import (
     Refused,
     Store,
     TornTail,
+    batch_lines,
     chain_key,
     decode,
-    encode,
-    key_check,
     line_hash,
     now,
     table_key,
@@ -54,7 +49,6 @@ from tabletrail.events.log import (
 from tabletrail.events.scenario import Scenario
 from tabletrail.events.types import (
     SCHEMA_VERSION,
-    Abandoned,
     CommandIssued,
     EncounterStarted,
     Event,
@@ -65,6 +59,13 @@ from tabletrail.events.types import (
 )
 from tabletrail.history import History
 from tabletrail.lazy_records import LazyRecords
+from tabletrail.projections.decider import (
+    batch_events,
+    check_places,
+    decide_on,
+    setup_events,
+    started_event,
+)
 from tabletrail.projections.snapshot import (
     FORMAT,
     Snapshot,
@@ -74,8 +75,6 @@ from tabletrail.projections.snapshot import (
     take,
 )
 from tabletrail.projections.timeline import Timeline
-
-UNDO_RULE = "tabletrail/undo"
 
 
 class Encounter:
@@ -300,21 +299,9 @@ class Encounter:
     def create(
         cls, store: Store, scenario: Scenario, clock: Callable[[], str] = now, where: str = "scenario"
     ) -> Encounter:
-        try:
-            ruleset = get_ruleset(scenario.ruleset)
-        except InputError as exc:
-            raise InputError(f"{where}: encounter.ruleset: {exc}") from None
-        settings = ruleset.resolve_settings(scenario.settings, f"{where}: settings")
-        ruleset.validate(scenario, where)
-        _check_places(scenario, where)
-        started = EncounterStarted(
-            scenario=scenario, settings=settings, note=f"{scenario.name} under {ruleset.id}"
-        )
-        b = Batch(initial_state(started))
-        ruleset.begin(b, Dice())
         enc = cls(store, clock)
         enc.key = table_key()
-        lines = enc._records_for([started, *b.events], actor="gm")
+        lines = enc._records_for(setup_events(started_event(scenario, where)), actor="gm")
         if hasattr(store, "create"):
             store.create(lines)  # type: ignore[attr-defined]
         else:
@@ -360,21 +347,7 @@ class Encounter:
                     )
                 )
             return events
-        if not isinstance(command, Undo | Redo):
-            header = CommandIssued(command=command, text=text)
-            cut = tuple(self.timeline.undone)
-            extra: list[Event] = (
-                [
-                    Abandoned(
-                        batches=cut,
-                        rules=(UNDO_RULE,),
-                        note="a new command after an undo ends the redo branch",
-                    )
-                ]
-                if cut
-                else []
-            )
-            events = [header, *extra, *events]
+        events = batch_events(self.timeline, command, text, events)
         lines = self._records_for(events, actor=command.by, command_id=command_id)
         try:
             if getattr(self.store, "versioned", False):
@@ -414,69 +387,21 @@ class Encounter:
 
     def preview(self, command: Command) -> list[Event] | Rejection:
         """What the command would do, without appending anything (the dry run)."""
-        if isinstance(command, Undo):
-            target = self.timeline.undo_target()
-            if target is None:
-                return Rejection(UNDO_RULE, "nothing to undo: no command is in force")
-            refusal = self._undo_policy(command.by, target, "undo")
-            return refusal or [Undone(batch=target, by=command.by, why=command.why, rules=(UNDO_RULE,))]
-        if isinstance(command, Redo):
-            target = self.timeline.redo_target()
-            if target is None:
-                return Rejection(UNDO_RULE, "nothing to redo: no undone command since the last new one")
-            refusal = self._undo_policy(command.by, target, "redo")
-            return refusal or [Redone(batch=target, by=command.by, why=command.why, rules=(UNDO_RULE,))]
-        return decide(self.state, command)
-
-    def _undo_policy(self, by: str, batch: int, verb: str) -> Rejection | None:
-        """Players undo only their own side's commands; the GM undoes anything.
-
-        With the `undo_seeded` setting at "gm", a batch that drew seeded dice is the
-        GM's to undo: undo is no way to re-roll.
-        """
-        if by == "gm":
-            return None
-        owner = self.timeline.actors.get(batch, "gm")
-        if owner != by:
-            return Rejection(
-                UNDO_RULE,
-                f"batch {batch} was entered by {owner}; only the GM may {verb} "
-                f"another side's command (asked by {by})",
-            )
-        if batch in self.timeline.seeded and self.state.settings.get("undo_seeded") == "gm":
-            return Rejection(
-                UNDO_RULE,
-                f'batch {batch} drew seeded dice; with undo_seeded = "gm" only the GM may {verb} it',
-            )
-        return None
+        return decide_on(self.timeline, command)
 
     # --- records ---------------------------------------------------------------
 
     def _records_for(self, events: list[Event], actor: str, command_id: str | None = None) -> list[bytes]:
-        seq = len(self.records)
-        batch = self._batch + 1
-        prev = self.last_hash
-        at = self.clock()
-        lines = []
-        for n, event in enumerate(events):
-            seq += 1
-            head = n == 0
-            record = Record(
-                seq=seq,
-                batch=batch,
-                actor=actor,
-                at=at,
-                prev=prev,
-                event=event,
-                size=len(events) if head else 0,
-                command_id=command_id if head else None,
-                schema=SCHEMA_VERSION,
-                keyed=key_check(self.key) if seq == 1 and self.key else "",
-            )
-            line = encode(record)
-            prev = line_hash(line, self.key)
-            lines.append(line)
-        return lines
+        return batch_lines(
+            events,
+            seq=len(self.records),
+            batch=self._batch + 1,
+            prev=self.last_hash,
+            actor=actor,
+            at=self.clock(),
+            command_id=command_id,
+            key=self.key,
+        )
 
     def _fold(self, line: bytes) -> None:
         record = msgspec.json.decode(line, type=Record)
@@ -544,27 +469,6 @@ def same_command(done: list[Record], command: Command, command_id: str, text: st
         )
 
 
-def _check_places(scenario: Scenario, where: str) -> None:
-    """Fighters start on open ground, on the map, one to a space unless they share a side's square."""
-    from tabletrail.core.geometry import Grid
-
-    grid = Grid.of(scenario)
-    for i, spec in enumerate(scenario.fighters):
-        x, y = spec.at[0], spec.at[1]
-        if not grid.inside(x, y):
-            raise InputError(
-                f"{where}: fighters[{i}].at: {x},{y} is off the {grid.width} x {grid.height} map"
-            )
-        if grid.blocked(x, y):
-            raise InputError(f"{where}: fighters[{i}].at: {x},{y} is {grid.kind(x, y).terrain}")
-        earlier = next((j for j in range(i) if tuple(scenario.fighters[j].at[:2]) == (x, y)), None)
-        if earlier is not None:
-            raise InputError(
-                f"{where}: fighters[{i}].at: {x},{y} is where fighters[{earlier}] "
-                f"({scenario.fighters[earlier].id}) starts; one fighter to a space"
-            )
-
-
 def _check_start(event: EncounterStarted, where: str) -> None:
     """The scenario a log starts from passes the checks `create` made, or the line is named."""
     try:
@@ -572,7 +476,7 @@ def _check_start(event: EncounterStarted, where: str) -> None:
     except InputError as exc:
         raise InputError(f"{where}: scenario.ruleset: {exc}") from None
     ruleset.validate(event.scenario, f"{where}: scenario")
-    _check_places(event.scenario, f"{where}: scenario")
+    check_places(event.scenario, f"{where}: scenario")
     # Unknown or ill-typed settings are named; missing ones take their defaults (schema evolution).
     ruleset.resolve_settings(event.settings, f"{where}: settings")
 

@@ -181,6 +181,8 @@ _APPLY: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
     ev.CommandIssued: _no_change,
     ev.RulingMade: _no_change,
 }
+# Public: the fold of each event type, for a fold that dispatches per event (projections/timeline.py).
+APPLY = _APPLY
 
 
 def evolve(state: EncounterState, event: ev.Event) -> EncounterState:

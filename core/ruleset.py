@@ -41,6 +41,7 @@ ENGINE_FIGHTER = "tabletrail/fighter"
 ENGINE_TURN = "tabletrail/turn-order"
 ENGINE_COMMAND = "tabletrail/command"
 ENGINE_SIDE = "tabletrail/side"
+UNDO_RULE = "tabletrail/undo"  # undo, redo and the end of a redo branch (projections/decider.py)
 
 # The engine's own rules, cited beside the catalogue's under every ruleset.
 ENGINE_RULE_WORDS = {

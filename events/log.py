@@ -27,7 +27,7 @@ from typing import BinaryIO, Protocol
 
 import msgspec
 from tabletrail.events.errors import ConflictError, InputError
-from tabletrail.events.types import SCHEMA_VERSION, AnyEvent, EncounterStarted
+from tabletrail.events.types import SCHEMA_VERSION, AnyEvent, EncounterStarted, Event
 from tabletrail.events.upcast import CHAIN
 
 
@@ -255,6 +255,18 @@ def unkept(warn: Warn | None, where: object, why: str) -> None:
     if warn is None:
         raise InputError(message)
     warn(message)
+
+
+def decode_refusals(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Refused]:
+    """The side log's lines as refusals; one that does not decode is an InputError at `where(n)`."""
+    dec = msgspec.json.Decoder(Refused)
+    out = []
+    for n, line in enumerate(lines, start=1):
+        try:
+            out.append(dec.decode(line))
+        except msgspec.DecodeError as exc:
+            raise InputError(f"{where(n)}: {exc}") from None
+    return out
 
 
 class JsonlStore:
@@ -507,14 +519,7 @@ class JsonlStore:
         return lines[:-1] if lines[-1] == b"" else lines
 
     def refused(self) -> list[Refused]:
-        dec = msgspec.json.Decoder(Refused)
-        out = []
-        for n, line in enumerate(self.refused_lines(), start=1):
-            try:
-                out.append(dec.decode(line))
-            except msgspec.DecodeError as exc:
-                raise InputError(f"{self.side_path}:{n}: {exc}") from None
-        return out
+        return decode_refusals(self.refused_lines(), lambda n: f"{self.side_path}:{n}")
 
     # --- after a crash -------------------------------------------------------------
 
@@ -710,6 +715,44 @@ def _free_name(path: Path) -> Path:
     return candidate
 
 
+def batch_lines(
+    events: Sequence[Event],
+    *,
+    seq: int,
+    batch: int,
+    prev: str,
+    actor: str,
+    at: str,
+    command_id: str | None = None,
+    key: bytes = b"",
+) -> list[bytes]:
+    """One batch's events as log lines after record `seq` (whose line hashes to `prev`).
+
+    The first record announces the batch's size and carries its command id, so a
+    reader can tell a batch cut short; every line carries the hash of the one before
+    (keyed by the table's secret when the log's chain is: line 1 then says so).
+    """
+    lines = []
+    for n, event in enumerate(events):
+        head = n == 0
+        record = Record(
+            seq=seq + 1 + n,
+            batch=batch,
+            actor=actor,
+            at=at,
+            prev=prev,
+            event=event,
+            size=len(events) if head else 0,
+            command_id=command_id if head else None,
+            schema=SCHEMA_VERSION,
+            keyed=key_check(key) if key and seq + n == 0 else "",
+        )
+        line = encode(record)
+        prev = line_hash(line, key)
+        lines.append(line)
+    return lines
+
+
 class Store(Protocol):
     """What the encounter needs of a store: MemoryStore, JsonlStore, SqliteStore, or your own."""
 
@@ -752,6 +795,7 @@ __all__ = [
     "Store",
     "TornTail",
     "VersionConflict",
+    "batch_lines",
     "decode",
     "encode",
     "line_hash",

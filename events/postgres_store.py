@@ -39,9 +39,11 @@ import re
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
+from tabletrail.events.db_store import DEFAULT_SNAPSHOT_EVERY, DatabaseReads, Spans, batch_rows, check_order
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.log import (
     DuplicateCommand,
@@ -49,8 +51,6 @@ from tabletrail.events.log import (
     Refused,
     VersionConflict,
     Warn,
-    decode,
-    parse_tip,
     tip_text,
     unkept,
 )
@@ -65,9 +65,7 @@ except ImportError:  # the postgres extra is not installed: store_for says so wh
 
 FORMAT = 1  # store_format of the tables below
 DEFAULT_SCHEMA = "tabletrail"
-DEFAULT_SNAPSHOT_EVERY = 1000
 CHANNEL = "tabletrail"  # NOTIFY channel: payload "schema\tencounter\tversion"
-PAGE = 20_000  # rows per query when reading a long log
 COPY_FROM = 1000  # a batch of more rows than this (an import) is written with COPY
 CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
 
@@ -223,7 +221,7 @@ class Database:
             self.drop()
 
 
-class PostgresStore:
+class PostgresStore(DatabaseReads):
     """An encounter in a PostgreSQL database: versioned appends, command ids, snapshots, NOTIFY on commit."""
 
     versioned = True
@@ -261,6 +259,14 @@ class PostgresStore:
     def _q(self, text: str) -> sql.Composed:
         """A statement on this store's schema: {s} stands for the quoted schema name."""
         return sql.SQL(text).format(s=sql.Identifier(self.schema))
+
+    def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
+        with self._conn(doing) as conn:
+            return conn.execute(self._q(query), params).fetchone()
+
+    def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple]:
+        with self._conn(doing) as conn:
+            return conn.execute(self._q(query), params).fetchall()
 
     @contextmanager
     def _conn(self, doing: str, create: bool = False, check: bool = True) -> Iterator[psycopg.Connection]:
@@ -368,22 +374,6 @@ class PostgresStore:
             raise self._missing()
         return self._pages(start, stop)
 
-    def _pages(self, start: int, stop: int | None) -> Iterator[bytes]:
-        last = start
-        end = stop if stop is not None else 2**62
-        query = self._q(
-            "SELECT version, line FROM {s}.events WHERE encounter = %s AND version > %s AND version <= %s "
-            "ORDER BY version LIMIT %s"
-        )
-        while True:
-            with self._conn("reading") as conn:
-                rows = conn.execute(query, (self.encounter, last, end, PAGE)).fetchall()
-            for version, line in rows:
-                yield bytes(line)
-                last = version
-            if len(rows) < PAGE:
-                return
-
     def version(self) -> int:
         """How many records the encounter holds (its tip)."""
         head = self._head()
@@ -391,49 +381,13 @@ class PostgresStore:
             raise self._missing()
         return head
 
-    def find_command(self, command_id: str) -> tuple[int, int] | None:
-        """The first and last version of the batch this command id appended, if any."""
-        with self._conn("reading") as conn:
-            row = conn.execute(
-                self._q("SELECT first, last FROM {s}.batches WHERE encounter = %s AND command_id = %s"),
-                (self.encounter, command_id),
-            ).fetchone()
-        return (row[0], row[1]) if row else None
-
-    def batch_span(self, batch: int) -> tuple[int, int] | None:
-        """The first and last version of a batch, if it is in the log."""
-        with self._conn("reading") as conn:
-            row = conn.execute(
-                self._q("SELECT first, last FROM {s}.batches WHERE encounter = %s AND batch = %s"),
-                (self.encounter, batch),
-            ).fetchone()
-        return (row[0], row[1]) if row else None
-
     # --- writing ---------------------------------------------------------------
-
-    def _rows(self, lines: Sequence[bytes]) -> tuple[list[Record], dict[int, list]]:
-        """Decode the lines to be written: their versions and batches, each line checked."""
-        records = [decode(line, f"{self.name}: new line {n}") for n, line in enumerate(lines, start=1)]
-        batches: dict[int, list] = {}
-        for r in records:
-            span = batches.setdefault(r.batch, [r.seq, r.seq, None])
-            span[1] = r.seq
-            if r.command_id is not None and span[2] is None:
-                span[2] = r.command_id
-        return records, batches
 
     def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None:
         """Append one batch in one transaction, only if the encounter is still at version `expected`."""
         if not lines:
             return
-        records, batches = self._rows(lines)
-        if expected is None:
-            expected = records[0].seq - 1  # the lines say where they go
-        for n, r in enumerate(records):
-            if r.seq != expected + 1 + n:
-                raise InputError(
-                    f"{self.name}: new line {n + 1}: seq is {r.seq}, expected {expected + 1 + n}"
-                )
+        records, batches, expected = self._planned(lines, expected)
         if len(records) > COPY_FROM:  # a long batch: row by row, in one transaction
             with self._conn("appending") as conn:
                 self._write(conn, records, lines, batches, expected)
@@ -446,7 +400,7 @@ class PostgresStore:
         conn: psycopg.Connection,
         records: list[Record],
         lines: Sequence[bytes],
-        batches: dict[int, list],
+        batches: Spans,
         expected: int,
     ) -> None:
         """A batch as ONE statement, so one round trip (its own transaction: autocommit).
@@ -489,7 +443,7 @@ class PostgresStore:
         conn: psycopg.Connection,
         records: list[Record],
         lines: Sequence[bytes],
-        batches: dict[int, list],
+        batches: Spans,
         expected: int,
         refused: Sequence[bytes] = (),
         every: int | None = None,
@@ -557,7 +511,7 @@ class PostgresStore:
             (self.encounter, str(every)),
         )
 
-    def _batches(self, cur: psycopg.Cursor, batches: dict[int, list]) -> None:
+    def _batches(self, cur: psycopg.Cursor, batches: Spans) -> None:
         """Where each batch sits; a command id the encounter holds already is a DuplicateCommand."""
         try:
             cur.executemany(
@@ -586,10 +540,8 @@ class PostgresStore:
 
     def create(self, lines: Sequence[bytes], *, refused: Sequence[bytes] = ()) -> None:
         """Start the encounter in the database (tables made if missing); refuses if it already exists."""
-        records, batches = self._rows(lines)
-        for n, r in enumerate(records, start=1):
-            if r.seq != n:
-                raise InputError(f"{self.name}: line {n}: seq is {r.seq}, expected {n}")
+        records, batches = batch_rows(lines, self.name)
+        check_order(records, 0, self.name, "line")
         every = self._snapshot_every or DEFAULT_SNAPSHOT_EVERY
         with self._conn("creating", create=True) as conn:
             self._write(conn, records, lines, batches, 0, refused, every)
@@ -612,23 +564,6 @@ class PostgresStore:
             if self.warn is None:
                 raise
             unkept(self.warn, self.name, str(exc).removeprefix(f"{self.name}: "))
-
-    def refused_lines(self) -> list[bytes]:
-        with self._conn("reading refusals") as conn:
-            rows = conn.execute(
-                self._q("SELECT line FROM {s}.refused WHERE encounter = %s ORDER BY n"), (self.encounter,)
-            ).fetchall()
-        return [bytes(row[0]) for row in rows]
-
-    def refused(self) -> list[Refused]:
-        dec = msgspec.json.Decoder(Refused)
-        out = []
-        for n, line in enumerate(self.refused_lines(), start=1):
-            try:
-                out.append(dec.decode(line))
-            except msgspec.DecodeError as exc:
-                raise InputError(f"{self.name}: refusal {n}: {exc}") from None
-        return out
 
     # --- invitation links (app/web/invites.py keeps them here) ------------------------
 
@@ -660,32 +595,12 @@ class PostgresStore:
         if self._snapshot_every is not None:
             return self._snapshot_every
         try:
-            with self._conn("reading settings") as conn:
-                row = conn.execute(
-                    self._q("SELECT value FROM {s}.meta WHERE encounter = %s AND key = 'snapshot_every'"),
-                    (self.encounter,),
-                ).fetchone()
+            self._snapshot_every = self._kept_every()
         except Unavailable:
             raise
         except InputError:  # no tables yet: a store about to be created
             return DEFAULT_SNAPSHOT_EVERY
-        try:
-            self._snapshot_every = int(row[0]) if row else DEFAULT_SNAPSHOT_EVERY
-        except ValueError:
-            self._snapshot_every = DEFAULT_SNAPSHOT_EVERY
         return self._snapshot_every
-
-    def latest_snapshot(self, fmt: int, upto: int | None = None) -> tuple[int, bytes] | None:
-        """The newest snapshot in this format at or before version `upto`."""
-        with self._conn("reading snapshots") as conn:
-            row = conn.execute(
-                self._q(
-                    "SELECT version, data FROM {s}.snapshots WHERE encounter = %s AND format = %s "
-                    "AND version <= %s ORDER BY version DESC LIMIT 1"
-                ),
-                (self.encounter, fmt, upto if upto is not None else 2**62),
-            ).fetchone()
-        return (row[0], bytes(row[1])) if row else None
 
     def save_snapshots(self, fmt: int, snapshots: Sequence[tuple[int, bytes]]) -> None:
         with self._conn("saving snapshots") as conn, conn.transaction(), conn.cursor() as cur:
@@ -696,26 +611,6 @@ class PostgresStore:
                 ),
                 [(self.encounter, version, fmt, data) for version, data in snapshots],
             )
-
-    def snapshots(self, fmt: int) -> list[tuple[int, bytes]]:
-        """Every snapshot in this format, oldest first: `verify` checks each against the fold."""
-        with self._conn("reading snapshots") as conn:
-            rows = conn.execute(
-                self._q(
-                    "SELECT version, data FROM {s}.snapshots WHERE encounter = %s AND format = %s "
-                    "ORDER BY version"
-                ),
-                (self.encounter, fmt),
-            ).fetchall()
-        return [(row[0], bytes(row[1])) for row in rows]
-
-    def kept_tip(self) -> tuple[int, str] | None:
-        """The version and last line hash kept in meta with every append (None: an older encounter)."""
-        with self._conn("reading the tip") as conn:
-            row = conn.execute(
-                self._q("SELECT value FROM {s}.meta WHERE encounter = %s AND key = 'tip'"), (self.encounter,)
-            ).fetchone()
-        return parse_tip(row[0]) if row else None
 
     def drop_snapshots(self) -> int:
         with self._conn("dropping snapshots") as conn, conn.transaction():

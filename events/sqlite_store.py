@@ -29,8 +29,10 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import msgspec
+from tabletrail.events.db_store import DEFAULT_SNAPSHOT_EVERY, DatabaseReads, Spans, batch_rows, check_order
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import (
     DuplicateCommand,
@@ -38,9 +40,7 @@ from tabletrail.events.log import (
     Refused,
     VersionConflict,
     Warn,
-    decode,
     fsync_folder,
-    parse_tip,
     tip_text,
     unkept,
 )
@@ -48,8 +48,6 @@ from tabletrail.events.log import (
 MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite file
 APPLICATION_ID = 0x54546C31  # "TTl1": marks a tabletrail store among SQLite files
 FORMAT = 1  # PRAGMA user_version of the tables below
-DEFAULT_SNAPSHOT_EVERY = 1000  # events between snapshots unless the store says otherwise
-PAGE = 20_000  # rows per query when reading a long log
 
 TABLES = (
     """CREATE TABLE events (
@@ -79,7 +77,7 @@ def is_sqlite(path: Path) -> bool:
         return False
 
 
-class SqliteStore:
+class SqliteStore(DatabaseReads):
     """An encounter in a SQLite file: versioned appends, command ids, snapshots."""
 
     versioned = True
@@ -195,6 +193,14 @@ class SqliteStore:
             raise
         conn.execute("COMMIT")
 
+    def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
+        with self._db(doing) as conn:
+            return conn.execute(_dialect(query), params).fetchone()
+
+    def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple]:
+        with self._db(doing) as conn:
+            return conn.execute(_dialect(query), params).fetchall()
+
     def close(self) -> None:
         with self._lock:
             if self._conn is not None:
@@ -209,22 +215,6 @@ class SqliteStore:
             pass  # fail now, not at the first line, when the file is missing or foreign
         return self._pages(start, stop)
 
-    def _pages(self, start: int, stop: int | None) -> Iterator[bytes]:
-        last = start
-        end = stop if stop is not None else 2**62
-        while True:
-            with self._db("reading") as conn:
-                rows = conn.execute(
-                    "SELECT version, line FROM events WHERE encounter = ? AND version > ? AND version <= ? "
-                    "ORDER BY version LIMIT ?",
-                    (self.encounter, last, end, PAGE),
-                ).fetchall()
-            for version, line in rows:
-                yield bytes(line)
-                last = version
-            if len(rows) < PAGE:
-                return
-
     def version(self) -> int:
         """How many records the encounter holds."""
         with self._db("reading") as conn:
@@ -236,49 +226,13 @@ class SqliteStore:
         ).fetchone()
         return row[0] or 0
 
-    def find_command(self, command_id: str) -> tuple[int, int] | None:
-        """The first and last version of the batch this command id appended, if any."""
-        with self._db("reading") as conn:
-            row = conn.execute(
-                "SELECT first, last FROM batches WHERE encounter = ? AND command_id = ?",
-                (self.encounter, command_id),
-            ).fetchone()
-        return (row[0], row[1]) if row else None
-
-    def batch_span(self, batch: int) -> tuple[int, int] | None:
-        """The first and last version of a batch, if it is in the log."""
-        with self._db("reading") as conn:
-            row = conn.execute(
-                "SELECT first, last FROM batches WHERE encounter = ? AND batch = ?", (self.encounter, batch)
-            ).fetchone()
-        return (row[0], row[1]) if row else None
-
     # --- writing ---------------------------------------------------------------
-
-    def _rows(self, lines: Sequence[bytes]) -> tuple[list[Record], dict[int, list]]:
-        """Decode the lines to be written: their versions and batches, each line checked."""
-        records = [decode(line, f"{self.path}: new line {n}") for n, line in enumerate(lines, start=1)]
-        batches: dict[int, list] = {}
-        for r in records:
-            span = batches.setdefault(r.batch, [r.seq, r.seq, None])
-            span[1] = r.seq
-            if r.command_id is not None and span[2] is None:
-                span[2] = r.command_id
-        return records, batches
 
     def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None:
         """Append one batch in one transaction, only if the encounter is still at version `expected`."""
         if not lines:
             return
-        records, batches = self._rows(lines)
-        first = records[0].seq
-        if expected is None:
-            expected = first - 1  # the lines say where they go
-        for n, r in enumerate(records):
-            if r.seq != expected + 1 + n:
-                raise InputError(
-                    f"{self.path}: new line {n + 1}: seq is {r.seq}, expected {expected + 1 + n}"
-                )
+        records, batches, expected = self._planned(lines, expected)
         with self._db("appending") as conn, self._transaction(conn):
             actual = self._version(conn)
             if actual != expected:
@@ -290,7 +244,7 @@ class SqliteStore:
         conn: sqlite3.Connection,
         records: list[Record],
         lines: Sequence[bytes],
-        batches: dict[int, list],
+        batches: Spans,
     ) -> None:
         try:
             conn.executemany(
@@ -326,10 +280,8 @@ class SqliteStore:
 
     def create(self, lines: Sequence[bytes], *, refused: Sequence[bytes] = ()) -> None:
         """Start the encounter in this file (made if missing); refuses if it already has events."""
-        records, batches = self._rows(lines)
-        for n, r in enumerate(records, start=1):
-            if r.seq != n:
-                raise InputError(f"{self.path}: line {n}: seq is {r.seq}, expected {n}")
+        records, batches = batch_rows(lines, self.name)
+        check_order(records, 0, self.name, "line")
         made = not self.path.exists()
         try:
             with self._db("creating", create=True) as conn:
@@ -393,23 +345,6 @@ class SqliteStore:
                 "INSERT INTO refused (encounter, n, line) VALUES (?, ?, ?)", (self.encounter, n, line)
             )
 
-    def refused_lines(self) -> list[bytes]:
-        with self._db("reading refusals") as conn:
-            rows = conn.execute(
-                "SELECT line FROM refused WHERE encounter = ? ORDER BY n", (self.encounter,)
-            ).fetchall()
-        return [bytes(row[0]) for row in rows]
-
-    def refused(self) -> list[Refused]:
-        dec = msgspec.json.Decoder(Refused)
-        out = []
-        for n, line in enumerate(self.refused_lines(), start=1):
-            try:
-                out.append(dec.decode(line))
-            except msgspec.DecodeError as exc:
-                raise InputError(f"{self.path}: refusal {n}: {exc}") from None
-        return out
-
     # --- snapshots: caches of the board --------------------------------------------
 
     @property
@@ -419,25 +354,8 @@ class SqliteStore:
             return self._snapshot_every
         if not self.path.exists():
             return DEFAULT_SNAPSHOT_EVERY
-        with self._db("reading settings") as conn:
-            row = conn.execute(
-                "SELECT value FROM meta WHERE encounter = ? AND key = 'snapshot_every'", (self.encounter,)
-            ).fetchone()
-        try:
-            self._snapshot_every = int(row[0]) if row else DEFAULT_SNAPSHOT_EVERY
-        except ValueError:
-            self._snapshot_every = DEFAULT_SNAPSHOT_EVERY
+        self._snapshot_every = self._kept_every()
         return self._snapshot_every
-
-    def latest_snapshot(self, fmt: int, upto: int | None = None) -> tuple[int, bytes] | None:
-        """The newest snapshot in this format at or before version `upto`."""
-        with self._db("reading snapshots") as conn:
-            row = conn.execute(
-                "SELECT version, data FROM snapshots WHERE encounter = ? AND format = ? AND version <= ? "
-                "ORDER BY version DESC LIMIT 1",
-                (self.encounter, fmt, upto if upto is not None else 2**62),
-            ).fetchone()
-        return (row[0], bytes(row[1])) if row else None
 
     def save_snapshots(self, fmt: int, snapshots: Sequence[tuple[int, bytes]]) -> None:
         with self._db("saving snapshots") as conn, self._transaction(conn):
@@ -445,23 +363,6 @@ class SqliteStore:
                 "INSERT OR REPLACE INTO snapshots (encounter, version, format, data) VALUES (?, ?, ?, ?)",
                 [(self.encounter, version, fmt, data) for version, data in snapshots],
             )
-
-    def snapshots(self, fmt: int) -> list[tuple[int, bytes]]:
-        """Every snapshot in this format, oldest first: `verify` checks each against the fold."""
-        with self._db("reading snapshots") as conn:
-            rows = conn.execute(
-                "SELECT version, data FROM snapshots WHERE encounter = ? AND format = ? ORDER BY version",
-                (self.encounter, fmt),
-            ).fetchall()
-        return [(row[0], bytes(row[1])) for row in rows]
-
-    def kept_tip(self) -> tuple[int, str] | None:
-        """The version and last line hash kept in the meta table with every append (None: an older file)."""
-        with self._db("reading the tip") as conn:
-            row = conn.execute(
-                "SELECT value FROM meta WHERE encounter = ? AND key = 'tip'", (self.encounter,)
-            ).fetchone()
-        return parse_tip(row[0]) if row else None
 
     def drop_snapshots(self) -> int:
         with self._db("dropping snapshots") as conn, self._transaction(conn):
@@ -472,3 +373,8 @@ class SqliteStore:
         with self._db("checking") as conn:
             rows = conn.execute("PRAGMA integrity_check").fetchall()
         return "; ".join(str(r[0]) for r in rows)
+
+
+def _dialect(query: str) -> str:
+    """A shared query (events/db_store.py) in SQLite's words: one schema, `?` parameters."""
+    return query.replace("{s}.", "").replace("%s", "?")

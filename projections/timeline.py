@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tabletrail.core.evolve import _APPLY, initial_state
+from tabletrail.core.evolve import APPLY, initial_state
 from tabletrail.core.state import EncounterState
 from tabletrail.events.log import Record
 from tabletrail.events.types import (
@@ -98,7 +98,7 @@ class Timeline:
                 self.commands[record.batch] = event
             elif kind is CheckRolled and event.source == "seeded":
                 self.seeded.add(record.batch)
-            self.state = _APPLY[kind](self.state, event)
+            self.state = APPLY[kind](self.state, event)
         self.after[record.batch] = self.state  # type: ignore[assignment]
 
     def undo_target(self) -> int | None:

@@ -11,16 +11,22 @@ A new ruleset is audited with no change here.
   ids and what they enforce, the step-by-step costs against the budget, every
   check with its number and source, the settings and GM rulings in force, and
   the fighters before and after.
-- `dry_run(encounter, command)`: the answer to "why" before anything happens.
+- `dry_run(live, command)`: the answer to "why" before anything happens, on an
+  encounter as it stands (`inputs.Live`: the app's `Encounter`, or a `Replay`).
 - `verify_lines(lines)`: the hash chain, the sequence numbers, then every batch
   re-decided from the state before it and compared with what the log records.
 - `whatif(records, ["diagonal=euclidean"])`: the same commands under other settings.
 - `refusals(store)`: the refused attempts kept in the side log.
+
+The audit imports nothing of the app (tests/test_architecture.py): it takes plain
+inputs (projections/audit/inputs.py), records or lines and a decision function
+(`decide_on` unless a caller gives another), so it runs on any store.
 """
 
 from tabletrail.core.rulings import LENGTH_RESOURCES
 from tabletrail.projections.audit.dry_run import dry_run
 from tabletrail.projections.audit.explain import explain
+from tabletrail.projections.audit.inputs import Decide, Live, Replay, decide_on
 from tabletrail.projections.audit.parts import (
     PROSE,
     cell_rulings,
@@ -38,13 +44,17 @@ from tabletrail.projections.audit.verify import Finding, read_lines, verify_file
 from tabletrail.projections.audit.whatif import WhatIf, parse_sets, whatif
 
 __all__ = [
+    "Decide",
     "Finding",
     "LENGTH_RESOURCES",
+    "Live",
     "PROSE",
+    "Replay",
     "WhatIf",
     "cell_rulings",
     "checks",
     "clock_text",
+    "decide_on",
     "dry_run",
     "explain",
     "fighter_card",

@@ -9,9 +9,9 @@ from tabletrail.core.evolve import fold
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.types import CheckRolled, Event, Moved, Redone, Undone
+from tabletrail.projections.audit.inputs import Live
 from tabletrail.projections.audit.parts import (
     _cited,
     cell_rulings,
@@ -24,14 +24,16 @@ from tabletrail.projections.audit.parts import (
 )
 
 
-def dry_run(enc: Encounter, command: Command, text: str = "", reveal: bool = False) -> dict[str, Any]:
+def dry_run(live: Live, command: Command, text: str = "", reveal: bool = False) -> dict[str, Any]:
     """What a command would do, decided on the current board; nothing is appended or noted.
+
+    `live` is the encounter as it stands (the app's `Encounter`, or a `Replay` of a log).
 
     A seeded check's number is the next draw of the encounter's dice, and undo can't
     re-roll it; so unless `reveal` (the GM's choice) the dry run stops at the first
     seeded check: it shows the check, not its number, nor what follows from it.
     """
-    state = enc.state
+    state = live.state
     rs = get_ruleset(state.ruleset)
     text = text or str(command.__struct_config__.tag)
     base: dict[str, Any] = {
@@ -41,7 +43,7 @@ def dry_run(enc: Encounter, command: Command, text: str = "", reveal: bool = Fal
         "unit": rs.unit,
         "centi": list(rs.centi_resources),
     }
-    result = enc.preview(command)
+    result = live.preview(command)
     if isinstance(result, Rejection):
         return {**base, "allowed": False, "rule": rule_words(rs, result.rule), "reason": result.reason}
     events = list(result)
@@ -60,10 +62,10 @@ def dry_run(enc: Encounter, command: Command, text: str = "", reveal: bool = Fal
     head = events[0]
     after: EncounterState | None
     if isinstance(head, Undone | Redone):  # the cursor moves: the board before or after that batch
-        target = [r for r in enc.records if r.batch == head.batch]
+        target = [r for r in live.records if r.batch == head.batch]
         touched = [r.event for r in target]
         numbered = [(r.seq, r.event) for r in target]
-        tl = enc.timeline
+        tl = live.timeline
         after = tl.before[head.batch] if isinstance(head, Undone) else tl.after[head.batch]
         issued = tl.commands.get(head.batch)
         base["target"] = {"batch": head.batch, "text": issued.text if issued else "(setup)"}

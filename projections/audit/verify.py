@@ -13,16 +13,14 @@ from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import initial_state
 from tabletrail.core.refusal import Rejection
-from tabletrail.core.ruleset import Ruleset
+from tabletrail.core.ruleset import UNDO_RULE, Ruleset
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.units import fmt
-from tabletrail.encounter import UNDO_RULE, Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import (
     KEY_VARIABLE,
     JsonlStore,
-    MemoryStore,
     Record,
     Store,
     chain_key,
@@ -41,6 +39,7 @@ from tabletrail.events.types import (
     RulingMade,
     Undone,
 )
+from tabletrail.projections.audit.inputs import Decide, Replay, decide_on
 from tabletrail.projections.audit.parts import _command_of, _groups, _ruling, _same, _status, plain
 from tabletrail.projections.snapshot import FORMAT as SNAPSHOT_FORMAT
 from tabletrail.projections.snapshot import loads, take
@@ -288,7 +287,7 @@ def _compare(
         )
 
 
-def _check_batch(scratch: Encounter, recs: list[Record], unit: str) -> str:
+def _check_batch(scratch: Replay, recs: list[Record], unit: str) -> str:
     """Re-decide one batch on the state before it; returns its kind ("command", "undo", "redo")."""
     first = recs[0]
     for r in recs[1:]:
@@ -406,7 +405,10 @@ def _kept_tip(store: Store, lines: Sequence[bytes], data: dict[str, Any]) -> Fin
 
 
 def _snapshots(store: Store, data: dict[str, Any]) -> Finding | None:
-    """Every snapshot checked: its checksum, and equal to the one the full fold takes at its version."""
+    """Every snapshot checked: its checksum, and equal to the one the full fold takes at its version.
+
+    Called on a log verify found whole, so the fold needs none of the opener's checks.
+    """
     listed = getattr(store, "snapshots", None)
     if listed is None:
         return None
@@ -418,19 +420,26 @@ def _snapshots(store: Store, data: dict[str, Any]) -> Finding | None:
             loads(blob)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             return Finding(version, "snapshot", f"the snapshot at version {version} is damaged: {exc}")
-    enc = Encounter(store)
+    folded = Replay()
     wrong: list[int] = []
     seen: set[int] = set()
 
-    def compare() -> None:
-        version = len(enc.records)
+    def compare() -> None:  # at a batch end
+        version = len(folded.records)
         if version in stored and version not in seen:
             seen.add(version)
-            if loads(stored[version]) != take(enc.timeline, enc.last_hash, enc._batch):
+            if loads(stored[version]) != take(folded.timeline, folded.last_hash, folded.batch):
                 wrong.append(version)
 
-    enc._sink = compare
-    enc._fold_all(None, committed=False)
+    for n, line in enumerate(store.read(), start=1):
+        record = decode(line, f"{store.name}:{n}")
+        if n == 1:
+            folded.key = chain_key(record, f"{store.name}:1")  # verify's chain check found it fits
+        if folded.records and record.batch != folded.batch:
+            compare()
+        folded.apply(record, line)
+    if folded.records:
+        compare()
     missed = sorted(set(stored) - seen)  # not at a batch end of this log
     if wrong or missed:
         version = (wrong or missed)[0]
@@ -444,12 +453,18 @@ def _snapshots(store: Store, data: dict[str, Any]) -> Finding | None:
 
 
 def verify_lines(
-    lines: Sequence[bytes], name: str = "log", tip: str = "", torn: bool = False
+    lines: Sequence[bytes],
+    name: str = "log",
+    tip: str = "",
+    torn: bool = False,
+    *,
+    decide: Decide = decide_on,
 ) -> dict[str, Any]:
     """Check a log line by line and batch by batch; the report names the first fault.
 
     The chain makes every line vouch for the one before it, so the last line is
-    vouched for by re-deciding only; `tip` (a line hash noted earlier) anchors it.
+    vouched for by re-deciding only (with `decide`); `tip` (a line hash noted
+    earlier) anchors it.
     """
     counts = {"command": 0, "undo": 0, "redo": 0}
     rulings: list[dict[str, Any]] = []
@@ -467,20 +482,19 @@ def verify_lines(
                     )
                 )
         rs = _check_setup(groups[0])
-        scratch = Encounter(MemoryStore())  # the recorded history, folded as it is checked
+        scratch = Replay(decide)  # the recorded history, folded as it is checked
         for recs in groups:
             if recs is not groups[0]:
                 counts[_check_batch(scratch, recs, rs.unit)] += 1
             for r in recs:
                 try:
-                    scratch.timeline.apply(r)
+                    scratch.apply(r)
                 except (KeyError, ValueError, IndexError, AssertionError, AttributeError) as exc:
                     raise _Stop(
                         Finding(
                             r.seq, "decision", f"event {r.seq} does not fit the board before it ({exc!r})"
                         )
                     ) from None
-                scratch.records.append(r)
                 if isinstance(r.event, RulingMade):
                     rulings.append(_ruling(r.seq, r.event))
         for ruling in rulings:
@@ -502,13 +516,13 @@ def verify_lines(
     }
 
 
-def verify_file(path: str | Path, tip: str = "") -> dict[str, Any]:
-    """verify_lines on a log file read raw (Encounter.open would stop at the first bad line)."""
+def verify_file(path: str | Path, tip: str = "", *, decide: Decide = decide_on) -> dict[str, Any]:
+    """verify_lines on a log file read raw (opening it would stop at the first bad line)."""
     lines, torn = read_lines(path)
-    return verify_lines(lines, str(path), tip, torn)
+    return verify_lines(lines, str(path), tip, torn, decide=decide)
 
 
-def verify_store(store: Store, tip: str = "") -> dict[str, Any]:
+def verify_store(store: Store, tip: str = "", *, decide: Decide = decide_on) -> dict[str, Any]:
     """verify a store's raw lines: a file is read byte for byte, other stores line by line.
 
     Then what the store keeps beside its log (issue 13): the tip (version and last
@@ -517,10 +531,10 @@ def verify_store(store: Store, tip: str = "") -> dict[str, Any]:
     """
     if isinstance(store, JsonlStore):
         lines, torn = read_lines(store.path)
-        data = verify_lines(lines, str(store.path), tip, torn)
+        data = verify_lines(lines, str(store.path), tip, torn, decide=decide)
     else:
         lines = list(store.read())
-        data = verify_lines(lines, store.name, tip)
+        data = verify_lines(lines, store.name, tip, decide=decide)
     data["warnings"] = []
     if data["ok"]:
         finding = _kept_tip(store, lines, data) or _snapshots(store, data)

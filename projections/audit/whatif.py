@@ -12,11 +12,11 @@ from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.rulings import setting_value
 from tabletrail.core.state import EncounterState
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore, Record
+from tabletrail.events.log import Record
 from tabletrail.events.types import Abandoned, CommandIssued, EncounterStarted, Event, Redone, Undone
+from tabletrail.projections.audit.inputs import Decide, Replay, decide_on
 from tabletrail.projections.audit.parts import _command_of, _groups, _same, plain
 from tabletrail.projections.board import view
 from tabletrail.projections.timeline import Timeline
@@ -97,9 +97,12 @@ def whatif(
     sets: Sequence[str],
     rulings: Sequence[tuple[Command, str]] = (),
     where: str = "--set",
+    *,
+    decide: Decide = decide_on,
 ) -> WhatIf:
     """Re-run every command, undo and redo of a log in memory, under changed settings and
-    with GM rulings (commands with their text) made before the first command."""
+    with GM rulings (commands with their text) made before the first command; `decide`
+    is the decision each is re-run with."""
     started = records[0].event
     assert isinstance(started, EncounterStarted)
     rs = get_ruleset(started.scenario.ruleset)
@@ -109,7 +112,7 @@ def whatif(
         )
     changes = parse_sets(rs, sets, where) if sets else {}
     scenario = replace(started.scenario, settings={**started.settings, **changes})
-    alt = Encounter.create(MemoryStore(), scenario, clock=lambda: records[-1].at, where="what-if")
+    alt = Replay.start(scenario, decide=decide, clock=lambda: records[-1].at, where="what-if")
     groups = _groups(records)
     setup = [r.event for r in groups[0][1:]]
     divergence = _first_gap(

@@ -1,0 +1,151 @@
+"""What the two database stores (events/sqlite_store.py, events/postgres_store.py) share, written once.
+
+Both keep the same tables (events, batches, refused, snapshots, meta: one row set
+per encounter) and read them with the same SQL. Each store brings two primitives,
+`_one` and `_all`, that run a query on its connection with its own errors turned
+into one-line InputErrors; the queries are written here once, naming a table
+`{s}.table` and a parameter `%s` (PostgreSQL's spelling: SQLite's store drops the
+schema and writes `?`). Writing stays each store's own: a batch is one transaction,
+and the two databases make it differently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from tabletrail.events.errors import InputError
+from tabletrail.events.log import Record, Refused, decode, decode_refusals, parse_tip
+
+DEFAULT_SNAPSHOT_EVERY = 1000  # events between snapshots unless the store says otherwise
+PAGE = 20_000  # rows per query when reading a long log
+
+Spans = dict[int, list]  # batch -> [first version, last version, command id or None]
+
+
+def batch_rows(lines: Sequence[bytes], name: str) -> tuple[list[Record], Spans]:
+    """Decode the lines to be written: their versions and batches, each line checked."""
+    records = [decode(line, f"{name}: new line {n}") for n, line in enumerate(lines, start=1)]
+    batches: Spans = {}
+    for r in records:
+        span = batches.setdefault(r.batch, [r.seq, r.seq, None])
+        span[1] = r.seq
+        if r.command_id is not None and span[2] is None:
+            span[2] = r.command_id
+    return records, batches
+
+
+def check_order(records: Sequence[Record], expected: int, name: str, label: str) -> None:
+    """The lines follow version `expected` one by one; else an InputError names the first that doesn't."""
+    for n, r in enumerate(records, start=1):
+        if r.seq != expected + n:
+            raise InputError(f"{name}: {label} {n}: seq is {r.seq}, expected {expected + n}")
+
+
+class DatabaseReads:
+    """The reading half of a database store: every query here is the same on SQLite and PostgreSQL."""
+
+    name: str
+    encounter: str
+
+    def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
+        """The first row of a query, or None (the store's connection, its errors named)."""
+        raise NotImplementedError
+
+    def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple]:
+        """Every row of a query."""
+        raise NotImplementedError
+
+    def _planned(self, lines: Sequence[bytes], expected: int | None) -> tuple[list[Record], Spans, int]:
+        """A batch about to be appended: its records and spans, and the version it must follow."""
+        records, batches = batch_rows(lines, self.name)
+        if expected is None:
+            expected = records[0].seq - 1  # the lines say where they go
+        check_order(records, expected, self.name, "new line")
+        return records, batches, expected
+
+    def _pages(self, start: int, stop: int | None) -> Iterator[bytes]:
+        """The lines after version `start` (up to `stop`), PAGE rows a query, oldest first."""
+        last = start
+        end = stop if stop is not None else 2**62
+        while True:
+            rows = self._all(
+                "reading",
+                "SELECT version, line FROM {s}.events WHERE encounter = %s AND version > %s "
+                "AND version <= %s ORDER BY version LIMIT %s",
+                (self.encounter, last, end, PAGE),
+            )
+            for version, line in rows:
+                yield bytes(line)
+                last = version
+            if len(rows) < PAGE:
+                return
+
+    def find_command(self, command_id: str) -> tuple[int, int] | None:
+        """The first and last version of the batch this command id appended, if any."""
+        row = self._one(
+            "reading",
+            "SELECT first, last FROM {s}.batches WHERE encounter = %s AND command_id = %s",
+            (self.encounter, command_id),
+        )
+        return (row[0], row[1]) if row else None
+
+    def batch_span(self, batch: int) -> tuple[int, int] | None:
+        """The first and last version of a batch, if it is in the log."""
+        row = self._one(
+            "reading",
+            "SELECT first, last FROM {s}.batches WHERE encounter = %s AND batch = %s",
+            (self.encounter, batch),
+        )
+        return (row[0], row[1]) if row else None
+
+    def refused_lines(self) -> list[bytes]:
+        rows = self._all(
+            "reading refusals",
+            "SELECT line FROM {s}.refused WHERE encounter = %s ORDER BY n",
+            (self.encounter,),
+        )
+        return [bytes(row[0]) for row in rows]
+
+    def refused(self) -> list[Refused]:
+        return decode_refusals(self.refused_lines(), lambda n: f"{self.name}: refusal {n}")
+
+    def _kept_every(self) -> int:
+        """The snapshot interval kept in meta for this encounter (the default when none or unreadable)."""
+        row = self._one(
+            "reading settings",
+            "SELECT value FROM {s}.meta WHERE encounter = %s AND key = 'snapshot_every'",
+            (self.encounter,),
+        )
+        try:
+            return int(row[0]) if row else DEFAULT_SNAPSHOT_EVERY
+        except ValueError:
+            return DEFAULT_SNAPSHOT_EVERY
+
+    def latest_snapshot(self, fmt: int, upto: int | None = None) -> tuple[int, bytes] | None:
+        """The newest snapshot in this format at or before version `upto`."""
+        row = self._one(
+            "reading snapshots",
+            "SELECT version, data FROM {s}.snapshots WHERE encounter = %s AND format = %s "
+            "AND version <= %s ORDER BY version DESC LIMIT 1",
+            (self.encounter, fmt, upto if upto is not None else 2**62),
+        )
+        return (row[0], bytes(row[1])) if row else None
+
+    def snapshots(self, fmt: int) -> list[tuple[int, bytes]]:
+        """Every snapshot in this format, oldest first: `verify` checks each against the fold."""
+        rows = self._all(
+            "reading snapshots",
+            "SELECT version, data FROM {s}.snapshots WHERE encounter = %s AND format = %s ORDER BY version",
+            (self.encounter, fmt),
+        )
+        return [(row[0], bytes(row[1])) for row in rows]
+
+    def kept_tip(self) -> tuple[int, str] | None:
+        """The version and last line hash kept in meta with every append (None: an older log)."""
+        row = self._one(
+            "reading the tip",
+            "SELECT value FROM {s}.meta WHERE encounter = %s AND key = 'tip'",
+            (self.encounter,),
+        )
+        return parse_tip(row[0]) if row else None
