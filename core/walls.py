@@ -25,7 +25,6 @@ four edges there, exactly as the diagonal step does.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from tabletrail.core.refusal import Refusal
@@ -175,6 +174,8 @@ def sight_walls(grid: Grid, doors: Mapping[str, str], a: tuple[int, ...], b: tup
     edges: Edges | None = grid.edges
     if edges is None:
         return []
+    from fractions import Fraction  # only a sight check needs it: kept out of every command's start-up
+
     found: dict[int, str] = {}
     w, h = edges.width, edges.height
     for axis in (0, 1):  # 0: the vertical grid lines x = X; 1: the horizontal ones y = Y
