@@ -35,7 +35,7 @@ from tabletrail.core.movement import StepPolicy
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import REFUSED, UNKNOWN, StepTable, quiet, table_for
+from tabletrail.core.step_table import ARRAY_CELLS, REFUSED, UNKNOWN, StepTable, quiet, table_for
 from tabletrail.events.types import Step
 
 # A search node: a position, and the diagonal parity when it matters (else 0).
@@ -56,7 +56,7 @@ class Reach:
     budget: int  # what the move may still cost, in hundredths of `unit`
     costs: dict[XY, int]  # every cell the move may end on -> its cheapest cost
     events: frozenset[XY] = frozenset()  # reachable cells where something happens (a check, a stop)
-    ends: dict[XY, _Node] = field(default_factory=dict)  # the search node each cell's cost comes from
+    ends: Mapping[XY, _Node] = field(default_factory=dict)  # the search node each cell's cost comes from
     came: Mapping[_Node, tuple[_Node, Step]] = field(default_factory=dict)  # how the search got to a node
     unit: str = ""  # what the costs count: the policy's unit (m, yd, AP)
 
@@ -103,7 +103,14 @@ def reach(state: EncounterState, fighter_id: str, *, shortcut: bool = True, tabl
     if shortcut and on_surface and table:
         kept = table_for(state, f, policy)
         if kept is not None and kept.usable:
-            area = _table_reach(state, f, policy, budget, kept)
+            if quiet(policy) and state.grid.width * state.grid.height <= ARRAY_CELLS:
+                from tabletrail.core.reach_arrays import array_reach  # numpy and scipy: only when asked
+
+                area = array_reach(
+                    state, f, policy, budget, kept, lambda: _table_reach(state, f, policy, budget, kept)
+                )
+            else:
+                area = _table_reach(state, f, policy, budget, kept)
             if area is not None:
                 return area
     found = _search(state, f, policy, budget, shortcut=True) if shortcut and on_surface else None
@@ -288,8 +295,7 @@ def _table_reach(
                     step = price(state, f, (x, y, top[y][x]), (tx, ty), parity)
                 except Refusal:
                     if not flag & _OCCUPIED:
-                        kept_cost[edge] = REFUSED
-                        kept_out.pop(node, None)  # rebuilt without it next time
+                        table.refuse(edge)  # the node's steps are rebuilt without it next time
                     continue
                 if step.to[2] != top[ty][tx] or step.parity != parity + step.diagonal:
                     table.usable = False
@@ -298,8 +304,7 @@ def _table_reach(
                 if flag & _OCCUPIED:
                     live[edge] = step
                 else:
-                    kept_cost[edge], kept_step[edge] = c, step
-                    kept_out.pop(node, None)  # rebuilt with the price next time
+                    table.keep(edge, c, step)  # the node's steps are rebuilt with the price next time
             total = cost + c
             if total > budget or total >= best.get(nxt, total + 1):
                 continue
@@ -330,7 +335,7 @@ def _table_reach(
         else:
             ok = verdicts.get(cell)
             if ok is None:
-                ok = verdicts[cell] = _may_end(state, f, policy.can_end, x, y, top[y][x])
+                ok = table.judge(cell, _may_end(state, f, policy.can_end, x, y, top[y][x]))
         if ok:
             costs[(x, y)] = best[n]
             ends[(x, y)] = n
