@@ -10,9 +10,12 @@ Python over lists is ~6x slower, networkx's Dijkstra ~20x.
 
 The answer is the table search's, node for node, which is the policy search's:
 
-- occupancy is an overlay: steps into an occupied cell are priced live each
-  call (never kept), forbidden cells are never entered, and a cell where the GM
-  asks for a test is a stop (its steps out are cut);
+- occupancy is an overlay: a step into an occupied cell is never kept in the
+  table's prices; it is priced for the mover and the fighters standing there
+  and remembered beside them (`StepTable.live`), read back only while those
+  fighters are equal (a price reads the map, the table key and the target cell's
+  occupants: core/step_table.py); forbidden cells are never entered, and a cell
+  where the GM asks for a test is a stop (its steps out are cut);
 - a step not priced yet is priced through the policy after a search that needs
   it, and the search runs again, until every step out of every node it may leave
   is known (the first call at a new place lets core/reach.py's step-by-step
@@ -40,7 +43,7 @@ from tabletrail.core.movement import StepPolicy
 from tabletrail.core.reach import Reach, _as_counted, _may_end, _Node
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import StepTable
+from tabletrail.core.step_table import MOST_LIVE, StepTable
 from tabletrail.events.types import Step
 
 FILL = 256  # more unknown steps than this at a start the step-by-step search never priced: it prices them
@@ -125,8 +128,16 @@ def array_reach(
     start = (f.pos[0] * height + f.pos[1]) * 2
 
     weight, known = a.weight.copy(), a.known.copy()  # this call's overlay on the kept prices
-    occupied = {(o.pos[0], o.pos[1]) for o in state.fighters if o.id != f.id}
+    occupants: dict[XY, tuple[Fighter, ...]] = {}  # who a step into each occupied cell is priced for
+    for o in state.fighters:
+        if o.id != f.id:
+            occupants[(o.pos[0], o.pos[1])] = (*occupants.get((o.pos[0], o.pos[1]), (f,)), o)
+    occupied = occupants.keys()
     forbidden = forbidden_cells(state, f)
+    if len(table.live) > MOST_LIVE:
+        table.live.clear()
+    remembered = table.live
+    live: dict[int, Step] = {}  # steps priced into occupied cells for this call, by edge
     stop = np.zeros(nodes, dtype=bool)
     for c in state.marks.get(TEST, ()):
         for p in parities:
@@ -136,16 +147,25 @@ def array_reach(
                 known[n * 8 : n * 8 + 8] = True
                 weight[n * 8 : n * 8 + 8] = np.inf
     for cells, cut in ((occupied, False), (forbidden, True)):
-        for cx, cy in cells:  # the steps into the cell: priced live (occupied), or never taken
+        for cx, cy in cells:  # the steps into the cell: priced for who stands there, or never taken
+            who = None if cut else occupants[(cx, cy)]
             for d, (dx, dy) in enumerate(NEIGHBOURS):
                 sx, sy = cx - dx, cy - dy
                 if 0 <= sx < width and 0 <= sy < height:
                     for p in parities:
                         edge = ((sx * height + sy) * 2 + p) * 8 + d
-                        weight[edge] = np.inf
-                        known[edge] = cut
+                        seen = remembered.get(edge)
+                        if who is not None and seen is not None and seen[0] == who:
+                            known[edge] = True  # priced before for these very fighters
+                            if seen[1] is not None:
+                                weight[edge] = seen[1].cost
+                                live[edge] = seen[1]
+                            else:
+                                weight[edge] = np.inf
+                        else:
+                            weight[edge] = np.inf
+                            known[edge] = cut
     price = policy.price
-    live: dict[int, Step] = {}  # steps priced into occupied cells this call, by edge
     while True:
         graph = csr_matrix((weight, a.target, a.indptr), shape=(nodes, nodes), copy=False)
         dist = dijkstra(graph, directed=True, indices=start, limit=budget)
@@ -166,19 +186,22 @@ def array_reach(
             tx, ty = x + dx, y + dy
             p = u & 1
             known[edge] = True
-            busy = (tx, ty) in occupied
+            who = occupants.get((tx, ty))
             try:
                 step = price(state, f, (x, y, top[y][x]), (tx, ty), p)
             except Refusal:
-                if not busy:
+                if who is None:
                     table.refuse(edge)
+                else:
+                    remembered[edge] = (who, None)
                 continue
             if step.to[2] != top[ty][tx] or step.parity != p + step.diagonal:
                 table.usable = False  # as the table search gives up: the caller prices every step
                 return None
             weight[edge] = step.cost
-            if busy:
+            if who is not None:
                 live[edge] = step
+                remembered[edge] = (who, step)
             else:
                 table.keep(edge, step.cost, step)
             total = dist[u] + step.cost
@@ -199,7 +222,7 @@ def _answer(
     weight: Any,
     stop: Any,
     start: int,
-    occupied: set[XY],
+    occupied: Any,
     live: dict[int, Step],
 ) -> Reach:
     """The end-of-move filter (kept verdicts for empty cells, live for occupied ones) and the Reach."""

@@ -37,6 +37,7 @@ from tabletrail.events.types import Step
 REFUSED = -1  # a step the rules forbid whatever the occupancy
 UNKNOWN = -2  # a step not priced yet (or only into an occupied cell)
 KEPT = 32  # tables kept per grid (fighters x settings in play); the oldest goes first
+MOST_LIVE = 4096  # steps into occupied cells kept per table: past that they are priced afresh
 MOST_STEPS = 500_000  # steps one table keeps (a huge budget on a huge map): past that it starts afresh
 ARRAY_CELLS = 40_000  # maps up to this many cells get flat arrays (8 steps x 2 parities x 13 bytes a cell)
 
@@ -51,7 +52,7 @@ class StepTable:
     the surface or counts diagonals its own way: such a policy is searched step by step.
     """
 
-    __slots__ = ("cost", "step", "out", "ends", "usable", "arrays", "filled")
+    __slots__ = ("cost", "step", "out", "ends", "usable", "arrays", "filled", "live")
 
     def __init__(self) -> None:
         self.cost: dict[int, int] = {}
@@ -61,6 +62,9 @@ class StepTable:
         self.usable = True
         self.arrays: Any = None  # a reach_arrays.StepArrays once the compiled search has run on it
         self.filled: set[int] = set()  # start nodes the step-by-step search has priced the area of
+        # Steps into occupied cells, by edge: (the mover and the cell's occupants it was priced for, the
+        # step, or None when refused). Only read back for equal fighters: occupancy stays an overlay.
+        self.live: dict[int, tuple[tuple[Fighter, ...], Step | None]] = {}
 
     def keep(self, edge: int, cost: int, step: Step) -> None:
         """A step priced on an empty cell: kept in every form, and its node's list of steps rebuilt."""

@@ -207,3 +207,16 @@ def test_the_compiled_search_gives_the_answer_of_pricing_every_step(diagonal, se
     finally:
         reach_arrays.array_reach = real
     assert calls  # the compiled search was asked
+
+
+def test_a_step_into_an_occupied_cell_is_priced_again_when_who_stands_there_changes():
+    """Steps into occupied cells are remembered only for the very fighters they were priced for."""
+    rows = ["#######", "#.....#", "#######"]
+    enc = encounter(scene("speed-meters", "every-1", rows, [("o", "blue", 3, 1)], 5))
+    state = enc.state
+    for _ in range(3):  # cold, completing, then the compiled search reading what it remembers
+        assert (5, 1) in reach(state, "m").costs  # an ally's cell is passed through
+    o = state.fighter("o")
+    turned = state.with_fighter(replace(o, side="red"))  # the same fighter, now an enemy, same cell
+    assert set(reach(turned, "m").costs) == {(2, 1)}
+    assert (5, 1) in reach(state, "m").costs
