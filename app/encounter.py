@@ -25,20 +25,33 @@ Durability and sharing, store by store:
 
 from __future__ import annotations
 
+import gc
 import itertools
 from collections.abc import Callable, Iterable
+from operator import attrgetter
 
 import msgspec
 from tabletrail.core.batch import Batch
 from tabletrail.core.decide import decide
 from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import initial_state
+from tabletrail.core.geometry import Grid
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import ConflictError, InputError
-from tabletrail.events.log import Record, Refused, Store, TornTail, decode, encode, line_hash, now
+from tabletrail.events.log import (
+    Record,
+    Refused,
+    Store,
+    TornTail,
+    decode,
+    decode_many,
+    encode,
+    line_hash,
+    now,
+)
 from tabletrail.events.scenario import Scenario
 from tabletrail.events.types import (
     SCHEMA_VERSION,
@@ -61,9 +74,10 @@ from tabletrail.projections.snapshot import (
     restore,
     take,
 )
-from tabletrail.projections.timeline import Timeline
+from tabletrail.projections.timeline import FoldError, Timeline
 
 UNDO_RULE = "tabletrail/undo"
+_seq_of, _prev_of = attrgetter("seq"), attrgetter("prev")
 
 
 class Encounter:
@@ -203,7 +217,113 @@ class Encounter:
         return len(self.records) - start
 
     def _ingest(self, lines: Iterable[bytes], start: int, upto: int | None) -> None:
-        """Check and fold lines that follow record `start`; InputError names the line at fault."""
+        """Check and fold lines that follow record `start`; InputError names the line at fault.
+
+        The fast way first: decode every line in a few msgspec calls, hash each with one
+        call, and compare all sequence numbers and all `prev` hashes at once, then fold
+        in one tight loop. Lines that fail any of those checks are left to the plain
+        loop (`_ingest_each`), which names the first line at fault exactly as it always has.
+        """
+        lines = lines if isinstance(lines, list) else list(lines)
+        if upto is not None and start + len(lines) > upto:
+            self._ingest_each(lines[: max(0, upto - start) + 1], start, upto)
+            return
+        if self._sink is None:  # fold_with_snapshots listens at every batch end: the plain loop does
+            gc_was = gc.isenabled()
+            gc.disable()  # records, events and states hold no cycles: collecting while they pile up is waste
+            try:
+                if self._ingest_checked(lines, start):
+                    return
+            finally:
+                if gc_was:
+                    gc.enable()
+        self._ingest_each(lines, start, upto)
+
+    def _ingest_checked(self, lines: list[bytes], start: int) -> bool:
+        """Check every line, then fold them all; False, with nothing changed, when any check fails."""
+        name = self.store.name
+        try:
+            records = decode_many(lines, lambda i: f"{name}:{start + i + 1}")
+        except InputError:
+            return False
+        hashes = list(map(line_hash, lines))
+        if list(map(_seq_of, records)) != list(range(start + 1, start + len(records) + 1)) or list(
+            map(_prev_of, records)
+        ) != [self.last_hash, *hashes[:-1]]:
+            return False
+        tracked = self._batches_whole(records, start)
+        if tracked is None:
+            return False
+        try:
+            self.timeline.extend(records)
+        except FoldError as failed:
+            self.records.extend(records[: failed.index + 1])  # as the plain loop leaves them
+            if isinstance(failed.cause, InputError):
+                raise failed.cause from None
+            raise InputError(
+                f"{name}:{start + failed.index + 1}: this event does not fit the board before it "
+                f"({failed.cause!r})"
+            ) from None
+        self.records.extend(records)
+        self._batch, self._size, self._held, self._head, ids = tracked
+        self._ids.update(ids)
+        if hashes:
+            self.last_hash = hashes[-1]
+        return True
+
+    def _batches_whole(
+        self, records: list[Record], start: int
+    ) -> tuple[int, int, int, int, dict[str, int]] | None:
+        """`_track`'s checks, the start event's and the map's, on records not yet folded; None if any fails.
+
+        Returns where the batches stand after them (batch, size, held, head, new command ids).
+        """
+        batch, size, held, head = self._batch, self._size, self._held, self._head
+        ids: dict[str, int] = {}
+        known = self._ids
+        grid = self.timeline.state.grid if self.timeline.state is not None else None
+        seq = start
+        for record in records:
+            seq += 1
+            kind = type(record.event)
+            if record.batch == batch:
+                held += 1
+                if size and held > size:
+                    return None
+            else:
+                if record.batch != batch + 1 or (size and held != size):
+                    return None
+                batch, size, held, head = record.batch, record.size, 1, seq
+                cid = record.command_id
+                if cid is not None:
+                    if cid in known or cid in ids:
+                        return None
+                    ids[cid] = seq
+            if kind is Moved:
+                if grid is None:
+                    return None
+                w, h = grid.width, grid.height
+                for step in record.event.steps:  # type: ignore[attr-defined]
+                    if not (0 <= step.to[0] < w and 0 <= step.to[1] < h):
+                        return None
+            elif kind is Placed:
+                to = record.event.to  # type: ignore[attr-defined]
+                if grid is None or not (0 <= to[0] < grid.width and 0 <= to[1] < grid.height):
+                    return None
+            elif kind is EncounterStarted:
+                if seq != 1:
+                    return None
+                try:
+                    _check_start(record.event, f"{self.store.name}:1")
+                    grid = Grid.of(record.event.scenario)
+                except Exception:  # noqa: BLE001 - the plain loop names what is wrong
+                    return None
+            elif seq == 1:
+                return None
+        return batch, size, held, head, ids
+
+    def _ingest_each(self, lines: Iterable[bytes], start: int, upto: int | None) -> None:
+        """The plain loop: each line decoded, checked and folded in turn."""
         name = self.store.name
         prev = self.last_hash
         seq = start
