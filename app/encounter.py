@@ -78,6 +78,7 @@ from tabletrail.projections.timeline import FoldError, Timeline
 
 UNDO_RULE = "tabletrail/undo"
 _seq_of, _prev_of = attrgetter("seq"), attrgetter("prev")
+_CHUNK = 16_384  # lines checked and folded together when opening a log
 
 
 class Encounter:
@@ -219,25 +220,29 @@ class Encounter:
     def _ingest(self, lines: Iterable[bytes], start: int, upto: int | None) -> None:
         """Check and fold lines that follow record `start`; InputError names the line at fault.
 
-        The fast way first: decode every line in a few msgspec calls, hash each with one
-        call, and compare all sequence numbers and all `prev` hashes at once, then fold
-        in one tight loop. Lines that fail any of those checks are left to the plain
-        loop (`_ingest_each`), which names the first line at fault exactly as it always has.
+        The fast way first, a chunk of lines at a time: decode them in a few msgspec
+        calls, hash each with one call, compare all sequence numbers and all `prev`
+        hashes at once, then fold in one tight loop. From the first chunk that fails
+        any of those checks on, the plain loop (`_ingest_each`) takes over, and names
+        the first line at fault exactly as it always has.
         """
         lines = lines if isinstance(lines, list) else list(lines)
         if upto is not None and start + len(lines) > upto:
             self._ingest_each(lines[: max(0, upto - start) + 1], start, upto)
             return
+        done = 0  # lines folded the fast way, a chunk at a time (memory stays bounded on long logs)
         if self._sink is None:  # fold_with_snapshots listens at every batch end: the plain loop does
             gc_was = gc.isenabled()
             gc.disable()  # records, events and states hold no cycles: collecting while they pile up is waste
             try:
-                if self._ingest_checked(lines, start):
-                    return
+                while done < len(lines) and self._ingest_checked(lines[done : done + _CHUNK], start + done):
+                    done += _CHUNK
             finally:
                 if gc_was:
                     gc.enable()
-        self._ingest_each(lines, start, upto)
+            if done >= len(lines):
+                return
+        self._ingest_each(lines[done:] if done else lines, start + done, upto)
 
     def _ingest_checked(self, lines: list[bytes], start: int) -> bool:
         """Check every line, then fold them all; False, with nothing changed, when any check fails."""

@@ -20,18 +20,22 @@ REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
 LINES = {p.stem: p.read_bytes().split(b"\n")[:-1] for p in REPLAYS}
 
 
-def opened(lines: list[bytes], fast: bool) -> Encounter | str:
-    """The encounter, or the error's text, opening `lines` one way or the other."""
+def opened(lines: list[bytes], fast: bool, chunk: int = 16_384) -> Encounter | str:
+    """The encounter, or the error's text, opening `lines` one way or the other (`chunk` lines at a time)."""
+    from tabletrail import encounter
+
     store = MemoryStore(lines)
-    plain = Encounter._ingest_checked
+    plain, size = Encounter._ingest_checked, encounter._CHUNK
     if not fast:
         Encounter._ingest_checked = lambda self, lines, start: False  # type: ignore[method-assign]
+    encounter._CHUNK = chunk
     try:
         return Encounter.open(store)
     except InputError as exc:
         return str(exc)
     finally:
         Encounter._ingest_checked = plain  # type: ignore[method-assign]
+        encounter._CHUNK = size
 
 
 def facts(state) -> dict:
@@ -68,8 +72,9 @@ def same(a: Encounter | str, b: Encounter | str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(LINES))
-def test_every_replay_opens_the_same_both_ways(name: str):
-    fast, plain = opened(LINES[name], True), opened(LINES[name], False)
+@pytest.mark.parametrize("chunk", [16_384, 5])
+def test_every_replay_opens_the_same_both_ways(name: str, chunk: int):
+    fast, plain = opened(LINES[name], True, chunk), opened(LINES[name], False)
     assert not isinstance(fast, str), fast
     same(fast, plain)
 
@@ -81,8 +86,9 @@ def test_every_replay_opens_the_same_both_ways(name: str):
     damage=st.sampled_from(["byte", "drop", "swap", "field", "seq", "batch", "blank"]),
     byte=st.integers(0, 255),
     at=st.floats(0, 1, exclude_max=True),
+    chunk=st.sampled_from([16_384, 1, 4, 9]),
 )
-def test_a_damaged_log_fails_the_same_way_both_ways(name, where, damage, byte, at):
+def test_a_damaged_log_fails_the_same_way_both_ways(name, where, damage, byte, at, chunk):
     lines = list(LINES[name])
     i = int(where * len(lines))
     line = lines[i]
@@ -112,7 +118,7 @@ def test_a_damaged_log_fails_the_same_way_both_ways(name, where, damage, byte, a
             records[j]["prev"] = prev
             lines[j] = msgspec.json.encode(records[j])
             prev = line_hash(lines[j])
-    same(opened(lines, True), opened(lines, False))
+    same(opened(lines, True, chunk), opened(lines, False))
 
 
 def test_a_bad_value_holding_a_newline_is_named_on_one_line():
