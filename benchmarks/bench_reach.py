@@ -9,16 +9,17 @@ Both answers go through the same `can_end` filter and must be equal.
 
 reachable() reads step prices kept per map (core/step_table.py): the first call
 on a map prices the steps its Python search meets through the ruleset's policy
-and keeps them; the second prices the steps the first skipped (steps into cells
-already settled), so that every step out of the area is known, and from then on
+and keeps them, then prices the steps that search skipped (steps into cells
+already settled), so that every step out of the area is known; from then on
 scipy's compiled Dijkstra runs over the kept prices as flat arrays
-(core/reach_arrays.py; occupied cells are always priced live). So four figures
-are printed for ours: the kept-price search (median: what the table view pays on
-every selection and drag of the same map), the first call on a fresh map
-(cold), the second, and the search that asks the policy for every step
-(table=False); and, once per run, importing numpy and scipy (the first call in a
-process pays it). The ratio the issue asks about is networkx's Dijkstra alone
-against the first. Every diagonal rule is measured unless --diagonal names some.
+(core/reach_arrays.py; a step into an occupied cell is priced for the fighters
+standing there, never kept in the table). So four figures are printed for ours:
+the kept-price search (median: what the table view pays on every selection and
+drag of the same map), the first call on a fresh map (cold), the second, and
+the search that asks the policy for every step (table=False); and, once per
+run, importing numpy and scipy (the first call in a process pays it). The ratio
+the issue asks about is networkx's Dijkstra alone against the first. Every
+diagonal rule is measured unless --diagonal names some.
 Timings are CPU time (time.process_time): on a shared machine wall time mostly
 measures the neighbours.
 
@@ -198,8 +199,8 @@ def measure(diagonal: str, repeat: int) -> None:
     build_board_ms, _ = timed(lambda: board(diagonal), 1)
     cold_ms -= build_board_ms
     state = board(diagonal)
-    reachable(state, MOVER)  # the prices its search meets are kept now
-    second_ms, _ = timed(lambda: reachable(state, MOVER), 1)  # every step out of the area is priced now
+    reachable(state, MOVER)  # every step out of the area is priced and kept now
+    second_ms, _ = timed(lambda: reachable(state, MOVER), 1)
     ours_ms, ours = timed(lambda: reachable(state, MOVER), repeat)
     slow_ms, slow = timed(lambda: reach(state, MOVER, table=False).costs, max(1, repeat // 3))
     build_ms, g = timed(lambda: graph(state), 1)
@@ -224,7 +225,7 @@ def measure(diagonal: str, repeat: int) -> None:
     )
     print(f"  reachable(), kept prices (compiled search)      {ours_ms:8.2f} ms")
     print(f"  reachable(), first call on the map (cold)       {cold_ms:8.2f} ms")
-    print(f"  reachable(), second call (completes the table)  {second_ms:8.2f} ms")
+    print(f"  reachable(), second call on the map             {second_ms:8.2f} ms")
     print(f"  reach(table=False), every step asks the policy  {slow_ms:8.2f} ms")
     total = build_ms + search_ms
     print(

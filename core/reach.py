@@ -84,7 +84,8 @@ def reach(state: EncounterState, fighter_id: str, *, shortcut: bool = True, tabl
 
     shortcut=False prices every step, even into cells already settled (see `_search`);
     table=False asks the policy for every step instead of reading kept prices (see
-    `core/step_table.py`). All three searches give the same answer.
+    `core/step_table.py`; where nothing happens on a step, scipy's compiled Dijkstra reads
+    them, `core/reach_arrays.py`). All the searches give the same answer.
     """
     f = state.fighter(fighter_id)
     if f is None:

@@ -47,6 +47,8 @@ from tabletrail.core.step_table import MOST_LIVE, StepTable
 from tabletrail.events.types import Step
 
 FILL = 256  # more unknown steps than this at a start the step-by-step search never priced: it prices them
+FILL_ROUNDS = 3  # ... and so it does when pricing the unknown steps needs more searches than this
+MOST_ROUNDS = 32  # searches one call may run before it leaves the answer to the step-by-step search
 _EIGHT = np.arange(8)
 
 
@@ -116,56 +118,30 @@ def array_reach(
 ) -> Reach | None:
     """The table search's answer from the compiled search; None when the table turns out unusable.
 
-    `fill` is the step-by-step table search: called (and its answer returned) the first
-    time a start meets more than FILL steps the table has no price for.
+    `fill` is the step-by-step table search. At a start it never ran from, when the kept
+    prices lack more than FILL steps (or pricing them takes more than FILL_ROUNDS
+    searches), it runs first: it prices the area in one pass, and the steps it skipped
+    (into cells already settled) are priced after it, so the next call finds the table
+    complete. Its answer is returned if the compiled search still finds steps to price
+    after MOST_ROUNDS searches.
     """
     grid = state.grid
     width, height, top = grid.width, grid.height, grid.top
     keep_parity = state.settings.get("diagonal") == ALTERNATING
     a = arrays_for(table, width, height, keep_parity)
     nodes = a.nodes
-    parities = (0, 1) if keep_parity else (0,)
     start = (f.pos[0] * height + f.pos[1]) * 2
-
-    weight, known = a.weight.copy(), a.known.copy()  # this call's overlay on the kept prices
     occupants: dict[XY, tuple[Fighter, ...]] = {}  # who a step into each occupied cell is priced for
     for o in state.fighters:
         if o.id != f.id:
             occupants[(o.pos[0], o.pos[1])] = (*occupants.get((o.pos[0], o.pos[1]), (f,)), o)
-    occupied = occupants.keys()
-    forbidden = forbidden_cells(state, f)
     if len(table.live) > MOST_LIVE:
         table.live.clear()
     remembered = table.live
-    live: dict[int, Step] = {}  # steps priced into occupied cells for this call, by edge
-    stop = np.zeros(nodes, dtype=bool)
-    for c in state.marks.get(TEST, ()):
-        for p in parities:
-            n = (c[0] * height + c[1]) * 2 + p
-            if n != start:  # the start is left, never reached: never a stop
-                stop[n] = True
-                known[n * 8 : n * 8 + 8] = True
-                weight[n * 8 : n * 8 + 8] = np.inf
-    for cells, cut in ((occupied, False), (forbidden, True)):
-        for cx, cy in cells:  # the steps into the cell: priced for who stands there, or never taken
-            who = None if cut else occupants[(cx, cy)]
-            for d, (dx, dy) in enumerate(NEIGHBOURS):
-                sx, sy = cx - dx, cy - dy
-                if 0 <= sx < width and 0 <= sy < height:
-                    for p in parities:
-                        edge = ((sx * height + sy) * 2 + p) * 8 + d
-                        seen = remembered.get(edge)
-                        if who is not None and seen is not None and seen[0] == who:
-                            known[edge] = True  # priced before for these very fighters
-                            if seen[1] is not None:
-                                weight[edge] = seen[1].cost
-                                live[edge] = seen[1]
-                            else:
-                                weight[edge] = np.inf
-                        else:
-                            weight[edge] = np.inf
-                            known[edge] = cut
+    weight, known, stop, live = _overlay(state, f, table, a, start, occupants)
     price = policy.price
+    filled: Reach | None = None
+    rounds = 0
     while True:
         graph = csr_matrix((weight, a.target, a.indptr), shape=(nodes, nodes), copy=False)
         dist = dijkstra(graph, directed=True, indices=start, limit=budget)
@@ -175,9 +151,16 @@ def array_reach(
         missing = edges[~known[edges]]
         if not missing.size:
             break
-        if missing.size > FILL and start not in table.filled:
-            table.filled.add(start)
-            return fill()
+        rounds += 1
+        if start not in table.filled and (missing.size > FILL or rounds > FILL_ROUNDS):
+            table.filled.add(start)  # a new place: the step-by-step search prices its area in one pass
+            filled = fill()
+            if filled is None:
+                return None
+            weight, known, stop, live = _overlay(state, f, table, a, start, occupants)
+            continue
+        if rounds > MOST_ROUNDS:  # a winding map keeps finding steps: the exact search, step by step
+            return filled if filled is not None else fill()
         shorter = False  # does a step priced now lead anywhere cheaper? If not, the costs stand
         for edge in missing.tolist():
             u, d = edge >> 3, edge & 7
@@ -208,7 +191,56 @@ def array_reach(
             shorter = shorter or (total <= budget and total < dist[a.target[edge]])
         if not shorter:
             break
-    return _answer(state, f, policy, budget, table, a, dist, weight, stop, start, occupied, live)
+    return _answer(state, f, policy, budget, table, a, dist, weight, stop, start, occupants.keys(), live)
+
+
+def _overlay(
+    state: EncounterState,
+    f: Fighter,
+    table: StepTable,
+    a: StepArrays,
+    start: int,
+    occupants: dict[XY, tuple[Fighter, ...]],
+) -> tuple[Any, Any, Any, dict[int, Step]]:
+    """This call's copy of the kept prices with the board laid over them: (weight, known, stop, live).
+
+    A GM's test makes a stop (its steps out cut); steps into a forbidden cell are never
+    taken; steps into an occupied cell are read from `StepTable.live` when priced for
+    the same fighters, else left unknown (priced by the search loop).
+    """
+    height, width = a.height, a.width
+    parities = (0, 1) if a.keep_parity else (0,)
+    weight, known = a.weight.copy(), a.known.copy()
+    remembered = table.live
+    live: dict[int, Step] = {}  # steps into occupied cells for this call, by edge
+    stop = np.zeros(a.nodes, dtype=bool)
+    for c in state.marks.get(TEST, ()):
+        for p in parities:
+            n = (c[0] * height + c[1]) * 2 + p
+            if n != start:  # the start is left, never reached: never a stop
+                stop[n] = True
+                known[n * 8 : n * 8 + 8] = True
+                weight[n * 8 : n * 8 + 8] = np.inf
+    for cells, cut in ((occupants.keys(), False), (forbidden_cells(state, f), True)):
+        for cx, cy in cells:  # the steps into the cell: priced for who stands there, or never taken
+            who = None if cut else occupants[(cx, cy)]
+            for d, (dx, dy) in enumerate(NEIGHBOURS):
+                sx, sy = cx - dx, cy - dy
+                if 0 <= sx < width and 0 <= sy < height:
+                    for p in parities:
+                        edge = ((sx * height + sy) * 2 + p) * 8 + d
+                        seen = remembered.get(edge)
+                        if who is not None and seen is not None and seen[0] == who:
+                            known[edge] = True  # priced before for these very fighters
+                            if seen[1] is not None:
+                                weight[edge] = seen[1].cost
+                                live[edge] = seen[1]
+                            else:
+                                weight[edge] = np.inf
+                        else:
+                            weight[edge] = np.inf
+                            known[edge] = cut
+    return weight, known, stop, live
 
 
 def _answer(

@@ -220,3 +220,24 @@ def test_a_step_into_an_occupied_cell_is_priced_again_when_who_stands_there_chan
     turned = state.with_fighter(replace(o, side="red"))  # the same fighter, now an enemy, same cell
     assert set(reach(turned, "m").costs) == {(2, 1)}
     assert (5, 1) in reach(state, "m").costs
+
+
+def test_a_winding_corridor_gives_the_answer_of_pricing_every_step():
+    """A serpentine map: each search round of the compiled search meets only a few new steps."""
+    rows = [
+        "###############",
+        "#.............#",
+        "#############.#",
+        "#.............#",
+        "#.#############",
+        "#.............#",
+        "#############.#",
+        "#.............#",
+        "###############",
+    ]
+    enc = encounter(scene("speed-meters", "alternating", rows, [("o", "blue", 7, 3), ("e", "red", 3, 7)], 60))
+    state = enc.state
+    for _ in range(3):  # cold, completing, warm
+        same(state, "m")
+    assert (1, 7) not in reach(state, "m").costs  # the enemy at 3,7 shuts the last corridor
+    assert (4, 7) in reach(state, "m").costs
