@@ -171,7 +171,11 @@ def steps_priced(state: EncounterState) -> int:
     original = rs.walker
 
     def counting(st: EncounterState, f: Any) -> Any:
-        counters.append(Counting(original(st, f)))
+        policy = original(st, f)
+        # A class of its own per policy type, with the policy's own `eventful`: the search takes the
+        # same way (compiled or not) as for the policy itself, on a table of its own (a first call).
+        kind = type("Counting", (Counting,), {"eventful": type(policy).eventful})
+        counters.append(kind(policy))
         return counters[-1]
 
     rs.walker = counting  # type: ignore[method-assign]
