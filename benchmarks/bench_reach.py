@@ -21,7 +21,8 @@ run, importing numpy and scipy (the first call in a process pays it). The ratio
 the issue asks about is networkx's Dijkstra alone against the first. Every
 diagonal rule is measured unless --diagonal names some.
 Timings are CPU time (time.process_time): on a shared machine wall time mostly
-measures the neighbours.
+measures the neighbours. The two searches of the ratio alternate call by call, so
+both medians are taken under the same load.
 
 Run: .venv/bin/python benchmarks/bench_reach.py [--repeat N] [--diagonal RULE ...]
 """
@@ -148,6 +149,18 @@ def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     return statistics.median(times), result
 
 
+def timed_pair(a: Callable[[], Any], b: Callable[[], Any], repeat: int) -> tuple[tuple[float, Any], ...]:
+    """`timed` for two functions whose calls alternate: both medians are taken under the same load."""
+    times: tuple[list[float], list[float]] = ([], [])
+    results: list[Any] = [None, None]
+    for _ in range(repeat):
+        for i, fn in enumerate((a, b)):
+            t0 = time.process_time()
+            results[i] = fn()
+            times[i].append((time.process_time() - t0) * 1000)
+    return tuple((statistics.median(t), r) for t, r in zip(times, results, strict=True))
+
+
 class Counting:
     """A step policy that counts the steps it prices (for the report; never timed)."""
 
@@ -205,10 +218,11 @@ def measure(diagonal: str, repeat: int) -> None:
     state = board(diagonal)
     reachable(state, MOVER)  # every step out of the area is priced and kept now
     second_ms, _ = timed(lambda: reachable(state, MOVER), 1)
-    ours_ms, ours = timed(lambda: reachable(state, MOVER), repeat)
     slow_ms, slow = timed(lambda: reach(state, MOVER, table=False).costs, max(1, repeat // 3))
     build_ms, g = timed(lambda: graph(state), 1)
-    search_ms, theirs = timed(lambda: networkx_reach(state, g), repeat)
+    (ours_ms, ours), (search_ms, theirs) = timed_pair(
+        lambda: reachable(state, MOVER), lambda: networkx_reach(state, g), repeat
+    )
 
     print()
     print(

@@ -266,9 +266,10 @@ def _answer(
     verdict = a.verdict[cells]
     cell_xy = a.cells
     ask = set(np.flatnonzero(verdict < 0).tolist())
-    if occupied:
-        busy = np.fromiter((x * height + y for x, y in occupied), dtype=np.int64, count=len(occupied))
-        ask.update(np.flatnonzero(np.isin(cells, busy)).tolist())
+    if occupied:  # an occupied cell's verdict is asked afresh: who stands there may change it
+        busy = np.zeros(len(cell_xy), dtype=bool)
+        busy[[x * height + y for x, y in occupied]] = True
+        ask.update(np.flatnonzero(busy[cells]).tolist())
     if ask:
         verdict = verdict.copy()
         for i in ask:
