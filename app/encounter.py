@@ -25,7 +25,6 @@ Durability and sharing, store by store:
 
 from __future__ import annotations
 
-import gc
 import itertools
 from collections.abc import Callable, Iterable
 from operator import attrgetter
@@ -232,14 +231,8 @@ class Encounter:
             return
         done = 0  # lines folded the fast way, a chunk at a time (memory stays bounded on long logs)
         if self._sink is None:  # fold_with_snapshots listens at every batch end: the plain loop does
-            gc_was = gc.isenabled()
-            gc.disable()  # records, events and states hold no cycles: collecting while they pile up is waste
-            try:
-                while done < len(lines) and self._ingest_checked(lines[done : done + _CHUNK], start + done):
-                    done += _CHUNK
-            finally:
-                if gc_was:
-                    gc.enable()
+            while done < len(lines) and self._ingest_checked(lines[done : done + _CHUNK], start + done):
+                done += _CHUNK
             if done >= len(lines):
                 return
         self._ingest_each(lines[done:] if done else lines, start + done, upto)
