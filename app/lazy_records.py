@@ -27,6 +27,9 @@ class LazyRecords(Sequence[Record]):
     def append(self, record: Record) -> None:
         self.tail.append(record)
 
+    def extend(self, records: list[Record]) -> None:
+        self.tail.extend(records)
+
     @overload
     def __getitem__(self, index: int) -> Record: ...
 

@@ -7,8 +7,12 @@ eventsourcing (the `bench` extra pins 9.5.6): one aggregate with as many one-fie
 events as the log has lines, saved to its in-memory recorder, then
 `repository.get(id)` (no snapshots, no aggregate cache) folds them all.
 
-Printed: both rates in events/s (least CPU time of --repeat runs), and tabletrail's as a multiple
-of eventsourcing's. Targets (issue 16): >= 300,000 events/s and >= 10x.
+Printed: both rates in events/s (least CPU time of --repeat runs, the two alternating run
+by run so both see the same load), and tabletrail's as a multiple of eventsourcing's.
+Targets (issue 16): >= 300,000 events/s and >= 10x. Then where tabletrail's time goes,
+per event: decoding the lines (`decode_many`), hashing them (`line_hash`, the chain),
+and folding the records into the timeline (`Timeline.extend`), each timed alone; the
+rest of `open` is the checks between them (sequence, chain, batches, the map).
 
 Run: .venv/bin/python benchmarks/bench_vs_eventsourcing.py [--events 100000] [--repeat 3]
 """
@@ -24,7 +28,8 @@ from pathlib import Path
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
+from tabletrail.events.log import MemoryStore, decode_many, line_hash
+from tabletrail.projections.timeline import Timeline
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_log import CLOCK, fresh, play  # noqa: E402
@@ -55,6 +60,17 @@ def best_of(repeat: int, fn) -> float:  # noqa: ANN001
     return min(times)
 
 
+def best_of_pair(repeat: int, a, b) -> tuple[float, float]:  # noqa: ANN001
+    """`best_of` for two functions whose calls alternate, so both see the same load."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(repeat):
+        for i, fn in enumerate((a, b)):
+            t0 = time.process_time()
+            fn()
+            times[i].append(time.process_time() - t0)
+    return min(times[0]), min(times[1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=100_000)
@@ -63,7 +79,6 @@ def main() -> None:
 
     lines = list(play(fresh(), args.events).store.lines)
     n = len(lines)
-    ours = n / best_of(args.repeat, lambda: Encounter.open(MemoryStore(lines), clock=lambda: CLOCK))
 
     app = Counters()  # no aggregate cache by default: every get folds the events
     counter = Counter()  # its creation is event 1
@@ -71,7 +86,19 @@ def main() -> None:
         counter.set(i)
     app.save(counter)
     assert app.repository.get(counter.id).version == n
-    theirs = n / best_of(args.repeat, lambda: app.repository.get(counter.id))
+    ours_s, theirs_s = best_of_pair(
+        args.repeat,
+        lambda: Encounter.open(MemoryStore(lines), clock=lambda: CLOCK),
+        lambda: app.repository.get(counter.id),
+    )
+    ours, theirs = n / ours_s, n / theirs_s
+
+    records = decode_many(lines, str)
+    parts = {
+        "decode (decode_many)": best_of(args.repeat, lambda: decode_many(lines, str)),
+        "hash chain (line_hash)": best_of(args.repeat, lambda: list(map(line_hash, lines))),
+        "fold (Timeline.extend)": best_of(args.repeat, lambda: Timeline().extend(records)),
+    }
 
     version = importlib.metadata.version("eventsourcing")
     print(f"replay of {n:,} events, CPU time, best of {args.repeat}, Python {sys.version.split()[0]}")
@@ -79,6 +106,9 @@ def main() -> None:
     print(f"  eventsourcing {version} repository.get, one aggregate  {theirs:>10,.0f} events/s")
     print(f"  tabletrail / eventsourcing                           {ours / theirs:>10.1f}x  (target >= 10x)")
     print(f"  target >= 300,000 events/s: {'met' if ours >= 300_000 else 'NOT met'}")
+    print(f"  where tabletrail's time goes, each part timed alone (of {1e6 / ours:.2f} us an event):")
+    for part, seconds in parts.items():
+        print(f"    {part:<24} {seconds / n * 1e6:6.2f} us/event")
 
 
 if __name__ == "__main__":

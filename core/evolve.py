@@ -51,8 +51,18 @@ def initial_state(started: ev.EncounterStarted) -> EncounterState:
     )
 
 
-def _fighter(state: EncounterState, fid: str, **changes: Any) -> EncounterState:
-    return state.with_fighter(replace(state.fighter(fid), **changes))  # type: ignore[type-var]
+def _find(s: EncounterState, fid: str) -> tuple[int, Fighter]:
+    """The fighter's index and record, found in one pass (a KeyError names an unknown fighter)."""
+    for i, f in enumerate(s.fighters):
+        if f.id == fid:
+            return i, f
+    raise KeyError(f"no fighter {fid!r}")
+
+
+def _put(s: EncounterState, i: int, f: Fighter) -> EncounterState:
+    """The state with fighter i replaced; every other fighter is shared, not copied."""
+    fighters = s.fighters
+    return replace(s, fighters=(*fighters[:i], f, *fighters[i + 1 :]))
 
 
 def _moved(s: EncounterState, e: ev.Moved) -> EncounterState:
@@ -60,21 +70,27 @@ def _moved(s: EncounterState, e: ev.Moved) -> EncounterState:
         if not e.stopped:
             raise ValueError(f"a move of {e.fighter} with no steps must say what stopped it")
         return s
-    f = s.fighter(e.fighter)
-    assert f is not None
-    cost = sum(step.cost for step in e.steps)
-    spent = {**f.spent, e.resource: f.spent.get(e.resource, 0) + cost}
-    return s.with_fighter(replace(f, pos=e.steps[-1].to, spent=spent))
+    i, f = _find(s, e.fighter)
+    cost = 0
+    for step in e.steps:
+        cost += step.cost
+    spent = f.spent.copy()
+    spent[e.resource] = spent.get(e.resource, 0) + cost
+    return _put(s, i, replace(f, pos=e.steps[-1].to, spent=spent))
 
 
 def _placed(s: EncounterState, e: ev.Placed) -> EncounterState:
-    return _fighter(s, e.fighter, pos=e.to)
+    i, f = _find(s, e.fighter)
+    return _put(s, i, replace(f, pos=e.to))
 
 
 def _state(s: EncounterState, e: ev.StateChanged) -> EncounterState:
-    f = s.fighter(e.fighter)
-    assert f is not None
-    return s.with_fighter(replace(f, states={**f.states, e.machine: e.dest}))
+    i, f = _find(s, e.fighter)
+    if f.states.get(e.machine) == e.dest:
+        return s  # already there: nothing to copy
+    states = f.states.copy()
+    states[e.machine] = e.dest
+    return _put(s, i, replace(f, states=states))
 
 
 def _linked(s: EncounterState, e: ev.Linked) -> EncounterState:
@@ -92,34 +108,37 @@ def _check(s: EncounterState, e: ev.CheckRolled) -> EncounterState:
 
 
 def _damaged(s: EncounterState, e: ev.Damaged) -> EncounterState:
-    f = s.fighter(e.fighter)
-    assert f is not None
-    return s.with_fighter(replace(f, damage=f.damage + e.amount))
+    i, f = _find(s, e.fighter)
+    return _put(s, i, replace(f, damage=f.damage + e.amount))
 
 
 def _spent(s: EncounterState, e: ev.Spent) -> EncounterState:
-    f = s.fighter(e.fighter)
-    assert f is not None
-    return s.with_fighter(replace(f, spent={**f.spent, e.resource: f.used(e.resource) + e.amount}))
+    i, f = _find(s, e.fighter)
+    spent = f.spent.copy()
+    spent[e.resource] = spent.get(e.resource, 0) + e.amount
+    return _put(s, i, replace(f, spent=spent))
 
 
 def _refreshed(s: EncounterState, e: ev.Refreshed) -> EncounterState:
-    f = s.fighter(e.fighter)
-    assert f is not None
+    i, f = _find(s, e.fighter)
+    if f.spent.keys().isdisjoint(e.resources):
+        return s  # nothing spent that starts over: nothing to copy
     spent = {k: v for k, v in f.spent.items() if k not in e.resources}
-    return s.with_fighter(replace(f, spent=spent))
+    return _put(s, i, replace(f, spent=spent))
 
 
 def _marked(s: EncounterState, e: ev.Marked) -> EncounterState:
-    f = s.fighter(e.fighter)
-    assert f is not None
-    return s.with_fighter(replace(f, marks={**f.marks, e.key: e.value}))
+    i, f = _find(s, e.fighter)
+    marks = f.marks.copy()
+    marks[e.key] = e.value
+    return _put(s, i, replace(f, marks=marks))
 
 
 def _unmarked(s: EncounterState, e: ev.Unmarked) -> EncounterState:
-    f = s.fighter(e.fighter)
-    assert f is not None
-    return s.with_fighter(replace(f, marks={k: v for k, v in f.marks.items() if k != e.key}))
+    i, f = _find(s, e.fighter)
+    if e.key not in f.marks:
+        return s
+    return _put(s, i, replace(f, marks={k: v for k, v in f.marks.items() if k != e.key}))
 
 
 def _board_marked(s: EncounterState, e: ev.BoardMarked) -> EncounterState:
@@ -158,7 +177,8 @@ def _no_change(s: EncounterState, e: ev.Event) -> EncounterState:
     return s
 
 
-_APPLY: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
+# The fold of each event type: public for a fold that dispatches per event (projections/timeline.py).
+APPLY: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
     ev.Moved: _moved,
     ev.Placed: _placed,
     ev.StateChanged: _state,
@@ -181,16 +201,14 @@ _APPLY: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
     ev.CommandIssued: _no_change,
     ev.RulingMade: _no_change,
 }
-# Public: the fold of each event type, for a fold that dispatches per event (projections/timeline.py).
-APPLY = _APPLY
 
 
 def evolve(state: EncounterState, event: ev.Event) -> EncounterState:
     """Apply one fact. Undo, redo and abandon are the timeline's business, not the board's."""
-    return _APPLY[type(event)](state, event)
+    return APPLY[type(event)](state, event)
 
 
 def fold(state: EncounterState, events: Iterable[ev.Event]) -> EncounterState:
     for event in events:
-        state = _APPLY[type(event)](state, event)
+        state = APPLY[type(event)](state, event)
     return state

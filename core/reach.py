@@ -36,7 +36,7 @@ from tabletrail.core.movement import StepPolicy
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import REFUSED, UNKNOWN, StepTable, quiet, table_for
+from tabletrail.core.step_table import ARRAY_CELLS, REFUSED, UNKNOWN, StepTable, quiet, table_for
 from tabletrail.core.walls import step_blocked
 from tabletrail.events.types import Step
 
@@ -58,7 +58,7 @@ class Reach:
     budget: int  # what the move may still cost, in hundredths of `unit`
     costs: dict[XY, int]  # every cell the move may end on -> its cheapest cost
     events: frozenset[XY] = frozenset()  # reachable cells where something happens (a check, a stop)
-    ends: dict[XY, _Node] = field(default_factory=dict)  # the search node each cell's cost comes from
+    ends: Mapping[XY, _Node] = field(default_factory=dict)  # the search node each cell's cost comes from
     came: Mapping[_Node, tuple[_Node, Step]] = field(default_factory=dict)  # how the search got to a node
     unit: str = ""  # what the costs count: the policy's unit (m, yd, AP)
 
@@ -88,7 +88,8 @@ def reach(
 
     shortcut=False prices every step, even into cells already settled (see `_search`);
     table=False asks the policy for every step instead of reading kept prices (see
-    `core/step_table.py`). All three searches give the same answer. extra: centi-units
+    `core/step_table.py`; where nothing happens on a step, scipy's compiled Dijkstra reads
+    them, `core/reach_arrays.py`). All the searches give the same answer. extra: centi-units
     added to the budget (what a further action would give: `Ruleset.further_budget`).
     """
     f = state.fighter(fighter_id)
@@ -109,7 +110,17 @@ def reach(
     if shortcut and on_surface and table:
         kept = table_for(state, f, policy)
         if kept is not None and kept.usable:
-            area = _table_reach(state, f, policy, budget, kept)
+            # The compiled search reads kept prices only; an edge that stops a step is asked in the
+            # table search's loop (step_blocked), so a map with walls or doors keeps that search.
+            compiled = state.grid.edges is None and state.grid.width * state.grid.height <= ARRAY_CELLS
+            if compiled and quiet(policy):
+                from tabletrail.core.reach_arrays import array_reach  # numpy and scipy: only when asked
+
+                area = array_reach(
+                    state, f, policy, budget, kept, lambda: _table_reach(state, f, policy, budget, kept)
+                )
+            else:
+                area = _table_reach(state, f, policy, budget, kept)
             if area is not None:
                 return area
     found = _search(state, f, policy, budget, shortcut=True) if shortcut and on_surface else None
@@ -300,8 +311,7 @@ def _table_reach(
                     step = price(state, f, (x, y, top[y][x]), (tx, ty), parity)
                 except Refusal:
                     if not flag & _OCCUPIED:
-                        kept_cost[edge] = REFUSED
-                        kept_out.pop(node, None)  # rebuilt without it next time
+                        table.refuse(edge)  # the node's steps are rebuilt without it next time
                     continue
                 if step.to[2] != top[ty][tx] or step.parity != parity + step.diagonal:
                     table.usable = False
@@ -310,8 +320,7 @@ def _table_reach(
                 if flag & _OCCUPIED:
                     live[edge] = step
                 else:
-                    kept_cost[edge], kept_step[edge] = c, step
-                    kept_out.pop(node, None)  # rebuilt with the price next time
+                    table.keep(edge, c, step)  # the node's steps are rebuilt with the price next time
             total = cost + c
             if total > budget or total >= best.get(nxt, total + 1):
                 continue
@@ -342,7 +351,7 @@ def _table_reach(
         else:
             ok = verdicts.get(cell)
             if ok is None:
-                ok = verdicts[cell] = _may_end(state, f, policy.can_end, x, y, top[y][x])
+                ok = table.judge(cell, _may_end(state, f, policy.can_end, x, y, top[y][x]))
         if ok:
             costs[(x, y)] = best[n]
             ends[(x, y)] = n

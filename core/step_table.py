@@ -19,6 +19,10 @@ key carries them (`table_for` adds them: a door opening makes a new key).
 A policy opts in by defining `table_key`; returning None (its prices read
 more than the map and the target cell's occupants, e.g. a tether to an
 enemy's Reach) keeps the search on the policy for every step.
+
+A table on a map of at most ARRAY_CELLS cells can also hold its prices as flat
+arrays (`StepArrays`, made by core/reach_arrays.py the first time its compiled
+search runs): `keep`, `refuse` and `judge` write both forms, so neither goes stale.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ from tabletrail.events.types import Step
 REFUSED = -1  # a step the rules forbid whatever the occupancy
 UNKNOWN = -2  # a step not priced yet (or only into an occupied cell)
 KEPT = 32  # tables kept per grid (fighters x settings in play); the oldest goes first
+MOST_LIVE = 4096  # steps into occupied cells kept per table: past that they are priced afresh
 MOST_STEPS = 500_000  # steps one table keeps (a huge budget on a huge map): past that it starts afresh
+ARRAY_CELLS = 40_000  # maps up to this many cells get flat arrays (8 steps x 2 parities x 13 bytes a cell)
 
 
 class StepTable:
@@ -47,7 +53,7 @@ class StepTable:
     the surface or counts diagonals its own way: such a policy is searched step by step.
     """
 
-    __slots__ = ("cost", "step", "out", "ends", "usable")
+    __slots__ = ("cost", "step", "out", "ends", "usable", "arrays", "filled", "live")
 
     def __init__(self) -> None:
         self.cost: dict[int, int] = {}
@@ -55,6 +61,32 @@ class StepTable:
         self.out: dict[int, list[tuple[int, int, int, int]]] = {}  # node -> its steps out, for the search
         self.ends: dict[int, bool] = {}
         self.usable = True
+        self.arrays: Any = None  # a reach_arrays.StepArrays once the compiled search has run on it
+        self.filled: set[int] = set()  # start nodes the step-by-step search has priced the area of
+        # Steps into occupied cells, by edge: (the mover and the cell's occupants it was priced for, the
+        # step, or None when refused). Only read back for equal fighters: occupancy stays an overlay.
+        self.live: dict[int, tuple[tuple[Fighter, ...], Step | None]] = {}
+
+    def keep(self, edge: int, cost: int, step: Step) -> None:
+        """A step priced on an empty cell: kept in every form, and its node's list of steps rebuilt."""
+        self.cost[edge], self.step[edge] = cost, step
+        self.out.pop(edge >> 3, None)
+        if self.arrays is not None:
+            self.arrays.keep(edge, cost)
+
+    def refuse(self, edge: int) -> None:
+        """A step the rules forbid whatever the occupancy."""
+        self.cost[edge] = REFUSED
+        self.out.pop(edge >> 3, None)
+        if self.arrays is not None:
+            self.arrays.refuse(edge)
+
+    def judge(self, cell: int, ok: bool) -> bool:
+        """Keep whether a move may end on this empty cell; returns the verdict."""
+        self.ends[cell] = ok
+        if self.arrays is not None:
+            self.arrays.verdict[cell] = ok
+        return ok
 
 
 def table_for(state: EncounterState, f: Fighter, policy: Any) -> StepTable | None:

@@ -9,7 +9,7 @@ length of the log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from tabletrail.core.evolve import APPLY, initial_state
 from tabletrail.core.state import EncounterState
@@ -35,6 +35,14 @@ def _with_defaults(started: EncounterStarted) -> EncounterStarted:
     defaults = {s.name: s.default for s in ruleset.all_settings()}
     missing = defaults.keys() - started.settings.keys()
     return replace(started, settings={**defaults, **started.settings}) if missing else started
+
+
+class FoldError(Exception):
+    """A record `Timeline.extend` could not fold: its index among those given, and why."""
+
+    def __init__(self, index: int, cause: Exception) -> None:
+        super().__init__(index, cause)
+        self.index, self.cause = index, cause
 
 
 class Timeline:
@@ -81,25 +89,68 @@ class Timeline:
             self.applied.append(self.undone.pop())
             self.state = self.after[event.batch]
             return
-        if record.batch != self._batch:  # a new command's batch begins
-            self._batch = record.batch
-            self.first_seq[record.batch] = record.seq
-            self.actors[record.batch] = record.actor
-            self.applied.append(record.batch)
+        batch = record.batch
+        if batch != self._batch:  # a new command's batch begins
+            self._batch = batch
+            self.first_seq[batch] = record.seq
+            self.actors[batch] = record.actor
+            self.applied.append(batch)
             if self.state is not None:
-                self.before[record.batch] = self.state
-        if kind is EncounterStarted:
+                self.before[batch] = self.state
+        fold = APPLY.get(kind)
+        if fold is not None:  # the board's facts; the two below are the log's own
+            if kind is CommandIssued:
+                self.commands[batch] = event
+            elif kind is CheckRolled and event.source == "seeded":
+                self.seeded.add(batch)
+            self.state = fold(self.state, event)
+        elif kind is EncounterStarted:
             self.state = initial_state(_with_defaults(event))
         elif kind is Abandoned:
             self.abandoned.update(event.batches)
             self.undone = [b for b in self.undone if b not in event.batches]
         else:
-            if kind is CommandIssued:
-                self.commands[record.batch] = event
-            elif kind is CheckRolled and event.source == "seeded":
-                self.seeded.add(record.batch)
-            self.state = APPLY[kind](self.state, event)
-        self.after[record.batch] = self.state  # type: ignore[assignment]
+            raise KeyError(kind)
+        self.after[batch] = self.state  # type: ignore[assignment]
+
+    def extend(self, records: Sequence[Record]) -> None:
+        """`apply` each record in turn, in one loop: replay's hot path.
+
+        A fact inside the batch already begun (most records) is folded right here;
+        anything else (a batch's first record, undo, redo, the start) goes through
+        `apply`. A record the fold cannot take raises FoldError naming its index.
+        """
+        fold_of, commands, seeded, after = APPLY.get, self.commands, self.seeded, self.after
+        before, first_seq, actors, applied = self.before, self.first_seq, self.actors, self.applied
+        state, current = self.state, self._batch
+        i = 0
+        try:
+            for i, record in enumerate(records):  # noqa: B007 - i names the record at fault
+                event = record.event
+                kind = type(event)
+                fold = fold_of(kind)
+                if fold is None or state is None:  # undo, redo, the start, an abandon: apply's cases
+                    self.state, self._batch = state, current
+                    self.apply(record)
+                    state, current = self.state, self._batch
+                    continue
+                if record.batch != current:  # a new command's batch begins, as in apply
+                    current = record.batch
+                    first_seq[current] = record.seq
+                    actors[current] = record.actor
+                    applied.append(current)
+                    before[current] = state
+                if kind is CommandIssued:
+                    commands[current] = event
+                elif kind is CheckRolled and event.source == "seeded":
+                    seeded.add(current)
+                state = after[current] = fold(state, event)
+        except Exception as exc:
+            self.state, self._batch = state, current
+            raise FoldError(i, exc) from exc
+        self.state, self._batch = state, current
+        if records:
+            self.last_seq = records[-1].seq
 
     def undo_target(self) -> int | None:
         """The latest batch in force that may be undone (never the setup batch)."""

@@ -150,3 +150,94 @@ def test_a_table_past_its_size_starts_afresh(monkeypatch):
     fresh = table_for(state, f, policy)
     assert fresh is not kept and not fresh.cost
     assert reach(state, "m").costs == reach(state, "m", table=False).costs
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    diagonal=st.sampled_from(DIAGONALS),
+    seed=st.integers(0, 10_000),
+    people=st.lists(
+        st.tuples(st.sampled_from(["blue", "red"]), st.integers(1, 14), st.integers(1, 14)), max_size=6
+    ),
+    rulings=st.lists(
+        st.tuples(st.sampled_from(["forbid", "test"]), st.integers(1, 14), st.integers(1, 14)), max_size=3
+    ),
+    n=st.integers(3, 9),
+)
+def test_the_compiled_search_gives_the_answer_of_pricing_every_step(diagonal, seed, people, rulings, n):
+    """A larger map: the first search prices its area step by step, the next ones run on the arrays."""
+    import random
+
+    from tabletrail.core import reach_arrays
+
+    rnd = random.Random(seed)
+    size = 14
+    inner = ["".join(rnd.choice(".....~~^:#") for _ in range(size)) for _ in range(size)]
+    taken = {(1, 1)} | {(x, y) for _, x, y in people}
+    for x, y in taken:
+        inner[y - 1] = inner[y - 1][: x - 1] + "." + inner[y - 1][x:]
+    rows = ["#" * (size + 2), *(f"#{r}#" for r in inner), "#" * (size + 2)]
+    placed, seen = [], {(1, 1)}
+    for i, (side, x, y) in enumerate(people):
+        if (x, y) not in seen:
+            seen.add((x, y))
+            placed.append((f"o{i}", side, x, y))
+    enc = encounter(scene("speed-meters", diagonal, rows, placed, n))
+    for kind, x, y in rulings:
+        if (x, y) != (1, 1):
+            do(
+                enc,
+                f'forbid {x},{y} why="rubble"'
+                if kind == "forbid"
+                else f'require-test {x},{y} target=3 why="ice"',
+            )
+    state = enc.state
+    calls = []
+    real = reach_arrays.array_reach
+
+    def counted(*args):
+        calls.append(1)
+        return real(*args)
+
+    reach_arrays.array_reach = counted
+    try:
+        for _ in range(3):  # cold (step by step), completing the table, then warm
+            for f in state.fighters:
+                same(state, f.id)
+    finally:
+        reach_arrays.array_reach = real
+    assert calls  # the compiled search was asked
+
+
+def test_a_step_into_an_occupied_cell_is_priced_again_when_who_stands_there_changes():
+    """Steps into occupied cells are remembered only for the very fighters they were priced for."""
+    rows = ["#######", "#.....#", "#######"]
+    enc = encounter(scene("speed-meters", "every-1", rows, [("o", "blue", 3, 1)], 5))
+    state = enc.state
+    for _ in range(3):  # cold, completing, then the compiled search reading what it remembers
+        assert (5, 1) in reach(state, "m").costs  # an ally's cell is passed through
+    o = state.fighter("o")
+    turned = state.with_fighter(replace(o, side="red"))  # the same fighter, now an enemy, same cell
+    assert set(reach(turned, "m").costs) == {(2, 1)}
+    assert (5, 1) in reach(state, "m").costs
+
+
+def test_a_winding_corridor_gives_the_answer_of_pricing_every_step():
+    """A serpentine map: each search round of the compiled search meets only a few new steps."""
+    rows = [
+        "###############",
+        "#.............#",
+        "#############.#",
+        "#.............#",
+        "#.#############",
+        "#.............#",
+        "#############.#",
+        "#.............#",
+        "###############",
+    ]
+    enc = encounter(scene("speed-meters", "alternating", rows, [("o", "blue", 7, 3), ("e", "red", 3, 7)], 60))
+    state = enc.state
+    for _ in range(3):  # cold, completing, warm
+        same(state, "m")
+    assert (1, 7) not in reach(state, "m").costs  # the enemy at 3,7 shuts the last corridor
+    assert (4, 7) in reach(state, "m").costs
