@@ -201,6 +201,19 @@ def sight_walls(grid: Grid, doors: Mapping[str, str], a: tuple[int, ...], b: tup
     return [found[n] for n in sorted(found)]
 
 
+def reach_blocked(state: EncounterState, a: tuple[int, ...], b: tuple[int, ...]) -> str:
+    """The first wall or shut door between two fighters' cells, in words ("" if none).
+
+    tabletrail/walls: a melee Reach, a grab or a shove reaches along the line between the
+    two cells' centres, so it is stopped by the same edges as sight (an enemy behind a thin
+    wall is not within Reach, though the cells touch).
+    """
+    if state.grid.edges is None:
+        return ""
+    found = sight_walls(state.grid, state.doors, a, b)
+    return found[0] if found else ""
+
+
 def door_named(state: EncounterState, text: str) -> tuple[str, tuple[int, int], tuple[int, int]]:
     """A door a command names ("5,2|6,2", either cell first): its name and cells, or a refusal."""
     try:

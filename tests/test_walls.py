@@ -387,3 +387,38 @@ def test_a_reflexive_leap_does_not_cross_a_wall():
     assert "the leap to 3,2 can't cross a wall: from 2,2 to 3,2: a wall between 2,2 and 3,2" in why
     do(enc, "reflexive-leap m 2,3 roll=20")  # 20 reaches the 18 a 1 m dive needs
     assert enc.state.fighter("m").pos[:2] == (2, 3)
+
+
+# --- Reach through a wall: a melee Reach, a grab or a shove goes along the line between the two cells,
+# so a wall or shut door on it stops it like sight (tabletrail/walls), though the cells touch. --------
+
+
+def two(
+    ruleset: str, m: tuple[int, int], foe: tuple[int, int], walls: str = f'"{WALL}"', **extra: str
+) -> str:
+    """The wall scene with m (blue) and foe (red) where given; `extra` adds stat lines to both."""
+    head = scene(ruleset, walls=walls).split("[[fighters]]")[0]
+    stats = STATS[ruleset].format(n=6) + "".join(f"\n{k} = {v}" for k, v in extra.items())
+    return head + "".join(
+        f'[[fighters]]\nid = "{fid}"\nside = "{side}"\nat = [{x}, {y}]\n{stats}\n'
+        for fid, side, (x, y) in (("m", "blue", m), ("foe", "red", foe))
+    )
+
+
+@pytest.mark.parametrize(("walls", "engaged"), [(f'"{WALL}"', False), ("", True)])
+def test_an_enemy_behind_a_thin_wall_is_not_within_reach(walls: str, engaged: bool):
+    """initiative-yards engage: "moves into the Reach of an enemy" — not through a wall."""
+    enc = encounter(two("initiative-yards", m=(1, 2), foe=(3, 2), walls=walls))
+    do(enc, "move m 2,2")  # 1 yd from foe, the wall (or nothing) between them
+    assert (enc.state.fighter("m").state("engagement", "free") == "engaged") is engaged
+    assert ("foe" in enc.state.linked("engaged", "m")) is engaged
+
+
+def test_a_shove_or_grab_does_not_reach_through_a_thin_wall():
+    """speed-meters shove/grab: the target must be within reach, and a wall on the line stops it."""
+    enc = encounter(two("speed-meters", m=(2, 2), foe=(3, 2), brawn=1))
+    why = refuse(enc, "shove m foe roll=6 roll=1", WALLS).reason
+    assert "m can't shove foe through a wall between 2,2 and 3,2" in why
+    assert "m can't grab foe through a wall" in refuse(enc, "grab m foe roll=6 roll=1", WALLS).reason
+    plain = encounter(two("speed-meters", m=(2, 2), foe=(3, 2), walls="", brawn=1))
+    do(plain, "shove m foe roll=6 roll=1")  # no wall: the same shove goes ahead

@@ -17,6 +17,7 @@ from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.shared import ENGAGED, OBJECT, STRIKING, Shared, hostile
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt
+from tabletrail.core.walls import reach_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.initiative_yards import Resolve
 
@@ -42,7 +43,8 @@ class Engagement(Shared):
         """
         d = distance(state.settings["diagonal"], at, other.pos)
         r = max(self.reach_of(f), self.reach_of(other))
-        return d <= r and abs(at[2] - other.pos[2]) <= r, d, r
+        inside = d <= r and abs(at[2] - other.pos[2]) <= r
+        return inside and not reach_blocked(state, at, other.pos), d, r
 
     def newly_in_reach(
         self, state: EncounterState, f: Fighter, frm: Pos, to: Pos

@@ -33,7 +33,7 @@ from tabletrail.core.rulesets.speed_meters.shared import (
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, fmt, to_cu
-from tabletrail.core.walls import WALLS, step_blocked
+from tabletrail.core.walls import WALLS, reach_blocked, step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.speed_meters import (
     Escape,
@@ -367,6 +367,8 @@ class Forces(Falls):
             f"{t.id} is out of reach: {fmt(gap)} m across and {fmt(rise_)} m up or down, "
             f"reach {fmt(reach)} m",
         )
+        wall = reach_blocked(b.state, a.pos, t.pos)
+        require(not wall, WALLS, f"{a.id} can't {verb} {t.id} through {wall}")
         return a, t
 
     def contest(self, b: Batch, dice: Dice, a: Fighter, t: Fighter, name: str, rule: str) -> int:
