@@ -37,6 +37,7 @@ from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.log import (
+    KEY_VARIABLE,
     Record,
     Refused,
     Store,
@@ -448,6 +449,12 @@ class Encounter:
                 return done
         if self.read_only:
             raise InputError(f"{self.read_only}; nothing was appended")
+        if not self.key and table_key():
+            raise InputError(
+                f"{self.store.name}: {KEY_VARIABLE} is set but this log's chain is not keyed: it was started "
+                "without the table's secret, or re-chained by someone who does not hold it; nothing was "
+                f"appended (`tabletrail verify` says more; unset {KEY_VARIABLE} to play on a plain log)"
+            )
         events = self.preview(command)
         if isinstance(events, Rejection):
             note = getattr(self.store, "note_refusal", None)

@@ -35,6 +35,7 @@ from tabletrail.events.commands import (
     UnlockDoor,
 )
 from tabletrail.events.errors import InputError
+from tabletrail.events.limits import MAX_NUMBER
 from tabletrail.events.scenario import Scenario
 
 ENGINE_FIGHTER = "tabletrail/fighter"
@@ -92,6 +93,10 @@ class Setting(msgspec.Struct, frozen=True):
             raise InputError(f"{where}: expected true or false, got {value!r}")
         if kind in (int, float) and (isinstance(value, bool) or not isinstance(value, int | float)):
             raise InputError(f"{where}: expected a number, got {value!r}")
+        if kind in (int, float) and not abs(value) <= MAX_NUMBER:
+            raise InputError(
+                f"{where}: expected a finite number of at most {MAX_NUMBER:,}, got {value!r:.40}"
+            )
         if kind is int and not float(value).is_integer():
             raise InputError(f"{where}: expected a whole number, got {value!r}")
         if kind is str and not isinstance(value, str):

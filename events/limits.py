@@ -77,7 +77,8 @@ def check_number(value: Any, where: str) -> None:
     elif not isinstance(value, int):
         return
     if abs(value) > MAX_NUMBER:
-        raise InputError(f"{where}: {value:g} is out of range (at most {MAX_NUMBER:,} either way)")
+        shown = f"{value:g}" if isinstance(value, float) else f"a number of {len(str(abs(value)))} digits"
+        raise InputError(f"{where}: {shown} is out of range (at most {MAX_NUMBER:,} either way)")
 
 
 def _check_value(value: Any, where: str) -> None:

@@ -218,3 +218,29 @@ def test_too_many_waypoints_from_the_board_are_400(client):  # noqa: ANN001
     body = {"move": {"fighter": "tam", "waypoints": [[3, 3], [4, 3]] * 2_000}}
     r = post(web, json.dumps(body).encode(), "/api/preview")
     assert r.status_code == 400 and "MAX_WAYPOINTS" in r.json()["message"]
+
+
+HUGE = str(10**400)  # a whole number no float can hold
+
+
+@pytest.mark.parametrize(
+    ("words", "field"),
+    [(["move", "ari", "2,2", f"bumps={HUGE}"], "bumps"), (["move", "ari", f"{HUGE},1"], "path")],
+)
+def test_a_number_too_big_for_a_float_is_refused_naming_the_field(tmp_path: Path, capsys, words, field):
+    log = tmp_path / "fight.jsonl"
+    assert run(capsys, "new", ROOT / "scenarios" / "speed-meters-skirmish.toml", "--log", log)[0] == 0
+    before = log.read_bytes()
+    code, _, err = run(capsys, "why", log, *words)
+    assert code == 2 and f"{field}: a number of 401 digits is out of range" in err
+    assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", HUGE])
+def test_a_setting_ruling_takes_only_a_finite_number_and_the_log_stays_usable(tmp_path: Path, capsys, value):
+    log = tmp_path / "cellar.jsonl"
+    assert run(capsys, "new", ROOT / "scenarios" / "initiative-yards-cellar.toml", "--log", log)[0] == 0
+    before = log.read_bytes()
+    code, out, err = run(capsys, "do", log, "setting", "door_cost", value, "why=test")
+    assert code == 1 and "door_cost: expected a finite number" in out + err and log.read_bytes() == before
+    assert run(capsys, "do", log, "setting", "door_cost", "1.5", "why=test")[0] == 0  # later rulings work

@@ -156,3 +156,18 @@ def test_a_keyed_sqlite_log_opens_from_its_snapshots_with_the_secret(tmp_path: P
     captured = capsys.readouterr()
     assert "not used" not in captured.out + captured.err
     assert main(["verify", str(path)]) == 0
+
+
+def test_with_the_secret_set_a_plain_log_reads_but_takes_no_command(tmp_path: Path, capsys, monkeypatch):
+    """A log re-chained without the secret (or started without it) can be shown, never played on."""
+    monkeypatch.delenv(KEY_VARIABLE, raising=False)
+    path = tmp_path / "plain.jsonl"
+    play(path, capsys)
+    before = path.read_bytes()
+    monkeypatch.setenv(KEY_VARIABLE, SECRET)
+    assert main(["show", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["do", str(path), "end-turn"]) == 2
+    err = capsys.readouterr().err
+    assert "is set but this log's chain is not keyed" in err and "nothing was appended" in err
+    assert path.read_bytes() == before
