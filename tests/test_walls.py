@@ -380,6 +380,15 @@ height = 1.5
     assert enc.state.fighter("b").pos[:2] == (2, 2)
 
 
+def test_a_body_across_a_wall_is_not_taken_hold_of_for_a_drag():
+    """drag: "if the dragging target starts within a yard" — not through a wall, though 1 yd away."""
+    head = scene("initiative-yards").split("[[fighters]]")[0]
+    body = '[[fighters]]\nid = "{fid}"\nside = "blue"\nat = [{x}, {y}]\ninitiative = 6\nheight = 1.5\n'
+    enc = encounter(head + body.format(fid="m", x=2, y=2) + body.format(fid="b", x=3, y=2))
+    why = refuse(enc, "drag m b 1,2 put=1,1", WALLS).reason
+    assert "m can't take hold of b through a wall between 2,2 and 3,2" in why
+
+
 def test_a_reflexive_leap_does_not_cross_a_wall():
     enc = encounter(scene("ap-squares", at=(2, 2), n=10))
     do(enc, "area-effect 2,2 1,2 damage=6")

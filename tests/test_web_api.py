@@ -248,6 +248,18 @@ def test_reach_names_the_cells_a_second_movement_action_would_reach(client: Test
     assert client.get("/api/reach?fighter=ari").json()["further"] is None
 
 
+def test_a_drop_in_the_further_band_previews_the_route_the_ruler_drew(client: TestClient):
+    """The preview of a cell one more action would reach follows that cheapest route (not a straight
+    line through whatever stands between) and is refused for its cost, as the ruler said."""
+    r = client.get("/api/reach?fighter=ari").json()
+    cell = max(r["further"]["cells"], key=lambda c: c[2])
+    route = r["further"]["routes"][f"{cell[0]},{cell[1]}"]
+    answer = client.post("/api/preview", json={"move": {"fighter": "ari", "to": cell[:2]}}).json()
+    assert answer["ok"] is False and answer["route"] == "cheapest"
+    assert answer["path"] == [[x, y] for x, y, _ in route]
+    assert answer["rule"].startswith("speed-meters/")
+
+
 def test_reach_under_round_meters_names_a_sprints_two_meters():
     """sprint: 1 AP buys +2 m per positive Hit; the band shows one Hit's worth, while 1 AP is left."""
     rs = get_ruleset("round-meters")

@@ -380,6 +380,9 @@ def _move_text(table: Table, move: MoveBody, extra: dict[str, Any]) -> str:
     extra["route"] = "straight"  # waypoints, or a destination out of reach: the dry run will say why
     if move.to is not None:
         area = reach(state, f.id)
+        if move.to not in area.costs and area.budget > 0:  # the ruler's middle band: the route it drew
+            more, _ = get_ruleset(state.ruleset).further_budget(state, f)
+            area = reach(state, f.id, extra=more) if more > 0 else area
         if move.to in area.costs:
             cells = waypoints(start, area.path(move.to))
             extra["route"] = "cheapest"

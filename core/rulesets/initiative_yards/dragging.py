@@ -14,7 +14,7 @@ from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.shared import DRAGGING, OBJECT
 from tabletrail.core.rulesets.initiative_yards.walking import Walking, _Walk
 from tabletrail.core.units import CU, fmt, half_down
-from tabletrail.core.walls import WALLS, step_blocked
+from tabletrail.core.walls import WALLS, reach_blocked, step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.initiative_yards import Drag
 
@@ -41,6 +41,8 @@ class Dragging(Walking):
             rule,
             f"{target.id} is {fmt(start)} yd from {f.id}: a drag target must start within 1 yd",
         )
+        wall = reach_blocked(b.state, f.pos, target.pos)
+        require(not wall, WALLS, f"{f.id} can't take hold of {target.id} through {wall}")
         foes = self.engaged_with(b.state, target.id)
         require(
             not foes,
