@@ -599,6 +599,11 @@ class JsonlStore:
             return len(data)
         if type(first.event) is not EncounterStarted or last.seq != len(kept) - 1:
             return len(data)
+        # Whole lines of a batch the kept tip counts were acknowledged: a crash (which tears a line, or
+        # stops before the tip moves) did not leave them short; a hand did. That is for verify and repair.
+        tip = self.kept_tip()
+        if tip is not None and tip[0] > last.seq and data.endswith(b"\n"):
+            return len(data)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         keep = _free_name(self.path.with_name(f"{self.path.name}.torn-{stamp}"))
         try:

@@ -146,3 +146,17 @@ def test_a_writer_killed_mid_write_leaves_a_tail_the_next_writer_cuts(tmp_path: 
         enc.execute(END_TURN, "end-turn", command_id=f"after-{round_}")  # and is writable again
         acked.append(f"after-{round_}")
     assert acked
+
+
+def test_a_batch_the_kept_tip_acknowledges_is_never_cut_as_a_crash_tail(log: Path, capsys):
+    """A crash can't leave a batch short of its records *and* a tip that counts them: the tip is
+    moved after the append. So a last line deleted by hand is damage to report, not a tail to heal."""
+    assert run(capsys, "do", log, "end-turn")[0] == 0
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"".join(lines[:-1]))  # the last whole line of an acknowledged batch, gone
+    damaged = log.read_bytes()
+    code, _, err = run(capsys, "log", log)
+    assert code == 2 and "holds" in err and "records its first line announces" in err
+    assert log.read_bytes() == damaged and not list(log.parent.glob("*.torn-*"))
+    code, out, _ = run(capsys, "verify", log)
+    assert code == 1 and f"FAILED at line/seq {len(lines) - 1} (tip)" in out

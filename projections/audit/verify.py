@@ -540,4 +540,8 @@ def verify_store(store: Store, tip: str = "", *, decide: Decide = decide_on) -> 
         finding = _kept_tip(store, lines, data) or _snapshots(store, data)
         if finding is not None:
             data["ok"], data["finding"] = False, asdict(finding)
+    elif data["finding"]["kind"] == "decision":  # a log cut short re-decides wrong: the tip says why
+        cut = _kept_tip(store, lines, data)
+        if cut is not None and cut.seq <= data["finding"]["seq"]:
+            data["finding"] = asdict(cut)
     return data
