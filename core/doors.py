@@ -70,15 +70,19 @@ def doors_beside(state: EncounterState, fighter_id: str) -> list[tuple[str, str]
 
 
 def use(rs: Ruleset, b: Batch, fighter_id: str, text: str, trigger: str, by: str = "gm") -> None:
-    """Open, close, lock or unlock the door `text` names for the fighter, on its turn, beside it
-    (tabletrail/doors). Locking and unlocking are the GM's (by=gm) and cost nothing."""
-    if trigger in GM_TRIGGERS:
+    """Open or close the door `text` names for the fighter, on its turn, beside it (tabletrail/doors).
+
+    Locking and unlocking are the GM's (by=gm), cost nothing and need neither the fighter's turn
+    nor its place: a key found, a lock picked, a door barred from the far side are the GM's to say.
+    """
+    gm = trigger in GM_TRIGGERS
+    if gm:
         require(by == "gm", DOORS, f"only the GM may {trigger} a door (by=gm); {by} asked")
-    f = rs.acting(b.state, fighter_id)
+    f = rs.fighter(b.state, fighter_id) if gm else rs.acting(b.state, fighter_id)
     name, a, c = door_named(b.state, text)
     x, y = f.pos[0], f.pos[1]
     require(
-        is_beside(f.pos, a, c),
+        gm or is_beside(f.pos, a, c),
         DOORS,
         f"{f.id} at {x},{y} is not beside the door {name}: it must stand on {a[0]},{a[1]} or {c[0]},{c[1]} "
         "or on a cell touching the door's edge",

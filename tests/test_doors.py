@@ -353,3 +353,11 @@ def test_a_negative_door_cost_is_refused_at_load_and_by_a_ruling():
     assert "must not be negative" in refuse(enc, "setting door_cost -1 why=test", DOORS).reason
     do(enc, "setting door_cost 2 why='heavy doors'")
     assert enc.state.settings["door_cost"] == 2
+
+
+def test_the_gm_unlocks_a_door_anywhere_at_any_time():
+    """A key found, a lock picked: the GM's ruling needs neither the fighter's turn nor its place."""
+    enc = encounter(scene("round-meters", door="closed = true, locked = true"))
+    assert enc.state.turn.active == "m" and enc.state.fighter("foe").pos[:2] == (6, 0)  # far, not its turn
+    unlocked = of_type(do(enc, f"unlock foe {DOOR}"), DoorChanged)
+    assert [(e.source, e.dest) for e in unlocked] == [("locked", "closed")]
