@@ -77,7 +77,7 @@ def check_number(value: Any, where: str) -> None:
     elif not isinstance(value, int):
         return
     if abs(value) > MAX_NUMBER:
-        shown = f"{value:g}" if isinstance(value, float) else f"a number of {len(str(abs(value)))} digits"
+        shown = f"{value:g}" if abs(value) < 10**300 else f"a number of {len(str(abs(value)))} digits"
         raise InputError(f"{where}: {shown} is out of range (at most {MAX_NUMBER:,} either way)")
 
 

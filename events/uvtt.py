@@ -194,7 +194,7 @@ class _Fields:
     def number(self, raw: Any, where: str, limit: float = MAX_COORD) -> float:
         if isinstance(raw, bool) or not isinstance(raw, int | float):
             raise self.fail(where, f"expected a number, got {_kind(raw)}")
-        if isinstance(raw, int) and abs(raw) > limit:  # checked before float(), which can't hold 10**400
+        if isinstance(raw, int) and abs(raw) > 10**300:  # float() can't hold it (10**400): say its size
             digits = len(str(abs(raw)))
             raise self.fail(where, f"a number of {digits} digits is out of range (at most {limit:g})")
         value = float(raw)
