@@ -403,11 +403,16 @@ def test_a_reflexive_leap_does_not_cross_a_wall():
 
 
 def two(
-    ruleset: str, m: tuple[int, int], foe: tuple[int, int], walls: str = f'"{WALL}"', **extra: str
+    ruleset: str,
+    m: tuple[int, int],
+    foe: tuple[int, int],
+    walls: str = f'"{WALL}"',
+    n: int = 6,
+    **extra: str | int,
 ) -> str:
     """The wall scene with m (blue) and foe (red) where given; `extra` adds stat lines to both."""
     head = scene(ruleset, walls=walls).split("[[fighters]]")[0]
-    stats = STATS[ruleset].format(n=6) + "".join(f"\n{k} = {v}" for k, v in extra.items())
+    stats = STATS[ruleset].format(n=n) + "".join(f"\n{k} = {v}" for k, v in extra.items())
     return head + "".join(
         f'[[fighters]]\nid = "{fid}"\nside = "{side}"\nat = [{x}, {y}]\n{stats}\n'
         for fid, side, (x, y) in (("m", "blue", m), ("foe", "red", foe))
@@ -431,3 +436,16 @@ def test_a_shove_or_grab_does_not_reach_through_a_thin_wall():
     assert "m can't grab foe through a wall" in refuse(enc, "grab m foe roll=6 roll=1", WALLS).reason
     plain = encounter(two("speed-meters", m=(2, 2), foe=(3, 2), walls="", brawn=1))
     do(plain, "shove m foe roll=6 roll=1")  # no wall: the same shove goes ahead
+
+
+def test_in_zero_g_a_thin_wall_is_a_stable_surface_to_grab_and_push_off():
+    """ap-squares zero-g-drift: "If a character is not adjacent to any walls…" — a thin wall on the
+    square's edge is a wall it is adjacent to: grabbed as gravity fails, pushed off away from it."""
+    enc = encounter(two("ap-squares", m=(2, 2), foe=(5, 4), n=12, celerity=2, dexterity=1, strength=1))
+    do(enc, "gravity-off 0,0 6,4 grab=m roll=3")  # one drift roll: the foe's
+    assert enc.state.fighter("m").state("gravity", "") == "crawling"  # it held on to the wall east of it
+    refuse(enc, "push-off m e 2", "ap-squares/push-off")  # into the wall
+    do(enc, "push-off m w 2")  # away from it
+    plain = encounter(two("ap-squares", m=(2, 2), foe=(5, 4), walls="", celerity=2, dexterity=1, strength=1))
+    do(plain, "gravity-off 0,0 6,4 grab=m roll=3 roll=3")  # nothing to hold in open space: m drifts too
+    assert plain.state.fighter("m").state("gravity", "") == "drifting"

@@ -138,8 +138,19 @@ def is_stable(grid: Grid, x: int, y: int) -> bool:
 
 
 def stable_around(grid: Grid, at: XY) -> list[XY]:
-    """The stable squares touching `at`, edge or corner."""
-    return [(at[0] + dx, at[1] + dy) for dx, dy in NEIGHBOURS if is_stable(grid, at[0] + dx, at[1] + dy)]
+    """The stable squares touching `at`, edge or corner.
+
+    zero-g-drift ("not adjacent to any walls"): a thin wall on one of `at`'s edges (core/walls.py)
+    is as solid as a wall square on that side, so the square beyond it counts as the surface.
+    """
+    found = [(at[0] + dx, at[1] + dy) for dx, dy in NEIGHBOURS if is_stable(grid, at[0] + dx, at[1] + dy)]
+    edges = grid.edges
+    if edges is not None:
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            beyond = (at[0] + dx, at[1] + dy)
+            if beyond not in found and grid.inside(*beyond) and edges.walled(edges.number(at, beyond)):
+                found.append(beyond)
+    return found
 
 
 def push_off_verdict(grid: Grid, at: XY, direction: str) -> str:
