@@ -50,13 +50,18 @@ def usage(cls: type[Command]) -> str:
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
     parts = [cls.__struct_config__.tag]  # type: ignore[list-item]
+    after_list = False  # a field after a list of cells can only be named: `drag … put=4,2`
     for field in info.fields:
         if field.name in BASE_FIELDS:
             continue
         label = field.name.upper()
         if _is_list(field.type):
             label += "…"
-        parts.append(label if field.required else f"[{field.name}={label}]")
+        if not field.required:
+            parts.append(f"[{field.name}={label}]")
+        else:
+            parts.append(f"{field.name}={label}" if after_list else label)
+        after_list = after_list or _is_list(field.type)
     return " ".join(str(p) for p in parts) + " [roll=N…] [by=WHO] [why=TEXT]"
 
 
