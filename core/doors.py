@@ -1,7 +1,8 @@
 """Doors on cell edges: a fighter beside one opens or closes it on its turn (tabletrail/doors).
 
 A door is a small state machine (core/machines.py DOOR: closed <-> open; a
-locked door stays shut). Its state is encounter state, changed only by a
+locked door stays shut until the GM unlocks it; only the GM locks one, at any
+time, with no fighter's turn or place needed). Its state is encounter state, changed only by a
 DoorChanged event, so opening and closing are logged, explained, undone and
 redone like any other batch. Whether a door stops a step or a sight line is
 core/walls.py's question.
