@@ -23,12 +23,21 @@ class Falls(Engagement):
     """What a fall costs: the faller lands prone and takes damage past its own height."""
 
     def fall_down(
-        self, b: Batch, fighter_id: str, cell: XY, from_z: int, cause: str, note: str, frm: Pos | None = None
+        self,
+        b: Batch,
+        fighter_id: str,
+        cell: XY,
+        from_z: int,
+        cause: str,
+        note: str,
+        frm: Pos | None = None,
+        said: str = "",
     ) -> str:
         """fall: straight down onto `cell`, prone, 1 damage per whole yard past own height.
 
         engage: landing within an enemy's Reach engages, as any arrival does (`frm`: where the
-        faller came from, by default where it stands as it falls). Returns why a move ends.
+        faller came from, by default where it stands as it falls). Returns why a move ends:
+        `said` (what made it fall), then the engagement, if any.
         """
         rules = tuple(dict.fromkeys((self.rule(cause), self.rule("fall"))))
         came = b.state.fighter(fighter_id)
@@ -50,4 +59,4 @@ class Falls(Engagement):
                     f"{fmt(height)} yd: {damage} damage (1 per whole yard)",
                 )
             )
-        return self.arrived(b, fighter_id, frm)
+        return "; ".join(x for x in (said, self.arrived(b, fighter_id, frm)) if x)

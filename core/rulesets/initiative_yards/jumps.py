@@ -188,7 +188,7 @@ class _Jump(_Walk):
             if self.kind == "leap":
                 # leap: a miss falls to the ground in the middle of the gap.
                 middle = self.over[(len(self.over) - 1) // 2]
-                engaged = rs.fall_down(
+                return rs.fall_down(
                     b,
                     f.id,
                     middle,
@@ -196,9 +196,7 @@ class _Jump(_Walk):
                     "leap",
                     f"misses the leap and falls at {show(middle)}",
                     frm=self.takeoff,
-                )
-                return "; ".join(
-                    x for x in (f"missed the leap: fell into the gap at {show(middle)}", engaged) if x
+                    said=f"missed the leap: fell into the gap at {show(middle)}",
                 )
             # vault: a failed vault lands prone on the far side.
             rs.change(b, f, "posture", "knock_down", rule, note="fails the check and lands prone")
@@ -235,7 +233,12 @@ class _PullUp(_Walk):
             return self.arrive(b, fighter_id, step)
         top = step.to[2] if b.state.settings["ledge_fall"] == "top" else self.base[2]
         base = (self.base[0], self.base[1])
-        engaged = rs.fall_down(
-            b, f.id, base, top, "ledge", f"fails to pull up and falls from {fmt(top)} yd to {show(base)}"
+        return rs.fall_down(
+            b,
+            f.id,
+            base,
+            top,
+            "ledge",
+            f"fails to pull up and falls from {fmt(top)} yd to {show(base)}",
+            said=f"fell from the ledge at {show(step.to)}",
         )
-        return "; ".join(x for x in (f"fell from the ledge at {show(step.to)}", engaged) if x)

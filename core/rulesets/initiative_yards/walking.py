@@ -288,7 +288,7 @@ class _Walk:
         if STEP_OFF in step.mode:
             cell = (step.to[0], step.to[1])
             drop = step.to[2] - b.state.grid.top[cell[1]][cell[0]]
-            engaged = rs.fall_down(
+            return rs.fall_down(
                 b,
                 f.id,
                 cell,
@@ -296,9 +296,7 @@ class _Walk:
                 "fall",
                 f"steps off the edge and falls {fmt(drop)} yd",
                 frm=self.frm,
-            )
-            return "; ".join(
-                x for x in (f"stepped off at {show(cell)} and fell {fmt(drop)} yd", engaged) if x
+                said=f"stepped off at {show(cell)} and fell {fmt(drop)} yd",
             )
         if rs.slips(b.state, f, step):
             rule = rs.rule("slippery")
