@@ -131,17 +131,23 @@ def verify(url: str) -> bool:
     return result.returncode == 0
 
 
-# --- 1. kill a server mid-append -----------------------------------------------------------------------
-
-
-def kill_servers(database: str, servers_n: int, kills: int, every: float) -> None:
-    name = "killed"
+def start_table(database: str, name: str, servers_n: int) -> tuple[str, list[Server]]:
+    """A fresh encounter in the database, a GM link for it, and that many servers started on it."""
     url = f"{database}&encounter={name}"
     Encounter.create(PostgresStore(url), load_scenario(SCENARIO), clock=clock)
     link(url)
     servers = [Server(database) for _ in range(servers_n)]
     for s in servers:
         s.start()
+    return url, servers
+
+
+# --- 1. kill a server mid-append -----------------------------------------------------------------------
+
+
+def kill_servers(database: str, servers_n: int, kills: int, every: float) -> None:
+    name = "killed"
+    url, servers = start_table(database, name, servers_n)
     acked: dict[int, list[dict]] = {}  # version after -> the records the server answered with
     codes: Counter[int] = Counter()
     stop = threading.Event()
@@ -221,12 +227,7 @@ def follow(base: str, name: str, seen: list[int], said: Counter[str], stop: thre
 
 def restart_database(database: str, servers_n: int, streams: int, restart: str) -> None:
     name = "restarted"
-    url = f"{database}&encounter={name}"
-    Encounter.create(PostgresStore(url), load_scenario(SCENARIO), clock=clock)
-    link(url)
-    servers = [Server(database) for _ in range(servers_n)]
-    for s in servers:
-        s.start()
+    url, servers = start_table(database, name, servers_n)
     stop = threading.Event()
     pages = [([], Counter()) for _ in range(streams)]
     threads = [
