@@ -370,7 +370,18 @@ def _table_reach(
     )
 
 
-class _Trail(Mapping[_Node, tuple[_Node, Step]]):
+class _Nodes(Mapping[_Node, tuple[_Node, Step]]):
+    """A search's trail read by node: a node not in it, or no node at all, is simply absent."""
+
+    def __contains__(self, node: object) -> bool:
+        try:
+            self[node]  # type: ignore[index]
+        except (KeyError, TypeError, IndexError):
+            return False
+        return True
+
+
+class _Trail(_Nodes):
     """`Reach.came` for the table search, in its own numbering: nodes and steps are named when asked."""
 
     def __init__(
@@ -402,13 +413,6 @@ class _Trail(Mapping[_Node, tuple[_Node, Step]]):
         edge = self.came[n]
         step = self.live[edge] if edge in self.live else self.kept[edge]
         return self.node(edge // 8), _as_counted(step, self.count[n])
-
-    def __contains__(self, node: object) -> bool:
-        try:
-            self[node]  # type: ignore[index]
-        except (KeyError, TypeError, IndexError):
-            return False
-        return True
 
     def __iter__(self) -> Iterator[_Node]:
         return (self.node(n) for n in self.came)

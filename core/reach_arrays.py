@@ -41,7 +41,7 @@ from scipy.sparse.csgraph import dijkstra
 from tabletrail.core.cell_rulings import TEST, forbidden_cells
 from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY
 from tabletrail.core.movement import StepPolicy
-from tabletrail.core.reach import Reach, _as_counted, _may_end, _Node
+from tabletrail.core.reach import Reach, _as_counted, _may_end, _Node, _Nodes
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.step_table import MOST_LIVE, StepTable
@@ -288,7 +288,7 @@ def _answer(
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
 
 
-class _Trail(Mapping[_Node, tuple[_Node, Step]]):
+class _Trail(_Nodes):
     """`Reach.came` rebuilt from the costs: the step into a node from the node `_search` pops first.
 
     `_search` keeps the first way to a node at its final cost, and pops nodes in
@@ -376,13 +376,6 @@ class _Trail(Mapping[_Node, tuple[_Node, Step]]):
         edge = self.edge(n)
         step = self.live[edge] if edge in self.live else self.kept[edge]
         return self.node(edge >> 3), _as_counted(step, self.count(n))
-
-    def __contains__(self, node: object) -> bool:
-        try:
-            self[node]  # type: ignore[index]
-        except (KeyError, TypeError, IndexError):
-            return False
-        return True
 
     def __iter__(self) -> Iterator[_Node]:
         return (self.node(n) for n in np.flatnonzero(self.dist <= self.budget).tolist() if n != self.start)
