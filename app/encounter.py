@@ -49,6 +49,7 @@ from tabletrail.events.log import (
     decode,
     decode_many,
     line_hash,
+    line_hashes,
     now,
     table_key,
 )
@@ -277,8 +278,7 @@ class Encounter:
                 self.key = chain_key(records[0], f"{name}:1")
             except InputError:
                 return False  # the plain loop says why
-        key = self.key
-        hashes = [line_hash(line, key) for line in lines] if key else list(map(line_hash, lines))
+        hashes = line_hashes(lines, self.key)
         if list(map(_seq_of, records)) != list(range(start + 1, start + len(records) + 1)) or list(
             map(_prev_of, records)
         ) != [self.last_hash, *hashes[:-1]]:

@@ -12,7 +12,7 @@ by run so both see the same load; each result is kept until timed, then freed un
 and the time tabletrail's encounter takes to free is printed on its own line), and
 tabletrail's as a multiple of eventsourcing's.
 Targets (issue 16): >= 300,000 events/s and >= 10x. Then where tabletrail's time goes,
-per event: decoding the lines (`decode_many`), hashing them (`line_hash`, the chain),
+per event: decoding the lines (`decode_many`), hashing them (`line_hashes`, the chain),
 and folding the records into the timeline (`Timeline.extend`), each timed alone; the
 rest of `open` is the checks between them (sequence, chain, batches, the map).
 
@@ -30,7 +30,7 @@ from pathlib import Path
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore, decode_many, line_hash
+from tabletrail.events.log import MemoryStore, decode_many, line_hashes
 from tabletrail.projections.timeline import Timeline
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -107,7 +107,7 @@ def main() -> None:
     records = decode_many(lines, str)
     parts = {
         "decode (decode_many)": best_of(args.repeat, lambda: decode_many(lines, str)),
-        "hash chain (line_hash)": best_of(args.repeat, lambda: list(map(line_hash, lines))),
+        "hash chain (line_hashes)": best_of(args.repeat, lambda: line_hashes(lines)),
         "fold (Timeline.extend)": best_of(args.repeat, lambda: Timeline().extend(records)),
     }
 
