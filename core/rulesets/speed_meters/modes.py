@@ -337,9 +337,10 @@ class Modes(Falls):
         grid = b.state.grid
         budget = self.stat(f, "climb") or max(CU, half_down(self.stat(f, "speed")))
         plan, _ = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: z, budget)
-        # climb: a climber already on the face climbs from its hold (onto the top, say), so where
-        # it starts counts as a hold as much as the positions ahead of it.
-        holds = [grip(grid, p) for p in [f.pos, *plan] if p[2] > grid.top[p[1]][p[0]]]
+        holds = [grip(grid, p) for p in plan if p[2] > grid.top[p[1]][p[0]]]
+        if not holds and self.above_ground(b.state, f) > 0:
+            # climb: a climber at the lip climbs on over the top from the hold it is on.
+            holds = [grip(grid, f.pos)]
         require(
             bool(holds),
             rule,
