@@ -22,6 +22,7 @@ from tabletrail.core.rulesets.ap_squares.shared import BLOCK_AP, BLOCKED, INVADI
 from tabletrail.core.rulesets.ap_squares.walking import Stepping, Walking
 from tabletrail.core.rulesets.ap_squares.zero_g import annotate, ap, is_object
 from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.walls import refuse_step
 from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import ReactInvasion
 from tabletrail.events.types import Step
@@ -77,7 +78,10 @@ class Invasion(Walking):
             if stopped:
                 return
         f = self.fighter(b.state, fighter_id)
-        ruling = forbidden(b.state, *cell, f)  # walk checks the squares it enters; this one waits
+        # walk checks the squares it enters; this one waits, so it is checked here: a wall or shut
+        # door on the way (tabletrail/walls) or a GM ruling keeps the invader out before anyone answers.
+        refuse_step(b.state, f.pos, cell, what)
+        ruling = forbidden(b.state, *cell, f)
         if ruling:
             raise Refusal(ruling[2], f"the GM ruled {show(cell)} can't be crossed: {ruling[3]}")
         parity = taken[-1].parity if taken else 0  # walk: the diagonals of this move so far (1-2-1)

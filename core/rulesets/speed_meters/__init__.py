@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import DIAGONAL_RULES, EVERY_1, show
@@ -500,6 +501,10 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                     f"a Movement can't end in the air: {show(now.pos)} is {fmt(up)} m above the ground "
                     "(a jump must land within 1 m below its take-off)",
                 )
+            # occupancy: "can't end a Movement in an occupied space": where the step off lands is
+            # where this Movement ends, so nobody may be lying or standing there.
+            x, y, _ = now.pos
+            self.can_end(b.state, replace(now, pos=(x, y, b.state.grid.top[y][x])))
             self.drop(
                 b, dice, f.id, rule=self.rule("jump"), bumps=cmd.bumps, note=f"steps off at {show(now.pos)}"
             )

@@ -338,6 +338,9 @@ class Modes(Falls):
         budget = self.stat(f, "climb") or max(CU, half_down(self.stat(f, "speed")))
         plan, _ = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: z, budget)
         holds = [grip(grid, p) for p in plan if p[2] > grid.top[p[1]][p[0]]]
+        if not holds and self.above_ground(b.state, f) > 0:
+            # climb: a climber at the lip climbs on over the top from the hold it is on.
+            holds = [grip(grid, f.pos)]
         require(
             bool(holds),
             rule,
