@@ -28,9 +28,14 @@ def verbs_for(ruleset_id: str) -> dict[str, type[Command]]:
     """The verbs an encounter under this ruleset knows: its own and the GM's and log's (any ruleset's)."""
     from tabletrail.core.rulesets import get as get_ruleset
 
-    handled = get_ruleset(ruleset_id)._handlers  # type: ignore[attr-defined]
+    ruleset = get_ruleset(ruleset_id)
+    handled, withheld = ruleset._handlers, ruleset.withheld  # type: ignore[attr-defined]
     shared = ("tabletrail.events.commands", "tabletrail.events.commands.rulings")
-    return {tag: cls for tag, cls in verbs().items() if cls in handled or cls.__module__ in shared}
+    return {
+        tag: cls
+        for tag, cls in verbs().items()
+        if cls in handled or (cls.__module__ in shared and cls not in withheld)
+    }
 
 
 def _unknown_verb(verb: str, known: dict[str, type[Command]], where: str) -> InputError:

@@ -171,6 +171,7 @@ class Ruleset:
     settings: ClassVar[tuple[Setting, ...]]
     stats: ClassVar[tuple[Stat, ...]]
     _handlers: ClassVar[dict[type[Command], Handler]]
+    withheld: ClassVar[frozenset[type[Command]]]  # engine verbs this ruleset's document has no rule for
     takes_bumps: ClassVar[bool] = False  # a Skill Feat reaction to falls (bumps=N) exists in this ruleset
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -181,7 +182,11 @@ class Ruleset:
                 target = getattr(value, "_handles", None)
                 if target is not None:
                     handlers[target] = value
-        cls._handlers = handlers
+        # A ruleset whose document has no rule for dropping prone or standing up offers no verb for
+        # it: `commands` doesn't list it, and `do` refuses it as a command the ruleset doesn't know.
+        drop, stand = getattr(cls, "posture_rules", ("", ""))
+        cls.withheld = frozenset(verb for verb, rule in ((DropProne, drop), (StandUp, stand)) if not rule)
+        cls._handlers = {verb: handler for verb, handler in handlers.items() if verb not in cls.withheld}
 
     # --- catalogue -----------------------------------------------------------
 
@@ -468,14 +473,12 @@ class Ruleset:
 
     @handles(DropProne)
     def drop_prone(self, b: Batch, cmd: DropProne, dice: Dice) -> None:
-        require(bool(self.posture_rules[0]), ENGINE_COMMAND, f"{self.id} has no dropping prone")
         f = self.acting(b.state, cmd.fighter)
         self.change(b, f, "posture", "drop_prone", self.posture_rules[0])
         self.after_posture(b, f, "drop_prone")
 
     @handles(StandUp)
     def stand_up(self, b: Batch, cmd: StandUp, dice: Dice) -> None:
-        require(bool(self.posture_rules[1]), ENGINE_COMMAND, f"{self.id} has no standing up")
         f = self.acting(b.state, cmd.fighter)
         self.change(b, f, "posture", "stand_up", self.posture_rules[1])
         self.after_posture(b, f, "stand_up")

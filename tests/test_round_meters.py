@@ -6,6 +6,8 @@ it should, and charges what it should. Delay and hold get a test per sentence.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from support import do, encounter, grid, of_type, refuse
 from tabletrail.cli import main
@@ -25,6 +27,7 @@ from tabletrail.events.types import (
     Unmarked,
 )
 
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 RS = "round-meters"
 ROWS = [
     "############",
@@ -742,3 +745,29 @@ def test_a_table_without_the_idle_house_rule_keeps_the_documents_1_ap_for_a_dela
     (lost,) = spent(do(enc, "end-turn"))  # ari's delayed turn, no action
     assert (lost.fighter, lost.amount, lost.rules) == ("ari", 1, (rule("delay"),))
     assert "1 AP" in lost.note and ap_used(enc, "ari") == 1
+
+
+def test_no_posture_verbs_are_offered_since_document_001_has_no_prone(capsys: pytest.CaptureFixture[str]):
+    """Document 001 never mentions prone: `commands` doesn't list drop-prone or stand-up, and
+    `do` refuses them as verbs round-meters doesn't know (once listed, then always refused)."""
+    assert main(["commands", "round-meters"]) == 0
+    listed = capsys.readouterr().out
+    assert "  move FIGHTER" in listed
+    assert "drop-prone" not in listed and "stand-up" not in listed
+    assert main(["commands", "speed-meters"]) == 0
+    assert "drop-prone FIGHTER" in capsys.readouterr().out  # speed-meters has a rule for it
+    enc = encounter(arena())
+    for verb in ("drop-prone", "stand-up"):
+        refusal = refuse(enc, f"{verb} ari", "tabletrail/command")
+        assert f"round-meters has no '{verb}' command" in refusal.reason
+
+
+def test_the_cli_refuses_a_posture_verb_under_round_meters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "ambush.jsonl"
+    assert main(["new", str(SCENARIOS / "round-meters-ambush.toml"), "--log", str(log)]) == 0
+    before = log.read_bytes()
+    assert main(["do", str(log), "drop-prone", "ari"]) == 1  # refused, as another ruleset's verb is
+    assert "round-meters has no 'drop-prone' command" in capsys.readouterr().err
+    assert log.read_bytes() == before
