@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, Pos, line, show
+from tabletrail.core.geometry import XY, Grid, Pos, line, show
 from tabletrail.core.movement import flat_step, rise
 from tabletrail.core.refusal import require
 from tabletrail.core.ruleset import handles
@@ -97,9 +97,12 @@ class Jumps(Walking, Falls):
         over = line((f.pos[0], f.pos[1]), land)[:-1]
         require(bool(over), rule, f"no gap lies between {show(f.pos)} and {show(land)} to leap")
         width, parity, here = 0, 0, f.pos
+        level = to_cu(b.state.settings["step_height"])
         for c in over:
             require(
-                grid.has(*c, "gap"), rule, f"{show(c)} on the way is not part of the gap: land there first"
+                in_gap(grid, c, f.pos[2], level),
+                rule,
+                f"{show(c)} on the way is not part of the gap: land there first",
             )
             step = flat_step(grid, here, c, parity, diagonal=b.state.settings["diagonal"])
             width, parity, here = width + step.cost, step.parity, step.to
@@ -132,6 +135,13 @@ class Jumps(Walking, Falls):
             f"{what} lands level, but {show(land)} is {fmt(abs(drop))} yd "
             f"{'higher' if drop > 0 else 'lower'} than {show(f.pos)}",
         )
+
+
+def in_gap(grid: Grid, cell: XY, takeoff: int, level: int) -> bool:
+    """leap: "jump from on ledge over to another over a gap": a cell drawn as a `gap`, or any open
+    cell more than `level` (step_height) below the take-off, such as the street between two roofs."""
+    x, y = cell
+    return grid.has(x, y, "gap") or (not grid.blocked(x, y) and takeoff - grid.top[y][x] > level)
 
 
 class _Jump(_Walk):
