@@ -6,6 +6,8 @@ Each test cites its rule id and quotes the sentence it holds the engine to.
 from __future__ import annotations
 
 from support import do, encounter, of_type
+from tabletrail import render
+from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.events.types import Marked, Spent, Unmarked
 from test_round_meters import arena, fighter, rule
 
@@ -36,3 +38,16 @@ def test_an_action_aimed_at_nobody_may_be_held():
     do(enc, 'hold ari reload "starts-move cyn"')
     assert fighter(enc, "ari").marks["held"]["action"] == "reload"
     assert fighter(enc, "ari").used("ap") == 1
+
+
+# --- sprint: "Each time they Sprint, they suffer a cumulative −5 penalty to all other tests for
+# the remainder of the round." The board tells the table so, not "to attacks". -----------------
+
+
+def test_the_sprint_penalty_reads_as_a_penalty_to_other_tests():
+    # round-meters/sprint
+    enc = encounter(arena())
+    events = do(enc, "sprint ari roll=14")
+    (mark,) = [e for e in of_type(events, Marked) if e.key == "sprint-penalty"]
+    words = render.describe(mark, get_ruleset("round-meters"))
+    assert words == "ari has sprinted 1 time: -5 to other tests, 2 m sprinted"
