@@ -1,15 +1,61 @@
-"""initiative-yards held to document 000's own sentences: a fresh review (fidelity review).
+"""initiative-yards, a fidelity review against document 000's own sentences.
 
-Each test cites its rule id and quotes the sentence it holds the engine to. Checks use table
-rolls: 1d20 + Initiative 8 >= 15, so roll=7 passes and roll=1 fails.
+Each test quotes the sentence it holds the engine to and names its rule id. Checks use
+table rolls: 1d20 + Initiative 8 >= 15, so roll=7 passes and roll=1 fails.
 """
 
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
+from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
-from tabletrail.events.types import DoorChanged
-from test_initiative_yards import IY, engagement, fighter
+from tabletrail.events.types import Damaged, DoorChanged, Placed
+from test_initiative_yards import FAIL, IY, PASS, arena, at, cost, engagement, fighter, posture
+
+# --- leap: "Fighters can jump from on ledge over to another over a gap as long as the distance
+# being jumped isn't greater than half the fighter's maximum movement. When doing so the fighter
+# will have to pass an Initiative check or else fall to the ground in the middle of the gap."
+# Two ledges (or roofs) with lower ground between them have a gap between them, whether or not
+# the map draws that ground as `gap`. ----------------------------------------------------------
+
+ROOFS = [
+    "##########",
+    "#LL..LL..#",
+    "#^^...^^.#",
+    "##########",
+]
+
+
+def test_leaping_from_one_ledge_over_to_another_across_lower_ground():
+    # initiative-yards/leap: L is a ledge 2 yd high; the 2 yd of floor between is the gap.
+    enc = arena(ROOFS, fighter("a", "blue", (2, 1)) + fighter("e", "red", (8, 2)))
+    events = do(enc, f"leap a 5,1 {PASS}")
+    assert at(enc, "a") == (5, 1, 2 * CU) and posture(enc, "a") == "standing"
+    assert cost(events) == 3 * CU  # the way across, 2 yd of it over the gap
+
+
+def test_missing_a_leap_between_roofs_falls_to_the_ground_in_the_middle():
+    # initiative-yards/leap, fall: roofs 3 yd up, 3 yd of street between: a miss lands on 4,2.
+    enc = arena(ROOFS, fighter("a", "blue", (2, 2)) + fighter("e", "red", (8, 1)))
+    events = do(enc, f"leap a 6,2 {FAIL}")
+    assert at(enc, "a") == (4, 2, 0) and posture(enc, "a") == "prone"
+    assert of_type(events, Placed)[0].rules == (f"{IY}/leap", f"{IY}/fall")
+    assert [d.amount for d in of_type(events, Damaged)] == [1]  # 3 yd, 1.5 past own height 1.5
+
+
+def test_a_street_wider_than_half_the_movement_is_still_refused():
+    # initiative-yards/leap: "isn't greater than half the fighter's maximum movement": 3 > 2.5.
+    enc = arena(ROOFS, fighter("a", "blue", (2, 2), initiative=5) + fighter("e", "red", (8, 1)))
+    r = refuse(enc, f"leap a 6,2 {PASS}", f"{IY}/leap")
+    assert r.reason == "gap 3 yd > half of max movement 2.5 yd"
+
+
+def test_ground_level_with_the_take_off_is_no_gap():
+    # initiative-yards/leap: from the street there is nothing lower to leap over.
+    enc = arena(ROOFS, fighter("a", "blue", (3, 2)) + fighter("e", "red", (8, 1)))
+    r = refuse(enc, f"leap a 5,2 {PASS}", f"{IY}/leap")
+    assert r.reason == "4,2 on the way is not part of the gap: land there first"
+
 
 # --- engaged-actions: "While engaged, fighters can only use the Strike, Command, and Manifest
 # actions." A door is opened as part of the move (door_cost): not while the engagement holds. ------
