@@ -6,7 +6,7 @@ table rolls: 1d20 + Initiative 8 >= 15, so roll=7 passes and roll=1 fails.
 
 from __future__ import annotations
 
-from support import do, encounter, of_type, refuse
+from support import do, encounter, grid, of_type, refuse
 from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.types import Damaged, DoorChanged, Placed
@@ -92,3 +92,59 @@ def test_an_engaged_fighter_may_not_open_a_door():
     do(enc, "resolve a e miss")  # "they can only break the engagement by resolving a combat"
     events = do(enc, "open a 2,1|3,1")
     assert [e.dest for e in of_type(events, DoorChanged)] == ["open"]
+
+
+# --- vault: "Fighters can attempt to vault over anything less than half height without having
+# to spend the movement to climb up on top of the piece of terrain." Anything: a crate drawn as
+# raised ground or a low wall drawn as a ledge is vaulted like a cell drawn as an obstacle. -------
+
+LOW_THINGS = [
+    "##########",
+    "#..c..w..#",
+    "#..C.....#",
+    "##########",
+]
+LOW_LEGEND = """
+"c" = { terrain = "floor", ground = 0.5 }
+"C" = { terrain = "floor", ground = 1 }
+"w" = { terrain = "ledge", height = 0.5 }
+"""
+
+
+def low_things(a_at: tuple[int, int]) -> Encounter:
+    return encounter(
+        f"""
+[encounter]
+name = "low things"
+ruleset = "{IY}"
+seed = 5
+{grid(LOW_THINGS, LOW_LEGEND)}
+{fighter("a", "blue", a_at)}
+{fighter("e", "red", (8, 2))}
+"""
+    )
+
+
+def test_vaulting_a_crate_drawn_as_raised_ground_costs_the_way_across():
+    # initiative-yards/vault: 0.5 yd is less than half of 1.5 yd
+    enc = low_things((2, 1))
+    events = do(enc, f"vault a 4,1 {PASS}")
+    assert at(enc, "a") == (4, 1, 0) and posture(enc, "a") == "standing"
+    assert cost(events) == 2 * CU  # the horizontal distance only (vault_cost = horizontal)
+
+
+def test_vaulting_a_low_wall_drawn_as_a_ledge_and_failing_lands_prone_beyond():
+    # initiative-yards/vault: "must pass an Initiative check or else fall prone on the other side"
+    enc = low_things((5, 1))
+    do(enc, f"vault a 7,1 {FAIL}")
+    assert at(enc, "a") == (7, 1, 0) and posture(enc, "a") == "prone"
+
+
+def test_raised_ground_as_high_as_half_the_fighter_or_level_ground_is_not_vaulted():
+    # initiative-yards/vault: "anything less than half height": 1 yd is not, for 1.5 yd tall
+    enc = low_things((2, 2))
+    r = refuse(enc, f"vault a 4,2 {PASS}", f"{IY}/vault")
+    assert "not lower than half of own height" in r.reason
+    enc = low_things((1, 2))
+    r = refuse(enc, f"vault a 3,2 {PASS}", f"{IY}/vault")  # 2,2 is level floor
+    assert r.reason == "2,2 on the way is nothing to vault"

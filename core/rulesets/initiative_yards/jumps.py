@@ -73,8 +73,9 @@ class Jumps(Walking, Falls):
         grid = b.state.grid
         require(bool(over), rule, f"nothing lies between {show(f.pos)} and {show(land)} to vault")
         height = self.stat(f, "height")
+        level = to_cu(b.state.settings["step_height"])
         for c in over:
-            require(grid.has(*c, "obstacle"), rule, f"{show(c)} on the way is not an obstacle to vault")
+            require(vaultable(grid, c, f.pos[2], level), rule, f"{show(c)} on the way is nothing to vault")
             h = grid.top[c[1]][c[0]] - f.pos[2]
             require(
                 2 * h < height,
@@ -135,6 +136,14 @@ class Jumps(Walking, Falls):
             f"{what} lands level, but {show(land)} is {fmt(abs(drop))} yd "
             f"{'higher' if drop > 0 else 'lower'} than {show(f.pos)}",
         )
+
+
+def vaultable(grid: Grid, cell: XY, takeoff: int, level: int) -> bool:
+    """vault: "vault over anything less than half height": a cell drawn as an `obstacle`, or any
+    open cell raised more than `level` (step_height) above the take-off, such as a crate or a low
+    wall drawn as raised ground or a ledge (how high it may be is vault's other test)."""
+    x, y = cell
+    return grid.has(x, y, "obstacle") or (not grid.blocked(x, y) and grid.top[y][x] - takeoff > level)
 
 
 def in_gap(grid: Grid, cell: XY, takeoff: int, level: int) -> bool:
