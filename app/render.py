@@ -324,7 +324,7 @@ MARKS: dict[str, Callable[[Words, str, Any], str]] = {
     "invading": lambda w, fid, v: f"{fid} tries to enter {w.cell(v['cell'])}, held by {v['occupant']}",
     "blocked": lambda w, fid, v: f"{fid} may not try to enter {w.value(v)} again this cycle",
     "sprint-penalty": lambda w, fid, v: (
-        f"{fid} has sprinted {plural(v['sprints'], 'time')}: {v['penalty']:+} to attacks, "
+        f"{fid} has sprinted {plural(v['sprints'], 'time')}: {v['penalty']:+} to other tests, "
         f"{w.length(v['meters'])} sprinted"
     ),
     "fallen": lambda w, fid, v: f"{fid} has fallen {w.length(int(v))} so far",

@@ -112,7 +112,7 @@ def test_the_checks_themselves_catch_what_they_look_for():
             ev.Marked(
                 fighter="ari", key="sprint-penalty", value={"sprints": 1, "penalty": -5, "meters": 200}
             ),
-            "ari has sprinted 1 time: -5 to attacks, 2 m sprinted",
+            "ari has sprinted 1 time: -5 to other tests, 2 m sprinted",
         ),
         (ev.Marked(fighter="dax", key="fallen", value=2000), "dax has fallen 20 m so far"),
         (ev.Refreshed(fighter="ari", resources=("movement",)), "ari's movement starts over"),

@@ -551,7 +551,6 @@ def test_a_specific_action_and_trigger_may_be_held():
         ('hold ari shoot "when an enemy shows up" target=cyn', "too vague"),
         ('hold ari shoot "" target=cyn', "too vague"),
         ('hold ari something "starts-move cyn" target=cyn', "not a specific action"),
-        ('hold ari shoot "starts-move cyn"', "must name its target"),
         ('hold ari shoot "starts-move nobody" target=cyn', "no fighter 'nobody'"),
         ('hold ari shoot "starts-move ari" target=cyn', "cannot wait for itself"),
         ('hold ari shoot "takes-action cyn dance" target=cyn', "not an action kind"),

@@ -13,9 +13,11 @@ consequence in the same batch.
 
 Map conventions: stairs and ladders are climbed by walking (climb); any cell higher than
 the fighter stands (a `ledge` cell, a roof's edge, the rim of a gap it fell into) is
-climbed with `pull-up`; an `obstacle` cell (with its `height`) is crossed with `vault`;
-`gap` cells are crossed with `leap`, and a gap's floor is its `ground` (write
-`ground = -4` for a gap 4 yd deep beside ground at 0). Fighter entries tagged `object`
+climbed with `pull-up`; an `obstacle` cell (with its `height`), or any cell raised less than
+half the fighter's height, is crossed with `vault`;
+`gap` cells, and any ground lower than the take-off (the street between two roofs), are
+crossed with `leap`, and a gap's floor is its `ground` (write `ground = -4` for a gap 4 yd
+deep beside ground at 0). Fighter entries tagged `object`
 are movable objects: they take no turns, have no Reach, and can be dragged.
 
 Where each rule's code lives (rule ids are cited next to the code):

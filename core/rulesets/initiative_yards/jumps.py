@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, Pos, line, show
+from tabletrail.core.geometry import XY, Grid, Pos, line, show
 from tabletrail.core.movement import flat_step, rise
 from tabletrail.core.refusal import require
 from tabletrail.core.ruleset import handles
@@ -73,8 +73,9 @@ class Jumps(Walking, Falls):
         grid = b.state.grid
         require(bool(over), rule, f"nothing lies between {show(f.pos)} and {show(land)} to vault")
         height = self.stat(f, "height")
+        level = to_cu(b.state.settings["step_height"])
         for c in over:
-            require(grid.has(*c, "obstacle"), rule, f"{show(c)} on the way is not an obstacle to vault")
+            require(vaultable(grid, c, f.pos[2], level), rule, f"{show(c)} on the way is nothing to vault")
             h = grid.top[c[1]][c[0]] - f.pos[2]
             require(
                 2 * h < height,
@@ -97,9 +98,12 @@ class Jumps(Walking, Falls):
         over = line((f.pos[0], f.pos[1]), land)[:-1]
         require(bool(over), rule, f"no gap lies between {show(f.pos)} and {show(land)} to leap")
         width, parity, here = 0, 0, f.pos
+        level = to_cu(b.state.settings["step_height"])
         for c in over:
             require(
-                grid.has(*c, "gap"), rule, f"{show(c)} on the way is not part of the gap: land there first"
+                in_gap(grid, c, f.pos[2], level),
+                rule,
+                f"{show(c)} on the way is not part of the gap: land there first",
             )
             step = flat_step(grid, here, c, parity, diagonal=b.state.settings["diagonal"])
             width, parity, here = width + step.cost, step.parity, step.to
@@ -132,6 +136,21 @@ class Jumps(Walking, Falls):
             f"{what} lands level, but {show(land)} is {fmt(abs(drop))} yd "
             f"{'higher' if drop > 0 else 'lower'} than {show(f.pos)}",
         )
+
+
+def vaultable(grid: Grid, cell: XY, takeoff: int, level: int) -> bool:
+    """vault: "vault over anything less than half height": a cell drawn as an `obstacle`, or any
+    open cell raised more than `level` (step_height) above the take-off, such as a crate or a low
+    wall drawn as raised ground or a ledge (how high it may be is vault's other test)."""
+    x, y = cell
+    return grid.has(x, y, "obstacle") or (not grid.blocked(x, y) and grid.top[y][x] - takeoff > level)
+
+
+def in_gap(grid: Grid, cell: XY, takeoff: int, level: int) -> bool:
+    """leap: "jump from on ledge over to another over a gap": a cell drawn as a `gap`, or any open
+    cell more than `level` (step_height) below the take-off, such as the street between two roofs."""
+    x, y = cell
+    return grid.has(x, y, "gap") or (not grid.blocked(x, y) and takeoff - grid.top[y][x] > level)
 
 
 class _Jump(_Walk):

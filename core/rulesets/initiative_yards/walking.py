@@ -33,7 +33,7 @@ from tabletrail.core.rulesets.initiative_yards.shared import (
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, to_cu
 from tabletrail.events import types as ev
-from tabletrail.events.commands import Move
+from tabletrail.events.commands import CloseDoor, Move, OpenDoor
 from tabletrail.events.types import Step
 
 if TYPE_CHECKING:
@@ -126,6 +126,19 @@ class Walking(Engagement):
             rule=rule,
             what="the crawl" if prone else "the move",
         )
+
+    @handles(OpenDoor)
+    def open_door(self, b: Batch, cmd: OpenDoor, dice: Dice) -> None:
+        """engaged-actions: a door is used as part of the move, so a fighter held by its engagement
+        can't ("While engaged, fighters can only use the Strike, Command, and Manifest actions")."""
+        self.mover(b, cmd.fighter, "opening a door")
+        super().open_door(b, cmd, dice)
+
+    @handles(CloseDoor)
+    def close_door(self, b: Batch, cmd: CloseDoor, dice: Dice) -> None:
+        """engaged-actions: closing a door is part of the move too."""
+        self.mover(b, cmd.fighter, "closing a door")
+        super().close_door(b, cmd, dice)
 
     def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
         """prone-drop / prone-stand: the posture change is paid with the move action's movement."""

@@ -86,12 +86,8 @@ class Holding(Passes):
             rule,
             f"{cmd.action!r} is not a specific action: hold one of {self.priced(costs)}",
         )
-        aimed = cmd.action != "sprint"  # a Sprint is aimed at nobody
-        require(
-            bool(cmd.target.strip()) or not aimed,
-            rule,
-            f"a held {cmd.action} must name its target: add target=FIGHTER or target=x,y",
-        )
+        # hold: what makes a hold specific is its action and its trigger; a target is optional,
+        # as in the document's own example, "firing when an enemy enters a doorway".
         target = self.aim(state, cmd.target, rule) if cmd.target.strip() else ""
         trigger = self.trigger(state, f, cmd.trigger)
         cost, left = costs[cmd.action], self.ap_left(f)
