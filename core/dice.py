@@ -9,11 +9,11 @@ meets the same number (undo is no way to re-roll), and replay never rolls.
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.refusal import Refusal
+from tabletrail.events.digest import blake2b
 from tabletrail.events.types import CheckRolled
 
 CHECKS = "tabletrail/checks"
@@ -33,7 +33,7 @@ def seeded_die(seed: int, index: int, sides: int) -> int:
     limit = (1 << 64) - (1 << 64) % sides
     attempt = 0
     while True:
-        digest = hashlib.blake2b(f"{seed}:{index}:{attempt}".encode(), digest_size=8).digest()
+        digest = blake2b(f"{seed}:{index}:{attempt}".encode(), digest_size=8).digest()
         value = int.from_bytes(digest, "big")
         if value < limit:
             return value % sides + 1

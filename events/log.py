@@ -15,11 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import os
-import shutil
 import stat
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from operator import attrgetter
@@ -27,6 +24,7 @@ from pathlib import Path
 from typing import BinaryIO, Protocol
 
 import msgspec
+from tabletrail.events.digest import blake2b
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.types import SCHEMA_VERSION, AnyEvent, EncounterStarted, Event
 from tabletrail.events.upcast import CHAIN
@@ -99,7 +97,7 @@ KEY_VARIABLE = "TABLETRAIL_KEY"
 
 def line_hash(line: bytes, key: bytes = b"") -> str:
     """The hash the next line carries as `prev`; with the table's key it is a MAC (keyed BLAKE2b)."""
-    return hashlib.blake2b(line, digest_size=16, key=key).hexdigest()
+    return blake2b(line, digest_size=16, key=key).hexdigest()
 
 
 def table_key() -> bytes:
@@ -109,12 +107,12 @@ def table_key() -> bytes:
     can re-chain an edited log so that `verify` passes it (issue 13, item 7).
     """
     secret = os.environ.get(KEY_VARIABLE, "")
-    return hashlib.blake2b(secret.encode(), digest_size=32).digest() if secret else b""
+    return blake2b(secret.encode(), digest_size=32).digest() if secret else b""
 
 
 def key_check(key: bytes) -> str:
     """What line 1 of a keyed log keeps to recognise its key; it tells nothing of the key itself."""
-    return hashlib.blake2b(b"tabletrail chain key", digest_size=8, key=key).hexdigest()
+    return blake2b(b"tabletrail chain key", digest_size=8, key=key).hexdigest()
 
 
 def chain_key(first: Record, where: str) -> bytes:
@@ -473,6 +471,8 @@ class JsonlStore:
         The lines are written to a temporary file first and linked into place when
         whole, so a crash or an error half-way never leaves a partial log behind.
         """
+        import tempfile  # only a new JSONL log needs it
+
         blob = b"".join(line + b"\n" for line in lines)
         if self.path.is_dir():
             raise InputError(f"{self.path}: is a folder, not a log file")
@@ -673,6 +673,8 @@ class JsonlStore:
                 f"{self.path}: no whole batch comes before {what}: there is nothing to keep "
                 "(is it a log at all?); nothing was cut"
             )
+        import shutil  # only a repair needs it
+
         backup = _free_name(self.path.with_name(self.path.name + ".bak"))
         shutil.copyfile(self.path, backup)
         with open(backup, "rb+") as fh:

@@ -21,7 +21,6 @@ its length) folds the log before the snapshot once and fills everything in.
 
 from __future__ import annotations
 
-import hashlib
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, MutableSet
 from typing import Any, NamedTuple, TypeVar
@@ -29,6 +28,7 @@ from typing import Any, NamedTuple, TypeVar
 import msgspec
 from tabletrail.core.geometry import Grid
 from tabletrail.core.state import EncounterState
+from tabletrail.events.digest import blake2b
 from tabletrail.events.types import SCHEMA_VERSION, CommandIssued
 from tabletrail.projections.timeline import Timeline
 
@@ -153,7 +153,7 @@ def take(timeline: Timeline, line_hash: str, batch: int) -> Snapshot:
 def dumps(snapshot: Snapshot) -> bytes:
     """The stored form: a checksum of the encoded snapshot, then the snapshot (see `loads`)."""
     body = _encoder.encode(snapshot)
-    return hashlib.blake2b(body, digest_size=_SUM).digest() + body
+    return blake2b(body, digest_size=_SUM).digest() + body
 
 
 def loads(data: bytes) -> Snapshot:
@@ -164,7 +164,7 @@ def loads(data: bytes) -> Snapshot:
     log, is never trusted (the encounter then folds the log, and says so).
     """
     body = data[_SUM:]
-    if len(data) <= _SUM or hashlib.blake2b(body, digest_size=_SUM).digest() != data[:_SUM]:
+    if len(data) <= _SUM or blake2b(body, digest_size=_SUM).digest() != data[:_SUM]:
         raise msgspec.DecodeError("the snapshot's checksum does not match its bytes (edited or damaged)")
     snap = _decoder.decode(body)
     if snap.format != FORMAT:

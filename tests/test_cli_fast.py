@@ -40,6 +40,12 @@ UNUSED_BY_DO = (
     "tabletrail.core.rulesets.round_meters",
     "tabletrail.core.rulesets.ap_squares",
     "tabletrail.core.rulesets.initiative_yards",
+    "_hashlib",  # OpenSSL: BLAKE2b comes from _blake2 (events/digest.py)
+    "shutil",
+    "tempfile",
+    "random",
+    "bz2",
+    "lzma",
 )
 
 PROBE = """
