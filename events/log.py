@@ -11,8 +11,8 @@ interchange format), and `SqliteStore` in events/sqlite_store.py (the durable
 default for live encounters).
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
+# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import contextlib
 import fcntl
 import os

@@ -6,8 +6,8 @@ file name, so a text file renamed `cave.png` is refused where it is named; its
 size lets the table view place it under the grid without decoding it.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
+# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import math
 import struct
 from collections.abc import Callable

@@ -6,8 +6,8 @@ half-started encounter. The validated `Scenario` travels inside the first event
 of every log, which makes a log self-contained.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
+# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager

@@ -19,8 +19,8 @@ actually undone cost anything. Asking for the whole collection (iterating it,
 its length) folds the log before the snapshot once and fills everything in.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
+# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, MutableSet
 from typing import Any, NamedTuple, TypeVar
@@ -172,18 +172,7 @@ def loads(data: bytes) -> Snapshot:
     return snap
 
 
-class Lazy(NamedTuple):
-    """The timeline's per-batch collections, fetched on demand (see the module docstring)."""
-
-    before: LazyMap[EncounterState]
-    after: LazyMap[EncounterState]
-    commands: LazyMap[CommandIssued]
-    actors: LazyMap[str]
-    first_seq: LazyMap[int]
-    seeded: LazySet
-
-
-def restore(snapshot: Snapshot, lazy: Lazy) -> Timeline:
+def restore(snapshot: Snapshot, lazy: "Lazy") -> Timeline:
     """A timeline that goes on from the snapshot as the full fold would."""
     t = Timeline()
     t.state = state_of(snapshot.board)
@@ -303,3 +292,14 @@ class LazySet(MutableSet[int]):
 
     def __repr__(self) -> str:
         return f"LazySet({len(self._yes)} known, full={self._full})"
+
+
+class Lazy(NamedTuple):
+    """The timeline's per-batch collections, fetched on demand (see the module docstring)."""
+
+    before: LazyMap[EncounterState]
+    after: LazyMap[EncounterState]
+    commands: LazyMap[CommandIssued]
+    actors: LazyMap[str]
+    first_seq: LazyMap[int]
+    seeded: LazySet
