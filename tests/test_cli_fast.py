@@ -127,3 +127,12 @@ def test_what_do_decodes_has_evaluated_annotations():
         if isinstance(value, str)
     ]
     assert postponed == []
+
+
+def test_the_program_sets_the_collector_before_the_verb_imports():
+    """cli.run raises the cycle collector's threshold first: importing tabletrail.cli loads no store."""
+    probe = (
+        "import sys, tabletrail.cli; print(sorted({'msgspec', 'tabletrail.cli_store'} & set(sys.modules)))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
