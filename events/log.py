@@ -14,7 +14,6 @@ default for live encounters).
 # Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
 # compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import contextlib
-import fcntl
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
@@ -365,6 +364,8 @@ class JsonlStore:
 
     def _load(self, start: int) -> tuple[bytes, int, int]:
         """The file's bytes after line `start`, with the byte and line they begin at."""
+        import fcntl  # a JSONL log's lock: SQLite stores (the default) never load it
+
         with self._opened(os.O_RDONLY, "rb") as fh:
             fcntl.flock(fh, fcntl.LOCK_SH)
             if start and self._mark is not None and self._mark[0] == start:
@@ -424,6 +425,8 @@ class JsonlStore:
 
     def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None:
         """Append one batch; with `expected`, only if the log is still at that version."""
+        import fcntl
+
         blob = b"".join(line + b"\n" for line in lines)
         flags = os.O_WRONLY | os.O_APPEND | (os.O_CREAT if expected is None else 0)
         with self._opened(flags, "ab") as fh:
@@ -573,6 +576,8 @@ class JsonlStore:
 
     def _heal(self) -> bool:
         """Cut a crash's unfinished batch under the writer's lock; False when there is none or it can't."""
+        import fcntl
+
         try:
             with open(self.path, "rb+") as fh:
                 fcntl.flock(fh, fcntl.LOCK_EX)
@@ -664,6 +669,9 @@ class JsonlStore:
 
     def repair(self) -> str:
         """Cut what a crash left after the last whole batch, after copying the file to a backup."""
+        import fcntl
+        import shutil  # only a repair copies a file
+
         found = self.damage()
         if found is None:
             return f"nothing to repair: {self.path} ends with a whole batch"
@@ -673,8 +681,6 @@ class JsonlStore:
                 f"{self.path}: no whole batch comes before {what}: there is nothing to keep "
                 "(is it a log at all?); nothing was cut"
             )
-        import shutil  # only a repair needs it
-
         backup = _free_name(self.path.with_name(self.path.name + ".bak"))
         shutil.copyfile(self.path, backup)
         with open(backup, "rb+") as fh:

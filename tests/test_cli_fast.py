@@ -48,6 +48,7 @@ UNUSED_BY_DO = (
     "random",
     "bz2",
     "lzma",
+    "fcntl",  # a JSONL log's lock
 )
 
 PROBE = """
