@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -9,7 +10,6 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from tabletrail import cli_store
 from tabletrail.events.errors import InputError
 
 if TYPE_CHECKING:
@@ -25,11 +25,12 @@ PLUGINS = {  # verb groups that live in their own modules, imported only to run 
     "tabletrail.cli_web": ("serve", "invite"),
     "tabletrail.cli_maps": ("import-map",),
 }
-LOG_HELP = cli_store.LOG_HELP
+GC_THRESHOLD = 100_000  # new objects between two runs of the cycle collector in the program (see run)
 
 
 def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
     """The encounter in a log; with `upto`, as it stood after that event (checked against the log)."""
+    from tabletrail import cli_store
     from tabletrail.encounter import Encounter
 
     if upto is not None and upto < 1:
@@ -43,7 +44,7 @@ def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from tabletrail import render
+    from tabletrail import cli_store, render
     from tabletrail.encounter import Encounter
     from tabletrail.events.scenario import at_its_place, load_scenario
 
@@ -191,7 +192,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play the script in memory first: a script that fails leaves no half-played log behind."""
-    from tabletrail import render
+    from tabletrail import cli_store, render
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import MemoryStore
     from tabletrail.events.scenario import at_its_place, load_scenario
@@ -330,6 +331,8 @@ class _Unbuilt:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with `only`, just that verb's parser is built (its `verbs` says all names)."""
     import argparse
+
+    from tabletrail.cli_store import LOG_HELP
 
     names: list[str] = []
     plugins: list[Any] = []
@@ -473,8 +476,18 @@ def run() -> None:
     batch is committed when it is appended, the output is flushed here, and the stores
     the verb opened are closed (SQLite folds its write-ahead log back into the .db).
     A verb that started threads or processes (serve) exits the ordinary way.
+
+    The cycle collector runs rarely (every 100,000 new objects, not 700): a command's
+    imports make tens of thousands of objects that live until exit (modules, classes,
+    functions), and the default threshold has the collector walk them again and again,
+    finding nothing: ~5 ms of a `do`. A verb that runs long still collects, in bigger
+    steps. So that the threshold is in force before them, this module imports no store
+    (nor msgspec) at its top.
     """
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     code = main()
+    from tabletrail import cli_store
+
     cli_store.close_opened()
     threading = sys.modules.get("threading")
     if "multiprocessing" in sys.modules or (threading is not None and threading.active_count() > 1):

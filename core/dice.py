@@ -9,20 +9,20 @@ meets the same number (undo is no way to re-roll), and replay never rolls.
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.refusal import Refusal
+from tabletrail.events.digest import blake2b
 from tabletrail.events.types import CheckRolled
 
 CHECKS = "tabletrail/checks"
-_FORMULA = re.compile(r"^\s*(\d{1,2})\s*d\s*(\d{1,4})\s*$")
+_FORMULA = r"^\s*(\d{1,2})\s*d\s*(\d{1,4})\s*$"  # compiled when first used (re caches it): few commands roll
 
 
 def parse_formula(text: str) -> tuple[int, int]:
     """'2d6' -> (2, 6). ValueError for anything else."""
-    m = _FORMULA.match(text)
+    m = re.match(_FORMULA, text)
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 2:
         raise ValueError(f"{text!r} is not a dice formula like 1d20 or 2d6")
     return int(m.group(1)), int(m.group(2))
@@ -33,7 +33,7 @@ def seeded_die(seed: int, index: int, sides: int) -> int:
     limit = (1 << 64) - (1 << 64) % sides
     attempt = 0
     while True:
-        digest = hashlib.blake2b(f"{seed}:{index}:{attempt}".encode(), digest_size=8).digest()
+        digest = blake2b(f"{seed}:{index}:{attempt}".encode(), digest_size=8).digest()
         value = int.from_bytes(digest, "big")
         if value < limit:
             return value % sides + 1

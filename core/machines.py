@@ -1,14 +1,17 @@
 """Character state machines, built with `transitions`.
 
 One shared `Machine` per state graph, never one per character: building a
-Machine is costly, and a fighter's state is just a string on the board. decide
-asks a graph whether a trigger is legal from a state and where it leads;
-evolve never fires triggers, it writes the destination the event recorded.
-`replay_strict` re-fires every recorded trigger through the real Machine, for
-tests and `verify`.
+Machine is costly (each is built the first time its graph is asked: a command
+asks few, a plain move none), and a fighter's state is just a string on the
+board. decide asks a graph whether a trigger is legal from a state and where
+it leads; evolve never fires triggers, it writes the destination the event
+recorded. `replay_strict` re-fires every recorded trigger through the real
+Machine, for tests and `verify`.
 """
 
 from __future__ import annotations
+
+from functools import cached_property
 
 from tabletrail.core.refusal import Refusal
 from transitions import Machine
@@ -20,19 +23,28 @@ class Graph:
     ) -> None:
         self.name = name
         self.initial = initial
-        self.machine = Machine(
+        self._spec = (states, transitions)  # the Machine is built when first asked (see the docstring)
+
+    @cached_property
+    def machine(self) -> Machine:
+        states, transitions = self._spec
+        return Machine(
             model=None,
             states=states,
             transitions=transitions,
-            initial=initial,
+            initial=self.initial,
             auto_transitions=False,
             send_event=False,
         )
-        # The machine's own event table, flattened once for O(1) questions.
-        self._table: dict[tuple[str, str], str] = {}
+
+    @cached_property
+    def _table(self) -> dict[tuple[str, str], str]:
+        """The machine's own event table, flattened once for O(1) questions."""
+        table: dict[tuple[str, str], str] = {}
         for trigger, event in self.machine.events.items():
             for source, transitions_from in event.transitions.items():
-                self._table[(trigger, source)] = transitions_from[0].dest or source
+                table[(trigger, source)] = transitions_from[0].dest or source
+        return table
 
     @property
     def states(self) -> list[str]:

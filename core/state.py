@@ -5,8 +5,8 @@ touch (the grid, the scenario, untouched fighters). Keeping the state after
 every batch therefore costs little, and undo/redo is a cursor move.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
+# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 from typing import Any
 
 import msgspec
@@ -72,7 +72,7 @@ class EncounterState(msgspec.Struct, frozen=True, gc=False):
                 return i
         raise KeyError(fighter_id)
 
-    def with_fighter(self, fighter: Fighter) -> EncounterState:
+    def with_fighter(self, fighter: Fighter) -> "EncounterState":
         i = self.index_of(fighter.id)
         fighters = self.fighters[:i] + (fighter,) + self.fighters[i + 1 :]
         return msgspec.structs.replace(self, fighters=fighters)

@@ -102,7 +102,7 @@ def nesting(data: bytes | str, limit: int = MAX_NESTING) -> int:
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if raw.count(b"[") + raw.count(b"{") <= limit:
         return 0  # the common case: too few brackets to nest past the limit
-    brackets = _STRING.sub(b"", raw).translate(None, _NOT_BRACKET)
+    brackets = re.sub(_STRING, b"", raw).translate(None, _NOT_BRACKET)
     depth = deepest = 0
     for ch in brackets:
         if ch in _OPEN:
@@ -116,7 +116,7 @@ def nesting(data: bytes | str, limit: int = MAX_NESTING) -> int:
     return deepest
 
 
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_STRING = rb'(?s)"(?:[^"\\]|\\.)*"'  # a JSON string; compiled when first used (re caches it)
 _OPEN = b"[{"
 _NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
 

@@ -11,15 +11,11 @@ interchange format), and `SqliteStore` in events/sqlite_store.py (the durable
 default for live encounters).
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
+# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import contextlib
-import fcntl
-import hashlib
 import os
-import shutil
 import stat
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from operator import attrgetter
@@ -27,6 +23,7 @@ from pathlib import Path
 from typing import BinaryIO, Protocol
 
 import msgspec
+from tabletrail.events.digest import blake2b
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.types import SCHEMA_VERSION, AnyEvent, EncounterStarted, Event
 from tabletrail.events.upcast import CHAIN
@@ -99,7 +96,7 @@ KEY_VARIABLE = "TABLETRAIL_KEY"
 
 def line_hash(line: bytes, key: bytes = b"") -> str:
     """The hash the next line carries as `prev`; with the table's key it is a MAC (keyed BLAKE2b)."""
-    return hashlib.blake2b(line, digest_size=16, key=key).hexdigest()
+    return blake2b(line, digest_size=16, key=key).hexdigest()
 
 
 def line_hashes(lines: Sequence[bytes], key: bytes = b"") -> list[str]:
@@ -117,12 +114,12 @@ def table_key() -> bytes:
     can re-chain an edited log so that `verify` passes it (issue 13, item 7).
     """
     secret = os.environ.get(KEY_VARIABLE, "")
-    return hashlib.blake2b(secret.encode(), digest_size=32).digest() if secret else b""
+    return blake2b(secret.encode(), digest_size=32).digest() if secret else b""
 
 
 def key_check(key: bytes) -> str:
     """What line 1 of a keyed log keeps to recognise its key; it tells nothing of the key itself."""
-    return hashlib.blake2b(b"tabletrail chain key", digest_size=8, key=key).hexdigest()
+    return blake2b(b"tabletrail chain key", digest_size=8, key=key).hexdigest()
 
 
 def chain_key(first: Record, where: str) -> bytes:
@@ -375,6 +372,8 @@ class JsonlStore:
 
     def _load(self, start: int) -> tuple[bytes, int, int]:
         """The file's bytes after line `start`, with the byte and line they begin at."""
+        import fcntl  # a JSONL log's lock: SQLite stores (the default) never load it
+
         with self._opened(os.O_RDONLY, "rb") as fh:
             fcntl.flock(fh, fcntl.LOCK_SH)
             if start and self._mark is not None and self._mark[0] == start:
@@ -434,6 +433,8 @@ class JsonlStore:
 
     def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None:
         """Append one batch; with `expected`, only if the log is still at that version."""
+        import fcntl
+
         blob = b"".join(line + b"\n" for line in lines)
         flags = os.O_WRONLY | os.O_APPEND | (os.O_CREAT if expected is None else 0)
         with self._opened(flags, "ab") as fh:
@@ -481,6 +482,8 @@ class JsonlStore:
         The lines are written to a temporary file first and linked into place when
         whole, so a crash or an error half-way never leaves a partial log behind.
         """
+        import tempfile  # only a new JSONL log needs it
+
         blob = b"".join(line + b"\n" for line in lines)
         if self.path.is_dir():
             raise InputError(f"{self.path}: is a folder, not a log file")
@@ -581,6 +584,8 @@ class JsonlStore:
 
     def _heal(self) -> bool:
         """Cut a crash's unfinished batch under the writer's lock; False when there is none or it can't."""
+        import fcntl
+
         try:
             with open(self.path, "rb+") as fh:
                 fcntl.flock(fh, fcntl.LOCK_EX)
@@ -672,6 +677,9 @@ class JsonlStore:
 
     def repair(self) -> str:
         """Cut what a crash left after the last whole batch, after copying the file to a backup."""
+        import fcntl
+        import shutil  # only a repair copies a file
+
         found = self.damage()
         if found is None:
             return f"nothing to repair: {self.path} ends with a whole batch"

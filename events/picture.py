@@ -6,9 +6,8 @@ file name, so a text file renamed `cave.png` is refused where it is named; its
 size lets the table view place it under the grid without decoding it.
 """
 
-from __future__ import annotations
-
-import hashlib
+# Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
+# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import math
 import struct
 from collections.abc import Callable
@@ -151,6 +150,8 @@ def picture_spec(raw: Any, folder: Path | None, fail: Callable[[str, str], Any])
     sniffed = sniff(data)
     if sniffed is None:
         fail("picture.file", f"{name!r}: not a PNG, JPEG or WebP picture")
+    import hashlib  # OpenSSL's sha256: only a scenario's picture is hashed, not every command's
+
     return msgspec.structs.replace(
         spec,
         file=str(path),

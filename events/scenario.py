@@ -6,8 +6,8 @@ half-started encounter. The validated `Scenario` travels inside the first event
 of every log, which makes a log self-contained.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
+# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -216,7 +216,7 @@ class Scenario(msgspec.Struct, frozen=True, gc=False):
 
 FIGHTER_KEYS = {"id", "name", "side", "at", "size", "tags", "image"}
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".svg")
-COLOUR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]{3,20})$")
+COLOUR = r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]{3,20})$"  # compiled when a scenario is read (re caches it)
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -559,7 +559,7 @@ class _Validator:
             if not isinstance(spec, dict) or set(spec) - {"colour"}:
                 self.fail(field, 'expected a table with colour = "#rrggbb" (or a colour name)')
             colour = spec.get("colour", "")
-            if not isinstance(colour, str) or not COLOUR.match(colour):
+            if not isinstance(colour, str) or not re.match(COLOUR, colour):
                 self.fail(f"{field}.colour", f"expected #rgb, #rrggbb or a colour name, got {colour!r}")
             out[side] = SideSpec(colour=colour)
         return out

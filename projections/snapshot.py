@@ -19,9 +19,8 @@ actually undone cost anything. Asking for the whole collection (iterating it,
 its length) folds the log before the snapshot once and fills everything in.
 """
 
-from __future__ import annotations
-
-import hashlib
+# Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
+# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, MutableSet
 from typing import Any, NamedTuple, TypeVar
@@ -29,6 +28,7 @@ from typing import Any, NamedTuple, TypeVar
 import msgspec
 from tabletrail.core.geometry import Grid
 from tabletrail.core.state import EncounterState
+from tabletrail.events.digest import blake2b
 from tabletrail.events.types import SCHEMA_VERSION, CommandIssued
 from tabletrail.projections.timeline import Timeline
 
@@ -153,7 +153,7 @@ def take(timeline: Timeline, line_hash: str, batch: int) -> Snapshot:
 def dumps(snapshot: Snapshot) -> bytes:
     """The stored form: a checksum of the encoded snapshot, then the snapshot (see `loads`)."""
     body = _encoder.encode(snapshot)
-    return hashlib.blake2b(body, digest_size=_SUM).digest() + body
+    return blake2b(body, digest_size=_SUM).digest() + body
 
 
 def loads(data: bytes) -> Snapshot:
@@ -164,7 +164,7 @@ def loads(data: bytes) -> Snapshot:
     log, is never trusted (the encounter then folds the log, and says so).
     """
     body = data[_SUM:]
-    if len(data) <= _SUM or hashlib.blake2b(body, digest_size=_SUM).digest() != data[:_SUM]:
+    if len(data) <= _SUM or blake2b(body, digest_size=_SUM).digest() != data[:_SUM]:
         raise msgspec.DecodeError("the snapshot's checksum does not match its bytes (edited or damaged)")
     snap = _decoder.decode(body)
     if snap.format != FORMAT:
@@ -172,18 +172,7 @@ def loads(data: bytes) -> Snapshot:
     return snap
 
 
-class Lazy(NamedTuple):
-    """The timeline's per-batch collections, fetched on demand (see the module docstring)."""
-
-    before: LazyMap[EncounterState]
-    after: LazyMap[EncounterState]
-    commands: LazyMap[CommandIssued]
-    actors: LazyMap[str]
-    first_seq: LazyMap[int]
-    seeded: LazySet
-
-
-def restore(snapshot: Snapshot, lazy: Lazy) -> Timeline:
+def restore(snapshot: Snapshot, lazy: "Lazy") -> Timeline:
     """A timeline that goes on from the snapshot as the full fold would."""
     t = Timeline()
     t.state = state_of(snapshot.board)
@@ -303,3 +292,14 @@ class LazySet(MutableSet[int]):
 
     def __repr__(self) -> str:
         return f"LazySet({len(self._yes)} known, full={self._full})"
+
+
+class Lazy(NamedTuple):
+    """The timeline's per-batch collections, fetched on demand (see the module docstring)."""
+
+    before: LazyMap[EncounterState]
+    after: LazyMap[EncounterState]
+    commands: LazyMap[CommandIssued]
+    actors: LazyMap[str]
+    first_seq: LazyMap[int]
+    seeded: LazySet
