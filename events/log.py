@@ -101,10 +101,9 @@ def line_hash(line: bytes, key: bytes = b"") -> str:
 
 def line_hashes(lines: Sequence[bytes], key: bytes = b"") -> list[str]:
     """`line_hash` of each line, without a Python call a line: replay hashes every line it reads."""
-    hash_of = blake2b  # a local name: the comprehension looks it up once a line
     if key:
-        return [hash_of(line, digest_size=16, key=key).hexdigest() for line in lines]
-    return [hash_of(line, digest_size=16).hexdigest() for line in lines]
+        return [blake2b(line, digest_size=16, key=key).hexdigest() for line in lines]
+    return [blake2b(line, digest_size=16).hexdigest() for line in lines]
 
 
 def table_key() -> bytes:
