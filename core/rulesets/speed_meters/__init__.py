@@ -40,7 +40,7 @@ from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import DIAGONAL_RULES, EVERY_1, show
 from tabletrail.core.movement import walk
 from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import Rule, Setting, Stat, handles
+from tabletrail.core.ruleset import ENGINE_HANDLERS, Rule, Setting, Stat, handles
 from tabletrail.core.rulesets.speed_meters.falls import Falls, fall_quarters, fall_rolls
 from tabletrail.core.rulesets.speed_meters.forces import Forces
 from tabletrail.core.rulesets.speed_meters.modes import Modes
@@ -54,10 +54,12 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     water_bottom,
 )
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
+from tabletrail.core.rulings import RULING, place
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Command, EndTurn, Move
+from tabletrail.events.commands.rulings import Place
 
 __all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", "swimmable", "water_bottom"]
 
@@ -351,7 +353,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         """
         fid = getattr(command, "fighter", "")
         f = state.fighter(fid) if isinstance(fid, str) and fid else None
-        if f is not None and f.marks.get("dead") and type(command) in self._handlers:
+        own = type(command) in self._handlers and type(command) not in ENGINE_HANDLERS  # gm_place is a ruling
+        if f is not None and f.marks.get("dead") and own:
             require(
                 isinstance(command, EndTurn),
                 self.rule("fall-table"),
@@ -413,6 +416,21 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                     else "out of breath (what follows, drowning, the document leaves to the GM)",
                 )
             )
+
+    @handles(Place)
+    def gm_place(self, b: Batch, cmd: Place, dice: Dice) -> None:
+        """A piece the GM sets down on the ground (or in water) takes the mode of where it now is.
+
+        climb: a climber set on open ground is no longer on any surface, nor a faller or glider
+        still in the air: left in its old mode it could neither walk nor climb (recorded as an event).
+        """
+        place(self, b, cmd, dice)
+        f = b.state.fighter(cmd.fighter)
+        assert f is not None
+        if self.mode(f) in ("climbing", "falling", "gliding", "swimming", "walking") and (
+            self.above_ground(b.state, f) <= 0
+        ):
+            self.settle_mode(b, f.id, RULING, "set down on the ground: its mode follows where it is")
 
     def settle(self, b: Batch, dice: Dice) -> None:
         """swim: a swimmer going under starts holding its breath; coming up, it breathes again."""

@@ -1,0 +1,35 @@
+"""speed-meters, a fidelity review of sequences (several commands, turns and rounds) against document 004.
+
+Each test quotes the sentence it holds the engine to and cites its rule id.
+"""
+
+from __future__ import annotations
+
+from support import do, encounter, of_type, refuse
+from tabletrail.events.types import StateChanged
+from test_speed_meters_scenes import fighter, scene
+
+WALL = ["#######", "#.CCB.#", "#.....#", "#######"]  # 6 m blocks: C brick (difficulty 2), B glass (3)
+
+
+def test_a_climber_the_gm_places_on_open_ground_walks_again():
+    # speed-meters/climb: "A climbing creature moves at half Speed" and speed-meters/movement: "Every
+    # character has a stat called Speed that indicates how many meters they may move by using an
+    # Action". A climber the GM sets down on open ground is no longer on any surface: its mode follows
+    # where it now is (recorded as an event), so it walks (and may climb again) instead of being stuck.
+    enc = encounter(scene(WALL, fighter("a", at=(1, 1), speed=4)))
+    do(enc, "climb a 1,1,2 roll=6")
+    events = do(enc, 'place a 1,2 by=gm why="the rope gives way"')
+    assert [(e.machine, e.dest) for e in of_type(events, StateChanged)] == [("mode", "walking")]
+    do(enc, "move a 2,2")
+    a = enc.state.fighter("a")
+    assert a.pos == (2, 2, 0) and a.states["mode"] == "walking"
+
+
+def test_a_climber_placed_higher_on_the_face_keeps_climbing():
+    # speed-meters/climb: only the ground ends a climb; a climber the GM moves up the wall still hangs on it.
+    enc = encounter(scene(WALL, fighter("a", at=(1, 1), speed=4)))
+    do(enc, "climb a 1,1,2 roll=6")
+    do(enc, 'place a 1,1,4 by=gm why="a gust lifts it"')
+    assert enc.state.fighter("a").states["mode"] == "climbing"
+    refuse(enc, "move a 1,2", "speed-meters/climb")
