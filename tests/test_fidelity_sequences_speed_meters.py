@@ -6,10 +6,12 @@ Each test quotes the sentence it holds the engine to and cites its rule id.
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.events.types import StateChanged
+from tabletrail.core.units import CU
+from tabletrail.events.types import Moved, StateChanged
 from test_speed_meters_scenes import fighter, scene
 
 WALL = ["#######", "#.CCB.#", "#.....#", "#######"]  # 6 m blocks: C brick (difficulty 2), B glass (3)
+CLIFF = ["############", "#Q.........#", "############"]  # a 10 m pillar, then open ground
 
 
 def test_a_climber_the_gm_places_on_open_ground_walks_again():
@@ -33,3 +35,14 @@ def test_a_climber_placed_higher_on_the_face_keeps_climbing():
     do(enc, 'place a 1,1,4 by=gm why="a gust lifts it"')
     assert enc.state.fighter("a").states["mode"] == "climbing"
     refuse(enc, "move a 1,2", "speed-meters/climb")
+
+
+def test_a_glide_moves_at_the_documents_rate_of_five_meters():
+    # speed-meters/glide: "You automatically move horizontally as you fall, at a rate of 5 meters
+    # when your turn starts." The rate is the document's, not the number after Glide.
+    for stat in (2, 5, 8):
+        enc = encounter(scene(CLIFF, fighter("a", glide=stat)))
+        do(enc, "glide a 9,1")
+        events = do(enc, "end-turn")
+        moved = of_type(events, Moved)[0]
+        assert sum(s.cost for s in moved.steps) == 5 * CU and moved.steps[-1].to == (6, 1, 10 * CU), stat

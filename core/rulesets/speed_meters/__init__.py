@@ -329,7 +329,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         Stat("hover", "Hover (n): meters per hovering Movement; none when not given", length=True, default=0),
         Stat(
             "glide",
-            "Glide (n): meters across at each turn start while gliding (the document's rate is 5)",
+            "Glide (n): a fighter with it may glide; the glide moves the document's 5 m across at each "
+            "turn start whatever n is",
             length=True,
             default=0,
         ),

@@ -40,6 +40,7 @@ MANEUVER_LIMIT = 2 * CU  # maneuver: "for no more than 2 meters of the movement"
 JUMP_UP = CU  # jump: "1 meter vertically"
 JUMP_ACROSS = 2  # jump: "or 2 meters horizontally" (spaces of air)
 HOVER_HEIGHT = CU  # hover: "just 1 meter above the ground"
+GLIDE_RATE = 5 * CU  # glide: "at a rate of 5 meters when your turn starts"
 FALL_ROLL_EVERY = 5 * CU  # fall-table: "for every 5 meters a character falls, roll a d6"
 FALL_DAMAGE_EVERY = 2 * CU  # fall-table: "for every 2 meters you fell"
 FALL_PER_TURN = 20 * CU  # fall-speed: "a total distance of 20 meters" a turn
