@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
 from tabletrail.core.units import CU
-from tabletrail.events.types import Moved, StateChanged
+from tabletrail.events.types import Moved, Placed, StateChanged
 from test_speed_meters_scenes import fighter, scene
 
 WALL = ["#######", "#.CCB.#", "#.....#", "#######"]  # 6 m blocks: C brick (difficulty 2), B glass (3)
@@ -46,3 +46,40 @@ def test_a_glide_moves_at_the_documents_rate_of_five_meters():
         events = do(enc, "end-turn")
         moved = of_type(events, Moved)[0]
         assert sum(s.cost for s in moved.steps) == 5 * CU and moved.steps[-1].to == (6, 1, 10 * CU), stat
+
+
+def test_a_climber_who_falls_onto_someone_lands_in_the_nearest_free_space():
+    # speed-meters/occupancy: "can't end a Movement in an occupied space"; the document is silent on
+    # a fall onto another fighter, so (a documented house ruling, fall-table) the faller lands in the
+    # nearest free space no higher than it fell from, not in the other's space.
+    enc = encounter(scene(WALL, fighter("a", at=(1, 1), speed=6), fighter("b", "red", at=(2, 2))))
+    do(enc, "climb a 1,1,3 roll=6")
+    do(enc, "end-turn")
+    do(enc, "move b 1,1")
+    do(enc, "end-turn")
+    events = do(enc, "climb a 1,1,5 roll=1")  # fails: loses its grip 3 m up, above b
+    land = of_type(events, Placed)[-1]
+    assert land.to == (1, 2, 0) and "1,1 is taken by b" in land.note
+    a, b = enc.state.fighter("a"), enc.state.fighter("b")
+    assert a.pos == (1, 2, 0) and a.states["mode"] == "walking" and b.pos == (1, 1, 0)
+
+
+def test_a_glide_that_sinks_onto_someone_lands_beside_it():
+    # speed-meters/glide: "If you're still gliding by the time you reach the ground, you don't take any
+    # damage from falling"; it comes down in the nearest free space when a fighter stands where it sinks.
+    enc = encounter(
+        scene(
+            CLIFF,
+            fighter("a", glide=5),
+            fighter("b", "red", at=(6, 1)),
+            fighter("c", "red", at=(7, 1)),
+            settings="glide_descent = 12",
+        )
+    )
+    do(enc, "glide a 9,1")
+    do(enc, "end-turn")
+    do(enc, "end-turn")
+    events = do(enc, "end-turn")  # a's next turn starts: 5 m across to above 6,1, and down
+    land = of_type(events, Placed)[-1]
+    assert land.to == (5, 1, 0) and "no falling damage" in land.note
+    assert enc.state.fighter("a").pos == (5, 1, 0) and enc.state.fighter("b").pos == (6, 1, 0)

@@ -84,7 +84,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         Rule(
             "occupancy",
             "pass through allies, never end in an occupied space, never pass enemies or solid obstacles",
-            "a fighter fills its space up to body_height; spaces overlap in height (setting body_height)",
+            "a fighter fills its space up to body_height; spaces overlap in height (setting body_height); "
+            "a fall or a glide that would come down on a fighter lands in the nearest free space",
         ),
         Rule(
             "maneuver",

@@ -532,13 +532,16 @@ class Modes(Falls):
                 )
             )
             return
+        (x, y), beside = self.landing_space(b.state, fid, (x, y), z)  # occupancy: not onto someone
+        floor = grid.top[y][x]
         b.emit(
             ev.Placed(
                 fighter=fid,
                 to=(x, y, floor),
                 how="glide",
-                rules=(rule,),
-                note=f"reaches the ground from {fmt(z - floor)} m still gliding: no falling damage",
+                rules=(rule, self.rule("occupancy")) if beside else (rule,),
+                note=f"reaches the ground from {fmt(z - floor)} m still gliding: no falling damage"
+                + (f" ({beside})" if beside else ""),
             )
         )
         self.settle_mode(b, fid, rule, "lands from the glide")
