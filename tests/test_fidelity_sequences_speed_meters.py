@@ -83,3 +83,17 @@ def test_a_glide_that_sinks_onto_someone_lands_beside_it():
     land = of_type(events, Placed)[-1]
     assert land.to == (5, 1, 0) and "no falling damage" in land.note
     assert enc.state.fighter("a").pos == (5, 1, 0) and enc.state.fighter("b").pos == (6, 1, 0)
+
+
+def test_a_fighter_shoved_over_an_edge_onto_someone_lands_beside_it_below():
+    # speed-meters/shove: "The attacker pushes the target 1 meter for every 2 points remaining on their
+    # side"; over the edge it falls (fall-table). Someone stands below the edge, so it comes down in
+    # the nearest free space below, never back on the ledge it was shoved from.
+    rows = ["######", "#QQ..#", "#....#", "######"]  # a 10 m block at 1,1 and 2,1
+    enc = encounter(
+        scene(rows, fighter("b", "red", at=(1, 1)), fighter("a", at=(2, 1)), fighter("c", at=(3, 1)))
+    )
+    events = do(enc, "shove b a roll=6 roll=1 roll=1 roll=6 roll=6")  # margin 5: 2 m; no save; table 6, 6
+    land = [p for p in of_type(events, Placed) if p.fighter == "a"][-1]
+    assert land.to == (4, 1, 0) and "falls 10 m" in land.note and "3,1 is taken by c" in land.note
+    assert enc.state.fighter("c").pos == (3, 1, 0)

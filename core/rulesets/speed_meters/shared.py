@@ -337,8 +337,8 @@ class Shared(Ruleset):
 
         occupancy (house ruling; the document says nothing of falling onto someone): a fall or a glide
         never ends in an occupied space, as a Movement can't; it lands in the nearest free space, one
-        not solid, no higher than it comes down from and not across a wall from `cell` (nearest by
-        straight distance, ties in reading order).
+        not solid, lower than it comes down from (so never back where it was pushed from) and not
+        across a wall from `cell` (nearest by straight distance, ties in reading order).
         """
         grid = state.grid
 
@@ -350,7 +350,7 @@ class Shared(Ruleset):
             return (
                 grid.inside(x, y)
                 and not (grid.blocked(x, y) or grid.has(x, y, "solid"))
-                and grid.top[y][x] <= z
+                and grid.top[y][x] < z
                 and not (ring == 1 and step_blocked(state, cell, c))
                 and not taken(c)
             )
