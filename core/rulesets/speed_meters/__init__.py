@@ -40,7 +40,7 @@ from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import DIAGONAL_RULES, EVERY_1, show
 from tabletrail.core.movement import walk
 from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import ENGINE_HANDLERS, Rule, Setting, Stat, handles
+from tabletrail.core.ruleset import Rule, Setting, Stat, handles
 from tabletrail.core.rulesets.speed_meters.falls import Falls, fall_quarters, fall_rolls
 from tabletrail.core.rulesets.speed_meters.forces import Forces
 from tabletrail.core.rulesets.speed_meters.modes import Modes
@@ -54,12 +54,11 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     water_bottom,
 )
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
-from tabletrail.core.rulings import RULING, place
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Command, EndTurn, Move
-from tabletrail.events.commands.rulings import Place
+from tabletrail.events.commands.rulings import GM_RULING
 
 __all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", "swimmable", "water_bottom"]
 
@@ -355,8 +354,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         """
         fid = getattr(command, "fighter", "")
         f = state.fighter(fid) if isinstance(fid, str) and fid else None
-        own = type(command) in self._handlers and type(command) not in ENGINE_HANDLERS  # gm_place is a ruling
-        if f is not None and f.marks.get("dead") and own:
+        if f is not None and f.marks.get("dead") and type(command) in self._handlers:
             require(
                 isinstance(command, EndTurn),
                 self.rule("fall-table"),
@@ -419,23 +417,16 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                 )
             )
 
-    @handles(Place)
-    def gm_place(self, b: Batch, cmd: Place, dice: Dice) -> None:
-        """A piece the GM sets down on the ground (or in water) takes the mode of where it now is.
-
-        climb: a climber set on open ground is no longer on any surface, nor a faller or glider
-        still in the air: left in its old mode it could neither walk nor climb (recorded as an event).
-        """
-        place(self, b, cmd, dice)
-        f = b.state.fighter(cmd.fighter)
-        assert f is not None
-        if self.mode(f) in ("climbing", "falling", "gliding", "swimming", "walking") and (
-            self.above_ground(b.state, f) <= 0
-        ):
-            self.settle_mode(b, f.id, RULING, "set down on the ground: its mode follows where it is")
-
     def settle(self, b: Batch, dice: Dice) -> None:
-        """swim: a swimmer going under starts holding its breath; coming up, it breathes again."""
+        """swim: a swimmer going under starts holding its breath; coming up, it breathes again.
+
+        A piece the GM places (`place`) on the ground or in water takes the mode of where it now
+        is: a climber set on open ground is on no surface any more (climb), nor is a faller or a
+        glider still in the air; left in its old mode it could neither walk nor climb.
+        """
+        for event in list(b.events):
+            if isinstance(event, ev.Placed) and event.how == "gm":
+                self.set_down(b, event.fighter)
         n = int(b.state.settings["breath_rounds"])
         gills = b.state.settings["aquatic_breathes"]
         for f in b.state.fighters:
@@ -454,6 +445,13 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                 b.emit(
                     ev.Unmarked(fighter=f.id, key="breath", rules=(self.rule("swim"),), note="breathes again")
                 )
+
+    def set_down(self, b: Batch, fid: str) -> None:
+        """The mode of a fighter the GM set on the ground follows where it is (recorded as an event)."""
+        f = b.state.fighter(fid)
+        if f is None or self.mode(f) in ("flying", "hovering") or self.above_ground(b.state, f) > 0:
+            return
+        self.settle_mode(b, fid, GM_RULING, "set down on the ground: its mode follows where it is")
 
     # --- the reachable area: ordinary walking -------------------------------------------------
 
