@@ -64,6 +64,24 @@ def test_a_climber_who_falls_onto_someone_lands_in_the_nearest_free_space():
     assert a.pos == (1, 2, 0) and a.states["mode"] == "walking" and b.pos == (1, 1, 0)
 
 
+def test_a_table_may_rule_that_a_faller_shares_the_space_it_falls_onto():
+    # The house ruling is a setting (fall_onto_fighter = same-space): then the fall ends on b's space.
+    enc = encounter(
+        scene(
+            WALL,
+            fighter("a", at=(1, 1), speed=6),
+            fighter("b", "red", at=(2, 2)),
+            settings='fall_onto_fighter = "same-space"',
+        )
+    )
+    do(enc, "climb a 1,1,3 roll=6")
+    do(enc, "end-turn")
+    do(enc, "move b 1,1")
+    do(enc, "end-turn")
+    land = of_type(do(enc, "climb a 1,1,5 roll=1"), Placed)[-1]
+    assert land.to == (1, 1, 0) and "taken" not in land.note
+
+
 def test_a_glide_that_sinks_onto_someone_lands_beside_it():
     # speed-meters/glide: "If you're still gliding by the time you reach the ground, you don't take any
     # damage from falling"; it comes down in the nearest free space when a fighter stands where it sinks.

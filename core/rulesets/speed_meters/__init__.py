@@ -84,7 +84,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "occupancy",
             "pass through allies, never end in an occupied space, never pass enemies or solid obstacles",
             "a fighter fills its space up to body_height; spaces overlap in height (setting body_height); "
-            "a fall or a glide that would come down on a fighter lands in the nearest free space",
+            "a fall or a glide that would come down on a fighter lands in the nearest free space "
+            "(setting fall_onto_fighter)",
         ),
         Rule(
             "maneuver",
@@ -202,6 +203,15 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "1d6",
             "dice the seeded source rolls for a check: climbing, opposed +Brawn, saves, escapes "
             "(house default; the falling table rolls a d6 and random movement a d8 whatever this says)",
+        ),
+        Setting(
+            "fall_onto_fighter",
+            "beside",
+            "a fall or a glide that comes down on another fighter: beside (lands in the nearest free "
+            "space, as a Movement can't end in an occupied one) or same-space (the two share it); "
+            "house ruling: the document says nothing of falling onto someone",
+            ("beside", "same-space"),
+            "speed-meters/occupancy",
         ),
         Setting(
             "stand_up_actions",

@@ -335,10 +335,11 @@ class Shared(Ruleset):
     def landing_space(self, state: EncounterState, fid: str, cell: XY, z: int) -> tuple[XY, str]:
         """Where a body coming down from `z` onto `cell` lands, and why it moved, if it did.
 
-        occupancy (house ruling; the document says nothing of falling onto someone): a fall or a glide
-        never ends in an occupied space, as a Movement can't; it lands in the nearest free space, one
-        not solid, lower than it comes down from (so never back where it was pushed from) and not
-        across a wall from `cell` (nearest by straight distance, ties in reading order).
+        occupancy (house ruling, setting fall_onto_fighter; the document says nothing of falling onto
+        someone): a fall or a glide never ends in an occupied space, as a Movement can't; it lands in
+        the nearest free space, one not solid, lower than it comes down from (so never back where it
+        was pushed from) and not across a wall from `cell` (nearest by straight distance, ties in
+        reading order).
         """
         grid = state.grid
 
@@ -356,7 +357,7 @@ class Shared(Ruleset):
             )
 
         who = taken(cell)
-        if not who:
+        if not who or state.settings["fall_onto_fighter"] == "same-space":
             return cell, ""
         x0, y0 = cell
         for ring in range(1, max(grid.width, grid.height)):
