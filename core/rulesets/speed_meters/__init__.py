@@ -58,6 +58,7 @@ from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Command, EndTurn, Move
+from tabletrail.events.commands.rulings import GM_RULING
 
 __all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", "swimmable", "water_bottom"]
 
@@ -82,7 +83,9 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         Rule(
             "occupancy",
             "pass through allies, never end in an occupied space, never pass enemies or solid obstacles",
-            "a fighter fills its space up to body_height; spaces overlap in height (setting body_height)",
+            "a fighter fills its space up to body_height; spaces overlap in height (setting body_height); "
+            "a fall or a glide that would come down on a fighter lands in the nearest free space "
+            "(setting fall_onto_fighter)",
         ),
         Rule(
             "maneuver",
@@ -200,6 +203,15 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "1d6",
             "dice the seeded source rolls for a check: climbing, opposed +Brawn, saves, escapes "
             "(house default; the falling table rolls a d6 and random movement a d8 whatever this says)",
+        ),
+        Setting(
+            "fall_onto_fighter",
+            "beside",
+            "a fall or a glide that comes down on another fighter: beside (lands in the nearest free "
+            "space, as a Movement can't end in an occupied one) or same-space (the two share it); "
+            "house ruling: the document says nothing of falling onto someone",
+            ("beside", "same-space"),
+            "speed-meters/occupancy",
         ),
         Setting(
             "stand_up_actions",
@@ -327,7 +339,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         Stat("hover", "Hover (n): meters per hovering Movement; none when not given", length=True, default=0),
         Stat(
             "glide",
-            "Glide (n): meters across at each turn start while gliding (the document's rate is 5)",
+            "Glide (n): a fighter with it may glide; the glide moves the document's 5 m across at each "
+            "turn start whatever n is",
             length=True,
             default=0,
         ),
@@ -415,7 +428,15 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             )
 
     def settle(self, b: Batch, dice: Dice) -> None:
-        """swim: a swimmer going under starts holding its breath; coming up, it breathes again."""
+        """swim: a swimmer going under starts holding its breath; coming up, it breathes again.
+
+        A piece the GM places (`place`) on the ground or in water takes the mode of where it now
+        is: a climber set on open ground is on no surface any more (climb), nor is a faller or a
+        glider still in the air; left in its old mode it could neither walk nor climb.
+        """
+        for event in list(b.events):
+            if isinstance(event, ev.Placed) and event.how == "gm":
+                self.set_down(b, event.fighter)
         n = int(b.state.settings["breath_rounds"])
         gills = b.state.settings["aquatic_breathes"]
         for f in b.state.fighters:
@@ -434,6 +455,13 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                 b.emit(
                     ev.Unmarked(fighter=f.id, key="breath", rules=(self.rule("swim"),), note="breathes again")
                 )
+
+    def set_down(self, b: Batch, fid: str) -> None:
+        """The mode of a fighter the GM set on the ground follows where it is (recorded as an event)."""
+        f = b.state.fighter(fid)
+        if f is None or self.mode(f) in ("flying", "hovering") or self.above_ground(b.state, f) > 0:
+            return
+        self.settle_mode(b, fid, GM_RULING, "set down on the ground: its mode follows where it is")
 
     # --- the reachable area: ordinary walking -------------------------------------------------
 

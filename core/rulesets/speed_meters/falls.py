@@ -90,6 +90,8 @@ class Falls(Shared):
                 self.keep_skill_feat(b, fid, bumps)
             self.fall_time(b, fid, FALL_PER_TURN)
             return
+        (x, y), beside = self.landing_space(b.state, fid, (x, y), z)  # occupancy: not onto someone
+        height = z - landing_height(b, (x, y))
         total = before + height
         tags = b.state.grid.tags[y][x]
         rolls, skipped, why = fall_rolls(total, tags, bumps)
@@ -97,10 +99,15 @@ class Falls(Shared):
             b,
             fid,
             (x, y),
-            rules=(rule, self.rule("fall-table")) if rolls else (rule,),
+            rules=(
+                rule,
+                *((self.rule("fall-table"),) if rolls else ()),
+                *((self.rule("occupancy"),) if beside else ()),
+            ),
             note=f"falls {fmt(height)} m"
             + (f" ({fmt(total)} m in all)" if before else "")
-            + (f"; {why}" if why else ""),
+            + (f"; {why}" if why else "")
+            + (f"; {beside}" if beside else ""),
             from_z=z,
         )
         self.settle_mode(b, fid, rule, "lands")

@@ -21,6 +21,7 @@ from tabletrail.core.ruleset import Modifier, handles
 from tabletrail.core.rulesets.speed_meters.falls import Falls
 from tabletrail.core.rulesets.speed_meters.shared import (
     COMPASS,
+    GLIDE_RATE,
     MODES,
     JudgeFn,
     distance3,
@@ -461,8 +462,8 @@ class Modes(Falls):
         """glide: spread out off an edge or from the air; the glide itself moves at turn start."""
         f = self.mover(b.state, cmd.fighter, ("walking", "flying", "hovering", "climbing"), "a glide")
         rule = self.rule("glide")
-        rate = self.stat(f, "glide")
-        require(rate > 0, rule, f"{f.id} has no Glide speed (stat glide)")
+        require(self.stat(f, "glide") > 0, rule, f"{f.id} has no Glide speed (stat glide)")
+        rate = GLIDE_RATE  # glide: the document's rate, whatever number follows Glide
         grid = b.state.grid
         heading = (sign(cmd.toward[0] - f.pos[0]), sign(cmd.toward[1] - f.pos[1]))
         require(heading != (0, 0), rule, f"glide toward {show(cmd.toward)}: that is where {f.id} is")
@@ -489,13 +490,13 @@ class Modes(Falls):
         )
 
     def glide_leg(self, b: Batch, dice: Dice, fid: str) -> None:
-        """glide: at turn start, up to the Glide speed across, then sink; landing so does no harm."""
+        """glide: at turn start up to 5 m across ("a rate of 5 meters"), then sink; landing does no harm."""
         f = b.state.fighter(fid)
         assert f is not None
         rule = self.rule("glide")
         grid = b.state.grid
         dx, dy = (int(v) for v in f.marks.get("glide", (0, 0)))
-        rate = self.stat(f, "glide")
+        rate = GLIDE_RATE
         x, y, z = f.pos
         steps: list[Step] = []
         spent, parity, why = 0, 0, ""
@@ -531,13 +532,16 @@ class Modes(Falls):
                 )
             )
             return
+        (x, y), beside = self.landing_space(b.state, fid, (x, y), z)  # occupancy: not onto someone
+        floor = grid.top[y][x]
         b.emit(
             ev.Placed(
                 fighter=fid,
                 to=(x, y, floor),
                 how="glide",
-                rules=(rule,),
-                note=f"reaches the ground from {fmt(z - floor)} m still gliding: no falling damage",
+                rules=(rule, self.rule("occupancy")) if beside else (rule,),
+                note=f"reaches the ground from {fmt(z - floor)} m still gliding: no falling damage"
+                + (f" ({beside})" if beside else ""),
             )
         )
         self.settle_mode(b, fid, rule, "lands from the glide")

@@ -31,6 +31,7 @@ from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, fmt, to_cu
+from tabletrail.core.walls import step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.types import Step
 
@@ -40,6 +41,7 @@ MANEUVER_LIMIT = 2 * CU  # maneuver: "for no more than 2 meters of the movement"
 JUMP_UP = CU  # jump: "1 meter vertically"
 JUMP_ACROSS = 2  # jump: "or 2 meters horizontally" (spaces of air)
 HOVER_HEIGHT = CU  # hover: "just 1 meter above the ground"
+GLIDE_RATE = 5 * CU  # glide: "at a rate of 5 meters when your turn starts"
 FALL_ROLL_EVERY = 5 * CU  # fall-table: "for every 5 meters a character falls, roll a d6"
 FALL_DAMAGE_EVERY = 2 * CU  # fall-table: "for every 2 meters you fell"
 FALL_PER_TURN = 20 * CU  # fall-speed: "a total distance of 20 meters" a turn
@@ -329,6 +331,46 @@ class Shared(Ruleset):
             raise Refusal(
                 self.rule("occupancy"), f"{what} would end on {show(f.pos)}, occupied by {', '.join(others)}"
             )
+
+    def landing_space(self, state: EncounterState, fid: str, cell: XY, z: int) -> tuple[XY, str]:
+        """Where a body coming down from `z` onto `cell` lands, and why it moved, if it did.
+
+        occupancy (house ruling, setting fall_onto_fighter; the document says nothing of falling onto
+        someone): a fall or a glide never ends in an occupied space, as a Movement can't; it lands in
+        the nearest free space, one not solid, lower than it comes down from (so never back where it
+        was pushed from) and not across a wall from `cell` (nearest by straight distance, ties in
+        reading order).
+        """
+        grid = state.grid
+
+        def taken(c: XY) -> list[str]:
+            return [o.id for o in self.others_at(state, fid, (c[0], c[1], grid.top[c[1]][c[0]]))]
+
+        def free(c: XY, ring: int) -> bool:
+            x, y = c
+            return (
+                grid.inside(x, y)
+                and not (grid.blocked(x, y) or grid.has(x, y, "solid"))
+                and grid.top[y][x] < z
+                and not (ring == 1 and step_blocked(state, cell, c))
+                and not taken(c)
+            )
+
+        who = taken(cell)
+        if not who or state.settings["fall_onto_fighter"] == "same-space":
+            return cell, ""
+        x0, y0 = cell
+        for ring in range(1, max(grid.width, grid.height)):
+            near = [
+                (x0 + dx, y0 + dy)
+                for dy in range(-ring, ring + 1)
+                for dx in range(-ring, ring + 1)
+                if max(abs(dx), abs(dy)) == ring and free((x0 + dx, y0 + dy), ring)
+            ]
+            if near:
+                spot = min(near, key=lambda c: ((c[0] - x0) ** 2 + (c[1] - y0) ** 2, c[1], c[0]))
+                return spot, f"{show(cell)} is taken by {', '.join(who)}: lands in the nearest free space"
+        return cell, ""
 
     def above_ground(self, state: EncounterState, f: Fighter) -> int:
         """How far the fighter is above what it would land on (0 on the ground; negative underwater)."""
