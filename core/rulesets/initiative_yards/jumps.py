@@ -107,7 +107,9 @@ class Jumps(Walking, Falls):
             )
             step = flat_step(grid, here, c, parity, diagonal=b.state.settings["diagonal"])
             width, parity, here = width + step.cost, step.parity, step.to
-        most = self.initiative(f)
+        # leap: "half the fighter's maximum movement"; drag: a move while dragging is at "half their
+        # maximum movement", so a leap in a dragging move action is at most a quarter of Initiative.
+        most = self.max_move(b.state, f)
         require(
             2 * width <= most,
             rule,
