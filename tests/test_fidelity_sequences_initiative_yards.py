@@ -63,3 +63,21 @@ def test_a_dragged_friend_may_be_put_on_top_of_a_low_obstacle_within_a_yard():
     )
     do(enc, "drag a b 3,1 put=3,2")
     assert at(enc, "a") == (3, 1, 0) and at(enc, "b") == (3, 2, CU // 2)
+
+
+# --- move, combined: "If a fighter is going to perform a +move+ action and a non-move action, they
+# can perform the non-move action at any point during their move." A move split around the action
+# is still one move: under the alternating diagonal ruling (1, 2, 1, 2...) its count runs on. ------
+
+
+def test_a_move_split_around_an_action_pays_the_same_alternating_diagonals():
+    settings = 'diagonal = "alternating"'
+    whole = arena(settings=settings)
+    assert cost(do(whole, "move a 2,2 3,1")) == 3 * CU
+    split = arena(settings=settings)
+    assert cost(do(split, "move a 2,2")) == CU
+    do(split, "act a command")
+    assert cost(do(split, "move a 3,1")) == 2 * CU  # the move's second diagonal
+    do(split, "end-turn")
+    do(split, "end-turn")
+    assert cost(do(split, "move a 4,2")) == CU  # a new move action counts from 1 again

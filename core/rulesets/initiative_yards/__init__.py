@@ -41,6 +41,7 @@ from typing import Any
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import DIAGONAL_RULES, EUCLIDEAN
+from tabletrail.core.movement import DIAGONALS
 from tabletrail.core.ruleset import ENGINE_TURN, Rule, Setting, Stat
 from tabletrail.core.rulesets.initiative_yards.actions import Actions
 from tabletrail.core.rulesets.initiative_yards.dragging import Dragging
@@ -293,7 +294,7 @@ class InitiativeYards(Jumps, Dragging, Actions):
                 f"{per} non-move action(s)",
             )
         )
-        for key in (DRAGGING, SLIP_CHECKED):
+        for key in (DRAGGING, SLIP_CHECKED, DIAGONALS):
             if key in f.marks:
                 b.emit(
                     ev.Unmarked(fighter=f.id, key=key, rules=(self.rule("move"),), note="a new move action")
