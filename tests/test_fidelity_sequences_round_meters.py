@@ -6,8 +6,11 @@ Each test quotes the sentence it holds the engine to and names its rule id.
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
+from tabletrail.core.reach import reach, waypoints
+from tabletrail.core.refusal import Rejection
 from tabletrail.core.units import CU
 from tabletrail.events.types import Moved
+from tabletrail.syntax import parse
 from test_round_meters import RS, arena
 
 
@@ -50,3 +53,18 @@ def test_the_alternating_count_runs_on_across_turns_of_the_round_and_starts_agai
     while enc.state.turn.round == 1 or enc.state.turn.active != "bo":
         do(enc, "end-turn")
     assert spent(do(enc, "move bo 3,4")) == CU  # a new round: its first diagonal costs 1 m
+
+
+def test_the_reachable_area_after_a_diagonal_prices_as_the_next_move_will():
+    # round-budget: what the ruler shows for the rest of the round is what a move there costs.
+    enc = encounter(arena(ALTERNATING))
+    do(enc, "end-turn")
+    do(enc, "move bo 2,5")
+    area = reach(enc.state, "bo")
+    assert area.costs[(3, 4)] == 2 * CU  # the round's second diagonal
+    assert area.costs[(4, 4)] == 3 * CU  # a diagonal (2) and a step, or three steps
+    for cell, price in area.costs.items():
+        text = "move bo " + " ".join(f"{x},{y}" for x, y in waypoints((2, 5), area.path(cell)))
+        result = enc.preview(parse(text))
+        assert not isinstance(result, Rejection), f"{text}: {result}"
+        assert spent(result) == price, text
