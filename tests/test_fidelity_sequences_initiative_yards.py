@@ -81,3 +81,14 @@ def test_a_move_split_around_an_action_pays_the_same_alternating_diagonals():
     do(split, "end-turn")
     do(split, "end-turn")
     assert cost(do(split, "move a 4,2")) == CU  # a new move action counts from 1 again
+
+
+def test_a_pull_up_from_a_corner_pays_its_height_and_no_diagonal():
+    # initiative-yards/ledge: "they spend movement moving vertically equal to the height of the
+    # ledge"; the diagonal that follows along the ledge top is still the move's first.
+    rows = list(OPEN)
+    rows[2] = rows[3] = "#.LLL........#"
+    enc = arena(rows, settings='diagonal = "alternating"')
+    assert cost(do(enc, "pull-up a 2,2 roll=7")) == 2 * CU
+    assert cost(do(enc, "move a 3,3")) == CU
+    assert at(enc, "a") == (3, 3, 2 * CU)

@@ -234,7 +234,9 @@ class _PullUp(_Walk):
     def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
         self.frm = frm
         step = flat_step(state.grid, frm, to, parity, diagonal=state.settings["diagonal"], mode="pull-up")
-        step = replace(step, cost=rise(frm, step.to))  # ledge: its height in movement
+        # ledge: "they spend movement moving vertically equal to the height of the ledge": the height
+        # only, so a pull-up from a corner is no diagonal paid for (the alternating count stays).
+        step = replace(step, cost=rise(frm, step.to), parity=parity)
         self.keep_within(state, f, step)
         return step
 
