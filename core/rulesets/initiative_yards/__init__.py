@@ -160,7 +160,9 @@ class InitiativeYards(Jumps, Dragging, Actions):
         Setting(
             "diagonal",
             EUCLIDEAN,
-            "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
+            "cost of a diagonal step: every-1, alternating (1, 2, 1, 2... counted over "
+            "the whole move action, across its commands), "
+            "euclidean, manhattan",
             DIAGONAL_RULES,
             "initiative-yards/move",
         ),
