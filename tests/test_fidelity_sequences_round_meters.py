@@ -68,3 +68,12 @@ def test_the_reachable_area_after_a_diagonal_prices_as_the_next_move_will():
         result = enc.preview(parse(text))
         assert not isinstance(result, Rejection), f"{text}: {result}"
         assert spent(result) == price, text
+
+
+def test_undoing_a_diagonal_gives_its_place_in_the_count_back():
+    # round-budget: an undone move is no part of the round's Movement, its diagonal neither.
+    enc = encounter(arena(ALTERNATING))
+    do(enc, "end-turn")
+    do(enc, "move bo 2,5")
+    do(enc, "undo")
+    assert spent(do(enc, "move bo 2,3")) == CU  # 1,4 to 2,3: the round's first diagonal again
