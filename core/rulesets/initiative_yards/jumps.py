@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, Grid, Pos, line, show
+from tabletrail.core.geometry import ALTERNATING, XY, Grid, Pos, line, show
 from tabletrail.core.movement import flat_step, rise
 from tabletrail.core.refusal import require
 from tabletrail.core.ruleset import handles
@@ -235,8 +235,9 @@ class _PullUp(_Walk):
         self.frm = frm
         step = flat_step(state.grid, frm, to, parity, diagonal=state.settings["diagonal"], mode="pull-up")
         # ledge: "they spend movement moving vertically equal to the height of the ledge": the height
-        # only, so a pull-up from a corner is no diagonal paid for (the alternating count stays).
-        step = replace(step, cost=rise(frm, step.to), parity=parity)
+        # only, so a pull-up from a corner is no diagonal paid for: the alternating count stays.
+        paid = parity if state.settings["diagonal"] == ALTERNATING else step.parity
+        step = replace(step, cost=rise(frm, step.to), parity=paid)
         self.keep_within(state, f, step)
         return step
 
