@@ -16,12 +16,17 @@ from typing import Any, Protocol
 from tabletrail.core.batch import Batch
 from tabletrail.core.cell_rulings import forbidden, test_required
 from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import XY, Grid, Pos, expand, show, step_cost
+from tabletrail.core.geometry import ALTERNATING, XY, Grid, Pos, expand, show, step_cost
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt
 from tabletrail.core.walls import refuse_step
-from tabletrail.events.types import Moved, Step
+from tabletrail.events.types import Marked, Moved, Step
+
+# A fighter mark: 1 when an odd number of diagonals has been taken on a budget that several
+# commands share (alternating rule): the next diagonal of that budget costs 2, whichever command
+# takes it. The ruleset unmarks it when the budget starts over.
+DIAGONALS = "diagonals"
 
 
 class StepPolicy(Protocol):
@@ -69,8 +74,13 @@ def walk(
     resource: str = "movement",
     what: str = "the move",
     dice: Dice | None = None,
+    carry_diagonals: bool = False,
 ) -> tuple[list[Step], str]:
     """Walk the cells; returns the steps taken and why the move stopped early ("" if it didn't).
+
+    carry_diagonals: the budget is shared by several commands (a move split around actions or
+    across turns), so the alternating rule's count of diagonals runs on from the last command
+    (mark DIAGONALS) instead of starting again: splitting a move never makes it cheaper.
 
     GM rulings on cells apply to every ruleset here: a forbidden cell refuses the
     move, a cell that needs a test stops the move there when the test fails (pass
@@ -80,7 +90,10 @@ def walk(
     pending: list[Step] = []
     taken: list[Step] = []
     left = budget
-    parity = 0
+    f = b.state.fighter(fighter_id)
+    assert f is not None
+    carried = carry_diagonals and b.state.settings.get("diagonal") == ALTERNATING
+    parity = int(f.marks.get(DIAGONALS, 0)) if carried else 0
     cited = set(rules)
 
     def flush(stopped: str = "") -> None:
@@ -101,8 +114,6 @@ def walk(
             taken.extend(pending)
             pending.clear()
 
-    f = b.state.fighter(fighter_id)
-    assert f is not None
     here = f.pos
     spent = 0
     for cell in cells:
@@ -135,12 +146,33 @@ def walk(
             assert f is not None
             if stopped:
                 _note_stop(b, stopped)
+                if carried:
+                    _carry_diagonals(b, fighter_id, parity, budget_rule)
                 return taken, stopped
     flush()
+    if carried:
+        _carry_diagonals(b, fighter_id, parity, budget_rule)
     f = b.state.fighter(fighter_id)
     assert f is not None
     policy.can_end(b.state, f)
     return taken, ""
+
+
+def _carry_diagonals(b: Batch, fighter_id: str, parity: int, rule: str) -> None:
+    """Keep the alternating count for the budget's next command, when it changed."""
+    f = b.state.fighter(fighter_id)
+    if f is None or int(f.marks.get(DIAGONALS, 0)) == parity % 2:
+        return
+    b.emit(
+        Marked(
+            fighter=fighter_id,
+            key=DIAGONALS,
+            value=parity % 2,
+            rules=(rule,),
+            note="alternating diagonals count on over the whole budget: the next diagonal costs "
+            + ("2" if parity % 2 else "1"),
+        )
+    )
 
 
 def _ruled_test(

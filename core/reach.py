@@ -32,7 +32,7 @@ from typing import Any
 from msgspec.structs import replace
 from tabletrail.core.cell_rulings import TEST, forbidden_cells
 from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY, Pos
-from tabletrail.core.movement import StepPolicy
+from tabletrail.core.movement import DIAGONALS, StepPolicy
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
@@ -107,7 +107,10 @@ def reach(
 
     # The shortcut (see _search) needs the fighter to start on its cell's surface.
     on_surface = f.pos[2] == state.grid.top[f.pos[1]][f.pos[0]]
-    if shortcut and on_surface and table:
+    # A budget that carries the alternating count over commands (movement.DIAGONALS) may start on
+    # an odd diagonal: only `_search` starts from there (the kept tables start even).
+    parity = int(f.marks.get(DIAGONALS, 0)) & 1 if state.settings.get("diagonal") == ALTERNATING else 0
+    if shortcut and on_surface and table and not parity:
         kept = table_for(state, f, policy)
         if kept is not None and kept.usable:
             # The compiled search reads kept prices only; an edge that stops a step is asked in the
@@ -123,9 +126,11 @@ def reach(
                 area = _table_reach(state, f, policy, budget, kept)
             if area is not None:
                 return area
-    found = _search(state, f, policy, budget, shortcut=True) if shortcut and on_surface else None
+    found = (
+        _search(state, f, policy, budget, shortcut=True, parity=parity) if shortcut and on_surface else None
+    )
     if found is None:
-        found = _search(state, f, policy, budget, shortcut=False)
+        found = _search(state, f, policy, budget, shortcut=False, parity=parity)
     best, came, stops = found
 
     costs: dict[XY, int] = {}
@@ -153,7 +158,7 @@ def _may_end(state: EncounterState, f: Fighter, can_end: Callable[..., None], x:
 
 
 def _search(
-    state: EncounterState, f: Fighter, policy: StepPolicy, budget: int, *, shortcut: bool
+    state: EncounterState, f: Fighter, policy: StepPolicy, budget: int, *, shortcut: bool, parity: int = 0
 ) -> tuple[dict[_Node, int], dict[_Node, tuple[_Node, Step]], set[_Node]] | None:
     """Dijkstra from the fighter's position; every step priced by the policy, never above the budget.
 
@@ -175,13 +180,13 @@ def _search(
     eventful = policy.eventful
     walled = state.grid.edges is not None
 
-    start: _Node = (f.pos[0], f.pos[1], f.pos[2], 0)
+    start: _Node = (f.pos[0], f.pos[1], f.pos[2], parity)
     best: dict[_Node, int] = {start: 0}
     came: dict[_Node, tuple[_Node, Step]] = {}
     done: set[_Node] = set()
     settled: set[tuple[int, int, int]] = set()  # (x, y, parity) of done nodes, for the shortcut
     stops: set[_Node] = set()  # nodes the search may not leave
-    heap: list[tuple[int, _Node, int]] = [(0, start, 0)]
+    heap: list[tuple[int, _Node, int]] = [(0, start, parity)]
     while heap:
         cost, node, parity = heappop(heap)
         if node in done:

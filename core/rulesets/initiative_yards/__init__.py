@@ -41,6 +41,7 @@ from typing import Any
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import DIAGONAL_RULES, EUCLIDEAN
+from tabletrail.core.movement import DIAGONALS
 from tabletrail.core.ruleset import ENGINE_TURN, Rule, Setting, Stat
 from tabletrail.core.rulesets.initiative_yards.actions import Actions
 from tabletrail.core.rulesets.initiative_yards.dragging import Dragging
@@ -159,7 +160,9 @@ class InitiativeYards(Jumps, Dragging, Actions):
         Setting(
             "diagonal",
             EUCLIDEAN,
-            "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
+            "cost of a diagonal step: every-1, alternating (1, 2, 1, 2... counted over "
+            "the whole move action, across its commands), "
+            "euclidean, manhattan",
             DIAGONAL_RULES,
             "initiative-yards/move",
         ),
@@ -293,7 +296,7 @@ class InitiativeYards(Jumps, Dragging, Actions):
                 f"{per} non-move action(s)",
             )
         )
-        for key in (DRAGGING, SLIP_CHECKED):
+        for key in (DRAGGING, SLIP_CHECKED, DIAGONALS):
             if key in f.marks:
                 b.emit(
                     ev.Unmarked(fighter=f.id, key=key, rules=(self.rule("move"),), note="a new move action")

@@ -87,8 +87,10 @@ class Dragging(Walking):
         wall = step_blocked(b.state, end, put)
         require(not wall, WALLS, f"{target.id} can't be put on {show(put)} from {show(end)}: {wall}")
         grid = b.state.grid
+        # drag: "place the target ... anywhere within a yard": the top of a low obstacle too (a place
+        # to stand, as vault's "climb up on top of the piece of terrain" says); not a wall.
         require(
-            not grid.blocked(*put) and not grid.has(*put, "obstacle"),
+            not grid.blocked(*put),
             rule,
             f"{target.id} can't be put on {show(put)}: it is {grid.kind(*put).terrain}",
         )

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, Grid, Pos, line, show
+from tabletrail.core.geometry import ALTERNATING, XY, Grid, Pos, line, show
 from tabletrail.core.movement import flat_step, rise
 from tabletrail.core.refusal import require
 from tabletrail.core.ruleset import handles
@@ -107,7 +107,9 @@ class Jumps(Walking, Falls):
             )
             step = flat_step(grid, here, c, parity, diagonal=b.state.settings["diagonal"])
             width, parity, here = width + step.cost, step.parity, step.to
-        most = self.initiative(f)
+        # leap: "half the fighter's maximum movement"; drag: a move while dragging is at "half their
+        # maximum movement", so a leap in a dragging move action is at most a quarter of Initiative.
+        most = self.max_move(b.state, f)
         require(
             2 * width <= most,
             rule,
@@ -232,7 +234,10 @@ class _PullUp(_Walk):
     def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
         self.frm = frm
         step = flat_step(state.grid, frm, to, parity, diagonal=state.settings["diagonal"], mode="pull-up")
-        step = replace(step, cost=rise(frm, step.to))  # ledge: its height in movement
+        # ledge: "they spend movement moving vertically equal to the height of the ledge": the height
+        # only, so a pull-up from a corner is no diagonal paid for: the alternating count stays.
+        paid = parity if state.settings["diagonal"] == ALTERNATING else step.parity
+        step = replace(step, cost=rise(frm, step.to), parity=paid)
         self.keep_within(state, f, step)
         return step
 

@@ -103,6 +103,7 @@ class Walking(Engagement):
             rules=tuple(sorted(cited)),
             what=what,
             dice=dice,
+            carry_diagonals=True,  # move: one move action, however many commands share it
         )
         # climb: a move that climbed stairs or a ladder cites the rule that priced it.
         for i in range(first, len(b.events)):

@@ -163,7 +163,9 @@ class RoundMeters(Walking, Sprinting, Delaying):
         Setting(
             "diagonal",
             EUCLIDEAN,
-            "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
+            "cost of a diagonal step: every-1, alternating (1, 2, 1, 2... counted over "
+            "the round's Movement, across commands and turns), "
+            "euclidean, manhattan",
             DIAGONAL_RULES,
             "round-meters/round-budget",
         ),

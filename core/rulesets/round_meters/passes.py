@@ -12,6 +12,7 @@ from __future__ import annotations
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.machines import TURN
+from tabletrail.core.movement import DIAGONALS
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.shared import (
@@ -150,6 +151,15 @@ class Passes(Shared):
                     "were left unused)",
                 )
             )
+            if DIAGONALS in f.marks:  # round-budget: the round's Movement, diagonals and all, starts over
+                b.emit(
+                    ev.Unmarked(
+                        fighter=f.id,
+                        key=DIAGONALS,
+                        rules=(self.rule("round-budget"),),
+                        note=f"round {round_no}: the alternating count of diagonals starts again",
+                    )
+                )
             if SPRINTS in f.marks:
                 b.emit(
                     ev.Unmarked(

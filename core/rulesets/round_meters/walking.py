@@ -72,6 +72,9 @@ class Walking(Holding):
             + (f" + {fmt(sprinted)} m sprinted" if sprinted else "")
             + ", spent meters stay spent until the next round)",
             dice=dice,
+            # round-budget: "This distance may be divided across any of their turns": dividing it
+            # never changes its price, so an alternating count of diagonals runs on all round.
+            carry_diagonals=True,
         )
         self.explain_moves(b, start, f.id)
 
