@@ -16,7 +16,11 @@ a shell that sets PYTHONDONTWRITEBYTECODE would time the compiling of ~60
 modules on every run, which no GM at a table pays. The encounter is opened the
 way `do` opens it, from its newest snapshot; the script prints which.
 
-Run: .venv/bin/python benchmarks/bench_cli.py [--runs 21] [--events 1000]
+With --installed, the same measure is taken in a new venv holding a regular install
+of this tree (`pip install .`, what a GM's copy is): a development venv's editable
+finder adds ~20 ms to every process there, the floor's included.
+
+Run: .venv/bin/python benchmarks/bench_cli.py [--runs 21] [--events 1000] [--installed]
 """
 
 from __future__ import annotations
@@ -116,13 +120,39 @@ def timed(argv: list[str], prepare: object = None, env: dict[str, str] | None = 
     return seconds, cpu
 
 
+def run_installed(runs: int, events: int) -> None:
+    """This benchmark again, in a fresh venv holding a regular (not editable) install of this tree.
+
+    A development venv (`pip install -e`) imports setuptools' editable finder, with pathlib and
+    more, at every interpreter start: ~20 ms that the floor and every command pay alike, and that
+    a GM's install does not have.
+    """
+    with tempfile.TemporaryDirectory(prefix="tabletrail-bench-venv-") as name:
+        venv = Path(name) / "venv"
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        python = venv / "bin" / "python"
+        subprocess.run([str(python), "-m", "pip", "install", "-q", str(ROOT)], check=True)
+        print(f"a regular install in {venv}")
+        sys.stdout.flush()
+        argv = [str(python), str(Path(__file__).resolve()), "--runs", str(runs), "--events", str(events)]
+        subprocess.run(argv, check=True, cwd=name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--runs", type=int, default=21, help="runs of each command (median reported)")
     parser.add_argument("--events", type=int, default=1000, help="length of the encounter")
+    parser.add_argument(
+        "--installed",
+        action="store_true",
+        help="measure a regular install (pip install ., as a GM's copy) in a new venv, not this one",
+    )
     args = parser.parse_args()
+    if args.installed:
+        run_installed(args.runs, args.events)
+        return
     with tempfile.TemporaryDirectory(prefix="tabletrail-bench-cli-") as name:
         folder = Path(name)
         master, work = folder / "master.db", folder / "work.db"
