@@ -97,7 +97,9 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
     document = "002_0a50226be3a32e43.txt"
     unit = "m"
     rules = (
-        Rule("walk", "walking costs 1 AP a square", "AP per cycle is a character stat"),
+        Rule(
+            "walk", "walking costs 1 AP a square", "AP per cycle is a character stat (setting ap_per_cycle)"
+        ),
         Rule("crawl", "crawling (prone) costs 2 AP a square, from the same AP per cycle as walking"),
         Rule(
             "invade",
@@ -105,27 +107,27 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             "the invader's defense deals weapon damage; the invader still enters) or by body-block (2 AP, "
             "opposed Strength rolls, the invader enters only by rolling higher, else the movement AP is "
             "wasted); a blocked invader may not try the same square again this cycle",
-            "two characters may then share the square",
+            "two characters may then share the square (setting share_square)",
         ),
         Rule(
             "reflexive-leap",
             "against an area effect the character knows of, with at least 2 AP and able to move freely: "
             "dive to an adjacent square outside it on a Celerity roll of 18 (no damage); +3 difficulty and "
             "+2 AP per extra meter; with no way out, a Dexterity roll of 13 halves the damage",
-            "the leap costs 2 AP",
+            "the leap costs 2 AP (setting leap_ap)",
         ),
         Rule(
             "rotate-about",
             "circle a pivot square at the starting distance, clockwise or counter-clockwise, never turning "
             "back; each square entered costs movement as usual",
-            "path squares are those whose distance best matches the radius",
+            "path squares are those whose distance best matches the radius (setting rotate_distance)",
         ),
         Rule(
             "zero-g-drift",
             "with no wall adjacent, keep momentum; with none, drift 1 square per turn along the trajectory "
             "drawn when gravity was lost; 6 AP turns the trajectory but never speeds it up; loose objects "
             "drift too",
-            "the trajectory is one of 8 directions, a check",
+            "the trajectory is one of 8 directions, a check (setting drift_directions)",
         ),
         Rule(
             "push-off",
@@ -143,7 +145,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             "zero-g-penalties",
             "everyone -1 Defense; drifting or pushing off: no Dexterity to Defense, -2 ranged and -3 melee "
             "attacks; crawling: -1 ranged, -2 melee; until gravity returns",
-            "the engine reports these modifiers; it does not resolve attacks",
+            "the engine reports these modifiers; it does not resolve attacks (setting zero_g_penalties)",
         ),
     )
     settings = (

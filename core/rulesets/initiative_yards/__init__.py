@@ -89,7 +89,7 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "move",
             "a move action moves up to Initiative yards; turning is free",
             "distances between cell centres; diagonal rule is a ruleset setting "
-            "(default Euclidean, exact to 0.01 yd)",
+            "(default Euclidean, exact to 0.01 yd) (setting diagonal)",
         ),
         Rule(
             "prone-drop",
