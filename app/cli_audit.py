@@ -126,7 +126,8 @@ def _moves(moves: list[dict[str, Any]], w: render.Words) -> list[str]:
     out = []
     for m in moves:
         length = m["length"]
-        unit = w.unit if length else m["unit"]  # forced, grapple...: lengths too, in the ruleset's unit
+        # forced, grapple...: lengths too, in the ruleset's unit; ap-squares' AP are centi-counted, in AP
+        unit = render.UNIT_RESOURCES.get(m["resource"], w.unit) if length else m["unit"]
         at = f"event {m['seq']}: " if m["seq"] else ""
         forced = m["resource"] in render.FORCED_RESOURCES  # a distance meant, not a budget left
         out.append(

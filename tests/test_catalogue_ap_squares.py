@@ -7,10 +7,14 @@ Each test names the rule id or setting it holds the engine to and quotes the wor
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pytest
+from tabletrail.cli import main
 from tabletrail.core.rulesets import get
 
 AP = "ap-squares"
+DERELICT = Path(__file__).parent.parent / "scenarios" / "ap-squares-derelict.toml"
 
 # CATALOGUE.md, ap-squares (002): the rule ids of its table.
 CATALOGUE = {
@@ -45,3 +49,15 @@ def test_every_default_ruling_names_the_setting_a_table_changes_it_by():
         for name in named:
             assert name in settings, f"{AP}/{rule.name} names {name}, not a setting of {AP}"
             assert settings[name].rule == f"{AP}/{rule.name}", (name, settings[name].rule)
+
+
+def test_why_prices_a_walk_in_ap_not_in_meters(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    # ap-squares/walk: "walking costs 1 AP a square". `why` gives the cost breakdown: Ari has 12 AP
+    # (its `ap` stat), and two squares walked cost 2 of them, not "2 of 12 m".
+    log = tmp_path / "derelict.jsonl"
+    assert main(["new", str(DERELICT), "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["why", str(log), "move", "ari", "2,2", "3,3"]) == 0
+    out = capsys.readouterr().out
+    assert "12 AP left before it" in out and "total 2 of 12 AP, 10 left" in out
+    assert " m left" not in out and "of 12 m" not in out
