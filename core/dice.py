@@ -58,6 +58,12 @@ def face(number: int, formula: str, label: str, rule: str = CHECKS) -> None:
         )
 
 
+def ordinal(n: int) -> str:
+    """`2nd`, `3rd`, `11th`: which roll of a command a refusal asks for."""
+    last = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{last}"
+
+
 class Dice:
     """The check inputs of one command: table rolls first, then the seeded dice."""
 
@@ -78,7 +84,7 @@ class Dice:
         if self.table_only:
             raise Refusal(
                 CHECKS,
-                f"{label} needs a roll made at the table: add roll={self.used + 1}th number "
+                f"{label} needs a roll made at the table: add a {ordinal(self.used + 1)} roll=N "
                 f"(this encounter's checks setting is 'table')"
                 if self.used
                 else f"{label} needs a roll made at the table: add roll=N "

@@ -10,8 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
+from support import do, refuse
 from tabletrail.cli import main
 from tabletrail.core.rulesets import get
+from test_ap_squares_helpers import game, pos
 
 AP = "ap-squares"
 DERELICT = Path(__file__).parent.parent / "scenarios" / "ap-squares-derelict.toml"
@@ -61,3 +63,17 @@ def test_why_prices_a_walk_in_ap_not_in_meters(tmp_path: Path, capsys: pytest.Ca
     out = capsys.readouterr().out
     assert "12 AP left before it" in out and "total 2 of 12 AP, 10 left" in out
     assert " m left" not in out and "of 12 m" not in out
+
+
+def test_checks_table_asks_for_each_missing_roll_by_its_place():
+    # setting checks = 'table': "'table' refuses until the table enters the roll". A body-block
+    # (ap-squares/invade: "both characters make Strength Attribute Rolls") needs two; given one,
+    # the refusal asks for the second in words the table can act on.
+    enc = game(
+        "ari blue 2,2 ap=10", "bo red 3,2 ap=10", initiative=("ari", "bo"), settings='checks = "table"'
+    )
+    do(enc, "move ari 3,2")
+    r = refuse(enc, "react-invasion bo block roll=3", "tabletrail/checks")
+    assert "add a 2nd roll=N" in r.reason and "roll=2th" not in r.reason
+    do(enc, "react-invasion bo block roll=3 roll=4")
+    assert pos(enc, "ari") == (3, 2)  # 4 > 3: ari squeezes in
