@@ -13,7 +13,8 @@ import pytest
 from support import do, refuse
 from tabletrail.cli import main
 from tabletrail.core.rulesets import get
-from test_ap_squares_helpers import game, pos
+from tabletrail.events.errors import InputError
+from test_ap_squares_helpers import ap_left, game, pos
 
 AP = "ap-squares"
 DERELICT = Path(__file__).parent.parent / "scenarios" / "ap-squares-derelict.toml"
@@ -77,3 +78,25 @@ def test_checks_table_asks_for_each_missing_roll_by_its_place():
     assert "add a 2nd roll=N" in r.reason and "roll=2th" not in r.reason
     do(enc, "react-invasion bo block roll=3 roll=4")
     assert pos(enc, "ari") == (3, 2)  # 4 > 3: ari squeezes in
+
+
+def test_posture_ap_prices_dropping_prone_and_standing_up_both_ways():
+    # setting posture_ap: "AP dropping prone or standing up costs, from the AP per cycle (house
+    # default 0: document 002 prices neither)". Default: free; 1: a Spent of 1 AP each, refused
+    # by ap-squares/crawl when none are left.
+    enc = game("ari blue 2,2 ap=3", "bo red 6,4", initiative=("ari", "bo"))
+    do(enc, "drop-prone ari")
+    do(enc, "stand-up ari")
+    assert ap_left(enc, "ari") == 3
+    enc = game("ari blue 2,2 ap=3", "bo red 6,4", initiative=("ari", "bo"), settings="posture_ap = 1")
+    do(enc, "drop-prone ari")
+    do(enc, "move ari 3,2")  # crawl: 2 AP a square
+    assert ap_left(enc, "ari") == 0
+    r = refuse(enc, "stand-up ari", f"{AP}/crawl")
+    assert "standing up costs 1 AP" in r.reason and "0 AP left" in r.reason
+
+
+def test_no_setting_counted_in_ap_may_be_negative():
+    for name in ("ap_per_cycle", "leap_ap", "posture_ap"):
+        with pytest.raises(InputError, match=rf"settings\.{name}: must not be negative, got -1"):
+            game("ari blue 2,2", "bo red 6,4", settings=f"{name} = -1")

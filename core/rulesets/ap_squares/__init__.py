@@ -28,8 +28,9 @@ Where the document is silent (each a setting when the catalogue names a default)
   (`area-effect`) and lands it on whoever has not reacted (`area-hit`).
 - rotate-about: of equally good squares the next is the one that turns least about
   the pivot, then the nearer one (see `rotate_path`).
-- Dropping prone and standing up cost no AP. Defense is the `defense` stat plus the
-  `dexterity` modifier; zero-gravity rulings are listed in zero_g.py.
+- Dropping prone and standing up cost no AP (setting `posture_ap`). Defense is the
+  `defense` stat plus the `dexterity` modifier; zero-gravity rulings are listed in
+  zero_g.py.
 
 Where each rule's code lives (rule ids are cited next to the code):
 
@@ -45,6 +46,8 @@ Where each rule's code lives (rule ids are cited next to the code):
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
@@ -100,7 +103,11 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
         Rule(
             "walk", "walking costs 1 AP a square", "AP per cycle is a character stat (setting ap_per_cycle)"
         ),
-        Rule("crawl", "crawling (prone) costs 2 AP a square, from the same AP per cycle as walking"),
+        Rule(
+            "crawl",
+            "crawling (prone) costs 2 AP a square, from the same AP per cycle as walking",
+            "dropping prone and standing up cost no AP (setting posture_ap)",
+        ),
         Rule(
             "invade",
             "entering an occupied square lets the occupant parry: with a melee weapon (parry roll above "
@@ -172,6 +179,14 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             "alternating, euclidean, manhattan",
             DIAGONAL_RULES,
             "ap-squares/walk",
+        ),
+        Setting(
+            "posture_ap",
+            0,
+            "AP dropping prone or standing up costs, from the AP per cycle (house default 0: document 002 "
+            "prices neither)",
+            (),
+            "ap-squares/crawl",
         ),
         Setting(
             "rotate_distance",
@@ -255,6 +270,13 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
     # Budgets kept in hundredths like lengths (200 = 2 AP), for views that print `spent`.
     centi_resources = ("movement", "maneuver", "ap", "momentum")
     door_resource = "ap"  # tabletrail/doors: door_cost is paid in AP
+
+    def check_settings(self, settings: dict[str, Any]) -> tuple[str, str] | None:
+        """AP are never negative: not a cycle's, a leap's nor a posture change's."""
+        for name in ("ap_per_cycle", "leap_ap", "posture_ap"):
+            if settings[name] < 0:
+                return name, f"must not be negative, got {settings[name]}"
+        return None
 
     # --- the cycle ---------------------------------------------------------------------------
 

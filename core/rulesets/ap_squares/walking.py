@@ -87,13 +87,23 @@ class Walking(Shared):
         self.travel(b, f.id, policy, cells, dice, (policy.rule,))
 
     def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
-        """Prone and standing mean nothing without gravity; with it, dropping or rising costs no AP."""
+        """Prone and standing mean nothing without gravity; with it, dropping or rising costs what the
+        table says (setting posture_ap; document 002 prices neither, so the house default is free)."""
         require(
             gravity(f) == GROUNDED,
             self.rule("zero-g-crawl"),
             f"{f.id} is {gravity(f).replace('_', ' ')} in zero gravity: there is no lying down or "
             "standing up",
         )
+        cost = int(b.state.settings["posture_ap"])
+        if cost:  # crawl: the AP come from the same AP per cycle as walking and crawling
+            self.pay(
+                b,
+                f.id,
+                cost,
+                self.rule("crawl"),
+                "dropping prone" if trigger == "drop_prone" else "standing up",
+            )
 
 
 class Stepping:
