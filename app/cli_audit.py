@@ -372,6 +372,7 @@ def whatif_text(result: audit.WhatIf) -> str:
         for k, (old, new) in result.changed.items()
     ]
     out = ["what if " + ", ".join(what + [f"the GM had ruled {text!r}" for text in result.rulings])]
+    words = render.Words.of(result.recorded.ruleset)  # AP in AP, lengths in the ruleset's unit
     d = result.divergence
     if d is None:
         out.append("no divergence: every command decides the same events")
@@ -385,7 +386,7 @@ def whatif_text(result: audit.WhatIf) -> str:
                 text = f"refused by {value['refused']}: {value['reason']}"
             else:
                 event = _event(value)
-                text = f"{render.describe(event)}{_cited(event)}"
+                text = f"{words.event(event)}{_cited(event)}"
             out.append(f"  {label.replace('_', '-') + ':':<10} {text}")
     for r in result.refused:
         out.append(

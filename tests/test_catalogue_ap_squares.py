@@ -100,3 +100,19 @@ def test_no_setting_counted_in_ap_may_be_negative():
     for name in ("ap_per_cycle", "leap_ap", "posture_ap"):
         with pytest.raises(InputError, match=rf"settings\.{name}: must not be negative, got -1"):
             game("ari blue 2,2", "bo red 6,4", settings=f"{name} = -1")
+
+
+def test_whatif_a_setting_both_ways_prices_in_ap_and_names_the_value_in_force(
+    capsys: pytest.CaptureFixture[str],
+):
+    # setting posture_ap (house default 0) on the shipped derelict log, written before the setting
+    # existed: the log replays under the default ("older logs take a new setting's default"), so
+    # the what-if compares 1 with 0, and its first divergence costs 1 AP (walk: "1 AP a square").
+    log = Path(__file__).parent.parent / "replays" / "ap-squares-derelict.jsonl"
+    assert main(["whatif", str(log), "--set", "posture_ap=1"]) == 0
+    out = capsys.readouterr().out
+    assert "what if posture_ap = 1 (recorded 0)" in out
+    assert "ari spends 1 AP  [ap-squares/crawl]" in out and "100 AP" not in out
+    assert main(["whatif", str(log), "--set", "diagonal=euclidean"]) == 0
+    out = capsys.readouterr().out
+    assert "ari moved 2,2 (2.82 AP): 2.82 AP of 9 AP" in out  # crawl: 2 AP a square, x 1.41 diagonal

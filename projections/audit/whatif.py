@@ -159,7 +159,8 @@ def whatif(
                 text,
             )
     recorded = Timeline.of(records).board
-    changed = {k: (started.settings.get(k), v) for k, v in changes.items()}
+    in_force = {**{s.name: s.default for s in rs.all_settings()}, **started.settings}  # older logs: defaults
+    changed = {k: (in_force.get(k), v) for k, v in changes.items()}
     return WhatIf(
         changed,
         divergence,
