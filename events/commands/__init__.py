@@ -71,10 +71,14 @@ class EndTurn(Command, tag="end-turn"):
 
 
 class DropProne(Command, tag="drop-prone"):
+    """Drop prone on purpose, at the cost the ruleset sets (`tabletrail rules RULESET` says it)."""
+
     fighter: str
 
 
 class StandUp(Command, tag="stand-up"):
+    """Stand up from prone, at the cost the ruleset sets (`tabletrail rules RULESET` says it)."""
+
     fighter: str
 
 
