@@ -197,7 +197,8 @@ def _card(
     marks = "; ".join(render.short(w.mark(fid, k, v), 60) for k, v in card["marks"].items())
     return (
         f"at {x},{y} (h {fmt(z)}), {states}, spent {spent}, damage {card['damage']}, "
-        f"next move up to {fmt(card['move_left'])} {unit}" + (f", {marks}" if marks else "")
+        f"next move up to {fmt(card['move_left'])} {card.get('move_unit', unit)}"
+        + (f", {marks}" if marks else "")
     )
 
 

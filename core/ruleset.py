@@ -425,6 +425,11 @@ class Ruleset:
         """What the fighter's next ordinary move may still cost, in centi-units."""
         return 0
 
+    def budget_unit(self, state: EncounterState, f: Fighter) -> str:
+        """What that budget counts (m, yd, AP): the fighter's walking policy's unit, else the ruleset's."""
+        policy = self.walker(state, f)
+        return policy.unit if policy is not None else self.unit
+
     def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
         """What one more action would add to that, and which action: the drag ruler's middle band.
 

@@ -269,3 +269,14 @@ def test_an_unrevealed_dry_run_reads_the_same_whether_the_seeded_roll_passes_or_
             break
     assert set(outcomes) == {True, False}, "no seed below 40 gave both outcomes"
     assert outcomes[True] == outcomes[False]
+
+
+def test_a_fighter_card_names_what_its_move_budget_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    """ap-squares/walk: "walking costs 1 AP a square", so the card's budget is in AP, not meters."""
+    from tabletrail.cli import main
+
+    assert main(["explain", str(ROOT / "replays" / "ap-squares-derelict.jsonl"), "12"]) == 0
+    out = capsys.readouterr().out
+    assert "next move up to 10 AP" in out and "next move up to 10 m" not in out
+    assert main(["explain", str(ROOT / "replays" / "speed-meters-skirmish.jsonl"), "5"]) == 0
+    assert " m" in capsys.readouterr().out.split("next move up to ")[1].split(",")[0]

@@ -69,12 +69,6 @@ def spent_words(rs: Ruleset, spent: Mapping[str, int]) -> list[str]:
     return [w.amount(k, v) for k, v in sorted(spent.items()) if v]
 
 
-def budget_unit(rs: Ruleset, state: EncounterState, f: Fighter) -> str:
-    """What the fighter's move budget counts (m, yd, AP): its walking policy's unit, else the ruleset's."""
-    policy = rs.walker(state, f)
-    return policy.unit if policy is not None else rs.unit
-
-
 # A mark that says where a body is carried without walking, and how it is written:
 # a drift or push-off (zero_g: {"dir": "ne", "speed": 1}), a glide (speed-meters: [dx, dy]).
 GLIDE = "glide"
@@ -108,9 +102,9 @@ def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
         "states": dict(f.states),
         "spent": dict(f.spent),
         "spent_text": spent_words(rs, f.spent),
-        "move_unit": budget_unit(rs, state, f),
+        "move_unit": rs.budget_unit(state, f),
         "move_left": (left := rs.move_budget(state, f)),
-        "move_left_text": f"{fmt(left)} {budget_unit(rs, state, f)}",
+        "move_left_text": f"{fmt(left)} {rs.budget_unit(state, f)}",
         "heading": heading(f),
         "marks": to_builtins(f.marks),
         "damage": f.damage,
@@ -324,7 +318,7 @@ def worded(enc: Encounter, fighters: list[dict[str, Any]]) -> list[dict[str, Any
         if c is None:
             return None
         f = state.fighter(fid)
-        unit = budget_unit(rs, state, f) if f is not None else rs.unit
+        unit = rs.budget_unit(state, f) if f is not None else rs.unit
         words = {"spent_text": spent_words(rs, c["spent"]), "move_left_text": f"{fmt(c['move_left'])} {unit}"}
         return {**c, **words}
 

@@ -140,6 +140,7 @@ def fighter_card(rs: Ruleset, state: EncounterState | None, fid: str) -> dict[st
         "damage": f.damage,
         "marks": plain(f.marks),
         "move_left": rs.move_budget(state, f),
+        "move_unit": rs.budget_unit(state, f),
     }
 
 
