@@ -313,7 +313,8 @@ class Modes(Falls):
                     terrain_factor=2 if rough else 1,
                 )
                 rs.no_enemy(state, f, step.to)
-                cited = (rs.rule("swim"), rs.rule("rough")) if rough else (rs.rule("swim"),)
+                # rough: a Speed-1 swimmer's step is priced by the rough rule's exception, so cited too
+                cited = (rs.rule("swim"), rs.rule("rough")) if grid.has(x, y, "rough") else (rs.rule("swim"),)
                 return replace(step, mode="swim"), cited
             bottom = water_bottom(grid, x, y)
             if not bottom <= z <= surface:
@@ -326,7 +327,7 @@ class Modes(Falls):
             # swim + rough: water is rough terrain unless adapted; a Speed-1 swimmer ignores that.
             rough = not adapted and speed != CU
             step = step3(state, frm, to, parity, "swim", 2 if rough else 1)
-            return step, ((rs.rule("swim"), rs.rule("rough")) if rough else (rs.rule("swim"),))
+            return step, ((rs.rule("swim"), rs.rule("rough")) if not adapted else (rs.rule("swim"),))
 
         return judge
 
