@@ -6,7 +6,7 @@ Each test quotes the words it holds the engine to and cites its rule id.
 
 from __future__ import annotations
 
-from support import do, encounter, of_type
+from support import do, encounter, of_type, refuse
 from tabletrail.events.types import Moved
 from test_speed_meters_scenes import fighter, scene
 
@@ -30,3 +30,19 @@ def test_a_speed_5_mover_pays_2_m_a_rough_space_and_cites_it():
     moved = of_type(do(enc, "move a 2,1 3,1"), Moved)[0]
     assert [s.cost for s in moved.steps] == [200, 200]
     assert "speed-meters/rough" in moved.rules
+
+
+FLOOR = ["#####", "#...#", "#####"]
+
+
+def test_stand_up_actions_is_what_standing_up_costs_and_refuses_short_of_it():
+    # setting stand_up_actions: "actions it takes to stand up from prone, and to drop prone on
+    # purpose". With 2, standing up spends 2 of the turn's actions; with 1 left it is refused, and the
+    # refusal says what standing up takes, not that every action is used.
+    enc = encounter(scene(FLOOR, fighter("a"), settings="stand_up_actions = 2"))
+    do(enc, "drop-prone a")
+    assert enc.state.fighter("a").spent["actions"] == 2
+    do(enc, "move a 2,1")  # a third action
+    r = refuse(enc, "stand-up a", "speed-meters/movement")
+    assert "standing up takes 2 actions (stand_up_actions), but a has 1 left" in r.reason
+    assert enc.state.fighter("a").states["posture"] == "prone"

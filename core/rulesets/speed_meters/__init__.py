@@ -389,7 +389,14 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
         """Dropping prone or standing up takes the actions the stand_up_actions setting says."""
         what = "standing up" if trigger == "stand_up" else "dropping prone"
-        for _ in range(int(b.state.settings["stand_up_actions"])):
+        need = int(b.state.settings["stand_up_actions"])
+        left = self.actions(b.state, f) - f.used("actions")
+        require(  # with none left, use_action says every action is used
+            need <= left or left <= 0,
+            self.rule("movement"),
+            f"{what} takes {need} actions (stand_up_actions), but {f.id} has {left} left",
+        )
+        for _ in range(need):
             self.use_action(b, f, self.rule("movement"), what)
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
