@@ -7,6 +7,7 @@ Each test quotes the words it holds the engine to and cites its rule id.
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
+from tabletrail.core.rulesets import RULESETS
 from tabletrail.events.types import Moved
 from test_speed_meters_scenes import fighter, scene
 
@@ -46,3 +47,13 @@ def test_stand_up_actions_is_what_standing_up_costs_and_refuses_short_of_it():
     r = refuse(enc, "stand-up a", "speed-meters/movement")
     assert "standing up takes 2 actions (stand_up_actions), but a has 1 left" in r.reason
     assert enc.state.fighter("a").states["posture"] == "prone"
+
+
+def test_the_climb_row_reads_as_the_catalogue_writes_it():
+    # catalogue, speed-meters/climb: "roll +Brawn against difficulty 1–3 (by surface) for each
+    # climbing move; failure falls; half Speed (min 1); non-climbing attackers have Advantage"
+    climb = next(r for r in RULESETS["speed-meters"].rules if r.name == "climb")
+    assert climb.enforce == (
+        "roll +Brawn against difficulty 1–3 (by surface) for each climbing move; failure falls; "
+        "half Speed (min 1); non-climbing attackers have Advantage"
+    )

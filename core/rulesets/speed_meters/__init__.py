@@ -110,7 +110,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         ),
         Rule(
             "climb",
-            "roll +Brawn against difficulty 1-3 (by surface) for each climbing move; failure falls; "
+            "roll +Brawn against difficulty 1–3 (by surface) for each climbing move; failure falls; "
             "half Speed (min 1); non-climbing attackers have Advantage",
             "one roll per climbing Movement, before it, against the hardest hold on the way; "
             "failing on the ground just loses the Movement",
