@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
 from tabletrail.core.rulesets import RULESETS
-from tabletrail.events.types import Moved
+from tabletrail.events.types import Moved, Placed
 from test_speed_meters_scenes import fighter, scene
 
 ROUGH = ["#####", "#.~~#", "#####"]  # two spaces of rough ground, 2,1 and 3,1
@@ -57,3 +57,31 @@ def test_the_climb_row_reads_as_the_catalogue_writes_it():
         "roll +Brawn against difficulty 1–3 (by surface) for each climbing move; failure falls; "
         "half Speed (min 1); non-climbing attackers have Advantage"
     )
+
+
+TOWER = ["#####", "#QQ.#", "#...#", "#####"]  # 10 m towers at 1,1 and 2,1
+
+
+def _pushed_off_onto_b(setting: str) -> Placed:
+    enc = encounter(
+        scene(
+            TOWER,
+            fighter("a", at=(1, 1)),
+            fighter("b", at=(1, 2)),
+            settings=f'fall_onto_fighter = "{setting}"\nedge_is_hazard = false',
+        )
+    )
+    events = do(enc, "force a slide 1,2 roll=6 roll=6")
+    return [e for e in of_type(events, Placed) if e.how == "fall"][0]
+
+
+def test_a_fall_onto_a_fighter_cites_the_occupancy_ruling_either_way():
+    # speed-meters/occupancy, default ruling: "a fall or a glide that would come down on a fighter
+    # lands in the nearest free space (setting fall_onto_fighter)"; the setting's other value
+    # 'same-space': "the two share it". Either way the landing depended on the ruling, so it cites
+    # speed-meters/occupancy and says which value it followed.
+    beside = _pushed_off_onto_b("beside")
+    assert beside.to[:2] != (1, 2) and "speed-meters/occupancy" in beside.rules
+    shared = _pushed_off_onto_b("same-space")
+    assert shared.to[:2] == (1, 2) and "speed-meters/occupancy" in shared.rules
+    assert "fall_onto_fighter = same-space" in shared.note

@@ -90,7 +90,7 @@ class Falls(Shared):
                 self.keep_skill_feat(b, fid, bumps)
             self.fall_time(b, fid, FALL_PER_TURN)
             return
-        (x, y), beside = self.landing_space(b.state, fid, (x, y), z)  # occupancy: not onto someone
+        (x, y), onto = self.landing_space(b.state, fid, (x, y), z)  # occupancy: fall_onto_fighter
         height = z - landing_height(b, (x, y))
         total = before + height
         tags = b.state.grid.tags[y][x]
@@ -102,12 +102,12 @@ class Falls(Shared):
             rules=(
                 rule,
                 *((self.rule("fall-table"),) if rolls else ()),
-                *((self.rule("occupancy"),) if beside else ()),
+                *((self.rule("occupancy"),) if onto else ()),
             ),
             note=f"falls {fmt(height)} m"
             + (f" ({fmt(total)} m in all)" if before else "")
             + (f"; {why}" if why else "")
-            + (f"; {beside}" if beside else ""),
+            + (f"; {onto}" if onto else ""),
             from_z=z,
         )
         self.settle_mode(b, fid, rule, "lands")

@@ -533,16 +533,16 @@ class Modes(Falls):
                 )
             )
             return
-        (x, y), beside = self.landing_space(b.state, fid, (x, y), z)  # occupancy: not onto someone
+        (x, y), onto = self.landing_space(b.state, fid, (x, y), z)  # occupancy: fall_onto_fighter
         floor = grid.top[y][x]
         b.emit(
             ev.Placed(
                 fighter=fid,
                 to=(x, y, floor),
                 how="glide",
-                rules=(rule, self.rule("occupancy")) if beside else (rule,),
+                rules=(rule, self.rule("occupancy")) if onto else (rule,),
                 note=f"reaches the ground from {fmt(z - floor)} m still gliding: no falling damage"
-                + (f" ({beside})" if beside else ""),
+                + (f" ({onto})" if onto else ""),
             )
         )
         self.settle_mode(b, fid, rule, "lands from the glide")
