@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from support import do, encounter, of_type
 from tabletrail.core.rulesets import RULESETS
-from tabletrail.events.types import Spent
+from tabletrail.events.types import Marked, Spent
+from tabletrail.render import describe
 from test_round_meters import arena
 
 
@@ -36,3 +37,15 @@ def test_a_delayed_turn_taken_idle_loses_1_ap_whatever_idle_ap_loss_says():
         do(enc, "end-turn")
     spent = of_type(do(enc, "end-turn"), Spent)[0]
     assert (spent.fighter, spent.amount, spent.rules) == ("ari", 1, ("round-meters/delay",))
+
+
+def test_a_delay_to_the_end_of_the_pass_reads_as_one():
+    # round-meters/delay: "Choose a combatant who has not yet acted during the current pass, or
+    # choose to act at the end of the current pass." With no combatant named, the log says the turn
+    # goes to the end of the pass (it said "delays until after" and nobody).
+    enc = encounter(arena())
+    marked = [e for e in of_type(do(enc, "delay ari"), Marked) if e.key == "delayed"][0]
+    assert describe(marked) == "ari delays to the end of pass 1"
+    enc = encounter(arena())
+    marked = [e for e in of_type(do(enc, "delay ari after=cyn"), Marked) if e.key == "delayed"][0]
+    assert describe(marked) == "ari delays until after cyn"
