@@ -85,3 +85,21 @@ def test_a_fall_onto_a_fighter_cites_the_occupancy_ruling_either_way():
     shared = _pushed_off_onto_b("same-space")
     assert shared.to[:2] == (1, 2) and "speed-meters/occupancy" in shared.rules
     assert "fall_onto_fighter = same-space" in shared.note
+
+
+SHELF = ["######", "#:...#", "######"]  # a 2.5 m shelf at 1,1
+
+
+def test_landing_prone_from_a_short_fall_is_a_setting():
+    # speed-meters/fall-table: "When a character falls 5 or more meters, there is a risk ...";
+    # the document lands a faller prone only on the table's 6 ("Land prone with no ill effect") and
+    # says nothing of a fall under 5 m. Landing prone from one is a house ruling, so a named setting
+    # (short_fall_prone, default true as before); with false the faller lands on its feet.
+    for prone, posture in ((True, "prone"), (False, "standing")):
+        settings = f'ledge_drop = "fall"\nshort_fall_prone = {str(prone).lower()}'
+        enc = encounter(scene(SHELF, fighter("a", at=(1, 1)), settings=settings))
+        events = do(enc, "move a 2,1")
+        a = enc.state.fighter("a")
+        assert a.pos == (2, 1, 0) and a.states.get("posture", "standing") == posture
+        placed = [e for e in of_type(events, Placed) if e.how == "fall"][0]
+        assert "speed-meters/fall-table" in placed.rules  # the ruling it followed, cited

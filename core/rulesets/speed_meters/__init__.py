@@ -172,7 +172,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "from 5 m, one d6 per 5 m fallen: 1 death, 2 permanent trauma, 3 trauma, 4 1d10 per 2 m, "
             "5 1d6 per 2 m, 6 prone unhurt; soft ground skips 1 roll, liquid 3; a Skill Feat reaction "
             "skips 1 roll per 2 Bumps",
-            "the faller always takes the opt-outs it has",
+            "the faller always takes the opt-outs it has; a fall under 5 m lands prone (setting "
+            "short_fall_prone)",
         ),
         Rule(
             "fall-speed",
@@ -212,6 +213,15 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "house ruling: the document says nothing of falling onto someone",
             ("beside", "same-space"),
             "speed-meters/occupancy",
+        ),
+        Setting(
+            "short_fall_prone",
+            True,
+            "whether a fall under 5 m (no roll on the falling table) lands the faller prone; house "
+            "ruling: the document lands a faller prone only on the table's 6 and says nothing of "
+            "shorter falls; false lands it on its feet",
+            (),
+            "speed-meters/fall-table",
         ),
         Setting(
             "stand_up_actions",

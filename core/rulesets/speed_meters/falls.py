@@ -95,13 +95,16 @@ class Falls(Shared):
         total = before + height
         tags = b.state.grid.tags[y][x]
         rolls, skipped, why = fall_rolls(total, tags, bumps)
+        # fall-table: a fall under 5 m rolls nothing; whether it lands prone is a house ruling
+        short = total < FALL_ROLL_EVERY
         fall(
             b,
             fid,
             (x, y),
+            prone=not short or bool(b.state.settings["short_fall_prone"]),
             rules=(
                 rule,
-                *((self.rule("fall-table"),) if rolls else ()),
+                *((self.rule("fall-table"),) if rolls or short else ()),
                 *((self.rule("occupancy"),) if onto else ()),
             ),
             note=f"falls {fmt(height)} m"
