@@ -103,3 +103,4 @@ def test_landing_prone_from_a_short_fall_is_a_setting():
         assert a.pos == (2, 1, 0) and a.states.get("posture", "standing") == posture
         placed = [e for e in of_type(events, Placed) if e.how == "fall"][0]
         assert "speed-meters/fall-table" in placed.rules  # the ruling it followed, cited
+        assert ("lands on its feet (short_fall_prone = false)" in placed.note) is not prone

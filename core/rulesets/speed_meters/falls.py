@@ -97,11 +97,12 @@ class Falls(Shared):
         rolls, skipped, why = fall_rolls(total, tags, bumps)
         # fall-table: a fall under 5 m rolls nothing; whether it lands prone is a house ruling
         short = total < FALL_ROLL_EVERY
+        prone = not short or bool(b.state.settings["short_fall_prone"])
         fall(
             b,
             fid,
             (x, y),
-            prone=not short or bool(b.state.settings["short_fall_prone"]),
+            prone=prone,
             rules=(
                 rule,
                 *((self.rule("fall-table"),) if rolls or short else ()),
@@ -110,7 +111,8 @@ class Falls(Shared):
             note=f"falls {fmt(height)} m"
             + (f" ({fmt(total)} m in all)" if before else "")
             + (f"; {why}" if why else "")
-            + (f"; {onto}" if onto else ""),
+            + (f"; {onto}" if onto else "")
+            + ("" if prone else "; lands on its feet (short_fall_prone = false)"),
             from_z=z,
         )
         self.settle_mode(b, fid, rule, "lands")
