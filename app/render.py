@@ -320,7 +320,11 @@ MARKS: dict[str, Callable[[Words, str, Any], str]] = {
     "action": _action,
     "trajectory": _trajectory,
     "rotation": _rotation,
-    "delayed": lambda w, fid, v: f"{fid} delays until after {v['after']}",
+    "delayed": lambda w, fid, v: (
+        f"{fid} delays until after {v['after']}"
+        if v["after"]
+        else f"{fid} delays to the end of pass {v['pass']}"
+    ),
     "invading": lambda w, fid, v: f"{fid} tries to enter {w.cell(v['cell'])}, held by {v['occupant']}",
     "blocked": lambda w, fid, v: f"{fid} may not try to enter {w.value(v)} again this cycle",
     "sprint-penalty": lambda w, fid, v: (

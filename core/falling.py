@@ -1,4 +1,4 @@
-"""Falling, the part every ruleset shares: straight down, landing prone.
+"""Falling, the part every ruleset shares: straight down, landing prone (unless a ruleset rules not).
 
 What a fall costs (damage per yard, a d6 table…) is each ruleset's own rule;
 where the fighter lands and that it lands prone is written once, here.
@@ -18,15 +18,25 @@ def landing_height(b: Batch, cell: XY) -> int:
 
 
 def fall(
-    b: Batch, fighter_id: str, cell: XY, *, rules: tuple[str, ...], note: str = "", from_z: int | None = None
+    b: Batch,
+    fighter_id: str,
+    cell: XY,
+    *,
+    rules: tuple[str, ...],
+    note: str = "",
+    from_z: int | None = None,
+    prone: bool = True,
 ) -> int:
-    """Drop a fighter straight down onto `cell`, prone. Returns the height fallen, centi-units."""
+    """Drop a fighter straight down onto `cell`, prone unless the ruleset rules otherwise (`prone`).
+    Returns the height fallen, centi-units."""
     f = b.state.fighter(fighter_id)
     assert f is not None
     start = f.pos[2] if from_z is None else from_z
     land = landing_height(b, cell)
     b.emit(ev.Placed(fighter=fighter_id, to=(cell[0], cell[1], land), how="fall", rules=rules, note=note))
     posture = f.states.get("posture", "standing")
+    if not prone:
+        return max(0, start - land)
     b.emit(
         ev.StateChanged(
             fighter=fighter_id,

@@ -224,7 +224,7 @@ class RoundMeters(Walking, Sprinting, Delaying):
             "which stays 1 whatever this says) applied to every turn (house default); with 0 a pass "
             "follows another while anyone keeps AP, so set max_passes",
             (),
-            "round-meters/delay",
+            "round-meters/passes",  # an ordinary idle turn; a delayed one is delay's 1 AP
         ),
         Setting(
             "hold_triggers",

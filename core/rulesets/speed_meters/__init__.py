@@ -110,7 +110,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         ),
         Rule(
             "climb",
-            "roll +Brawn against difficulty 1-3 (by surface) for each climbing move; failure falls; "
+            "roll +Brawn against difficulty 1–3 (by surface) for each climbing move; failure falls; "
             "half Speed (min 1); non-climbing attackers have Advantage",
             "one roll per climbing Movement, before it, against the hardest hold on the way; "
             "failing on the ground just loses the Movement",
@@ -172,7 +172,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "from 5 m, one d6 per 5 m fallen: 1 death, 2 permanent trauma, 3 trauma, 4 1d10 per 2 m, "
             "5 1d6 per 2 m, 6 prone unhurt; soft ground skips 1 roll, liquid 3; a Skill Feat reaction "
             "skips 1 roll per 2 Bumps",
-            "the faller always takes the opt-outs it has",
+            "the faller always takes the opt-outs it has; a fall under 5 m lands prone (setting "
+            "short_fall_prone)",
         ),
         Rule(
             "fall-speed",
@@ -212,6 +213,15 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "house ruling: the document says nothing of falling onto someone",
             ("beside", "same-space"),
             "speed-meters/occupancy",
+        ),
+        Setting(
+            "short_fall_prone",
+            True,
+            "whether a fall under 5 m (no roll on the falling table) lands the faller prone; house "
+            "ruling: the document lands a faller prone only on the table's 6 and says nothing of "
+            "shorter falls; false lands it on its feet",
+            (),
+            "speed-meters/fall-table",
         ),
         Setting(
             "stand_up_actions",
@@ -389,7 +399,14 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
         """Dropping prone or standing up takes the actions the stand_up_actions setting says."""
         what = "standing up" if trigger == "stand_up" else "dropping prone"
-        for _ in range(int(b.state.settings["stand_up_actions"])):
+        need = int(b.state.settings["stand_up_actions"])
+        left = self.actions(b.state, f) - f.used("actions")
+        require(  # with none left, use_action says every action is used
+            need <= left or left <= 0,
+            self.rule("movement"),
+            f"{what} takes {need} actions (stand_up_actions), but {f.id} has {left} left",
+        )
+        for _ in range(need):
             self.use_action(b, f, self.rule("movement"), what)
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:

@@ -90,24 +90,29 @@ class Falls(Shared):
                 self.keep_skill_feat(b, fid, bumps)
             self.fall_time(b, fid, FALL_PER_TURN)
             return
-        (x, y), beside = self.landing_space(b.state, fid, (x, y), z)  # occupancy: not onto someone
+        (x, y), onto = self.landing_space(b.state, fid, (x, y), z)  # occupancy: fall_onto_fighter
         height = z - landing_height(b, (x, y))
         total = before + height
         tags = b.state.grid.tags[y][x]
         rolls, skipped, why = fall_rolls(total, tags, bumps)
+        # fall-table: a fall under 5 m rolls nothing; whether it lands prone is a house ruling
+        short = total < FALL_ROLL_EVERY
+        prone = not short or bool(b.state.settings["short_fall_prone"])
         fall(
             b,
             fid,
             (x, y),
+            prone=prone,
             rules=(
                 rule,
-                *((self.rule("fall-table"),) if rolls else ()),
-                *((self.rule("occupancy"),) if beside else ()),
+                *((self.rule("fall-table"),) if rolls or short else ()),
+                *((self.rule("occupancy"),) if onto else ()),
             ),
             note=f"falls {fmt(height)} m"
             + (f" ({fmt(total)} m in all)" if before else "")
             + (f"; {why}" if why else "")
-            + (f"; {beside}" if beside else ""),
+            + (f"; {onto}" if onto else "")
+            + ("" if prone else "; lands on its feet (short_fall_prone = false)"),
             from_z=z,
         )
         self.settle_mode(b, fid, rule, "lands")

@@ -313,7 +313,8 @@ class Modes(Falls):
                     terrain_factor=2 if rough else 1,
                 )
                 rs.no_enemy(state, f, step.to)
-                cited = (rs.rule("swim"), rs.rule("rough")) if rough else (rs.rule("swim"),)
+                # rough: a Speed-1 swimmer's step is priced by the rough rule's exception, so cited too
+                cited = (rs.rule("swim"), rs.rule("rough")) if grid.has(x, y, "rough") else (rs.rule("swim"),)
                 return replace(step, mode="swim"), cited
             bottom = water_bottom(grid, x, y)
             if not bottom <= z <= surface:
@@ -326,7 +327,7 @@ class Modes(Falls):
             # swim + rough: water is rough terrain unless adapted; a Speed-1 swimmer ignores that.
             rough = not adapted and speed != CU
             step = step3(state, frm, to, parity, "swim", 2 if rough else 1)
-            return step, ((rs.rule("swim"), rs.rule("rough")) if rough else (rs.rule("swim"),))
+            return step, ((rs.rule("swim"), rs.rule("rough")) if not adapted else (rs.rule("swim"),))
 
         return judge
 
@@ -532,16 +533,16 @@ class Modes(Falls):
                 )
             )
             return
-        (x, y), beside = self.landing_space(b.state, fid, (x, y), z)  # occupancy: not onto someone
+        (x, y), onto = self.landing_space(b.state, fid, (x, y), z)  # occupancy: fall_onto_fighter
         floor = grid.top[y][x]
         b.emit(
             ev.Placed(
                 fighter=fid,
                 to=(x, y, floor),
                 how="glide",
-                rules=(rule, self.rule("occupancy")) if beside else (rule,),
+                rules=(rule, self.rule("occupancy")) if onto else (rule,),
                 note=f"reaches the ground from {fmt(z - floor)} m still gliding: no falling damage"
-                + (f" ({beside})" if beside else ""),
+                + (f" ({onto})" if onto else ""),
             )
         )
         self.settle_mode(b, fid, rule, "lands from the glide")

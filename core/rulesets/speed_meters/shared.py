@@ -333,7 +333,7 @@ class Shared(Ruleset):
             )
 
     def landing_space(self, state: EncounterState, fid: str, cell: XY, z: int) -> tuple[XY, str]:
-        """Where a body coming down from `z` onto `cell` lands, and why it moved, if it did.
+        """Where a body coming down from `z` onto `cell` lands, and why, if someone is there.
 
         occupancy (house ruling, setting fall_onto_fighter; the document says nothing of falling onto
         someone): a fall or a glide never ends in an occupied space, as a Movement can't; it lands in
@@ -357,8 +357,10 @@ class Shared(Ruleset):
             )
 
         who = taken(cell)
-        if not who or state.settings["fall_onto_fighter"] == "same-space":
+        if not who:
             return cell, ""
+        if state.settings["fall_onto_fighter"] == "same-space":
+            return cell, f"shares {show(cell)} with {', '.join(who)} (fall_onto_fighter = same-space)"
         x0, y0 = cell
         for ring in range(1, max(grid.width, grid.height)):
             near = [

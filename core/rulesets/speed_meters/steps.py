@@ -98,12 +98,12 @@ class _Walking(QuietSteps):
                 )
             if grid.has(*to, "deep") or swimmable(grid, *to):
                 raise Refusal(rs.rule("swim"), f"{show(to)} is deep water: getting in is a swim, not a walk")
-            # rough: 2 m a space, unless the mover's Speed is 1.
+            # rough: 2 m a space, unless the mover's Speed is 1 (the rule's own exception, cited too).
             rough = grid.has(*to, "rough") and self.speed != CU
             step = flat_step(
                 grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=2 if rough else 1
             )
-            if rough:
+            if grid.has(*to, "rough"):
                 cites.append(rs.rule("rough"))
             self.across = 0
             if up > 0 and not grid.has(*to, "stairs"):
