@@ -172,7 +172,7 @@ def _checks(checks: list[dict[str, Any]]) -> list[str]:
     for c in checks:
         at = f"event {c['seq']}: " if c["seq"] else ""
         if c["hidden"]:
-            result = "seeded draw, not shown in a dry run (why --reveal shows it)"
+            result = "draw, not shown in a dry run (why --reveal shows it)"
         else:
             dice = f" (dice {'+'.join(map(str, c['dice']))} of {c['formula']})" if c["dice"] else ""
             mod = f" {c['modifier']:+} = {c['total']}" if c["modifier"] else ""
