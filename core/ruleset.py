@@ -335,6 +335,11 @@ class Ruleset:
             )
         return f
 
+    def unmark(self, b: Batch, f: Fighter, key: str, rule: str, note: str) -> None:
+        """Lift a mark the fighter holds (a held action, a ban, a count) when what it stood for ends."""
+        if key in f.marks:
+            b.emit(ev.Unmarked(fighter=f.id, key=key, rules=(rule,), note=note))
+
     def change(self, b: Batch, f: Fighter, machine: str, trigger: str, rule: str, note: str = "") -> str:
         """Ask a state machine for a transition and record it; refuses if not allowed."""
         graph = GRAPHS[machine]

@@ -317,16 +317,14 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
                         note=f"cycle {round_no} starts: " + "; ".join(why[r][1] for r in fresh),
                     )
                 )
-            if BLOCKED in f.marks:
-                # invade: the ban on a second attempt lasts for the cycle only.
-                b.emit(
-                    ev.Unmarked(
-                        fighter=f.id,
-                        key=BLOCKED,
-                        rules=(self.rule("invade"),),
-                        note=f"cycle {round_no} starts: {f.id} may try the squares it was blocked from again",
-                    )
-                )
+            # invade: the ban on a second attempt lasts for the cycle only.
+            self.unmark(
+                b,
+                f,
+                BLOCKED,
+                self.rule("invade"),
+                f"cycle {round_no} starts: {f.id} may try the squares it was blocked from again",
+            )
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         f = self.fighter(b.state, fighter_id)

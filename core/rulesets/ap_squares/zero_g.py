@@ -390,8 +390,7 @@ class ZeroGravity(Ruleset):
             f"{why}: {fighter_id} is held by gravity again"
             + ("" if is_object(body) else "; the zero-gravity penalties end"),
         )
-        if TRAJECTORY in body.marks:
-            b.emit(ev.Unmarked(fighter=fighter_id, key=TRAJECTORY, rules=(rule,), note="no more drift"))
+        self.unmark(b, body, TRAJECTORY, rule, "no more drift")
 
     @handles(GravityOn)
     def gravity_on(self, b: Batch, cmd: GravityOn, dice: Dice) -> None:

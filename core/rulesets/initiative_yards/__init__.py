@@ -298,18 +298,14 @@ class InitiativeYards(Jumps, Dragging, Actions):
             )
         )
         for key in (DRAGGING, SLIP_CHECKED, DIAGONALS):
-            if key in f.marks:
-                b.emit(
-                    ev.Unmarked(fighter=f.id, key=key, rules=(self.rule("move"),), note="a new move action")
-                )
+            self.unmark(b, f, key, self.rule("move"), "a new move action")
         if STRIKING in f.marks:  # engage-break: a Strike is resolved before its striker's next turn
-            b.emit(
-                ev.Unmarked(
-                    fighter=f.id,
-                    key=STRIKING,
-                    rules=(self.rule("engage-break"),),
-                    note=f"the Strike at {f.marks[STRIKING]} was never resolved: it lapses",
-                )
+            self.unmark(
+                b,
+                f,
+                STRIKING,
+                self.rule("engage-break"),
+                f"the Strike at {f.marks[STRIKING]} was never resolved: it lapses",
             )
 
 

@@ -151,24 +151,22 @@ class Passes(Shared):
                     "were left unused)",
                 )
             )
-            if DIAGONALS in f.marks:  # round-budget: the round's Movement, diagonals and all, starts over
-                b.emit(
-                    ev.Unmarked(
-                        fighter=f.id,
-                        key=DIAGONALS,
-                        rules=(self.rule("round-budget"),),
-                        note=f"round {round_no}: the alternating count of diagonals starts again",
-                    )
-                )
+            # round-budget: the round's Movement, diagonals and all, starts over
+            self.unmark(
+                b,
+                f,
+                DIAGONALS,
+                self.rule("round-budget"),
+                f"round {round_no}: the alternating count of diagonals starts again",
+            )
             if SPRINTS in f.marks:
-                b.emit(
-                    ev.Unmarked(
-                        fighter=f.id,
-                        key=SPRINTS,
-                        rules=(self.rule("sprint"),),
-                        note=f"the {self.penalty(f)} of {f.marks[SPRINTS]['sprints']} Sprint(s) lasted "
-                        f"for the remainder of round {round_no - 1} only",
-                    )
+                self.unmark(
+                    b,
+                    f,
+                    SPRINTS,
+                    self.rule("sprint"),
+                    f"the {self.penalty(f)} of {f.marks[SPRINTS]['sprints']} Sprint(s) lasted "
+                    f"for the remainder of round {round_no - 1} only",
                 )
 
     def begin_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
@@ -246,15 +244,8 @@ class Passes(Shared):
         """End the fighter's turn by a TURN trigger (finish, delay, hold) and pass it on."""
         f = b.state.fighter(fighter_id)
         assert f is not None
-        if DELAYED in f.marks and trigger != "delay":
-            b.emit(
-                ev.Unmarked(
-                    fighter=fighter_id,
-                    key=DELAYED,
-                    rules=(self.rule("delay"),),
-                    note=f"{fighter_id}'s delayed turn has come and gone",
-                )
-            )
+        if trigger != "delay":
+            self.unmark(b, f, DELAYED, self.rule("delay"), f"{fighter_id}'s delayed turn has come and gone")
         self.change(b, f, "turn", trigger, rule, note)
         b.emit(ev.TurnEnded(fighter=fighter_id, rules=(rule,), note=note))
         self.next_turn(b, dice)
