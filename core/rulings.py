@@ -299,6 +299,13 @@ def lift(rs: Ruleset, b: Batch, cmd: Lift, dice: Dice) -> None:
         _remark(b, key, _others(b.state, key, cells), [], (RULING,), note)
 
 
+def _said(value: Any) -> str:
+    """A setting's value as a GM says it: yes/no for a switch, the word or number as written."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
+
+
 @engine_command(ChangeSetting)
 def change_setting(rs: Ruleset, b: Batch, cmd: ChangeSetting, dice: Dice) -> None:
     """A setting changes from here on; the ruling records the old and new value."""
@@ -313,6 +320,6 @@ def change_setting(rs: Ruleset, b: Batch, cmd: ChangeSetting, dice: Dice) -> Non
     if wrong:
         raise Refusal(spec.rule or RULING, f"setting {wrong[0]}: {wrong[1]}")
     rules = _ids(RULING, spec.rule)
-    note = f"{spec.name} goes from {old!r} to {value!r} from here on"
+    note = f"{spec.name} goes from {_said(old)} to {_said(value)} from here on"
     _made(b, cmd, "setting", {"setting": spec.name, "from": old, "to": value}, rules, note)
     b.emit(SettingChanged(key=spec.name, value=value, rules=rules, note=note))

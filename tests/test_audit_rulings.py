@@ -3,10 +3,14 @@ charging what it says; logged as RulingMade plus its facts; shown by explain and
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgspec
 import pytest
 from support import do, encounter, grid, of_type, refuse
 from tabletrail.core.cell_rulings import FORBID, TEST
+from tabletrail.encounter import Encounter
+from tabletrail.events.log import JsonlStore
 from tabletrail.events.types import (
     BoardMarked,
     CheckRolled,
@@ -321,3 +325,17 @@ def test_verify_refuses_a_placement_no_ruling_authorised():
     f = verify_lines(rechain([*recs, sneak]))["finding"]
     assert f["seq"] == len(recs) + 1 and f["recorded"]["type"] == "placed"
     assert "produce nothing here" in f["reason"]
+
+
+def test_a_setting_ruling_says_a_switch_as_yes_or_no(tmp_path: Path) -> None:
+    """A GM's setting change reads as the GM says it, not as Python writes True or 'every-1'."""
+    from tabletrail.cli import main
+
+    log = tmp_path / "s.jsonl"
+    scenario = Path(__file__).resolve().parent.parent / "scenarios" / "speed-meters-skirmish.toml"
+    assert main(["new", str(scenario), "--log", str(log)]) == 0
+    assert main(["do", str(log), "setting", "short_fall_prone", "false", "why=table ruling"]) == 0
+    assert main(["do", str(log), "setting", "diagonal", "euclidean", "why=table ruling"]) == 0
+    notes = {r.event.note for r in Encounter.open(JsonlStore(log)).records}
+    assert "short_fall_prone goes from yes to no from here on" in notes
+    assert "diagonal goes from every-1 to euclidean from here on" in notes
