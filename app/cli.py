@@ -181,7 +181,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             print(f"  {r['id']}: {r['enforce']}{default}")
         print("  settings:")
         for s in rs["settings"]:
-            print(f"    {s['name']} = {s['default']!r}: {s['doc']}")
+            print(f"    {s['name']} = {render.Words().value(s['default'])}: {s['doc']}")
         print("  commands: " + ", ".join(rs["commands"]))
         print()
     print("engine rules (cited under every ruleset):")

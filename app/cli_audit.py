@@ -251,9 +251,10 @@ def explain_text(data: dict[str, Any]) -> str:
     bearing = [s for s in data["settings"] if s["bears"]]
     others = [s for s in data["settings"] if not s["bears"]]
     out.append("settings in force:")
+    said = render.Words().value  # a setting as a GM says it: yes/no, the word or number as written
     for s in bearing:
-        out.append(f"  {s['name']} = {s['value']!r}  (bears on {s['rule']})")
-    out.append("  " + ", ".join(f"{s['name']} = {s['value']!r}" for s in others))
+        out.append(f"  {s['name']} = {said(s['value'])}  (bears on {s['rule']})")
+    out.append("  " + ", ".join(f"{s['name']} = {said(s['value'])}" for s in others))
     rulings = data["rulings"]
     out.append(
         "GM rulings in force before it:" if rulings["in_force"] else "GM rulings in force before it: none"
@@ -366,10 +367,22 @@ def _side_by_side(left: str, right: str, titles: tuple[str, str]) -> str:
     return "\n".join(rows)
 
 
+def _fighter_fact(w: render.Words, fid: str, what: str, value: Any) -> str:
+    """One fact of a fighter card in the table's words, as the explain card says it."""
+    if what == "spent":
+        return ", ".join(render.spent_text(w, k, v) for k, v in value.items() if v) or "nothing"
+    if what == "states":
+        return " ".join(f"{k}={v}" for k, v in value.items()) or "-"
+    if what == "marks":
+        return "; ".join(render.short(w.mark(fid, k, v), 60) for k, v in value.items()) or "none"
+    return w.cell(value) if what == "pos" else w.value(value)
+
+
 def whatif_text(result: audit.WhatIf) -> str:
+    said = render.Words().value  # a setting as a GM says it: yes/no, the word or number as written
     what = [
-        f"{k} = {new!r} "
-        + ("(the same as recorded: this changes nothing)" if old == new else f"(recorded {old!r})")
+        f"{k} = {said(new)} "
+        + ("(the same as recorded: this changes nothing)" if old == new else f"(recorded {said(old)})")
         for k, (old, new) in result.changed.items()
     ]
     out = ["what if " + ", ".join(what + [f"the GM had ruled {text!r}" for text in result.rulings])]
@@ -398,9 +411,9 @@ def whatif_text(result: audit.WhatIf) -> str:
     out.append(_side_by_side(left, right, ("recorded", "what-if")))
     out.append("key:" + key)
     for diff in result.differences:
-        out.append(
-            f"  {diff['fighter']} {diff['what']}: recorded {diff['recorded']}, what-if {diff['what_if']}"
-        )
+        fid, what = diff["fighter"], diff["what"]
+        was, now = (_fighter_fact(words, fid, what, diff[k]) for k in ("recorded", "what_if"))
+        out.append(f"  {fid} {what}: recorded {was}, what-if {now}")
     return "\n".join(out)
 
 

@@ -46,7 +46,7 @@ def test_explain_prints_the_command_rules_steps_and_fighters(log: Path, capsys):
     assert f"event {seq} (batch" in out and "command: move" in out
     assert "speed-meters/movement: a Movement action moves up to Speed meters" in out
     assert "step  cell" in out and "total" in out and "left" in out
-    assert "settings in force:" in out and "diagonal = 'every-1'  (bears on speed-meters/movement)" in out
+    assert "settings in force:" in out and "diagonal = every-1  (bears on speed-meters/movement)" in out
     assert "before: at" in out and "after:  at" in out
 
 
@@ -127,7 +127,7 @@ def test_whatif_shows_both_boards_side_by_side(log: Path, tmp_path: Path, capsys
     before = files(tmp_path)
     assert main(["whatif", str(log), "--set", "diagonal=euclidean"]) == 0
     out = capsys.readouterr().out
-    assert "what if diagonal = 'euclidean' (recorded 'every-1')" in out
+    assert "what if diagonal = euclidean (recorded every-1)" in out
     assert "first divergence at event" in out
     header = next(line for line in out.splitlines() if line.startswith("recorded"))
     assert "what-if" in header

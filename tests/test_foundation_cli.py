@@ -139,7 +139,7 @@ def test_rules_lists_the_speed_meters_rule_ids_with_settings(capsys: pytest.Capt
     out = cli(capsys, "rules")
     for name in SPEED_METERS_RULES:
         assert f"speed-meters/{name}:" in out
-    assert "default ruling:" in out and "diagonal = 'every-1'" in out
+    assert "default ruling:" in out and "diagonal = every-1" in out
     one = json.loads(cli(capsys, "rules", "speed-meters", "--json"))["data"]
     assert [rs["id"] for rs in one] == ["speed-meters"]
     rs = one[0]

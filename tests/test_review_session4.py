@@ -1,0 +1,43 @@
+"""Review of session 4: what a GM reads at the table carries no Python reprs or centi-units."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tabletrail.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"
+
+
+@pytest.fixture
+def log(tmp_path: Path, capsys) -> Path:
+    path = tmp_path / "fight.jsonl"
+    assert main(["new", str(SCENARIO), "--log", str(path)]) == 0
+    assert main(["do", str(path), "move", "ari", "2,2", "4,2"]) == 0
+    capsys.readouterr()
+    return path
+
+
+def test_whatif_tells_settings_and_fighters_in_words(log: Path, capsys):
+    assert main(["whatif", str(log), "--set", "diagonal=euclidean"]) == 0
+    out = capsys.readouterr().out
+    assert "what if diagonal = euclidean (recorded every-1)" in out
+    assert "ari spent: recorded actions 1, movement 5 m, what-if actions 1, movement 5.41 m" in out
+    assert "{" not in out and "'" not in out
+
+
+def test_explain_settings_in_force_say_yes_no_and_words(log: Path, capsys):
+    assert main(["explain", str(log), "7"]) == 0
+    out = capsys.readouterr().out
+    assert "  diagonal = every-1  (bears on speed-meters/movement)" in out
+    assert "short_fall_prone = yes" in out and "ledge_drop = refuse" in out
+    assert "True" not in out and "'every-1'" not in out
+
+
+def test_rules_listing_says_defaults_as_written(capsys):
+    assert main(["rules", "speed-meters"]) == 0
+    out = capsys.readouterr().out
+    assert "    ledge_drop = refuse: " in out and "    aquatic_breathes = yes: " in out
+    assert " = True:" not in out and " = 'refuse':" not in out
