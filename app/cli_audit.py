@@ -216,11 +216,9 @@ def _fighters(
     return out
 
 
-def _ruling_line(r: dict[str, Any]) -> str:
+def _ruling_line(r: dict[str, Any], w: render.Words) -> str:
     status = f" ({r['status']})" if r.get("status") else ""
-    return (
-        f"  event {r['seq']}: {r['kind']} by {r['by']}: {r['why']}{status}  detail {json.dumps(r['detail'])}"
-    )
+    return f"  event {r['seq']}: {r['kind']} by {r['by']}: {r['why']}{status}  detail {w.value(r['detail'])}"
 
 
 def explain_text(data: dict[str, Any]) -> str:
@@ -259,13 +257,13 @@ def explain_text(data: dict[str, Any]) -> str:
     out.append(
         "GM rulings in force before it:" if rulings["in_force"] else "GM rulings in force before it: none"
     )
-    out.extend(_ruling_line(r) for r in rulings["in_force"])
+    out.extend(_ruling_line(r, w) for r in rulings["in_force"])
     for c in rulings["cells"]:
         target = f" (test against {c['target']})" if c["kind"] == "test" else ""
         out.append(f"  cell {c['cell'][0]},{c['cell'][1]}: {c['kind']}{target} [{c['rule']}] {c['why']}")
     if rulings["made_here"]:
         out.append("GM rulings made by this batch:")
-        out.extend(_ruling_line(r) for r in rulings["made_here"])
+        out.extend(_ruling_line(r, w) for r in rulings["made_here"])
     out.append("fighters involved:" if data["fighters"] else "fighters involved: none")
     out.extend(_fighters(data["fighters"], unit, centi=tuple(data.get("centi", ()))))
     out.append("events of the batch:")
@@ -338,7 +336,8 @@ def verify_text(data: dict[str, Any]) -> str:
             out.append(f"  {label}: {text}")
     if data["rulings"]:
         out.append("GM rulings in the log (re-decided like any command):")
-        out.extend(_ruling_line(r) for r in data["rulings"])
+        w = render.Words.of(data.get("ruleset"))
+        out.extend(_ruling_line(r, w) for r in data["rulings"])
     if data["tip"]:
         found = [
             said

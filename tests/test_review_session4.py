@@ -41,3 +41,18 @@ def test_rules_listing_says_defaults_as_written(capsys):
     out = capsys.readouterr().out
     assert "    ledge_drop = refuse: " in out and "    aquatic_breathes = yes: " in out
     assert " = True:" not in out and " = 'refuse':" not in out
+
+
+def test_verify_and_explain_tell_a_ruling_detail_in_words(log: Path, capsys):
+    """A GM ruling's detail reads as the ruling note does: yes/no, cells, lengths in meters."""
+    for words in (["setting", "short_fall_prone", "no", "why=house"], ["place", "bo", "3,5", "why=gm"]):
+        assert main(["do", str(log), *words]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "detail setting short_fall_prone, from yes, to no" in out
+    assert "detail fighter bo, from 2,1, to 3,5 at height 1 m" in out
+    assert "{" not in out and "true" not in out and "100" not in out
+    assert main(["explain", str(log), "13"]) == 0
+    out = capsys.readouterr().out
+    assert "detail setting short_fall_prone, from yes, to no" in out and '{"setting"' not in out

@@ -508,6 +508,9 @@ def verify_lines(
         "batches": len(_groups(records)),
         "checked": counts,
         "rulings": rulings,
+        "ruleset": records[0].event.scenario.ruleset
+        if records and isinstance(records[0].event, EncounterStarted)
+        else None,
         "tip": line_hash(lines[-1]) if lines else "",
         "anchored": bool(tip) and tip in {line_hash(line) for line in lines},
         "anchor_given": bool(tip) and tip in {line_hash(line) for line in lines},
