@@ -314,9 +314,10 @@ def verify_text(data: dict[str, Any]) -> str:
     out = []
     f = data["finding"]
     if f is None:
+        counts = ", ".join(render.plural(c[k], k) for k in ("command", "undo", "redo"))
         out.append(
-            f"{data['log']}: OK: {data['lines']} lines, hash chain intact; {c['command']} command(s), "
-            f"{c['undo']} undo(s), {c['redo']} redo(s) re-decided and matched the log"
+            f"{data['log']}: OK: {data['lines']} lines, hash chain intact; "
+            f"{counts} re-decided and matched the log"
         )
     else:
         out.append(f"{data['log']}: FAILED at line/seq {f['seq']} ({f['kind']}): {f['reason']}")

@@ -56,3 +56,9 @@ def test_verify_and_explain_tell_a_ruling_detail_in_words(log: Path, capsys):
     assert main(["explain", str(log), "13"]) == 0
     out = capsys.readouterr().out
     assert "detail setting short_fall_prone, from yes, to no" in out and '{"setting"' not in out
+
+
+def test_verify_counts_agree_with_their_nouns(log: Path, capsys):
+    assert main(["verify", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "hash chain intact; 1 command, 0 undos, 0 redos re-decided and matched the log" in out
