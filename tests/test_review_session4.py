@@ -62,3 +62,14 @@ def test_verify_counts_agree_with_their_nouns(log: Path, capsys):
     assert main(["verify", str(log)]) == 0
     out = capsys.readouterr().out
     assert "hash chain intact; 1 command, 0 undos, 0 redos re-decided and matched the log" in out
+
+
+def test_speed_meters_stand_up_actions_may_not_be_negative(log: Path, capsys):
+    """As ap-squares' posture_ap: a negative count of actions is no ruling a table can play."""
+    before = log.read_bytes()
+    assert main(["do", str(log), "setting", "stand_up_actions", "-1", "why=house"]) == 1
+    assert "refused by speed-meters/movement: setting stand_up_actions: must not be negative, got -1" in (
+        capsys.readouterr().err
+    )
+    assert log.read_bytes() == before
+    assert main(["whatif", str(log), "--set", "stand_up_actions=-1"]) == 2

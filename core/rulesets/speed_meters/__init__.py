@@ -390,8 +390,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         return super().decide(state, command, dice)
 
     def check_settings(self, settings: dict[str, Any]) -> tuple[str, str] | None:
-        """hover: a span or a rise counts from 0."""
-        for name in ("hover_span", "hover_rise"):
+        """hover: a span or a rise counts from 0; so do the actions standing up takes."""
+        for name in ("hover_span", "hover_rise", "stand_up_actions"):
             if settings[name] < 0:
                 return name, f"must not be negative, got {settings[name]}"
         return None
