@@ -325,6 +325,9 @@ MARKS: dict[str, Callable[[Words, str, Any], str]] = {
         if v["after"]
         else f"{fid} delays to the end of pass {v['pass']}"
     ),
+    "diagonals": lambda w, fid, v: (  # core/movement.DIAGONALS: the alternating count carried over
+        f"{fid}'s next diagonal step counts {'double' if int(v) % 2 else 'once'} (alternating diagonals)"
+    ),
     "invading": lambda w, fid, v: f"{fid} tries to enter {w.cell(v['cell'])}, held by {v['occupant']}",
     "blocked": lambda w, fid, v: f"{fid} may not try to enter {w.value(v)} again this cycle",
     "sprint-penalty": lambda w, fid, v: (

@@ -73,3 +73,20 @@ def test_speed_meters_stand_up_actions_may_not_be_negative(log: Path, capsys):
     )
     assert log.read_bytes() == before
     assert main(["whatif", str(log), "--set", "stand_up_actions=-1"]) == 2
+
+
+def test_the_carried_alternating_count_reads_as_what_it_means(tmp_path: Path, capsys):
+    """round-meters alternating diagonals: the carried count says what the next diagonal costs,
+    not the internal 'ari: diagonals 1'."""
+    path = tmp_path / "r.jsonl"
+    assert main(["new", str(ROOT / "scenarios" / "round-meters-ambush.toml"), "--log", str(path)]) == 0
+    for words in ("setting diagonal alternating why=table", "move ari 2,2", "move ari 3,3"):
+        assert main(["do", str(path), *words.split()]) == 0
+    capsys.readouterr()
+    assert main(["log", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "ari's next diagonal step counts double (alternating diagonals)" in out
+    assert "ari's next diagonal step counts once (alternating diagonals)" in out
+    assert "diagonals 1" not in out and "diagonals 0" not in out
+    assert main(["show", str(path)]) == 0
+    assert "diagonals 0" not in capsys.readouterr().out
