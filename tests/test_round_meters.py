@@ -770,3 +770,20 @@ def test_the_cli_refuses_a_posture_verb_under_round_meters(
     assert main(["do", str(log), "drop-prone", "ari"]) == 1  # refused, as another ruleset's verb is
     assert "round-meters has no 'drop-prone' command" in capsys.readouterr().err
     assert log.read_bytes() == before
+
+
+def test_an_unquoted_trigger_of_several_words_is_refused_with_how_to_quote_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`hold ari shoot enemy-enters 9,2` unquoted gives the hold the trigger `enemy-enters` alone
+    (9,2 fills target=): the refusal says to quote it, and the quoted form holds."""
+    log = tmp_path / "ambush.jsonl"
+    assert main(["new", str(SCENARIOS / "round-meters-ambush.toml"), "--log", str(log)]) == 0
+    before = log.read_bytes()
+    assert main(["do", str(log), "hold", "ari", "shoot", "enemy-enters", "9,2"]) == 1
+    assert (
+        "a trigger of several words is quoted: hold FIGHTER ACTION 'enemy-enters" in capsys.readouterr().err
+    )
+    assert log.read_bytes() == before
+    assert main(["do", str(log), "hold", "ari", "shoot", "enemy-enters 9,2"]) == 0
+    assert "ari holds shoot until enemy-enters 9,2" in capsys.readouterr().out

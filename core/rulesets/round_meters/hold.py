@@ -31,6 +31,11 @@ TRIGGER_USAGE = {
 TRIGGER_KINDS = tuple(TRIGGER_USAGE)
 
 
+def quote_hint(kind: str) -> str:
+    """An unquoted trigger of several words reaches the hold as its first word (the rest fills `target`)."""
+    return f"(a trigger of several words is quoted: hold FIGHTER ACTION '{TRIGGER_USAGE[kind]}')"
+
+
 class Happened(NamedTuple):
     """Something a held trigger may watch for: a fighter entering a cell, starting a move, acting."""
 
@@ -157,7 +162,11 @@ class Holding(Passes):
             )
         args = words[1:]
         if kind == "enemy-enters":
-            require(bool(args), rule, "enemy-enters needs the cells it watches, e.g. enemy-enters 4,5 5,5")
+            require(
+                bool(args),
+                rule,
+                f"enemy-enters needs the cells it watches, e.g. enemy-enters 4,5 5,5 {quote_hint(kind)}",
+            )
             cells: list[list[int]] = []
             for word in args:
                 try:
@@ -183,7 +192,10 @@ class Holding(Passes):
         require(
             len(args) == expected,
             rule,
-            f"{kind} takes " + ("FIGHTER" if expected == 1 else "FIGHTER KIND") + f", got {' '.join(args)!r}",
+            f"{kind} takes "
+            + ("FIGHTER" if expected == 1 else "FIGHTER KIND")
+            + f", got {' '.join(args)!r}"
+            + ("" if args else f" {quote_hint(kind)}"),
         )
         require(
             state.fighter(args[0]) is not None,
