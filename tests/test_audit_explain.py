@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -279,4 +280,5 @@ def test_a_fighter_card_names_what_its_move_budget_counts(capsys: pytest.Capture
     out = capsys.readouterr().out
     assert "next move up to 10 AP" in out and "next move up to 10 m" not in out
     assert main(["explain", str(ROOT / "replays" / "speed-meters-skirmish.jsonl"), "5"]) == 0
-    assert " m" in capsys.readouterr().out.split("next move up to ")[1].split(",")[0]
+    budgets = re.findall(r"next move up to ([\d.]+ \w+)", capsys.readouterr().out)
+    assert budgets and all(b.endswith(" m") for b in budgets), budgets

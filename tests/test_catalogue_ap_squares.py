@@ -11,31 +11,13 @@ from pathlib import Path
 import pytest
 from support import do, refuse
 from tabletrail.cli import main
-from tabletrail.core.rulesets import get
 from tabletrail.events.errors import InputError
 from test_ap_squares_helpers import ap_left, game, pos
 
 AP = "ap-squares"
 DERELICT = Path(__file__).parent.parent / "scenarios" / "ap-squares-derelict.toml"
 
-# CATALOGUE.md, ap-squares (002): the rule ids of its table.
-CATALOGUE = {
-    "walk",
-    "crawl",
-    "invade",
-    "reflexive-leap",
-    "rotate-about",
-    "zero-g-drift",
-    "push-off",
-    "zero-g-crawl",
-    "zero-g-grab",
-    "zero-g-penalties",
-}
-
-
-def test_every_catalogue_rule_id_is_listed():
-    # CATALOGUE.md: "Rule ids are `<ruleset>/<rule>`. Events, rejections and audit output cite them."
-    assert {r.name for r in get(AP).rules} == CATALOGUE
+# The catalogue's rule ids are checked once, in test_ap_squares_replay.py (IDS).
 
 
 def test_why_prices_a_walk_in_ap_not_in_meters(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
