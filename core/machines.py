@@ -2,19 +2,22 @@
 
 One shared `Machine` per state graph, never one per character: building a
 Machine is costly (each is built the first time its graph is asked: a command
-asks few, a plain move none), and a fighter's state is just a string on the
-board. decide asks a graph whether a trigger is legal from a state and where
-it leads; evolve never fires triggers, it writes the destination the event
-recorded. `replay_strict` re-fires every recorded trigger through the real
-Machine, for tests and `verify`.
+asks few, a plain move none, and never even imports `transitions`), and a
+fighter's state is just a string on the board. decide asks a graph whether a
+trigger is legal from a state and where it leads; evolve never fires triggers,
+it writes the destination the event recorded. `replay_strict` re-fires every
+recorded trigger through the real Machine, for tests and `verify`.
 """
 
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from tabletrail.core.refusal import Refusal
-from transitions import Machine
+
+if TYPE_CHECKING:
+    from transitions import Machine
 
 
 class Graph:
@@ -27,6 +30,8 @@ class Graph:
 
     @cached_property
     def machine(self) -> Machine:
+        from transitions import Machine  # imported with the first graph asked: a plain move loads none
+
         states, transitions = self._spec
         return Machine(
             model=None,

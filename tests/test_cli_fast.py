@@ -49,6 +49,8 @@ UNUSED_BY_DO = (
     "bz2",
     "lzma",
     "fcntl",  # a JSONL log's lock
+    "transitions",  # imported with the first state graph a command asks (core/machines.py); a move asks none
+    "logging",  # transitions' own import
 )
 
 PROBE = """
