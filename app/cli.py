@@ -193,6 +193,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play the script in memory first: a script that fails leaves no half-played log behind."""
     from tabletrail import cli_store, render
+    from tabletrail.core.units import plural
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import MemoryStore
     from tabletrail.events.scenario import at_its_place, load_scenario
@@ -208,7 +209,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         enc = Encounter.create(memory, scenario, where=args.scenario)
     refused = play_script(enc, Path(args.script))
     target.create(memory.lines, refused=memory.refused_lines())  # type: ignore[attr-defined]
-    print(f"played {args.script}: {len(enc.records)} events, {refused} refusal(s) as expected in {args.log}")
+    played = f"{len(enc.records)} events, {plural(refused, 'refusal')} as expected"
+    print(f"played {args.script}: {played} in {args.log}")
     print(render.board(enc.state))
     print(render.fighters(enc.state))
     return 0

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tabletrail.core.units import plural
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, Store
 from tabletrail.events.pg_names import NAME, is_url, masked
@@ -172,7 +173,7 @@ def _repair_database(store: SqliteStore | PostgresStore, dry_run: bool) -> int:
     store.save_snapshots(FORMAT, snapshots)
     print(
         f"{store.name}: integrity ok; {len(enc.records)} events replay; "
-        f"{dropped} snapshot(s) dropped, {len(snapshots)} rebuilt (one every {every} events)"
+        f"{plural(dropped, 'snapshot')} dropped, {len(snapshots)} rebuilt (one every {every} events)"
     )
     return 0
 
@@ -222,7 +223,7 @@ def _copy(args: argparse.Namespace) -> int:
         for store in (source_store, target_store):
             if isinstance(store, SqliteStore):
                 store.close()  # the last connection out folds the WAL back: the .db file is whole
-    extra = f", {snapshots} snapshot(s)" if snapshots else ""
+    extra = f", {plural(snapshots, 'snapshot')}" if snapshots else ""
     print(f"copied {events} events from {source_store.name} to {target_store.name}{extra}")
     return 0
 

@@ -9,7 +9,7 @@ from tabletrail.core.doors import WORDS as DOOR_WORDS
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
-from tabletrail.core.units import CU, fmt
+from tabletrail.core.units import CU, fmt, fmt_number, plural  # noqa: F401  (plural re-exported)
 from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.events import types as ev
 from tabletrail.events.log import Record
@@ -122,11 +122,6 @@ def _map_key(state: EncounterState, stacked: bool) -> str:
 
 
 KEY_WIDTH = 100
-
-
-def fmt_number(value: float) -> str:
-    """A number as a GM wrote it in the scenario: 3, 3.5, -4."""
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def fighters(state: EncounterState) -> str:
@@ -280,11 +275,6 @@ RESOURCE_LENGTHS = {"forced": "forced movement", "grapple": "grapple movement", 
 # Moves whose budget is the distance a force or a grapple meant to carry the fighter, not what it had left.
 FORCED_RESOURCES = frozenset({"forced", "grapple"})
 CENTI_KEYS = {"meters", "fallen", "height", "distance", "cost", "budget", "drop"}  # held in centi-units
-
-
-def plural(n: int | float, one: str, many: str | None = None) -> str:
-    """`1 action`, `2 actions`, `0 actions`: a count with its noun agreeing."""
-    return f"{fmt_number(n)} {one if n == 1 else (many or one + 's')}"
 
 
 def _who_target(v: dict[str, Any], at: str = "at") -> str:

@@ -13,6 +13,7 @@ import re
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.refusal import Refusal
+from tabletrail.core.units import plural
 from tabletrail.events.digest import blake2b
 from tabletrail.events.types import CheckRolled
 
@@ -101,7 +102,8 @@ class Dice:
             extra = self.rolls[self.used :]
             raise Refusal(
                 CHECKS,
-                f"{len(self.rolls)} table roll(s) given but only {self.used} check(s) happened; "
+                f"{plural(len(self.rolls), 'table roll')} given but only "
+                f"{plural(self.used, 'check')} happened; "
                 f"unused: {', '.join(map(str, extra))}",
             )
 

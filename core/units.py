@@ -30,6 +30,16 @@ def fmt(cu: int) -> str:
     return f"{sign}{whole}" if frac == 0 else f"{sign}{whole}.{frac:02d}".rstrip("0")
 
 
+def fmt_number(value: float) -> str:
+    """A number as a GM wrote it in the scenario: 3, 3.5, -4."""
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def plural(n: float, one: str, many: str | None = None) -> str:
+    """`1 action`, `2 actions`, `0 actions`: a count whose noun agrees, never `action(s)`."""
+    return f"{fmt_number(n)} {one if n == 1 else (many or one + 's')}"
+
+
 def root_cu(units_squared: int) -> int:
     """sqrt of a squared length given in whole units², rounded to the nearest 0.01."""
     scaled = units_squared * CU * CU * 4  # sqrt(4x) = 2 sqrt(x): one extra bit to round by

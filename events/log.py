@@ -656,7 +656,7 @@ class JsonlStore:
             data = self.path.read_bytes()
             for _ in range(blank):
                 end = data.rfind(b"\n", 0, end - 1) + 1
-            part = f"{blank} blank line(s) at the end"
+            part = f"{blank} blank line{'s' if blank != 1 else ''} at the end"
             what = f"{part} and {what}" if what else part
         if lines:
             last = len(lines) - 1
@@ -757,7 +757,7 @@ def cut_crash_tail(data: bytes) -> tuple[int, str] | None:
         while lines and (_batch_of(lines[-1]) or _Head()).batch == last.batch:
             end -= len(lines.pop()) + 1
             held += 1
-        part = f"{held} record(s) of batch {last.batch}"
+        part = f"{held} record{'s' if held != 1 else ''} of batch {last.batch}"
         what = f"{part} and {what}" if what else part
     if not what or end == 0:
         return None

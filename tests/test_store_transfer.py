@@ -70,7 +70,7 @@ def test_import_builds_snapshots_at_the_interval_asked(
     db = tmp_path / "fight.db"
     code, out, _ = run(capsys, "import", played, db, "--snapshot-every", "25")
     versions = [v for v, _ in snapshot_rows(db)]
-    assert code == 0 and f"{len(versions)} snapshot(s)" in out and len(versions) >= 5
+    assert code == 0 and f"{len(versions)} snapshots" in out and len(versions) >= 5
     assert SqliteStore(db).snapshot_every == 25
     assert all(b // 25 > a // 25 for a, b in zip([0, *versions], versions, strict=False))
     assert timeline_of(Encounter.open(SqliteStore(db))) == timeline_of(Encounter.open(JsonlStore(played)))

@@ -33,6 +33,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
+from tabletrail.core.units import plural
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.postgres_store import CHANNEL, NAME, PostgresStore, encounters, parse_url
 from tabletrail.web.live import Broker
@@ -164,7 +165,8 @@ def serve_hosted(
     os.environ[DATABASE_ENV] = url
     os.environ[HOSTS_ENV] = json.dumps(allowed_hosts(host, allow))
     where = f"http://{host}:{port}"
-    print(f"serving the {len(found)} encounters of {shown} at {where}/e/NAME/ with {workers} worker(s)")
+    serving = f"serving the {plural(len(found), 'encounter')} of {shown}"
+    print(f"{serving} at {where}/e/NAME/ with {plural(workers, 'worker')}")
     name = found[0][0] if found else "NAME"
     print(
         f"links: tabletrail invite '{shown.split('?')[0]}?encounter={name}' --gm --url {where}/e/{name}",

@@ -72,6 +72,7 @@ from tabletrail.core.rulesets.ap_squares.shared import (
 from tabletrail.core.rulesets.ap_squares.walking import Stepping
 from tabletrail.core.rulesets.ap_squares.zero_g import ZeroGravity, ap, is_object
 from tabletrail.core.state import EncounterState
+from tabletrail.core.units import plural
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Command
 from tabletrail.events.commands.ap_squares import AreaHit, ReactInvasion, ReflexiveLeap
@@ -362,7 +363,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
         if area is not None and not isinstance(command, ReflexiveLeap | AreaHit):
             raise Refusal(
                 self.rule("reflexive-leap"),
-                f"an area effect over {len(area['cells'])} square(s) is about to land: "
+                f"an area effect over {plural(len(area['cells']), 'square')} is about to land: "
                 f"{', '.join(area['caught']) or 'nobody'} may reflexive-leap first, "
                 "then the GM's area-hit lands it",
             )

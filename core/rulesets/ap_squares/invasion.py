@@ -22,6 +22,7 @@ from tabletrail.core.rulesets.ap_squares.shared import BLOCK_AP, BLOCKED, INVADI
 from tabletrail.core.rulesets.ap_squares.walking import Stepping, Walking
 from tabletrail.core.rulesets.ap_squares.zero_g import annotate, ap, is_object
 from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import plural
 from tabletrail.core.walls import refuse_step
 from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import ReactInvasion
@@ -101,7 +102,12 @@ class Invasion(Walking):
                 rules=(rule, *rules),
                 note=f"{fighter_id} tries to enter {show(cell)}, held by {held[0]}: the move waits for "
                 f"{held[0]}'s answer (parry, body-block for {BLOCK_AP} AP, or allow); entering will cost "
-                f"{ap(step.cost)}" + (f"; the {dropped} square(s) after it are dropped" if dropped else ""),
+                f"{ap(step.cost)}"
+                + (
+                    f"; the {plural(dropped, 'square')} after it {'is' if dropped == 1 else 'are'} dropped"
+                    if dropped
+                    else ""
+                ),
             )
         )
 

@@ -26,7 +26,7 @@ from tabletrail.core.rulesets.ap_squares.shared import (
 )
 from tabletrail.core.rulesets.ap_squares.zero_g import GROUNDED, ap, cell_list, gravity, is_object, weightless
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU
+from tabletrail.core.units import CU, plural
 from tabletrail.core.walls import WALLS, path_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import AreaEffect, AreaHit, ReflexiveLeap
@@ -58,7 +58,7 @@ class Leaps(Shared):
                     "caught": caught,
                 },
                 rules=(rule,),
-                note=f"an area effect of {cmd.damage} damage over {len(cells)} square(s) catches "
+                note=f"an area effect of {cmd.damage} damage over {plural(len(cells), 'square')} catches "
                 f"{', '.join(caught) or 'nobody'}; those aware with {LEAP_MIN_AP}+ AP may leap",
             )
         )
@@ -92,7 +92,7 @@ class Leaps(Shared):
                 cost * CU <= left,
                 rule,
                 f"a {extra + 1} m leap to {show(dest)} costs {cost} AP ({base} + {LEAP_EXTRA_AP} for each of "
-                f"{extra} extra meter(s)); {f.id} has {ap(left)} left",
+                f"{plural(extra, 'extra meter')}); {f.id} has {ap(left)} left",
             )
             self.pay(b, f.id, cost, rule, f"a {extra + 1} m reflexive leap")
             difficulty = LEAP_DIFFICULTY + LEAP_EXTRA_DIFFICULTY * extra
@@ -105,7 +105,11 @@ class Leaps(Shared):
                 target=difficulty,
                 modifier=int(self.stat(f, "celerity")),
                 note=f"dive {extra + 1} m to {show(dest)}: Celerity difficulty {LEAP_DIFFICULTY}"
-                + (f" + {LEAP_EXTRA_DIFFICULTY} x {extra} extra meter(s) = {difficulty}" if extra else ""),
+                + (
+                    f" + {LEAP_EXTRA_DIFFICULTY} x {plural(extra, 'extra meter')} = {difficulty}"
+                    if extra
+                    else ""
+                ),
             )
             if roll.passed:
                 b.emit(

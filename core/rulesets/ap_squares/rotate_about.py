@@ -18,7 +18,7 @@ from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.ap_squares.invasion import Invasion
 from tabletrail.core.rulesets.ap_squares.zero_g import ap
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt
+from tabletrail.core.units import CU, fmt, plural
 from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import RotateAbout
 
@@ -43,7 +43,8 @@ class RotatingAbout(Invasion):
         require(
             least <= left,
             policy.rule,
-            f"{cmd.squares} square(s) of {policy.mode} cost at least {ap(least)}; {f.id} has {ap(left)} left",
+            f"{plural(cmd.squares, 'square')} of {policy.mode} cost at least {ap(least)}; "
+            f"{f.id} has {ap(left)} left",
         )
         here = (f.pos[0], f.pos[1])
         measure = b.state.settings["rotate_distance"]

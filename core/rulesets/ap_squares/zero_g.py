@@ -46,7 +46,7 @@ from tabletrail.core.movement import flat_step, walk
 from tabletrail.core.refusal import require
 from tabletrail.core.ruleset import Modifier, Ruleset, handles
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt
+from tabletrail.core.units import CU, fmt, plural
 from tabletrail.core.walls import step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import (
@@ -349,7 +349,7 @@ class ZeroGravity(Ruleset):
                 key=ZERO_G,
                 value=cell_list(before | new),
                 rules=(drift,),
-                note=f"gravity fails over {span}: {len(new)} more weightless square(s)",
+                note=f"gravity fails over {span}: {plural(len(new), 'more weightless square')}",
             )
         )
         for f in bodies:
@@ -407,7 +407,7 @@ class ZeroGravity(Ruleset):
                 key=ZERO_G,
                 value=cell_list(rest) if rest else None,
                 rules=(drift,),
-                note=f"gravity returns over {span}: {len(back)} square(s)",
+                note=f"gravity returns over {span}: {plural(len(back), 'square')}",
             )
         )
         for f in b.state.fighters:

@@ -58,7 +58,7 @@ from tabletrail.core.rulesets.initiative_yards.shared import (
     STRIKING,
     hostile,
 )
-from tabletrail.core.units import fmt
+from tabletrail.core.units import fmt, plural
 from tabletrail.events import types as ev
 from tabletrail.events.errors import InputError
 from tabletrail.events.scenario import Scenario
@@ -294,7 +294,7 @@ class InitiativeYards(Jumps, Dragging, Actions):
                 resources=("movement", "actions"),
                 rules=(self.rule("move"), self.rule("combined")),
                 note=f"a new move action of {fmt(self.initiative(f))} yd (Initiative) and "
-                f"{per} non-move action(s)",
+                f"{plural(per, 'non-move action')}",
             )
         )
         for key in (DRAGGING, SLIP_CHECKED, DIAGONALS):

@@ -14,7 +14,7 @@ from tabletrail.core.refusal import require
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
 from tabletrail.core.rulesets.initiative_yards.shared import ENGAGED_ACTIONS, STRIKING
-from tabletrail.core.units import fmt
+from tabletrail.core.units import fmt, plural
 from tabletrail.events import types as ev
 from tabletrail.events.commands.initiative_yards import Act
 
@@ -33,7 +33,7 @@ class Actions(Engagement):
         require(
             taken < per,
             rule,
-            f"{f.id} has taken {taken} of its {per} non-move action(s) this turn",
+            f"{f.id} has taken {taken} of its {plural(per, 'non-move action')} this turn",
         )
         foes = self.engaged_with(b.state, f.id)
         cited = (rule,)

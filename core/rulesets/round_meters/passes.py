@@ -29,7 +29,7 @@ from tabletrail.core.rulesets.round_meters.shared import (
     Shared,
 )
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt
+from tabletrail.core.units import fmt, plural
 from tabletrail.events import types as ev
 from tabletrail.events.commands import EndTurn
 
@@ -165,7 +165,7 @@ class Passes(Shared):
                     f,
                     SPRINTS,
                     self.rule("sprint"),
-                    f"the {self.penalty(f)} of {f.marks[SPRINTS]['sprints']} Sprint(s) lasted "
+                    f"the {self.penalty(f)} of {plural(f.marks[SPRINTS]['sprints'], 'Sprint')} lasted "
                     f"for the remainder of round {round_no - 1} only",
                 )
 

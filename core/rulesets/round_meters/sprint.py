@@ -17,7 +17,7 @@ from tabletrail.core.ruleset import Modifier, handles
 from tabletrail.core.rulesets.round_meters.actions import Actions
 from tabletrail.core.rulesets.round_meters.shared import SPRINT_AP, SPRINT_METERS, SPRINT_PENALTY, SPRINTS
 from tabletrail.core.state import EncounterState
-from tabletrail.core.units import fmt
+from tabletrail.core.units import fmt, plural
 from tabletrail.events import types as ev
 from tabletrail.events.commands.round_meters import RollTest, Sprint
 from tabletrail.events.types import CheckRolled
@@ -32,7 +32,7 @@ class Sprinting(Actions):
         if not pen:
             return []
         n = f.marks[SPRINTS]["sprints"]
-        return [Modifier("tests", pen, self.rule("sprint"), f"{n} Sprint(s) this round, -5 each")]
+        return [Modifier("tests", pen, self.rule("sprint"), f"{plural(n, 'Sprint')} this round, -5 each")]
 
     def test(
         self,
@@ -53,7 +53,7 @@ class Sprinting(Actions):
         parts = [f"{bonus_why} {bonus:+}"] if bonus else []
         pen = self.penalty(f) if penalised else 0
         if pen:
-            parts.append(f"sprint penalty {pen} ({f.marks[SPRINTS]['sprints']} Sprint(s) this round)")
+            parts.append(f"sprint penalty {pen} ({plural(f.marks[SPRINTS]['sprints'], 'Sprint')} this round)")
         elif penalised:
             parts.append("no sprint penalty this round")
         elif self.penalty(f):
@@ -125,7 +125,7 @@ class Sprinting(Actions):
         total = result.number + result.modifier
         hits = max(0, (total - threshold) // step)
         scored = (
-            f"Athletics {total}: {hits} positive Hit(s), one per full {step} above {threshold}"
+            f"Athletics {total}: {plural(hits, 'positive Hit')}, one per full {step} above {threshold}"
             if hits
             else f"Athletics {total}: no positive Hit (one needs {threshold + step}), no extra Movement"
         )
@@ -153,8 +153,8 @@ class Sprinting(Actions):
                 key=SPRINTS,
                 value={"sprints": sprints, "penalty": SPRINT_PENALTY * sprints, "meters": meters},
                 rules=(rule,),
-                note=(f"{scored}; " if not hits else "")
-                + f"{sprints} Sprint(s) this round: {SPRINT_PENALTY * sprints} to {f.id}'s other tests "
+                note=(f"{scored}; " if not hits else "") + f"{plural(sprints, 'Sprint')} this round: "
+                f"{SPRINT_PENALTY * sprints} to {f.id}'s other tests "
                 f"for the remainder of round {b.state.turn.round}",
             )
         )

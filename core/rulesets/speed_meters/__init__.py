@@ -55,7 +55,7 @@ from tabletrail.core.rulesets.speed_meters.shared import (
 )
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt
+from tabletrail.core.units import fmt, plural
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Command, EndTurn, Move
 from tabletrail.events.commands.rulings import GM_RULING
@@ -438,7 +438,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                     key="breath",
                     value=left,
                     rules=(self.rule("swim"),),
-                    note=f"still underwater: {left} turn(s) of breath left"
+                    note=f"still underwater: {plural(left, 'turn')} of breath left"
                     if left
                     else "out of breath (what follows, drowning, the document leaves to the GM)",
                 )
@@ -465,7 +465,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                         key="breath",
                         value=n,
                         rules=(self.rule("swim"),),
-                        note=f"goes underwater holding its breath ({n} turn(s) of it)",
+                        note=f"goes underwater holding its breath ({plural(n, 'turn')} of it)",
                     )
                 )
             elif not under and "breath" in f.marks:

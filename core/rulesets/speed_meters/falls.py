@@ -24,7 +24,7 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     SOFT_SKIPS,
     Shared,
 )
-from tabletrail.core.units import fmt
+from tabletrail.core.units import fmt, plural
 from tabletrail.events import types as ev
 from tabletrail.events.commands.speed_meters import Fall, SkillFeat
 
@@ -154,8 +154,8 @@ class Falls(Shared):
                 key="skill_feat",
                 value=bumps,
                 rules=(self.rule("fall-table"),),
-                note=f"a Skill Feat reaction with {bumps} Bumps: {bumps // BUMPS_PER_SKIP} falling-table "
-                "roll(s) fewer when it lands",
+                note=f"a Skill Feat reaction with {bumps} Bumps: "
+                f"{plural(bumps // BUMPS_PER_SKIP, 'falling-table roll')} fewer when it lands",
             )
         )
 
@@ -275,7 +275,7 @@ def fall_rolls(fallen: int, tags: frozenset[str], bumps: int) -> tuple[int, int,
     if bumps // BUMPS_PER_SKIP:
         outs.append((bumps // BUMPS_PER_SKIP, f"a Skill Feat with {bumps} Bumps"))
     skipped = min(rolls, sum(n for n, _ in outs))
-    why = f"{rolls} roll(s) on the falling table"
+    why = f"{plural(rolls, 'roll')} on the falling table"
     if skipped:
         why += f", {skipped} opted out of (" + ", ".join(f"{w} {n}" for n, w in outs) + ")"
     return rolls, skipped, why

@@ -30,7 +30,7 @@ from tabletrail.core.movement import path_cells
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt, to_cu
+from tabletrail.core.units import CU, fmt, plural, to_cu
 from tabletrail.core.walls import step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.types import Step
@@ -432,7 +432,7 @@ class Shared(Ruleset):
                 resource="actions",
                 amount=1,
                 rules=(rule, *also),
-                note=note or f"{what} action ({left - 1} action(s) left after it)",
+                note=note or f"{what} action ({plural(left - 1, 'action')} left after it)",
             )
         )
 

@@ -1,0 +1,40 @@
+"""Counts in notes and refusals agree with their nouns: `3 actions`, `1 action`, never `action(s)`.
+
+A note is written once into the log and read at the table for as long as the log lives,
+so it is checked where it is made: in the events `do` appends.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tabletrail.cli import main
+from tabletrail.core.units import plural
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIRMISH = ROOT / "scenarios" / "speed-meters-skirmish.toml"
+
+
+def test_plural_agrees_with_its_count():
+    assert [plural(n, "action") for n in (0, 1, 2)] == ["0 actions", "1 action", "2 actions"]
+    assert plural(1.5, "meter") == "1.5 meters" and plural(2, "AP", "AP") == "2 AP"
+
+
+def test_speed_meters_movement_actions_left_are_counted_in_words(tmp_path: Path, capsys):
+    log = tmp_path / "fight.jsonl"
+    assert main(["new", str(SKIRMISH), "--log", str(log)]) == 0
+    for cell in ("2,2", "3,2", "4,2"):  # three Movement actions of the four a turn has
+        assert main(["do", str(log), "move", "ari", cell]) == 0
+    out = capsys.readouterr().out
+    for left in ("3 actions left after it", "2 actions left after it", "1 action left after it"):
+        assert left in out, left
+    assert "(s)" not in out and log.read_text().count("(s)") == 0
+
+
+def test_unused_table_rolls_are_counted_in_words(tmp_path: Path, capsys):
+    log = tmp_path / "fight.jsonl"
+    assert main(["new", str(SKIRMISH), "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["do", str(log), "move", "ari", "2,2", "roll=3"]) != 0
+    err = capsys.readouterr().err
+    assert "1 table roll given but only 0 checks happened" in err and "(s)" not in err
