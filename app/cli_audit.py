@@ -127,7 +127,7 @@ def _moves(moves: list[dict[str, Any]], w: render.Words) -> list[str]:
     for m in moves:
         length = m["length"]
         # forced, grapple...: lengths too, in the ruleset's unit; ap-squares' AP are centi-counted, in AP
-        unit = render.UNIT_RESOURCES.get(m["resource"], w.unit) if length else m["unit"]
+        unit = render.unit_of(m["resource"], w.unit) if length else m["unit"]
         at = f"event {m['seq']}: " if m["seq"] else ""
         forced = m["resource"] in render.FORCED_RESOURCES  # a distance meant, not a budget left
         out.append(
@@ -323,18 +323,27 @@ def verify_text(data: dict[str, Any]) -> str:
         out.append(f"{data['log']}: FAILED at line/seq {f['seq']} ({f['kind']}): {f['reason']}")
         if f["rule"]:
             out.append(f"  rule: {f['rule']}")
+        w = render.Words.of(data.get("ruleset"))  # the log's own units: m, yd, AP
         for label in ("expected", "recorded"):
             value = f[label]
             if value is None:
                 continue
             if isinstance(value, dict) and "type" in value:
                 event = _event(value)
-                text = f"{render.describe(event)}{_cited(event)}"
+                text = f"{w.event(event)}{_cited(event)}"
             elif isinstance(value, dict) and "refused" in value:
                 text = f"refused by {value['refused']}: {value['reason']}"
             else:
                 text = json.dumps(value)
             out.append(f"  {label}: {text}")
+    if data.get("cited"):
+        first, n = data["cited"][0], len(data["cited"])
+        out.append(
+            f"note: {render.plural(n, 'event')} {'matches' if n == 1 else 'match'} the rules but "
+            f"{'cites' if n == 1 else 'cite'} other rule ids than this version gives (the rule texts "
+            f"changed since the log was written; the board is the same): first at line {first['seq']}, "
+            f"recorded {', '.join(first['recorded']) or 'none'}, now {', '.join(first['now']) or 'none'}"
+        )
     if data["rulings"]:
         out.append("GM rulings in the log (re-decided like any command):")
         w = render.Words.of(data.get("ruleset"))

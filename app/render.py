@@ -9,7 +9,7 @@ from tabletrail.core.doors import WORDS as DOOR_WORDS
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
-from tabletrail.core.units import CU, fmt, fmt_number, plural  # noqa: F401  (plural re-exported)
+from tabletrail.core.units import CU, UNIT_RESOURCES, fmt, fmt_number, plural, unit_of  # noqa: F401  (re-exported)
 from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.events import types as ev
 from tabletrail.events.log import Record
@@ -202,7 +202,7 @@ class Words:
     def measure(self, resource: str, value: int) -> str:
         """`1.5 m`, `3 AP`, `1 action`: an amount of a budget in the budget's own unit."""
         if resource in self.centi:
-            return f"{fmt(value)} {UNIT_RESOURCES.get(resource, self.unit)}"
+            return f"{fmt(value)} {unit_of(resource, self.unit)}"
         one, many = COUNTED.get(resource, (resource.removesuffix("s"), resource))
         return plural(value, one, many)
 
@@ -229,8 +229,10 @@ class Words:
             return "yes" if value else "no"
         if isinstance(value, int) and key in CENTI_KEYS:
             return self.length(value)
-        if isinstance(value, int | float | str):
-            return str(value)
+        if isinstance(value, int | float):
+            return fmt_number(value)  # 0, 1.5: as a GM writes it, never 0.0
+        if isinstance(value, str):
+            return value
         if isinstance(value, dict):
             return ", ".join(
                 f"{k.replace('_', ' ')} {self.value(v, k)}"
@@ -268,7 +270,6 @@ class Words:
         return _describe(self, event)
 
 
-UNIT_RESOURCES = {"ap": "AP"}  # centi-counted budgets with their own unit
 COUNTED = {"ap": ("AP", "AP")}  # counted budgets whose noun is not their name (round-meters counts AP whole)
 BUDGET_NAMES = {"ap": "AP"}  # a budget named in a sentence ("ari's movement and AP start over")
 RESOURCE_LENGTHS = {"forced": "forced movement", "grapple": "grapple movement", "glide": "gliding"}

@@ -12,6 +12,12 @@ from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from math import isqrt
 
 CU = 100  # centi-units in one unit (one cell edge)
+UNIT_RESOURCES = {"ap": "AP"}  # centi-counted budgets told in their own unit, not the ruleset's length
+
+
+def unit_of(resource: str, length_unit: str) -> str:
+    """What a centi-counted budget is told in: `AP` for ap-squares' AP, else the length unit (m, yd)."""
+    return UNIT_RESOURCES.get(resource, length_unit)
 
 
 def to_cu(value: float | int | str) -> int:

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore, Record
+from tabletrail.events.log import MemoryStore, Record, line_hash
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.events.types import Event
 from tabletrail.syntax import parse
 
 CLOCK = "2026-11-29T00:00:00+00:00"
+
+
+def rechain(lines: list[bytes]) -> list[bytes]:
+    """Renumber and re-hash JSON lines, as a forger who knows the format would: only their content
+    can be wrong (an unkeyed log's chain can be re-made by anyone)."""
+    out, prev = [], ""
+    for n, line in enumerate(lines, start=1):
+        record = json.loads(line)
+        record["seq"], record["prev"] = n, prev
+        data = json.dumps(record, separators=(",", ":")).encode()
+        out.append(data)
+        prev = line_hash(data)
+    return out
 
 
 def encounter(toml_text: str) -> Encounter:

@@ -26,11 +26,11 @@ def ice(settings: str):  # noqa: ANN201 - an Encounter
 
 
 def test_check_adds_initiative_false_lets_the_table_enter_a_pass_and_a_failure_as_described():
-    # setting check_adds_initiative: "with false and check_target = T the table enters a pass as
+    # setting check_adds_initiative: "with no and check_target = T the table enters a pass as
     # roll=P and a failure as roll=F". Both rolls must be faces of the d20 (tabletrail/checks: "a
     # table roll is a face of its die"), or the table can't enter a failure at all.
     words = re.search(
-        r"with false and check_target = (\d+) the table enters a pass as roll=(\d+) and a failure as "
+        r"with no and check_target = (\d+) the table enters a pass as roll=(\d+) and a failure as "
         r"roll=(\d+)",
         describe("check_adds_initiative"),
     )

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from support import rechain
 from tabletrail.cli import main
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
@@ -62,18 +63,6 @@ def rewrite(path: Path, lineno: int, change) -> None:  # noqa: ANN001
     change(record)
     lines[lineno - 1] = json.dumps(record, separators=(",", ":")).encode()
     path.write_bytes(b"".join(line + b"\n" for line in lines))
-
-
-def rechain(lines: list[bytes]) -> list[bytes]:
-    """Renumber and re-hash lines, so only their content can be wrong."""
-    out, prev = [], ""
-    for n, line in enumerate(lines, start=1):
-        record = json.loads(line)
-        record["seq"], record["prev"] = n, prev
-        data = json.dumps(record, separators=(",", ":")).encode()
-        out.append(data)
-        prev = line_hash(data)
-    return out
 
 
 # --- malformed scenarios -----------------------------------------------------------

@@ -186,7 +186,8 @@ def test_play_runs_the_shipped_script_to_the_shipped_board(
     expected_refusals = sum(
         1 for line in SCRIPT.read_text(encoding="utf-8").splitlines() if line.strip().startswith("!")
     )
-    assert f"{expected_refusals} refusal(s) as expected" in out
+    noun = "refusal" if expected_refusals == 1 else "refusals"
+    assert f"{expected_refusals} {noun} as expected" in out
     board = view(Encounter.open(JsonlStore(out_log)).state)
     assert normal(board) == normal(json.loads(REPLAY.with_suffix(".board.json").read_text(encoding="utf-8")))
 

@@ -86,7 +86,7 @@ def test_whole_lines_of_a_short_batch_go_with_the_torn_line():
     start = sum(len(line) + 1 for line in lines[: head.seq - 1])
     cut = data[: start + len(lines[head.seq - 1]) + 1 + 5]  # its first line whole, 5 bytes of the next
     found = cut_crash_tail(cut)
-    assert found is not None and found[0] == start and "1 record(s) of batch" in found[1]
+    assert found is not None and found[0] == start and "1 record of batch" in found[1]
 
 
 def test_blank_lines_an_editor_left_are_not_cut_without_repair(log: Path):

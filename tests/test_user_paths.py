@@ -311,7 +311,7 @@ def test_a_play_that_works_writes_the_log_and_its_refusals(
     script = tmp_path / "play.script"
     script.write_text("move ari 2,2\n! move ari 10,2\nend-turn\n", encoding="utf-8")
     target = tmp_path / "out.jsonl"
-    assert "1 refusal(s) as expected" in ok(capsys, "play", SKIRMISH, script, "--log", target)
+    assert "1 refusal as expected" in ok(capsys, "play", SKIRMISH, script, "--log", target)
     enc = Encounter.open(JsonlStore(target))
     assert enc.state.turn.active == "bo"
     assert [r.text for r in JsonlStore(target).refused()] == ["move ari 10,2"]

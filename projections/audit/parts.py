@@ -234,11 +234,13 @@ def _command_of(head: Event) -> tuple[Command | None, str]:
 # Words a later version may put better; the facts and rule ids around them may not change.
 # (An edited note in a stored log is still caught: by the hash chain.)
 PROSE = ("note",)
+CITATIONS = ("rules",)  # which rule ids an event cites: the audit's words, not the board's facts
 
 
-def _same(a: Event, b: Event) -> bool:
+def _same(a: Event, b: Event, *also_ignored: str) -> bool:
+    """Equal but for their prose (and any field named in also_ignored)."""
     pa, pb = plain(a), plain(b)
-    for key in PROSE:
+    for key in (*PROSE, *also_ignored):
         pa.pop(key, None)
         pb.pop(key, None)
     return pa == pb

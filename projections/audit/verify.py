@@ -4,7 +4,7 @@ state before it and compared with what the log records."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +13,10 @@ from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import initial_state
 from tabletrail.core.refusal import Rejection
-from tabletrail.core.ruleset import UNDO_RULE, Ruleset
+from tabletrail.core.ruleset import ENGINE_RULE_WORDS, UNDO_RULE, Ruleset
 from tabletrail.core.rulesets import RULESETS
-from tabletrail.core.units import fmt
+from tabletrail.core.rulings import known_rules
+from tabletrail.core.units import fmt, unit_of
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import (
@@ -40,7 +41,7 @@ from tabletrail.events.types import (
     Undone,
 )
 from tabletrail.projections.audit.inputs import Decide, Replay, decide_on
-from tabletrail.projections.audit.parts import _command_of, _groups, _ruling, _same, _status, plain
+from tabletrail.projections.audit.parts import CITATIONS, _command_of, _groups, _ruling, _same, _status, plain
 from tabletrail.projections.snapshot import FORMAT as SNAPSHOT_FORMAT
 from tabletrail.projections.snapshot import loads, take
 
@@ -55,6 +56,27 @@ class Finding:
     rule: str = ""
     expected: Any = None
     recorded: Any = None
+
+
+@dataclass
+class _Citations:
+    """Events the rules give exactly but with other rule ids cited: a log written under older texts.
+
+    Only ids that exist count (the ruleset's catalogue and the engine's rules); a
+    citation of a rule that does not exist is a fault like any other.
+    """
+
+    known: frozenset[str] = frozenset()  # set once the ruleset is known (the setup batch)
+    found: list[dict[str, Any]] = field(default_factory=list)
+
+    def excuse(self, expected: Event, recorded: Record) -> bool:
+        """Is this the only difference, and are the recorded ids real? Then note it and go on."""
+        if not self.known.issuperset(recorded.event.rules) or not _same(expected, recorded.event, *CITATIONS):
+            return False
+        self.found.append(
+            {"seq": recorded.seq, "recorded": list(recorded.event.rules), "now": list(expected.rules)}
+        )
+        return True
 
 
 class _Stop(Exception):
@@ -198,9 +220,10 @@ def _explain_gap(expected: Event | None, recorded: Event | None, unit: str) -> s
     if isinstance(recorded, Moved):
         total = sum(s.cost for s in recorded.steps)
         if total > recorded.budget:
+            said = unit_of(recorded.resource, unit)
             words.append(
-                f"the recorded move costs {fmt(total)} {unit}, "
-                f"but only {fmt(recorded.budget)} {unit} were left"
+                f"the recorded move costs {fmt(total)} {said}, "
+                f"but only {fmt(recorded.budget)} {said} were left"
             )
     if expected is None:
         words.append(f"the rules produce nothing here, the log records a {type(recorded).__name__}")
@@ -213,7 +236,7 @@ def _explain_gap(expected: Event | None, recorded: Event | None, unit: str) -> s
     return "; ".join(words)
 
 
-def _check_setup(recs: list[Record]) -> Ruleset:
+def _check_setup(recs: list[Record], cited: _Citations) -> Ruleset:
     """The first batch: a known ruleset, settings the scenario chose, and the first turn as begun."""
     started = recs[0].event
     if not isinstance(started, EncounterStarted):
@@ -248,21 +271,32 @@ def _check_setup(recs: list[Record]) -> Ruleset:
             raise _Stop(
                 Finding(r.seq, "order", f"line {r.seq}: the setup batch is the GM's, written at once")
             )
+    cited.known = frozenset((*known_rules(rs), *ENGINE_RULE_WORDS))
     b = Batch(state)
     try:
         rs.begin(b, Dice())
     except Exception as exc:  # a forged scenario can crash a ruleset: report it, don't crash
         raise _Stop(Finding(1, "setup", f"the first turn can't begin: {exc!r}")) from None
-    _compare(b.events, recs[1:], recs[0].seq + 1, "setup", rs.unit)
+    _compare(b.events, recs[1:], recs[0].seq + 1, "setup", rs.unit, cited)
     return rs
 
 
 def _compare(
-    expected: Sequence[Event], recorded: Sequence[Record], next_seq: int, kind: str, unit: str
+    expected: Sequence[Event],
+    recorded: Sequence[Record],
+    next_seq: int,
+    kind: str,
+    unit: str,
+    cited: _Citations,
 ) -> None:
-    """The first difference between what the rules give and what the log records."""
+    """The first difference between what the rules give and what the log records.
+
+    An event that differs only in which existing rules it cites is no fault: the
+    board is the same, and a log written before an update of the rule texts cites
+    the ids of its day. `cited` keeps it for the report, and the check goes on.
+    """
     for exp, rec in zip(expected, recorded, strict=False):
-        if not _same(exp, rec.event):
+        if not _same(exp, rec.event) and not cited.excuse(exp, rec):
             rule = (exp.rules or rec.event.rules or ("",))[0]
             raise _Stop(
                 Finding(
@@ -287,7 +321,7 @@ def _compare(
         )
 
 
-def _check_batch(scratch: Replay, recs: list[Record], unit: str) -> str:
+def _check_batch(scratch: Replay, recs: list[Record], unit: str, cited: _Citations) -> str:
     """Re-decide one batch on the state before it; returns its kind ("command", "undo", "redo")."""
     first = recs[0]
     for r in recs[1:]:
@@ -335,7 +369,7 @@ def _check_batch(scratch: Replay, recs: list[Record], unit: str) -> str:
                     plain(head),
                 )
             )
-        _compare(result, recs, first.seq, "undo", unit)
+        _compare(result, recs, first.seq, "undo", unit, cited)
         return text
     if isinstance(command, Undo | Redo):
         raise _Stop(
@@ -375,7 +409,7 @@ def _check_batch(scratch: Replay, recs: list[Record], unit: str) -> str:
                 plain(culprit.event),
             )
         )
-    _compare(result, body, first.seq + 1, "decision", unit)
+    _compare(result, body, first.seq + 1, "decision", unit, cited)
     return "command"
 
 
@@ -468,6 +502,7 @@ def verify_lines(
     """
     counts = {"command": 0, "undo": 0, "redo": 0}
     rulings: list[dict[str, Any]] = []
+    cited = _Citations()
     finding: Finding | None = None
     records: list[Record] = []
     try:
@@ -481,11 +516,11 @@ def verify_lines(
                         recs[0].seq, "order", f"line {recs[0].seq} starts batch {recs[0].batch}, expected {i}"
                     )
                 )
-        rs = _check_setup(groups[0])
+        rs = _check_setup(groups[0], cited)
         scratch = Replay(decide)  # the recorded history, folded as it is checked
         for recs in groups:
             if recs is not groups[0]:
-                counts[_check_batch(scratch, recs, rs.unit)] += 1
+                counts[_check_batch(scratch, recs, rs.unit, cited)] += 1
             for r in recs:
                 try:
                     scratch.apply(r)
@@ -508,6 +543,7 @@ def verify_lines(
         "batches": len(_groups(records)),
         "checked": counts,
         "rulings": rulings,
+        "cited": cited.found,
         "ruleset": records[0].event.scenario.ruleset
         if records and isinstance(records[0].event, EncounterStarted)
         else None,

@@ -200,7 +200,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
         Setting(
             "share_square",
             True,
-            "after an invasion the invader and the occupant share the square; false: occupied squares "
+            "after an invasion the invader and the occupant share the square; no: occupied squares "
             "can't be entered at all",
             (),
             "ap-squares/invade",

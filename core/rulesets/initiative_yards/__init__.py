@@ -177,7 +177,7 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "check_adds_initiative",
             True,
             "add the fighter's Initiative in whole yards to an Initiative check's roll (house default); "
-            "with false and check_target = 2 the table enters a pass as roll=2 and a failure as roll=1 "
+            "with no and check_target = 2 the table enters a pass as roll=2 and a failure as roll=1 "
             "(a table roll is a face of the d20: tabletrail/checks)",
         ),
         Setting(

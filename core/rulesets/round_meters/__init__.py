@@ -195,7 +195,7 @@ class RoundMeters(Walking, Sprinting, Delaying):
         Setting(
             "sprint_penalty_on_sprints",
             False,
-            "whether a later Sprint's own Athletics test carries the penalty of earlier Sprints; false "
+            "whether a later Sprint's own Athletics test carries the penalty of earlier Sprints; no "
             "reads the document's 'all other tests' as tests other than Sprint tests",
             (),
             "round-meters/sprint",
@@ -253,9 +253,9 @@ class RoundMeters(Walking, Sprinting, Delaying):
         Setting(
             "hold_ends_turn",
             False,
-            "whether holding an action ends the holder's turn. Default false, as the document reads: the "
+            "whether holding an action ends the holder's turn. Default no, as the document reads: the "
             "Hold section never ends the turn, and Movement may come 'before, after, or between actions', "
-            "so the holder may move on after holding; true ends the turn on the hold",
+            "so the holder may move on after holding; yes ends the turn on the hold",
             (),
             "round-meters/hold",
         ),
@@ -263,7 +263,7 @@ class RoundMeters(Walking, Sprinting, Delaying):
             "delay_before_action",
             True,
             "a Delay moves the whole turn, so it comes before any action of that turn (house default: "
-            "'Your turn occurs at that later point'); false lets a combatant delay after acting",
+            "'Your turn occurs at that later point'); no lets a combatant delay after acting",
             (),
             "round-meters/delay",
         ),

@@ -219,7 +219,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             True,
             "whether a fall under 5 m (no roll on the falling table) lands the faller prone; house "
             "ruling: the document lands a faller prone only on the table's 6 and says nothing of "
-            "shorter falls; false lands it on its feet",
+            "shorter falls; no lands it on its feet",
             (),
             "speed-meters/fall-table",
         ),
