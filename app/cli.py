@@ -15,6 +15,7 @@ from tabletrail.events.errors import InputError
 if TYPE_CHECKING:
     import argparse
 
+    from tabletrail.core.ruleset import Ruleset
     from tabletrail.encounter import Encounter
 
 # A verb imports what it uses when it runs (a `do` never loads the audit, the web
@@ -41,6 +42,22 @@ def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
             f"{path}: {flag} {upto}: no event {upto}: the log holds events 1 to {len(enc.records)}"
         )
     return enc
+
+
+def _rulesets_named(name: str | None) -> list[Ruleset]:
+    """The ruleset a GM names, or the one a log runs under (`commands fight.db`); all when none."""
+    from tabletrail import cli_store
+    from tabletrail.core.rulesets import RULESETS
+    from tabletrail.core.rulesets import get as get_ruleset
+
+    if not name:
+        return list(RULESETS.values())
+    if name in RULESETS:
+        return [RULESETS[name]]
+    if Path(name).is_file() or cli_store.is_url(name):
+        return [get_ruleset(_open(name).state.ruleset)]
+    known = ", ".join(sorted(RULESETS))
+    raise InputError(f"unknown ruleset {name!r} (known: {known}), and no log file of that name")
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -145,10 +162,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     from tabletrail import render
     from tabletrail.core.ruleset import ENGINE_RULE_WORDS
-    from tabletrail.core.rulesets import RULESETS
-    from tabletrail.core.rulesets import get as get_ruleset
 
-    chosen = [get_ruleset(args.ruleset)] if args.ruleset else list(RULESETS.values())
+    chosen = _rulesets_named(args.ruleset)
     data = [
         {
             "id": rs.id,
@@ -284,10 +299,9 @@ def cmd_shell(args: argparse.Namespace) -> int:
 def cmd_commands(args: argparse.Namespace) -> int:
     """Every verb with its syntax and the rulesets that know it; GM and log commands work in all."""
     from tabletrail.core.rulesets import RULESETS
-    from tabletrail.core.rulesets import get as get_ruleset
     from tabletrail.syntax import usage, verbs
 
-    chosen = [get_ruleset(args.ruleset)] if args.ruleset else list(RULESETS.values())
+    chosen = _rulesets_named(args.ruleset)
     for cls in verbs().values():
         known = [rs.id for rs in chosen if cls in rs._handlers]  # type: ignore[misc]
         if args.ruleset and not known and any(cls in rs._handlers for rs in RULESETS.values()):  # type: ignore[misc]
@@ -405,10 +419,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--to", type=int, help="stop after this sequence number")
     p.add_argument("--json", action="store_true", help="print the board state as JSON")
     p = add("rules", cmd_rules, "list the rulesets, their rule ids, settings and commands")
-    p.add_argument("ruleset", nargs="?", help="only this ruleset, e.g. speed-meters (default: all)")
+    p.add_argument(
+        "ruleset", nargs="?", help="only this ruleset, e.g. speed-meters, or a log's (default: all)"
+    )
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p = add("commands", cmd_commands, "list every command verb, its syntax and the rulesets that know it")
-    p.add_argument("ruleset", nargs="?", help="only the commands of this ruleset (and the GM's)")
+    p.add_argument(
+        "ruleset", nargs="?", help="only the commands of this ruleset, or of a log's (and the GM's)"
+    )
     p = add(
         "modifiers", cmd_modifiers, "the attack and Defense modifiers in force for a fighter, with rule ids"
     )

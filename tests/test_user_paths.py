@@ -639,3 +639,13 @@ def test_a_long_map_key_is_wrapped_and_whatif_shows_it_once(capsys: pytest.Captu
     assert "u unstable" in key
     out = ok(capsys, "whatif", replay, "--set", "diagonal=every-1")
     assert out.count("key:") == 1 and "u unstable" in out
+
+
+def test_commands_and_rules_take_a_log_for_its_ruleset(tmp_path: Path, capsys):
+    """`commands fight.jsonl`: a GM holding a log need not remember which ruleset it runs under."""
+    log = tmp_path / "fight.jsonl"
+    ok(capsys, "new", SKIRMISH, "--log", log)
+    listing = ok(capsys, "commands", log)
+    assert "climb FIGHTER PATH" in listing and "invade" not in listing  # speed-meters', not ap-squares'
+    assert ok(capsys, "rules", log).startswith("speed-meters:")
+    assert "no log file of that name" in error(capsys, "commands", tmp_path / "nothing.jsonl")
