@@ -80,15 +80,24 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(enc: Encounter, command, text: str, command_id: str | None = None) -> int:  # noqa: ANN001
+def _run(enc: Encounter, command, text: str, command_id: str | None = None, as_json: bool = False) -> int:  # noqa: ANN001
     from tabletrail import render
     from tabletrail.core.refusal import Rejection
+    from tabletrail.core.rulesets import get as get_ruleset
 
     result = enc.execute(command, text, command_id=command_id)
+    ruleset = enc.state.ruleset
     if isinstance(result, Rejection):
-        print(str(result), file=sys.stderr)
+        if as_json:  # the refusal is the answer: one document on stdout, exit 1 as in text
+            refused = {"rule": result.rule, "reason": result.reason, "command": text}
+            print(render.json_doc("refused", refused, ruleset))
+        else:
+            print(str(result), file=sys.stderr)
         return 1
-    print(render.done_lines(result, enc.state.ruleset))
+    if as_json:
+        print(render.json_doc("appended", render.records_data(result, get_ruleset(ruleset)), ruleset))
+    else:
+        print(render.done_lines(result, ruleset))
     return 0
 
 
@@ -96,7 +105,8 @@ def cmd_do(args: argparse.Namespace) -> int:
     from tabletrail.encounter import same_command
     from tabletrail.syntax import command_words, parse, take_flags, verbs_for
 
-    words, flags = take_flags(list(args.words), options=("--id",))  # argparse leaves a late --id in the words
+    # argparse leaves a late --id or --json in the words, and `do`'s quick path hands it every word
+    words, flags = take_flags(list(args.words), switches=("--json",), options=("--id",))
     command_id = flags.get("--id", args.id)
     assert command_id is None or isinstance(command_id, str)
     words, text = command_words(words)
@@ -111,25 +121,30 @@ def cmd_do(args: argparse.Namespace) -> int:
                 "nothing new was appended; these are the events it appended then",
                 file=sys.stderr,
             )
-    return _run(enc, command, text, command_id)
+    return _run(enc, command, text, command_id, as_json=bool(flags.get("--json", args.json)))
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
     from tabletrail.events.commands import Undo
 
-    return _run(_open(args.log), Undo(by=args.by, why=args.why), "undo")
+    return _run(_open(args.log), Undo(by=args.by, why=args.why), "undo", as_json=args.json)
 
 
 def cmd_redo(args: argparse.Namespace) -> int:
     from tabletrail.events.commands import Redo
 
-    return _run(_open(args.log), Redo(by=args.by, why=args.why), "redo")
+    return _run(_open(args.log), Redo(by=args.by, why=args.why), "redo", as_json=args.json)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     from tabletrail import render
 
     enc = _open(args.log, upto=args.at, flag="--at")
+    if args.json:
+        from tabletrail.projections.board import view
+
+        print(render.json_doc("board", view(enc.state), enc.state.ruleset, sort_keys=True))
+        return 0
     print(render.board(enc.state))
     print(render.fighters(enc.state))
     return 0
@@ -141,7 +156,11 @@ def cmd_log(args: argparse.Namespace) -> int:
 
     enc = _open(args.log)
     t = enc.timeline
-    print(render.log_lines(enc.records, t.abandoned, set(t.undone), get_ruleset(enc.state.ruleset)))
+    rs = get_ruleset(enc.state.ruleset)
+    if args.json:
+        print(render.json_doc("log", render.records_data(enc.records, rs, t.abandoned, set(t.undone)), rs.id))
+        return 0
+    print(render.log_lines(enc.records, t.abandoned, set(t.undone), rs))
     return 0
 
 
@@ -298,22 +317,38 @@ def cmd_shell(args: argparse.Namespace) -> int:
 
 def cmd_commands(args: argparse.Namespace) -> int:
     """Every verb with its syntax and the rulesets that know it; GM and log commands work in all."""
+    from tabletrail import render
     from tabletrail.core.rulesets import RULESETS
     from tabletrail.syntax import usage, verbs
 
     chosen = _rulesets_named(args.ruleset)
+    listed = []
     for cls in verbs().values():
         known = [rs.id for rs in chosen if cls in rs._handlers]  # type: ignore[misc]
         if args.ruleset and not known and any(cls in rs._handlers for rs in RULESETS.values()):  # type: ignore[misc]
             continue  # another ruleset's command
-        print(f"  {usage(cls)}")
         doc = (cls.__doc__ or "").strip().splitlines()
-        if doc:
-            print(f"      {doc[0]}")
-        if cls.example:
-            print(f"      e.g. {cls.example}")
+        listed.append(
+            {
+                "verb": cls.__struct_config__.tag,  # type: ignore[attr-defined]
+                "usage": usage(cls),
+                "doc": doc[0] if doc else "",
+                "example": cls.example,
+                "rulesets": known or "all",  # all: a GM or log command
+            }
+        )
+    if args.json:
+        print(render.json_doc("commands", listed, chosen[0].id if len(chosen) == 1 else None))
+        return 0
+    for c in listed:
+        print(f"  {c['usage']}")
+        if c["doc"]:
+            print(f"      {c['doc']}")
+        if c["example"]:
+            print(f"      e.g. {c['example']}")
         if not args.ruleset:
-            print(f"      rulesets: {', '.join(known) if known else 'all (a GM or log command)'}")
+            said = ", ".join(c["rulesets"]) if c["rulesets"] != "all" else "all (a GM or log command)"
+            print(f"      rulesets: {said}")
     return 0
 
 
@@ -395,6 +430,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         help="a command id: retrying the same command with the same id appends nothing new and prints "
         "the first result; the id given to another command is an error",
     )
+    p.add_argument("--json", action="store_true", help="print what was appended (or refused) as JSON")
     p.add_argument(
         "words",
         nargs=argparse.REMAINDER,
@@ -409,11 +445,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         p.add_argument("log", help=LOG_HELP)
         p.add_argument("--by", default="gm", help="who asks (default gm)")
         p.add_argument("--why", default="", help="why, for the audit")
+        p.add_argument("--json", action="store_true", help="print what was appended (or refused) as JSON")
     p = add("show", cmd_show, "print the board and the fighters")
     p.add_argument("log", help=LOG_HELP)
     p.add_argument("--at", type=int, help="as it stood after this sequence number")
+    p.add_argument("--json", action="store_true", help="print the board state as JSON")
     p = add("log", cmd_log, "list the events with their rule ids")
     p.add_argument("log", help=LOG_HELP)
+    p.add_argument("--json", action="store_true", help="print the events as JSON: as logged, and in words")
     p = add("replay", cmd_replay, "fold the log from the start and print the board")
     p.add_argument("log", help=LOG_HELP)
     p.add_argument("--to", type=int, help="stop after this sequence number")
@@ -427,6 +466,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "ruleset", nargs="?", help="only the commands of this ruleset, or of a log's (and the GM's)"
     )
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
     p = add(
         "modifiers", cmd_modifiers, "the attack and Defense modifiers in force for a fighter, with rule ids"
     )
@@ -540,7 +580,7 @@ def quick_do(argv: list[str]) -> SimpleNamespace | None:
     """
     if len(argv) < 2 or argv[0] != "do" or argv[1].startswith("-") or {"-h", "--help"} & set(argv):
         return None
-    return SimpleNamespace(verb="do", fn=cmd_do, log=argv[1], id=None, words=argv[2:])
+    return SimpleNamespace(verb="do", fn=cmd_do, log=argv[1], id=None, json=False, words=argv[2:])
 
 
 def _main(argv: list[str] | None = None) -> int:

@@ -541,6 +541,26 @@ def json_doc(kind: str, data: Any, ruleset_id: str | None = None, *, sort_keys: 
     return json.dumps(doc, indent=2, sort_keys=sort_keys)
 
 
+def records_data(
+    records: list[Record], rs: Ruleset, abandoned: set[int] = frozenset(), undone: set[int] = frozenset()
+) -> list[dict[str, Any]]:
+    """Records for --json: the event exactly as logged, and the line `log` prints of it in words."""
+    from msgspec import to_builtins
+
+    return [
+        {
+            "seq": r.seq,
+            "batch": r.batch,
+            "actor": r.actor,
+            "at": r.at,
+            "status": "abandoned" if r.batch in abandoned else "undone" if r.batch in undone else "in force",
+            "text": Words(rs).event(r.event),
+            "event": to_builtins(r.event),
+        }
+        for r in records
+    ]
+
+
 def log_lines(records: list[Record], abandoned: set[int], undone: set[int], rs: Ruleset | None = None) -> str:
     out = []
     for r in records:

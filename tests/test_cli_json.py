@@ -44,6 +44,12 @@ def log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
 
 
 CASES: dict[str, list[list[str]]] = {
+    "do": [["do", "LOG", "move", "ari", "99,99", "--json"], ["do", "LOG", "--json", "end-turn"]],
+    "undo": [["undo", "LOG", "--json"]],
+    "redo": [["redo", "LOG", "--json"]],  # nothing undone: the refusal is the document
+    "show": [["show", "LOG", "--json"], ["show", "LOG", "--at", "2", "--json"]],
+    "log": [["log", "LOG", "--json"]],
+    "commands": [["commands", "--json"], ["commands", "LOG", "--json"]],
     "replay": [["replay", "LOG", "--json"]],
     "rules": [["rules", "--json"], ["rules", "speed-meters", "--json"]],
     "modifiers": [
@@ -99,3 +105,18 @@ def test_modifiers_json_holds_the_modifiers_in_force(log: str, capsys: pytest.Ca
         {k: m[k] for k in ("applies_to", "value")} for m in mods
     ]
     assert all(m["rule"] == "ap-squares/zero-g-penalties" for m in mods)
+
+
+def test_do_json_lists_what_was_appended_or_why_it_was_refused(log: str, capsys: pytest.CaptureFixture[str]):
+    assert main(["do", log, "move", "ari", "99,99", "--json"]) == 1
+    refused = json.loads(capsys.readouterr().out)
+    assert refused["kind"] == "refused" and refused["data"]["rule"] == "ap-squares/zero-g-crawl"
+    assert "99,99" in refused["data"]["reason"] and refused["data"]["command"] == "move ari 99,99"
+    assert main(["do", log, "--json", "end-turn"]) == 0
+    appended = json.loads(capsys.readouterr().out)
+    first = appended["data"][0]
+    assert appended["kind"] == "appended" and first["text"] == "command: end-turn"
+    assert first["event"]["type"] == "command" and first["status"] == "in force"
+    assert main(["log", log, "--json"]) == 0
+    logged = json.loads(capsys.readouterr().out)["data"]
+    assert logged[-len(appended["data"]) :] == appended["data"]  # the same records, as the log lists them
