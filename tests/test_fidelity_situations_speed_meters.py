@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
 from tabletrail.core.units import CU
-from tabletrail.events.types import CheckRolled, Marked, Moved, Placed, Spent, StateChanged
+from tabletrail.events.types import CheckRolled, Marked, Moved, Placed, Spent, StateChanged, Unlinked
 from test_speed_meters_scenes import fighter, scene
 
 OPEN = ["#########", "#.......#", "#.......#", "#.......#", "#########"]
@@ -331,7 +331,7 @@ def test_a_grabbed_climber_made_to_fall_out_of_reach_is_no_longer_held():
     assert enc.state.links == (("grab", "a", "c"),)
     events = do(enc, "fall c by=gm roll=6")
     assert enc.state.fighter("c").pos == (2, 3, 0) and table(events) == [6]
-    ended = [e for e in events if type(e).__name__ == "Unlinked"]
+    ended = of_type(events, Unlinked)
     assert ended and ended[0].rules == ("speed-meters/grab",) and "out of a's reach" in ended[0].note
     assert enc.state.links == ()
     c, a = enc.state.fighter("c"), enc.state.fighter("a")
@@ -353,3 +353,199 @@ def test_a_grab_within_reach_survives_a_short_drop_beside_the_grabber():
     events = do(enc, "fall t by=gm")  # 1 m: no roll, lands prone right beside a
     assert enc.state.fighter("t").pos == (3, 2, 0) and not of_type(events, CheckRolled)
     assert enc.state.links == (("grab", "a", "t"),)
+
+
+def test_an_escape_then_a_movement_are_two_actions_and_the_grabber_may_move_again():
+    # grab + stop: escaping is "Attacker and defender both roll +Brawn" against "the Difficulty to
+    # escape ... equal to the attacker's remaining roll" (an action, house default); once free, the
+    # Immobilized condition is gone and a Movement is one more action.
+    enc = encounter(
+        scene(OPEN, fighter("a", at=(2, 2), brawn=2), fighter("t", "red", at=(3, 2), brawn=1, teleport=3))
+    )
+    do(enc, "grab a t roll=4 roll=2")  # margin 3
+    do(enc, "end-turn")
+    r = refuse(enc, "teleport t 6,2", "speed-meters/grab")  # Immobilized: no Movement of any kind
+    assert "Immobilized" in r.reason
+    events = do(enc, "escape t roll=6")  # 6 + 1 against 3
+    assert of_type(events, Unlinked) and spent(events, "t") == 1
+    do(enc, "move t 6,2")
+    t = enc.state.fighter("t")
+    assert t.pos == (6, 2, 0) and t.spent["actions"] == 2 and t.states["grab"] == "free"
+
+
+# --- falls: what they land in, and when --------------------------------------------------------
+
+
+def test_a_fall_into_deep_water_opts_out_of_three_rolls_and_leaves_the_faller_swimming():
+    # fall-table + fall-speed + swim: "If you fall into liquid, you may opt out of three rolls." A
+    # 10 m fall owes 2 rolls, all opted out of; "10 meter fall: 1/2 of your total Actions remaining";
+    # the faller is now in deep water, swimming.
+    rows = ["#####", "#Qw.#", "#####"]
+    enc = encounter(scene(rows, fighter("a", at=(1, 1), speed=4), settings='ledge_drop = "fall"'))
+    events = do(enc, "move a 2,1")
+    assert not table(events)
+    land = [p for p in of_type(events, Placed) if p.how == "fall"][-1]
+    assert "2 rolls on the falling table, 2 opted out of (liquid 3)" in land.note
+    a = enc.state.fighter("a")
+    assert a.pos == (2, 1, 0) and a.states["mode"] == "swimming" and a.spent["actions"] == 2
+
+
+def test_a_fall_onto_soft_ground_with_a_skill_feat_opts_out_of_one_roll_each():
+    # fall-table: "If you fall into soft, yielding ground (mud, sand, hay, etc.), you may opt out of
+    # one roll." and "You may opt out of one falling damage roll for every 2 Bumps you get." A 15 m
+    # fall owes 3 rolls; soft ground and a 2-Bump Skill Feat leave 1.
+    rows = ["######", "#.S..#", "######"]  # soft ground at 2,1
+    enc = encounter(scene(rows, fighter("a", at=(1, 1), fly=15)))
+    do(enc, "fly a 2,1,15")
+    events = do(enc, "fall a by=gm bumps=2 roll=6")
+    assert table(events) == [6]
+    land = [p for p in of_type(events, Placed) if p.how == "fall"][-1]
+    assert (
+        "3 rolls on the falling table, 2 opted out of (soft ground 1, a Skill Feat with 2 Bumps 1)"
+        in land.note
+    )
+
+
+def test_a_failed_climb_high_up_falls_and_the_fall_takes_its_share_of_the_turn():
+    # climb + fall-table + fall-speed: "failure causes you to fall to the ground"; "For every 5 meters
+    # a character falls, roll a d6"; "5 meter fall: 3/4 of your total Actions remaining". The climb
+    # was one action of four, so three remain, which is the 3/4 the fall leaves (no more are lost).
+    enc = encounter(scene(BRICK, fighter("c", at=(2, 3), speed=12)))
+    do(enc, "climb c 2,3,6 roll=6")
+    do(enc, "end-turn")
+    events = do(enc, "climb c 2,3,4 roll=1 roll=6")  # fails 6 m up: one roll on the table, a 6
+    c = enc.state.fighter("c")
+    assert c.pos == (2, 3, 0) and c.states["mode"] == "walking" and c.states["posture"] == "prone"
+    assert table(events) == [6] and c.spent["actions"] == 1
+    do(enc, "stand-up c")
+    do(enc, "move c 5,3")
+    assert enc.state.fighter("c").spent["actions"] == 3
+
+
+def test_undoing_a_failed_climb_takes_back_the_fall_and_retrying_rolls_the_same():
+    # climb + fall-table + undo: a climb that fails and falls is one batch (the action, the roll, the
+    # fall, the table); undo takes all of it back, and the seeded dice give the same roll again:
+    # undo is no way to re-roll a failed climb.
+    enc = encounter(scene(BRICK, fighter("c", at=(2, 3), speed=12)))
+    do(enc, "climb c 2,3,6 roll=6")
+    do(enc, "end-turn")
+    first = do(enc, "climb c 2,3,4")
+    rolls = [(r.check, r.number) for r in of_type(first, CheckRolled)]
+    assert rolls == [("climb", 1), ("falling table", 1)]  # the seed: a slip, then "1 Instant death"
+    assert enc.state.fighter("c").marks.get("dead") is True
+    do(enc, "undo")
+    c = enc.state.fighter("c")
+    assert c.pos == (2, 3, 6 * CU) and c.states["mode"] == "climbing" and c.spent.get("actions", 0) == 0
+    again = do(enc, "climb c 2,3,4")
+    assert [(r.check, r.number) for r in of_type(again, CheckRolled)] == rolls
+    do(enc, "undo")
+    do(enc, "redo")
+    c = enc.state.fighter("c")
+    assert c.pos == (2, 3, 0) and c.marks.get("dead") is True
+
+
+# --- modes of movement meeting rough ground, hazards, water and other fighters -------------------
+
+
+def test_a_hover_over_mud_and_a_hazard_pays_a_meter_a_space_and_may_not_stop_over_an_ally():
+    # hover + rough + occupancy: "You float just 1 meter above the ground, avoiding land-based
+    # obstacles, hazards, and Rough Terrain." A hoverer's body, 1 m up, still fills the space of a
+    # fighter standing below (body_height 2), so it "can't end a Movement in an occupied space".
+    rows = ["########", "#.~H~..#", "########"]
+    enc = encounter(scene(rows, fighter("h", at=(1, 1), hover=4), fighter("b", at=(5, 1))))
+    r = refuse(enc, "hover h 5,1", "speed-meters/occupancy")
+    assert "would end on 5,1, occupied by b" in r.reason
+    events = do(enc, "hover h 4,1")
+    assert [s.cost for s in steps(events, "h")] == [CU, CU, CU]
+    assert "speed-meters/rough" not in of_type(events, Moved)[0].rules
+    h = enc.state.fighter("h")
+    assert h.pos == (4, 1, CU) and h.states["mode"] == "hovering" and h.spent["actions"] == 1
+
+
+def test_an_unadapted_swimmer_pays_rough_for_the_water_and_for_a_muddy_bank():
+    # swim + rough: swimmers "must treat the water they're swimming in as Rough Terrain"; climbing
+    # out onto a mud bank is a step onto Rough Terrain too: 2 m each, 4 m of a 4 m Swim.
+    rows = ["######", "#ww~.#", "######"]
+    enc = encounter(scene(rows, fighter("a", at=(1, 1), speed=4)))
+    events = do(enc, "swim a 2,1 3,1")
+    assert [s.cost for s in steps(events, "a")] == [2 * CU, 2 * CU]
+    modes = [(e.source, e.dest) for e in of_type(events, StateChanged) if e.machine == "mode"]
+    assert modes == [("walking", "swimming"), ("swimming", "walking")]
+    assert enc.state.fighter("a").pos == (3, 1, 0)
+
+
+def test_a_push_into_deep_water_leaves_the_target_swimming_and_the_pusher_on_the_bank():
+    # push-pull + swim: the pusher "enters each space they vacate" on foot (the catalogue's ruling:
+    # it stops where its own walk would), and a walker does not walk into deep water: it stops at
+    # the bank while its target goes in and is swimming.
+    rows = ["#######", "#..ww.#", "#######"]
+    enc = encounter(scene(rows, fighter("p", at=(1, 1), brawn=2), fighter("t", "red", at=(2, 1))))
+    events = do(enc, "push p t roll=6 roll=4")  # margin 4, at most Brawn 2: 2 m
+    t, p = enc.state.fighter("t"), enc.state.fighter("p")
+    assert t.pos == (4, 1, 0) and t.states["mode"] == "swimming"
+    assert p.pos == (2, 1, 0)
+    follow = [m for m in of_type(events, Moved) if m.fighter == "p"][0]
+    assert "3,1 is deep water" in follow.stopped
+
+
+def test_a_teleport_may_not_land_on_an_ally_and_ignores_the_mud_between():
+    # teleport + occupancy + rough: "You instantly appear in any space (within range of the
+    # teleport) which you have Line of Sight to." It crosses nothing, so rough ground on the way
+    # costs nothing; a space an ally stands in is occupied.
+    rows = ["########", "#.~~~..#", "########"]
+    enc = encounter(scene(rows, fighter("a", at=(1, 1), teleport=5), fighter("b", at=(5, 1))))
+    r = refuse(enc, "teleport a 5,1", "speed-meters/occupancy")
+    assert "occupied by b" in r.reason
+    events = do(enc, "teleport a 6,1")
+    assert spent(events, "a") == 1 and enc.state.fighter("a").pos == (6, 1, 0)
+
+
+def test_a_special_jump_clears_an_enemys_head_but_not_its_body():
+    # special-jump + occupancy: "this special type of movement allows you to move in any direction
+    # for the duration of the movement, but you must end the move by landing on a viable surface";
+    # "Cannot move through spaces occupied by enemies": low over the enemy is through it, 3 m up
+    # above its 2 m body is not.
+    rows = ["#######", "#.....#", "#######"]
+    enc = encounter(scene(rows, fighter("j", at=(1, 1), jump=8), fighter("e", "red", at=(2, 1))))
+    r = refuse(enc, "special-jump j 3,1", "speed-meters/occupancy")
+    assert "2,1 is held by e" in r.reason
+    do(enc, "special-jump j 2,1,3 3,1,0")
+    j = enc.state.fighter("j")
+    assert j.pos == (3, 1, 0) and j.spent["actions"] == 1
+
+
+def test_a_random_move_toward_a_known_hazard_may_be_saved_short_of_it():
+    # random + forced: "roll 1d8; the creature then moves into the space or in the direction that
+    # corresponds to the number rolled"; moved into "a hazard or a trap they're aware of, they may
+    # Save as a Reaction. Success ends the Forced Movement and the ... creature falls prone just shy
+    # of the hazard." 3 is east (clockwise numbering): the hazard is the first space east.
+    rows = ["#######", "#..H..#", "#######"]
+    enc = encounter(scene(rows, fighter("t", at=(2, 1))))
+    events = do(enc, "random t meters=2 aware=true by=gm roll=3 roll=5")
+    t = enc.state.fighter("t")
+    assert t.pos == (2, 1, 0) and t.states["posture"] == "prone"
+    assert [c.check for c in of_type(events, CheckRolled)] == ["random direction", "save"]
+
+
+def test_a_random_move_off_a_ledge_the_fighter_does_not_know_of_is_a_fall():
+    # random + fall-table: unaware of the drop, no Save: it goes over and falls 10 m, two rolls.
+    rows = ["#######", "#QQ...#", "#######"]
+    enc = encounter(scene(rows, fighter("t", at=(2, 1))))
+    events = do(enc, "random t meters=3 aware=false by=gm roll=3 roll=6 roll=6")
+    t = enc.state.fighter("t")
+    assert t.pos == (3, 1, 0) and table(events) == [6, 6] and t.states["posture"] == "prone"
+    assert not [c for c in of_type(events, CheckRolled) if c.check == "save"]
+
+
+def test_a_glide_cut_short_by_a_wall_sinks_where_it_stopped():
+    # glide + occupancy: "You automatically move horizontally as you fall, at a rate of 5 meters
+    # when your turn starts"; a wall in the way ("Cannot move through ... solid objects") stops the
+    # glide after 2 m; it still sinks (glide_descent 1 m) and keeps gliding.
+    rows = ["#########", "#Q..#...#", "#########"]
+    enc = encounter(scene(rows, fighter("g", at=(1, 1), glide=5)))
+    do(enc, "glide g 3,1")
+    events = do(enc, "end-turn")
+    moved = of_type(events, Moved)[0]
+    assert sum(s.cost for s in moved.steps) == 2 * CU and "4,1 blocks the glide" in moved.stopped
+    g = enc.state.fighter("g")
+    assert g.pos == (3, 1, 9 * CU) and g.states["mode"] == "gliding"
