@@ -549,3 +549,89 @@ def test_a_glide_cut_short_by_a_wall_sinks_where_it_stopped():
     assert sum(s.cost for s in moved.steps) == 2 * CU and "4,1 blocks the glide" in moved.stopped
     g = enc.state.fighter("g")
     assert g.pos == (3, 1, 9 * CU) and g.states["mode"] == "gliding"
+
+
+def test_undoing_the_turn_start_that_landed_a_long_fall_puts_the_faller_back_in_the_air():
+    # fall-speed + fall-table + undo: "When you spend your entire turn falling at normal speed,
+    # you'll fall a total distance of 20 meters"; a 30 m fall lands at the faller's next turn start
+    # with 6 rolls. Undoing that end-turn takes back the landing and its rolls; redo re-applies the
+    # same rolls (never rolls again).
+    rows = ["#####", "#P..#", "#####"]
+    enc = encounter(scene(rows, fighter("a", at=(1, 1)), settings='ledge_drop = "fall"'))
+    do(enc, "move a 2,1")
+    assert enc.state.fighter("a").pos == (2, 1, 10 * CU)
+    landed = do(enc, "end-turn " + " ".join(["roll=6"] * 6))
+    assert table(landed) == [6] * 6 and enc.state.fighter("a").pos == (2, 1, 0)
+    do(enc, "undo")
+    a = enc.state.fighter("a")
+    assert a.pos == (2, 1, 10 * CU) and a.states["mode"] == "falling" and a.marks["fallen"] == 20 * CU
+    do(enc, "redo")
+    a = enc.state.fighter("a")
+    assert a.pos == (2, 1, 0) and a.states["posture"] == "prone" and a.spent["actions"] == 2
+
+
+def test_a_pull_across_mud_moves_both_and_stops_the_target_short_of_a_wall_behind_the_puller():
+    # push-pull: "The attacker pushes or pulls the defender 1 meter for each point remaining and
+    # enters each space they vacate, up to a maximum of (Brawn) spaces"; pulled, the target "must end
+    # their movement closer to the pulling force". The puller steps back through mud (the ground
+    # under a grapple costs no Movement: it is the action's) until the wall, 2 m; the target follows.
+    rows = ["#######", "#.~~..#", "#######"]
+    enc = encounter(scene(rows, fighter("p", at=(3, 1), brawn=4), fighter("t", "red", at=(4, 1))))
+    events = do(enc, "pull p t roll=6 roll=1")  # margin 5, at most Brawn 4: 4 m meant
+    p, t = enc.state.fighter("p"), enc.state.fighter("t")
+    assert p.pos == (1, 1, 0) and t.pos == (2, 1, 0)
+    back = [m for m in of_type(events, Moved) if m.fighter == "p"][0]
+    assert back.budget == 4 * CU and "0,1 is wall" in back.stopped
+    assert spent(events, "p") == 1
+
+
+def test_a_shove_toward_a_shut_door_stops_at_it():
+    # shove + tabletrail/walls: a shut door stops a step like a wall; the shove's rolled distance
+    # ends against it, the action is spent.
+    enc = encounter(
+        """
+[encounter]
+name = "a shove at a door"
+ruleset = "speed-meters"
+[map]
+rows = [".......", ".......", "......."]
+legend = { "." = "floor" }
+walls = ["3,0-3,1", "3,2-3,3"]
+doors = [{ at = "2,1|3,1", closed = true }]
+[[fighters]]
+id = "a"
+side = "blue"
+at = [0, 1]
+speed = 6
+brawn = 3
+[[fighters]]
+id = "e"
+side = "red"
+at = [1, 1]
+speed = 6
+"""
+    )
+    events = do(enc, "shove a e roll=6 roll=1")  # margin 8: 4 m meant
+    assert enc.state.fighter("e").pos == (2, 1, 0)
+    moved = [m for m in of_type(events, Moved) if m.fighter == "e"][0]
+    assert "closed door 2,1|3,1" in moved.stopped
+    r = refuse(enc, "force e push 4,1 source=a by=gm", "tabletrail/walls")
+    assert "closed door" in r.reason
+
+
+def test_a_grabber_made_to_fall_lets_go_of_what_it_held():
+    # grab + fall-table: the other way round, a flying grabber an effect drops 6 m is out of reach of
+    # the flyer it held: the grab ends, the held one is free to fly off.
+    enc = encounter(
+        scene(OPEN, fighter("a", at=(2, 2), fly=6, brawn=3), fighter("t", "red", at=(3, 2), fly=6))
+    )
+    do(enc, "end-turn")
+    do(enc, "fly t 3,2,6")
+    do(enc, "end-turn")
+    do(enc, "fly a 2,2,6")
+    do(enc, "grab a t roll=6 roll=1")
+    events = do(enc, "fall a by=gm roll=6")
+    assert enc.state.fighter("a").pos == (2, 2, 0) and of_type(events, Unlinked)
+    do(enc, "end-turn")
+    do(enc, "fly t 6,2,6")
+    assert enc.state.fighter("t").pos == (6, 2, 6 * CU)
