@@ -450,10 +450,14 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         A piece the GM places (`place`) on the ground or in water takes the mode of where it now
         is: a climber set on open ground is on no surface any more (climb), nor is a faller or a
         glider still in the air; left in its old mode it could neither walk nor climb.
+
+        grab: a batch that carried a grabber or its catch out of the other's reach ends the grab.
         """
         for event in list(b.events):
             if isinstance(event, ev.Placed) and event.how == "gm":
                 self.set_down(b, event.fighter)
+        if b.state.links and any(isinstance(e, (ev.Placed, ev.Moved)) for e in b.events):
+            self.grabs_in_reach(b)  # grab: a fall or a glide that carries one out of reach ends the hold
         n = int(b.state.settings["breath_rounds"])
         gills = b.state.settings["aquatic_breathes"]
         for f in b.state.fighters:

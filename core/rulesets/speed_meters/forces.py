@@ -624,6 +624,29 @@ class Forces(Falls):
             b, fid, target.id, f"{fid} has {left} Action Dice, not the {need} the grab needs: it ends"
         )
 
+    def grabs_in_reach(self, b: Batch) -> None:
+        """grab: a hold needs its two fighters within grapple reach of each other.
+
+        "Both grabber and grabbee are Immobilized during the grab": neither moves itself, but a fall
+        an effect makes (the GM's `fall`), a glide's leg at turn start or the GM's hand can still
+        carry one away; once out of reach (or behind a wall) there is no hold left, so it ends there.
+        """
+        reach = to_cu(b.state.settings["grapple_reach"])
+        for kind, grabber, grabbed in b.state.links:
+            if kind != "grab":
+                continue
+            a, t = b.state.fighter(grabber), b.state.fighter(grabbed)
+            assert a is not None and t is not None
+            gap = max(abs(a.pos[0] - t.pos[0]), abs(a.pos[1] - t.pos[1])) * CU
+            rise_ = abs(a.pos[2] - t.pos[2])
+            wall = reach_blocked(b.state, a.pos, t.pos)
+            if gap <= reach and rise_ <= reach and not wall:
+                continue
+            why = wall or f"{fmt(gap)} m across and {fmt(rise_)} m up or down, reach {fmt(reach)} m"
+            self.release_grab(
+                b, grabber, grabbed, f"{grabbed} is out of {grabber}'s reach ({why}): the grab ends"
+            )
+
     def release_grab(self, b: Batch, grabber: str, grabbed: str, note: str) -> None:
         rule = self.rule("grab")
         b.emit(ev.Unlinked(kind="grab", a=grabber, b=grabbed, rules=(rule,), note=note))
