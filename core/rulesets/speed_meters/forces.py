@@ -49,6 +49,16 @@ from tabletrail.events.scenario import SIZES
 from tabletrail.events.types import Step
 
 
+def _too_far(state: EncounterState, a: Fighter, t: Fighter) -> str:
+    """How far t is beyond a's grapple reach ("" when within it), across and up or down."""
+    reach = to_cu(state.settings["grapple_reach"])
+    gap = max(abs(a.pos[0] - t.pos[0]), abs(a.pos[1] - t.pos[1])) * CU
+    rise = abs(a.pos[2] - t.pos[2])
+    if gap <= reach and rise <= reach:
+        return ""
+    return f"{fmt(gap)} m across and {fmt(rise)} m up or down, reach {fmt(reach)} m"
+
+
 class Forces(Falls):
     """Forced and random movement, and the grappling that moves or holds another fighter."""
 
@@ -358,15 +368,8 @@ class Forces(Falls):
                 f"{a.id} is {a.size} and {t.id} is {t.size}: "
                 f"no creature can {verb} one of a larger size category",
             )
-        reach = to_cu(b.state.settings["grapple_reach"])
-        gap = max(abs(a.pos[0] - t.pos[0]), abs(a.pos[1] - t.pos[1])) * CU
-        rise_ = abs(a.pos[2] - t.pos[2])
-        require(
-            gap <= reach and rise_ <= reach,
-            rule,
-            f"{t.id} is out of reach: {fmt(gap)} m across and {fmt(rise_)} m up or down, "
-            f"reach {fmt(reach)} m",
-        )
+        far = _too_far(b.state, a, t)
+        require(not far, rule, f"{t.id} is out of reach: {far}")
         wall = reach_blocked(b.state, a.pos, t.pos)
         require(not wall, WALLS, f"{a.id} can't {verb} {t.id} through {wall}")
         return a, t
@@ -631,18 +634,14 @@ class Forces(Falls):
         an effect makes (the GM's `fall`), a glide's leg at turn start or the GM's hand can still
         carry one away; once out of reach (or behind a wall) there is no hold left, so it ends there.
         """
-        reach = to_cu(b.state.settings["grapple_reach"])
         for kind, grabber, grabbed in b.state.links:
             if kind != "grab":
                 continue
             a, t = b.state.fighter(grabber), b.state.fighter(grabbed)
             assert a is not None and t is not None
-            gap = max(abs(a.pos[0] - t.pos[0]), abs(a.pos[1] - t.pos[1])) * CU
-            rise_ = abs(a.pos[2] - t.pos[2])
-            wall = reach_blocked(b.state, a.pos, t.pos)
-            if gap <= reach and rise_ <= reach and not wall:
+            why = reach_blocked(b.state, a.pos, t.pos) or _too_far(b.state, a, t)
+            if not why:
                 continue
-            why = wall or f"{fmt(gap)} m across and {fmt(rise_)} m up or down, reach {fmt(reach)} m"
             self.release_grab(
                 b, grabber, grabbed, f"{grabbed} is out of {grabber}'s reach ({why}): the grab ends"
             )
