@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from support import do, of_type, refuse
 from tabletrail.core.units import CU
-from tabletrail.events.types import CheckRolled, Damaged, Linked, Placed, Spent
+from tabletrail.events.types import CheckRolled, Damaged, Linked, Placed, Spent, Unlinked
 from test_initiative_yards import FAIL, IY, OPEN, PASS, arena, at, cost, engagement, fighter, posture
 
 NO_TURNS = "strict_turns = false"
@@ -282,3 +282,25 @@ def test_undoing_a_slip_restores_the_move_and_redo_keeps_the_roll():
     do(enc, "move a 6,1")  # undo is no way to re-roll
     again = [c.number for c in of_type([r.event for r in enc.records], CheckRolled)][-len(rolls) :]
     assert again == rolls
+
+
+# --- a standing fighter engaged with a prone foe: shifting round it, or leaving ---------------------
+
+
+def test_stepping_round_a_prone_foe_within_its_reach_keeps_the_engagement():
+    # engage-break: "fighters that are engaged with a prone fighter and not prone themselves can freely
+    # break the engagement during movements": free to move; a move that never leaves the prone foe's
+    # Reach has broken nothing, and the engagement breaks where a move leaves it.
+    enc = arena(OPEN, fighter("a", "blue", (1, 2)) + fighter("e", "red", (8, 2), reach=2), NO_TURNS)
+    do(enc, "drop-prone e")
+    do(enc, "move a 10,2")  # stops at 6,2: e's 2 yd Reach
+    assert at(enc, "a")[:2] == (6, 2) and engagement(enc, "a") == "engaged"
+    events = do(enc, "move a 7,1")  # 1.41 yd from e: still within its 2 yd Reach
+    assert not of_type(events, Unlinked)
+    assert engagement(enc, "a") == engagement(enc, "e") == "engaged"
+    assert ["engaged", "a", "e"] in [list(x) for x in enc.state.links]
+    events = do(enc, "move a 6,1")  # 2.24 yd from e: the engagement breaks there
+    (broken,) = of_type(events, Unlinked)
+    assert broken.rules == (f"{IY}/engage-break",) and "leaves its Reach at 6,1" in broken.note
+    assert engagement(enc, "a") == engagement(enc, "e") == "free"
+    assert at(enc, "a")[:2] == (6, 1) and cost(events) == CU  # breaking away costs no yards
