@@ -8,12 +8,29 @@ and roll=1 fails.
 
 from __future__ import annotations
 
-from support import do, of_type, refuse
+from support import do, encounter, grid, of_type, refuse
 from tabletrail.core.units import CU
 from tabletrail.events.types import CheckRolled, Damaged, Linked, Placed, Spent, Unlinked
-from test_initiative_yards import FAIL, IY, OPEN, PASS, arena, at, cost, engagement, fighter, posture
+from test_initiative_yards import FAIL, IY, LEGEND, OPEN, PASS, arena, at, cost, engagement, fighter, posture
 
 NO_TURNS = "strict_turns = false"
+
+
+def encounter_with(rows: list[str], legend: str, fighters: str = "", settings: str = ""):
+    """test_initiative_yards' arena with one more legend entry."""
+    fighters = fighters or fighter("a", "blue", (1, 1)) + fighter("e", "red", (12, 4))
+    return encounter(
+        f"""
+[encounter]
+name = "test"
+ruleset = "{IY}"
+seed = 7
+[settings]
+{settings}
+{grid(rows, LEGEND + legend)}
+{fighters}
+"""
+    )
 
 
 def used(enc, fid: str) -> int:
@@ -304,3 +321,42 @@ def test_stepping_round_a_prone_foe_within_its_reach_keeps_the_engagement():
     assert broken.rules == (f"{IY}/engage-break",) and "leaves its Reach at 6,1" in broken.note
     assert engagement(enc, "a") == engagement(enc, "e") == "free"
     assert at(enc, "a")[:2] == (6, 1) and cost(events) == CU  # breaking away costs no yards
+
+
+# --- a jump that lands on slippery ground, or in an enemy's Reach ------------------------------------
+
+
+def test_a_vault_landing_on_ice_makes_its_own_check_then_the_slippery_check():
+    # vault: "they must pass an Initiative check or else fall prone on the other side of the barrier";
+    # slippery: "If a fighter moves through or onto slippery or unstable terrain they must make an
+    # Initiative check or else immediately drop prone and lose the rest of their movement."
+    rows = list(OPEN)
+    rows[1] = "#.o/.........#"
+    enc = arena(rows)
+    events = do(enc, f"vault a 3,1 {PASS} {FAIL}")
+    assert [(c.rules, c.passed) for c in of_type(events, CheckRolled)] == [
+        ((f"{IY}/vault",), True),
+        ((f"{IY}/slippery",), False),
+    ]
+    assert at(enc, "a")[:2] == (3, 1) and posture(enc, "a") == "prone" and used(enc, "a") == 8 * CU
+
+
+def test_a_pull_up_onto_a_slippery_ledge_checks_twice():
+    # ledge: "After doing so they must pass an Initiative check or else fall from the top of the
+    # ledge"; slippery: moving "onto slippery or unstable terrain" calls for a check too.
+    rows = list(OPEN)
+    rows[1] = "#.I..........#"
+    enc = encounter_with(rows, '"I" = { terrain = "ledge", height = 2, tags = ["slippery"] }')
+    events = do(enc, f"pull-up a 2,1 {PASS} {PASS}")
+    assert [c.rules for c in of_type(events, CheckRolled)] == [(f"{IY}/ledge",), (f"{IY}/slippery",)]
+    assert at(enc, "a") == (2, 1, 2 * CU) and cost(events) == 2 * CU
+
+
+def test_a_leap_landing_in_an_enemys_reach_engages_on_landing():
+    # leap, engage: "If a fighter moves into the Reach of an enemy ... both fighters become engaged!"
+    rows = list(OPEN)
+    rows[1] = "#..___.......#"
+    enc = arena(rows, fighter("a", "blue", (2, 1)) + fighter("e", "red", (7, 1)))
+    events = do(enc, f"leap a 6,1 {PASS}")
+    assert at(enc, "a")[:2] == (6, 1) and cost(events) == 4 * CU
+    assert of_type(events, Linked) and engagement(enc, "a") == engagement(enc, "e") == "engaged"

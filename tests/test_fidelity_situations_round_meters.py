@@ -168,3 +168,32 @@ def test_undoing_a_seeded_sprint_gives_back_its_ap_meters_and_penalty_and_never_
     assert "sprint-penalty" not in fighter(enc, "ari").marks
     again = of_type(do(enc, "sprint ari"), CheckRolled)[0]
     assert (again.number, again.dice) == (first.number, first.dice)
+
+
+# --- a Delay's new place in the next pass, and a delay behind one who will be skipped ----------------
+
+
+def test_the_delayed_place_holds_in_the_next_pass_of_the_same_round():
+    # delay: "Once you Delay, your new position becomes your Initiative position for the rest of the
+    # combat."
+    enc = encounter(arena())
+    do(enc, "delay ari after=cyn")
+    order = []
+    while enc.state.turn.pass_no == 1:
+        do(enc, "end-turn")
+    while enc.state.turn.pass_no == 2:
+        order.append(enc.state.turn.active)
+        do(enc, "end-turn")
+    assert order[:3] == ["bo", "cyn", "ari"]
+
+
+def test_delaying_behind_a_combatant_with_no_ap_left_comes_when_it_is_skipped():
+    # delay: "Choose a combatant who has not yet acted during the current pass"; passes: one with no AP
+    # left has no turn in a later pass (house default), so the delayed turn comes in its place.
+    enc = encounter(arena())
+    ends(enc, 4)  # pass 1 idle: dax's only AP is lost
+    assert enc.state.turn.pass_no == 2 and ap_used(enc, "dax") == 1
+    do(enc, "delay ari after=dax")
+    ends(enc, 2)  # bo, cyn; dax is skipped
+    assert (enc.state.turn.pass_no, enc.state.turn.active) == (2, "ari")
+    assert cost(do(enc, "move ari 4,1")) == 3 * CU
