@@ -197,3 +197,15 @@ def test_delaying_behind_a_combatant_with_no_ap_left_comes_when_it_is_skipped():
     ends(enc, 2)  # bo, cyn; dax is skipped
     assert (enc.state.turn.pass_no, enc.state.turn.active) == (2, "ari")
     assert cost(do(enc, "move ari 4,1")) == 3 * CU
+
+
+def test_alternating_diagonals_through_mud_pay_double_each_step_of_the_count():
+    # round-budget: the diagonal ruling (alternating 1, 2, 1, ...) prices the step; difficult: "Each
+    # meter moved through Difficult Terrain costs 2 meters of Movement."
+    enc = encounter(arena('diagonal = "alternating"'))
+    do(enc, "move ari 2,1")
+    r = refuse(enc, "move ari 3,2 4,3", rule("round-budget"))  # 1 x 2, then 2 x 2: 6 m > 5 m left
+    assert "costs 6 m by 4,3" in r.reason
+    events = do(enc, "move ari 3,2 4,2")  # a diagonal into mud (1 x 2), then a straight meter of mud
+    assert [s.cost for m in of_type(events, Moved) for s in m.steps] == [2 * CU, 2 * CU]
+    assert meters_left(enc, "ari") == CU
