@@ -62,6 +62,21 @@ class Engagement(Shared):
 
     # --- engaging and breaking away ------------------------------------------------
 
+    def breaking_away(self, state: EncounterState, f: Fighter, at: Pos) -> list[Fighter]:
+        """engage-break: the prone foes a standing fighter, engaged with them, is out of the Reach of at `at`.
+
+        "fighters that are engaged with a prone fighter and not prone themselves can freely break the
+        engagement during movements": the engagement is broken where the move leaves that Reach; a
+        move that stays within it breaks nothing.
+        """
+        if f.state("posture", "standing") == "prone":
+            return []
+        return [
+            o
+            for o in self.engaged_with(state, f.id)
+            if o.state("posture", "standing") == "prone" and not self.within_reach(state, f, at, o)[0]
+        ]
+
     def arrived(self, b: Batch, fighter_id: str, frm: Pos) -> str:
         """engage: wherever a fighter arrives, by a step, a fall, a jump's landing or set down by a drag.
 
@@ -70,6 +85,18 @@ class Engagement(Shared):
         Enemies within Reach now and not from `frm`, where it came from, engage it. Returns why a
         move ends there ("" if none engaged).
         """
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        for o in self.breaking_away(b.state, f, f.pos):
+            self.unlink(
+                b,
+                f.id,
+                o.id,
+                "break_away",
+                self.rule("engage-break"),
+                f"{f.id} is standing and {o.id} is prone: {f.id} leaves its Reach at {show(f.pos)} and "
+                "breaks away freely",
+            )
         f = b.state.fighter(fighter_id)
         assert f is not None
         foes = self.newly_in_reach(b.state, f, frm, f.pos)
@@ -127,16 +154,9 @@ class Engagement(Shared):
         require(OBJECT not in f.tags, self.rule("move"), f"{f.id} is a movable object: it is only dragged")
         how, foes = self.clearance(b.state, f)
         if how == "break":
-            for o in foes:
-                self.unlink(
-                    b,
-                    f.id,
-                    o.id,
-                    "break_away",
-                    self.rule("engage-break"),
-                    f"{f.id} is standing and {o.id} is prone: {f.id} breaks away freely as it moves",
-                )
-            return b.state.fighter(f.id), ()  # type: ignore[return-value]
+            # engage-break: free to move; the engagement breaks where the move leaves the prone
+            # foe's Reach (arrived), not before.
+            return f, ()
         if how == "held":
             upright = [o.id for o in foes if o.state("posture", "standing") != "prone"]
             why = (

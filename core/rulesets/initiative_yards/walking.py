@@ -288,6 +288,7 @@ class _Walk:
             STEP_OFF in step.mode
             or self.rs.slips(state, f, step)
             or bool(self.rs.newly_in_reach(state, f, self.frm, step.to))
+            or bool(self.rs.breaking_away(state, f, step.to))  # engage-break: leaving a prone foe's Reach
         )
 
     def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
