@@ -237,7 +237,8 @@ def test_a_difficulty_one_surface_is_climbed_on_a_roll_of_one_at_half_speed():
 
 
 def test_a_failed_climb_high_up_falls_to_the_ground_and_rolls_the_falling_table():
-    # climb: "failure causes you to fall to the ground"; fall-table: "When a character falls 5 or more meters".
+    # climb: "failure causes you to fall to the ground";
+    # fall-table: "When a character falls 5 or more meters".
     enc = encounter(scene(["#####", "#.C.#", "#####"], fighter("a", speed=12)))
     do(enc, "climb a 1,1,6 roll=6")
     events = do(enc, "climb a 2,1 roll=1 roll=6")

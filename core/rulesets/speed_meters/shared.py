@@ -316,13 +316,19 @@ class Shared(Ruleset):
                 f"(top {fmt(floor)} m)",
             )
 
-    def no_enemy(self, state: EncounterState, f: Fighter, pos: Pos) -> None:
-        """occupancy: enemies block the way, allies may be passed through."""
-        for other in self.others_at(state, f.id, pos):
+    def no_enemy(self, state: EncounterState, f: Fighter, pos: Pos) -> tuple[str, ...]:
+        """occupancy: enemies block the way, allies may be passed through.
+
+        Returns the rule to cite for the step: occupancy when it passes through an ally's space
+        ("Can move through spaces occupied by allies" decided that the step is allowed).
+        """
+        others = self.others_at(state, f.id, pos)
+        for other in others:
             if other.side != f.side:
                 raise Refusal(
                     self.rule("occupancy"), f"{show(pos)} is held by {other.id}, an enemy of {f.id}"
                 )
+        return (self.rule("occupancy"),) if others else ()
 
     def can_end(self, state: EncounterState, f: Fighter, what: str = "the Movement") -> None:
         """occupancy: never end in an occupied space."""

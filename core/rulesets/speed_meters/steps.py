@@ -118,7 +118,7 @@ class _Walking(QuietSteps):
                         f"{show(to)} would make {fmt(self.risen)} m up by jumping in this Movement: "
                         "a Movement goes only 1 meter vertically by jumping (a new Movement may go up again)",
                     )
-        rs.no_enemy(state, f, step.to)
+        cites.extend(rs.no_enemy(state, f, step.to))  # occupancy: cited when passing an ally
         self.spent += step.cost
         if step.mode == "jump" and self.jumps:
             self.maneuver += step.cost
@@ -168,6 +168,9 @@ class _Through(QuietSteps):
         assert (pos[0], pos[1]) == tuple(to), f"{to} is not the planned {pos}"
         self.i += 1
         step, self._cites = self.judge(state, f, frm, pos, parity, self.i == len(self.plan))
+        # occupancy: a step through an ally's space cites the row that allows it (enemies were refused)
+        if self.rs.others_at(state, f.id, step.to) and self.rs.rule("occupancy") not in self._cites:
+            self._cites = (*self._cites, self.rs.rule("occupancy"))
         return step
 
     def cites(self, step: Step) -> tuple[str, ...]:
