@@ -318,3 +318,18 @@ def test_size_refuses_a_larger_target_before_any_roll_and_allows_the_same_size()
     )
     events = do(enc, "shove a t roll=6 roll=2")
     assert "speed-meters/size" in [e for e in of_type(events, Spent) if e.resource == "actions"][0].rules
+
+
+# --- fall-table ------------------------------------------------------------------------------------
+
+
+def test_a_five_meter_fall_cites_the_falling_table_once_and_a_four_rolls_a_d10_per_two_meters():
+    # fall-table: "When a character falls 5 or more meters ... roll a d6"; "4 Take 1d10 damage for
+    # every 2 meters you fell" (5 m: 2d10). The landing cites the fall-table row once, not twice.
+    enc = encounter(scene(OPEN, fighter("a", fly=40)))
+    do(enc, "fly a 1,1,5")
+    events = do(enc, "fall a roll=4")
+    landing = of_type(events, Placed)[0]
+    assert landing.to == (1, 1, 0) and landing.rules == ("speed-meters/fall-table",)
+    damage = [c for c in of_type(events, CheckRolled) if c.check == "fall damage"][0]
+    assert damage.formula == "2d10" and damage.rules == ("speed-meters/fall-table",)
