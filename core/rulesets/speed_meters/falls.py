@@ -103,10 +103,15 @@ class Falls(Shared):
             fid,
             (x, y),
             prone=prone,
-            rules=(
-                rule,
-                *((self.rule("fall-table"),) if rolls or short else ()),
-                *((self.rule("occupancy"),) if onto else ()),
+            # fall-table: each rule cited once, also when the fall was the fall-table's own (`fall`)
+            rules=tuple(
+                dict.fromkeys(
+                    (
+                        rule,
+                        *((self.rule("fall-table"),) if rolls or short else ()),
+                        *((self.rule("occupancy"),) if onto else ()),
+                    )
+                )
             ),
             note=f"falls {fmt(height)} m"
             + (f" ({fmt(total)} m in all)" if before else "")
