@@ -6,7 +6,7 @@ test pins. AP are recorded in hundredths (100 = 1 AP).
 from __future__ import annotations
 
 from support import do, of_type, refuse
-from tabletrail.events.types import CheckRolled, Moved, Spent
+from tabletrail.events.types import CheckRolled, Marked, Moved, Spent
 from test_ap_squares_ground import blast
 from test_ap_squares_helpers import ap_left, game, marks, pos
 from test_ap_squares_zero_g import weightless
@@ -137,3 +137,18 @@ def test_grabbing_with_exactly_4_ap_is_allowed():
     events = do(enc, "gravity-off 1,1 8,5 grab=ari roll=3")
     assert spent_by(events, "ari") == [(400, ("ap-squares/zero-g-grab",))]
     assert enc.state.fighter("ari").state("gravity", "grounded") == "crawling"
+
+
+# --- invade: "one character attempting to enter a square already occupied by another character":
+# any other character, an ally too, may answer the invasion. ---------------------------------------
+
+
+def test_entering_an_allys_square_is_an_invasion_too_and_waits_for_its_answer():
+    enc = game("ari blue 1,1 ap=10", "cyn blue 3,1 ap=10", "bo red 8,5")
+    events = do(enc, "move ari 4,1")
+    wait = [m for m in of_type(events, Marked) if m.key == "invading"]
+    assert wait and wait[0].value["occupant"] == "cyn" and "ap-squares/invade" in wait[0].rules
+    assert pos(enc, "ari") == (2, 1) and ap_left(enc, "ari") == 9
+    refuse(enc, "move ari 2,2", "ap-squares/invade")  # the move waits for cyn's answer
+    do(enc, "react-invasion cyn allow by=blue")
+    assert pos(enc, "ari") == (3, 1) and ap_left(enc, "ari") == 8  # "does not add any difficulty"

@@ -24,7 +24,6 @@ from test_initiative_yards import (
     fighter,
     moved,
     next_turn_of,
-    posture,
 )
 
 # --- move: "they can be moved up to a number of yards equal to their Initiative value in yards"
@@ -57,23 +56,29 @@ def test_a_prone_fighter_cannot_drop_prone_again():
     refuse(enc, "drop-prone a", f"{IY}/prone-drop")
 
 
-def test_standing_up_in_the_turn_of_the_drop_is_refused_the_movement_is_spent():
-    enc = arena()
-    events = do(enc, "drop-prone a")
-    assert [(s.amount, s.rules) for s in of_type(events, Spent)] == [(8 * CU, (f"{IY}/prone-drop",))]
-    refuse(enc, "stand-up a", f"{IY}/prone-stand")
+def test_with_the_rest_settings_a_drop_leaves_nothing_to_stand_up_with_that_turn():
     enc = arena(settings='drop_prone_cost = "rest"\nstand_up_cost = "rest"')
-    do(enc, "drop-prone a")
-    refuse(enc, "stand-up a", f"{IY}/prone-stand")  # nothing left of the move action
+    do(enc, "move a 3,1")
+    events = do(enc, "drop-prone a")
+    assert [(s.amount, s.rules) for s in of_type(events, Spent)] == [(6 * CU, (f"{IY}/prone-drop",))]
+    r = refuse(enc, "stand-up a", f"{IY}/prone-stand")  # nothing left of the move action
+    assert "none left" in r.reason
 
 
-def test_after_standing_up_the_fighter_does_not_move_in_that_turn():
-    enc = arena()
-    do(enc, "drop-prone a")
-    next_turn_of(enc, "a")
-    do(enc, "stand-up a")
-    assert posture(enc, "a") == "standing"
-    refuse(enc, "move a 2,1", f"{IY}/move")
+# "While prone, fighters can still crawl over the battlefield": a prone fighter crawls; jumping for
+# a ledge, vaulting and leaping are refused, each by its own rule.
+
+
+def test_a_prone_fighter_may_not_pull_up_vault_or_leap():
+    for enc, text, rule in (
+        (arena(LEDGES, fighter("a", "blue", (1, 1)) + fighter("e", "red", (5, 2))), "pull-up a 2,1", "ledge"),
+        (arena(VAULTS, fighter("a", "blue", (2, 1)) + fighter("e", "red", (7, 2))), "vault a 4,1", "vault"),
+        (arena(GAPS, fighter("a", "blue", (2, 1)) + fighter("e", "red", (12, 2))), "leap a 6,1", "leap"),
+    ):
+        do(enc, "drop-prone a")
+        next_turn_of(enc, "a")
+        r = refuse(enc, f"{text} {PASS}", f"{IY}/{rule}")
+        assert "prone" in r.reason and "stand up" in r.reason
 
 
 # --- climb: "while doing so they spend movement as they move vertically just like when they
@@ -171,6 +176,24 @@ def test_a_refused_drag_spends_nothing():
     refuse(enc, "drag a b 5,1 put=3,1", f"{IY}/drag")
     assert enc.state.fighter("a").used("movement") == 0
     assert cost(do(enc, "move a 9,1")) == 8 * CU  # the whole move action is still there
+
+
+def test_a_move_to_where_the_fighter_stands_is_refused():
+    enc = arena()
+    r = refuse(enc, "move a 1,1", f"{IY}/move")
+    assert "already at 1,1" in r.reason
+
+
+# --- combined: "they can perform the non-move action at any point during their move" ------------
+
+
+def test_the_non_move_action_may_come_after_the_whole_move():
+    enc = arena()
+    do(enc, "move a 9,1")  # all 8 yd
+    events = do(enc, "act a command")
+    assert [(s.resource, s.amount, s.rules) for s in of_type(events, Spent)] == [
+        ("actions", 1, (f"{IY}/combined",))
+    ]
 
 
 def test_events_of_an_allowed_move_cite_the_move_rule():
