@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from support import do, of_type, refuse
 from tabletrail.core.units import CU
-from tabletrail.events.types import Moved, Spent
+from tabletrail.events.types import Linked, Moved, Spent
 from test_initiative_yards import (
     CLIMBING,
     GAPS,
@@ -21,6 +21,7 @@ from test_initiative_yards import (
     at,
     cost,
     drag_arena,
+    duel,
     fighter,
     moved,
     next_turn_of,
@@ -194,6 +195,19 @@ def test_the_non_move_action_may_come_after_the_whole_move():
     assert [(s.resource, s.amount, s.rules) for s in of_type(events, Spent)] == [
         ("actions", 1, (f"{IY}/combined",))
     ]
+
+
+# --- engage: "If a fighter moves into the Reach of an enemy ... both fighters become engaged!"
+# (catalogue, move: distances between cell centres, the diagonal rule a setting) ----------------
+
+
+def test_a_diagonal_neighbour_is_outside_a_1_yd_reach_by_default_and_inside_under_every_1():
+    enc = duel()
+    events = do(enc, "move a 7,1")  # 1.41 yd from e at 8,2
+    assert of_type(events, Linked) == [] and at(enc, "a")[:2] == (7, 1)
+    enc = duel(settings='diagonal = "every-1"')
+    (link,) = of_type(do(enc, "move a 7,1"), Linked)
+    assert link.rules == (f"{IY}/engage",)
 
 
 def test_events_of_an_allowed_move_cite_the_move_rule():
