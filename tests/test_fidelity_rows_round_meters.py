@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
 from tabletrail.core.units import CU
-from tabletrail.events.types import Moved, OrderChanged
+from tabletrail.events.types import Marked, Moved, OrderChanged
 from test_round_meters import ap_used, arena, ends, fighter, rule, spent
 
 
@@ -92,9 +92,25 @@ def test_the_delayed_turn_is_your_turn_and_may_be_delayed_again_within_the_pass(
 # --- hold: "When you Hold an Action, immediately spend the AP required for that action." ---------
 
 
-def test_holding_with_exactly_the_actions_ap_is_allowed_and_a_second_hold_refused():
+def test_holding_with_exactly_the_actions_ap_is_allowed():
     enc = encounter(arena(ari_ap=2))
     events = do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
     assert [(s.amount, s.rules) for s in spent(events, "ap")] == [(2, (rule("hold"),))]
+    assert ap_used(enc, "ari") == 2
+
+
+def test_a_second_hold_never_silently_drops_the_first_paid_one():
+    # hold: "When you Hold an Action, immediately spend the AP required for that action. If the
+    # trigger occurs before your next turn, resolve the held action immediately." A paid held action
+    # must stay held until its trigger or the holder's next turn: a second hold while it is pending
+    # is refused (one held action at a time) and appends nothing; the first still fires.
+    enc = encounter(arena(ari_ap=5))
+    do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
     r = refuse(enc, 'hold ari shoot "starts-move dax" target=dax', rule("hold"))
-    assert "0 of 2 AP" in r.reason
+    assert "already holds shoot at cyn" in r.reason and "starts-move cyn" in r.reason
+    assert ap_used(enc, "ari") == 2
+    do(enc, "end-turn")
+    ends(enc, 1)  # bo
+    events = do(enc, "move cyn 9,1")
+    fired = [m for m in of_type(events, Marked) if m.key == "action" and m.fighter == "ari"]
+    assert fired and fired[0].value["held"] and fired[0].value["target"] == "cyn"
