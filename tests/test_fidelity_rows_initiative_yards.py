@@ -210,6 +210,28 @@ def test_a_diagonal_neighbour_is_outside_a_1_yd_reach_by_default_and_inside_unde
     assert link.rules == (f"{IY}/engage",)
 
 
+# --- engage-break: "Once a fighter becomes engaged, they can only break the engagement by resolving
+# a combat." With two non-move actions a turn (actions_per_turn = 2) a fighter engaged with two foes
+# may Strike twice; a Strike awaiting its outcome must never be lost to the second one. ---------------
+
+
+def test_a_second_strike_never_drops_an_unresolved_first_one():
+    enc = arena(
+        OPEN,
+        fighter("a", "blue", (4, 1)) + fighter("e", "red", (5, 2)) + fighter("f", "red", (3, 2)),
+        "actions_per_turn = 2",
+    )
+    do(enc, "move a 4,2")  # into both Reaches: engaged with e and with f
+    assert len(enc.state.links) == 2
+    do(enc, "act a strike target=e")
+    r = refuse(enc, "act a strike target=f", f"{IY}/engage-break")
+    assert "Strike at e" in r.reason and "resolve" in r.reason
+    do(enc, 'resolve a e outcome="a hits"')
+    do(enc, "act a strike target=f")  # the first resolved: the second Strike may follow
+    do(enc, 'resolve a f outcome="a misses"')
+    assert not enc.state.links
+
+
 def test_events_of_an_allowed_move_cite_the_move_rule():
     enc = arena()
     assert all(f"{IY}/move" in m.rules for m in of_type(do(enc, "move a 3,1"), Moved))
