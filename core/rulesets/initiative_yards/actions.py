@@ -51,6 +51,15 @@ class Actions(Engagement):
             rule,
             f"{f.id} can't strike itself: name the foe it strikes (target=...)",
         )
+        pending = f.marks.get(STRIKING)
+        # engage-break: "they can only break the engagement by resolving a combat": a Strike awaiting
+        # its outcome is resolved before the next one (actions_per_turn > 1), never dropped by it.
+        require(
+            not (action == "strike" and target is not None and pending and pending != target.id),
+            self.rule("engage-break"),
+            f"{f.id}'s Strike at {pending} awaits its outcome: resolve it first (resolve {f.id} {pending} "
+            f"outcome=...), then strike {target.id if target else ''}",
+        )
         at = f" at {target.id}" if target else ""
         b.emit(
             ev.Spent(

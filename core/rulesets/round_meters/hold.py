@@ -83,6 +83,17 @@ class Holding(Passes):
         rule = self.rule("hold")
         state = b.state
         f = self.actor(state, cmd.fighter, rule, strict=True)
+        # hold: a held action is paid for and stays held until its trigger or the holder's next turn
+        # ("If the trigger occurs before your next turn, resolve the held action immediately"); one
+        # mark holds it, so a second hold is refused rather than silently dropping the first.
+        pending = f.marks.get(HELD)
+        if pending:
+            at = f" at {pending['target']}" if pending["target"] else ""
+            raise Refusal(
+                rule,
+                f"{f.id} already holds {pending['action']}{at} ({pending['text']}), its {pending['ap']} AP "
+                f"paid, until that trigger happens or {f.id}'s next turn: one held action at a time",
+            )
         # "declaring a specific action": any action of the table, or the Sprint (a Minor Action).
         costs = {**self.costs(state), "sprint": SPRINT_AP}
         # "A held action must be specific enough for the GM to determine when it triggers."
