@@ -178,7 +178,7 @@ def test_events_list_every_record_with_its_rule_ids_and_status(client: TestClien
     assert r.status_code == 200
     events = client.get("/api/events").json()["events"]
     moved = next(e for e in events if e["type"] == "moved")
-    assert moved["rules"] == ["speed-meters/movement"]
+    assert moved["rules"] == ["speed-meters/movement", "speed-meters/occupancy"]  # through bo, an ally
     assert moved["status"] == "undone"
     assert events[-1]["type"] == "undone" and events[-1]["rules"] == ["tabletrail/undo"]
 
