@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tabletrail.events.errors import InputError
 
@@ -379,6 +379,29 @@ class _Unbuilt:
         pass
 
 
+class UsageError(SystemExit):
+    """argparse refused the words: the one line it printed, kept for a --json answer."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(2)
+        self.line = line
+
+
+def _parser_class() -> type[argparse.ArgumentParser]:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        """argparse, but a refusal of the words is one line: what is wrong, then the verb's usage."""
+
+        def error(self, message: str) -> NoReturn:
+            message = message.replace("invalid int value:", "expected a whole number, got")
+            line = f"{self.prog}: error: {message}; {' '.join(self.format_usage().split())}"
+            print(line, file=sys.stderr)
+            raise UsageError(line)
+
+    return Parser
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with `only`, just that verb's parser is built (its `verbs` says all names)."""
     import argparse
@@ -387,7 +410,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     names: list[str] = []
     plugins: list[Any] = []
-    parser = argparse.ArgumentParser(
+    parser = _parser_class()(
         prog="tabletrail",
         description="Tactical movement for tabletop RPGs: every action a logged, replayable event.",
         epilog="example: tabletrail replay replays/speed-meters-skirmish.jsonl   (a shipped encounter)\n"
@@ -585,20 +608,35 @@ def quick_do(argv: list[str]) -> SimpleNamespace | None:
 
 def _main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = quick_do(argv) or _parse(argv)
+    as_json = "--json" in argv or "json=yes" in argv
+    try:
+        args = quick_do(argv) or _parse(argv)
+    except UsageError as exc:
+        if as_json:
+            _error_doc(exc.line)
+        raise
     if isinstance(args, int):
         return args
     try:
         return args.fn(args)
     except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        line = f"error: {exc}"
     except BrokenPipeError:
         return 0
     except OSError as exc:
         where = f"{exc.filename}: " if isinstance(exc.filename, str) else ""
-        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return 2
+        line = f"error: {where}{exc.strerror or exc}"
+    print(line, file=sys.stderr)
+    if as_json:
+        _error_doc(line)
+    return 2
+
+
+def _error_doc(line: str) -> None:
+    """Under --json an error is a document too (kind "error"), so a program reading stdout gets one."""
+    from tabletrail import render
+
+    print(render.json_doc("error", {"error": line.removeprefix("error: ")}))
 
 
 def _parse(argv: list[str]) -> argparse.Namespace | int:

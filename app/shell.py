@@ -144,6 +144,8 @@ class Shell:
 def run_shell(path: str, history: str | None = None, session: PromptSession | None = None) -> int:
     """The prompt loop: one line at a time until quit or end of input."""
     shell = Shell(path)
+    if session is None and not sys.stdin.isatty():
+        return run_lines(shell, sys.stdin)
     if session is None:
         session = PromptSession(history=FileHistory(history) if history else InMemoryHistory())
     completer = TableCompleter(shell.enc)
@@ -157,3 +159,15 @@ def run_shell(path: str, history: str | None = None, session: PromptSession | No
             return 0
         if not shell.line(text):
             return 0
+
+
+def run_lines(shell: Shell, lines: Iterable[str]) -> int:
+    """Lines piped in (`printf 'move ari 3,4\\nshow\\n' | tabletrail shell LOG`): no terminal to draw
+    a prompt on, so each line is echoed after the prompt it answers, a transcript of the session."""
+    shell.say(f"{shell.path}: {len(shell.enc.records)} events; help lists the verbs, quit leaves")
+    for text in lines:
+        text = text.rstrip("\r\n")
+        shell.say(f"{shell.enc.state.turn.active}> {text}")
+        if not shell.line(text):
+            break
+    return 0

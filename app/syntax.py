@@ -240,7 +240,11 @@ def _convert(t: mi.Type, raw: str, where: str) -> Any:
             except InputError:
                 continue
         raise InputError(f"{where}: cannot read {raw!r}")
-    if isinstance(t, mi.StrType | mi.LiteralType | mi.AnyType):
+    if isinstance(t, mi.LiteralType):
+        if raw in t.values:
+            return raw
+        raise InputError(f"{where}: {raw!r} is not one of {', '.join(map(str, t.values))}")
+    if isinstance(t, mi.StrType | mi.AnyType):
         return raw
     if isinstance(t, mi.BoolType):
         if raw.lower() in ("true", "yes", "1"):

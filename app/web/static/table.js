@@ -459,10 +459,14 @@ function drawFighters() {
       grp.append(el("text", { x: cx, y: cy + (prone ? 0.2 : 0.1) * k, class: "token-label", "text-anchor": "middle",
         style: `font-size: ${(0.3 * k).toFixed(3)}px` }, initials(f.name)));
     }
-    // The name on a plate under the token: what a player looks for on a crowded map.
-    const plate = f.name.length > 18 ? f.name.slice(0, 17) + "…" : f.name;
+    // The name on a plate under the token: what a player looks for on a crowded map. Beside
+    // another fighter the plate keeps to its own cell, the first word only ("Ari the Quick" next
+    // to "Bo" read "Ari the QuickBo").
+    const crowded = S.board.fighters.some((o) => o.id !== f.id && o.pos[1] === f.pos[1] && Math.abs(o.pos[0] - f.pos[0]) === 1);
+    let plate = f.name.length > 18 ? f.name.slice(0, 17) + "…" : f.name;
+    if (crowded && sharing === 1) plate = plate.split(" ")[0];
     grp.append(fitted(el("text", { x: cx, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle" }, plate),
-      plate, sharing > 1 ? 1 / sharing : 2.2, 0.3));
+      plate, sharing > 1 ? 1 / sharing : crowded ? 0.96 : 2.2, 0.3));
     const badges = [...states];
     if (airborne) badges.push("↑" + fmt(f.pos[2] - f.ground));
     if (under) badges.push("↓" + fmt(f.ground - f.pos[2]));
@@ -930,7 +934,7 @@ function renderStrip() {
   $("strip").replaceChildren(label, ...order.map((id) => {
     const f = byId[id];
     const cls = [f.active ? "active" : "", f.id === S.selected ? "selected" : "", canCommand(f.id) && !S.me.gm ? "mine" : ""];
-    const left = [f.move_left_text + " to move", ...f.spent_text.map((x) => "spent " + x)];
+    const left = [f.move_left_text + " to move", ...(f.spent_text.length ? ["spent " + f.spent_text.join(", ")] : [])];
     if (f.turn_text) left.unshift(f.turn_text);
     return h("button", { type: "button", class: cls.filter(Boolean).join(" "), "data-fid": f.id,
       title: `${f.name} (${f.side})${f.active ? ", acting now" : ""}: ${left.join(", ")}. Click to select.`,
