@@ -57,7 +57,12 @@ class Walking(Shared):
         return Stepping(self, "walk", self.rule("walk"), WALK_AP)
 
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
-        return max(self.ap_left(state, f.id), 0)
+        """The AP left to move on: none for a loose object, which never acts (it is pushed or drifts)."""
+        return 0 if is_object(f) else max(self.ap_left(state, f.id), 0)
+
+    def budget_unit(self, state: EncounterState, f: Fighter) -> str:
+        """AP, whether the fighter walks, crawls or drifts: a move is paid from the cycle's AP."""
+        return "AP"
 
     def mover(self, state: EncounterState, f: Fighter) -> Stepping:
         """The fighter's way of moving on its own, or a refusal saying why it has none."""
