@@ -186,6 +186,9 @@ def parse(
             name = ALIASES.get(name, name)
             if name not in fields:
                 raise InputError(f"{where}: {verb} has no option {name!r} (options: {', '.join(written)})")
+            if not raw:  # `roll=` with nothing after it: a slip of the fingers, not "no roll"
+                said = word.split("=", 1)[0]
+                raise InputError(f"{where}: {said}= needs a value ({said}=VALUE), or leave {said}= out")
             value = _convert(fields[name].type, raw, f"{where}: {name}")
             if _is_list(fields[name].type):
                 values.setdefault(name, []).extend(value)  # a list, so N words take linear time

@@ -85,3 +85,12 @@ def test_lines_piped_into_the_shell_read_as_a_transcript(log: Path):
         "ari> quit",
     ]
     assert not any("show" in line for line in lines)  # quit left: the line after it is not run
+
+
+@pytest.mark.parametrize("word", ["roll=", "by=", "why=", "fighter="])
+def test_an_option_with_nothing_after_its_equals_sign_is_refused(log: Path, capsys, word: str):
+    """`move ari 2,2 roll=` was taken as "no roll" and `by=` as a side named "": a slip, said so."""
+    before = log.read_bytes()
+    code, _, err = run(capsys, "do", log, "move", "ari", "2,2", word)
+    assert code == 2 and f"{word} needs a value ({word}VALUE), or leave {word} out" in err
+    assert log.read_bytes() == before
