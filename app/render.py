@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletrail.core.doors import WORDS as DOOR_WORDS
+from tabletrail.core.machines import GRAPHS
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
@@ -391,6 +392,10 @@ def _describe(w: Words, event: Event) -> str:
         names = [BUDGET_NAMES.get(r, r) for r in event.resources]
         return f"{event.fighter}'s {_and(names)} {starts} over"
     if isinstance(event, StateChanged):
+        graph = GRAPHS.get(event.machine)
+        said = graph.says.get(event.trigger) if graph is not None else None
+        if said:
+            return said.format(f=event.fighter)
         trigger, source, dest = (x.replace("_", " ") for x in (event.trigger, event.source, event.dest))
         return f"{event.fighter}'s {event.machine}: {source} -> {dest} ({trigger})"
     if isinstance(event, ev.DoorChanged):

@@ -22,10 +22,16 @@ if TYPE_CHECKING:
 
 class Graph:
     def __init__(
-        self, name: str, states: list[str], transitions: list[dict[str, object]], initial: str
+        self,
+        name: str,
+        states: list[str],
+        transitions: list[dict[str, object]],
+        initial: str,
+        says: dict[str, str] | None = None,
     ) -> None:
         self.name = name
         self.initial = initial
+        self.says = says or {}  # trigger -> what the table reads when it fires ("{f} drops prone")
         self._spec = (states, transitions)  # the Machine is built when first asked (see the docstring)
 
     @cached_property
@@ -95,6 +101,7 @@ POSTURE = Graph(
         {"trigger": "knock_down", "source": ["standing", "prone"], "dest": "prone"},
     ],
     "standing",
+    {"drop_prone": "{f} drops prone", "stand_up": "{f} stands up", "knock_down": "{f} is knocked prone"},
 )
 
 ENGAGEMENT = Graph(
@@ -106,6 +113,7 @@ ENGAGEMENT = Graph(
         {"trigger": "break_away", "source": "engaged", "dest": "free"},
     ],
     "free",
+    {"engage": "{f} is engaged", "resolve": "{f}'s engagement is resolved", "break_away": "{f} breaks away"},
 )
 
 TURN = Graph(
@@ -120,6 +128,14 @@ TURN = Graph(
         {"trigger": "new_pass", "source": ["done", "waiting", "holding"], "dest": "waiting"},
     ],
     "waiting",
+    {
+        "start": "{f} is acting",
+        "finish": "{f} has had its turn",
+        "delay": "{f} delays its turn",
+        "hold": "{f} holds its action",
+        "skip": "{f}'s turn is skipped",
+        "new_pass": "{f} waits for its next turn",
+    },
 )
 
 # A door on a cell edge (core/doors.py): fighters open and close it; a locked one stays shut

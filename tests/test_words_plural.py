@@ -38,3 +38,17 @@ def test_unused_table_rolls_are_counted_in_words(tmp_path: Path, capsys):
     assert main(["do", str(log), "move", "ari", "2,2", "roll=3"]) != 0
     err = capsys.readouterr().err
     assert "1 table roll given but only 0 checks happened" in err and "(s)" not in err
+
+
+def test_state_changes_read_as_what_happened_not_as_machine_states(tmp_path: Path, capsys):
+    """`log` said "ari's turn: acting -> done (finish)"; the table reads what happened to whom."""
+    log = tmp_path / "fight.jsonl"
+    assert main(["new", str(SKIRMISH), "--log", str(log)]) == 0
+    assert main(["do", str(log), "drop-prone", "ari"]) == 0
+    assert main(["do", str(log), "end-turn"]) == 0
+    capsys.readouterr()
+    assert main(["log", str(log)]) == 0
+    out = capsys.readouterr().out
+    for said in ("ari is acting", "ari drops prone", "ari has had its turn", "bo is acting"):
+        assert said in out, said
+    assert "->" not in out and "(finish)" not in out

@@ -85,6 +85,16 @@ GRAVITY = register(
             {"trigger": "gravity_returns", "source": [DRIFTING, PUSHING_OFF, CRAWLING], "dest": GROUNDED},
         ],
         GROUNDED,
+        {
+            "lose_footing": "{f} loses its footing and drifts",
+            "grab": "{f} grabs hold and crawls",
+            "let_go": "{f} lets go and drifts",
+            "twist": "{f} twists to turn its drift",
+            "push_off": "{f} pushes off",
+            "brake": "{f} brakes",
+            "slow_to_drift": "{f} slows to a drift",
+            "gravity_returns": "gravity holds {f} again",
+        },
     )
 )
 

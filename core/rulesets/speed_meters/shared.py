@@ -86,6 +86,15 @@ MODE = register(
             },
         ],
         "walking",
+        {
+            "land": "{f} is on its feet again",
+            "climb": "{f} starts climbing",
+            "swim": "{f} swims",
+            "fly": "{f} takes to the air",
+            "hover": "{f} hovers",
+            "glide": "{f} glides",
+            "fall": "{f} falls",
+        },
     )
 )
 GRAB = register(
@@ -98,6 +107,7 @@ GRAB = register(
             {"trigger": "let_go", "source": ["grabbing", "grabbed"], "dest": "free"},
         ],
         "free",
+        {"seize": "{f} grabs hold", "be_seized": "{f} is grabbed", "let_go": "{f} is free of the grab"},
     )
 )
 MODE_RULE = {
