@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from support import do, of_type, refuse
 from tabletrail.events.types import Abandoned, CheckRolled, Moved
-from test_ap_squares_helpers import ap_left, game, gravity_of, marks, next_cycle, pos
+from test_ap_squares_helpers import ap_left, game, gravity_of, marks, pos
 from test_fidelity_undo_initiative_yards import replays, round_trip
 
 AP = "ap-squares"
