@@ -471,6 +471,10 @@ class Ruleset:
 
     posture_rules: ClassVar[tuple[str, str]] = ("", "")  # (drop rule, stand rule)
 
+    # The budget a fighter moves with: what `adjust` and an override's cost= spend when the GM names
+    # no resource (their commands default to "movement").
+    movement_resource: ClassVar[str] = "movement"
+
     # Budgets kept in centi-units (lengths, and AP where a ruleset prices them by the square);
     # every other budget is a whole count.
     centi_resources: ClassVar[tuple[str, ...]] = ("movement", "maneuver")

@@ -115,6 +115,12 @@ def amount_of(rs: Ruleset, resource: str, value: float) -> int:
     return int(value)
 
 
+def _resource(rs: Ruleset, resource: str) -> str:
+    """The budget a ruling spends: "movement" (the commands' default) is the budget the ruleset moves
+    with, AP in ap-squares, which keeps no movement budget of its own."""
+    return rs.movement_resource if resource == "movement" else resource
+
+
 def shown(rs: Ruleset, resource: str, amount: int) -> str:
     return rs.amount_label(resource, amount)
 
@@ -160,7 +166,8 @@ def override(rs: Ruleset, b: Batch, cmd: Override, dice: Dice) -> None:
     f = rs.fighter(b.state, cmd.fighter)
     rule = _cited(rs, cmd.rule)
     to = _spot(b.state, cmd.to)
-    cost = amount_of(rs, cmd.resource, cmd.cost)
+    resource = _resource(rs, cmd.resource)
+    cost = amount_of(rs, resource, cmd.cost)
     attempt = f" ({cmd.attempt})" if cmd.attempt else ""
     _made(
         b,
@@ -171,7 +178,7 @@ def override(rs: Ruleset, b: Batch, cmd: Override, dice: Dice) -> None:
             "fighter": f.id,
             "to": list(to),
             "cost": cost,
-            "resource": cmd.resource,
+            "resource": resource,
             "attempt": cmd.attempt,
         },
         _ids(RULING, rule),
@@ -191,10 +198,10 @@ def override(rs: Ruleset, b: Batch, cmd: Override, dice: Dice) -> None:
         b.emit(
             Spent(
                 fighter=f.id,
-                resource=cmd.resource,
+                resource=resource,
                 amount=cost,
                 rules=_ids(RULING, rule),
-                note=f"the GM charges {shown(rs, cmd.resource, cost)} for the overridden move",
+                note=f"the GM charges {shown(rs, resource, cost)} for the overridden move",
             )
         )
 
@@ -204,21 +211,22 @@ def adjust(rs: Ruleset, b: Batch, cmd: Adjust, dice: Dice) -> None:
     """More (or less) of a budget left: a Spent with the opposite sign."""
     _gm(cmd, "adjust")
     f = rs.fighter(b.state, cmd.fighter)
-    amount = amount_of(rs, cmd.resource, cmd.amount)
+    resource = _resource(rs, cmd.resource)
+    amount = amount_of(rs, resource, cmd.amount)
     require(amount != 0, RULING, "an adjustment of 0 changes nothing")
     verb = "gives" if amount > 0 else "takes"
-    what = shown(rs, cmd.resource, abs(amount))
-    used = shown(rs, cmd.resource, f.used(cmd.resource))
-    note = f"the GM {verb} {f.id} {what} of {cmd.resource} (had used {used})"
+    what = shown(rs, resource, abs(amount))
+    used = shown(rs, resource, f.used(resource))
+    note = f"the GM {verb} {f.id} {what} of {resource} (had used {used})"
     _made(
         b,
         cmd,
-        f"adjust-{cmd.resource}",
-        {"fighter": f.id, "resource": cmd.resource, "amount": amount},
+        f"adjust-{resource}",
+        {"fighter": f.id, "resource": resource, "amount": amount},
         (RULING,),
         note,
     )
-    b.emit(Spent(fighter=f.id, resource=cmd.resource, amount=-amount, rules=(RULING,), note=note))
+    b.emit(Spent(fighter=f.id, resource=resource, amount=-amount, rules=(RULING,), note=note))
 
 
 @engine_command(Place)

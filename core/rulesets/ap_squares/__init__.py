@@ -271,6 +271,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
     # Budgets kept in hundredths like lengths (200 = 2 AP), for views that print `spent`.
     centi_resources = ("movement", "maneuver", "ap", "momentum")
     door_resource = "ap"  # tabletrail/doors: door_cost is paid in AP
+    movement_resource = "ap"  # adjust and override cost=: walking and crawling are paid in AP
 
     def check_settings(self, settings: dict[str, Any]) -> tuple[str, str] | None:
         """AP are never negative: not a cycle's, a leap's nor a posture change's."""
