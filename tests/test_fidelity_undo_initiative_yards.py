@@ -362,3 +362,16 @@ def test_a_side_undoes_only_its_own_batches_and_undo_seeded_gm_keeps_seeded_roll
     assert "drew seeded dice" in r.reason
     do(enc, "undo")
     replays(enc)
+
+
+def test_switching_to_per_move_checks_mid_move_action_counts_the_check_already_made():
+    # setting slippery_checks: "'per-move': one per move action"; the GM's setting takes effect from
+    # there, and the move action it falls in has had its check
+    enc = ice()
+    do(enc, "move a 3,1 roll=7")  # per-cell: a check on 3,1
+    do(enc, "setting slippery_checks per-move why='one check is enough'")
+    assert not rolls(do(enc, "move a 4,1"))  # the move action's one check is made
+    do(enc, "undo")
+    do(enc, "undo")  # the setting: per-cell again
+    assert len(rolls(do(enc, "move a 4,1 roll=7"))) == 1
+    replays(enc)
