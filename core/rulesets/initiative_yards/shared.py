@@ -25,7 +25,7 @@ ENGAGED_ACTIONS = ("strike", "command", "manifest")  # engaged-actions: all an e
 CRAWL_FACTOR = 2  # crawl: every yard crawled costs 2
 CLIMBABLE = ("stairs", "ladder")
 DRAGGING = "dragging"  # mark: this turn's move action drags someone, so it is halved
-SLIP_CHECKED = "slip_checked"  # mark: this move action has had its slippery check (per-move)
+SLIP_CHECKED = "slip_checked"  # mark: this move action has had a slippery check (per-move: its one)
 STRIKING = "striking"  # mark: the fighter's Strike awaiting the table's outcome
 STEP_OFF = "step-off"  # a step's mode: off an edge, falling once over the lower cell (setting step_off)
 

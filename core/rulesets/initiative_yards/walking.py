@@ -317,10 +317,14 @@ class _Walk:
             rule = rs.rule("slippery")
             terrain = b.state.grid.kind(step.to[0], step.to[1]).terrain
             result = rs.initiative_check(b, self.dice, f, rule, f"{terrain} ground at {show(step.to)}")
-            if b.state.settings["slippery_checks"] == "per-move":
+            if SLIP_CHECKED not in f.marks:  # kept whatever the setting: a switch to per-move counts it
                 b.emit(
                     ev.Marked(
-                        fighter=f.id, key=SLIP_CHECKED, value=True, rules=(rule,), note="one check per move"
+                        fighter=f.id,
+                        key=SLIP_CHECKED,
+                        value=True,
+                        rules=(rule,),
+                        note="checked this move action",
                     )
                 )
             if not result.passed:
