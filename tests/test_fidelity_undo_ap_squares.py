@@ -328,6 +328,20 @@ def test_adjust_and_an_override_cost_with_no_resource_named_are_in_ap():
     replays(enc)
 
 
+def test_while_an_invasion_waits_the_gm_rules_nothing_but_may_undo_the_move():
+    # ap-squares takes only the occupant's answer while a move waits (an engine reading, kept): the
+    # GM's way back is undo, which the encounter handles before any rule
+    enc = game("ari blue 1,1 ap=10", "bo red 3,1 ap=10")
+    do(enc, "move ari 3,1")
+    refuse(enc, "setting share_square no why='no sharing'", f"{AP}/invade")
+    refuse(enc, "place bo 5,5 why='it stepped aside'", f"{AP}/invade")
+    do(enc, "undo")
+    round_trip(enc, "place bo 5,5 why='it stepped aside'")
+    do(enc, "move ari 3,1")
+    assert pos(enc, "ari") == (3, 1) and "invading" not in marks(enc, "ari")
+    replays(enc)
+
+
 # --- who may undo ----------------------------------------------------------------------------------
 
 
@@ -341,6 +355,8 @@ def test_a_side_undoes_only_its_own_batches_and_undo_seeded_gm_keeps_seeded_roll
     )
     do(enc, "move bo 4,1 by=red")
     refuse(enc, "undo by=blue", "tabletrail/undo")
+    round_trip(enc, "forbid 8,5 why='a hull breach'")
+    assert "only the GM" in refuse(enc, "undo by=red", "tabletrail/undo").reason  # a ruling is the GM's
     round_trip(enc, "move bo 3,1 by=red", by="red")
     do(enc, "move ari 3,1 by=blue")  # waits to invade bo's square
     do(enc, "react-invasion bo block by=red")  # seeded opposed Strength rolls

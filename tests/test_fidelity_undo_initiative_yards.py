@@ -355,6 +355,7 @@ def test_a_side_undoes_only_its_own_batches_and_undo_seeded_gm_keeps_seeded_roll
     round_trip(enc, "move e 7,2 by=red", by="red")
     do(enc, "move a 3,1 roll=7 by=blue")  # a table roll: the player's to undo
     round_trip(enc, "setting checks table why='the dice'")  # a ruling: not the player's
+    assert "only the GM" in refuse(enc, "undo by=blue", "tabletrail/undo").reason
     do(enc, "undo")
     do(enc, "undo by=blue")
     do(enc, "move a 3,1 by=blue")  # seeded
