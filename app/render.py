@@ -334,6 +334,9 @@ MARKS: dict[str, Callable[[Words, str, Any], str]] = {
     "glide": lambda w, fid, v: f"{fid} glides towards {_heading(v)}",
     "trauma": lambda w, fid, v: f"{fid} has {plural(v, 'trauma', 'trauma')}",
     "dead": lambda w, fid, v: f"{fid} is dead" if v else f"{fid} is alive",
+    "slip_checked": lambda w, fid, v: f"{fid} has had this move action's slippery check",
+    "skill_feat": lambda w, fid, v: f"{fid} braces for a fall with a Skill Feat of {plural(v, 'Bump')}",
+    "fall_time": lambda w, fid, v: f"a fall takes {v}/4 of {fid}'s next turn",
 }
 
 BOARD_MARK_NAMES = {"area-effect": "the area effect", "zero-g": "zero gravity"}

@@ -52,3 +52,20 @@ def test_state_changes_read_as_what_happened_not_as_machine_states(tmp_path: Pat
     for said in ("ari is acting", "ari drops prone", "ari has had its turn", "bo is acting"):
         assert said in out, said
     assert "->" not in out and "(finish)" not in out
+
+
+def test_every_mark_in_the_shipped_replays_reads_in_words(capsys):
+    """A mark without its own sentence read as its key: `ari: slip_checked yes`."""
+    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.encounter import Encounter
+    from tabletrail.events.log import JsonlStore
+    from tabletrail.events.types import Marked
+    from tabletrail.render import Words
+
+    for replay in sorted((ROOT / "replays").glob("*.jsonl")):
+        enc = Encounter.open(JsonlStore(replay))
+        w = Words(get_ruleset(enc.state.ruleset))
+        for r in enc.records:
+            if isinstance(r.event, Marked):
+                said = w.event(r.event)
+                assert "_" not in said and f"{r.event.fighter}: " not in said, f"{replay.name}:{r.seq}: {said}"
