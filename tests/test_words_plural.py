@@ -68,4 +68,5 @@ def test_every_mark_in_the_shipped_replays_reads_in_words(capsys):
         for r in enc.records:
             if isinstance(r.event, Marked):
                 said = w.event(r.event)
-                assert "_" not in said and f"{r.event.fighter}: " not in said, f"{replay.name}:{r.seq}: {said}"
+                where = f"{replay.name}:{r.seq}: {said}"
+                assert "_" not in said and f"{r.event.fighter}: " not in said, where
