@@ -1,0 +1,183 @@
+"""round-meters (001), pass 6: a table undoes, redoes, replays and rules mid-fight, rule by rule.
+
+For every stateful rule of document 001_f4ae7af380350405.txt (the round's Movement, AP, sprints and
+their penalty, passes and rounds, delays, holds, difficult-terrain rulings, doors), each test checks:
+
+1. undo of the batch gives back exactly the state before it, and redo exactly the state after it
+   (`enc.state` compared as values: positions, budgets, machine states, marks, links, the dice
+   counter, turn, pass and round), with no rule re-run and no die re-rolled;
+2. the log replays to the same board and `verify` passes it;
+3. a command after an undo abandons the redo branch and is decided from the restored state;
+4. GM rulings take effect from their batch, undo like any batch, and later decisions follow them;
+5. a side undoes only its own batches; with undo_seeded = gm a seeded batch is the GM's to undo.
+
+The catalogue's words: "Replay, redo and audit never roll again: they read the recorded numbers."
+The arena is test_round_meters' mud yard (ari > bo > cyn > dax; ari Movement 6, 3 AP, Athletics +2;
+x 3-5 of rows 2-3 is mud).
+"""
+
+from __future__ import annotations
+
+import msgspec
+from support import CLOCK, do, encounter, of_type, refuse
+from tabletrail.core.units import CU
+from tabletrail.encounter import Encounter
+from tabletrail.events.log import MemoryStore
+from tabletrail.events.types import Abandoned, CheckRolled, Redone, Undone
+from tabletrail.projections.audit.verify import verify_lines
+from test_round_meters import ap_used, arena, ends, fighter, rule
+
+UNDO = "tabletrail/undo"
+
+
+# --- the three checks every batch owes ----------------------------------------------------------------
+
+
+def value(state):
+    """The state as a value: every field but the grid, a map decoded from the scenario (which is
+    compared) that has no equality of its own, so two folds of one log hold two equal grids."""
+    return msgspec.structs.replace(state, grid=None)
+
+
+def replays(enc) -> None:
+    """The log's lines alone fold to the live state, and verify passes them."""
+    lines = list(enc.store.read())
+    again = Encounter.open(MemoryStore(lines), clock=lambda: CLOCK)
+    assert value(again.state) == value(enc.state), "replaying the log gives another state"
+    assert again.timeline.applied == enc.timeline.applied
+    assert again.timeline.undone == enc.timeline.undone
+    report = verify_lines(lines)
+    assert report["ok"], report
+
+
+def round_trip(enc, text: str, by: str = "gm") -> list:
+    """Run `text`; undo gives back the state before, redo the state after, each replays and verifies.
+
+    Redo appends a single Redone: no rule runs and no die is rolled again (the dice counter included).
+    """
+    before = enc.state
+    events = do(enc, text)
+    after = enc.state
+    replays(enc)
+    assert of_type(do(enc, f"undo by={by}"), Undone)
+    assert enc.state == before, f"undoing {text!r} did not give back the state before it"
+    replays(enc)
+    redone = do(enc, f"redo by={by}")
+    assert [type(e) for e in redone] == [Redone], "redo decided or rolled again"
+    assert enc.state == after, f"redoing {text!r} did not give back the state after it"
+    assert enc.state.dice == after.dice
+    replays(enc)
+    return events
+
+
+def meters_left(enc, fid: str) -> int:
+    f = fighter(enc, fid)
+    return round(f.stats["movement"] * CU) - f.used("movement")
+
+
+def left_ap(enc, fid: str) -> int:
+    f = fighter(enc, fid)
+    return int(f.stats["ap"]) - f.used("ap")
+
+
+# --- 1 and 2: every stateful rule's batch undoes to the state before it and redoes to the one after ----
+
+
+def test_a_move_through_mud_undoes_and_redoes_its_meters_and_place():
+    # round-budget: "Movement already used during the round remains spent until the start of the next
+    # round"; difficult: "Each meter moved through Difficult Terrain costs 2 meters of Movement."
+    enc = encounter(arena('diagonal = "alternating"'))
+    round_trip(enc, "move ari 2,2")  # the round's first diagonal
+    assert fighter(enc, "ari").pos[:2] == (2, 2) and meters_left(enc, "ari") == 5 * CU
+    round_trip(enc, "move ari 3,3")  # the second diagonal of the round, into mud
+
+
+def test_a_seeded_sprint_undoes_its_ap_meters_penalty_and_draw_and_redo_rolls_nothing():
+    # sprint: "Sprinting is a Minor Action that costs 1 AP. Make an Athletics test. For each positive
+    # Hit, gain +2 meters of Movement for the current round." Catalogue: "Replay, redo and audit never
+    # roll again: they read the recorded numbers."
+    enc = encounter(arena())
+    dice = enc.state.dice
+    events = round_trip(enc, "sprint ari")
+    assert of_type(events, CheckRolled)[0].source == "seeded" and enc.state.dice > dice
+    do(enc, "undo")
+    assert enc.state.dice == dice  # the dice counter is put back too: the draw is not spent
+    do(enc, "redo")
+    round_trip(enc, "sprint ari roll=15")  # the second Sprint: its penalty is cumulative
+
+
+def test_an_action_and_a_test_under_the_sprint_penalty_undo_and_redo():
+    # sprint: "Each time they Sprint, they suffer a cumulative −5 penalty to all other tests for the
+    # remainder of the round."
+    enc = encounter(arena())
+    do(enc, "sprint ari roll=13")
+    round_trip(enc, "take-action ari shoot test=12 roll=16")
+    (test,) = of_type(round_trip(enc, "roll-test ari perception 10 roll=12"), CheckRolled)
+    assert test.modifier == -5
+
+
+def test_a_delay_undoes_to_the_old_order_and_redoes_to_the_new():
+    # delay: "Choose a combatant who has not yet acted during the current pass, or choose to act at the
+    # end of the current pass. Your turn occurs at that later point."
+    enc = encounter(arena())
+    order = enc.state.turn.order
+    round_trip(enc, "delay ari after=cyn")
+    assert enc.state.turn.order != order and enc.state.turn.active == "bo"
+    do(enc, "undo")
+    assert enc.state.turn.order == order and enc.state.turn.active == "ari"
+    do(enc, "redo")
+    round_trip(enc, "delay bo")  # bo to the end of the pass
+
+
+def test_a_delayed_turn_that_comes_and_goes_idle_undoes_its_lost_ap():
+    # delay: "If you choose not to act when your delayed turn arrives, use the normal rule for taking
+    # no action and lose 1 AP."
+    enc = encounter(arena())
+    do(enc, "delay ari after=bo")
+    do(enc, "end-turn")  # bo; ari's delayed turn arrives
+    assert enc.state.turn.active == "ari"
+    round_trip(enc, "end-turn")
+    assert ap_used(enc, "ari") == 1
+
+
+def test_a_hold_its_trigger_and_its_loss_each_undo_and_redo():
+    # hold: "When you Hold an Action, immediately spend the AP required for that action. If the trigger
+    # occurs before your next turn, resolve the held action immediately. If the trigger does not occur
+    # before your next turn, the held action is lost and the AP remains spent."
+    enc = encounter(arena())
+    round_trip(enc, 'hold ari shoot "starts-move cyn" target=cyn')
+    round_trip(enc, "end-turn")  # ari's turn ends holding
+    ends(enc, 1)  # bo
+    round_trip(enc, "move cyn 9,1")  # sets the held shot off, interrupting the move
+    assert "held" not in fighter(enc, "ari").marks
+    enc = encounter(arena())
+    do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
+    ends(enc, 3)  # ari (holding), bo, cyn: nobody moved
+    round_trip(enc, "end-turn")  # dax ends pass 1; ari's next turn comes, and the held shot is lost
+    assert enc.state.turn.active == "ari" and "held" not in fighter(enc, "ari").marks
+    assert ap_used(enc, "ari") == 2  # "the AP remains spent"
+    do(enc, "undo")
+    assert "held" in fighter(enc, "ari").marks and ap_used(enc, "ari") == 2
+
+
+def test_the_end_of_a_pass_and_the_end_of_a_round_undo_and_redo():
+    # passes: "initiative order runs in passes within a round"; round-budget: "Movement already used
+    # during the round remains spent until the start of the next round."
+    enc = encounter(arena('diagonal = "alternating"'))
+    do(enc, "sprint ari roll=13")
+    do(enc, "move ari 2,2")  # the round's first diagonal
+    ends(enc, 3)
+    round_trip(enc, "end-turn")  # dax ends pass 1: pass 2 begins
+    assert enc.state.turn.pass_no == 2
+    while True:
+        before = enc.state
+        do(enc, "end-turn")
+        if enc.state.turn.round == 2:
+            break
+    do(enc, "undo")
+    assert enc.state == before and enc.state.turn.round == 1
+    assert {"sprint-penalty", "diagonals"} <= fighter(enc, "ari").marks.keys()  # round 1's, back
+    do(enc, "redo")
+    assert enc.state.turn.round == 2 and meters_left(enc, "ari") == 6 * CU
+    assert not {"sprint-penalty", "diagonals"} & fighter(enc, "ari").marks.keys()
+    replays(enc)
