@@ -181,3 +181,71 @@ def test_the_end_of_a_pass_and_the_end_of_a_round_undo_and_redo():
     assert enc.state.turn.round == 2 and meters_left(enc, "ari") == 6 * CU
     assert not {"sprint-penalty", "diagonals"} & fighter(enc, "ari").marks.keys()
     replays(enc)
+
+
+# --- 3: a command after an undo abandons the redo branch and is decided from the restored state -------
+
+
+def test_a_move_after_an_undone_move_spends_the_round_budget_once_and_abandons_the_redo():
+    # round-budget: "A character may move up to their Movement in meters during each round."
+    enc = encounter(arena())
+    do(enc, "move ari 7,1")  # 6 m: the whole round's Movement
+    do(enc, "undo")
+    events = do(enc, "move ari 4,1")  # decided on the restored 6 m, so 3 m are left after it
+    (gone,) = of_type(events, Abandoned)
+    assert meters_left(enc, "ari") == 3 * CU
+    refuse(enc, "redo", UNDO)  # the undone 6 m move was cut off
+    replays(enc)
+    refuse(enc, "move ari 8,1", rule("round-budget"))  # 4 m more than the 3 m left
+
+
+def test_a_round_end_comes_again_after_an_undone_turn_end_and_is_decided_afresh():
+    # passes: a new round after the pass in which nobody has AP left; round-budget: Movement and AP
+    # come back whole at the start of the next round.
+    enc = encounter(arena('max_passes = 1\nidle_ap_loss = 0'))
+    ends(enc, 3)
+    do(enc, "end-turn")  # dax ends pass 1, and with max_passes 1 the round
+    assert enc.state.turn.round == 2
+    do(enc, "undo")
+    assert (enc.state.turn.round, enc.state.turn.active) == (1, "dax")
+    do(enc, "take-action dax aim")  # the table changes its mind: dax aims first (1 AP: dax's all)
+    assert left_ap(enc, "dax") == 0
+    do(enc, "end-turn")
+    assert enc.state.turn.round == 2
+    assert [left_ap(enc, f) for f in ("ari", "bo", "cyn", "dax")] == [3, 2, 3, 1]  # AP whole again
+    replays(enc)
+
+
+def test_an_undone_sprint_leaves_no_penalty_on_the_test_that_replaces_it():
+    # sprint: "a cumulative −5 penalty to all other tests for the remainder of the round" — only
+    # while the Sprint stands.
+    enc = encounter(arena())
+    do(enc, "sprint ari roll=13")
+    do(enc, "undo")
+    (test,) = of_type(do(enc, "roll-test ari perception 10 roll=12"), CheckRolled)
+    assert test.modifier == 0 and test.passed is True
+
+
+def test_an_undone_delay_gives_the_turn_back_and_the_old_place_in_the_order_holds():
+    # delay: "Once you Delay, your new position becomes your Initiative position for the rest of the
+    # combat" — an undone Delay was never made.
+    enc = encounter(arena())
+    do(enc, "delay ari after=dax")
+    do(enc, "undo")
+    do(enc, "take-action ari shoot")
+    ends(enc, 4)
+    assert enc.state.turn.order == ("ari", "bo", "cyn", "dax") and enc.state.turn.active == "ari"
+
+
+def test_an_undone_hold_does_not_fire_when_its_trigger_comes_later():
+    # hold: "If the trigger occurs before your next turn, resolve the held action immediately" —
+    # the held action must still be held.
+    enc = encounter(arena())
+    do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
+    do(enc, "undo")
+    assert left_ap(enc, "ari") == 3
+    do(enc, "take-action ari aim")
+    ends(enc, 2)
+    events = do(enc, "move cyn 9,1")
+    assert not [e for e in events if getattr(e, "key", "") == "action" and e.fighter == "ari"]
+    assert left_ap(enc, "ari") == 2
