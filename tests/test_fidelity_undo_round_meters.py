@@ -23,7 +23,7 @@ from support import CLOCK, do, encounter, of_type, refuse
 from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
-from tabletrail.events.types import Abandoned, CheckRolled, Redone, Undone
+from tabletrail.events.types import Abandoned, CheckRolled, Moved, Redone, Undone
 from tabletrail.projections.audit.verify import verify_lines
 from test_round_meters import ap_used, arena, ends, fighter, rule
 
@@ -249,3 +249,171 @@ def test_an_undone_hold_does_not_fire_when_its_trigger_comes_later():
     events = do(enc, "move cyn 9,1")
     assert not [e for e in events if getattr(e, "key", "") == "action" and e.fighter == "ari"]
     assert left_ap(enc, "ari") == 2
+
+
+# --- 4: the GM's rulings take effect from their batch, undo like any batch, and bind what follows ------
+
+
+def test_setting_idle_ap_loss_mid_fight_binds_the_next_idle_turn_and_its_undo_restores_the_default():
+    # delay/passes: "use the normal rule for taking no action and lose 1 AP"; idle_ap_loss: "AP a
+    # combatant loses when an ordinary turn ends with no action taken".
+    enc = encounter(arena())
+    round_trip(enc, 'setting idle_ap_loss 0 why="a calm round"')
+    do(enc, "end-turn")
+    assert ap_used(enc, "ari") == 0
+    do(enc, "undo")  # the end-turn
+    do(enc, "undo")  # the setting
+    do(enc, "end-turn")
+    assert ap_used(enc, "ari") == 1
+
+
+def test_setting_hold_ends_turn_mid_fight_ends_the_holders_turn_until_undone():
+    # hold_ends_turn: "yes ends the turn on the hold"; the default "no": "the Hold section never ends
+    # the turn".
+    enc = encounter(arena())
+    do(enc, 'setting hold_ends_turn yes why="house rule"')
+    round_trip(enc, 'hold ari shoot "starts-move cyn" target=cyn')
+    assert enc.state.turn.active == "bo"
+    do(enc, "undo")
+    do(enc, "undo")
+    do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
+    assert enc.state.turn.active == "ari"
+
+
+def test_setting_max_passes_mid_round_ends_the_round_after_the_current_pass():
+    # max_passes: "most initiative passes in a round"; passes: "AP per round is a character stat".
+    enc = encounter(arena('idle_ap_loss = 0'))
+    round_trip(enc, 'setting max_passes 1 why="one pass a round tonight"')
+    ends(enc, 4)
+    assert (enc.state.turn.round, enc.state.turn.pass_no) == (2, 1)
+    enc = encounter(arena('idle_ap_loss = 0'))
+    do(enc, 'setting max_passes 1 why="one pass a round tonight"')
+    do(enc, "undo")
+    ends(enc, 4)
+    assert (enc.state.turn.round, enc.state.turn.pass_no) == (1, 2)  # AP is left: another pass
+
+
+def test_setting_checks_to_table_refuses_a_sprint_with_no_roll_and_undoing_it_draws_again():
+    # checks: "'table' refuses until the table enters the roll".
+    enc = encounter(arena())
+    round_trip(enc, 'setting checks table why="we roll at the table"')
+    refuse(enc, "sprint ari", "tabletrail/checks")
+    do(enc, "undo")
+    (roll,) = of_type(do(enc, "sprint ari"), CheckRolled)
+    assert roll.source == "seeded"
+
+
+def test_setting_sprint_penalty_on_sprints_mid_round_gives_the_next_sprint_the_penalty():
+    # sprint: "a cumulative −5 penalty to all other tests"; sprint_penalty_on_sprints: "whether a later
+    # Sprint's own Athletics test carries the penalty of earlier Sprints".
+    enc = encounter(arena())
+    do(enc, "sprint ari roll=13")
+    round_trip(enc, 'setting sprint_penalty_on_sprints yes why="tired legs"')
+    (second,) = of_type(do(enc, "sprint ari roll=13"), CheckRolled)
+    assert second.modifier == 2 - 5
+    do(enc, "undo")
+    do(enc, "undo")
+    (second,) = of_type(do(enc, "sprint ari roll=13"), CheckRolled)
+    assert second.modifier == 2
+
+
+def test_setting_delay_before_action_no_lets_a_combatant_delay_after_acting_until_undone():
+    # delay_before_action: "no lets a combatant delay after acting".
+    enc = encounter(arena())
+    do(enc, "take-action ari aim")
+    refuse(enc, "delay ari after=cyn", rule("delay"))
+    round_trip(enc, 'setting delay_before_action no why="loose table"')
+    round_trip(enc, "delay ari after=cyn")
+    assert enc.state.turn.active == "bo"
+
+
+def test_setting_action_costs_mid_fight_prices_the_next_action_and_hold():
+    # action_costs: "the actions a combatant may take or hold and their AP"; hold: "When you Hold an
+    # Action, immediately spend the AP required for that action."
+    enc = encounter(arena())
+    round_trip(enc, 'setting action_costs "shoot:3,aim:1" why="heavy crossbows"')
+    do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
+    assert ap_used(enc, "ari") == 3
+    do(enc, "undo")
+    do(enc, "undo")
+    do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
+    assert ap_used(enc, "ari") == 2
+
+
+def test_adjust_gives_and_takes_round_budgets_and_undoes_like_any_batch():
+    # round-budget: the GM's adjust gives (positive) or takes (negative) remaining movement or AP.
+    enc = encounter(arena())
+    round_trip(enc, 'adjust ari 2 why="a tailwind"')
+    assert meters_left(enc, "ari") >= 6 * CU
+    do(enc, "move ari 9,1")  # 8 m: the 6 of the round and the 2 the GM gave
+    assert fighter(enc, "ari").pos[:2] == (9, 1)
+    do(enc, "undo")
+    do(enc, "undo")
+    refuse(enc, "move ari 9,1", rule("round-budget"))
+    round_trip(enc, 'adjust ari -2 resource=ap why="winded"')
+    refuse(enc, "take-action ari shoot", rule("passes"))  # 1 AP left, shoot costs 2
+
+
+def test_forbid_and_lift_bind_moves_from_their_batch_on_and_undo_like_any_batch():
+    # difficult: "the GM may, by a logged ruling, require a test or forbid a crossing".
+    enc = encounter(arena())
+    round_trip(enc, f'forbid 3,1 rule={rule("difficult")} why="a sinkhole"')
+    refuse(enc, "move ari 4,1", rule("difficult"))
+    round_trip(enc, "lift 3,1 why='filled in'")
+    do(enc, "move ari 4,1")
+    do(enc, "undo")
+    do(enc, "undo")  # the lift: the forbid is in force again
+    refuse(enc, "move ari 4,1", rule("difficult"))
+    do(enc, "undo")  # the forbid
+    do(enc, "move ari 4,1")
+
+
+def test_require_test_binds_from_its_batch_and_a_seeded_test_redoes_without_rolling():
+    # difficult: "The GM may require an appropriate test when terrain is especially unstable or
+    # dangerous"; catalogue: "Replay, redo and audit never roll again".
+    enc = encounter(arena())
+    round_trip(enc, f'require-test 3,1 target=12 rule={rule("difficult")} why="loose scree"')
+    events = round_trip(enc, "move ari 4,1")
+    (test,) = of_type(events, CheckRolled)
+    assert test.source == "seeded"
+
+
+def test_place_and_override_undo_like_any_batch_and_the_budget_follows_the_override():
+    # override: the GM places the fighter where the refused command would have put it, at the cost
+    # given; place: "Put a fighter … on a cell by hand."
+    enc = encounter(arena())
+    round_trip(enc, 'place cyn 8,1 why="knocked back"')
+    refuse(enc, "move ari 10,1", rule("round-budget"))
+    events = round_trip(
+        enc, f'override ari 10,1 {rule("round-budget")} cost=6 attempt="move ari 10,1" why="a dash"'
+    )
+    assert events and fighter(enc, "ari").pos[:2] == (10, 1) and meters_left(enc, "ari") == 0
+
+
+def test_cost_only_set_after_a_forbid_refuses_new_rulings_and_the_old_one_stands_until_lifted():
+    # difficult_rulings: "'cost-only': difficult terrain is its cost alone and such rulings are
+    # refused". A setting takes effect from its batch on: a forbid made before it is a logged ruling in
+    # force, which the GM may still lift (the engine's reading; the catalogue does not say).
+    enc = encounter(arena())
+    do(enc, f'forbid 3,1 rule={rule("difficult")} why="a sinkhole"')
+    round_trip(enc, 'setting difficult_rulings cost-only why="no more rulings"')
+    refuse(enc, f'forbid 4,1 rule={rule("difficult")} why="x"', rule("difficult"))
+    assert "sinkhole" in refuse(enc, "move ari 4,1", rule("difficult")).reason
+    round_trip(enc, "lift 3,1 why='filled in'")
+    do(enc, "move ari 4,1")
+
+
+def test_switching_to_alternating_diagonals_mid_round_counts_from_the_switch():
+    # diagonal: "alternating (1, 2, 1, 2... counted over the round's Movement, across commands and
+    # turns)". A setting binds from its batch on: a diagonal walked before it, at the euclidean price,
+    # is not counted again (the engine's reading; neither the document nor the catalogue says).
+    enc = encounter(arena())
+    (first,) = of_type(do(enc, "move ari 2,2"), Moved)
+    assert first.steps[0].cost == 141
+    round_trip(enc, 'setting diagonal alternating why="simpler counting"')
+    (second,) = of_type(do(enc, "move ari 3,1"), Moved)
+    assert second.steps[0].cost == CU  # the first diagonal counted under the new setting
+    do(enc, "undo")
+    do(enc, "undo")
+    (again,) = of_type(do(enc, "move ari 3,1"), Moved)
+    assert again.steps[0].cost == 141
