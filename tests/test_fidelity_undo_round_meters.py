@@ -202,7 +202,7 @@ def test_a_move_after_an_undone_move_spends_the_round_budget_once_and_abandons_t
 def test_a_round_end_comes_again_after_an_undone_turn_end_and_is_decided_afresh():
     # passes: a new round after the pass in which nobody has AP left; round-budget: Movement and AP
     # come back whole at the start of the next round.
-    enc = encounter(arena('max_passes = 1\nidle_ap_loss = 0'))
+    enc = encounter(arena("max_passes = 1\nidle_ap_loss = 0"))
     ends(enc, 3)
     do(enc, "end-turn")  # dax ends pass 1, and with max_passes 1 the round
     assert enc.state.turn.round == 2
@@ -282,11 +282,11 @@ def test_setting_hold_ends_turn_mid_fight_ends_the_holders_turn_until_undone():
 
 def test_setting_max_passes_mid_round_ends_the_round_after_the_current_pass():
     # max_passes: "most initiative passes in a round"; passes: "AP per round is a character stat".
-    enc = encounter(arena('idle_ap_loss = 0'))
+    enc = encounter(arena("idle_ap_loss = 0"))
     round_trip(enc, 'setting max_passes 1 why="one pass a round tonight"')
     ends(enc, 4)
     assert (enc.state.turn.round, enc.state.turn.pass_no) == (2, 1)
-    enc = encounter(arena('idle_ap_loss = 0'))
+    enc = encounter(arena("idle_ap_loss = 0"))
     do(enc, 'setting max_passes 1 why="one pass a round tonight"')
     do(enc, "undo")
     ends(enc, 4)
@@ -417,3 +417,71 @@ def test_switching_to_alternating_diagonals_mid_round_counts_from_the_switch():
     do(enc, "undo")
     (again,) = of_type(do(enc, "move ari 3,1"), Moved)
     assert again.steps[0].cost == 141
+
+
+# --- 5: a side undoes only its own batches; undo_seeded = gm keeps seeded rolls for the GM -----------
+
+
+def test_a_side_undoes_its_own_move_but_not_the_other_sides_nor_the_gms_ruling():
+    # tabletrail/undo: "players undo only their own side's batches, the GM any".
+    enc = encounter(arena())
+    round_trip(enc, "move ari 3,1 by=blue", by="blue")
+    do(enc, 'setting idle_ap_loss 0 why="calm"')
+    refuse(enc, "undo by=blue", UNDO)
+    do(enc, "undo")
+    do(enc, "end-turn by=blue")  # ari's; bo's turn
+    do(enc, "end-turn by=blue")  # bo's; cyn's turn
+    do(enc, "move cyn 8,1 by=red")
+    refuse(enc, "undo by=blue", UNDO)
+    round_trip(enc, "sprint cyn roll=3 by=red", by="red")
+
+
+def test_a_held_action_set_off_by_the_other_side_is_theirs_to_undo_not_the_holders():
+    # hold: "If the trigger occurs before your next turn, resolve the held action immediately" — in
+    # the batch of the move that set it off, which is the mover's side's batch.
+    enc = encounter(arena())
+    do(enc, 'hold ari shoot "starts-move cyn" target=cyn by=blue')
+    ends(enc, 2)
+    do(enc, "move cyn 9,1 by=red")
+    refuse(enc, "undo by=blue", UNDO)
+    do(enc, "undo by=red")
+    assert "held" in fighter(enc, "ari").marks
+    do(enc, "redo by=red")
+    assert "held" not in fighter(enc, "ari").marks
+
+
+def test_a_player_redoes_their_own_batch_the_gm_undid():
+    # tabletrail/undo: redo follows the same policy as undo: a player's own side's batch is theirs.
+    enc = encounter(arena())
+    do(enc, "move ari 3,1 by=blue")
+    do(enc, "undo")
+    do(enc, "redo by=blue")
+    assert fighter(enc, "ari").pos[:2] == (3, 1)
+
+
+def test_with_undo_seeded_gm_a_seeded_sprint_is_the_gms_to_undo_and_a_table_roll_the_players():
+    # tabletrail/undo: "undo_seeded = gm keeps batches with seeded rolls for the GM"; the setting:
+    # "'gm' (no re-rolls by undo)".
+    enc = encounter(arena('undo_seeded = "gm"'))
+    do(enc, "sprint ari by=blue")
+    r = refuse(enc, "undo by=blue", UNDO)
+    assert "seeded" in r.reason
+    do(enc, "undo")
+    refuse(enc, "redo by=blue", UNDO)  # redoing it would be no re-roll, but the batch is the GM's now
+    do(enc, "redo")
+    do(enc, "sprint ari roll=14 by=blue")
+    round_trip(enc, "roll-test ari perception 10 roll=12 by=blue", by="blue")
+    do(enc, "undo by=blue")  # the table roll's batch is blue's own
+    do(enc, "undo by=blue")
+
+
+def test_undo_seeded_set_mid_fight_binds_the_seeded_batches_after_it_until_undone():
+    # "undo_seeded = gm keeps batches with seeded rolls for the GM", from the ruling's batch on.
+    enc = encounter(arena())
+    round_trip(enc, 'setting undo_seeded gm why="no fishing for rolls"')
+    do(enc, "sprint ari by=blue")
+    refuse(enc, "undo by=blue", UNDO)
+    do(enc, "undo")  # the sprint (the GM may)
+    do(enc, "undo")  # the setting
+    do(enc, "sprint ari by=blue")  # the same seeded draw: undo re-rolls nothing
+    do(enc, "undo by=blue")  # anyone again: blue's own batch
