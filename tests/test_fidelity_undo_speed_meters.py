@@ -152,3 +152,56 @@ def test_a_gm_fall_forced_and_random_movement_undo_and_redo():
     round_trip(enc, "force r slide 7,2 source=a")
     round_trip(enc, "random r")
     round_trip(enc, "random r roll=3 meters=2")
+
+
+# --- 3: a command after an undo abandons the redo branch and is decided from the restored state -------
+
+
+def test_a_movement_after_an_undone_one_spends_one_action_and_the_redo_is_gone():
+    # movement: "how many meters they may move by using an Action to do so"; actions_per_turn 4.
+    enc = walk()
+    do(enc, "move a 5,1")  # 5 m, the rough space counting 2
+    do(enc, "undo")
+    events = do(enc, "move a 2,2")
+    assert of_type(events, Abandoned) and actions_used(enc, "a") == 1
+    refuse(enc, "redo", UNDO)
+    replays(enc)
+
+
+def test_an_undone_grab_commits_no_action_dice_at_the_grabbers_next_turn():
+    # grab: "the attacker must dedicate a number of Action Dice to the grab equal to the defender's
+    # Brawn" — only while the grab stands.
+    enc = brawl(a_brawn=2, t_brawn=1)
+    do(enc, "grab a t roll=4 roll=2")
+    do(enc, "undo")
+    do(enc, "end-turn")
+    assert not f(enc, "t").states.get("grab", "free") != "free"
+    do(enc, "move t 3,3")  # t is not Immobilized: it was never grabbed
+    do(enc, "end-turn")
+    assert actions_used(enc, "a") == 0 and enc.state.links == ()
+
+
+def test_an_undone_glide_start_leaves_nothing_to_drift_at_the_next_turn():
+    # glide: the glide moves "when your turn starts" — only a glide that stands.
+    enc = encounter(scene(CLIFF, fighter("a", glide=5), fighter("b", at=(10, 1))))
+    do(enc, "glide a 9,1")
+    do(enc, "undo")
+    do(enc, "end-turn")
+    do(enc, "end-turn")
+    assert f(enc, "a").pos == (1, 1, 10 * CU) and f(enc, "a").states.get("mode", "walking") == "walking"
+
+
+def test_a_turn_start_after_an_undone_one_lands_the_fall_again_with_the_same_draws():
+    # fall-table: "For every 5 meters a character falls, roll a d6"; the seeded dice counter is put
+    # back by the undo, so the same turn start draws the same numbers.
+    rows = ["#####", "#P..#", "#####"]
+    enc = encounter(scene(rows, fighter("a", at=(1, 1)), fighter("b", at=(3, 1)), settings='ledge_drop = "fall"'))
+    do(enc, "move a 2,1")
+    do(enc, "end-turn")
+    first = [c.number for c in of_type(do(enc, "end-turn"), CheckRolled)]
+    after = f(enc, "a")
+    do(enc, "undo")
+    do(enc, "undo")  # b's turn start too
+    do(enc, "end-turn")
+    again = [c.number for c in of_type(do(enc, "end-turn"), CheckRolled)]
+    assert again == first and f(enc, "a") == after
