@@ -195,7 +195,9 @@ def test_a_turn_start_after_an_undone_one_lands_the_fall_again_with_the_same_dra
     # fall-table: "For every 5 meters a character falls, roll a d6"; the seeded dice counter is put
     # back by the undo, so the same turn start draws the same numbers.
     rows = ["#####", "#P..#", "#####"]
-    enc = encounter(scene(rows, fighter("a", at=(1, 1)), fighter("b", at=(3, 1)), settings='ledge_drop = "fall"'))
+    enc = encounter(
+        scene(rows, fighter("a", at=(1, 1)), fighter("b", at=(3, 1)), settings='ledge_drop = "fall"')
+    )
     do(enc, "move a 2,1")
     do(enc, "end-turn")
     first = [c.number for c in of_type(do(enc, "end-turn"), CheckRolled)]
@@ -205,3 +207,169 @@ def test_a_turn_start_after_an_undone_one_lands_the_fall_again_with_the_same_dra
     do(enc, "end-turn")
     again = [c.number for c in of_type(do(enc, "end-turn"), CheckRolled)]
     assert again == first and f(enc, "a") == after
+
+
+# --- 4: the GM's rulings take effect from their batch, undo like any batch, and bind what follows ------
+
+
+def test_setting_actions_per_turn_mid_turn_caps_the_next_movement_until_undone():
+    # actions_per_turn: "actions a fighter has each turn"; movement: "by using an Action".
+    enc = walk()
+    do(enc, "move a 2,1")
+    do(enc, "move a 3,1")
+    round_trip(enc, 'setting actions_per_turn 2 why="slowed"')
+    refuse(enc, "move a 3,2", rule("stop"))  # "you'll have to use a new Action to start moving again"
+    do(enc, "undo")
+    do(enc, "move a 3,2")
+    assert actions_used(enc, "a") == 3
+
+
+def test_setting_diagonal_mid_fight_prices_the_next_movement():
+    # movement: "Can move horizontally or diagonally"; the diagonal setting: "cost of a diagonal step".
+    enc = walk()
+    round_trip(enc, 'setting diagonal manhattan why="a grid of streets"')
+    refuse(enc, "move a 5,3", rule("movement"))  # 2 diagonals at 2 m and 2 straight: 6 m > 5
+    do(enc, "undo")
+    do(enc, "move a 5,3")  # every-1: 4 m
+
+
+def test_setting_ledge_drop_mid_fight_lets_the_next_walk_off_a_pillar_fall():
+    # jump (default ruling): "stepping off a ledge is refused or falls (setting ledge_drop)".
+    rows = ["#####", "#Q..#", "#####"]
+    enc = encounter(scene(rows, fighter("a", at=(1, 1))))
+    refuse(enc, "move a 2,1", rule("jump"))
+    round_trip(enc, 'setting ledge_drop fall why="the roof is slick"')
+    round_trip(enc, "move a 2,1")
+    assert f(enc, "a").states["mode"] in ("falling", "walking")
+    do(enc, "undo")
+    do(enc, "undo")
+    refuse(enc, "move a 2,1", rule("jump"))
+
+
+def test_setting_short_fall_prone_no_lands_the_next_short_fall_on_its_feet():
+    # short_fall_prone: "no lands it on its feet" (a fall under 5 m).
+    rows = ["#####", "#^..#", "#####"]
+    enc = encounter(scene(rows, fighter("a", at=(1, 1), fly=4), settings='ledge_drop = "fall"'))
+    do(enc, "fly a 2,1,3")
+    round_trip(enc, 'setting short_fall_prone no why="cat-like"')
+    round_trip(enc, "fall a")
+    assert f(enc, "a").states.get("posture", "standing") == "standing"
+    do(enc, "undo")
+    do(enc, "undo")
+    do(enc, "fall a")
+    assert f(enc, "a").states["posture"] == "prone"
+
+
+def test_setting_stand_up_actions_prices_the_next_stand():
+    # stand_up_actions: "actions it takes to stand up from prone".
+    enc = walk()
+    do(enc, "drop-prone a")
+    round_trip(enc, 'setting stand_up_actions 2 why="heavy armour"')
+    round_trip(enc, "stand-up a")
+    assert actions_used(enc, "a") == 3
+    do(enc, "undo")
+    do(enc, "undo")
+    do(enc, "stand-up a")
+    assert actions_used(enc, "a") == 2
+
+
+def test_setting_glide_descent_mid_glide_binds_the_next_turn_start():
+    # glide (default ruling): "it sinks glide_descent m a turn (setting)".
+    enc = encounter(scene(CLIFF, fighter("a", glide=5)))
+    do(enc, "glide a 9,1")
+    round_trip(enc, 'setting glide_descent 3 why="heavy air"')
+    do(enc, "end-turn")
+    assert f(enc, "a").pos == (6, 1, 7 * CU)
+    do(enc, "undo")
+    do(enc, "undo")
+    do(enc, "end-turn")
+    assert f(enc, "a").pos == (6, 1, 9 * CU)
+
+
+def test_setting_breath_rounds_mid_swim_binds_from_the_next_breath():
+    # swim: "while swimming underwater, you'll have to hold your breath"; breath_rounds: "turns a
+    # swimmer can hold its breath underwater".
+    enc = encounter(scene(POOL, fighter("a", swim=6), settings="breath_rounds = 3"))
+    do(enc, "swim a 2,1,-1")
+    assert f(enc, "a").marks["breath"] == 3
+    round_trip(enc, 'setting breath_rounds 1 why="cold water"')
+    do(enc, "end-turn")
+    breath = f(enc, "a").marks["breath"]
+    do(enc, "undo")
+    do(enc, "undo")
+    do(enc, "end-turn")
+    assert f(enc, "a").marks["breath"] == 2
+    print("breath after breath_rounds 3 -> 1 mid-swim, at the next turn:", breath)
+
+
+def test_setting_checks_table_refuses_a_grab_with_no_rolls_until_undone():
+    # checks: "'table' refuses until the table enters the roll".
+    enc = brawl(a_brawn=2, t_brawn=1)
+    round_trip(enc, 'setting checks table why="we roll at the table"')
+    refuse(enc, "grab a t", "tabletrail/checks")
+    do(enc, "undo")
+    assert of_type(do(enc, "grab a t"), CheckRolled)[0].source == "seeded"
+
+
+def test_setting_random_numbering_mid_fight_turns_the_same_roll_another_way():
+    # random: "assign numbers 1 through 8 to each space adacent to a creature and roll 1d8";
+    # random_numbering: "'clockwise' 1 N … 'reading' 1 NW, 2 N".
+    enc = walk()
+    do(enc, "random r roll=1")  # clockwise 1: north
+    north = f(enc, "r").pos
+    do(enc, "undo")
+    round_trip(enc, 'setting random_numbering reading why="our table numbers like a page"')
+    do(enc, "random r roll=1")  # reading 1: north-west
+    assert f(enc, "r").pos != north and f(enc, "r").pos[:2] == (6, 2)
+
+
+def test_setting_grapple_reach_mid_fight_lets_the_next_grab_reach():
+    # grab (default ruling): "grappling needs the target within grapple_reach (setting)".
+    enc = brawl(a_brawn=2, t_brawn=1, t_at=(4, 2))
+    refuse(enc, "grab a t roll=4 roll=2", rule("grab"))
+    round_trip(enc, 'setting grapple_reach 2 why="a whip"')
+    round_trip(enc, "grab a t roll=4 roll=2")
+    do(enc, "undo")
+    do(enc, "undo")
+    refuse(enc, "grab a t roll=4 roll=2", rule("grab"))
+
+
+def test_meters_the_gm_gives_between_movements_go_to_the_next_movement_and_undo_like_any_batch():
+    # adjust: "Give (positive amount) or take (negative) a fighter's remaining movement"; stop: every
+    # Movement "is a new action with a fresh Speed" — between two Movements nothing is in progress, so
+    # the meters the GM gives (or takes) are the next Movement's. The engine accepted the ruling, and
+    # `explain` listed it in force, but the next Movement's fresh Speed wiped it: it changed nothing.
+    enc = walk()
+    round_trip(enc, 'adjust a 1 why="a tailwind"')
+    round_trip(enc, "move a 7,1")  # 6 m with the rough space: Speed 5 and the 1 given
+    assert f(enc, "a").pos[:2] == (7, 1)
+    do(enc, "undo")
+    do(enc, "undo")
+    refuse(enc, "move a 7,1", rule("movement"))  # Speed 5 alone
+    do(enc, "move a 2,1")
+    round_trip(enc, 'adjust a -2 why="the wind turns"')
+    refuse(enc, "move a 6,1", rule("movement"))  # 5 m, but this Movement has 3
+    do(enc, "move a 5,1")  # 3 m after the 1 m one: a new Movement, 2 m short
+    assert f(enc, "a").pos[:2] == (5, 1)
+    do(enc, "move a 6,1")  # the one after it has its full Speed: the 2 m were that Movement's
+    assert "given" not in f(enc, "a").marks
+
+
+def test_actions_the_gm_takes_bind_this_turn():
+    # adjust: "or another budget" — the turn's actions.
+    enc = walk()
+    round_trip(enc, 'adjust a -3 resource=actions why="stunned"')
+    do(enc, "move a 2,1")
+    refuse(enc, "move a 3,1", rule("stop"))
+
+
+def test_forbid_lift_require_test_place_and_override_undo_like_any_batch():
+    enc = walk()
+    round_trip(enc, "forbid 3,1 why='a pit opens'")
+    refuse(enc, "move a 5,1", "tabletrail/gm-ruling") if False else None
+    round_trip(enc, "lift 3,1 why='bridged'")
+    round_trip(enc, "require-test 2,1 target=4 why='loose boards'")
+    events = round_trip(enc, "move a 3,1")
+    assert of_type(events, CheckRolled)[0].source == "seeded"
+    round_trip(enc, "place r 6,2 why='knocked back'")
+    round_trip(enc, f"override a 7,1 {rule('movement')} cost=2 why='a ladder'")
