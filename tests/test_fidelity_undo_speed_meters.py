@@ -387,3 +387,66 @@ def test_forbid_lift_require_test_place_and_override_undo_like_any_batch():
     assert of_type(events, CheckRolled)[0].source == "seeded"
     round_trip(enc, "place r 6,2 why='knocked back'")
     round_trip(enc, f"override a 7,1 {rule('movement')} cost=2 why='a ladder'")
+
+
+# --- 5: a side undoes only its own batches; undo_seeded = gm keeps seeded rolls for the GM -----------
+
+
+def sides(undo_seeded: str = "anyone") -> object:
+    """a (blue, Brawn 2) beside t (red, Brawn 1) on open ground; t falls from 30 m at its turn start."""
+    rows = ["#########", "#.......#", "#.......#", "#.......#", "#########"]
+    return encounter(
+        scene(
+            rows,
+            fighter("a", at=(2, 2), brawn=2),
+            fighter("t", "red", at=(3, 2), brawn=1, fly=30),
+            settings=f'undo_seeded = "{undo_seeded}"',
+        )
+    )
+
+
+def test_a_side_undoes_its_own_grab_but_not_the_other_sides_escape_nor_the_gms_ruling():
+    # tabletrail/undo: "players undo only their own side's batches, the GM any".
+    enc = sides()
+    round_trip(enc, "grab a t roll=4 by=blue", by="blue")  # t's roll is red's: drawn by the seeded dice
+    do(enc, "end-turn by=blue")
+    do(enc, "escape t roll=1 by=red")
+    assert "entered by red" in refuse(enc, "undo by=blue", UNDO).reason
+    round_trip(enc, "escape t roll=3 by=red", by="red")
+    do(enc, 'setting grapple_reach 2 why="long arms"')
+    refuse(enc, "undo by=red", UNDO)
+
+
+def test_with_undo_seeded_gm_a_grab_whose_defender_roll_was_seeded_is_the_gms_to_undo():
+    # tabletrail/undo: "undo_seeded = gm keeps batches with seeded rolls for the GM"; a grab's rolls
+    # are "the attacker's +Brawn, then defender's", and a side enters only its own fighters' rolls, so
+    # the defender's is drawn: the batch is the GM's to undo, with every roll in it.
+    enc = sides("gm")
+    events = do(enc, "grab a t roll=4 by=blue")
+    assert [c.source for c in of_type(events, CheckRolled)] == ["table", "seeded"]
+    assert "seeded" in refuse(enc, "undo by=blue", UNDO).reason
+    do(enc, "undo")
+    assert enc.state.links == () and actions_used(enc, "a") == 0
+    refuse(enc, "redo by=blue", UNDO)
+    do(enc, "redo")
+    assert enc.state.links == (("grab", "a", "t"),)
+
+
+def test_with_undo_seeded_gm_a_players_end_turn_that_lands_a_seeded_fall_is_the_gms_to_undo():
+    # fall-table: the landing at the faller's turn start rolls a d6 per 5 m, in the batch of the
+    # end-turn that started that turn; with undo_seeded = gm the player who ended the turn may not
+    # undo it (no re-roll by undo), while a table roll of the same landing would be theirs.
+    enc = sides("gm")
+    do(enc, "end-turn by=blue")
+    do(enc, "fly t 3,2,25 by=red")
+    do(enc, "fall t")  # the GM makes t fall: 20 m this turn ("fall-speed")
+    do(enc, "end-turn by=red")  # a's turn
+    do(enc, "move a 2,1 by=blue")
+    events = do(enc, "end-turn by=blue")  # t's turn starts: it lands, the table rolls
+    assert enc.state.fighter("t").pos[2] == 0
+    (table,) = of_type(events, CheckRolled)
+    assert table.source == "seeded" and len(table.dice) == 5  # 25 m: five d6 on the falling table
+    assert "seeded" in refuse(enc, "undo by=blue", UNDO).reason
+    do(enc, "undo")
+    assert enc.state.fighter("t").pos[2] == 5 * CU
+    replays(enc)
