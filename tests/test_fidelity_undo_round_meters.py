@@ -485,3 +485,25 @@ def test_undo_seeded_set_mid_fight_binds_the_seeded_batches_after_it_until_undon
     do(enc, "undo")  # the setting
     do(enc, "sprint ari by=blue")  # the same seeded draw: undo re-rolls nothing
     do(enc, "undo by=blue")  # anyone again: blue's own batch
+
+
+def test_a_door_opened_under_a_door_cost_set_mid_round_is_paid_from_the_rounds_movement():
+    # tabletrail/doors: "opens a closed door or closes an open one, for the ruleset's door_cost";
+    # door_cost: "in m of movement"; round-budget: spent meters "remain spent until the start of the
+    # next round".
+    from test_doors import DOOR
+    from test_doors import scene as door_scene
+
+    enc = encounter(door_scene("round-meters"))
+    round_trip(enc, 'setting door_cost 1 why="rusted hinges"')
+    round_trip(enc, f"open m {DOOR}")
+    assert fighter(enc, "m").used("movement") == CU and enc.state.doors == {DOOR: "open"}
+    round_trip(enc, f"close m {DOOR}")
+    round_trip(enc, f"lock m {DOOR}")
+    refuse(enc, f"open m {DOOR}", "tabletrail/doors")
+    do(enc, "undo")  # the lock
+    do(enc, "undo")  # the close
+    do(enc, "undo")  # the open
+    do(enc, "undo")  # the setting: doors are free again
+    do(enc, f"open m {DOOR}")
+    assert fighter(enc, "m").used("movement") == 0

@@ -450,3 +450,57 @@ def test_with_undo_seeded_gm_a_players_end_turn_that_lands_a_seeded_fall_is_the_
     do(enc, "undo")
     assert enc.state.fighter("t").pos[2] == 5 * CU
     replays(enc)
+
+
+# --- falls and doors under rulings set mid-fight ----------------------------------------------------
+
+
+def test_an_off_turn_fall_its_lost_time_and_a_mid_fight_off_turn_fall_none_undo_and_redo():
+    # fall-speed: "If you reach the ground before falling 20 meters ... you'll have this much of your
+    # turn remaining: 5 meter fall: 3/4 ... 10 meter fall: 1/2"; default ruling: "a fall outside the
+    # faller's turn costs its next turn (setting off_turn_fall)".
+    rows = ["#######", "#.Q...#", "#######"]
+    enc = encounter(scene(rows, fighter("p", at=(1, 1)), fighter("t", "red", at=(2, 1))))
+    round_trip(enc, "force t push 3,1 source=p aware=no roll=6 roll=6")  # off the 10 m pillar
+    assert f(enc, "t").marks["fall_time"] == 2
+    round_trip(enc, "end-turn")  # t's turn starts without half its actions
+    assert actions_used(enc, "t") == 2
+    do(enc, "undo")
+    do(enc, "undo")
+    round_trip(enc, 'setting off_turn_fall none why="it was a short stumble"')
+    do(enc, "force t push 3,1 source=p aware=no roll=6 roll=6")
+    assert "fall_time" not in f(enc, "t").marks
+    do(enc, "end-turn")
+    assert actions_used(enc, "t") == 0
+
+
+def test_a_mid_fight_fall_rounding_up_takes_the_next_mark_of_time():
+    # fall_rounding: "a fall between the 5 m marks takes the time of the mark 'down' (7 m as 5 m) or
+    # 'up' (7 m as 10 m)"; "5 meter fall: 3/4 ... 10 meter fall: 1/2 of your total Actions remaining".
+    rows = ["#######", "#.C...#", "#######"]  # a 6 m block
+    enc = encounter(scene(rows, fighter("p", at=(1, 1)), fighter("t", "red", at=(2, 1))))
+    round_trip(enc, 'setting fall_rounding up why="hard landings"')
+    round_trip(enc, "force t push 3,1 source=p aware=no roll=6")  # 6 m down: as 10 m, half the turn
+    assert f(enc, "t").marks["fall_time"] == 2
+    do(enc, "undo")
+    do(enc, "undo")
+    do(enc, "force t push 3,1 source=p aware=no roll=6")  # as 5 m: a quarter
+    assert f(enc, "t").marks["fall_time"] == 1
+
+
+def test_a_door_opened_under_a_door_cost_set_mid_fight_and_a_gm_lock_undo_and_redo():
+    # tabletrail/doors: "a fighter on or beside a door's two cells opens a closed door or closes an
+    # open one, for the ruleset's door_cost; a locked door stays shut until the GM unlocks it".
+    from test_doors import DOOR
+    from test_doors import scene as door_scene
+
+    enc = encounter(door_scene("speed-meters"))
+    round_trip(enc, 'setting door_cost 1 why="rusted hinges"')
+    round_trip(enc, f"open m {DOOR}")
+    assert actions_used(enc, "m") == 1 and enc.state.doors == {DOOR: "open"}
+    round_trip(enc, f"close m {DOOR}")
+    round_trip(enc, f"lock m {DOOR}")
+    refuse(enc, f"open m {DOOR}", "tabletrail/doors")
+    do(enc, "undo")
+    do(enc, f"open m {DOOR}")
+    assert actions_used(enc, "m") == 3
