@@ -23,7 +23,7 @@ from support import CLOCK, do, encounter, of_type, refuse
 from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
-from tabletrail.events.types import Abandoned, CheckRolled, Moved, Redone, Undone
+from tabletrail.events.types import Abandoned, CheckRolled, Marked, Moved, Redone, Undone
 from tabletrail.projections.audit.verify import verify_lines
 from test_round_meters import ap_used, arena, ends, fighter, rule
 
@@ -507,3 +507,20 @@ def test_a_door_opened_under_a_door_cost_set_mid_round_is_paid_from_the_rounds_m
     do(enc, "undo")  # the setting: doors are free again
     do(enc, f"open m {DOOR}")
     assert fighter(enc, "m").used("movement") == 0
+
+
+def test_a_hold_declared_before_a_setting_change_resolves_as_declared_and_paid():
+    # hold: "When you Hold an Action, immediately spend the AP required for that action" — the price
+    # is paid when it is held, so a later action_costs does not re-price it; "A held action must be
+    # specific enough for the GM to determine when it triggers" — judged when it is held, so a later
+    # hold_triggers that drops its kind does not cancel it (the engine's reading: a setting binds the
+    # decisions after it, and the hold was decided before).
+    enc = encounter(arena())
+    do(enc, 'hold ari shoot "starts-move cyn" target=cyn')
+    round_trip(enc, 'setting hold_triggers enemy-enters why="only doorways from now on"')
+    round_trip(enc, 'setting action_costs "shoot:3,aim:1" why="heavy crossbows"')
+    ends(enc, 2)
+    events = round_trip(enc, "move cyn 9,1")
+    (shot,) = [e for e in of_type(events, Marked) if e.key == "action" and e.fighter == "ari"]
+    assert shot.value["held"] is True and shot.value["ap"] == 2 and ap_used(enc, "ari") == 2
+    refuse(enc, 'hold cyn shoot "starts-move ari" target=ari', rule("hold"))  # the new trigger list
