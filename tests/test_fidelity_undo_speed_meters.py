@@ -504,3 +504,13 @@ def test_a_door_opened_under_a_door_cost_set_mid_fight_and_a_gm_lock_undo_and_re
     do(enc, "undo")
     do(enc, f"open m {DOOR}")
     assert actions_used(enc, "m") == 3
+
+
+def test_maneuver_meters_the_gm_gives_go_to_the_next_movement():
+    # maneuver: "for no more than 2 meters of the movement"; adjust gives "another budget" too.
+    rows = ["#########", "#.__.^..#", "#########"]  # two spaces of air, then a step up: 3 m of jumps
+    enc = encounter(scene(rows, fighter("a", at=(1, 1), speed=6)))
+    refuse(enc, "move a 5,1", rule("maneuver"))
+    round_trip(enc, 'adjust a 1 resource=maneuver why="a springboard"')
+    round_trip(enc, "move a 5,1")
+    assert f(enc, "a").pos == (5, 1, CU)

@@ -6,6 +6,10 @@ code that enforces it. The chapter in the engine's terms:
 - A Movement is an action. Walking (`move`), swimming, climbing, flying,
   hovering, the special jump and teleporting are each a Movement in one mode;
   gliding is started by a Movement and then moves by itself at turn start.
+- Every Movement starts with a fresh Speed (stop), so nothing is in progress
+  between two of them: meters the GM gives or takes with `adjust` (movement or
+  maneuver) are kept in the mark `given` and belong to the fighter's next
+  Movement, whatever its mode.
 - A fighter's mode lives in `states["mode"]` (the `mode` graph in shared.py):
   walking, climbing, swimming, flying, hovering, gliding, falling.
 - A fighter fills its 1 m space from where it stands up to `body_height`;
