@@ -6,6 +6,10 @@ code that enforces it. The chapter in the engine's terms:
 - A Movement is an action. Walking (`move`), swimming, climbing, flying,
   hovering, the special jump and teleporting are each a Movement in one mode;
   gliding is started by a Movement and then moves by itself at turn start.
+- Every Movement starts with a fresh Speed (stop), so nothing is in progress
+  between two of them: meters the GM gives or takes with `adjust` (movement or
+  maneuver) are kept in the mark `given` and belong to the fighter's next
+  Movement, whatever its mode.
 - A fighter's mode lives in `states["mode"]` (the `mode` graph in shared.py):
   walking, climbing, swimming, flying, hovering, gliding, falling.
 - A fighter fills its 1 m space from where it stands up to `body_height`;
@@ -453,6 +457,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
 
         grab: a batch that carried a grabber or its catch out of the other's reach ends the grab.
         """
+        self.keep_given(b)
         for event in list(b.events):
             if isinstance(event, ev.Placed) and event.how == "gm":
                 self.set_down(b, event.fighter)
@@ -495,7 +500,9 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         # Each Movement is a fresh Speed, if an action is left to start one.
         if not self.can_walk(state, f):
             return 0
-        return self.stat(f, "speed") if f.used("actions") < self.actions(state, f) else 0
+        return (
+            max(0, self.stat(f, "speed") + self.given(f)) if f.used("actions") < self.actions(state, f) else 0
+        )
 
     def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
         """movement: each action may be a Movement of a fresh Speed."""
@@ -515,9 +522,10 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
         f = self.mover(b.state, cmd.fighter, ("walking",), "a Movement")
         cells = self.cells(b.state, f, cmd.path)
-        speed = self.stat(f, "speed")
+        speed = max(0, self.stat(f, "speed") + self.given(f))  # adjust: what the GM gave or took
+        maneuvers = max(0, MANEUVER_LIMIT + self.given(f, "maneuver"))
         self.begin_movement(b, f)
-        policy = _Walking(self, speed, jumps=True)
+        policy = _Walking(self, speed, jumps=True, maneuvers=maneuvers)
         walk(
             b,
             policy,
@@ -537,7 +545,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                     amount=policy.maneuver,
                     rules=(self.rule("maneuver"), self.rule("jump")),
                     note=f"{fmt(policy.maneuver)} m of this Movement were jumps (at most "
-                    f"{fmt(MANEUVER_LIMIT)} m may be maneuvers)",
+                    f"{fmt(maneuvers)} m may be maneuvers)",
                 )
             )
         now = b.state.fighter(f.id)

@@ -33,10 +33,12 @@ from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, fmt, plural, to_cu
 from tabletrail.core.walls import step_blocked
 from tabletrail.events import types as ev
+from tabletrail.events.commands.rulings import GM_RULING
 from tabletrail.events.types import Step
 
 # --- the document's own numbers ---------------------------------------------------
 
+GIVEN = "given"  # adjust: meters the GM gave (negative: took) for the next Movement, by resource
 MANEUVER_LIMIT = 2 * CU  # maneuver: "for no more than 2 meters of the movement"
 JUMP_UP = CU  # jump: "1 meter vertically"
 JUMP_ACROSS = 2  # jump: "or 2 meters horizontally" (spaces of air)
@@ -452,6 +454,10 @@ class Shared(Ruleset):
             )
         )
 
+    def given(self, f: Fighter, resource: str = "movement") -> int:
+        """adjust: meters the GM gave (negative: took) for the fighter's next Movement (mark GIVEN)."""
+        return int(f.marks.get(GIVEN, {}).get(resource, 0))
+
     def begin_movement(self, b: Batch, f: Fighter, what: str = "a Movement") -> None:
         """stop: every Movement is a new action with a fresh Speed and fresh maneuver meters."""
         stale = tuple(r for r in ("movement", "maneuver") if f.used(r))
@@ -464,7 +470,49 @@ class Shared(Ruleset):
                     note="a new Movement starts with a fresh Speed and 2 m of maneuvers",
                 )
             )
+        given = f.marks.get(GIVEN)
+        if given:  # adjust: what the GM gave (or took) since the last Movement is this one's
+            for resource, amount in given.items():
+                b.emit(
+                    ev.Spent(
+                        fighter=f.id,
+                        resource=resource,
+                        amount=-amount,
+                        rules=(GM_RULING, self.rule("stop")),
+                        note=f"this Movement {'has' if amount > 0 else 'loses'} the {fmt(abs(amount))} m of "
+                        f"{resource} the GM {'gave' if amount > 0 else 'took'} since the last one",
+                    )
+                )
+            b.emit(ev.Unmarked(fighter=f.id, key=GIVEN, rules=(GM_RULING,), note="the GM's meters are used"))
         self.use_action(b, f, self.rule("stop"), what)
+
+    def keep_given(self, b: Batch) -> None:
+        """adjust: meters the GM gives (or takes) between two Movements, when none is in progress,
+        are kept for the next Movement, which starts with a fresh Speed (stop) and would wipe them."""
+        for event in list(b.events):
+            if not isinstance(event, ev.RulingMade) or event.kind not in (
+                "adjust-movement",
+                "adjust-maneuver",
+            ):
+                continue
+            f = b.state.fighter(event.detail["fighter"])
+            assert f is not None
+            resource, amount = event.detail["resource"], int(event.detail["amount"])
+            given = {**f.marks.get(GIVEN, {})}
+            given[resource] = given.get(resource, 0) + amount
+            given = {k: v for k, v in given.items() if v}
+            if given:
+                b.emit(
+                    ev.Marked(
+                        fighter=f.id,
+                        key=GIVEN,
+                        value=given,
+                        rules=(GM_RULING,),
+                        note=f"{f.id}'s next Movement has them: each Movement starts with a fresh Speed",
+                    )
+                )
+            else:
+                b.emit(ev.Unmarked(fighter=f.id, key=GIVEN, rules=(GM_RULING,), note="nothing given is left"))
 
     def mover(self, state: EncounterState, fid: str, modes: tuple[str, ...], what: str) -> Fighter:
         """The acting fighter, alive, not held, in a mode this kind of movement can start from."""

@@ -39,9 +39,12 @@ class _Walking(QuietSteps):
     only where a path would take more than 2 m of jumps).
     """
 
-    def __init__(self, rs: SpeedMeters, speed: int, *, jumps: bool = False) -> None:
+    def __init__(
+        self, rs: SpeedMeters, speed: int, *, jumps: bool = False, maneuvers: int = MANEUVER_LIMIT
+    ) -> None:
         self.rs = rs
         self.speed = speed
+        self.maneuvers = maneuvers  # maneuver: 2 m, and what the GM gave or took (adjust)
         self.unit = rs.unit
         self.jumps = jumps
         self.spent = 0  # this Movement's cost so far
@@ -123,11 +126,11 @@ class _Walking(QuietSteps):
         if step.mode == "jump" and self.jumps:
             self.maneuver += step.cost
             # maneuver: a Movement over budget is refused for that first (by walk).
-            if self.maneuver > MANEUVER_LIMIT and self.spent <= self.speed:
+            if self.maneuver > self.maneuvers and self.spent <= self.speed:
                 raise Refusal(
                     rs.rule("maneuver"),
                     f"jumps in this Movement come to {fmt(self.maneuver)} m by {show(to)}; at most "
-                    f"{fmt(MANEUVER_LIMIT)} m of a Movement may be jumps, rolls or slides",
+                    f"{fmt(self.maneuvers)} m of a Movement may be jumps, rolls or slides",
                 )
             cites.append(rs.rule("maneuver"))
         self._cites = tuple(cites)
