@@ -235,10 +235,15 @@ class Words:
         if isinstance(value, str):
             return value
         if isinstance(value, dict):
+            resource = value.get("resource")  # a ruling's amount or cost is in its budget's unit
+
+            def said(k: str, v: Any) -> str:
+                if k in ("amount", "cost") and isinstance(resource, str) and isinstance(v, int):
+                    return self.measure(resource, v)
+                return self.value(v, k)
+
             return ", ".join(
-                f"{k.replace('_', ' ')} {self.value(v, k)}"
-                for k, v in value.items()
-                if v not in ("", None, [])
+                f"{k.replace('_', ' ')} {said(k, v)}" for k, v in value.items() if v not in ("", None, [])
             )
         items = list(value)
         if 2 <= len(items) <= 3 and all(isinstance(v, int) and not isinstance(v, bool) for v in items):
@@ -335,6 +340,10 @@ MARKS: dict[str, Callable[[Words, str, Any], str]] = {
     "trauma": lambda w, fid, v: f"{fid} has {plural(v, 'trauma', 'trauma')}",
     "dead": lambda w, fid, v: f"{fid} is dead" if v else f"{fid} is alive",
     "slip_checked": lambda w, fid, v: f"{fid} has had this move action's slippery check",
+    "given": lambda w, fid, v: (
+        f"{fid}'s next Movement has "
+        + ", ".join(f"{w.measure(r, abs(n))} {'more' if n > 0 else 'less'} {r}" for r, n in v.items())
+    ),
     "skill_feat": lambda w, fid, v: f"{fid} braces for a fall with a Skill Feat of {plural(v, 'Bump')}",
     "fall_time": lambda w, fid, v: f"a fall takes {v}/4 of {fid}'s next turn",
 }
