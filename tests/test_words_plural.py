@@ -70,3 +70,10 @@ def test_every_mark_in_the_shipped_replays_reads_in_words(capsys):
                 said = w.event(r.event)
                 where = f"{replay.name}:{r.seq}: {said}"
                 assert "_" not in said and f"{r.event.fighter}: " not in said, where
+
+
+def test_a_posture_change_says_which_action_it_spends(tmp_path: Path, capsys):
+    log = tmp_path / "fight.jsonl"
+    assert main(["new", str(SKIRMISH), "--log", str(log)]) == 0
+    assert main(["do", str(log), "drop-prone", "ari"]) == 0
+    assert "a drop-prone action (3 actions left after it)" in capsys.readouterr().out

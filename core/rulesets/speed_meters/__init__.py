@@ -402,16 +402,17 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
 
     def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
         """Dropping prone or standing up takes the actions the stand_up_actions setting says."""
-        what = "standing up" if trigger == "stand_up" else "dropping prone"
+        standing = trigger == "stand_up"
+        doing, what = ("standing up", "a stand-up") if standing else ("dropping prone", "a drop-prone")
         need = int(b.state.settings["stand_up_actions"])
         left = self.actions(b.state, f) - f.used("actions")
         require(  # with none left, use_action says every action is used
             need <= left or left <= 0,
             self.rule("movement"),
-            f"{what} takes {need} actions (stand_up_actions), but {f.id} has {left} left",
+            f"{doing} takes {plural(need, 'action')} (stand_up_actions), but {f.id} has {left} left",
         )
         for _ in range(need):
-            self.use_action(b, f, self.rule("movement"), what)
+            self.use_action(b, f, self.rule("movement"), what)  # "a drop-prone action (2 actions left …)"
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         b.emit(
