@@ -323,6 +323,12 @@ def verify_text(data: dict[str, Any]) -> str:
         out.append(f"{data['log']}: FAILED at line/seq {f['seq']} ({f['kind']}): {f['reason']}")
         if f["rule"]:
             out.append(f"  rule: {f['rule']}")
+        if f["kind"] == "decision":  # what the rules decide today, not necessarily an edit
+            out.append(
+                "  (every command is re-decided under this version's rules: in a log written by an "
+                "earlier tabletrail, the rules may have been corrected since, and the log differs "
+                "there without any edit; `replay` still folds it as recorded)"
+            )
         w = render.Words.of(data.get("ruleset"))  # the log's own units: m, yd, AP
         for label in ("expected", "recorded"):
             value = f[label]

@@ -117,13 +117,36 @@ def test_an_invasion_and_a_dive_honour_the_exemption_under_ap_squares():
     assert enc.state.fighter("ari").pos[:2] == (2, 2)
 
 
-def test_a_log_written_before_forbid_took_except_still_verifies(capsys):
+def test_a_log_written_before_forbid_took_except_still_verifies(capsys, tmp_path):
     """events/upcast.py: "a new field with a default needs no new version"; the golden log's forbid
-    line has no `exempt` key, and verify must still find it as the engine writes it."""
+    line has no `exempt` key, and verify must still find it as the engine writes it.
+
+    One rule was corrected since the golden log was written, before its forbid line: a speed-meters
+    `adjust` now keeps the GM's meters for the next Movement (a `given` mark its batch did not
+    record). verify names that line and says an older log may differ where a rule was corrected;
+    with the mark put in, as today's engine writes that batch, the rest verifies, forbid included.
+    """
+    import json
     from pathlib import Path
 
+    from support import rechain
     from tabletrail.cli import main
 
     golden = Path(__file__).resolve().parent / "golden" / "golden.jsonl"
+    lines = golden.read_bytes().splitlines()
     assert b'"cmd":"forbid"' in golden.read_bytes() and b"exempt" not in golden.read_bytes()
-    assert main(["verify", str(golden)]) == 0, capsys.readouterr().out
+    assert main(["verify", str(golden)]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED at line/seq 41 (decision): the rules also produce a Marked here" in out
+    assert "cyn's next Movement has 1 m more movement" in out and "rules may have been corrected" in out
+
+    head = json.loads(lines[37])  # the adjust batch's first line: it announces 3 records, now 4
+    assert head["event"]["command"]["cmd"] == "adjust"
+    head["size"] = 4
+    given = {"type": "marked", "fighter": "cyn", "key": "given", "value": {"movement": 100}}
+    mark = {**head, "event": {**given, "rules": ["tabletrail/gm-ruling"], "note": ""}}
+    mark.pop("size")
+    today = [*lines[:37], json.dumps(head).encode(), *lines[38:40], json.dumps(mark).encode(), *lines[40:]]
+    copy = tmp_path / "golden.jsonl"
+    copy.write_bytes(b"".join(line + b"\n" for line in rechain(today)))
+    assert main(["verify", str(copy)]) == 0, capsys.readouterr().out
