@@ -8,29 +8,17 @@ and roll=1 fails.
 
 from __future__ import annotations
 
-from support import do, encounter, grid, of_type, refuse
+from support import do, of_type, refuse
 from tabletrail.core.units import CU
 from tabletrail.events.types import CheckRolled, Damaged, Linked, Placed, Spent, Unlinked
-from test_initiative_yards import FAIL, IY, LEGEND, OPEN, PASS, arena, at, cost, engagement, fighter, posture
+from test_initiative_yards import FAIL, IY, OPEN, PASS, arena, at, cost, engagement, fighter, posture
 
 NO_TURNS = "strict_turns = false"
 
 
 def encounter_with(rows: list[str], legend: str, fighters: str = "", settings: str = ""):
     """test_initiative_yards' arena with one more legend entry."""
-    fighters = fighters or fighter("a", "blue", (1, 1)) + fighter("e", "red", (12, 4))
-    return encounter(
-        f"""
-[encounter]
-name = "test"
-ruleset = "{IY}"
-seed = 7
-[settings]
-{settings}
-{grid(rows, LEGEND + legend)}
-{fighters}
-"""
-    )
+    return arena(rows, fighters, settings, legend)
 
 
 def used(enc, fid: str) -> int:

@@ -54,7 +54,10 @@ def fighter(fid: str, side: str, at: tuple[int, int], **stats: object) -> str:
     return "[[fighters]]\n" + "\n".join(lines).replace("'", '"') + "\n"
 
 
-def arena(rows: list[str] | None = None, fighters: str = "", settings: str = "") -> Encounter:
+def arena(
+    rows: list[str] | None = None, fighters: str = "", settings: str = "", legend: str = ""
+) -> Encounter:
+    """An initiative-yards encounter on these rows (legend: more map characters than LEGEND's)."""
     fighters = fighters or fighter("a", "blue", (1, 1)) + fighter("e", "red", (12, 4))
     return encounter(
         f"""
@@ -64,7 +67,7 @@ ruleset = "{IY}"
 seed = 7
 [settings]
 {settings}
-{grid(rows or OPEN, LEGEND)}
+{grid(rows or OPEN, LEGEND + legend)}
 {fighters}
 """
     )
