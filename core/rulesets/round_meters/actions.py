@@ -40,6 +40,10 @@ class Actions(Holding):
         if not held:
             b.emit(ev.Spent(fighter=fighter_id, resource="ap", amount=ap, rules=(rule,), note=note))
         t = b.state.turn
+        f = b.state.fighter(fighter_id)
+        # hold, passes: a held action going off in the holder's own turn (after the hold, this turn's
+        # action) must not make that turn one "without taking an action": keep that it acted.
+        acted = held and f is not None and self.acted(b.state, f)
         b.emit(
             ev.Marked(
                 fighter=fighter_id,
@@ -51,6 +55,7 @@ class Actions(Holding):
                     "round": t.round,
                     "pass": t.pass_no,
                     "held": held,
+                    **({"turn_acted": True} if acted else {}),
                 },
                 rules=(rule,),
                 note=note

@@ -254,4 +254,9 @@ class Passes(Shared):
         """Did the fighter take an action (spend AP) in its own turn of this pass?"""
         last = f.marks.get(ACTION)
         t = state.turn
-        return bool(last) and not last["held"] and last["round"] == t.round and last["pass"] == t.pass_no
+        return (
+            bool(last)
+            and (not last["held"] or bool(last.get("turn_acted")))  # hold: a hold set off in this turn
+            and last["round"] == t.round
+            and last["pass"] == t.pass_no
+        )
