@@ -39,20 +39,21 @@ def test_a_hold_set_off_inside_the_holders_own_turn_is_still_that_turns_action()
 
 
 def test_a_hold_set_off_on_another_fighters_turn_does_not_count_as_the_holders_next_turns_action():
-    # delay/passes: "If you choose not to act when your delayed turn arrives, use the normal rule for
-    # taking no action and lose 1 AP." A held shot that went off on dax's turn was paid in pass 1;
-    # bo's own turn of pass 2, spent idle, is still a turn without an action.
+    # passes: a turn with no action taken pays "the normal rule for taking no action" (idle_ap_loss).
+    # Cyn's held shot, paid in pass 1, goes off on bo's turn of pass 2: cyn's own turn of pass 2, spent
+    # idle, is still a turn without an action, and bo pays nothing for being shot at.
     enc = encounter(arena())
-    do(enc, "end-turn")  # ari: idle, 1 AP
-    do(enc, 'hold bo shoot "enemy-enters 7,4" target=dax')
-    ends(enc, 2)  # bo (holding), cyn (idle)
-    events = do(enc, "move dax 7,4")
-    assert actions(events) == [("bo", True)]
-    do(enc, "end-turn")  # dax: pass 2 starts
-    assert enc.state.turn.pass_no == 2
-    do(enc, "end-turn")  # ari
-    # bo has no AP left after the 2 AP hold: it is skipped in pass 2, never charged
-    assert turn_state(enc, "bo") == "done" and ap_used(enc, "bo") == 2
+    ends(enc, 2)  # ari, bo: idle
+    do(enc, 'hold cyn shoot "enemy-enters 2,4" target=bo')
+    ends(enc, 3)  # cyn (holding), dax; pass 2: ari
+    assert (enc.state.turn.pass_no, enc.state.turn.active) == (2, "bo")
+    events = do(enc, "move bo 2,4")
+    assert actions(events) == [("cyn", True)] and not spent(events)
+    do(enc, "end-turn")  # bo
+    assert enc.state.turn.active == "cyn"
+    events = do(enc, "end-turn")  # cyn, idle
+    assert [(e.fighter, e.amount) for e in spent(events)] == [("cyn", 1)]
+    assert ap_used(enc, "cyn") == 3
 
 
 # --- several holders, one happening --------------------------------------------------------------------

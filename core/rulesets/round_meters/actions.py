@@ -43,7 +43,7 @@ class Actions(Holding):
         f = b.state.fighter(fighter_id)
         # hold, passes: a held action going off in the holder's own turn (after the hold, this turn's
         # action) must not make that turn one "without taking an action": keep that it acted.
-        acted = held and f is not None and self.acted(b.state, f)
+        acted = held and f is not None and t.active == fighter_id and self.acted(b.state, f)
         b.emit(
             ev.Marked(
                 fighter=fighter_id,
