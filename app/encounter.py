@@ -492,6 +492,12 @@ class Encounter:
                 )
             return events
         events = batch_events(self.timeline, command, text, events)
+        for event in events:  # undo and redo fold to a kept state: an encounter opened from a
+            # snapshot reads it from older lines now, so a damaged one refuses before anything is written
+            if isinstance(event, Undone):
+                self.timeline.before[event.batch]  # noqa: B018 - loaded for its check
+            elif isinstance(event, Redone):
+                self.timeline.after[event.batch]  # noqa: B018
         lines = self._records_for(events, actor=command.by, command_id=command_id)
         try:
             if getattr(self.store, "versioned", False):
