@@ -81,3 +81,36 @@ def test_a_fighter_who_walks_beneath_a_long_fall_is_not_landed_on():
     assert t.states["posture"] == "prone" and t.states["mode"] == "walking"
     assert 4 - t.spent["actions"] == 2  # the last 10 m take half of this turn
     assert b.pos == (2, 1, 0) and b.states.get("posture", "standing") == "standing"
+
+
+# --- a glide's leg at turn start meets fighters in the air ---------------------------------------
+
+CLIFF = ["############", "#Q.........#", "############"]  # a 10 m pillar at 1,1, then open ground
+
+
+def _glide_past(side: str, x: int):
+    """a glides east off the pillar; a flyer of `side` hangs 10 m up at x,1 before a's next turn."""
+    enc = encounter(scene(CLIFF, fighter("a", glide=5), fighter("f", side, at=(x, 1), fly=12)))
+    do(enc, "glide a 9,1")
+    do(enc, "end-turn")
+    do(enc, f"fly f {x},1,10")
+    events = do(enc, "end-turn")  # a's turn starts: its glide moves it
+    (leg,) = [m for m in of_type(events, Moved) if m.fighter == "a"]
+    return enc, leg
+
+
+def test_a_glide_passes_an_ally_in_the_air_but_not_an_enemy_and_never_ends_on_either():
+    # glide: "You automatically move horizontally as you fall, at a rate of 5 meters when your turn
+    # starts"; occupancy: "Can move through spaces occupied by allies, but can't end a Movement in an
+    # occupied space. Cannot move through spaces occupied by enemies". The glide is the glider's own
+    # movement: an ally hanging in its way is passed (the full 5 m, then it sinks), an enemy stops
+    # it in the space before, and where the 5 m would end on an ally it stops short of it.
+    enc, leg = _glide_past("blue", 3)
+    assert enc.state.fighter("a").pos[:2] == (6, 1) and sum(s.cost for s in leg.steps) == 5 * CU
+    assert "speed-meters/occupancy" in leg.rules and not leg.stopped
+    assert enc.state.fighter("f").pos == (3, 1, 10 * CU)
+    enc, leg = _glide_past("red", 3)
+    assert enc.state.fighter("a").pos[:2] == (2, 1) and "3,1 is held by f" in leg.stopped
+    enc, leg = _glide_past("blue", 6)
+    assert enc.state.fighter("a").pos[:2] == (5, 1) and "6,1 is occupied by f" in leg.stopped
+    assert enc.state.fighter("f").pos == (6, 1, 10 * CU)
