@@ -93,3 +93,29 @@ def test_a_fighter_engaged_only_with_a_prone_foe_drags_a_friend_away_and_breaks_
     assert cost(events) == 2 * CU and enc.state.fighter("a").used("movement") == 3 * CU
     assert posture(enc, "e") == "prone" and at(enc, "e") == (3, 2, 0)  # e is not moved by any of it
     refuse(enc, "move a 3,1", f"{IY}/drag")  # 2 yd more, but only 1 of the halved 4 is left
+
+
+# --- putting a dragged friend down, or landing a vault, where someone stands ---------------------
+
+LOW_WALL = ["##########", "#...o....#", "#........#", "##########"]  # a 0.5 yd obstacle at 4,1
+
+
+def test_a_drag_or_a_vault_may_not_end_on_someone_and_is_refused_before_any_roll():
+    # drag: "At the end of the movement place the target of your dragging anywhere within a yard of
+    # the moving fighter"; vault: "they must pass an Initiative check or else fall prone on the other
+    # side of the barrier". Neither place may be a fighter's cell (move: never end on someone): both
+    # are refused before the check is rolled, spending nothing, and everyone stays put.
+    enc = arena(
+        LOW_WALL,
+        fighter("a", "blue", (3, 1))
+        + fighter("f", "blue", (3, 2))
+        + fighter("g", "blue", (5, 1))
+        + fighter("h", "blue", (5, 2)),
+        NO_TURNS,
+    )
+    r = refuse(enc, "drag a f 4,2 put=5,2", f"{IY}/drag")
+    assert "f can't be put on 5,2: h is there" in r.reason
+    r = refuse(enc, "vault a 5,1 roll=1", f"{IY}/vault")
+    assert "can't land on 5,1: g is there" in r.reason
+    assert enc.state.fighter("a").used("movement") == 0
+    assert [at(enc, x) for x in "afgh"] == [(3, 1, 0), (3, 2, 0), (5, 1, 0), (5, 2, 0)]
