@@ -300,6 +300,7 @@ class _Walk:
         stops = []
         f = b.state.fighter(fighter_id)
         assert f is not None and self.dice is not None
+        self.not_onto_anyone(b.state, f, step)
         if STEP_OFF in step.mode:
             cell = (step.to[0], step.to[1])
             drop = step.to[2] - b.state.grid.top[cell[1]][cell[0]]
@@ -346,6 +347,32 @@ class _Walk:
                 stops.append(f"slipped on {show(step.to)}: prone, the rest of the movement lost")
         stops.append(rs.arrived(b, fighter_id, self.frm))
         return "; ".join(x for x in stops if x)
+
+    def not_onto_anyone(self, state: EncounterState, f: Fighter, step: Step) -> None:
+        """move: a move passes friends but never ends on them, nor where the board ends it for it.
+
+        A step off an edge ends the move on the cell straight below ("falls strait down"), and a
+        step into an enemy's Reach ends it there (engage); both are known before any roll, so a move
+        that would end so on a friend's cell is refused, as walking onto it is (`can_end`).
+        """
+        rs = self.rs
+        others = [o.id for o in state.at(step.to[0], step.to[1]) if o.id != f.id]
+        if not others:
+            return
+        if STEP_OFF in step.mode:
+            why = "stepping off the edge there falls straight down onto it"
+        else:
+            foes = rs.newly_in_reach(state, f, self.frm, step.to)
+            if not foes:
+                return
+            names = ", ".join(o.id for o, _, _ in foes)
+            why = (
+                f"it comes within the Reach of {names} there, and engaging ends the move "
+                f"({rs.rule('engage')})"
+            )
+        raise Refusal(
+            rs.rule("move"), f"the move would end on {show(step.to)}, occupied by {', '.join(others)}: {why}"
+        )
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
         end_alone(state, f, self.rs.rule("move"))

@@ -503,14 +503,18 @@ class Modes(Falls):
         rate = GLIDE_RATE
         x, y, z = f.pos
         steps: list[Step] = []
-        spent, parity, why = 0, 0, ""
+        spent, parity, why, passed = 0, 0, "", False
         while (dx, dy) != (0, 0):
             nx, ny = x + dx, y + dy
             if not grid.inside(nx, ny) or grid.blocked(nx, ny) or grid.top[ny][nx] > z:
                 why = f"{show((nx, ny))} blocks the glide" if grid.inside(nx, ny) else "the map's edge"
                 break
-            if self.others_at(b.state, fid, (nx, ny, z)):
-                why = f"{show((nx, ny))} is occupied"
+            # occupancy: "Can move through spaces occupied by allies ... Cannot move through spaces
+            # occupied by enemies": the glide is the glider's own movement.
+            others = self.others_at(b.state, fid, (nx, ny, z))
+            foes = [o.id for o in others if o.side != f.side]
+            if foes:
+                why = f"{show((nx, ny))} is held by {', '.join(foes)}, an enemy of {fid}"
                 break
             wall = step_blocked(b.state, (x, y), (nx, ny))
             if wall:  # tabletrail/walls
@@ -521,10 +525,18 @@ class Modes(Falls):
                 break
             spent, parity, x, y = spent + step.cost, step.parity, nx, ny
             steps.append(step)
+            passed = passed or bool(others)
+        # occupancy: "can't end a Movement in an occupied space": the leg ends short of allies.
+        while steps and self.others_at(b.state, fid, steps[-1].to):
+            ended = steps.pop().to
+            names = ", ".join(o.id for o in self.others_at(b.state, fid, ended))
+            why = f"{show(ended)} is occupied by {names}: the glide can't end there"
+            x, y = (steps[-1].to[0], steps[-1].to[1]) if steps else (f.pos[0], f.pos[1])
         if steps:
+            cited = (rule, self.rule("occupancy")) if passed or why.endswith("end there") else (rule,)
             b.emit(
                 ev.Moved(
-                    fighter=fid, steps=tuple(steps), resource="glide", budget=rate, stopped=why, rules=(rule,)
+                    fighter=fid, steps=tuple(steps), resource="glide", budget=rate, stopped=why, rules=cited
                 )
             )
         floor = grid.top[y][x]
