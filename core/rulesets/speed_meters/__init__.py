@@ -501,9 +501,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         # Each Movement is a fresh Speed, if an action is left to start one.
         if not self.can_walk(state, f):
             return 0
-        return (
-            max(0, self.stat(f, "speed") + self.given(f)) if f.used("actions") < self.actions(state, f) else 0
-        )
+        return self.with_given(f, self.stat(f, "speed")) if f.used("actions") < self.actions(state, f) else 0
 
     def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
         """movement: each action may be a Movement of a fresh Speed."""
@@ -523,8 +521,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
         f = self.mover(b.state, cmd.fighter, ("walking",), "a Movement")
         cells = self.cells(b.state, f, cmd.path)
-        speed = max(0, self.stat(f, "speed") + self.given(f))  # adjust: what the GM gave or took
-        maneuvers = max(0, MANEUVER_LIMIT + self.given(f, "maneuver"))
+        speed = self.with_given(f, self.stat(f, "speed"))  # adjust: what the GM gave or took
+        maneuvers = self.with_given(f, MANEUVER_LIMIT, "maneuver")
         self.begin_movement(b, f)
         policy = _Walking(self, speed, jumps=True, maneuvers=maneuvers)
         walk(

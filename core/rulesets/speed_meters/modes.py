@@ -138,7 +138,7 @@ class Modes(Falls):
         rule = self.rule("fly")
         speed = self.stat(f, "fly")
         require(speed > 0, rule, f"{f.id} has no Fly speed (stat fly)")
-        speed = max(0, speed + self.given(f))  # adjust: what the GM gave or took for this Movement
+        speed = self.with_given(f, speed)  # adjust: what the GM gave or took for this Movement
         plan, _ = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: z, speed)
         self.begin_movement(b, f, "a flying Movement")
         self.set_mode(b, f.id, "flying", rule)
@@ -155,7 +155,7 @@ class Modes(Falls):
         rule = self.rule("special-jump")
         speed = self.stat(f, "jump")
         require(speed > 0, rule, f"{f.id} has no special Jump speed (stat jump)")
-        speed = max(0, speed + self.given(f))  # adjust: what the GM gave or took for this Movement
+        speed = self.with_given(f, speed)  # adjust: what the GM gave or took for this Movement
         grid = b.state.grid
         plan, end = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: grid.top[y][x], speed)
         floor = grid.top[end[1]][end[0]]
@@ -181,7 +181,7 @@ class Modes(Falls):
         rule = self.rule("hover")
         speed = self.stat(f, "hover")
         require(speed > 0, rule, f"{f.id} has no Hover speed (stat hover)")
-        speed = max(0, speed + self.given(f))  # adjust: what the GM gave or took for this Movement
+        speed = self.with_given(f, speed)  # adjust: what the GM gave or took for this Movement
         plan = self.hover_plan(b.state, f, self.cells(b.state, f, cmd.path))
         self.begin_movement(b, f, "a hovering Movement")
         self.set_mode(b, f.id, "hovering", rule)
@@ -261,7 +261,7 @@ class Modes(Falls):
         f = self.mover(b.state, cmd.fighter, ("walking", "swimming"), "swimming")
         rule = self.rule("swim")
         grid = b.state.grid
-        speed = max(0, (self.stat(f, "swim") or self.stat(f, "speed")) + self.given(f))
+        speed = self.with_given(f, self.stat(f, "swim") or self.stat(f, "speed"))
 
         def height(x: int, y: int, z: int) -> int:
             if swimmable(grid, x, y):
@@ -340,7 +340,7 @@ class Modes(Falls):
         f = self.mover(b.state, cmd.fighter, ("walking", "climbing", "swimming"), "climbing")
         rule = self.rule("climb")
         grid = b.state.grid
-        budget = max(0, (self.stat(f, "climb") or max(CU, half_down(self.stat(f, "speed")))) + self.given(f))
+        budget = self.with_given(f, self.stat(f, "climb") or max(CU, half_down(self.stat(f, "speed"))))
         plan, _ = self.plan(b.state, f, cmd.path, rule, lambda x, y, z: z, budget)
         holds = [grip(grid, p) for p in plan if p[2] > grid.top[p[1]][p[0]]]
         if not holds and self.above_ground(b.state, f) > 0:

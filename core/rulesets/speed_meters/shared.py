@@ -458,6 +458,10 @@ class Shared(Ruleset):
         """adjust: meters the GM gave (negative: took) for the fighter's next Movement (mark GIVEN)."""
         return int(f.marks.get(GIVEN, {}).get(resource, 0))
 
+    def with_given(self, f: Fighter, base: int, resource: str = "movement") -> int:
+        """A Movement's budget: its base (Speed, a mode's speed, 2 m of maneuvers) and the GM's meters."""
+        return max(0, base + self.given(f, resource))
+
     def begin_movement(self, b: Batch, f: Fighter, what: str = "a Movement") -> None:
         """stop: every Movement is a new action with a fresh Speed and fresh maneuver meters."""
         stale = tuple(r for r in ("movement", "maneuver") if f.used(r))
