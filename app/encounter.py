@@ -37,7 +37,7 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command, Redo, Undo
-from tabletrail.events.errors import ConflictError, InputError
+from tabletrail.events.errors import ConflictError, InputError, unfit
 from tabletrail.events.log import (
     KEY_VARIABLE,
     Record,
@@ -292,10 +292,7 @@ class Encounter:
             self.records.extend(records[: failed.index + 1])  # as the plain loop leaves them
             if isinstance(failed.cause, InputError):
                 raise failed.cause from None
-            raise InputError(
-                f"{name}:{start + failed.index + 1}: this event does not fit the board before it "
-                f"({failed.cause!r})"
-            ) from None
+            raise unfit(f"{name}:{start + failed.index + 1}", failed.cause) from None
         self.records.extend(records)
         self._batch, self._size, self._held, self._head, ids = tracked
         self._ids.update(ids)
@@ -431,7 +428,7 @@ class Encounter:
         except InputError:
             raise
         except Exception as exc:  # a fact the fold cannot take: name the line, never a traceback
-            raise InputError(f"{where}: this event does not fit the board before it ({exc!r})") from None
+            raise unfit(where, exc) from None
 
     @classmethod
     def create(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from tabletrail.core.state import EncounterState
+from tabletrail.events.errors import unfit
 from tabletrail.events.log import Record, decode
 from tabletrail.events.types import (
     CheckRolled,
@@ -133,5 +134,10 @@ class History:
             t.seeded = self.lazy.seeded  # type: ignore[assignment]
         name = self.store.name
         for n, line in enumerate(self.store.read(start, seq), start=start + 1):
-            t.apply(decode(line, f"{name}:{n}"))
+            where = f"{name}:{n}"
+            record = decode(line, where)
+            try:
+                t.apply(record)
+            except Exception as exc:  # a fact the fold cannot take: name the line, as opening does
+                raise unfit(where, exc) from None
         return t.board

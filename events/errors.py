@@ -9,6 +9,11 @@ class InputError(Exception):
     """A user's input could not be accepted; nothing was changed."""
 
 
+def unfit(where: str, cause: Exception) -> InputError:
+    """A log line whose fact the fold cannot take (a fighter not there, …): named, never a traceback."""
+    return InputError(f"{where}: this event does not fit the board before it ({cause!r})")
+
+
 class ConflictError(InputError):
     """Another writer appended first: the expected version is stale."""
 

@@ -297,6 +297,20 @@ def test_an_undo_that_reaches_a_damaged_older_line_writes_nothing(capsys: pytest
         assert snapshot_of(log) == before, "a broken log is never written to"
 
 
+def test_an_undo_that_reaches_an_unfit_older_fact_writes_nothing(capsys: pytest.CaptureFixture[str]):
+    """Found by the fuzz below: a fact before the newest snapshot that the fold can't take (a spend by
+    a fighter named "") reached an undo as a KeyError traceback; it is named like any unfit line."""
+    at = next(i for i, line in enumerate(GOOD_LINES) if b'"type":"spent"' in line and i > 60)
+    with folder() as here:
+        log = here / "fight.db"
+        _write_db(log, _field(GOOD_LINES, at, ["event", "fighter"], ""))
+        capsys.readouterr()
+        before = snapshot_of(log)
+        code, err = main(["undo", str(log)]), capsys.readouterr().err
+        assert code == 2 and f"{log}:{at + 1}: this event does not fit the board before it" in err, err
+        assert snapshot_of(log) == before
+
+
 @FUZZ
 @given(lines=mutated_logs, rechain=st.booleans(), kind=KINDS, verb=st.sampled_from(["replay", "do", "undo"]))
 def test_a_malformed_log_line_is_named_and_nothing_is_written(
