@@ -22,6 +22,7 @@ from typing import Any
 import msgspec.inspect as mi
 from tabletrail.core.doors import doors_beside
 from tabletrail.core.geometry import NEIGHBOURS
+from tabletrail.core.machines import GRAPHS
 from tabletrail.core.reach import reach
 from tabletrail.core.refusal import Refusal, Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS, ENGINE_TURN, Ruleset
@@ -128,7 +129,12 @@ def verbs_of(rs: Ruleset) -> list[Verb]:
     for entry in views.commands(rs):
         verb = str(entry["verb"])
         cls = next(c for c in [*rs._handlers, *ENGINE_HANDLERS] if c.__struct_config__.tag == verb)  # noqa: SLF001
-        if cls in ENGINE_HANDLERS or cls in (Undo, Redo) or verb in ANSWERS or "fighter" not in cls.__struct_fields__:
+        if (
+            cls in ENGINE_HANDLERS
+            or cls in (Undo, Redo)
+            or verb in ANSWERS
+            or "fighter" not in cls.__struct_fields__
+        ):
             continue
         out.extend(_buttons(cls, verb))
     return out
@@ -341,7 +347,9 @@ def action(enc: Encounter, role: str, v: Verb, f: Fighter, w: Words) -> dict[str
     return {**out, "ok": False, "why": why_not(state, f.id, v.base, refusals[0]), "rule": refusals[0].rule}
 
 
-def _move(enc: Encounter, role: str, v: Verb, f: Fighter, w: Words, out: dict[str, Any]) -> dict[str, Any] | None:
+def _move(
+    enc: Encounter, role: str, v: Verb, f: Fighter, w: Words, out: dict[str, Any]
+) -> dict[str, Any] | None:
     """Moving: the places are the reachable area's cells (the engine's own search), its cost the budget."""
     state = enc.state
     area = reach(state, f.id)
@@ -366,8 +374,13 @@ def _move(enc: Encounter, role: str, v: Verb, f: Fighter, w: Words, out: dict[st
     if _ok(result) and cells:
         return {**out, "ok": True, "why": None}
     if isinstance(result, Rejection) and not views.needs_roll(result):
-        return {**out, "targets": [], "ok": False, "why": why_not(state, f.id, out["label"], result),
-                "rule": result.rule}  # fmt: skip
+        return {
+            **out,
+            "targets": [],
+            "ok": False,
+            "why": why_not(state, f.id, out["label"], result),
+            "rule": result.rule,
+        }
     return {**out, "ok": bool(cells), "why": None}
 
 
@@ -385,7 +398,9 @@ def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
     w = Words(rs)
     left = rs.move_budget(state, f)
     unit = rs.budget_unit(state, f)
-    lines = [f"{w.measure(_budget_resource(rs, state, f), left)} {'left' if unit.lower() == 'ap' else 'to move'}"]
+    lines = [
+        f"{w.measure(_budget_resource(rs, state, f), left)} {'left' if unit.lower() == 'ap' else 'to move'}"
+    ]
     more, what = rs.further_budget(state, f)
     if more > 0 and what:
         lines.append(f"{what}: {w.measure('movement', more)} more")
@@ -396,8 +411,7 @@ def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
 
 
 def states_words(state: EncounterState, f: Fighter) -> list[str]:
-    """The fighter's states that differ from rest (prone, flying, drifting…), its links, its turn, its wounds."""
-    from tabletrail.core.machines import GRAPHS
+    """Its states that differ from rest (prone, flying, drifting…), its links, its turn, its wounds."""
 
     out = []
     for machine, now in sorted(f.states.items()):
@@ -413,8 +427,11 @@ def states_words(state: EncounterState, f: Fighter) -> list[str]:
     for kind, a, b in state.links:
         if f.id in (a, b):
             other = name_of(state, b if a == f.id else a)
-            out.append(f"{kind.replace('_', ' ')} with {other}" if kind != "grab" else
-                       (f"grabbing {other}" if a == f.id else f"grabbed by {other}"))  # fmt: skip
+            out.append(
+                f"{kind.replace('_', ' ')} with {other}"
+                if kind != "grab"
+                else (f"grabbing {other}" if a == f.id else f"grabbed by {other}")
+            )
     if f.damage:
         out.append(f"{f.damage} damage taken")
     return out
@@ -452,8 +469,17 @@ def awaiting(enc: Encounter, role: str) -> list[dict[str, Any]]:
 
     def entry(f: Fighter, prompt: str, kind: str, choices: list[dict[str, Any]], blocking: bool) -> None:
         mine = role == GM or (role != WATCHER and (role == f.side or any(c["mine"] for c in choices)))
-        out.append({"kind": kind, "fighter": f.id, "side": f.side, "mine": mine, "prompt": prompt,
-                    "blocking": blocking, "choices": [c for c in choices if c["mine"]] if mine else []})  # fmt: skip
+        out.append(
+            {
+                "kind": kind,
+                "fighter": f.id,
+                "side": f.side,
+                "mine": mine,
+                "prompt": prompt,
+                "blocking": blocking,
+                "choices": [c for c in choices if c["mine"]] if mine else [],
+            }
+        )
 
     for f in state.fighters:
         invading = f.marks.get(INVADING)
@@ -464,17 +490,27 @@ def awaiting(enc: Encounter, role: str) -> list[dict[str, Any]]:
                     _choice(enc, role, LABELS[c], f"react-invasion {occ.id} {c}", w, occ.id)
                     for c in ("parry", "block", "allow")
                 ]
-                entry(occ, f"{f.name or f.id} is entering {occ.name or occ.id}'s square", "invasion", choices, True)
+                entry(
+                    occ,
+                    f"{f.name or f.id} is entering {occ.name or occ.id}'s square",
+                    "invasion",
+                    choices,
+                    True,
+                )
         if f.state("mode", "") == "falling":
             choices = [
                 _choice(enc, role, f"Skill Feat: {n} Bumps", f"skill-feat {f.id} {n}", w, f.id)
                 for n in (BUMPS_PER_SKIP, 2 * BUMPS_PER_SKIP, 3 * BUMPS_PER_SKIP)
             ]
-            entry(f, f"{f.name or f.id} is falling: a Skill Feat may soften the landing", "fall", choices, False)
+            entry(
+                f, f"{f.name or f.id} is falling: a Skill Feat may soften the landing", "fall", choices, False
+            )
         held = f.marks.get(HELD)
         if isinstance(held, dict) and held:
             at = f" at {held['target']}" if held.get("target") else ""
-            prompt = f"{f.name or f.id} holds {held.get('action', 'an action')}{at} until: {held.get('text', '')}"
+            prompt = (
+                f"{f.name or f.id} holds {held.get('action', 'an action')}{at} until: {held.get('text', '')}"
+            )
             entry(f, prompt, "held", [], False)
         striking = f.marks.get(STRIKING)
         if isinstance(striking, str) and state.fighter(striking) is not None:
