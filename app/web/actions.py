@@ -22,7 +22,6 @@ from typing import Any
 import msgspec.inspect as mi
 from tabletrail.core.doors import doors_beside
 from tabletrail.core.geometry import NEIGHBOURS
-from tabletrail.core.machines import GRAPHS
 from tabletrail.core.reach import reach
 from tabletrail.core.refusal import Refusal, Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS, ENGINE_TURN, Ruleset
@@ -38,9 +37,8 @@ from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.render import Words
 from tabletrail.syntax import BASE_FIELDS, parse
 from tabletrail.web import views
-
-GM = "gm"
-WATCHER = "watcher"
+from tabletrail.web.invites import GM, WATCHER
+from tabletrail.web.views import budget_resource, card, name_of
 
 # Words for a verb or a choice where the command's name is not already a good label; every ruleset
 # shares them. Any verb not here reads as its name ("grab-hold" -> "Grab hold").
@@ -218,11 +216,6 @@ def cost_words(w: Words, events: Iterable[ev.Event], fid: str) -> str:
     return ", ".join(w.amount(k, v) for k, v in spent.items()) or "free"
 
 
-def name_of(state: EncounterState, fid: str) -> str:
-    f = state.fighter(fid)
-    return f.name if f is not None and f.name else fid
-
-
 _PAREN_INTERNALS = re.compile(r"\s*\([^()]*(?:=|/|_|\bby\b|\bstat\b)[^()]*\)")
 
 
@@ -369,7 +362,7 @@ def _move(
     if result is None:
         return None
     rs = get_ruleset(state.ruleset)
-    left = f"up to {w.measure(_budget_resource(rs, state, f), area.budget)}" if area.budget > 0 else None
+    left = f"up to {w.measure(budget_resource(rs, state, f), area.budget)}" if area.budget > 0 else None
     out.update(text=_text(v, f.id), cost=left, targets=[[x, y] for x, y in cells])
     if _ok(result) and cells:
         return {**out, "ok": True, "why": None}
@@ -382,59 +375,6 @@ def _move(
             "rule": result.rule,
         }
     return {**out, "ok": bool(cells), "why": None}
-
-
-def _budget_resource(rs: Ruleset, state: EncounterState, f: Fighter) -> str:
-    """The budget a move is paid from, by its unit ('AP' counts AP; a length counts movement)."""
-    return "ap" if rs.budget_unit(state, f).lower() == "ap" else "movement"
-
-
-# --- the card ---------------------------------------------------------------------------------
-
-
-def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
-    """A fighter as its player needs it: what it can still spend, and its states, in words."""
-    rs = get_ruleset(state.ruleset)
-    w = Words(rs)
-    left = rs.move_budget(state, f)
-    unit = rs.budget_unit(state, f)
-    lines = [
-        f"{w.measure(_budget_resource(rs, state, f), left)} {'left' if unit.lower() == 'ap' else 'to move'}"
-    ]
-    more, what = rs.further_budget(state, f)
-    if more > 0 and what:
-        lines.append(f"{what}: {w.measure('movement', more)} more")
-    spent = views.spent_words(rs, f.spent)
-    if spent:
-        lines.append("spent " + ", ".join(spent))
-    return {"left": lines, "states": states_words(state, f)}
-
-
-def states_words(state: EncounterState, f: Fighter) -> list[str]:
-    """Its states that differ from rest (prone, flying, drifting…), its links, its turn, its wounds."""
-
-    out = []
-    for machine, now in sorted(f.states.items()):
-        graph = GRAPHS.get(machine)
-        if machine == "turn" or (graph is not None and now == graph.initial):
-            continue
-        out.append(now.replace("_", " ").replace("-", " "))
-    turn = views.turn_words(f)
-    if turn:
-        out.append(turn)
-    elif state.turn.active == f.id:
-        out.append("taking its turn")
-    for kind, a, b in state.links:
-        if f.id in (a, b):
-            other = name_of(state, b if a == f.id else a)
-            out.append(
-                f"{kind.replace('_', ' ')} with {other}"
-                if kind != "grab"
-                else (f"grabbing {other}" if a == f.id else f"grabbed by {other}")
-            )
-    if f.damage:
-        out.append(f"{f.damage} damage taken")
-    return out
 
 
 # --- reactions the table waits for ----------------------------------------------------------------
