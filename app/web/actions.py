@@ -216,7 +216,7 @@ def cost_words(w: Words, events: Iterable[ev.Event], fid: str) -> str:
     return ", ".join(w.amount(k, v) for k, v in spent.items()) or "free"
 
 
-_PAREN_INTERNALS = re.compile(r"\s*\([^()]*(?:=|/|_|\bby\b|\bstat\b)[^()]*\)")
+_PAREN_INTERNALS = re.compile(r"\s*\([^()]*(?:=|/|\||_|\bby\b|\bstat\b)[^()]*\)")
 
 
 def plain(state: EncounterState, reason: str) -> str:
