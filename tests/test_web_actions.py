@@ -144,7 +144,14 @@ def test_an_invaded_square_awaits_its_occupants_answer_on_its_own_side_only(tmp_
     red = actions.awaiting(enc, "red")
     assert len(red) == 1
     wait = red[0]
-    assert wait == {**wait, "kind": "invasion", "fighter": "bo", "side": "red", "mine": True, "blocking": True}
+    assert wait == {
+        **wait,
+        "kind": "invasion",
+        "fighter": "bo",
+        "side": "red",
+        "mine": True,
+        "blocking": True,
+    }
     assert wait["prompt"] == "ari is entering bo's square"
     labels = [c["label"] for c in wait["choices"]]
     assert labels == ["Parry", "Body-block (2 AP)", "Let in"]  # the body-block's 2 AP from the dry run
@@ -155,7 +162,9 @@ def test_an_invaded_square_awaits_its_occupants_answer_on_its_own_side_only(tmp_
 
 def test_the_reacting_side_answers_out_of_turn_through_the_server_and_another_side_may_not(tmp_path: Path):
     log = ap_squares_log(tmp_path)
-    blue = TestClient(create_app(log), base_url="http://127.0.0.1:8000", headers=bearer(invite(log, "blue")[1]))
+    blue = TestClient(
+        create_app(log), base_url="http://127.0.0.1:8000", headers=bearer(invite(log, "blue")[1])
+    )
     red = TestClient(create_app(log), base_url="http://127.0.0.1:8000", headers=bearer(invite(log, "red")[1]))
     version = blue.get("/api/state").json()["version"]
     assert blue.post("/api/do", json={"version": version, "text": "move ari 3,1"}).status_code == 200
@@ -176,5 +185,7 @@ def test_a_waiting_invasion_refuses_other_buttons_with_the_engines_reason(tmp_pa
     enc = opened(ap_squares_log(tmp_path))
     do(enc, "move ari 3,1 by=blue")
     drop = button(actions.answer(enc, "blue", "ari"), "drop-prone")
-    assert drop["ok"] is False and drop["why"].startswith("ari can't drop prone: ari's move waits to enter 3,1")
+    assert drop["ok"] is False and drop["why"].startswith(
+        "ari can't drop prone: ari's move waits to enter 3,1"
+    )
     assert "react-invasion" not in drop["why"] and "by=" not in drop["why"]
