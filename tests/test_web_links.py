@@ -209,7 +209,7 @@ def test_invite_refuses_hours_that_would_never_end(
     assert main(["invite", str(log), "--side", "blue", "--hours", hours]) == 2
     assert "hours" in capsys.readouterr().err
     assert main(["invite", str(log), "--list", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["invites"] == []
+    assert json.loads(capsys.readouterr().out)["data"]["invites"] == []
 
 
 def test_a_side_named_like_a_role_is_refused_before_any_link_is_made(
@@ -224,4 +224,4 @@ def test_a_side_named_like_a_role_is_refused_before_any_link_is_made(
     assert main(["invite", str(log), "--side", "blue"]) == 2
     assert "a side named 'gm', which is a role's name" in capsys.readouterr().err
     assert main(["invite", str(log), "--list", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["invites"] == []
+    assert json.loads(capsys.readouterr().out)["data"]["invites"] == []
