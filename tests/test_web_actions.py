@@ -189,3 +189,31 @@ def test_a_waiting_invasion_refuses_other_buttons_with_the_engines_reason(tmp_pa
         "ari can't drop prone: ari's move waits to enter 3,1"
     )
     assert "react-invasion" not in drop["why"] and "by=" not in drop["why"]
+
+
+def test_an_area_effect_awaits_each_caught_sides_leap_and_the_gms_landing(tmp_path: Path):
+    log = ap_squares_log(tmp_path)
+    enc = opened(log)
+    do(enc, "area-effect 1,1 2,1 3,1 damage=4")  # catches ari (blue) and bo (red); it is ari's turn
+    red = {w["fighter"]: w for w in actions.awaiting(enc, "red")}
+    assert red["bo"]["mine"] and not red["ari"]["mine"] and red["ari"]["choices"] == []
+    leap = next(c for c in red["bo"]["choices"] if c["label"] == "Leap clear")
+    assert leap["needs"] == "cell" and [4, 1] in leap["targets"]
+    assert all(c[:2] not in ([1, 1], [2, 1], [3, 1]) for c in leap["targets"])  # never inside the area
+    assert [w for w in actions.awaiting(enc, "gm") if w["fighter"] is None][0]["choices"][0][
+        "text"
+    ] == "area-hit"
+    assert all(w["fighter"] is not None for w in red.values())  # landing it is the GM's
+    red_link = TestClient(
+        create_app(log), base_url="http://127.0.0.1:8000", headers=bearer(invite(log, "red")[1])
+    )
+    blue_link = TestClient(
+        create_app(log), base_url="http://127.0.0.1:8000", headers=bearer(invite(log, "blue")[1])
+    )
+    version = red_link.get("/api/state").json()["version"]
+    text = leap["text"].replace("{cell}", "4,1") + " roll=10"
+    assert blue_link.post("/api/do", json={"version": version, "text": text}).status_code == 403
+    answered = red_link.post("/api/do", json={"version": version, "text": text})
+    assert answered.status_code == 200, answered.json()
+    left = {w["fighter"] for w in red_link.get("/api/state").json()["awaiting"]}
+    assert "bo" not in left and "ari" in left

@@ -271,15 +271,21 @@ def places(enc: Encounter, v: Verb, f: Fighter) -> tuple[list[str], bool]:
         near = [o for o in others if max(abs(o.pos[0] - x), abs(o.pos[1] - y)) <= NEAR]
         nearest = sorted(others, key=lambda o: (max(abs(o.pos[0] - x), abs(o.pos[1] - y)), o.id))[:1]
         return [o.id for o in near or nearest], True
+    ring = nearby_cells(state, f)
+    return [f"{cx},{cy}" for cx, cy in ring[:MOST_TRIES]], len(ring) <= MOST_TRIES
+
+
+def nearby_cells(state: EncounterState, f: Fighter) -> list[tuple[int, int]]:
+    """The open cells around a fighter, nearest first, out to CELL_RADIUS."""
     grid = state.grid
-    ring = [
+    x, y = f.pos[0], f.pos[1]
+    return [
         (x + dx, y + dy)
         for r in range(1, CELL_RADIUS + 1)
         for dy in range(-r, r + 1)
         for dx in range(-r, r + 1)
         if max(abs(dx), abs(dy)) == r and grid.inside(x + dx, y + dy) and not grid.blocked(x + dx, y + dy)
     ]
-    return [f"{cx},{cy}" for cx, cy in ring[:MOST_TRIES]], len(ring) <= MOST_TRIES
 
 
 def _one_reason(tried: list[Tried]) -> bool:
@@ -393,6 +399,12 @@ def _choice(enc: Encounter, role: str, label: str, text: str, w: Words, actor: s
     return out
 
 
+def _dive(enc: Encounter, role: str, f: Fighter, cell: tuple[int, int]) -> bool:
+    """Would the engine take a reflexive leap to this square (its roll aside)?"""
+    result = _try(enc, role, f"reflexive-leap {f.id} {cell[0]},{cell[1]}")
+    return result is not None and _ok(result)
+
+
 def awaiting(enc: Encounter, role: str) -> list[dict[str, Any]]:
     """Every reaction the table waits for now, with the choices and whether this link may answer.
 
@@ -466,13 +478,25 @@ def awaiting(enc: Encounter, role: str) -> list[dict[str, Any]]:
             f = state.fighter(str(fid))
             if f is None or f.id in area.get("unaware", ()):
                 continue
-            choices = [
-                _choice(enc, role, "Halve the damage", f"reflexive-leap {f.id}", w, f.id),
+            halve = _choice(enc, role, "Halve the damage", f"reflexive-leap {f.id}", w, f.id)
+            # the dive asks for its square on the board; the page previews the one tapped
+            dives = [
+                c for c in nearby_cells(state, f)[:MOST_TRIES] if halve["mine"] and _dive(enc, role, f, c)
             ]
-            leap = _choice(enc, role, "Leap clear", f"reflexive-leap {f.id} {{cell}}", w, f.id)
-            leap.update(needs="cell", ok=leap["mine"], why=None)
+            leap = {
+                "label": "Leap clear",
+                "text": f"reflexive-leap {f.id} {{cell}}",
+                "needs": "cell",
+                "targets": [list(c) for c in dives],
+                "mine": halve["mine"],
+                "ok": bool(dives),
+            }
             prompt = f"An area effect of {area.get('damage', 0)} damage is about to land on {f.name or f.id}"
-            entry(f, prompt, "area", [leap, *choices], True)
+            entry(f, prompt, "area", [leap, halve], True)
+        if role == GM:  # the GM lands it on whoever has not reacted
+            out.append({"kind": "area", "fighter": None, "side": GM, "mine": True, "blocking": True,
+                        "prompt": "The area effect lands once those caught have answered",
+                        "choices": [_choice(enc, role, "Land it", "area-hit", w, "")]})  # fmt: skip
     return out
 
 
