@@ -217,3 +217,41 @@ def test_an_area_effect_awaits_each_caught_sides_leap_and_the_gms_landing(tmp_pa
     assert answered.status_code == 200, answered.json()
     left = {w["fighter"] for w in red_link.get("/api/state").json()["awaiting"]}
     assert "bo" not in left and "ari" in left
+
+
+DROP = """
+[encounter]
+name = "drop"
+ruleset = "speed-meters"
+seed = 1
+[map]
+rows = [".....", "....."]
+[map.legend]
+"." = "floor"
+[[fighters]]
+id = "ari"
+side = "blue"
+at = [1, 0]
+speed = 4
+fly = 40
+[[fighters]]
+id = "bo"
+side = "red"
+at = [4, 1]
+speed = 4
+"""
+
+
+def test_a_long_fall_awaits_the_fallers_skill_feat_also_on_anothers_turn():
+    enc = encounter(DROP)
+    do(enc, "fly ari 1,0,30 by=blue")
+    do(enc, "fall ari")  # the GM's: 30 m, more than a turn's 20 m, so it lands at a later turn start
+    do(enc, "end-turn")  # now it is bo's turn, and ari still falls
+    blue = actions.awaiting(enc, "blue")
+    assert [w["kind"] for w in blue] == ["fall"] and blue[0]["mine"]
+    assert blue[0]["prompt"] == "ari is falling: a Skill Feat may soften the landing"
+    feat = blue[0]["choices"][0]
+    assert feat == {**feat, "label": "Skill Feat: 2 Bumps", "text": "skill-feat ari 2", "ok": True}
+    assert actions.awaiting(enc, "red")[0]["mine"] is False
+    do(enc, f"{feat['text']} by=blue")  # fall-table: "entered while falling", whoever's turn it is
+    assert enc.state.fighter("ari").marks["skill_feat"] == 2
