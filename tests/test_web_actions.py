@@ -255,3 +255,43 @@ def test_a_long_fall_awaits_the_fallers_skill_feat_also_on_anothers_turn():
     assert actions.awaiting(enc, "red")[0]["mine"] is False
     do(enc, f"{feat['text']} by=blue")  # fall-table: "entered while falling", whoever's turn it is
     assert enc.state.fighter("ari").marks["skill_feat"] == 2
+
+
+YARD = """
+[encounter]
+name = "yard"
+ruleset = "initiative-yards"
+seed = 1
+[map]
+rows = ["......", "......"]
+[map.legend]
+"." = "floor"
+[[fighters]]
+id = "ari"
+side = "blue"
+at = [1, 0]
+initiative = 8
+height = 1.8
+[[fighters]]
+id = "kel"
+name = "Kel"
+side = "red"
+at = [3, 0]
+initiative = 6
+height = 1.8
+"""
+
+
+def test_a_strike_awaits_its_outcome_and_the_card_says_the_engagement_once():
+    enc = encounter(YARD)
+    do(enc, "move ari 2,0 by=blue")  # beside Kel: engaged
+    do(enc, "act ari strike target=kel by=blue")
+    assert actions.answer(enc, "blue", "ari")["card"]["states"] == ["taking its turn", "engaged with Kel"]
+    wait = actions.awaiting(enc, "gm")
+    assert [w["kind"] for w in wait] == ["strike"] and wait[0][
+        "prompt"
+    ] == "ari's Strike at Kel awaits its outcome"
+    assert [c["text"] for c in wait[0]["choices"]] == ["resolve ari kel hit", "resolve ari kel miss"]
+    assert actions.awaiting(enc, "red")[0]["choices"] == []
+    do(enc, wait[0]["choices"][1]["text"])
+    assert actions.awaiting(enc, "gm") == [] and enc.state.links == ()

@@ -164,7 +164,8 @@ def states_words(state: EncounterState, f: Fighter) -> list[str]:
             )
     if f.damage:
         out.append(f"{f.damage} damage taken")
-    return out
+    # a state its link already says ("engaged" beside "engaged with Kel") is said once
+    return [w for w in out if not any(o != w and o.startswith(w + " with ") for o in out)]
 
 
 def budget_resource(rs: Ruleset, state: EncounterState, f: Fighter) -> str:
