@@ -125,7 +125,7 @@ def _command(table: Table, body: CommandBody, where: str, who: Invite) -> tuple[
     except InputError as exc:
         raise BadRequest(str(exc)) from None
     authorise(table.live(), who, command, body.reveal, where)
-    extra["text"] = text
+    extra["text"] = text if who.role == GM else views.without_by(text)  # a player's screen says no by=
     return command, text, extra
 
 
@@ -226,7 +226,7 @@ def replayed(table: Table, command_id: str | None, who: Invite, where: str) -> R
             "version": len(enc.records),
             "replayed": True,
             "text": issued.text if issued else "",
-            "records": [views.record(enc, r) for r in done],
+            "records": [views.record(enc, r, role=r.actor) for r in done],
         }
     )
 
@@ -258,6 +258,6 @@ def _write_answer(table: Table, result: list[Record] | Rejection, extra: dict[st
             "ok": True,
             "version": len(enc.records),
             **extra,
-            "records": [views.record(enc, r) for r in result],
+            "records": [views.record(enc, r, role=r.actor) for r in result],  # in the words of who wrote it
         }
     )
