@@ -295,3 +295,29 @@ def test_a_strike_awaits_its_outcome_and_the_card_says_the_engagement_once():
     assert actions.awaiting(enc, "red")[0]["choices"] == []
     do(enc, wait[0]["choices"][1]["text"])
     assert actions.awaiting(enc, "gm") == [] and enc.state.links == ()
+
+
+def test_get_api_actions_answers_each_link_as_its_role(tmp_path: Path):
+    log = new_log(tmp_path)
+
+    def link(role: str) -> TestClient:
+        return TestClient(
+            create_app(log), base_url="http://127.0.0.1:8000", headers=bearer(invite(log, role)[1])
+        )
+
+    blue = link("blue").get("/api/actions?fighter=ari")
+    assert blue.status_code == 200
+    body = blue.json()
+    assert body == {**body, "fighter": "ari", "name": "Ari", "side": "blue", "mine": True, "awaiting": []}
+    assert body["version"] == len(records(log))
+    assert button(body, "drop-prone")["ok"] is True
+    watched = link("watcher").get("/api/actions?fighter=ari").json()
+    assert watched["actions"] == [] and watched["card"] == body["card"]
+    missing = link("gm").get("/api/actions?fighter=zed")
+    assert missing.status_code == 404 and "no fighter 'zed'" in missing.json()["message"]
+    assert (
+        TestClient(create_app(log), base_url="http://127.0.0.1:8000")
+        .get("/api/actions?fighter=ari")
+        .status_code
+        == 401
+    )
