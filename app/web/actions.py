@@ -226,8 +226,7 @@ def plain(state: EncounterState, reason: str) -> str:
     for f in state.fighters:
         if f.name and f.name != f.id and len(f.id) > 1:
             text = re.sub(rf"\b{re.escape(f.id)}\b", f.name, text)
-    text = text.strip().rstrip(".")
-    return text[:1].upper() + text[1:] if text else text
+    return text.strip().rstrip(".")
 
 
 def why_not(state: EncounterState, fid: str, label: str, result: Rejection) -> str:
@@ -237,12 +236,13 @@ def why_not(state: EncounterState, fid: str, label: str, result: Rejection) -> s
     doing = doing[:1].lower() + doing[1:]
     if result.rule == ENGINE_TURN and state.turn.active and state.turn.active != fid:
         return f"{who} can't {doing} yet: it is {name_of(state, state.turn.active)}'s turn."
-    reason = plain(state, result.reason)
-    return f"{who} can't {doing}: {reason[:1].lower() + reason[1:]}."
+    return f"{who} can't {doing}: {plain(state, result.reason)}."
 
 
 @dataclass
 class Tried:
+    """A place tried for a verb, and the engine's answer there."""
+
     place: str
     result: list[ev.Event] | Rejection
 
