@@ -27,7 +27,10 @@ Where the document is silent (each a setting when the catalogue names a default)
   dive stays put and takes the full damage; the GM announces the effect
   (`area-effect`) and lands it on whoever has not reacted (`area-hit`).
 - rotate-about: of equally good squares the next is the one that turns least about
-  the pivot, then the nearer one (see `rotate_path`).
+  the pivot, then the nearer one (see `rotate_path`). The ban on turning back lasts
+  until the character does something else (moves or spends AP): being body-blocked on
+  the way round is not that, and neither is a new cycle ("never" sets no cycle limit;
+  setting rotate_back_new_cycle).
 - Dropping prone and standing up cost no AP (setting `posture_ap`). Defense is the
   `defense` stat plus the `dexterity` modifier; zero-gravity rulings are listed in
   zero_g.py.
@@ -128,7 +131,9 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             "rotate-about",
             "circle a pivot square at the starting distance, clockwise or counter-clockwise, never turning "
             "back; each square entered costs movement as usual",
-            "path squares are those whose distance best matches the radius (setting rotate_distance)",
+            "path squares are those whose distance best matches the radius (setting rotate_distance); "
+            "the ban on turning back lasts until the character does something else, a new cycle or "
+            "not (setting rotate_back_new_cycle)",
         ),
         Rule(
             "zero-g-drift",
@@ -195,6 +200,15 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             "the distance rule rotate-about measures the radius and the best-matching path squares by: "
             "euclidean (between square centres), every-1, alternating, manhattan",
             DIAGONAL_RULES,
+            "ap-squares/rotate-about",
+        ),
+        Setting(
+            "rotate_back_new_cycle",
+            False,
+            "yes: a new cycle ends a rotation, so the character may then reverse onto the tile it just "
+            "left; no (house default): the ban lasts until it moves or spends AP otherwise, as the "
+            "text's 'never' sets no cycle limit",
+            (),
             "ap-squares/rotate-about",
         ),
         Setting(
@@ -303,6 +317,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
     def start_round(self, b: Batch, round_no: int, dice: Dice) -> None:
         """A new cycle: AP (refreshed by cycle) and momentum come back, and blocks lapse."""
         by_cycle = b.state.settings["ap_refresh"] == "cycle"
+        standing = self.rotations_standing(b.state, round_no - 1)
         for f in b.state.fighters:
             fresh = tuple(r for r in ("ap", "momentum") if r in f.spent and (r != "ap" or by_cycle))
             if fresh:
@@ -327,10 +342,13 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
                 self.rule("invade"),
                 f"cycle {round_no} starts: {f.id} may try the squares it was blocked from again",
             )
+        # rotate-about: a new cycle is not doing something else (setting rotate_back_new_cycle).
+        self.carry_rotations(b, standing, f"cycle {round_no} starts")
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         f = self.fighter(b.state, fighter_id)
         if b.state.settings["ap_refresh"] == "turn" and "ap" in f.spent:
+            standing = self.rotations_standing(b.state, b.state.turn.round, only=fighter_id)
             b.emit(
                 ev.Refreshed(
                     fighter=fighter_id,
@@ -340,6 +358,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
                     "(ap_refresh = turn)",
                 )
             )
+            self.carry_rotations(b, standing, f"{fighter_id}'s AP come back")
         # zero-g-drift / push-off: at the start of its turn a body drifts or keeps its momentum.
         self.drift(b, fighter_id, dice)
 
