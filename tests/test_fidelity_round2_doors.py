@@ -146,3 +146,13 @@ def test_speed_meters_undo_of_the_door_undoes_the_going_on():
     do(enc, "undo")
     do(enc, "move m 2,1")  # no door used: this is a new Movement
     assert spent(enc, "m", "actions") == 2
+
+
+def test_speed_meters_the_reachable_area_past_the_door_is_what_is_left():
+    from tabletrail.core.reach import reach
+
+    enc = encounter(scene("speed-meters"))
+    do(enc, "move m 3,1")
+    do(enc, f"open m {DOOR}")
+    area = reach(enc.state, "m").costs
+    assert (6, 1) in area and (7, 1) not in area  # 3 m on from 3,1, not a fresh 6

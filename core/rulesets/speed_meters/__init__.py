@@ -513,11 +513,16 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         # Each Movement is a fresh Speed, if an action is left to start one.
         if not self.can_walk(state, f):
             return 0
+        going = self.movement_going_on(state, f)  # stop: past a door, the same Movement's meters left
+        if going:
+            return int(going["left"])
         return self.with_given(f, self.stat(f, "speed")) if f.used("actions") < self.actions(state, f) else 0
 
     def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
         """movement: each action may be a Movement of a fresh Speed."""
-        if not self.can_walk(state, f) or f.used("actions") + 2 > self.actions(state, f):
+        # the next walk takes an action of its own, unless it goes on past a door (stop)
+        taken = 1 if self.movement_going_on(state, f) else 2
+        if not self.can_walk(state, f) or f.used("actions") + taken > self.actions(state, f):
             return 0, ""
         return self.stat(f, "speed"), "a second Movement action"
 
