@@ -92,3 +92,45 @@ def test_the_setting_is_listed_with_its_words():
     s = {s.name: s for s in rs.settings}["rotate_back_new_cycle"]
     assert s.default is False and s.rule == "ap-squares/rotate-about" and "never" in s.doc
     assert "(setting rotate_back_new_cycle)" in {r.name: r for r in rs.rules}["rotate-about"].default
+
+
+# --- a negative Strength bonus on a push-off (the text is silent; setting negative_strength_bonus) ----
+# push-off: "They then determine how fast they want to travel after pushing off, up to three (3) meters
+# per cycle plus their Strength attribute bonus."
+
+
+def weak_push_off(bonus: int, settings: str = ""):
+    enc = game(f"ari blue 1,3 strength_bonus={bonus}", "bo red 5,3", settings=settings)
+    do(enc, "gravity-off 1,1 8,5 grab=ari roll=3")
+    return enc
+
+
+def test_by_default_a_negative_strength_bonus_is_added_as_written():
+    enc = weak_push_off(-1)  # 3 + (-1) = 2 m per cycle at most
+    r = refuse(enc, "push-off ari e 3", "ap-squares/push-off")
+    assert "3 + Strength bonus -1 = 2" in r.reason
+    do(enc, "push-off ari e 2")
+
+
+def test_a_table_may_count_a_negative_bonus_as_none():
+    enc = weak_push_off(-1, 'negative_strength_bonus = "zero"')
+    do(enc, "push-off ari e 3")  # a bonus is never a penalty: 3 m
+    enc = weak_push_off(-1, 'negative_strength_bonus = "zero"')
+    r = refuse(enc, "push-off ari e 4", "ap-squares/push-off")
+    assert "3 + Strength bonus 0 = 3" in r.reason and "negative_strength_bonus" in r.reason
+
+
+def test_a_positive_bonus_is_the_same_under_either_setting():
+    for setting in ("counts", "zero"):
+        enc = weak_push_off(1, f'negative_strength_bonus = "{setting}"')
+        do(enc, "push-off ari e 4")
+
+
+def test_the_strength_bonus_setting_is_listed_with_its_words():
+    from tabletrail.core.rulesets import get
+
+    rs = get("ap-squares")
+    s = {s.name: s for s in rs.settings}["negative_strength_bonus"]
+    assert s.default == "counts" and s.choices == ("counts", "zero") and s.rule == "ap-squares/push-off"
+    assert "(setting negative_strength_bonus)" in {r.name: r for r in rs.rules}["push-off"].default
+    assert {t.name: t for t in rs.stats}["strength_bonus"].signed

@@ -31,6 +31,8 @@ Where the document is silent (each a setting when the catalogue names a default)
   until the character does something else (moves or spends AP): being body-blocked on
   the way round is not that, and neither is a new cycle ("never" sets no cycle limit;
   setting rotate_back_new_cycle).
+- push-off: a negative Strength bonus is added as written (setting
+  negative_strength_bonus).
 - Dropping prone and standing up cost no AP (setting `posture_ap`). Defense is the
   `defense` stat plus the `dexterity` modifier; zero-gravity rulings are listed in
   zero_g.py.
@@ -147,6 +149,8 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             "next to a stable solid object: 6 AP, a direction perpendicular or diagonal to its surface, a "
             "speed up to 3 + Strength bonus m per cycle; 4 AP breaks 1 m of speed; direction can't change "
             "until back to drift speed",
+            "a negative Strength bonus is added as written, lowering the top speed (setting "
+            "negative_strength_bonus)",
         ),
         Rule("zero-g-crawl", "along stable solid objects, any direction, 2 AP a square while adjacent"),
         Rule(
@@ -249,6 +253,15 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             ("report", "off"),
             "ap-squares/zero-g-penalties",
         ),
+        Setting(
+            "negative_strength_bonus",
+            "counts",
+            "a negative Strength attribute bonus on a push-off: 'counts' (house default: 'three (3) "
+            "meters per cycle plus their Strength attribute bonus' adds it as written, so -1 reaches 2 m) "
+            "or 'zero' (a bonus is never a penalty: a push-off reaches 3 m at least)",
+            ("counts", "zero"),
+            "ap-squares/push-off",
+        ),
         Setting("check_formula", "1d20", "dice the seeded source rolls for a check (house default)"),
     )
     stats = (
@@ -266,7 +279,13 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             default=0,
             signed=True,
         ),
-        Stat("strength_bonus", "Strength attribute bonus: extra m per cycle a push-off may reach", default=0),
+        Stat(
+            "strength_bonus",
+            "Strength attribute bonus: extra m per cycle a push-off may reach (a negative one lowers it: "
+            "setting negative_strength_bonus)",
+            default=0,
+            signed=True,
+        ),
         Stat(
             "celerity",
             "Celerity attribute modifier, added to the reflexive-leap dive roll",

@@ -195,7 +195,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "20 m of falling per turn; landing after 5/10/15/20 m leaves 3/4, 1/2, 1/4, none of the "
             "turn's actions",
             "between the marks the time rounds by fall_rounding; a fall outside the faller's turn "
-            "costs its next turn (setting off_turn_fall)",
+            "costs its next turn (setting off_turn_fall); landing part-way through its own turn, at "
+            "most the share of the total the text says remains is left (setting fall_mid_turn)",
         ),
     )
     settings = (
@@ -346,6 +347,16 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "next-turn",
             "a fall outside the faller's own turn takes its time from the faller's 'next-turn', or 'none'",
             ("next-turn", "none"),
+            "speed-meters/fall-speed",
+        ),
+        Setting(
+            "fall_mid_turn",
+            "remaining",
+            "a fall landing part-way through the faller's own turn: 'remaining' (house default: the "
+            "text's 'this much of your turn remaining', 1/2 of the total Actions after 10 m, caps what is "
+            "left, so actions already used count toward it) or 'taken' (the fall's share of the total "
+            "comes off the actions left)",
+            ("remaining", "taken"),
             "speed-meters/fall-speed",
         ),
     )
