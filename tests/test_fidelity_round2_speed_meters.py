@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from support import do, encounter, of_type
 from tabletrail.core.rulesets import get
-from tabletrail.events.types import Spent
+from tabletrail.events.types import Marked, Spent
 from test_speed_meters_scenes import fighter, scene
 
 ROOM = ["######", "#....#", "######"]
@@ -71,3 +71,22 @@ def test_the_setting_is_listed_with_its_words():
     assert s.default == "remaining" and s.choices == ("remaining", "taken")
     assert s.rule == "speed-meters/fall-speed" and "part-way" in s.doc
     assert "fall_mid_turn" in {r.name: r for r in rs.rules}["fall-speed"].default
+
+
+# --- a fall outside the faller's own turn (setting off_turn_fall) ------------------------------------
+
+
+def test_two_falls_before_the_fallers_turn_take_the_longer_ones_time_not_both():
+    # "When you spend your entire turn falling … you'll fall a total distance of 20 meters": the falls
+    # before a turn overlap in that turn's time; the longer one's share is what the next turn loses.
+    enc = encounter(scene(ROOM, fighter("t", "red", at=(1, 1), fly=40), fighter("p", at=(4, 1))))
+    do(enc, "fly t 1,1,12")
+    do(enc, "end-turn")  # p's turn: t falls twice before its own turn comes again
+    do(enc, "fall t roll=6 roll=6")  # 12 m: 2/4 of its next turn
+    do(enc, 'place t 1,1,5 why="a gust lifts it"')
+    events = do(enc, "fall t roll=6")  # 5 m: 1/4, inside the 2/4 already owed
+    owed = [e for e in of_type(events, Marked) if e.key == "fall_time"]
+    assert [e.value for e in owed] == [2]
+    events = do(enc, "end-turn")  # t's turn: half of its 4 actions
+    assert [e.amount for e in of_type(events, Spent) if e.fighter == "t" and e.resource == "actions"] == [2]
+    assert "the longer" in {s.name: s for s in get("speed-meters").settings}["off_turn_fall"].doc

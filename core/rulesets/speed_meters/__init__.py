@@ -345,7 +345,9 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         Setting(
             "off_turn_fall",
             "next-turn",
-            "a fall outside the faller's own turn takes its time from the faller's 'next-turn', or 'none'",
+            "a fall outside the faller's own turn takes its time (by its length) from the faller's "
+            "'next-turn' (house default; several such falls before that turn take the longer one's "
+            "time, as they overlap in it), or 'none'",
             ("next-turn", "none"),
             "speed-meters/fall-speed",
         ),
