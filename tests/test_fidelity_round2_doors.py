@@ -156,3 +156,31 @@ def test_speed_meters_the_reachable_area_past_the_door_is_what_is_left():
     do(enc, f"open m {DOOR}")
     area = reach(enc.state, "m").costs
     assert (6, 1) in area and (7, 1) not in area  # 3 m on from 3,1, not a fresh 6
+
+
+@pytest.mark.parametrize("ruleset", ["initiative-yards", "round-meters", "ap-squares"])
+def test_a_door_paid_from_the_moves_own_budget_is_part_of_the_move(ruleset: str):
+    """door_cost = 1, paid in the move's own yards, meters or AP: the walk goes on with the 2 left."""
+    enc = encounter(scene(ruleset, settings="door_cost = 1"))
+    do(enc, "move m 3,1")
+    do(enc, f"open m {DOOR}")
+    moved = of_type(do(enc, "move m 5,1"), Moved)
+    assert moved[-1].budget == 200 and moved[-1].steps[-1].to[:2] == (5, 1)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "cost", "part"),
+    [
+        ("speed-meters", 0, True),
+        ("speed-meters", 1, False),  # paid in actions: an action of its own
+        ("initiative-yards", 1, True),
+        ("round-meters", 1, True),
+        ("ap-squares", 1, True),
+    ],
+)
+def test_part_of_move_is_asked_once_for_every_ruleset(ruleset: str, cost: int, part: bool):
+    from tabletrail.core.doors import part_of_move
+    from tabletrail.core.rulesets import get
+
+    enc = encounter(scene(ruleset, settings=f"door_cost = {cost}"))
+    assert part_of_move(get(ruleset), enc.state) is part
