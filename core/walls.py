@@ -116,7 +116,7 @@ class Edges:
         return {0: "", _MOVE: MOVEMENT, _SIGHT: SIGHT}.get(bits, BOTH)
 
     def blocks(self, n: int, doors: Mapping[str, str], sight: bool = False) -> str:
-        """What on edge n stops a step (or, with `sight`, a sight line): "a wall", "the closed door 5,2|6,2", or ""."""
+        """What on edge n stops a step (with `sight`, a sight line): "a wall", "the closed door 5,2|6,2"."""
         if self.sight_walled(n) if sight else self.walled(n):
             return "a wall"
         name = self.doors.get(n)

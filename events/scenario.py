@@ -133,7 +133,7 @@ class DoorSpec(msgspec.Struct, frozen=True, gc=False):
         return "locked" if self.locked else "closed" if self.closed else "open"
 
 
-# What a wall stops ([map] walls: a plain string stops both; `{ at = "3,1-3,4", blocks = "sight" }` one of them).
+# What a wall stops ([map] walls: a plain string stops both; `{ at = "3,1-3,4", blocks = "sight" }` one).
 BOTH, MOVEMENT, SIGHT = "both", "movement", "sight"
 WALL_BLOCKS = (MOVEMENT, SIGHT, BOTH)
 

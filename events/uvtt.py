@@ -57,7 +57,7 @@ MAX_UVTT_BYTES = 80_000_000  # a UVTT file holds its picture as base64: a 50 MB 
 MAX_COORD = 100_000.0  # grid cells either way: no battle map is this big; a coordinate past it is a mistake
 MAX_PIXELS_PER_GRID = 1_000
 OPEN_PORTALS = ("door", "wall")  # what a portal that is not `closed` becomes
-OBJECTS = ("sight", "walls", "ignore")  # what objects_line_of_sight become (--objects): sight-only walls first
+OBJECTS = ("sight", "walls", "ignore")  # what objects_line_of_sight become (--objects), the default first
 # Counted before any geometry, so a file that would take minutes is refused at once (issue 28, item 6):
 MAX_UVTT_POLYLINES = 20_000  # wall polylines (line_of_sight and objects_line_of_sight together)
 MAX_UVTT_POINTS = 200_000  # their points together
@@ -320,7 +320,11 @@ def convert(
     counts = {b: 0 for b in (_BOTH, _SIGHT, _MOVE)}
     for b in kinds.values():
         counts[b] += 1
-    report.both_edges, report.sight_edges, report.movement_edges = counts[_BOTH], counts[_SIGHT], counts[_MOVE]
+    report.both_edges, report.sight_edges, report.movement_edges = (
+        counts[_BOTH],
+        counts[_SIGHT],
+        counts[_MOVE],
+    )
     report.lights = len(f.items(raw.get("lights"), "lights"))
 
     picture = _picture(f, raw.get("image"))
@@ -639,7 +643,9 @@ def _doors(
     out: dict[Edge, Door] = {}
     portals = f.items(raw.get("portals"), "portals")
     if len(portals) > MAX_UVTT_PORTALS:
-        raise f.fail("portals", f"{len(portals):,} portals; a map may have {MAX_UVTT_PORTALS:,} (MAX_UVTT_PORTALS)")
+        raise f.fail(
+            "portals", f"{len(portals):,} portals; a map may have {MAX_UVTT_PORTALS:,} (MAX_UVTT_PORTALS)"
+        )
     for i, portal in enumerate(portals):
         where = f"portals[{i}]"
         portal = f.table(portal, where)
@@ -730,7 +736,9 @@ def _wall_lines(walls: list[tuple[str, str]]) -> list[str]:
         if group and comment:
             out.append(comment)
         for segment in group:
-            out.append(f'    "{segment}",' if kind == "both" else f'    {{ at = "{segment}", blocks = "{kind}" }},')
+            out.append(
+                f'    "{segment}",' if kind == "both" else f'    {{ at = "{segment}", blocks = "{kind}" }},'
+            )
     return [*out, "]"]
 
 

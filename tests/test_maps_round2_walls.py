@@ -37,7 +37,9 @@ def kind(blocks: str) -> str:
 def test_a_wall_that_stops_only_sight_lets_a_step_through(ruleset: str):
     enc = encounter(scene(ruleset, walls=kind("sight")))
     area = reach(enc.state, "m")
-    assert area.costs == reach(enc.state, "m", table=False).costs == reach(enc.state, "m", shortcut=False).costs
+    assert (
+        area.costs == reach(enc.state, "m", table=False).costs == reach(enc.state, "m", shortcut=False).costs
+    )
     plain = encounter(scene(ruleset, walls=""))
     assert area.costs == reach(plain.state, "m").costs  # the reachable area is the open map's
     moved = of_type(do(enc, "move m 3,2"), Moved)  # across the edge the wall lies on
@@ -68,9 +70,7 @@ def test_a_wall_that_stops_only_movement_stops_a_step_and_not_sight(ruleset: str
     assert reach(enc.state, "m").costs == reach(walled.state, "m").costs
 
 
-@pytest.mark.parametrize(
-    ("blocks", "engaged"), [("sight", True), ("movement", False), ("both", False)]
-)
+@pytest.mark.parametrize(("blocks", "engaged"), [("sight", True), ("movement", False), ("both", False)])
 def test_a_reach_is_stopped_by_what_stops_a_body_not_by_what_stops_only_sight(blocks: str, engaged: bool):
     """initiative-yards engage: "If a fighter moves into the Reach of an enemy…" — Reach is yards, a
     body's reach: a curtain or an outlined plant does not stop it, a wall or a window does."""
@@ -124,7 +124,8 @@ def test_a_door_may_not_sit_on_a_wall_of_any_kind():
 
 
 def test_one_byte_a_cell_holds_both_kinds():
-    grid = Grid(load('walls = ["3,1-3,2", { at = "3,2-3,3", blocks = "sight" }, { at = "0,1-2,1", blocks = "movement" }]'))
+    sight, movement = '{ at = "3,2-3,3", blocks = "sight" }', '{ at = "0,1-2,1", blocks = "movement" }'
+    grid = Grid(load(f'walls = ["3,1-3,2", {sight}, {movement}]'))
     edges = grid.edges
     assert edges is not None and len(edges.bits) == grid.width * grid.height
     east = edges.number((2, 1), (3, 1)), edges.number((2, 2), (3, 2))
@@ -188,8 +189,10 @@ def test_on_random_kinds_steps_and_sight_each_ask_their_own_walls(case):
         )
         for k in ("movement", "sight")
     }
-    enc, moving, seeing = encounter(text), encounter(_with(text, only["movement"])), encounter(
-        _with(text, only["sight"])
+    enc, moving, seeing = (
+        encounter(text),
+        encounter(_with(text, only["movement"])),
+        encounter(_with(text, only["sight"])),
     )
     g, gs = enc.state.grid, seeing.state.grid
     assert sees(g, (*a, 0), (*b, 0)) == sees(gs, (*a, 0), (*b, 0))
@@ -200,7 +203,9 @@ def test_on_random_kinds_steps_and_sight_each_ask_their_own_walls(case):
                 assert bool(step_blocked(enc.state, a, c)) == bool(step_blocked(moving.state, a, c))
     area = reach(enc.state, "m")
     assert area.costs == reach(moving.state, "m").costs
-    assert area.costs == reach(enc.state, "m", table=False).costs == reach(enc.state, "m", shortcut=False).costs
+    assert (
+        area.costs == reach(enc.state, "m", table=False).costs == reach(enc.state, "m", shortcut=False).costs
+    )
 
 
 def _with(text: str, scenario) -> str:
