@@ -417,8 +417,14 @@ def _polylines(f: _Fields, raw: dict[str, Any], objects: str, report: Report) ->
             "line_of_sight",
             f"{points:,} wall points; a map may have {MAX_UVTT_POINTS:,} (MAX_UVTT_POINTS)",
         )
+    past = _past_length(lists, MAX_UVTT_WALL_CELLS)
+    if past:
+        raise f.fail(
+            past,
+            f"the walls' segments run more than {MAX_UVTT_WALL_CELLS:,} cells (across and down, added up) "
+            f"by this polyline; a map's may run {MAX_UVTT_WALL_CELLS:,} (MAX_UVTT_WALL_CELLS)",
+        )
     out: list[Polyline] = []
-    length = 0.0
     for key, lines in lists.items():
         flags = _BOTH if key == "line_of_sight" or objects == "walls" else _SIGHT
         for i, line in enumerate(lines):
@@ -429,16 +435,32 @@ def _polylines(f: _Fields, raw: dict[str, Any], objects: str, report: Report) ->
                 if objects == "ignore":
                     report.objects_ignored += 1
                     continue
-            pts = [f.point(p, f"{key}[{i}][{j}]") for j, p in enumerate(line)]
-            length += sum(abs(q[0] - p[0]) + abs(q[1] - p[1]) for p, q in zip(pts, pts[1:], strict=False))
-            out.append((pts, flags))
-    if length > MAX_UVTT_WALL_CELLS:
-        raise f.fail(
-            "line_of_sight",
-            f"the walls' segments run {length:,.0f} cells (across and down, added up); a map's may run "
-            f"{MAX_UVTT_WALL_CELLS:,} (MAX_UVTT_WALL_CELLS)",
-        )
+            out.append(([f.point(p, f"{key}[{i}][{j}]") for j, p in enumerate(line)], flags))
     return out
+
+
+def _past_length(lists: dict[str, list[Any]], limit: float) -> str:
+    """The polyline ("line_of_sight[37]") by which the segments run more than `limit` cells, across
+    and down, added up (a bound on the edges snapping takes), or "". Read before any point is
+    checked and stopped as soon as the limit is passed: a point that is not a number in range
+    counts nothing here, and the full read names it."""
+    total = 0.0
+    for key, lines in lists.items():
+        for i, line in enumerate(lines):
+            last = None
+            for p in line:
+                x, y = (p.get("x"), p.get("y")) if isinstance(p, dict) else (None, None)
+                if not (isinstance(x, int | float) and isinstance(y, int | float)) or not (
+                    abs(x) <= MAX_COORD and abs(y) <= MAX_COORD  # not NaN, nor out of range
+                ):
+                    last = None
+                    continue
+                if last is not None:
+                    total += abs(x - last[0]) + abs(y - last[1])
+                last = (x, y)
+            if not total <= limit:  # NaN and infinity too
+                return f"{key}[{i}]"
+    return ""
 
 
 def _wall_edges(polylines: list[Polyline], report: Report) -> dict[Edge, int]:
