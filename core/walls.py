@@ -30,7 +30,7 @@ runs along the same segment but asks the edges that stop a body (see there why).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tabletrail.core.refusal import Refusal
 from tabletrail.events.scenario import (
@@ -174,12 +174,39 @@ def step_blocked(state: EncounterState, a: tuple[int, ...], b: tuple[int, ...]) 
 
 
 def refuse_step(
-    state: EncounterState, a: tuple[int, ...], b: tuple[int, ...], what: str = "the move"
+    state: EncounterState,
+    a: tuple[int, ...],
+    b: tuple[int, ...],
+    what: str = "the move",
+    way: tuple[Any, str, tuple[int, ...], int] | None = None,
 ) -> None:
-    """Refuse (tabletrail/walls) a step from a to b that an edge stops, naming the edge."""
+    """Refuse (tabletrail/walls) a step from a to b that an edge stops, naming the edge.
+
+    way: (step policy, fighter id, the cell the move is bound for, the budget left): when a
+    wall stops the step, the refusal also names what shuts the way the engine would take
+    there instead (core/way.py): a door, a fighter, the budget, or that it is open.
+    """
     why = step_blocked(state, a, b)
     if why:
-        raise Refusal(WALLS, f"{what} can't step from {_cell(a)} to {_cell(b)}: {why}")
+        more = _way_round(state, way) if way is not None and why.startswith("a wall") else ""
+        raise Refusal(WALLS, f"{what} can't step from {_cell(a)} to {_cell(b)}: {why}{more}")
+
+
+def _way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]) -> str:
+    """'; the way round is shut: the door at 5,2|6,2 is closed', or what else the way there says."""
+    from tabletrail.core.way import way_to  # the way is looked for only when a step is refused
+
+    policy, fighter_id, target, budget = way
+    found = way_to(state, fighter_id, (target[0], target[1]), policy=policy, budget=budget)
+    if found is None:
+        return f"; no way round reaches {_cell(target)}"
+    if found.open:
+        from tabletrail.core.reach import waypoints
+        from tabletrail.core.units import fmt
+
+        by = " ".join(_cell(c) for c in waypoints(found.start, list(found.cells)))
+        return f"; the way round is open: by {by} ({fmt(found.cost)} {found.unit})"
+    return f"; the way round is shut: {found.cause()}"
 
 
 def path_blocked(state: EncounterState, start: tuple[int, ...], cells: list[tuple[int, ...]]) -> str:
