@@ -199,6 +199,8 @@ def _way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]
     policy, fighter_id, target, budget = way
     found = way_to(state, fighter_id, (target[0], target[1]), policy=policy, budget=budget)
     if found is None:
+        return ""  # too far to look for a way: the wall is all there is to say
+    if not found.cells:
         return f"; no way round reaches {_cell(target)}"
     if found.open:
         from tabletrail.core.reach import waypoints

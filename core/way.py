@@ -9,11 +9,12 @@ them), that may pass up to MOST_STOPS things that stop a step (a shut door, a
 step the policy refuses, a forbidden cell), each named with its rule. A wall
 is never passed (nothing opens it), nor a corner a diagonal would cut.
 
-It searches twice: first within the budget, taking the way that passes the
-fewest stops (then the cheapest); when no way fits the budget, the cheapest way
-at all, so the budget is named with the way's cost. The second search looks at
+It searches twice, heading for the target first (A*: at least one unit a cell
+is left): first within the budget, taking the way that passes the fewest stops
+(then the cheapest); when no way fits the budget, the first way it finds at all,
+so the budget is named with that way's cost. The second search looks at
 MOST_NODES positions at most, so a refusal on a huge map stays quick; past that
-there is no way to name, and the refusal says what it said before.
+there is nothing to name and the refusal says no more than it did.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from tabletrail.core.units import CU, fmt
 from tabletrail.core.walls import WALLS, step_blocked
 
 MOST_STOPS = 2  # things that stop a step a way may pass, to name the first of them
-MOST_NODES = 40_000  # positions the search past the budget looks at before it gives up
+MOST_NODES = 1_000  # positions the search past the budget looks at before it gives up
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Way:
     """The way the engine would take to `cells[-1]`, what it costs and what shuts it."""
 
     start: XY
-    cells: tuple[XY, ...]  # the start excluded
+    cells: tuple[XY, ...]  # the start excluded; none when no way at all leads there (walled off)
     cost: int  # centi-units; a step that is stopped counts as one plain step
     budget: int
     stops: tuple[Stop, ...]
@@ -61,6 +62,8 @@ class Way:
 
     def cause(self) -> str:
         """What shuts the way, in words: its first stop, else the budget; "" for an open way."""
+        if not self.cells:
+            return "no way leads there"
         if self.stops:
             return self.stops[0].words
         if self.cost > self.budget:
@@ -80,7 +83,9 @@ def way_to(
     budget: int | None = None,
     extra: int = 0,
 ) -> Way | None:
-    """The way to `target` and what shuts it, or None (no way at all, or too far to look).
+    """The way to `target` and what shuts it; a way of no cells when none leads there at all (every
+    position it could pass was looked at); None when there is nothing to say (no step policy, the
+    target is where the fighter stands, or the way is too far to look for: MOST_NODES).
 
     `policy` prices the steps (the ruleset's `walker` when None) and `budget` caps the
     first search (the ruleset's `move_budget` plus `extra` when None).
@@ -112,13 +117,21 @@ def _search(
     keep_parity = state.settings.get("diagonal") == ALTERNATING
     ruled = bool(state.marks.get(FORBID))
     start = (f.pos[0], f.pos[1], 0, 0)
+    tx0, ty0 = target
+
+    def ahead(x: int, y: int) -> int:
+        """What is left at least: a step a cell (the search heads for the target first)."""
+        return max(abs(tx0 - x), abs(ty0 - y)) * CU
+
+    if bounded and ahead(*start[:2]) > budget:
+        return None  # not a step of it fits: the budget is the cause, named by the search past it
     best: dict[tuple[int, int, int, int], int] = {start: 0}
     came: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int], Stop | None]] = {}
-    heap: list[tuple[int, tuple[int, int, int, int]]] = [(0, start)]
+    heap: list[tuple[int, int, tuple[int, int, int, int]]] = [(ahead(*start[:2]), 0, start)]
     found: dict[int, tuple[int, tuple[int, int, int, int]]] = {}  # stops passed -> (cost, node) at the target
     done: set[tuple[int, int, int, int]] = set()
     while heap:
-        cost, node = heappop(heap)
+        _, cost, node = heappop(heap)
         if node in done:
             continue
         done.add(node)
@@ -129,7 +142,7 @@ def _search(
                 break
             continue
         if not bounded and len(done) > MOST_NODES:
-            return None
+            return None  # too far to look: nothing to name
         for dx, dy in NEIGHBOURS:
             tx, ty = x + dx, y + dy
             if not (0 <= tx < width and 0 <= ty < height):
@@ -168,9 +181,11 @@ def _search(
                 continue
             best[nxt] = total
             came[nxt] = (node, stop)
-            heappush(heap, (total, nxt))
+            heappush(heap, (total + ahead(tx, ty), total, nxt))
     if not found:
-        return None
+        # Bounded: none within the budget (the search past it will tell). Unbounded: every position a
+        # way could pass was looked at, and none leads there: a way with no cells says so.
+        return None if bounded else Way((f.pos[0], f.pos[1]), (), 0, budget, (), policy.unit)
     cost, node = found[min(found)]
     cells: list[XY] = []
     stops: list[Stop] = []

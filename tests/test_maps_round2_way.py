@@ -105,6 +105,19 @@ def test_the_way_passes_the_fewest_stops_within_the_budget_then_the_cheapest():
     assert way.cells[-1] == (1, 4) and ((3, 2), (3, 3)) in list(zip(way.cells, way.cells[1:], strict=False))
     assert way.cost <= way.budget and not way.open
     assert way_to(enc.state, "m", (1, 1)) is None  # where it stands: no way to name
+    walled = way_to(encounter(scene("speed-meters", gap="3,3-4,3")).state, "m", (1, 4))
+    assert walled is not None and walled.cells == () and walled.cause() == "no way leads there"
+
+
+def test_a_way_too_far_to_look_for_adds_nothing_to_the_wall(monkeypatch):
+    """The search past the budget looks at MOST_NODES positions at most: a refusal stays quick."""
+    from tabletrail.core import way
+
+    monkeypatch.setattr(way, "MOST_NODES", 3)
+    enc = encounter(scene("speed-meters", n=2, door="closed = false"))
+    assert refuse(enc, "move m 1,4", WALLS).reason == (
+        "the Movement can't step from 1,2 to 1,3: a wall between 1,2 and 1,3"
+    )
 
 
 # --- the table view: a drop out of reach previews the way, refused for what shuts it ------------------

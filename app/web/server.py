@@ -408,7 +408,7 @@ def _blocked_way(
 
     more, _ = get_ruleset(state.ruleset).further_budget(state, f)
     found = way_to(state, f.id, to, extra=max(0, more))
-    if found is None or (found.stops and found.stops[0].at == to):
+    if found is None or not found.cells or (found.stops and found.stops[0].at == to):
         return cells, route
     points = waypoints((f.pos[0], f.pos[1]), list(found.cells))
     return (points, "blocked") if len(points) <= MAX_WAYPOINTS else (cells, route)
