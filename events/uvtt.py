@@ -123,8 +123,14 @@ class Report:
             + (f", shifted by {-self.shift[0]},{-self.shift[1]} from map_origin" if any(self.shift) else ""),
             f"walls: {_n(self.walls, 'segment')} on {_n(self.wall_edges, 'cell edge')}, from "
             f"{self.polylines} line_of_sight and {self.object_polylines} objects_line_of_sight polylines",
-            f"  {_n(self.both_edges, 'edge')} stop movement and sight, {self.sight_edges} sight only "
-            f"(objects: --objects {self.objects}), {self.movement_edges} movement only (windows)",
+            *(
+                [
+                    f"  {_n(self.both_edges, 'edge')} stop movement and sight, {self.sight_edges} sight only "
+                    f"(objects: --objects {self.objects}), {self.movement_edges} movement only (windows)"
+                ]
+                if self.wall_edges
+                else []
+            ),
             f"  {_n(self.straight, 'segment')} along grid lines"
             + (f" ({self.moved} more than {t} cells off one, moved onto it)" if self.moved else ""),
         ]
