@@ -265,7 +265,7 @@ class SqliteStore(DatabaseReads):
             )
             conn.execute(  # the tip kept outside the log, in the same transaction (see `kept_tip`)
                 "INSERT OR REPLACE INTO meta (encounter, key, value) VALUES (?, 'tip', ?)",
-                (self.encounter, tip_text(records[-1].seq, lines[-1])),
+                (self.encounter, tip_text(records[-1].seq, lines[-1], self._tip_key(records, lines))),
             )
         except sqlite3.IntegrityError:  # the unique (encounter, command_id): this id was appended before
             ids = [cid for _, _, cid in batches.values() if cid is not None]

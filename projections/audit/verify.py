@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 from tabletrail.core.batch import Batch
+from tabletrail.core.corrections import FIRST, bearing_on, in_words
 from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import initial_state
 from tabletrail.core.refusal import Rejection
@@ -27,6 +28,7 @@ from tabletrail.events.log import (
     chain_key,
     decode,
     encode,
+    lagging_batch,
     line_hash,
     table_key,
 )
@@ -413,8 +415,31 @@ def _check_batch(scratch: Replay, recs: list[Record], unit: str, cited: _Citatio
     return "command"
 
 
-def _kept_tip(store: Store, lines: Sequence[bytes], data: dict[str, Any]) -> Finding | None:
-    """The log must end where the store's kept tip says it does: a cut at a batch end is caught."""
+def _tip_names(line: bytes, digest: str, key: bytes, versioned: bool) -> str:
+    """Does a kept tip's hash name this line? "keyed" or "plain" (it does), "forged", or "" (it doesn't).
+
+    A keyed log's tip is keyed too (issue 28, item 9): its hash is a MAC, so that
+    without the secret no one can write a tip a cut log passes with. A keyed log
+    whose line 1 records its rules version was started by a tabletrail that keys
+    every tip, so a plain hash there was written without the secret: "forged". An
+    older keyed log's plain tip (kept before tips were keyed) still names its end.
+    """
+    if key and line_hash(line, key) == digest:
+        return "keyed"
+    if line_hash(line) == digest:
+        return "forged" if key and versioned else "plain"
+    return ""
+
+
+def _kept_tip(
+    store: Store, lines: Sequence[bytes], data: dict[str, Any], key: bytes = b"", versioned: bool = False
+) -> Finding | None:
+    """The log must end where the store's kept tip says it does: a cut at a batch end is caught.
+
+    A tip exactly one whole batch behind is what a crash between writing a batch and
+    moving its tip leaves (JSON Lines: the tip is a file beside the log): said as a
+    crash, not an edit (issue 28, item 8). The batch itself was checked like any other.
+    """
     kept_tip = getattr(store, "kept_tip", None)
     kept = kept_tip() if kept_tip is not None else None
     if kept is None:
@@ -425,7 +450,30 @@ def _kept_tip(store: Store, lines: Sequence[bytes], data: dict[str, Any]) -> Fin
             )
         return None
     version, last = kept
-    if len(lines) == version and line_hash(lines[-1]) == last:
+    lag = lagging_batch(lines, version)
+    said = _tip_names(lines[version - 1], last, key, versioned) if len(lines) == version or lag else ""
+    if said == "forged":
+        return Finding(
+            version,
+            "tip",
+            "the tip kept beside this keyed log is a plain hash, not keyed with the table's secret as this "
+            "log's writer keeps it: it was written by someone who does not hold the secret (the log was cut "
+            "or its end edited)",
+        )
+    if said and said == "plain" and key:
+        data["warnings"].append(
+            "the tip kept beside this keyed log is a plain hash (kept so by a tabletrail before tips were "
+            "keyed): it names the log's end, but anyone could have written it; the next command keys it"
+        )
+    if said and lag:
+        data["warnings"].append(
+            f"the last batch (lines {lag[0]}-{lag[1]}) was written but the tip kept beside the log not yet "
+            "moved: a crash between the two, not an edit (the batch re-decides like any other, but only "
+            "the tip would have vouched for its last line); the next command, or `tabletrail repair`, "
+            "moves the tip"
+        )
+        return None
+    if said:
         data["anchored"] = True
         data["kept_tip"] = True
         return None
@@ -462,7 +510,9 @@ def _snapshots(store: Store, data: dict[str, Any]) -> Finding | None:
         version = len(folded.records)
         if version in stored and version not in seen:
             seen.add(version)
-            if loads(stored[version]) != take(folded.timeline, folded.last_hash, folded.batch):
+            kept = loads(stored[version])
+            now = take(folded.timeline, folded.last_hash, folded.batch)
+            if kept != msgspec.structs.replace(now, rules_version=kept.rules_version):  # any version's fits
                 wrong.append(version)
 
     for n, line in enumerate(store.read(), start=1):
@@ -486,6 +536,54 @@ def _snapshots(store: Store, data: dict[str, Any]) -> Finding | None:
     return None
 
 
+def _rules_version(records: Sequence[Record]) -> str:
+    """The rules version line 1 says decided the log (0.1: a log from before logs said)."""
+    started = records[0].event if records else None
+    return (started.rules_version if isinstance(started, EncounterStarted) else "") or FIRST
+
+
+def _corrected(first: Record, recs: list[Record], ruleset: str, finding: Finding) -> dict[str, Any] | None:
+    """A batch that differs from today's decision, in a log decided before a correction that bears on it.
+
+    Then the correction is named and the batch kept as recorded (the board folds it,
+    and every later batch is re-decided from there); None when no correction made
+    since the log's rules version bears on this ruleset and command: a fault.
+    """
+    started = first.event
+    if finding.kind != "decision" or not isinstance(started, EncounterStarted):
+        return None
+    head = recs[0].event
+    command, text = _command_of(head)
+    if command is None:
+        return None
+    under = started.rules_version or FIRST
+    verb = type(command).__struct_config__.tag
+    versioned = bool(started.rules_version)
+    found = bearing_on(under, ruleset, str(verb), recs[0].at, finding.rule, recorded=versioned)
+    if not found:
+        return None
+    return {
+        "seq": finding.seq,
+        "batch": recs[0].batch,
+        "text": text,
+        "under": under,
+        "corrections": [c._asdict() for c in found],
+        "words": in_words(under, ruleset, found),
+        "reason": finding.reason,
+    }
+
+
+def _chain_of(lines: Sequence[bytes]) -> tuple[bytes, bool]:
+    """The chain's key (b"" when plain or unreadable) and whether line 1 records its rules version."""
+    try:
+        first = decode(lines[0], "line 1")
+        key = chain_key(first, "line 1")
+    except (InputError, IndexError):
+        return b"", False
+    started = first.event
+    return key, isinstance(started, EncounterStarted) and bool(started.rules_version)
+
+
 def verify_lines(
     lines: Sequence[bytes],
     name: str = "log",
@@ -503,6 +601,7 @@ def verify_lines(
     counts = {"command": 0, "undo": 0, "redo": 0}
     rulings: list[dict[str, Any]] = []
     cited = _Citations()
+    corrected: list[dict[str, Any]] = []
     finding: Finding | None = None
     records: list[Record] = []
     try:
@@ -520,7 +619,13 @@ def verify_lines(
         scratch = Replay(decide)  # the recorded history, folded as it is checked
         for recs in groups:
             if recs is not groups[0]:
-                counts[_check_batch(scratch, recs, rs.unit, cited)] += 1
+                try:
+                    counts[_check_batch(scratch, recs, rs.unit, cited)] += 1
+                except _Stop as stop:  # an older log's batch, decided before a correction: named, kept
+                    note = _corrected(records[0], recs, rs.id, stop.finding)
+                    if note is None:
+                        raise
+                    corrected.append(note)
             for r in recs:
                 try:
                     scratch.apply(r)
@@ -544,6 +649,8 @@ def verify_lines(
         "checked": counts,
         "rulings": rulings,
         "cited": cited.found,
+        "corrected": corrected,
+        "rules_version": _rules_version(records),
         "ruleset": records[0].event.scenario.ruleset
         if records and isinstance(records[0].event, EncounterStarted)
         else None,
@@ -575,12 +682,13 @@ def verify_store(store: Store, tip: str = "", *, decide: Decide = decide_on) -> 
         lines = list(store.read())
         data = verify_lines(lines, store.name, tip, decide=decide)
     data["warnings"] = []
+    key, versioned = _chain_of(lines)
     if data["ok"]:
-        finding = _kept_tip(store, lines, data) or _snapshots(store, data)
+        finding = _kept_tip(store, lines, data, key, versioned) or _snapshots(store, data)
         if finding is not None:
             data["ok"], data["finding"] = False, asdict(finding)
     elif data["finding"]["kind"] == "decision":  # a log cut short re-decides wrong: the tip says why
-        cut = _kept_tip(store, lines, data)
+        cut = _kept_tip(store, lines, data, key, versioned)
         if cut is not None and cut.seq <= data["finding"]["seq"]:
             data["finding"] = asdict(cut)
     return data
