@@ -147,7 +147,19 @@ def tip_text(version: int, last_line: bytes, key: bytes = b"") -> str:
     With the key of a keyed chain (`tip_key`) the hash is a MAC too, so that only a
     holder of the table's secret can write a tip a cut log would pass with (issue 28, 9).
     """
-    return f"{version} {line_hash(last_line, key)}"
+    return f"{version} {tip_hash(last_line, key)}"
+
+
+def tip_hash(line: bytes, key: bytes = b"") -> str:
+    """The hash a kept tip gives its line: `line_hash`, or with a key a MAC of its own kind.
+
+    Keyed, it is not the MAC the next line carries as `prev` (BLAKE2b's personalisation
+    sets it apart), so a tip can't be copied out of the log: whoever cuts a keyed log
+    at a batch end can't write the tip that would pass it, even one a batch behind.
+    """
+    if not key:
+        return line_hash(line)
+    return blake2b(line, digest_size=16, key=key, person=b"tabletrail tip").hexdigest()
 
 
 class _Keyed(msgspec.Struct):
@@ -173,20 +185,28 @@ def tip_key(first_line: bytes, where: str) -> bytes:
 
 
 def lagging_batch(lines: Sequence[bytes], version: int) -> tuple[int, int] | None:
-    """Does a kept tip at `version` count every line but exactly the last whole batch?
+    """Does a kept tip at `version` count every line but whole batches at the end?
 
-    Then (its first line, its last line): what a crash between a batch made durable
-    and its tip moved leaves (JsonlStore moves the tip after the batch, under the
-    writer's lock, so it lags by one batch at most). Else None. Whether line
+    Then (the first line it does not count, the last line): what a crash between a
+    batch made durable and its tip moved leaves (JsonlStore moves the tip after the
+    batch, under the writer's lock; a writer killed there again before any writer
+    got its tip written leaves it more batches behind). Else None. Whether line
     `version` hashes to the tip is for the caller to check, with the log's key.
     """
     if not 1 <= version < len(lines):
         return None
-    head, before = _batch_of(lines[version]), _batch_of(lines[version - 1])
-    if head is None or before is None or head.batch == before.batch or head.size != len(lines) - version:
+    found = [_batch_of(line) for line in lines[version - 1 :]]
+    heads = [head for head in found if head is not None]
+    if len(heads) != len(found):
         return None
-    if any((_batch_of(line) or _Head()).batch != head.batch for line in lines[version:]):
-        return None
+    n = 1  # heads[n] is line version + n: each batch after the tip must be whole
+    while n < len(heads):
+        head = heads[n]
+        if head.batch == heads[n - 1].batch or not head.size or n + head.size > len(heads):
+            return None
+        if any(h.batch != head.batch for h in heads[n : n + head.size]):
+            return None
+        n += head.size
     return version + 1, len(lines)
 
 
@@ -603,9 +623,9 @@ class JsonlStore:
     def _keep_tip(self, version: int, last_line: bytes, key: bytes) -> None:
         """Write LOG.tip whole (a temporary file renamed over it) after the batch is durable.
 
-        A crash between the two leaves the tip exactly one batch behind, which
-        `verify` tells for a crash, not an edit (`lagging_batch`), and the next
-        append or `repair` moves it; an unwritable folder leaves the log without a
+        A crash between the two leaves the tip whole batches behind, which `verify`
+        tells for a crash, not an edit (`lagging_batch`), and the next append or
+        `repair` moves it; an unwritable folder leaves the log without a
         kept tip, which `verify` warns about. Neither stops the append, already
         durable. A keyed log's tip is keyed like its chain (`key`, from `tip_key`).
         """
@@ -725,7 +745,7 @@ class JsonlStore:
         return end
 
     def _move_tip(self) -> str:
-        """Move a tip a crash left one whole batch behind (see `lagging_batch`) to the log's end.
+        """Move a tip a crash left whole batches behind (see `lagging_batch`) to the log's end.
 
         Says what it did, or "" when the tip is not behind in that way (then it is
         left alone: a tip that disagrees otherwise is for `verify` to report).
@@ -740,12 +760,13 @@ class JsonlStore:
             if tip is None or lag is None:
                 return ""
             key = self._key(lines[0])
-            if tip[1] not in {line_hash(lines[tip[0] - 1], key), line_hash(lines[tip[0] - 1])}:
+            if tip[1] != tip_hash(lines[tip[0] - 1], key):  # a tip this log's writers keep, else not a crash
                 return ""
             self._keep_tip(len(lines), lines[-1], key)
         return (
-            f"{self.tip_path}: the tip was one batch behind the log (lines {lag[0]}-{lag[1]} were written, "
-            "the tip not yet moved: a crash between the two, not an edit); it now names the log's last line"
+            f"{self.tip_path}: the tip was behind the log (lines {lag[0]}-{lag[1]}, whole batches, were "
+            "written and the tip not yet moved: a crash between the two, not an edit); it now names the "
+            "log's last line"
         )
 
     def damage(self) -> tuple[int, int, str] | None:
@@ -980,6 +1001,7 @@ __all__ = [
     "decode_many",
     "encode",
     "line_hash",
+    "tip_hash",
     "chain_key",
     "key_check",
     "table_key",

@@ -31,6 +31,7 @@ from tabletrail.events.log import (
     lagging_batch,
     line_hash,
     table_key,
+    tip_hash,
 )
 from tabletrail.events.types import (
     SCHEMA_VERSION,
@@ -424,7 +425,7 @@ def _tip_names(line: bytes, digest: str, key: bytes, versioned: bool) -> str:
     every tip, so a plain hash there was written without the secret: "forged". An
     older keyed log's plain tip (kept before tips were keyed) still names its end.
     """
-    if key and line_hash(line, key) == digest:
+    if key and tip_hash(line, key) == digest:
         return "keyed"
     if line_hash(line) == digest:
         return "forged" if key and versioned else "plain"
@@ -436,9 +437,9 @@ def _kept_tip(
 ) -> Finding | None:
     """The log must end where the store's kept tip says it does: a cut at a batch end is caught.
 
-    A tip exactly one whole batch behind is what a crash between writing a batch and
-    moving its tip leaves (JSON Lines: the tip is a file beside the log): said as a
-    crash, not an edit (issue 28, item 8). The batch itself was checked like any other.
+    A tip whole batches behind is what a crash between writing a batch and moving its
+    tip leaves (JSON Lines: the tip is a file beside the log): said as a crash, not an
+    edit (issue 28, item 8). Those batches were checked like any other.
     """
     kept_tip = getattr(store, "kept_tip", None)
     kept = kept_tip() if kept_tip is not None else None
@@ -467,10 +468,10 @@ def _kept_tip(
         )
     if said and lag:
         data["warnings"].append(
-            f"the last batch (lines {lag[0]}-{lag[1]}) was written but the tip kept beside the log not yet "
-            "moved: a crash between the two, not an edit (the batch re-decides like any other, but only "
-            "the tip would have vouched for its last line); the next command, or `tabletrail repair`, "
-            "moves the tip"
+            f"lines {lag[0]}-{lag[1]} (whole batches at the end) were written but the tip kept beside the "
+            "log not yet moved past them: a crash between a batch and its tip, not an edit (they re-decide "
+            "like any other batch, but only the tip would have vouched for the last line); the next "
+            "command, or `tabletrail repair`, moves the tip"
         )
         return None
     if said:
