@@ -560,7 +560,12 @@ def _corrected(first: Record, recs: list[Record], ruleset: str, finding: Finding
     under = started.rules_version or FIRST
     verb = type(command).__struct_config__.tag
     versioned = bool(started.rules_version)
-    found = bearing_on(under, ruleset, str(verb), recs[0].at, finding.rule, recorded=versioned)
+    facts = tuple(
+        "refused" if "refused" in fact else str(fact.get("type"))
+        for fact in (finding.expected, finding.recorded)
+        if isinstance(fact, dict)
+    )
+    found = bearing_on(under, ruleset, str(verb), recs[0].at, finding.rule, facts, recorded=versioned)
     if not found:
         return None
     return {
