@@ -333,3 +333,54 @@ def test_a_rechained_door_line_that_names_no_door_is_a_one_line_error(
     assert repr(door) in said
     if verb != "verify":
         assert err.startswith("error: ") and err.count("\n") == 1
+
+
+# --- item 14: a SQLite store opened again and again in one process ------------------------------------
+
+
+def _descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_sqlite_stores_of_one_file_opened_and_never_closed_share_one_connection(tmp_path: Path):
+    path = tmp_path / "fight.db"
+    fresh(SqliteStore(path))
+    before = _descriptors()
+    kept = []
+    for _ in range(40):  # as a process running verb after verb in-process, none closed
+        store = SqliteStore(path)
+        kept.append(store)
+        Encounter.open(store, clock=clock).execute(END_TURN, "end-turn")
+    assert _descriptors() - before <= 4, "one connection (the file and its WAL), not one a store"
+    for store in kept:
+        store.close()
+    assert _descriptors() <= before, "the last store to let go closed it"
+    last = decode(list(SqliteStore(path).read())[-1], "last")
+    assert last.batch == 41, "every one of the 40 commands was appended"
+
+
+def test_reopening_a_sqlite_store_near_the_file_limit_keeps_working(tmp_path: Path):
+    """The issue: 1,026 errors over 320 commands. Each store held its own handles until the
+    process could open the file no more; the child counts the commands that failed."""
+    import resource
+
+    path = tmp_path / "fight.db"
+    fresh(SqliteStore(path)).store.close()  # type: ignore[attr-defined]
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        failed = 0
+        try:
+            soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(_descriptors() + 80, hard), hard))
+            kept = []
+            for _ in range(320):
+                store = SqliteStore(path)
+                kept.append(store)
+                try:
+                    Encounter.open(store, clock=clock).execute(END_TURN, "end-turn")
+                except Exception:  # noqa: BLE001 - counted, reported by the exit code
+                    failed += 1
+        finally:
+            os._exit(min(failed, 250))
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"{os.WEXITSTATUS(status)} commands failed"
