@@ -195,6 +195,17 @@ def test_the_batch_a_lagging_tip_does_not_cover_is_still_re_decided(
     assert code == 1 and "FAILED" in out
 
 
+def test_a_database_tip_behind_its_log_is_no_crash(tmp_path: Path):
+    """SQLite moves its tip in the batch's own transaction: a tip a batch behind was written so."""
+    path = tmp_path / "fight.db"
+    play(fresh(SqliteStore(path)), 12, seed=2)
+    lines = list(SqliteStore(path).read())
+    back = batch_starts(lines)[-1]
+    _rewrite_meta_tip_sqlite(path, f"{back} {line_hash(lines[back - 1])}")
+    report = verify_store(SqliteStore(path))
+    assert not report["ok"] and report["finding"]["kind"] == "tip"
+
+
 # --- item 9: a keyed log's tip is keyed ------------------------------------------------------------
 
 

@@ -451,7 +451,9 @@ def _kept_tip(
             )
         return None
     version, last = kept
-    lag = lagging_batch(lines, version)
+    # Only a file's tip can lag (it is moved after the batch); a database moves it in the batch's own
+    # transaction, so a database tip behind its log is no crash's doing.
+    lag = lagging_batch(lines, version) if isinstance(store, JsonlStore) else None
     said = _tip_names(lines[version - 1], last, key, versioned) if len(lines) == version or lag else ""
     if said == "forged":
         return Finding(
