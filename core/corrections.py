@@ -3,9 +3,10 @@
 A log records the rules version that decided it (`EncounterStarted.rules_version`,
 line 1; every snapshot too). `verify` re-decides an older log under today's rules:
 where a batch differs and a correction below, made since the log's version, bears on
-that batch's ruleset and command, `verify` names the correction ("decided under 0.1;
-speed-meters `adjust` has given meters to the next Movement since 0.2") instead of
-calling the batch a fault, keeps the batch as recorded, and checks everything else.
+that batch's ruleset, command, rule and fact, `verify` names the correction ("decided
+under 0.1; speed-meters `adjust` has given meters to the next Movement since 0.2"),
+keeps the batch as recorded and checks everything else. Such a log still does not pass
+(nothing in it tells an older decision from an edit), but the report says which it may be.
 
 A maintainer who corrects a rule so that some command decides otherwise than before
 raises RULES_VERSION and appends one entry here: since (the new version), made (when,

@@ -135,10 +135,11 @@ def test_a_log_written_before_forbid_took_except_still_verifies(capsys, tmp_path
     golden = Path(__file__).resolve().parent / "golden" / "golden.jsonl"
     lines = golden.read_bytes().splitlines()
     assert b'"cmd":"forbid"' in golden.read_bytes() and b"exempt" not in golden.read_bytes()
-    assert main(["verify", str(golden)]) == 0
+    assert main(["verify", str(golden)]) == 1
     out = capsys.readouterr().out
-    assert "note: line 41 (batch 12, 'adjust cyn 1" in out
+    assert "FAILED at line/seq 41 (corrected): batch 12 ('adjust cyn 1" in out
     assert "decided under 0.1; speed-meters `adjust` has given meters to the next Movement since 0.2" in out
+    assert "cyn's next Movement has 1 m more movement" in out
 
     head = json.loads(lines[37])  # the adjust batch's first line: it announces 3 records, now 4
     assert head["event"]["command"]["cmd"] == "adjust"

@@ -55,19 +55,19 @@ def test_a_new_log_records_this_rules_version_on_line_1_and_in_every_snapshot(tm
     assert snapshots and all(loads(blob).rules_version == RULES_VERSION for _, blob in snapshots)
 
 
-def test_an_older_log_names_the_correction_where_its_batch_differs_and_verifies(
-    capsys: pytest.CaptureFixture[str],
-):
+def test_an_older_log_names_the_correction_where_its_batch_differs(capsys: pytest.CaptureFixture[str]):
+    """Named, checked past, and not passed: nothing tells an older log's difference from an edit."""
     report = verify_lines(golden(), "golden")
-    assert report["ok"] and report["rules_version"] == FIRST
+    assert report["rules_version"] == FIRST and not report["ok"]
     [note] = report["corrected"]
     assert note["seq"] == 41 and note["batch"] == 12 and note["words"] == SAID
-    assert main(["verify", str(GOLDEN)]) == 0
+    finding = report["finding"]
+    assert finding["kind"] == "corrected" and finding["seq"] == 41 and SAID in finding["reason"]
+    assert report["checked"] == {"command": 14, "undo": 2, "redo": 1}, "every other batch was re-decided"
+    assert main(["verify", str(GOLDEN)]) == 1
     out = capsys.readouterr().out
-    assert (
-        f"note: line 41 (batch 12, 'adjust cyn 1 why=\"a tailwind\"') differs from today's decision: {SAID}"
-        in out
-    )
+    assert "FAILED at line/seq 41 (corrected): batch 12 ('adjust cyn 1 why=\"a tailwind\"') differs" in out
+    assert SAID in out and "Traceback" not in out
 
 
 FORBID = 45  # the forbid ruling after it marks cell 5,3 (line 46)
@@ -77,7 +77,8 @@ def test_after_a_named_correction_everything_else_is_still_checked():
     value = [[5, 4, "tabletrail/gm-ruling", "a collapsed floor"]]
     lines = edited(golden(), FORBID, {"event": {"value": value}})  # a later ruling's cell, moved by hand
     report = verify_lines(lines, "golden")
-    assert not report["ok"] and report["finding"]["seq"] == 46 and report["finding"]["kind"] == "decision"
+    finding = report["finding"]
+    assert finding["seq"] == 46 and finding["kind"] == "decision", "the fault, not the note"
     assert [c["seq"] for c in report["corrected"]] == [41]
 
 
@@ -85,7 +86,8 @@ def test_a_log_decided_under_this_version_is_excused_nothing():
     """The same difference in a log that says it was decided under today's rules is a fault."""
     lines = edited(golden(), 0, {"event": {"rules_version": RULES_VERSION}})
     report = verify_lines(lines, "golden")
-    assert not report["ok"] and report["finding"]["seq"] == 41 and report["corrected"] == []
+    assert report["finding"]["kind"] == "decision" and report["finding"]["seq"] == 41
+    assert report["corrected"] == []
 
 
 def test_an_unversioned_batch_decided_after_the_correction_was_made_is_not_excused():
@@ -95,7 +97,8 @@ def test_an_unversioned_batch_decided_after_the_correction_was_made_is_not_excus
     for n in range(ADJUST, ADJUST + 3):  # every line of the adjust batch, a day later
         lines = edited(lines, n, {"at": "2026-12-02T12:00:00+00:00"})
     report = verify_lines(lines, "golden")
-    assert not report["ok"] and report["finding"]["seq"] == 41 and report["corrected"] == []
+    assert report["finding"]["kind"] == "decision" and report["finding"]["seq"] == 41
+    assert report["corrected"] == []
 
 
 @pytest.mark.parametrize("verb", ["forbid", "adjust"])
@@ -109,7 +112,8 @@ def test_a_difference_no_correction_bears_on_is_still_a_fault(verb: str):
         lines = edited(golden(), ADJUST + 2, {"event": {"amount": -900}})
         seq = 40
     report = verify_lines(lines, "golden")
-    assert not report["ok"] and report["finding"]["seq"] <= seq, report["finding"]
+    finding = report["finding"]
+    assert finding["kind"] != "corrected" and finding["seq"] <= seq, finding
 
 
 def test_every_correction_is_well_formed():

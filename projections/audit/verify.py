@@ -549,8 +549,9 @@ def _corrected(first: Record, recs: list[Record], ruleset: str, finding: Finding
     """A batch that differs from today's decision, in a log decided before a correction that bears on it.
 
     Then the correction is named and the batch kept as recorded (the board folds it,
-    and every later batch is re-decided from there); None when no correction made
-    since the log's rules version bears on this ruleset and command: a fault.
+    and every later batch is re-decided from there: a later fault is still found);
+    None when no correction made since the log's rules version bears on this
+    ruleset, command, rule and fact: a fault like any other.
     """
     started = first.event
     if finding.kind != "decision" or not isinstance(started, EncounterStarted):
@@ -578,7 +579,32 @@ def _corrected(first: Record, recs: list[Record], ruleset: str, finding: Finding
         "corrections": [c._asdict() for c in found],
         "words": in_words(under, ruleset, found),
         "reason": finding.reason,
+        "rule": finding.rule,
+        "expected": finding.expected,
+        "recorded": finding.recorded,
     }
+
+
+def _differs(corrected: list[dict[str, Any]]) -> Finding:
+    """What an older log whose only differences a correction names is told: named, and not passed.
+
+    Such a batch differs without any edit, but nothing in the log tells it from an
+    edited one (anyone can re-chain a plain log; a deletion looks the same), so the
+    log does not pass; every other batch was checked from it on, and passed.
+    """
+    first = corrected[0]
+    more = len(corrected) - 1
+    others = f" (and {more} more batch{'es' if more != 1 else ''}, named below)" if more else ""
+    return Finding(
+        first["seq"],
+        "corrected",
+        f"batch {first['batch']} ({first['text']!r}) differs from what today's rules decide{others}: "
+        f"{first['words']}. A log decided before a correction differs there without any edit, but "
+        "verify can't tell it from an edited one; every other batch was re-decided and matched",
+        first["rule"],
+        first["expected"],
+        first["recorded"],
+    )
 
 
 def _chain_of(lines: Sequence[bytes]) -> tuple[bytes, bool]:
@@ -647,6 +673,8 @@ def verify_lines(
                     rulings.append(_ruling(r.seq, r.event))
         for ruling in rulings:
             ruling["status"] = _status(scratch.timeline, records[ruling["seq"] - 1].batch)
+        if corrected:
+            raise _Stop(_differs(corrected))
     except _Stop as stop:
         finding = stop.finding
     return {
@@ -699,4 +727,8 @@ def verify_store(store: Store, tip: str = "", *, decide: Decide = decide_on) -> 
         cut = _kept_tip(store, lines, data, key, versioned)
         if cut is not None and cut.seq <= data["finding"]["seq"]:
             data["finding"] = asdict(cut)
+    elif data["finding"]["kind"] == "corrected":  # every batch checked: what the store keeps is, too
+        finding = _kept_tip(store, lines, data, key, versioned) or _snapshots(store, data)
+        if finding is not None:
+            data["finding"] = asdict(finding)
     return data
