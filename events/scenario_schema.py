@@ -14,10 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from tabletrail.events.limits import MAX_DOORS, MAX_FIGHTERS, MAX_MAP_SIDE, MAX_WALLS
-from tabletrail.events.scenario import COLOUR, KNOWN_TAGS, SIZES, TERRAIN_TAGS, WALL_BLOCKS
+from tabletrail.events.scenario import BOTH, COLOUR, KNOWN_TAGS, SIZES, TERRAIN_TAGS, WALL_BLOCKS
 
 SCHEMA_ID = "https://tabletrail.invalid/schema/scenario.json"  # a name, never fetched
 NUMBER = {"type": "number"}
+SEGMENT = r"^\s*\d+\s*,\s*\d+\s*-\s*\d+\s*,\s*\d+\s*$"
 
 
 _WALLS_DOC = (
@@ -158,17 +159,25 @@ def scenario_schema() -> dict[str, Any]:
                     "walls": {
                         "type": "array",
                         "maxItems": MAX_WALLS,
-                        "description": _WALLS_DOC,
+                        "description": 'thin walls along grid lines, "x1,y1-x2,y2" in grid corners',
                         "items": {
-                            "anyOf": [
-                                {"type": "string", "pattern": _WALL},
+                            "oneOf": [
+                                {
+                                    "type": "string",
+                                    "pattern": SEGMENT,
+                                    "description": "a wall that stops both",
+                                },
                                 {
                                     "type": "object",
                                     "required": ["at"],
                                     "additionalProperties": False,
                                     "properties": {
-                                        "at": {"type": "string", "pattern": _WALL},
-                                        "blocks": {"enum": list(WALL_BLOCKS), "default": "both"},
+                                        "at": {"type": "string", "pattern": SEGMENT},
+                                        "blocks": {
+                                            "enum": list(WALL_BLOCKS),
+                                            "default": BOTH,
+                                            "description": "what the wall stops: bodies, sight, or both",
+                                        },
                                     },
                                 },
                             ]
