@@ -1,6 +1,6 @@
 """CLI verbs of the audit group, registered into the main parser by tabletrail.cli.
 
-explain, why, verify, whatif and refused. The answers come from
+explain, why, verify, whatif, refused and bundle. The answers come from
 tabletrail.projections.audit as plain data; this module prints them as text a
 person at the table can check by hand, or as JSON with --json.
 """
@@ -16,6 +16,7 @@ import msgspec
 from tabletrail import cli_store, render
 from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
+from tabletrail.events.errors import InputError
 from tabletrail.events.types import AnyEvent, Event
 from tabletrail.projections import audit
 from tabletrail.syntax import command_words, parse, take_flags, verbs_for
@@ -86,6 +87,26 @@ def register(sub: Any, add: AddVerb) -> None:
     p = add("refused", cmd_refused, "list the refused attempts kept in the log's side log, with when and why")
     p.add_argument("log", help=cli_store.LOG_HELP)
     p.add_argument("--json", action="store_true", help="print the list as JSON")
+    p = add(
+        "bundle",
+        cmd_bundle,
+        "write one self-contained HTML file that replays the encounter and checks its hash chain in any "
+        "browser, offline (verify re-decides it: tabletrail verify fight.html)",
+    )
+    p.add_argument("log", help=cli_store.LOG_HELP)
+    p.add_argument("-o", "--output", required=True, help="the HTML file to write, e.g. fight.html")
+    p.add_argument(
+        "--at", type=int, help="the event the page opens at, with its explanation (default: the last)"
+    )
+    p.add_argument("--from", dest="first", type=int, help="carry the lines from this event on (default 1)")
+    p.add_argument("--to", dest="last", type=int, help="carry the lines up to this event (default: the last)")
+    p.add_argument(
+        "--side",
+        default="gm",
+        help="the side the bundle is for: a player's leaves out the GM's rulings and settings and the "
+        "setup that holds the dice's seed (default gm: everything)",
+    )
+    p.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
 
 
 def examples() -> dict[str, str]:
@@ -96,6 +117,8 @@ def examples() -> dict[str, str]:
         "to prove the log still holds that line)",
         "whatif": "tabletrail whatif fight.jsonl --set diagonal=euclidean --ruling \"forbid 3,2 why='pit'\"",
         "refused": "tabletrail refused fight.jsonl",
+        "bundle": "tabletrail bundle replays/speed-meters-skirmish.jsonl -o fight.html   (open fight.html#12 "
+        "at event 12; tabletrail verify fight.html re-decides it)",
     }
 
 
@@ -309,7 +332,76 @@ def why_text(data: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def verify_bundle(path: str, tip: str = "") -> dict[str, Any]:
+    """A bundle's lines verified: re-decided when it holds the whole log, else its chain from its anchor."""
+    from tabletrail import bundle
+    from tabletrail.events.log import key_check, table_key
+
+    found = bundle.read_bundle(path)
+    if found.whole:
+        data = audit.verify_store(bundle.BundleStore(found), tip)
+        data["bundle"] = {"whole": True, "first": 1, "last": found.head["last"], "role": found.head["role"]}
+        return data
+    key = b""
+    keyed = found.head.get("keyed", "")
+    if keyed:
+        key = table_key()
+        if not key or key_check(key) != keyed:
+            raise InputError(
+                f"{path}: this log's hash chain is keyed with the table's secret: set TABLETRAIL_KEY "
+                "to the secret it was started with to check it"
+            )
+    data = bundle.check_chain(found, key)
+    if tip and data["ok"] and tip != data["tip"]:
+        data["ok"] = False
+        data["finding"] = bundle._finding(
+            found.head["last"], "tip", f"the bundle's last line does not hash to the anchor {tip}"
+        )
+    data["bundle"] = {
+        "whole": False,
+        "first": found.head["first"],
+        "last": found.head["last"],
+        "role": found.head["role"],
+    }
+    return data
+
+
+def _partial_text(data: dict[str, Any]) -> str:
+    """verify's words for a bundle that carries a range or a player's share: the chain, and what's left."""
+    b = data["bundle"]
+    f = data["finding"]
+    held = (
+        f"; {render.plural(len(data['withheld']), 'line')} withheld from {b['role']}"
+        if data["withheld"]
+        else ""
+    )
+    start = (
+        f"from the hash of line {b['first'] - 1} recorded with it ({data['anchor']})"
+        if b["first"] > 1
+        else ""
+    )
+    if f is None:
+        out = [
+            f"{data['log']}: OK: lines {b['first']} to {b['last']}, hash chain intact {start}".rstrip() + held
+        ]
+    else:
+        out = [f"{data['log']}: FAILED at line/seq {f['seq']} ({f['kind']}): {f['reason']}"]
+    out.append(
+        "not re-decided: re-deciding the rules needs every line from the first"
+        + (" (this bundle carries a range: bundle or verify the whole log)" if b["first"] > 1 else "")
+        + (
+            " (a player's bundle leaves some out: verify the GM's bundle or the log)"
+            if data["withheld"]
+            else ""
+        )
+    )
+    out.append(f"tip: {data['tip']}")
+    return "\n".join(out)
+
+
 def verify_text(data: dict[str, Any]) -> str:
+    if data.get("bundle") and not data["bundle"]["whole"]:
+        return _partial_text(data)
     c = data["checked"]
     out = []
     f = data["finding"]
@@ -471,6 +563,12 @@ def cmd_why(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from tabletrail import bundle
+
+    if bundle.is_bundle(args.log):
+        data = verify_bundle(args.log, args.tip)
+        print(render.json_doc("verify", data) if args.json else verify_text(data))
+        return 0 if data["ok"] else 1
     store = cli_store.store_for(args.log, heal=False)  # verify reports a torn tail; it never cuts one
     data = audit.verify_store(store, args.tip)
     print(render.json_doc("verify", data) if args.json else verify_text(data))
@@ -482,6 +580,28 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     enc = _open(args.log)
     result = audit.whatif(enc.records, args.sets, rulings)
     print(render.json_doc("whatif", result.data(), enc.state.ruleset) if args.json else whatif_text(result))
+    return 0
+
+
+def cmd_bundle(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tabletrail import bundle
+
+    out = Path(args.output)
+    if not bundle.is_bundle(str(out)):
+        raise InputError(f"-o {out}: a bundle is an HTML file: name it NAME.html")
+    if out.exists() and not args.force:
+        raise InputError(f"-o {out}: the file exists; pass --force to overwrite it")
+    store = cli_store.store_for(args.log)
+    data = bundle.build(
+        store, role=args.side, at=args.at, first=args.first, last=args.last, log_path=args.log
+    )
+    out.write_bytes(data)
+    print(
+        f"wrote {out}: {len(data):,} bytes; open it in any browser (offline), or point at an event with "
+        f"{out.name}#N; tabletrail verify {out} re-decides it"
+    )
     return 0
 
 

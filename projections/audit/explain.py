@@ -44,9 +44,18 @@ def _command_view(recs: Sequence[Record], commands: dict[int, CommandIssued]) ->
 
 
 def explain(
-    records: Sequence[Record], seq: int, refused: Sequence[Any] = (), where: str = "log"
+    records: Sequence[Record],
+    seq: int,
+    refused: Sequence[Any] = (),
+    where: str = "log",
+    *,
+    timelines: tuple[Timeline | None, Timeline, Timeline] | None = None,
 ) -> dict[str, Any]:
-    """Everything behind one event; InputError when the log has no such sequence number."""
+    """Everything behind one event; InputError when the log has no such sequence number.
+
+    `timelines` (before the event's batch, after it, after the whole log) spares the three
+    folds when the caller keeps them: a replay bundle explains every batch in one pass.
+    """
     if not records:
         raise InputError(f"{where}: the log is empty")
     last = records[-1].seq
@@ -55,9 +64,12 @@ def explain(
     record = records[seq - 1]
     batch = [r for r in _groups(records) if r[0].batch == record.batch][0]
     first, end = batch[0].seq, batch[-1].seq
-    before_tl = Timeline.of(records[: first - 1]) if first > 1 else None
-    after_tl = Timeline.of(records[:end])
-    whole = Timeline.of(records)
+    if timelines is None:
+        before_tl = Timeline.of(records[: first - 1]) if first > 1 else None
+        after_tl = Timeline.of(records[:end])
+        whole = Timeline.of(records)
+    else:
+        before_tl, after_tl, whole = timelines
     state_before = before_tl.state if before_tl else None
     state_after = after_tl.state
     rs = get_ruleset(records[0].event.scenario.ruleset)  # type: ignore[attr-defined]
