@@ -451,7 +451,12 @@ def verify_text(data: dict[str, Any]) -> str:
             said
             for said, yes in (
                 ("the anchor given was found", data.get("anchor_given")),
-                ("the log ends at the tip the store keeps beside it", data.get("kept_tip")),
+                (
+                    "the bundle ends at the tip recorded in it"
+                    if data.get("bundle")
+                    else "the log ends at the tip the store keeps beside it",
+                    data.get("kept_tip"),
+                ),
             )
             if yes
         ]
@@ -598,9 +603,11 @@ def cmd_bundle(args: argparse.Namespace) -> int:
         store, role=args.side, at=args.at, first=args.first, last=args.last, log_path=args.log
     )
     out.write_bytes(data)
+    whole = (args.first or 1) == 1 and args.side == "gm"
     print(
         f"wrote {out}: {len(data):,} bytes; open it in any browser (offline), or point at an event with "
-        f"{out.name}#N; tabletrail verify {out} re-decides it"
+        f"{out.name}#N; tabletrail verify {out} "
+        + ("re-decides it" if whole else "checks its chain (re-deciding needs every line from the first)")
     )
     return 0
 
