@@ -90,6 +90,15 @@ def _range(records: Sequence[Record], at: int | None, first: int | None, last: i
         raise InputError(f"--from {lo} comes after --to {hi}: nothing to carry")
     if at is not None and not lo <= at <= hi:
         raise InputError(f"--at: {at} is outside the range carried ({lo} to {hi})")
+    # A range holds whole batches (one command each), so the lines carried can be re-decided.
+    for flag, seq, edge in (("--from", lo, "starts"), ("--to", hi, "ends")):
+        batch = records[seq - 1].batch
+        seqs = [r.seq for r in records if r.batch == batch]
+        if seq != (seqs[0] if edge == "starts" else seqs[-1]):
+            raise InputError(
+                f"{flag} {seq}: event {seq} is inside batch {batch} (events {seqs[0]} to {seqs[-1]}, one "
+                f"command); a range {edge} at a batch's edge: use {seqs[0] if edge == 'starts' else seqs[-1]}"
+            )
     return lo, hi
 
 
