@@ -44,8 +44,7 @@ FORMAT = 1
 GM = "gm"
 STATIC = Path(__file__).resolve().parent / "web" / "static"
 VENDOR = ("util.js", "blake2b.js")  # app/web/static/vendor/, as published (vendor/README.md)
-# The board's drawing: the table view's own module once it is one, else the bundle's stand-in.
-DRAWERS = ("board.js", "bundle.draw.js")
+DRAWER = "board.js"  # the table view's board drawing, an ES module with no imports
 MARK = re.compile(r"<!--tt:(\w+)-->")
 DATA = re.compile(rb'<script type="application/x-tabletrail" id="tt-(\w+)"[^>]*>([^<]*)</script>')
 MAX_BUNDLE_BYTES = 256 * 1024 * 1024  # a bundle `verify` reads: far beyond any encounter's
@@ -237,12 +236,23 @@ def vendored() -> str:
     )
 
 
+def as_script(source: str, name: str) -> str:
+    """An ES module with no imports as a classic script: `const NAME = {its exports}`.
+
+    The page may load nothing (its policy forbids it), and inline modules can't import one
+    another, so the table view's board module is inlined with its `export` words taken off,
+    inside a function whose result holds what it exported.
+    """
+    if re.search(r"^\s*import\b", source, re.M):
+        raise ValueError(f"{name}: a module with imports can't be inlined in a bundle")
+    exported = re.findall(r"^export (?:async )?(?:function\*?|const|let|class) (\w+)", source, re.M)
+    body = re.sub(r"^export ", "", source, flags=re.M)
+    return f"const {name} = (function () {{\n{body}\nreturn {{ {', '.join(exported)} }};\n}})();\n"
+
+
 def drawer() -> str:
-    """The board's drawing module: the table view's when it ships one, else the bundle's own."""
-    for name in DRAWERS:
-        if (STATIC / name).exists():
-            return _script_body(name)
-    raise FileNotFoundError("no board drawing module in app/web/static")
+    """The board's drawing: the table view's own module (app/web/static/board.js), inlined."""
+    return as_script(_script_body(DRAWER), "TabletrailBoard")
 
 
 def _csp(scripts: Sequence[str]) -> str:

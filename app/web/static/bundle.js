@@ -208,7 +208,9 @@
     S.at = seq;
     const e = S.words.events[seq - FIRST];
     const b = boardAt(seq);
-    TabletrailBoard.draw($("board"), b);
+    const svg = $("board");
+    TabletrailBoard.drawBoard(svg, b, { pictureHref: (p) => p.href });
+    TabletrailBoard.fitViewBox(svg, b);
     const t = b.turn;
     $("turn").textContent = `${HEAD.ruleset} · round ${t.round}${t.pass > 1 ? ", pass " + t.pass : ""} · ${t.active} to act`;
     $("scrubber").value = String(seq);
