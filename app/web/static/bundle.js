@@ -93,9 +93,10 @@
     S.tip = lastPlain;
     if (lastN !== tip.seq) {
       const line = Math.min(tip.seq, lastN);
+      const gone = tip.seq > lastN + 1 ? `lines ${lastN + 1} to ${tip.seq} were` : `line ${tip.seq} was`;
       const text = lastN < tip.seq
-        ? `the file holds lines ${n0} to ${lastN}, but the tip recorded says the log ends at line ${tip.seq}: line ${lastN + 1}${tip.seq > lastN + 1 ? " and after" : ""} were removed`
-        : `the file holds lines ${n0} to ${lastN}, but the tip recorded says the log ends at line ${tip.seq}: lines were added after it`;
+        ? `the file ends at line ${lastN}, but the tip recorded says the log ends at line ${tip.seq}: ${gone} removed`
+        : `the file runs on to line ${lastN}, but the tip recorded says the log ends at line ${tip.seq}: lines were added after it`;
       return { line, kind: "tip", text };
     }
     if (lastPlain !== tip.hash) {
