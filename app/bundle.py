@@ -127,7 +127,7 @@ def build(
 ) -> bytes:
     """The bundle of a log (of the range `first`..`last`) as one HTML page, for `role` to read."""
     from tabletrail.bundle_data import carry, static_board
-    from tabletrail.cli_audit import explain_text
+    from tabletrail.cli_audit import explain_texts
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import key_check
 
@@ -144,7 +144,9 @@ def build(
     refused = store.refused() if hasattr(store, "refused") else []
     if player:
         refused = [x for x in refused if getattr(x, "by", GM) == role]
-    carried = carry(records, lo, hi, explain_text, refused, shown=shown, rulings=not player, where=store.name)
+    carried = carry(
+        records, lo, hi, explain_texts, refused, shown=shown, rulings=not player, where=store.name
+    )
     key = enc.key
     withheld = [
         Withheld(r.seq, line_hash(lines[r.seq - 1], key), line_hash(lines[r.seq - 1]), hidden[r.batch])

@@ -160,7 +160,7 @@ def carry(
     records: Sequence[Record],
     first: int,
     last: int,
-    explain_text: Callable[[dict[str, Any]], str],
+    explain_texts: Callable[[list[dict[str, Any]]], list[str]],
     refused: Sequence[Any] = (),
     *,
     shown: Callable[[Record], bool] = lambda r: True,
@@ -169,7 +169,7 @@ def carry(
 ) -> Carried:
     """Fold the log once, keeping the board after each carried event and its explanation.
 
-    `explain_text` is the CLI's (app/cli_audit.py), so the page says what `explain`
+    `explain_texts` is the CLI's (app/cli_audit.py), so the page says what `explain`
     says. An event `shown` refuses is carried as a gap: no words, no explanation.
     Without `rulings` the GM's rulings are left out of every explanation.
     """
@@ -183,13 +183,17 @@ def carry(
     deltas: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     explained: list[list[int]] = []
+    last_state: EncounterState | None = None
+    last_board: dict[str, Any] = {}
     for batch in _batches(records[:last]):
         before = _frozen(running) if running.state is not None else None
         boards = []
         for r in batch:
             running.apply(r)
             if r.seq >= first:
-                boards.append(board_view(running.state))  # type: ignore[arg-type]
+                if running.state is not last_state:  # a command's header changes nothing: same board
+                    last_state, last_board = running.state, board_view(running.state)  # type: ignore[arg-type]
+                boards.append(last_board)
         if not boards:
             continue
         end = batch[-1].seq
@@ -199,7 +203,24 @@ def carry(
         data["status"] = _status(whole, batch[0].batch)
         if not rulings:
             data["rulings"] = {"in_force": [], "cells": data["rulings"]["cells"], "made_here": []}
-        for r, board in zip([r for r in batch if r.seq >= first], boards, strict=True):
+        carried = [r for r in batch if r.seq >= first]
+        told = [r for r in carried if shown(r)]
+        texts = iter(
+            explain_texts(
+                [
+                    {
+                        **data,
+                        "seq": r.seq,
+                        "event": plain(r.event),
+                        "rules": [rule_words(rs, x) for x in r.event.rules],
+                    }
+                    for r in told
+                ]
+            )
+            if told
+            else ()
+        )
+        for r, board in zip(carried, boards, strict=True):
             if base is None:
                 base = board
             else:
@@ -209,13 +230,7 @@ def carry(
                 events.append({"seq": r.seq, "batch": r.batch, "withheld": True})
                 explained.append([])
                 continue
-            one = {
-                **data,
-                "seq": r.seq,
-                "event": plain(r.event),
-                "rules": [rule_words(rs, x) for x in r.event.rules],
-            }
-            text = explain_text(one)
+            text = next(texts)
             if not rulings:
                 text = text.replace("GM rulings in force before it: none", RULINGS_LEFT_OUT)
             explained.append(strings.ids(text))

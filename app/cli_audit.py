@@ -245,8 +245,33 @@ def _ruling_line(r: dict[str, Any], w: render.Words) -> str:
 
 
 def explain_text(data: dict[str, Any]) -> str:
-    unit = data["unit"]
-    w = render.Words(unit=unit, centi=tuple(data.get("centi", ())))
+    return explain_texts([data])[0]
+
+
+def explain_texts(datas: list[dict[str, Any]]) -> list[str]:
+    """`explain`'s text of each event of one batch (their answers differ only in the event's own
+    seq, event and rules): what the batch shares is worded once, so a bundle words a long log fast."""
+    data = datas[0]
+    w = render.Words(unit=data["unit"], centi=tuple(data.get("centi", ())))
+    shared = _explain_batch(data, w)
+    listing = [(e["seq"], render.event_line(_event(e["event"]), words=w)) for e in data["events"]]
+    refused = [
+        f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}"
+        for r in data["refused_before"]
+    ]
+    out = []
+    for one in datas:
+        lines = _explain_event(one, w)
+        lines.extend(shared)
+        lines.append("events of the batch:")
+        lines.extend(f" {'>' if seq == one['seq'] else ' '}{seq:>4} {line}" for seq, line in listing)
+        lines.extend(refused)
+        out.append("\n".join(lines))
+    return out
+
+
+def _explain_event(data: dict[str, Any], w: render.Words) -> list[str]:
+    """What explain says of the event itself: its line, why, its command, the rules it applied."""
     cmd = data["command"]
     event = _event(data["event"])
     out = [
@@ -264,6 +289,12 @@ def explain_text(data: dict[str, Any]) -> str:
     if extra:
         out.append("other rules of its batch:")
         out.extend(_rules(extra))
+    return out
+
+
+def _explain_batch(data: dict[str, Any], w: render.Words) -> list[str]:
+    """What explain says of the event's batch: moves, checks, settings, rulings, fighters."""
+    out = []
     if data["moves"]:
         out.append("moves, step by step:")
         out.extend(_moves(data["moves"], w))
@@ -288,15 +319,8 @@ def explain_text(data: dict[str, Any]) -> str:
         out.append("GM rulings made by this batch:")
         out.extend(_ruling_line(r, w) for r in rulings["made_here"])
     out.append("fighters involved:" if data["fighters"] else "fighters involved: none")
-    out.extend(_fighters(data["fighters"], unit, centi=tuple(data.get("centi", ()))))
-    out.append("events of the batch:")
-    for e in data["events"]:
-        mark = ">" if e["seq"] == data["seq"] else " "
-        event = _event(e["event"])
-        out.append(f" {mark}{e['seq']:>4} {render.event_line(event, words=w)}")
-    for r in data["refused_before"]:
-        out.append(f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}")
-    return "\n".join(out)
+    out.extend(_fighters(data["fighters"], data["unit"], centi=tuple(data.get("centi", ()))))
+    return out
 
 
 def why_text(data: dict[str, Any]) -> str:

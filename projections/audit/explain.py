@@ -12,7 +12,6 @@ from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Rul
 from tabletrail.projections.audit.parts import (
     _cited,
     _command_of,
-    _groups,
     _ruling,
     _status,
     cell_rulings,
@@ -43,6 +42,17 @@ def _command_view(recs: Sequence[Record], commands: dict[int, CommandIssued]) ->
     return view_
 
 
+def _batch_around(records: Sequence[Record], i: int) -> list[Record]:
+    """The run of records of record i's batch (a batch's lines are consecutive): O(its size), not O(log)."""
+    batch = records[i].batch
+    lo = hi = i
+    while lo > 0 and records[lo - 1].batch == batch:
+        lo -= 1
+    while hi + 1 < len(records) and records[hi + 1].batch == batch:
+        hi += 1
+    return list(records[lo : hi + 1])
+
+
 def explain(
     records: Sequence[Record],
     seq: int,
@@ -62,7 +72,7 @@ def explain(
     if not 1 <= seq <= last:
         raise InputError(f"{where}: no event {seq}: the log holds events 1 to {last}")
     record = records[seq - 1]
-    batch = [r for r in _groups(records) if r[0].batch == record.batch][0]
+    batch = _batch_around(records, seq - 1)
     first, end = batch[0].seq, batch[-1].seq
     if timelines is None:
         before_tl = Timeline.of(records[: first - 1]) if first > 1 else None

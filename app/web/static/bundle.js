@@ -274,8 +274,10 @@
     document.title = `${HEAD.name} · tabletrail replay`;
     $("role").textContent = HEAD.role === "gm" ? "GM's bundle" : `${HEAD.role}'s bundle`;
     let body;
+    performance.mark("tt-start");
     try {
       body = await unpack("tt-lines");
+      performance.mark("tt-unpacked");
     } catch (err) {
       say("error", `The lines of this file can't be read: ${err.message}.`);
       return;
@@ -284,14 +286,17 @@
     const texts = new TextDecoder().decode(body).split("\n");
     if (texts.length && texts[texts.length - 1] === "") texts.pop();
     S.texts = texts;
+    performance.mark("tt-split");
     const keyed = Boolean(HEAD.keyed);
     verdict(check(null, !keyed), !keyed);
     if (keyed) {
       $("key-form").hidden = false;
       $("key-form").addEventListener("submit", (ev) => { ev.preventDefault(); runKey($("key-input").value); });
     }
+    performance.mark("tt-checked");
     try {
       S.words = JSON.parse(new TextDecoder().decode(await unpack("tt-words")));
+      performance.mark("tt-words");
     } catch (err) {
       $("explain").textContent = `The boards and words of this file can't be read: ${err.message}.`;
       return;
@@ -299,7 +304,9 @@
     rebuild();
     if (S.records.length === S.lines.length) S.agreement = agree();
     explainChecked();
+    performance.mark("tt-boards");
     $("events").replaceChildren(...S.words.events.map(eventItem));
+    performance.mark("tt-list");
     const scrub = $("scrubber");
     scrub.min = String(FIRST);
     scrub.max = String(LAST);
