@@ -190,22 +190,62 @@
 
   // --- the page ------------------------------------------------------------------------------------
 
-  function eventItem(e) {
+  const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  const esc = (t) => String(t).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+  // The event list: the events around the one shown, in words, each with its rules and a "why?"
+  // (a long encounter has ten thousand: a window of them is written at a time, moved as the board
+  // moves); events after the one shown are faded. One listener serves them all.
+  const WINDOW = 150;
+
+  function item(e, at) {
+    const after = e.seq > at ? " future" : "", chosen = e.seq === at ? " chosen" : "";
     if (e.withheld) {
       const why = (WITHHELD.get(e.seq) || [])[3] || "not for this side";
-      return h("li", { class: "withheld", "data-seq": e.seq }, `${e.seq} · withheld from this side's bundle: ${why}`);
+      return `<li class="withheld${after}${chosen}" data-seq="${e.seq}">${e.seq} · withheld from this side's bundle: ${esc(why)}</li>`;
     }
-    const rules = e.rules.map((r) => h("span", { class: "rule" }, r));
-    const why = h("button", { type: "button", class: "why-button", title: `What tabletrail explain says of event ${e.seq}` }, "why?");
-    why.addEventListener("click", (ev) => { ev.stopPropagation(); show(e.seq, true); });
-    const li = h("li", { class: e.status || "", "data-seq": e.seq }, h("b", {}, String(e.seq)), " ", e.text,
-      e.note ? h("span", { class: "why" }, " — " + e.note) : "", e.status ? ` (${e.status})` : "", " ", ...rules, " ", why);
-    li.addEventListener("click", () => show(e.seq, false));
-    return li;
+    const rules = e.rules.map((r) => `<span class="rule">${esc(r)}</span>`).join(" ");
+    return `<li class="${esc(e.status || "")}${after}${chosen}" data-seq="${e.seq}"><b>${e.seq}</b> ${esc(e.text)}` +
+      (e.note ? `<span class="why"> — ${esc(e.note)}</span>` : "") + (e.status ? ` (${esc(e.status)})` : "") +
+      ` ${rules} <a class="why-button" role="button" tabindex="0" data-why="${e.seq}" title="What tabletrail explain says of event ${e.seq}">why?</a></li>`;
+  }
+
+  function listAround(at) {
+    const lo = Math.max(FIRST, at - WINDOW), hi = Math.min(LAST, at + WINDOW);
+    S.window = [lo, hi];
+    const events = S.words.events.slice(lo - FIRST, hi - FIRST + 1);
+    const more = (n, where) => `<li class="more">… ${count(n)} ${where} (move the scrubber to see them)</li>`;
+    $("events").innerHTML = (lo > FIRST ? more(lo - FIRST, "earlier events") : "") + events.map((e) => item(e, at)).join("") +
+      (hi < LAST ? more(LAST - hi, "later events") : "");
+  }
+
+  function onList(ev) {
+    const why = ev.target.closest("[data-why]");
+    if (why) { show(Number(why.dataset.why), true); return; }
+    const li = ev.target.closest("li[data-seq]");
+    if (li) show(Number(li.dataset.seq), false);
+  }
+
+  // The list at `seq`: written anew when `seq` nears its window's edge, else only the items between
+  // the event shown before and this one change.
+  function mark(seq) {
+    const [lo, hi] = S.window || [0, -1];
+    if (S.at === null || seq < lo + 20 && lo > FIRST || seq > hi - 20 && hi < LAST || seq < lo || seq > hi) {
+      listAround(seq);
+      return;
+    }
+    const a = Math.min(S.at, seq), b = Math.max(S.at, seq);
+    for (const li of $("events").querySelectorAll("li[data-seq]")) {
+      const n = Number(li.dataset.seq);
+      if (n < a || n > b) continue;
+      li.classList.toggle("future", n > seq);
+      li.classList.toggle("chosen", n === seq);
+    }
   }
 
   function show(seq, withExplain) {
     seq = Math.max(FIRST, Math.min(LAST, seq | 0));
+    mark(seq);
     S.at = seq;
     const e = S.words.events[seq - FIRST];
     const b = boardAt(seq);
@@ -217,12 +257,7 @@
     $("scrubber").value = String(seq);
     $("scrub-label").textContent = `after event ${seq} of ${LAST}: ` + (e.withheld ? "(withheld from this side)" : e.text);
     $("scrub-label").dataset.seq = String(seq);
-    for (const li of $("events").children) {
-      const n = Number(li.dataset.seq);
-      li.classList.toggle("chosen", n === seq);
-      li.classList.toggle("future", n > seq);
-    }
-    const chosen = $("events").children[seq - FIRST];
+    const chosen = $("events").querySelector(`li[data-seq="${seq}"]`);
     if (chosen && chosen.scrollIntoView) chosen.scrollIntoView({ block: "nearest" });
     if (withExplain) explain(seq);
     try { history.replaceState(null, "", "#" + seq); } catch (err) { /* a file:// page may refuse: the board is shown anyway */ }
@@ -305,7 +340,9 @@
     if (S.records.length === S.lines.length) S.agreement = agree();
     explainChecked();
     performance.mark("tt-boards");
-    $("events").replaceChildren(...S.words.events.map(eventItem));
+    const linked = fromHash();
+    const first = linked !== null ? Math.max(FIRST, Math.min(LAST, linked)) : S.finding ? (S.finding.changed || S.finding.line) : HEAD.at;
+    $("events").addEventListener("click", onList);
     performance.mark("tt-list");
     const scrub = $("scrubber");
     scrub.min = String(FIRST);
@@ -314,15 +351,14 @@
     $("back").addEventListener("click", () => show(S.at - 1, false));
     $("forward").addEventListener("click", () => show(S.at + 1, false));
     document.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && ev.target.dataset && ev.target.dataset.why) { show(Number(ev.target.dataset.why), true); return; }
       if (ev.target instanceof HTMLInputElement && ev.target.type !== "range") return;
       if (ev.key === "ArrowLeft") show(S.at - 1, false);
       if (ev.key === "ArrowRight") show(S.at + 1, false);
     });
     window.addEventListener("hashchange", () => { const n = fromHash(); if (n !== null && n !== S.at) show(n, true); });
-    const linked = fromHash();
-    if (linked !== null) show(linked, true);
-    else if (S.finding) show(S.finding.changed || S.finding.line, true);
-    else show(HEAD.at, HEAD.at !== LAST);
+    show(first, linked !== null || Boolean(S.finding) || HEAD.at !== LAST);
+    performance.mark("tt-shown");
     document.body.dataset.ready = "1";
   }
 
