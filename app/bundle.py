@@ -36,12 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import Record, Store, line_hash
+from tabletrail.events.log import MemoryStore, Record, Store, line_hash
 from tabletrail.events.picture import PictureSpec
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Undone
 
 FORMAT = 1
 GM = "gm"
+WATCHER = "watcher"  # a view-only link: a player's share
 STATIC = Path(__file__).resolve().parent / "web" / "static"
 VENDOR = ("util.js", "blake2b.js")  # app/web/static/vendor/, as published (vendor/README.md)
 DRAWER = "board.js"  # the table view's board drawing, an ES module with no imports
@@ -124,19 +125,27 @@ def build(
     first: int | None = None,
     last: int | None = None,
     log_path: str | Path | None = None,
+    find_picture: Callable[[PictureSpec], bytes | None] | None = None,
 ) -> bytes:
-    """The bundle of a log (of the range `first`..`last`) as one HTML page, for `role` to read."""
+    """The bundle of a log (of the range `first`..`last`) as one HTML page, for `role` to read.
+
+    `role` is "gm" (everything), a side, or "watcher" (a side's share without its refusals).
+    `find_picture` gives the battle map's bytes (the server's own finder); by default they
+    are looked for where the scenario had them and beside `log_path`.
+    """
     from tabletrail.bundle_data import carry, static_board
     from tabletrail.cli_audit import explain_texts
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import key_check
 
-    enc = Encounter.open(store, snapshots=False)  # every line checked: a bundle is made of a sound log
+    lines = list(store.read())  # read once: a live table may append while the bundle is made
+    held = MemoryStore(lines)
+    held.name = store.name  # errors name the log, not the copy
+    enc = Encounter.open(held, snapshots=False)  # every line checked: a bundle is made of a sound log
     records = enc.records
-    lines = list(store.read())
     lo, hi = _range(records, at, first, last)
     sides = sorted({f.side for f in enc.state.fighters})
-    if role != GM and role not in sides:
+    if role not in (GM, WATCHER) and role not in sides:
         raise InputError(f"--side: {role!r} is no side of this encounter (sides: {', '.join(sides)})")
     player = role != GM
     hidden = _gm_batches(records) if player else {}
@@ -156,9 +165,10 @@ def build(
     started = records[0].event
     assert isinstance(started, EncounterStarted)
     kept = store.kept_tip() if hasattr(store, "kept_tip") else None
+    kept = kept if kept and kept[0] == len(lines) else None
     state = enc.state
     board = static_board(state)
-    picture = _picture(started.scenario.picture, log_path)
+    picture = _picture(started.scenario.picture, find_picture or (lambda spec: picture_bytes(spec, log_path)))
     if picture:
         board["picture"] = picture
     head = {
@@ -191,10 +201,10 @@ def build(
     return page(head, body, json.dumps(words, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-def _picture(spec: Any, log_path: str | Path | None) -> dict[str, Any] | None:
+def _picture(spec: Any, find: Callable[[PictureSpec], bytes | None]) -> dict[str, Any] | None:
     if not isinstance(spec, PictureSpec):
         return None
-    data = picture_bytes(spec, log_path)
+    data = find(spec)
     if data is None:
         return None
     mime = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp"}.get(spec.kind, "image/png")
