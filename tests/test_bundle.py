@@ -235,3 +235,22 @@ def test_the_same_log_bundles_to_the_same_bytes(tmp_path: Path, capsys) -> None:
     a = make(capsys, REPLAYS[0], tmp_path / "a.html")
     b = make(capsys, REPLAYS[0], tmp_path / "b.html")
     assert a.read_bytes() == b.read_bytes()
+
+
+def test_the_maps_picture_is_carried_inline(tmp_path: Path, capsys) -> None:
+    """An imported map's picture goes into the file itself, with the bytes the encounter began with."""
+    import base64
+
+    from test_web_map_picture import imported_log
+
+    log = imported_log(tmp_path)
+    out = make(capsys, log, tmp_path / "fight.html")
+    picture = words_of(out)["board"]["picture"]
+    kind, data = picture["href"].split(",", 1)
+    assert kind == "data:image/png;base64"
+    assert base64.b64decode(data) == (tmp_path / "map.png").read_bytes()
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    (tmp_path / "map.png").rename(moved / "gone.png")  # neither where it was nor beside the log
+    again = make(capsys, log, tmp_path / "again.html", "--force")
+    assert "picture" not in words_of(again)["board"]

@@ -183,3 +183,13 @@ def test_a_keyed_log_asks_for_the_secret_and_checks_the_chain_with_it(
     page.click("#key-form button")
     assert integrity(page)[0] == "intact"
     assert page.locator("#key-form").is_hidden()
+
+
+def test_the_maps_picture_is_drawn_from_the_file_itself(tmp_path: Path, capsys, open_file) -> None:
+    from test_web_map_picture import imported_log
+
+    log = imported_log(tmp_path)
+    page = open_file(bundle_of(capsys, log, tmp_path / "fight.html"))
+    assert integrity(page)[0] == "intact"
+    href = page.locator("#board image#picture").get_attribute("href")
+    assert href.startswith("data:image/png;base64,")
