@@ -28,12 +28,14 @@ from tabletrail.projections.timeline import Timeline
 from tabletrail.render import Words
 from tabletrail.web import views
 
+_NONE = object()
 # A player's bundle leaves the GM's rulings out of every explanation; this line says so instead.
 RULINGS_LEFT_OUT = "GM rulings: left out of a player's bundle"
 
 
-def board_view(state: EncounterState) -> dict[str, Any]:
-    """The board after one event, as the table view draws it: fighters, turn, links, doors, rulings."""
+def board_view(state: EncounterState, rulings: bool = True) -> dict[str, Any]:
+    """The board after one event, as the table view draws it: fighters, turn, links, doors, rulings
+    (the cells the GM forbade or set a test on; none without `rulings`, as a player's screen)."""
     return {
         "turn": {
             "order": list(state.turn.order),
@@ -45,8 +47,8 @@ def board_view(state: EncounterState) -> dict[str, Any]:
         "links": [list(link) for link in state.links],
         "doors": door_list(state),
         "rulings": {
-            "forbid": [list(e) for e in state.marks.get(FORBID, ())],
-            "test": [list(e) for e in state.marks.get(TEST, ())],
+            "forbid": [list(e) for e in state.marks.get(FORBID, ())] if rulings else [],
+            "test": [list(e) for e in state.marks.get(TEST, ())] if rulings else [],
         },
     }
 
@@ -171,9 +173,12 @@ def carry(
 
     `explain_texts` is the CLI's (app/cli_audit.py), so the page says what `explain`
     says. An event `shown` refuses is carried as a gap: no words, no explanation.
-    Without `rulings` the GM's rulings are left out of every explanation.
+    Without `rulings` (a player's bundle) the GM's rulings are left out of every board and
+    explanation, and so are the settings a ruling changed: the rules of the server's per-role
+    redaction (a player's screen), applied to what a bundle carries.
     """
     whole = Timeline.of(records[:last])
+    began = records[0].event.settings  # type: ignore[attr-defined]  # set openly, as the encounter began
     rs = get_ruleset(records[0].event.scenario.ruleset)  # type: ignore[attr-defined]
     words = Words(rs)
     running = Timeline()
@@ -192,7 +197,7 @@ def carry(
             running.apply(r)
             if r.seq >= first:
                 if running.state is not last_state:  # a command's header changes nothing: same board
-                    last_state, last_board = running.state, board_view(running.state)  # type: ignore[arg-type]
+                    last_state, last_board = running.state, board_view(running.state, rulings)  # type: ignore[arg-type]
                 boards.append(last_board)
         if not boards:
             continue
@@ -201,8 +206,9 @@ def carry(
             records[:end], batch[0].seq, refused, where, timelines=(before, _frozen(running), whole)
         )
         data["status"] = _status(whole, batch[0].batch)
-        if not rulings:
-            data["rulings"] = {"in_force": [], "cells": data["rulings"]["cells"], "made_here": []}
+        if not rulings:  # a player's: no ruling's words, no cell ruled, no setting a ruling changed
+            data["rulings"] = {"in_force": [], "cells": [], "made_here": []}
+            data["settings"] = [s for s in data["settings"] if began.get(s["name"], _NONE) == s["value"]]
         carried = [r for r in batch if r.seq >= first]
         told = [r for r in carried if shown(r)]
         texts = iter(

@@ -204,7 +204,10 @@ def test_a_players_bundle_leaves_out_the_gms_rulings_and_the_seed(tmp_path: Path
             "withheld": True,
         }
         assert words["explain"][n - 1] == []
-    assert "GM rulings in force before it:" not in "\n".join(words["strings"])
+    said = "\n".join(words["strings"])
+    assert "GM rulings in force before it:" not in said and "the roof edge crumbles" not in said
+    assert "step_off = refuse" not in said  # a setting the GM's ruling changed is the GM's
+    assert "step_off = fall" in said  # as the table set it openly, before the ruling
     code, data = verified(capsys, out)
     assert code == 0 and data["ok"] and data["withheld"] == sorted(held)
     bad = with_lines(out, one_byte(found.lines, 30), tmp_path / "bad.html")
@@ -254,3 +257,12 @@ def test_the_maps_picture_is_carried_inline(tmp_path: Path, capsys) -> None:
     (tmp_path / "map.png").rename(moved / "gone.png")  # neither where it was nor beside the log
     again = make(capsys, log, tmp_path / "again.html", "--force")
     assert "picture" not in words_of(again)["board"]
+
+
+def test_a_players_board_shows_no_cell_the_gm_ruled(tmp_path: Path, capsys) -> None:
+    log = ROOT / "replays" / "round-meters-ambush.jsonl"
+    gm = boards(words_of(make(capsys, log, tmp_path / "gm.html")))
+    blue = boards(words_of(make(capsys, log, tmp_path / "blue.html", "--side", "blue")))
+    assert any(b["rulings"]["test"] for b in gm)  # the GM's knee-deep mud, a test to cross
+    assert not any(b["rulings"]["test"] or b["rulings"]["forbid"] for b in blue)
+    assert [b["fighters"] for b in gm] == [b["fighters"] for b in blue]  # the same fighters, everywhere
