@@ -182,7 +182,7 @@ def build(
         "at": at or hi,
         "anchor": line_hash(lines[lo - 2]) if lo > 1 else "",
         "anchor_chain": line_hash(lines[lo - 2], key) if lo > 1 else "",
-        "tip": {"seq": hi, "hash": line_hash(lines[hi - 1])},
+        "tip": _tip(hi, lines[hi - 1], key),
         "store_tip": {"seq": kept[0], "hash": kept[1]} if kept and hi == len(records) else None,
         "keyed": key_check(key) if key else "",
         "role": role,
@@ -199,6 +199,17 @@ def build(
     gone = {w.seq for w in withheld}
     body = b"".join((b"" if seq in gone else lines[seq - 1]) + b"\n" for seq in range(lo, hi + 1))
     return page(head, body, json.dumps(words, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def _tip(seq: int, last: bytes, key: bytes) -> dict[str, Any]:
+    """The tip recorded: the last line's number and plain hash (what `verify` prints), and for a
+    keyed log its tip MAC too (events/log.py `tip_hash`), which only the table's secret can write."""
+    from tabletrail.events.log import tip_hash
+
+    tip: dict[str, Any] = {"seq": seq, "hash": line_hash(last)}
+    if key:
+        tip["mac"] = tip_hash(last, key)
+    return tip
 
 
 def _picture(spec: Any, find: Callable[[PictureSpec], bytes | None]) -> dict[str, Any] | None:
@@ -362,7 +373,9 @@ class BundleStore:
 
     def kept_tip(self) -> tuple[int, str] | None:
         tip = self.bundle.head.get("tip") or {}
-        return (int(tip["seq"]), str(tip["hash"])) if "seq" in tip and "hash" in tip else None
+        if "seq" not in tip or "hash" not in tip:
+            return None
+        return int(tip["seq"]), str(tip.get("mac") or tip["hash"])  # a keyed log's tip is its MAC
 
 
 def check_chain(bundle: Bundle, key: bytes = b"") -> dict[str, Any]:
@@ -405,6 +418,11 @@ def check_chain(bundle: Bundle, key: bytes = b"") -> dict[str, Any]:
     tip = head.get("tip") or {}
     count = len(bundle.lines)
     last_hash = withheld[n][1] if n in withheld else (line_hash(bundle.lines[-1]) if bundle.lines else "")
+    if finding is None and key and tip.get("mac") and n not in withheld and bundle.lines:
+        from tabletrail.events.log import tip_hash
+
+        if tip_hash(bundle.lines[-1], key) != tip["mac"]:
+            finding = _finding(n, "tip", f"line {n} does not match the keyed tip recorded: it was changed")
     if finding is None:
         expected = int(tip.get("seq", 0)) - lo + 1
         if count != expected or last_hash != tip.get("hash"):

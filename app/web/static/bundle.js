@@ -8,6 +8,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const HEAD = JSON.parse($("tt-head").textContent);
+  const TIP_PERSON = Uint8Array.from([..."tabletrail tip"].map((c) => c.charCodeAt(0)).concat([0, 0]));  // 16 bytes, as Python pads it
   const HEX = Array.from({ length: 256 }, (_, i) => (i < 16 ? "0" : "") + i.toString(16));
   const S = { lines: [], texts: [], records: [], key: null, words: null, views: [], at: null, explained: null };
   const FIRST = HEAD.first, LAST = HEAD.last;
@@ -101,6 +102,10 @@
     }
     if (lastPlain !== tip.hash) {
       return { line: lastN, kind: "tip", changed: lastN, text: `line ${lastN} was changed after it was written: it hashes to ${short(lastPlain)}, the tip recorded is ${short(tip.hash)}` };
+    }
+    // A keyed log's tip is also a MAC only the table's secret can write (events/log.py tip_hash).
+    if (key && tip.mac && !WITHHELD.has(lastN) && hex(blakejs.blake2b(lines[have - 1], key, 16, undefined, TIP_PERSON)) !== tip.mac) {
+      return { line: lastN, kind: "tip", changed: lastN, text: `line ${lastN} does not match the keyed tip recorded: it was changed after it was written, or the tip was not written with the table's secret` };
     }
     return null;
   }
