@@ -225,6 +225,11 @@ def test_a_keyed_log_bundles_and_verifies_with_the_tables_secret(tmp_path: Path,
     head = bundle.read_bundle(out).head
     assert head["keyed"] and head["tip"]["hash"] == line_hash(log.read_bytes().splitlines()[-1])
     assert verified(capsys, out)[0] == 0
+    assert head["tip"]["mac"] != head["tip"]["hash"]  # the tip recorded is a MAC only the secret writes
+    forged = tmp_path / "forged.html"  # someone without the secret writes the plain hash as the tip
+    forged.write_bytes(out.read_bytes().replace(head["tip"]["mac"].encode(), head["tip"]["hash"].encode()))
+    code, data = verified(capsys, forged)
+    assert code == 1 and data["finding"]["kind"] == "tip"
     part = make(capsys, log, tmp_path / "part.html", "--from", "5")
     assert verified(capsys, part)[1]["ok"]
     monkeypatch.delenv("TABLETRAIL_KEY")
