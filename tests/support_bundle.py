@@ -67,3 +67,16 @@ def cut_last(lines: list[bytes]) -> list[bytes]:
 def swapped(lines: list[bytes], n: int) -> list[bytes]:
     """Lines n and n+1 in each other's place."""
     return [*lines[: n - 1], lines[n], lines[n - 1], *lines[n + 1 :]]
+
+
+def with_words(path: Path, words: dict[str, Any], out: Path) -> Path:
+    """A copy of the bundle carrying other boards and words (a forged copy), its lines unchanged."""
+    packed = base64.b64encode(gzip.compress(json.dumps(words).encode(), mtime=0))
+    data = re.sub(
+        rb'(<script type="application/x-tabletrail" id="tt-words"[^>]*>)[^<]*(</script>)',
+        lambda m: m.group(1) + packed + m.group(2),
+        path.read_bytes(),
+        count=1,
+    )
+    out.write_bytes(data)
+    return out

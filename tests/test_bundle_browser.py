@@ -12,7 +12,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support_bundle import REPLAYS, ROOT, cut_last, lines_of, one_byte, swapped, with_lines
+from support_bundle import (
+    REPLAYS,
+    ROOT,
+    cut_last,
+    lines_of,
+    one_byte,
+    swapped,
+    with_lines,
+    with_words,
+    words_of,
+)
 from tabletrail.cli import main
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -193,3 +203,18 @@ def test_the_maps_picture_is_drawn_from_the_file_itself(tmp_path: Path, capsys, 
     assert integrity(page)[0] == "intact"
     href = page.locator("#board image#picture").get_attribute("href")
     assert href.startswith("data:image/png;base64,")
+
+
+def test_boards_not_made_from_the_lines_are_told(tmp_path: Path, capsys, open_file) -> None:
+    """The page checks each recorded board against its event's own facts: a forged board is named."""
+    log = ROOT / "replays" / "speed-meters-skirmish.jsonl"
+    out = bundle_of(capsys, log, tmp_path / "fight.html")
+    words = words_of(out)
+    for d in words["deltas"]:  # every fighter a cell to the right of where the engine put it
+        for f in d.get("fighters", {}).values():
+            if "pos" in f:
+                f["pos"] = [f["pos"][0] + 1, *f["pos"][1:]]
+    page = open_file(with_words(out, words, tmp_path / "forged.html"))
+    assert integrity(page)[0] == "intact"  # the lines are as written
+    checked = page.locator("#checked").text_content()
+    assert "does not agree with the event's own facts" in checked
