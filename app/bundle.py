@@ -61,22 +61,26 @@ class Withheld:
     why: str
 
 
-def _gm_batches(records: Sequence[Record]) -> dict[int, str]:
-    """The batches a player may not read, each with why: the GM's rulings and settings, and the start.
+def withheld_from_players(records: Sequence[Record]) -> dict[int, str]:
+    """The lines a player may not read, each with why: the GM's rulings and settings, and line 1.
 
-    The first line holds the scenario with the seed of the encounter's dice, from which
-    every seeded roll to come follows: a player's bundle carries the map and fighters
-    without it. (Minimal until the server's per-role redaction is shared: see README.)
+    Line 1 holds the scenario with the seed of the encounter's dice, from which every
+    seeded roll to come follows: a player's bundle carries the map and fighters without
+    it. A ruling's batch goes whole (its command's words, its facts), and so does an undo
+    or redo of one. The rules of the server's per-role redaction (a player's screen),
+    applied to lines: those are kept as their hashes, so the chain still checks.
     """
     from tabletrail.core.ruleset import ENGINE_HANDLERS
 
-    out = {1: "the encounter's setup, which holds the seed of its dice"}
+    ruled: dict[int, str] = {}
     for r in records:
         e = r.event
         if isinstance(e, CommandIssued) and type(e.command) in ENGINE_HANDLERS:
-            out[r.batch] = "a GM's ruling or setting"
-        elif isinstance(e, Undone | Redone) and e.batch in out and e.batch != 1:
-            out[r.batch] = "an undo or redo of a GM's ruling or setting"
+            ruled[r.batch] = "a GM's ruling or setting"
+        elif isinstance(e, Undone | Redone) and e.batch in ruled:
+            ruled[r.batch] = "an undo or redo of a GM's ruling or setting"
+    out = {r.seq: ruled[r.batch] for r in records if r.batch in ruled}
+    out[1] = "the scenario as logged, which holds the seed of the dice"
     return out
 
 
@@ -148,8 +152,8 @@ def build(
     if role not in (GM, WATCHER) and role not in sides:
         raise InputError(f"--side: {role!r} is no side of this encounter (sides: {', '.join(sides)})")
     player = role != GM
-    hidden = _gm_batches(records) if player else {}
-    shown: Callable[[Record], bool] = lambda r: r.batch not in hidden  # noqa: E731
+    hidden = withheld_from_players(records) if player else {}
+    shown: Callable[[Record], bool] = lambda r: r.seq not in hidden  # noqa: E731
     refused = store.refused() if hasattr(store, "refused") else []
     if player:
         refused = [x for x in refused if getattr(x, "by", GM) == role]
@@ -158,7 +162,7 @@ def build(
     )
     key = enc.key
     withheld = [
-        Withheld(r.seq, line_hash(lines[r.seq - 1], key), line_hash(lines[r.seq - 1]), hidden[r.batch])
+        Withheld(r.seq, line_hash(lines[r.seq - 1], key), line_hash(lines[r.seq - 1]), hidden[r.seq])
         for r in records[lo - 1 : hi]
         if not shown(r)
     ]

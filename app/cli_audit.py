@@ -104,7 +104,7 @@ def register(sub: Any, add: AddVerb) -> None:
         "--side",
         default="gm",
         help="the side the bundle is for: a player's leaves out the GM's rulings and settings and the "
-        "setup that holds the dice's seed (default gm: everything)",
+        "first line, which holds the dice's seed (default gm: everything)",
     )
     p.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
 

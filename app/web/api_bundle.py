@@ -1,7 +1,7 @@
 """The replay bundle's download: `GET /api/bundle`, the encounter as one offline HTML file.
 
 The GM's link gets everything; a side's link (or a watcher's) gets that side's share, the
-GM's rulings and settings and the setup that holds the dice's seed left out (app/bundle.py).
+GM's rulings and settings and the first line, which holds the dice's seed, left out (app/bundle.py).
 """
 
 from __future__ import annotations

@@ -295,7 +295,7 @@
     }
     items.push("The boards shown are the engine's fold of the log, recorded in this file when `tabletrail bundle` made it: this page draws them and decides nothing.");
     if (WITHHELD.size) {
-      items.push(`${count(WITHHELD.size)} lines are withheld from this side (the GM's rulings and settings, and the setup that holds the seed of the dice): their hashes are carried, so the chain still checks through them.`);
+      items.push(`${count(WITHHELD.size)} lines are withheld from this side (the GM's rulings and settings, and the first line, which holds the seed of the dice): their hashes are carried, so the chain still checks through them.`);
     }
     items.push(FIRST === 1 && !WITHHELD.size
       ? "Re-deciding every command under the rules is `tabletrail verify` 's job: an arbiter with tabletrail runs `tabletrail verify` on this very file."
