@@ -263,7 +263,12 @@
     $("scrub-label").textContent = `after event ${seq} of ${LAST}: ` + (e.withheld ? "(withheld from this side)" : e.text);
     $("scrub-label").dataset.seq = String(seq);
     const chosen = $("events").querySelector(`li[data-seq="${seq}"]`);
-    if (chosen && chosen.scrollIntoView) chosen.scrollIntoView({ block: "nearest" });
+    if (chosen) {  // scroll the list alone (scrollIntoView would scroll the page too, off the board on a phone)
+      const list = $("events"), top = chosen.offsetTop;
+      if (top < list.scrollTop || top + chosen.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
+    }
     if (withExplain) explain(seq);
     try { history.replaceState(null, "", "#" + seq); } catch (err) { /* a file:// page may refuse: the board is shown anyway */ }
   }
