@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # A verb imports what it uses when it runs (a `do` never loads the audit, the web
 # server or the other rulesets): a GM types dozens of commands an hour.
 PLUGINS = {  # verb groups that live in their own modules, imported only to run or list their verbs
-    "tabletrail.cli_audit": ("explain", "why", "verify", "whatif", "refused"),
+    "tabletrail.cli_audit": ("explain", "why", "verify", "whatif", "refused", "bundle"),
     "tabletrail.cli_store": ("repair", "import", "export", "encounters"),
     "tabletrail.cli_web": ("serve", "invite"),
     "tabletrail.cli_maps": ("import-map",),

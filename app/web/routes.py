@@ -26,7 +26,16 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
-from tabletrail.web import api_audit, api_board, api_commands, api_invites, api_phone, api_reach, api_stream
+from tabletrail.web import (
+    api_audit,
+    api_board,
+    api_bundle,
+    api_commands,
+    api_invites,
+    api_phone,
+    api_reach,
+    api_stream,
+)
 from tabletrail.web.bodies import CommandBody, InviteBody, UndoBody
 from tabletrail.web.invites import GM, Denied, Invite
 from tabletrail.web.table import Table
@@ -236,6 +245,17 @@ ROUTES: tuple[Endpoint, ...] = (
         media=PICTURE,
         answers={404: None},
         tag="board",
+    ),
+    Endpoint(
+        "GET",
+        "/api/bundle",
+        api_bundle.download,
+        WATCHER,
+        "the encounter as one offline HTML file that replays it and checks its chain (a side gets its share)",
+        params=(Param("at", int, "the event the page opens at"),),
+        media=HTML,
+        answers={400: None},
+        tag="audit",
     ),
     Endpoint(
         "GET",
