@@ -32,7 +32,7 @@ from tabletrail.core.units import CU, fmt
 from tabletrail.core.walls import WALLS, step_blocked
 
 MOST_STOPS = 2  # things that stop a step a way may pass, to name the first of them
-MOST_NODES = 1_000  # positions the search past the budget looks at before it gives up
+MOST_NODES = 400  # positions the search past the budget looks at before it gives up
 
 
 @dataclass(frozen=True)
