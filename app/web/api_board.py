@@ -12,7 +12,7 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.events.picture import MEDIA_TYPES, PictureSpec
 from tabletrail.syntax import parse
-from tabletrail.web import views
+from tabletrail.web import redact, views
 from tabletrail.web.api_commands import authorise
 from tabletrail.web.invites import GM, Denied, Invite
 from tabletrail.web.wire import BadRequest, Call, error, notice
@@ -45,7 +45,8 @@ def state(call: Call) -> Response:
                 return error(400, "bad request", f"at: {at} is outside the log (1 to {version})")
             if at != version:
                 enc = table.past(at)
-        return JSONResponse({**views.board(enc, version), "me": me_of(call.user), "exposed": call.exposed})
+        shown = redact.board(call.user, enc, views.board(enc, version))
+        return JSONResponse({**shown, "me": me_of(call.user), "exposed": call.exposed})
 
 
 def options(call: Call) -> Response:
