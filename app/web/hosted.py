@@ -35,6 +35,7 @@ from starlette.types import Receive, Scope, Send
 from tabletrail.core.units import plural
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.postgres_store import CHANNEL, NAME, PostgresStore, encounters, parse_url
+from tabletrail.web.guard import GUARDED, LIMITS
 from tabletrail.web.live import Broker
 from tabletrail.web.server import LOCAL_HOSTS, STATIC, allowed_hosts, create_app
 from tabletrail.web.wire import notice
@@ -169,5 +170,8 @@ def serve_hosted(
     )
     print("(Ctrl+C stops)", flush=True)
     options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 2, "workers": workers}
+    # Each worker speaks the guarded protocol (app/web/guard.py): a request's head and body must arrive in
+    # time, and one client can't hold every connection.
+    options.update(http=GUARDED, limit_concurrency=LIMITS.max_connections)
     uvicorn.run("tabletrail.web.hosted:from_env", factory=True, host=host, port=port, **options)
     print(f"stopped serving {shown}", flush=True)

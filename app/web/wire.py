@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import msgspec
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_BODY_BYTES, check_nesting
@@ -69,10 +69,13 @@ async def read_body(request: Request, kind: type[_T]) -> _T:
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise BadRequest(_too_big(request, int(declared)), 413)
     raw = b""
-    async for chunk in request.stream():  # read no further than the limit, whatever the header said
-        raw += chunk
-        if len(raw) > MAX_BODY_BYTES:
-            raise BadRequest(_too_big(request, len(raw)), 413)
+    try:
+        async for chunk in request.stream():  # read no further than the limit, whatever the header said
+            raw += chunk
+            if len(raw) > MAX_BODY_BYTES:
+                raise BadRequest(_too_big(request, len(raw)), 413)
+    except ClientDisconnect:  # gone mid-body (or too slow, app/web/guard.py): no one to answer, no traceback
+        raise BadRequest(f"{request.url.path}: the client left before its body arrived") from None
     if not raw.strip():
         raise BadRequest(f"{request.url.path}: the request has no body; send a JSON object")
     try:
