@@ -26,7 +26,7 @@ KEEPALIVE_SECONDS = 10.0
 async def stream(call: Call) -> Response:
     """`event: version` at once and at every change; `?last=N` is the version the page already has."""
     table, changes = call.table, call.changes
-    token = token_of(call.request)
+    token = token_of(call.request, query=True)  # EventSource can't set a header
     try:
         seconds = float(call.request.query_params.get("seconds", STREAM_SECONDS))
         last = int(call.request.query_params.get("last", -1))

@@ -30,7 +30,7 @@ from tabletrail.web import api_audit, api_board, api_commands, api_invites, api_
 from tabletrail.web.bodies import CommandBody, InviteBody, UndoBody
 from tabletrail.web.invites import GM, Denied, Invite
 from tabletrail.web.table import Table
-from tabletrail.web.wire import BadRequest, Call, bad, denied, error, read_body, token_of
+from tabletrail.web.wire import BadRequest, Call, bad, denied, error, read_body, token_in_address, token_of
 
 ANYONE, WATCHER, PLAYER = "anyone", "watcher", "player"
 ROLES = (ANYONE, WATCHER, PLAYER, GM)  # each may call what the ones before it may
@@ -68,6 +68,7 @@ class Endpoint:
     answers: Mapping[int, Any] = field(default_factory=dict)  # status -> the answer's type (besides auth's)
     media: str = JSON  # what a 200 is
     tag: str = ""  # the concern it serves, as the description groups it
+    query_token: bool = False  # `?token=` read too: where a browser can't set a header (EventSource, <image>)
 
     @property
     def name(self) -> str:
@@ -215,6 +216,7 @@ ROUTES: tuple[Endpoint, ...] = (
         ),
         media=EVENTS,
         tag="stream",
+        query_token=True,
     ),
     Endpoint(
         "GET",
@@ -226,6 +228,7 @@ ROUTES: tuple[Endpoint, ...] = (
         media=PICTURE,
         answers={404: None},
         tag="board",
+        query_token=True,
     ),
     Endpoint(
         "GET",
@@ -237,6 +240,7 @@ ROUTES: tuple[Endpoint, ...] = (
         media=PICTURE,
         answers={404: None},
         tag="board",
+        query_token=True,
     ),
 )
 
@@ -257,8 +261,11 @@ def _asgi(
     async def endpoint(request: Request) -> Response:
         who = None
         if e.role != ANYONE:
+            token = token_of(request, e.query_token)
+            if token is None and "token" in request.query_params:
+                return token_in_address(request)
             try:
-                who = await anyio.to_thread.run_sync(table.invites.check, token_of(request))
+                who = await anyio.to_thread.run_sync(table.invites.check, token)
             except Denied as exc:
                 return denied(exc)
             if not may(who, e.role):

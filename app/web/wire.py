@@ -118,13 +118,23 @@ def denied(exc: Denied) -> JSONResponse:
     return error(exc.status, "bad link", exc.reason)  # the page says so and stops
 
 
-def token_of(request: Request) -> str | None:
-    """The token a request carries: `Authorization: Bearer …`, or `?token=`
-    (where a browser can't set a header: the live stream)."""
+def token_of(request: Request, query: bool = False) -> str | None:
+    """The token a request carries: `Authorization: Bearer …`, or with `query`, `?token=` (only where a
+    browser can't set a header: the live stream, the pictures an SVG <image> fetches)."""
     auth = request.headers.get("authorization", "")
     if auth[:7].lower() == "bearer ":
         return auth[7:].strip()
-    return request.query_params.get("token")
+    return request.query_params.get("token") if query else None
+
+
+def token_in_address(request: Request) -> JSONResponse:
+    """A token sent in the address to a route that reads it only from the header: it opens nothing."""
+    return error(
+        401,
+        "bad link",
+        f"{request.url.path}: send the token as an Authorization: Bearer header; a token in the address "
+        "(?token=) is read only by the live stream and the pictures",
+    )
 
 
 NOTICE = """<!doctype html>
