@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from tabletrail.core.decide import decide
 from tabletrail.core.geometry import NEIGHBOURS, XY
 from tabletrail.core.reach import Reach, reach, waypoints
@@ -15,7 +15,8 @@ from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.syntax import parse
 from tabletrail.web import views
-from tabletrail.web.wire import Call, error
+from tabletrail.web.answers import Blocked, Further, ReachArea, Tree
+from tabletrail.web.wire import Call, answer, error
 
 
 def reachable(call: Call) -> Response:
@@ -29,19 +30,19 @@ def reachable(call: Call) -> Response:
         known = ", ".join(x.id for x in state.fighters)
         return error(404, "unknown fighter", f"reach: no fighter {fid!r} (fighters: {known})")
     area = reach(state, fid)
-    return JSONResponse(
-        {
-            "version": version,
-            "fighter": fid,
-            "from": list(f.pos),
-            "budget": area.budget,
-            "unit": area.unit,
-            "cells": [[x, y, cost] for (x, y), cost in sorted(area.costs.items())],
+    return answer(
+        ReachArea(
+            version=version,
+            fighter=fid,
+            from_=f.pos,
+            budget=area.budget,
+            unit=area.unit,
+            cells=[(x, y, cost) for (x, y), cost in sorted(area.costs.items())],
             **routes(area, area.costs),
-            "events": sorted([x, y] for x, y in area.events),
-            "blocked": blocked(state, area),
-            "further": further(state, f, area),
-        }
+            events=sorted((x, y) for x, y in area.events),
+            blocked=blocked(state, area),
+            further=further(state, f, area),
+        )
     )
 
 
@@ -82,7 +83,7 @@ def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
             depth.append(depth[parent] + 1 if parent >= 0 else 1)
             parent = index[n]
         ends[f"{cell[0]},{cell[1]}"] = parent
-    out: dict[str, Any] = {"tree": {"steps": steps, "ends": ends}}
+    out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}  # type: ignore[arg-type]
     if sum(depth[i] for i in ends.values() if i >= 0) <= ROUTE_STEPS:
         out["routes"] = {key: _route_of(steps, i) for key, i in ends.items()}
     return out
@@ -96,7 +97,7 @@ def _route_of(steps: list[list[int]], i: int) -> list[list[int]]:
     return out[::-1]
 
 
-def further(state: EncounterState, f: Fighter, area: Reach) -> dict[str, Any] | None:
+def further(state: EncounterState, f: Fighter, area: Reach) -> Further | None:
     """The ruler's middle band: cells past this move's budget that one more action would reach.
 
     None when the ruleset has no such action or none is left (`Ruleset.further_budget`).
@@ -107,15 +108,15 @@ def further(state: EncounterState, f: Fighter, area: Reach) -> dict[str, Any] | 
         return None
     wide = reach(state, f.id, extra=extra)
     beyond = {cell: cost for cell, cost in wide.costs.items() if cell not in area.costs}
-    return {
-        "budget": wide.budget,
-        "action": action,
-        "cells": [[x, y, cost] for (x, y), cost in sorted(beyond.items())],
+    return Further(
+        budget=wide.budget,
+        action=action,
+        cells=[(x, y, cost) for (x, y), cost in sorted(beyond.items())],
         **routes(wide, beyond),
-    }
+    )
 
 
-def blocked(state: EncounterState, area: Reach) -> dict[str, Any] | None:
+def blocked(state: EncounterState, area: Reach) -> Blocked | None:
     """Why the fighter can't move now, or None if it can (or nothing tells).
 
     The step policy prices the cells; whether the fighter may start a move at all
@@ -142,5 +143,12 @@ def blocked(state: EncounterState, area: Reach) -> dict[str, Any] | None:
         return None  # something to spend, but every way is shut: the board shows why
     result = decide(state, parse(text, "reach"))
     if isinstance(result, Rejection) and not views.needs_roll(result):
-        return {**views.refusal(get_ruleset(state.ruleset), result), "tried": text}
+        said = views.refusal(get_ruleset(state.ruleset), result)
+        return Blocked(
+            rule=said["rule"],
+            enforce=said["enforce"],
+            reason=said["reason"],
+            needs_roll=said["needs_roll"],
+            tried=text,
+        )
     return None

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 import msgspec
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_BODY_BYTES, check_nesting
 from tabletrail.web.invites import Denied, Invite
@@ -173,3 +173,8 @@ class Call:
         """The invite of a guarded route (every route but the public pages has one)."""
         assert self.who is not None, "a guarded route's handler is always called with its invite"
         return self.who
+
+
+def answer(value: msgspec.Struct, status: int = 200) -> Response:
+    """An answer of one of app/web/answers.py's types, encoded by msgspec as the contract describes it."""
+    return Response(msgspec.json.encode(value), status_code=status, media_type="application/json")
