@@ -22,8 +22,8 @@ from test_web_support import bearer, invite, new_log
 
 SECRETS = ("hidden pit trap", "collapsed floor", "we roll at the table now")
 RULINGS = [
-    'require-test 4,2 target=3 why="hidden pit trap"',
-    'forbid 6,1 why="collapsed floor"',
+    'require-test 3,1 target=3 why="hidden pit trap"',
+    'forbid 1,2 why="collapsed floor"',
     'setting checks table why="we roll at the table now"',
 ]
 
@@ -107,3 +107,21 @@ def test_a_players_dry_run_and_live_stream_leak_no_ruling(log: Path):
     stream = blue.get("/api/stream?seconds=0")
     assert stream.status_code == 200 and "event: version" in stream.text
     assert [s for s in SECRETS if s in stream.text] == []
+
+
+def test_where_the_engine_quotes_a_rulings_why_a_player_reads_the_gms_reason(log: Path):
+    """A move refused at a forbidden cell, and the dry run of a move across a test, said as the engine
+    says them but with the GM's words left out; the GM still reads them."""
+    gm, blue = ruled(log)
+    version = blue.get("/api/state").json()["version"]
+    refused = blue.post("/api/do", json={"version": version, "text": "move ari 1,2"})
+    assert refused.status_code == 422 and leaked(refused.json()) == [], refused.json()
+    assert "the GM's reason" in refused.json()["message"]
+    across = blue.post("/api/preview", json={"text": "move ari 3,1 roll=5"}).json()
+    assert leaked(across) == [], across
+    mine = gm.post("/api/preview", json={"text": "move ari 1,2"}).json()
+    assert "collapsed floor" in mine["reason"]
+    done = blue.post("/api/do", json={"version": version, "text": "move ari 3,1 roll=5"})
+    assert done.status_code == 200 and leaked(done.json()) == [], done.json()
+    assert leaked(blue.get("/api/events").json()) == []
+    assert "hidden pit trap" in json.dumps(gm.get("/api/events").json()["events"][-3:])

@@ -14,8 +14,9 @@ explanation; a dry run and the live stream carry none of it):
 - The seed of the encounter's dice is the GM's: it tells every seeded roll to
   come. (A seeded roll already drawn is a fact of the table and stays.)
 
-What the engine itself says when a ruling acts on a player's own move (a refusal
-at a forbidden cell, a test sprung) is not rewritten here: it is that move's answer.
+- Where the engine's own words quote a ruling's why (a move refused at a forbidden
+  cell, a test the GM requires, in a dry run, a refusal or the event list), a
+  player reads "the GM's reason" in its place (`scrub`).
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.ruleset import ENGINE_HANDLERS
 from tabletrail.encounter import Encounter
-from tabletrail.events.types import EncounterStarted, Redone, Undone
+from tabletrail.events.types import EncounterStarted, Redone, RulingMade, Undone
 from tabletrail.web.invites import GM, Invite
 
 RULED = "the GM made a ruling"
+REASON = "the GM's reason"
 A_RULING = "a GM ruling"
 NO_RULINGS: dict[str, list[Any]] = {"forbid": [], "test": []}
 
@@ -61,7 +64,7 @@ def board(who: Invite, enc: Encounter, data: dict[str, Any]) -> dict[str, Any]:
         label = data.get(key)
         if label is not None and label["batch"] in ruled:
             out[key] = {**label, "text": A_RULING}
-    return out
+    return scrub(who, enc, out)
 
 
 def records(who: Invite, enc: Encounter, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -77,7 +80,7 @@ def records(who: Invite, enc: Encounter, rows: list[dict[str, Any]]) -> list[dic
         elif row["seq"] in targets:
             row = {**row, "text": f"{A_RULING} {targets[row['seq']]}", "note": ""}
         out.append(row)
-    return out
+    return scrub(who, enc, out)
 
 
 def _ruling_targets(enc: Encounter, ruled: set[int]) -> dict[int, str]:
@@ -115,7 +118,7 @@ def explain(who: Invite, enc: Encounter, data: dict[str, Any]) -> dict[str, Any]
         command["target_text"] = A_RULING
         out["text"], out["note"] = f"{A_RULING} {'undone' if data['type'] == 'undone' else 'redone'}", ""
     out["command"] = command
-    return out
+    return scrub(who, enc, out)
 
 
 def _unseeded(event: dict[str, Any]) -> dict[str, Any]:
@@ -124,3 +127,35 @@ def _unseeded(event: dict[str, Any]) -> dict[str, Any]:
     if event.get("type") != "encounter-started" or not isinstance(scenario, dict):
         return event
     return {**event, "scenario": {k: v for k, v in scenario.items() if k != "seed"}}
+
+
+def reasons(enc: Encounter) -> list[str]:
+    """Every why the GM gave a ruling, in force or not, longest first (so a longer one is replaced whole)."""
+    whys = {
+        str(entry[3]) for key in (FORBID, TEST) for entry in enc.state.marks.get(key, ()) if len(entry) > 3
+    }
+    whys.update(r.event.why for r in enc.records if isinstance(r.event, RulingMade))
+    return sorted((w for w in whys if len(w.strip()) >= 3), key=len, reverse=True)
+
+
+def scrub(who: Invite, enc: Encounter, data: Any) -> Any:
+    """`data` with every ruling's why replaced by REASON in its strings, for a link that isn't the GM's."""
+    if sees_all(who):
+        return data
+    whys = reasons(enc)
+    if not whys:
+        return data
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            for why in whys:
+                if why in value:
+                    value = value.replace(why, REASON)
+            return value
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [walk(v) for v in value]
+        return value
+
+    return walk(data)
