@@ -19,7 +19,7 @@ import pytest
 from support_contract import run, served
 from test_web_support import bearer, invite, new_log
 
-EXAMPLES = 3
+EXAMPLES = 2
 
 
 @pytest.fixture

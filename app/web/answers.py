@@ -12,13 +12,21 @@ never breaks a reader.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Meta, UnsetType
 
-Cell = tuple[int, int]
-Priced = tuple[int, int, int]  # x, y, cost in hundredths of the unit
+# Fixed-length number lists, written as arrays of a length (not tuples: their `prefixItems` schema is
+# one some OpenAPI tools still misread, and a client reads the same JSON either way).
+Cell = Annotated[list[int], Meta(min_length=2, max_length=2, description="x, y")]
+Priced = Annotated[
+    list[int], Meta(min_length=3, max_length=3, description="x, y, cost (hundredths of the unit)")
+]
+Pos = Annotated[
+    list[int], Meta(min_length=3, max_length=3, description="x, y, z (z in hundredths of the unit)")
+]
+Step = Annotated[list[int], Meta(min_length=4, max_length=4, description="x, y, running cost, parent step")]
 
 
 class Answer(msgspec.Struct, kw_only=True, omit_defaults=False):
@@ -121,7 +129,7 @@ class FighterView(Answer):
     id: str
     name: str
     side: str
-    pos: tuple[int, int, int]
+    pos: Pos
     ground: int
     size: str
     states: dict[str, str]
@@ -261,7 +269,7 @@ class Tree(Answer):
     """Every cheapest route as one tree: steps[i] = [x, y, running cost, parent] (parent -1: the first
     step); ends["x,y"] = the step a cell's route ends on. Follow parents back to read a route."""
 
-    steps: list[tuple[int, int, int, int]]
+    steps: list[Step]
     ends: dict[str, int]
 
 
@@ -290,7 +298,7 @@ class ReachArea(Answer):
 
     version: int
     fighter: str
-    from_: tuple[int, int, int] = msgspec.field(name="from")
+    from_: Pos = msgspec.field(name="from")
     budget: int
     unit: str
     cells: list[Priced]
@@ -325,7 +333,7 @@ class DryRun(Answer):
 
     ok: bool
     version: int
-    from_: tuple[int, int, int] | None = msgspec.field(name="from")
+    from_: Pos | None = msgspec.field(name="from")
     text: str | UnsetType = UNSET
     route: str | UnsetType = UNSET
     path: list[Cell] | UnsetType = UNSET
