@@ -27,11 +27,11 @@ from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_WAYPOINTS
 from tabletrail.events.log import Record
 from tabletrail.syntax import parse
-from tabletrail.web import views
+from tabletrail.web import redact, views
 from tabletrail.web.bodies import CommandBody, MoveBody, UndoBody
 from tabletrail.web.invites import GM, Invite
 from tabletrail.web.table import Table
-from tabletrail.web.wire import BadRequest, Call, Stale, bad, error, stale
+from tabletrail.web.wire import BadRequest, Call, Stale, bad, stale
 
 
 def preview(call: Call) -> Response:
@@ -49,7 +49,8 @@ def preview(call: Call) -> Response:
             dry = views.dry_run(enc, command, text, body.reveal)
     except BadRequest as exc:
         return bad(exc)
-    return JSONResponse({**dry, "version": version, **extra, "from": list(f.pos) if f else None})
+    said = {**dry, "version": version, **extra, "from": list(f.pos) if f else None}
+    return JSONResponse(redact.scrub(call.user, enc, said))
 
 
 def do(call: Call) -> Response:
@@ -69,7 +70,7 @@ def do(call: Call) -> Response:
             if body.version != version:
                 return stale(Stale(body.version or 0, version))
             command, text, extra = _command(table, body, "do", who)
-            return _written(table, body.version, command, text, extra, body.command_id)
+            return _written(table, body.version, command, text, extra, who, body.command_id)
     except BadRequest as exc:
         return bad(exc)
 
@@ -96,7 +97,7 @@ def _undo_or_redo(call: Call, kind: type[Undo] | type[Redo]) -> Response:
             if again is not None:
                 return again
             authorise(table.live(), who, command, False, verb)
-            return _written(table, body.version, command, verb, {}, body.command_id)
+            return _written(table, body.version, command, verb, {}, who, body.command_id)
     except BadRequest as exc:
         return bad(exc)
 
@@ -242,19 +243,24 @@ def replayed(table: Table, command_id: str | None, who: Invite, where: str) -> R
     if done[0].actor != who.role:
         raise BadRequest(f"{where}: command_id {command_id!r} was used from another link", 409)
     issued = enc.timeline.commands.get(done[0].batch)
-    return JSONResponse(
-        {
-            "ok": True,
-            "version": len(enc.records),
-            "replayed": True,
-            "text": issued.text if issued else "",
-            "records": [views.record(enc, r, role=r.actor) for r in done],
-        }
-    )
+    said = {
+        "ok": True,
+        "version": len(enc.records),
+        "replayed": True,
+        "text": issued.text if issued else "",
+        "records": [views.record(enc, r, role=r.actor) for r in done],
+    }
+    return JSONResponse(redact.scrub(who, enc, said))
 
 
 def _written(
-    table: Table, seen: int, command: Command, text: str, extra: dict[str, Any], command_id: str | None = None
+    table: Table,
+    seen: int,
+    command: Command,
+    text: str,
+    extra: dict[str, Any],
+    who: Invite,
+    command_id: str | None = None,
 ) -> Response:
     """Run a write and answer: 200 with the new records, 422 refused, 409 stale."""
     with table.lock:
@@ -262,24 +268,26 @@ def _written(
             result = table.write(seen, command, text, command_id)
         except Stale as exc:
             return stale(exc)
-        return _write_answer(table, result, extra)
+        return _write_answer(table, result, extra, who)
 
 
-def _write_answer(table: Table, result: list[Record] | Rejection, extra: dict[str, Any]) -> Response:
-    if isinstance(result, Rejection):
-        return error(
-            422,
-            "refused",
-            f"refused by {result.rule}: {result.reason}",
-            **extra,
-            **views.refusal(get_ruleset(table.live().state.ruleset), result),
-        )
+def _write_answer(
+    table: Table, result: list[Record] | Rejection, extra: dict[str, Any], who: Invite
+) -> Response:
+    """200 with the records appended, or 422 with the rule that refused; as `who` may read them."""
     enc = table.live()
-    return JSONResponse(
-        {
-            "ok": True,
-            "version": len(enc.records),
+    if isinstance(result, Rejection):
+        said = {
+            "error": "refused",
+            "message": f"refused by {result.rule}: {result.reason}",
             **extra,
-            "records": [views.record(enc, r, role=r.actor) for r in result],  # in the words of who wrote it
+            **views.refusal(get_ruleset(enc.state.ruleset), result),
         }
-    )
+        return JSONResponse(redact.scrub(who, enc, said), status_code=422)
+    said = {
+        "ok": True,
+        "version": len(enc.records),
+        **extra,
+        "records": [views.record(enc, r, role=r.actor) for r in result],  # in the words of who wrote it
+    }
+    return JSONResponse(redact.scrub(who, enc, said))

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
-from starlette.responses import JSONResponse, Response
+from typing import Any
+
+from starlette.responses import Response
 from tabletrail.events.errors import InputError
+from tabletrail.web.answers import InviteInfo, InviteList, MadeInvite
 from tabletrail.web.bodies import InviteBody
-from tabletrail.web.invites import qr_svg, role_for
-from tabletrail.web.wire import Call, error
+from tabletrail.web.invites import Invite, qr_svg, role_for
+from tabletrail.web.wire import Call, answer, error
+
+
+def _public(invite: Invite) -> dict[str, Any]:
+    return {k: v for k, v in invite.public().items() if k in InviteInfo.__struct_fields__}
+
+
+def info(invite: Invite) -> InviteInfo:
+    """A link as the GM sees it (Invite.public: never its token or digest)."""
+    return InviteInfo(**_public(invite))
 
 
 def invites(call: Call) -> Response:
     """Every link of the encounter: id, role, when made, until when, revoked or not."""
-    return JSONResponse({"invites": [i.public() for i in call.table.invites.all()]})
+    return answer(InviteList(invites=[info(i) for i in call.table.invites.all()]))
 
 
 def invite(call: Call) -> Response:
@@ -25,7 +37,7 @@ def invite(call: Call) -> Response:
     except InputError as exc:
         return error(400, "bad request", str(exc))
     url = f"{str(call.request.base_url).rstrip('/')}/join/{tok}"
-    return JSONResponse({**made.public(), "token": tok, "url": url, "qr": qr_svg(url)})
+    return answer(MadeInvite(**_public(made), token=tok, url=url, qr=qr_svg(url)))
 
 
 def revoke(call: Call) -> Response:
@@ -39,4 +51,4 @@ def revoke(call: Call) -> Response:
         done = call.table.invites.revoke(ident)
     except InputError as exc:
         return error(404, "not found", str(exc))
-    return JSONResponse(done.public())
+    return answer(info(done))

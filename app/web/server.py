@@ -39,6 +39,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.log import Store
+from tabletrail.web import guard
 from tabletrail.web.address import recorded
 from tabletrail.web.api_board import STATIC
 from tabletrail.web.invites import session_link
@@ -131,7 +132,9 @@ def serve(log: str, port: int, host: str = "127.0.0.1", allow: tuple[str, ...] =
             table.closing.set()  # end the live streams, so the open pages don't hold the exit up
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    # The guarded protocol: a request's head and body must arrive in time, one client can't hold
+    # every connection (app/web/guard.py).
+    config = guard.config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     shown = host if host not in ("0.0.0.0", "::") else (lan_address() or "127.0.0.1")
     shown = f"[{shown}]" if ":" in shown else shown
     url = f"http://{shown}:{port}"
