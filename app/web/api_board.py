@@ -28,7 +28,8 @@ def me_of(who: Invite) -> dict[str, Any]:
 
 def me(call: Call) -> Response:
     who = call.user
-    return answer(Me(role=who.role, gm=who.role == GM, invite=who.id, label=who.label, exposed=exposed_for(call)))
+    shown = exposed_for(call)
+    return answer(Me(role=who.role, gm=who.role == GM, invite=who.id, label=who.label, exposed=shown))
 
 
 def exposed_for(call: Call) -> bool:
