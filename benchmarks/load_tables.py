@@ -42,7 +42,6 @@ import os
 import random
 import resource
 import socket
-import statistics
 import subprocess
 import sys
 import time
@@ -287,7 +286,9 @@ def delays(table: Table) -> tuple[list[float], list[float], int]:
     return every, each, missed
 
 
-async def load(port: int, tables: list[Table], seconds: float, every: float, tally: Tally, pids: list[int]) -> dict:
+async def load(
+    port: int, tables: list[Table], seconds: float, every: float, tally: Tally, pids: list[int]
+) -> dict:
     stop = asyncio.Event()
     pages = []
     for table in tables:
@@ -351,7 +352,17 @@ def run(database: str, n: int, seconds: float, every: float, workers: int, env: 
         print(f"  {n} tables made in {time.perf_counter() - made:.1f} s (schema {schema})", flush=True)
         port = free_port()
         server = subprocess.Popen(
-            [sys.executable, "-m", "tabletrail", "serve", url, "--workers", str(workers), "--port", str(port)],
+            [
+                sys.executable,
+                "-m",
+                "tabletrail",
+                "serve",
+                url,
+                "--workers",
+                str(workers),
+                "--port",
+                str(port),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             env={**os.environ, **env},
@@ -397,7 +408,7 @@ def report(f: dict, seconds: float) -> bool:
         print(f"  error: {what}")
     print(
         f"  each page told: p50 {pct(each, 50) * 1000:.1f} ms p99 {pct(each, 99) * 1000:.1f} ms; "
-        f"server {f["workers"] + 1} processes, CPU {f['cpu']:.2f} cores busy, "
+        f"server {f['workers'] + 1} processes, CPU {f['cpu']:.2f} cores busy, "
         f"RSS {f['rss']:.0f} MB ({(f['rss'] - f['idle']) * 1024 / max(n, 1):.0f} KB a table above "
         f"{f['idle']:.0f} MB idle); this client {f['client_cpu']:.2f} cores; "
         f"{tally.reconnects} stream reconnects; load {os.getloadavg()[0]:.2f}"
@@ -417,7 +428,9 @@ LIMIT_MS = 250.0
 
 def main() -> None:
     global LIMIT_MS
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--database", default=os.environ.get("TABLETRAIL_DB", DEFAULT_DATABASE))
     parser.add_argument("--tables", type=int, default=20, help="tables for one run (default 20)")
     parser.add_argument("--seconds", type=float, default=60.0, help="commands are sent for this long")
