@@ -135,7 +135,7 @@ class Table:
     turn: int = 0  # index into TURNS of the active fighter
     moved: bool = False
     away: dict[str, bool] = field(default_factory=dict)  # fighter -> standing on its other cell
-    commands: list[tuple[float, int]] = field(default_factory=list)  # (POST sent, version it made)
+    commands: list[tuple[float, int, float]] = field(default_factory=list)  # (POST sent, version, took)
     told: list[list[tuple[float, int]]] = field(default_factory=list)  # per page: (arrival, version)
 
     def next_command(self) -> tuple[str, str]:
@@ -264,16 +264,16 @@ async def play(
                     table.version = answer.json().get("version", table.version)
             else:
                 table.version = answer.json()["version"]
-                table.commands.append((sent, table.version))
+                table.commands.append((sent, table.version, tally.posts[-1]))
                 table.committed(text)
         at += every
 
 
-def delays(table: Table) -> tuple[list[float], list[float], int]:
+def delays(table: Table, slow: list[tuple[float, float, float, str]]) -> tuple[list[float], list[float], int]:
     """Per command: the time until its last page was told; per (command, page): until that page was;
-    and how many (command, page) pairs were never told."""
+    and how many (command, page) pairs were never told. `slow` gets (every page, sent, POST, table)."""
     every, each, missed = [], [], 0
-    for sent, version in table.commands:
+    for sent, version, took in table.commands:
         worst = 0.0
         for told in table.told:
             at = next((t for t, v in told if v >= version and t >= sent), None)
@@ -283,6 +283,7 @@ def delays(table: Table) -> tuple[list[float], list[float], int]:
             each.append(at - sent)
             worst = max(worst, at - sent)
         every.append(worst)
+        slow.append((worst, sent, took, table.name))
     return every, each, missed
 
 
@@ -321,9 +322,9 @@ async def load(
     for task in pages:
         task.cancel()
     await asyncio.gather(*pages, return_exceptions=True)
-    every_page, each, missed = [], [], 0
+    every_page, each, missed, slow = [], [], 0, []
     for t in tables:
-        a, b, m = delays(t)
+        a, b, m = delays(t, slow)
         every_page += a
         each += b
         missed += m
@@ -336,6 +337,7 @@ async def load(
         "cpu": busy,
         "rss": memory,
         "pages": len(pages),
+        "slowest": [(w, s - start, p, name) for w, s, p, name in sorted(slow, reverse=True)[:4]],
     }
 
 
@@ -413,6 +415,10 @@ def report(f: dict, seconds: float) -> bool:
         f"{f['idle']:.0f} MB idle); this client {f['client_cpu']:.2f} cores; "
         f"{tally.reconnects} stream reconnects; load {os.getloadavg()[0]:.2f}"
     )
+    slowest = ", ".join(
+        f"{name} at {at:.1f} s: {w * 1000:.0f} ms (POST {p * 1000:.0f} ms)" for w, at, p, name in f["slowest"]
+    )
+    print(f"  slowest commands (every page told): {slowest}")
     p99 = pct(every, 99) * 1000
     print(
         f"tables={n} pages={f['pages']} commands/s={rate:.1f} p50_ms={pct(every, 50) * 1000:.1f} "
