@@ -8,7 +8,10 @@ the server ends a stream. Every table commits one command every --every seconds
 (10 by default) through `POST /api/do` with the token of a player whose fighter
 is active: the active fighter steps to a cell beside its start and back on its
 next turn, then its side ends the turn. Table clocks are spread evenly over the
-interval.
+interval. The pages open evenly over --open-seconds (30, a stream's length), as a
+hall of players arrives, so their reconnects are spread too; --herd opens them all
+at once, as after a server restart, when every stream then ends and reconnects in
+the same second.
 
 Figures per N: commands/s committed; p50/p99 from a command's POST to the moment
 the LAST page of its table was told of it (the version event); p99 of the POST
@@ -22,7 +25,8 @@ error; `--find` steps N up (doubling from --start), then halves the gap once or
 twice between the last good and the first bad N.
 
     .venv/bin/python benchmarks/load_tables.py --tables 50 --seconds 60
-    .venv/bin/python benchmarks/load_tables.py --find --seconds 40
+    .venv/bin/python benchmarks/load_tables.py --find --seconds 60
+    .venv/bin/python benchmarks/load_tables.py --tables 100 --herd   # every page at once
 
 The database is TABLETRAIL_DB (default postgresql://postgres@127.0.0.1/test); all
 of it lives in a schema of its own, dropped after each N. Everything listens on
@@ -288,17 +292,20 @@ def delays(table: Table, slow: list[tuple[float, float, float, str]]) -> tuple[l
 
 
 async def load(
-    port: int, tables: list[Table], seconds: float, every: float, tally: Tally, pids: list[int]
+    port: int, tables: list[Table], seconds: float, every: float, spread: float, tally: Tally, pids: list[int]
 ) -> dict:
     stop = asyncio.Event()
     pages = []
+    total = len(tables) * (1 + len(PLAYERS))
+    began = time.perf_counter()
     for table in tables:
         tokens = [table.gm] + [t for _, t in table.players]
         table.told = [[] for _ in tokens]
         for page, token in enumerate(tokens):
+            # Pages open evenly over `spread` seconds, as a hall of people arrives: each then reconnects
+            # on its own clock when the server ends its stream. 0 (--herd): all at once, as after a restart.
+            await asyncio.sleep(max(0.0, began + spread * len(pages) / total - time.perf_counter()))
             pages.append(asyncio.create_task(follow(port, table, token, page, stop, tally)))
-            if len(pages) % 50 == 0:
-                await asyncio.sleep(0.05)  # open the pages as a room of people does, not all in one tick
     deadline = time.perf_counter() + 120
     while any(not told for t in tables for told in t.told) and time.perf_counter() < deadline:
         await asyncio.sleep(0.2)
@@ -341,8 +348,10 @@ async def load(
     }
 
 
-def run(database: str, n: int, seconds: float, every: float, workers: int, env: dict[str, str]) -> dict:
+def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
     """One N: a fresh schema, a fresh server, the load, the figures; the schema dropped after."""
+    database, seconds, every, workers = args.database, args.seconds, args.every, args.workers
+    spread = 0.0 if args.herd else args.open_seconds
     schema = f"tt_load_{uuid.uuid4().hex[:10]}"
     sep = "&" if "?" in database else "?"
     url = f"{database}{sep}schema={schema}"
@@ -379,7 +388,7 @@ def run(database: str, n: int, seconds: float, every: float, workers: int, env: 
         pids = family(server.pid)
         idle = rss_mb(pids)
         own0 = time.process_time()
-        figures = asyncio.run(load(port, tables, seconds, every, tally, pids))
+        figures = asyncio.run(load(port, tables, seconds, every, spread, tally, pids))
         figures["client_cpu"] = (time.process_time() - own0) / (seconds + GRACE)
         figures["idle"] = idle
         figures["workers"] = len(pids) - 1
@@ -442,6 +451,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="commands are sent for this long")
     parser.add_argument("--every", type=float, default=10.0, help="seconds between one table's commands")
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument(
+        "--open-seconds", type=float, default=30.0, help="the pages open evenly over this long (default 30)"
+    )
+    parser.add_argument("--herd", action="store_true", help="every page opens at once (a server restart)")
     parser.add_argument("--find", action="store_true", help="step N up to find the knee")
     parser.add_argument("--start", type=int, default=25, help="--find: the first N (then doubled)")
     parser.add_argument("--max-tables", type=int, default=800, help="--find: never more than this")
@@ -460,16 +473,17 @@ def main() -> None:
     print(
         f"load_tables: {os.cpu_count()} cores, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
         f"open files {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}, {args.workers} workers, "
-        f"one command a table every {args.every:g} s for {args.seconds:g} s",
+        f"one command a table every {args.every:g} s for {args.seconds:g} s, pages opened "
+        + ("all at once" if args.herd else f"over {args.open_seconds:g} s"),
         flush=True,
     )
     if not args.find:
-        report(run(args.database, args.tables, args.seconds, args.every, args.workers, env), args.seconds)
+        report(run(args, args.tables, env), args.seconds)
         return
     good, bad, n = 0, None, args.start
     while n <= args.max_tables:
         print(f"N={n}", flush=True)
-        if report(run(args.database, n, args.seconds, args.every, args.workers, env), args.seconds):
+        if report(run(args, n, env), args.seconds):
             good, n = n, n * 2
         else:
             bad = n
@@ -479,7 +493,7 @@ def main() -> None:
             break
         n = (good + bad) // 2
         print(f"N={n}", flush=True)
-        if report(run(args.database, n, args.seconds, args.every, args.workers, env), args.seconds):
+        if report(run(args, n, env), args.seconds):
             good = n
         else:
             bad = n
