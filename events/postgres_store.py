@@ -66,6 +66,7 @@ except ImportError:  # the postgres extra is not installed: store_for says so wh
 FORMAT = 1  # store_format of the tables below
 DEFAULT_SCHEMA = "tabletrail"
 CHANNEL = "tabletrail"  # NOTIFY channel: payload "schema\tencounter\tversion"
+_COMPOSED: dict[tuple[str, str], bytes] = {}  # (schema, statement) -> its bytes (see PostgresStore._q)
 COPY_FROM = 1000  # a batch of more rows than this (an import) is written with COPY
 CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
 
@@ -256,9 +257,17 @@ class PostgresStore(DatabaseReads):
 
     # --- the connection ----------------------------------------------------------
 
-    def _q(self, text: str) -> sql.Composed:
-        """A statement on this store's schema: {s} stands for the quoted schema name."""
-        return sql.SQL(text).format(s=sql.Identifier(self.schema))
+    def _q(self, text: str) -> bytes:
+        """A statement on this store's schema: {s} stands for the quoted schema name.
+
+        Composed once per schema and kept as bytes: psycopg then finds its converted
+        (and, after a few uses, prepared) form by those bytes, with no composing per call.
+        """
+        key = (self.schema, text)
+        query = _COMPOSED.get(key)
+        if query is None:
+            query = _COMPOSED[key] = sql.SQL(text).format(s=sql.Identifier(self.schema)).as_bytes(None)  # type: ignore[arg-type]
+        return query
 
     def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
         with self._conn(doing) as conn:
@@ -292,6 +301,7 @@ class PostgresStore(DatabaseReads):
                 raise InputError(f"{self.name}: {doing}: {_first_line(exc)}") from None
             except pg_errors.UndefinedTable:
                 self.db.checked.discard(self.schema)
+                self.db.checked.discard(f"{self.schema}\tinvites")
                 raise InputError(
                     f"{self.name}: {doing}: the database has no tabletrail tables in schema "
                     f"{self.schema!r} (they were dropped?); nothing was changed"
@@ -567,10 +577,18 @@ class PostgresStore(DatabaseReads):
 
     # --- invitation links (app/web/invites.py keeps them here) ------------------------
 
+    def _invites_table(self, conn: psycopg.Connection) -> None:
+        """Make the invites table if an older store lacks it: once a connection, not at every check
+        (a live page checks its link at every change; that was one round trip in three)."""
+        made = f"{self.schema}\tinvites"
+        if made not in self.db.checked:
+            conn.execute(self._q(INVITES))
+            self.db.checked.add(made)
+
     def load_invites(self) -> list[bytes]:
         """The encounter's invites, oldest first (the table is made if an older store lacks it)."""
         with self._conn("reading invitation links") as conn:
-            conn.execute(self._q(INVITES))
+            self._invites_table(conn)
             rows = conn.execute(
                 self._q("SELECT line FROM {s}.invites WHERE encounter = %s ORDER BY n"), (self.encounter,)
             ).fetchall()
@@ -578,7 +596,7 @@ class PostgresStore(DatabaseReads):
 
     def save_invite(self, ident: str, line: bytes) -> None:
         with self._conn("keeping an invitation link") as conn:
-            conn.execute(self._q(INVITES))
+            self._invites_table(conn)
             conn.execute(
                 self._q(
                     "INSERT INTO {s}.invites (encounter, id, line) VALUES (%s, %s, %s) "
