@@ -34,12 +34,13 @@ PostgreSQL delivers a notification only when (and if) its transaction commits.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
@@ -66,6 +67,8 @@ except ImportError:  # the postgres extra is not installed: store_for says so wh
 FORMAT = 1  # store_format of the tables below
 DEFAULT_SCHEMA = "tabletrail"
 CHANNEL = "tabletrail"  # NOTIFY channel: payload "schema\tencounter\tversion"
+_T = TypeVar("_T")
+_TICKS = itertools.count()  # the order of asks and reads in this process (PostgresStore._shared)
 _COMPOSED: dict[tuple[str, str], bytes] = {}  # (schema, statement) -> its bytes (see PostgresStore._q)
 COPY_FROM = 1000  # a batch of more rows than this (an import) is written with COPY
 CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
@@ -254,6 +257,7 @@ class PostgresStore(DatabaseReads):
         self._snapshot_every = snapshot_every
         # private: a connection of its own (a second device in tests; a benchmark's client)
         self.db = Database(self.where.conninfo) if private else Database.shared(self.where.conninfo)
+        self._reads: dict[str, tuple[int, Any]] = {}  # what `_shared` read last: key -> (began, value)
 
     # --- the connection ----------------------------------------------------------
 
@@ -365,12 +369,32 @@ class PostgresStore(DatabaseReads):
 
     # --- reading ---------------------------------------------------------------
 
+    def _shared(self, key: str, doing: str, read: Callable[[psycopg.Connection], _T]) -> _T:
+        """A read that threads asking at the same time share, never one older than the caller.
+
+        The connection is one per process (`Database`), so when six live pages of a
+        table wake at one change, their reads queue for it. A caller is handed the
+        result of a read that BEGAN after it asked (so it sees every commit a read of
+        its own would); only if none did does it run the query itself.
+        """
+        asked = next(_TICKS)
+        with self._conn(doing) as conn:
+            began, value = self._reads.get(key, (-1, None))
+            if began > asked:
+                return value  # type: ignore[no-any-return]
+            began = next(_TICKS)
+            value = read(conn)
+            self._reads[key] = (began, value)
+            return value
+
     def _head(self) -> int | None:
-        with self._conn("reading") as conn:
+        def read(conn: psycopg.Connection) -> int | None:
             row = conn.execute(
                 self._q("SELECT version FROM {s}.encounters WHERE encounter = %s"), (self.encounter,)
             ).fetchone()
-        return row[0] if row else None
+            return row[0] if row else None
+
+        return self._shared("head", "reading", read)
 
     def _missing(self) -> InputError:
         return InputError(
@@ -587,12 +611,15 @@ class PostgresStore(DatabaseReads):
 
     def load_invites(self) -> list[bytes]:
         """The encounter's invites, oldest first (the table is made if an older store lacks it)."""
-        with self._conn("reading invitation links") as conn:
+
+        def read(conn: psycopg.Connection) -> tuple[bytes, ...]:
             self._invites_table(conn)
             rows = conn.execute(
                 self._q("SELECT line FROM {s}.invites WHERE encounter = %s ORDER BY n"), (self.encounter,)
             ).fetchall()
-        return [bytes(row[0]) for row in rows]
+            return tuple(bytes(row[0]) for row in rows)
+
+        return list(self._shared("invites", "reading invitation links", read))
 
     def save_invite(self, ident: str, line: bytes) -> None:
         with self._conn("keeping an invitation link") as conn:
