@@ -176,24 +176,35 @@ def _first_line(exc: BaseException) -> str:
 
 
 class Database:
-    """One connection to one database, shared by the stores of a process (and its threads) under a lock.
+    """A few connections to one database, shared by the stores of a process and its threads.
 
-    A web worker serving 200 encounters holds one connection, not 200. A broken
-    connection (the server restarted) is dropped and made again at the next use.
+    A web worker serving 200 encounters holds at most SIZE connections, not 200.
+    A thread takes one for a whole `holding()` (a transaction never spans two), a
+    nested `holding()` in the same thread keeps the one it has, and a thread that
+    finds all SIZE in use waits for one. More than one, because a live page's reads
+    are round trips, not CPU: one connection made every page and every command of
+    the worker queue behind one another's round trips (benchmarks/load_tables.py).
+    A broken connection (the server restarted) is dropped with every idle one, and
+    made again at the next use.
     """
 
+    SIZE = 4  # connections a process keeps to one database
     _open: dict[tuple[int, str], Database] = {}
     _made = threading.Lock()
 
-    def __init__(self, conninfo: str) -> None:
+    def __init__(self, conninfo: str, size: int = SIZE) -> None:
         self.conninfo = conninfo
-        self.lock = threading.RLock()
-        self.conn: psycopg.Connection | None = None
-        self.checked: set[str] = set()  # schemas whose tables were found (or made) on this connection
+        self.size = size
+        self.pool = threading.Condition()
+        self.idle: list[psycopg.Connection] = []
+        self.out = 0  # connections held by threads now
+        self.generation = 0  # moved on by close(): a connection held across it is closed when given back
+        self.mine = threading.local()  # this thread's connection, how deep its holding() is, its generation
+        self.checked: set[str] = set()  # schemas whose tables were found (or made) on this database
 
     @classmethod
     def shared(cls, conninfo: str) -> Database:
-        """This process's connection to the database (a forked child makes its own)."""
+        """This process's connections to the database (a forked child makes its own)."""
         key = (os.getpid(), conninfo)
         with cls._made:
             db = cls._open.get(key)
@@ -201,28 +212,76 @@ class Database:
                 db = cls._open[key] = Database(conninfo)
             return db
 
+    @property
+    def conn(self) -> psycopg.Connection | None:
+        """The connection this thread holds (None before its first use in this holding)."""
+        return getattr(self.mine, "conn", None)
+
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """A connection for this thread until the block ends (taken at `connect()`)."""
+        depth = getattr(self.mine, "depth", 0)
+        if depth:
+            self.mine.depth = depth + 1
+            try:
+                yield
+            finally:
+                self.mine.depth = depth
+            return
+        with self.pool:
+            while not self.idle and self.out >= self.size:
+                self.pool.wait()
+            self.out += 1
+            self.mine.conn = self.idle.pop() if self.idle else None
+            self.mine.generation = self.generation
+        self.mine.depth = 1
+        try:
+            yield
+        finally:
+            conn, self.mine.conn, self.mine.depth = self.conn, None, 0
+            with self.pool:
+                self.out -= 1
+                keep = conn is not None and not conn.closed and not conn.broken
+                if keep and self.mine.generation == self.generation:
+                    self.idle.append(conn)  # type: ignore[arg-type]
+                    conn = None
+                self.pool.notify()
+            _close(conn)
+
     def connect(self) -> psycopg.Connection:
-        if self.conn is not None and not self.conn.closed and not self.conn.broken:
-            return self.conn
+        conn = self.conn
+        if conn is not None and not conn.closed and not conn.broken:
+            return conn
         self.drop()
         try:
-            self.conn = psycopg.connect(self.conninfo, autocommit=True)
+            self.mine.conn = psycopg.connect(self.conninfo, autocommit=True)
         except psycopg.OperationalError as exc:
             raise Unavailable(f"cannot reach the PostgreSQL server ({_first_line(exc)})") from None
         except psycopg.ProgrammingError as exc:  # a malformed conninfo
             raise InputError(f"not a usable PostgreSQL URL ({_first_line(exc)})") from None
-        return self.conn
+        return self.mine.conn
 
     def drop(self) -> None:
-        if self.conn is not None:
-            with contextlib.suppress(Exception):  # closing a dead connection may fail; it is gone anyway
-                self.conn.close()
-        self.conn = None
+        """Close this thread's connection, and the idle ones: the server they reach may be gone too."""
+        _close(self.conn)
+        self.mine.conn = None
+        with self.pool:
+            idle, self.idle = self.idle, []
+        for conn in idle:
+            _close(conn)
         self.checked.clear()
 
     def close(self) -> None:
-        with self.lock:
-            self.drop()
+        """Close every connection (one held by another thread as soon as it is given back)."""
+        with self.pool:
+            self.generation += 1
+        self.drop()
+
+
+def _close(conn: psycopg.Connection | None) -> None:
+    if conn is not None:
+        with contextlib.suppress(Exception):  # closing a dead connection may fail; it is gone anyway
+            conn.close()
 
 
 class PostgresStore(DatabaseReads):
@@ -284,7 +343,7 @@ class PostgresStore(DatabaseReads):
     @contextmanager
     def _conn(self, doing: str, create: bool = False, check: bool = True) -> Iterator[psycopg.Connection]:
         """The connection, its tables checked, with PostgreSQL's errors turned into one-line InputErrors."""
-        with self.db.lock:
+        with self.db.holding():
             try:
                 try:
                     conn = self.db.connect()
@@ -372,8 +431,8 @@ class PostgresStore(DatabaseReads):
     def _shared(self, key: str, doing: str, read: Callable[[psycopg.Connection], _T]) -> _T:
         """A read that threads asking at the same time share, never one older than the caller.
 
-        The connection is one per process (`Database`), so when six live pages of a
-        table wake at one change, their reads queue for it. A caller is handed the
+        A process has a few connections (`Database`), so when six live pages of a
+        table wake at one change, their reads queue for them. A caller is handed the
         result of a read that BEGAN after it asked (so it sees every commit a read of
         its own would); only if none did does it run the query itself.
         """

@@ -4,6 +4,7 @@ caller is ever handed a read older than its own question (a commit finished befo
 from __future__ import annotations
 
 import threading
+import time
 
 from support_postgres import url
 from tabletrail.encounter import Encounter
@@ -61,3 +62,31 @@ def test_a_link_revoked_through_another_connection_is_refused_at_the_next_check(
     there = PostgresStore(url(pg_schema), private=True)
     Invites(keep_for(there.name, there), encounter_key(there)).revoke(made.id)
     assert mine.all()[0].revoked is not None
+
+
+def test_a_slow_round_trip_does_not_hold_up_another_threads_read(pg_schema: str):
+    """One connection per process made every page and command of a worker queue behind each other."""
+    here = PostgresStore(url(pg_schema))
+    fresh(here)
+    slow_done = threading.Event()
+    read_at: list[bool] = []
+
+    def slow() -> None:
+        with here._conn("sleeping") as conn:
+            conn.execute("SELECT pg_sleep(3)")
+        slow_done.set()
+
+    t = threading.Thread(target=slow)
+    t.start()
+    time.sleep(0.3)  # the slow query is under way on its connection
+    here.version()
+    read_at.append(slow_done.is_set())
+    t.join()
+    assert read_at == [False]
+
+
+def test_a_nested_use_in_one_thread_keeps_its_connection(pg_schema: str):
+    here = PostgresStore(url(pg_schema))
+    fresh(here)
+    with here._conn("outer") as outer, here._conn("inner") as inner:
+        assert inner is outer
