@@ -60,8 +60,9 @@ def test_a_players_command_is_written_as_said_by_its_side(log: Path):
     me = blue.get("/api/me").json()
     assert me["role"] == "blue" and me["gm"] is False
     done = do(blue, "move ari 3,1")
-    assert done["text"] == "move ari 3,1 by=blue"
-    assert last_actor(log) == ("blue", "move ari 3,1 by=blue")
+    assert done["text"] == "move ari 3,1"  # the player's screen says no by= (issue 27)...
+    assert last_actor(log) == ("blue", "move ari 3,1 by=blue")  # ...the log records who asked
+    assert all("by=" not in r["text"] for r in done["records"])
 
 
 def test_a_player_may_not_move_another_sides_fighter_by_any_request(log: Path):
@@ -227,11 +228,11 @@ def test_the_invite_verb_prints_a_link_and_lists_without_tokens(
     log: Path, capsys: pytest.CaptureFixture[str]
 ):
     assert main(["invite", str(log), "--side", "blue", "--url", "http://table.example:8000", "--json"]) == 0
-    made = json.loads(capsys.readouterr().out)
+    made = json.loads(capsys.readouterr().out)["data"]
     assert made["url"].startswith("http://table.example:8000/join/tt1.") and made["role"] == "blue"
     assert client(log, made["url"].rsplit("/", 1)[1]).get("/api/me").json()["role"] == "blue"
     assert main(["invite", str(log), "--list", "--json"]) == 0
-    listed = json.loads(capsys.readouterr().out)["invites"]
+    listed = json.loads(capsys.readouterr().out)["data"]["invites"]
     assert [i["id"] for i in listed] == [made["id"]] and "tt1." not in json.dumps(listed)
     assert main(["invite", str(log), "--side", "purple"]) == 2
     assert "no side 'purple'" in capsys.readouterr().err

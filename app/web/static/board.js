@@ -1,0 +1,420 @@
+// The board drawing: a board view (the JSON /api/state sends) drawn into an SVG element.
+// Standalone on purpose: it knows nothing of the server, the page or its state, so an offline
+// replay file can inline it and draw the same board. Everything it needs comes in its arguments;
+// where it would fetch a picture it asks `opts` for the address.
+
+export const SVG = "http://www.w3.org/2000/svg";
+const DARK_TERRAIN = new Set(["wall", "gap", "deep-water"]);  // light labels on these
+const GLYPHS = {
+  difficult: "∴", rough: "∴", hazard: "⚠", trap: "✶", slippery: "≈", unstable: "∿", gap: "▽", ladder: "H", stairs: "≡",
+  ledge: "▭", obstacle: "■", deep: "≋", soft: "·", climbable: "↥",
+};
+
+/** A number in centi-units (what the engine sends) as the table writes it: 250 -> "2.5". */
+export function fmt(cu) {
+  const sign = cu < 0 ? "-" : "";
+  const a = Math.abs(cu);
+  const whole = Math.floor(a / 100), frac = a % 100;
+  if (frac === 0) return sign + whole;
+  return (sign + whole + "." + String(frac).padStart(2, "0")).replace(/0+$/, "");
+}
+
+export function el(tag, attrs = {}, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const layer = (svg, id) => svg.querySelector("#" + id);
+
+/**
+ * Draw the whole board into `svg` (its children are replaced). `opts`:
+ *   selected      the selected fighter's id (drawn ringed in gold)
+ *   reach         the reachable area (/api/reach) to shade, or null
+ *   preview       a dry run (/api/preview) whose route to draw, or null
+ *   waypoints     [[x, y], ...] asked for so far
+ *   pictureHref   (picture) -> the address of the battle-map picture; omitted: no picture
+ *   imageHref     (fighter) -> the address of a token picture; omitted: initials instead
+ *   onPictureError (picture) -> called when the battle-map picture fails to load
+ * Returns where each token is drawn: fighter id -> [x, y, r, sharing].
+ */
+export function drawBoard(svg, board, opts = {}) {
+  const m = board.map;
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  svg.replaceChildren(el("defs", { id: "defs" }));
+  const terrain = el("g", { id: "terrain" });
+  const heights = el("g", { id: "heights" });
+  const tops = Object.values(m.legend).map((k) => k.ground + k.height - k.depth);
+  const highest = Math.max(1, ...tops);
+  const unit = board.ruleset.unit;
+  for (let y = 0; y < m.height; y++) {
+    for (let x = 0; x < m.width; x++) {
+      const k = m.legend[m.rows[y][x]];
+      const rect = el("rect", {
+        x, y, width: 1, height: 1, class: `cell t-${k.terrain}`, "data-x": x, "data-y": y,
+        "data-cell": `${x},${y}`, "data-terrain": k.terrain,
+      });
+      rect.append(el("title", {}, `${x},${y} ${k.terrain}` + (k.tags.length ? ` (${k.tags.join(", ")})` : "") +
+        (k.ground ? `, ground ${fmt(k.ground)} ${unit}` : "") +
+        (k.height ? `, an obstacle ${fmt(k.height)} ${unit} high` : "") +
+        (k.depth ? `, ${fmt(k.depth)} ${unit} deep` : "")));
+      terrain.append(rect);
+      const top = k.ground + k.height - k.depth;
+      if (top > 0 && k.terrain !== "wall") {  // the higher, the darker: a tower reads as one at a glance
+        terrain.append(el("rect", { x, y, width: 1, height: 1, class: "raised", "fill-opacity": (0.05 + 0.22 * top / highest).toFixed(3) }));
+      }
+      if (top) {
+        const dark = DARK_TERRAIN.has(k.terrain) ? " on-dark" : "";
+        heights.append(el("text", { x: x + 0.06, y: y + 0.28, class: "height" + dark, "data-height": `${x},${y}` }, fmt(top)));
+      }
+      const glyph = k.tags.map((t) => GLYPHS[t]).find(Boolean);
+      if (glyph && k.terrain !== "wall") {
+        terrain.append(el("text", { x: x + 0.5, y: y + 0.68, class: "glyph", "text-anchor": "middle" }, glyph));
+      }
+    }
+  }
+  const picture = drawPicture(svg, board, opts);
+  svg.append(terrain, el("g", { id: "reach" }), heights, drawWalls(board), el("g", { id: "rulings" }), el("g", { id: "links" }),
+    el("g", { id: "route" }), el("g", { id: "fighters" }));
+  if (picture) terrain.before(picture);
+  const centres = tokenPlaces(board.fighters);
+  const rulings = layer(svg, "rulings");
+  for (const [x, y] of board.rulings.forbid) {
+    rulings.append(el("path", { d: `M${x + 0.2},${y + 0.2}L${x + 0.8},${y + 0.8}M${x + 0.8},${y + 0.2}L${x + 0.2},${y + 0.8}`, class: "forbid" }));
+  }
+  for (const [x, y, , why, target] of board.rulings.test) {
+    const t = el("text", { x: x + 0.78, y: y + 0.4, class: "test", "text-anchor": "middle" }, "?");
+    t.append(el("title", {}, `a test of ${target} to cross: ${why}`));
+    rulings.append(t);
+  }
+  drawLinks(svg, board, centres);
+  drawFighters(svg, board, centres, opts);
+  drawReach(svg, board, opts.reach);
+  drawRoute(svg, board, opts.preview, opts.waypoints || []);
+  return centres;
+}
+
+/** Show the whole map (what a replay without the page's zoom wants). */
+export function fitViewBox(svg, board) {
+  svg.setAttribute("viewBox", `0 0 ${board.map.width} ${board.map.height}`);
+}
+
+// The battle-map picture ([picture] of the scenario) under the grid: in board units, a cell being 1,
+// it is width / pixels_per_grid cells wide with its top-left corner at `origin`, so it zooms and pans
+// with the board. The floor cells go clear over it; a picture that fails to load gives the floor back.
+function drawPicture(svg, board, opts) {
+  const p = board.picture;
+  const href = p && opts.pictureHref ? opts.pictureHref(p) : null;
+  svg.classList.toggle("has-picture", Boolean(href));
+  if (!href || !p.width || !p.height) return null;
+  const img = el("image", {
+    id: "picture", href,
+    x: p.origin[0], y: p.origin[1], width: p.width / p.pixels_per_grid, height: p.height / p.pixels_per_grid,
+    preserveAspectRatio: "none", "data-name": p.name,
+  });
+  img.addEventListener("error", () => {
+    svg.classList.remove("has-picture");
+    img.remove();
+    if (opts.onPictureError) opts.onPictureError(p);
+  });
+  return img;
+}
+
+// Walls on cell edges and doors between two cells (the board's `walls` and `doors`): a wall is a
+// thick line along a grid line; a door a bar across its edge, brown when closed, with a lock when
+// locked, and swung open (a thin leaf on its hinge) when open.
+export function wallList(b) {
+  const raw = b.walls || (b.map && b.map.walls) || [];
+  return raw.map((w) => (Array.isArray(w) ? w : String(w).split(/[-,]/).map(Number))).filter((w) => w.length === 4 && w.every(Number.isFinite));
+}
+
+export function doorList(b) {
+  const raw = b.doors || (b.map && b.map.doors) || [];
+  return raw.map((d) => {
+    const cells = d.cells || String(d.at).split("|").map((c) => c.split(",").map(Number));
+    const state = d.state || (d.locked ? "locked" : d.closed === false ? "open" : "closed");
+    return { at: d.at || cells.map((c) => c.join(",")).join("|"), cells, state };
+  }).filter((d) => d.cells.length === 2 && d.cells.flat().every(Number.isFinite));
+}
+
+/** The grid edge a door stands on: [x1, y1, x2, y2], and whether it is upright. */
+export function doorEdge(d) {
+  const [[ax, ay], [bx, by]] = d.cells;
+  const upright = ay === by;  // side by side: an upright edge; one above the other: a level one
+  const ex = Math.max(ax, bx), ey = Math.max(ay, by);
+  return { line: upright ? [ex, ay, ex, ay + 1] : [ax, ey, ax + 1, ey], upright };
+}
+
+function drawWalls(board) {
+  const g = el("g", { id: "walls" });
+  for (const [x1, y1, x2, y2] of wallList(board)) {
+    g.append(el("line", { x1, y1, x2, y2, class: "wall", "data-wall": `${x1},${y1}-${x2},${y2}` }));
+  }
+  for (const d of doorList(board)) {
+    const { line: [x1, y1, x2, y2], upright } = doorEdge(d);
+    const words = d.state === "locked" ? "a locked door" : d.state === "open" ? "an open door" : "a closed door";
+    const grp = el("g", { class: `door ${d.state}`, "data-door": d.at, "data-state": d.state, role: "button",
+      "aria-label": `${words} between ${d.cells.map((c) => c.join(",")).join(" and ")}` });
+    grp.append(el("title", {}, `${words} between ${d.cells.map((c) => c.join(",")).join(" and ")}`));
+    // A wide clear band along the edge: what a fingertip hits (the slab alone is a few pixels).
+    grp.append(el("rect", { x: upright ? x1 - 0.22 : x1, y: upright ? y1 : y1 - 0.22, width: upright ? 0.44 : 1,
+      height: upright ? 1 : 0.44, class: "door-hit" }));
+    if (d.state === "open") {  // the leaf swung a quarter turn on its hinge, the doorway left clear
+      grp.append(el("line", { x1, y1, x2: upright ? x1 + 0.9 : x1, y2: upright ? y1 : y1 + 0.9, class: "leaf" }));
+      grp.append(el("line", { x1, y1, x2, y2, class: "doorway" }));
+    } else {
+      grp.append(el("line", { x1: x1 + (upright ? 0 : 0.08), y1: y1 + (upright ? 0.08 : 0),
+        x2: x2 - (upright ? 0 : 0.08), y2: y2 - (upright ? 0.08 : 0), class: "slab" }));
+      if (d.state === "locked") {
+        const cx = (x1 + x2) / 2, cy = (y1 + y2) / 2;
+        grp.append(el("circle", { cx, cy, r: 0.15, class: "lock" }));  // a padlock: shackle and body
+        grp.append(el("path", { d: `M${cx - 0.05},${cy}v-0.04a0.05,0.05 0 0 1 0.1,0v0.04`, class: "shackle" }));
+        grp.append(el("rect", { x: cx - 0.075, y: cy - 0.005, width: 0.15, height: 0.1, rx: 0.015, class: "lock-body" }));
+      }
+    }
+    g.append(grp);
+  }
+  return g;
+}
+
+/** The terrains of this map, each as the board draws it, with its name (HTML nodes for a key). */
+export function terrainKey(board) {
+  const m = board.map, seen = new Map();
+  for (const k of Object.values(m.legend)) if (!seen.has(k.terrain)) seen.set(k.terrain, k);
+  return [...seen.values()].map((k) => {
+    const swatch = document.createElementNS(SVG, "svg");
+    swatch.setAttribute("viewBox", "0 0 1 1");
+    swatch.setAttribute("class", "swatch");
+    swatch.append(el("rect", { x: 0, y: 0, width: 1, height: 1, class: `cell t-${k.terrain}` }));
+    const glyph = k.tags.map((t) => GLYPHS[t]).find(Boolean);
+    if (glyph && k.terrain !== "wall") swatch.append(el("text", { x: 0.5, y: 0.72, class: "glyph", "text-anchor": "middle" }, glyph));
+    const entry = document.createElement("span");
+    entry.className = "terrain-entry";
+    entry.dataset.terrain = k.terrain;
+    entry.append(swatch, " " + k.terrain);
+    return entry;
+  });
+}
+
+// Where each token goes: the middle of its cell, or side by side when a cell holds several
+// (some rules let fighters share a square).
+export function tokenPlaces(fighters) {
+  const byCell = {};
+  for (const f of fighters) (byCell[`${f.pos[0]},${f.pos[1]}`] ||= []).push(f);
+  const out = {};
+  for (const group of Object.values(byCell)) {
+    const n = group.length;
+    const r = n === 1 ? 0.36 : n === 2 ? 0.22 : 0.17;
+    group.forEach((f, i) => {
+      let dx = 0, dy = 0;
+      if (n === 2) dx = i === 0 ? -0.24 : 0.24;
+      else if (n > 2) { const a = (2 * Math.PI * i) / n - Math.PI / 2; dx = 0.25 * Math.cos(a); dy = 0.25 * Math.sin(a); }
+      out[f.id] = [f.pos[0] + 0.5 + dx, f.pos[1] + 0.5 + dy, r, n];
+    });
+  }
+  return out;
+}
+
+function initials(name) {
+  const words = name.trim().split(/\s+/);
+  return (words.length > 1 ? words[0][0] + words[1][0] : name.slice(0, 2)).toUpperCase();
+}
+
+/** The middle of a fighter's token, in board units. */
+export function centreOf(centres, f) {
+  const c = centres[f.id];
+  return c ? [c[0], c[1]] : [f.pos[0] + 0.5, f.pos[1] + 0.5];
+}
+
+// A side's colour: the scenario's ([sides.NAME] colour = …), else its name's colour when it is one,
+// else the next of a palette chosen so white names stay readable on every one of them.
+const NAMED = { blue: "#2f6fd6", red: "#cf3a2e", green: "#2b8a4b", yellow: "#a8850f", gold: "#a8850f",
+  purple: "#8345b8", orange: "#c8620f", teal: "#13837a", pink: "#c2185b", grey: "#5d6670", gray: "#5d6670",
+  black: "#333", brown: "#8a5a2b" };
+const PALETTE = ["#2f6fd6", "#cf3a2e", "#2b8a4b", "#8345b8", "#c8620f", "#13837a", "#c2185b", "#5d6670"];
+export function sideColour(board, side) {
+  if (board && board.side_colours && board.side_colours[side]) return board.side_colours[side];
+  if (NAMED[side]) return NAMED[side];
+  const sides = board ? board.sides.filter((x) => !NAMED[x]) : [];
+  const i = Math.max(0, sides.indexOf(side));
+  return PALETTE[(i + 2) % PALETTE.length];
+}
+
+function drawLinks(svg, board, centres) {
+  const g = layer(svg, "links");
+  const byId = Object.fromEntries(board.fighters.map((f) => [f.id, f]));
+  const name = (id) => byId[id].name;
+  for (const [kind, a, b] of board.links) {
+    if (!byId[a] || !byId[b]) continue;
+    const [x1, y1] = centreOf(centres, byId[a]), [x2, y2] = centreOf(centres, byId[b]);
+    const cls = kind === "engaged" || kind === "grab" ? kind : "other";
+    const words = kind === "engaged" ? `${name(a)} and ${name(b)} are engaged` : kind === "grab" ? `${name(a)} holds ${name(b)}`
+      : `${name(a)} and ${name(b)}: ${kind.replace(/_/g, " ")}`;
+    const line = el("line", { x1, y1, x2, y2, class: `link ${cls}`, "data-link": `${kind}:${a}:${b}` });
+    line.append(el("title", {}, words));
+    g.append(line);
+    // Adjacent tokens hide most of the line: a marker halfway says which link it is.
+    const mark = el("g", { class: `link-mark ${cls}` });
+    mark.append(el("circle", { cx: (x1 + x2) / 2, cy: (y1 + y2) / 2, r: 0.13 }));
+    mark.append(el("text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2 + 0.07, "text-anchor": "middle" },
+      kind === "engaged" ? "⚔" : kind === "grab" ? "∞" : "·"));
+    mark.append(el("title", {}, words));
+    g.append(mark);
+  }
+  for (const f of board.fighters) {
+    const d = f.heading;  // where a drift, a push-off or a glide carries it (the server reads the marks)
+    if (!d || (!d.dx && !d.dy)) continue;
+    const [cx, cy] = centreOf(centres, f);
+    const len = Math.hypot(d.dx, d.dy);
+    const reach = Math.min(3, Math.max(1, d.speed || 1.6));
+    const ux = d.dx / len, uy = d.dy / len;
+    const ex = cx + ux * reach, ey = cy + uy * reach;
+    const arrow = el("g", { class: "trajectory", "data-trajectory": f.id });
+    arrow.append(el("path", { d: `M${cx},${cy}L${ex},${ey}` }));
+    arrow.append(el("path", { class: "head", d: `M${ex},${ey}L${ex - 0.22 * ux + 0.14 * uy},${ey - 0.22 * uy - 0.14 * ux}` +
+      `L${ex - 0.22 * ux - 0.14 * uy},${ey - 0.22 * uy + 0.14 * ux}Z` }));
+    arrow.append(el("title", {}, `${f.id} ${d.why}`));
+    g.append(arrow);
+  }
+}
+
+/** A state worth writing on the board: not the turn (the ring shows it) and not a machine at rest. */
+export function shownStates(board, f) {
+  const rest = board.machines || {};
+  return Object.entries(f.states).filter(([m, v]) => m !== "turn" && rest[m] !== v).map(([, v]) => v.replace(/_/g, " "));
+}
+
+// Fit a label into `width` board units: long ones are squeezed rather than spilling onto the next cell.
+function fitted(node, text, width, size) {
+  if (text.length * size * 0.56 > width) {
+    node.setAttribute("textLength", width.toFixed(3));
+    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return node;
+}
+
+function drawFighters(svg, board, centres, opts) {
+  const g = layer(svg, "fighters"), defs = layer(svg, "defs");
+  for (const f of board.fighters) {
+    const [cx, cy] = centreOf(centres, f);
+    const [, , r, sharing] = centres[f.id] || [0, 0, 0.36, 1];
+    const states = shownStates(board, f);
+    const prone = f.states.posture === "prone";
+    const airborne = f.pos[2] > f.ground;
+    const under = f.pos[2] < f.ground;  // below the cell's surface: swimming under water, down in a gap
+    const classes = ["fighter"];
+    if (f.id === opts.selected) classes.push("selected");
+    if (f.active) classes.push("active");
+    if (prone) classes.push("prone");
+    if (airborne) classes.push("airborne");
+    if (under) classes.push("under");
+    const grp = el("g", {
+      class: classes.join(" "), "data-fid": f.id, "data-x": f.pos[0], "data-y": f.pos[1],
+      "data-states": states.join(" "), role: "button", "aria-label": f.name,
+    });
+    grp.append(el("title", {}, `${f.name} (${f.side})${f.active ? ", acting now" : ""}` +
+      (states.length ? ": " + states.join(", ") : "") + (f.damage ? ` · damage ${f.damage}` : "")));
+    const k = r / 0.36;  // tokens sharing a cell are drawn smaller
+    if (f.active) grp.append(el("circle", { cx, cy, r: r + 0.11 * k, class: "ring" }));
+    const colour = sideColour(board, f.side);
+    const token = prone
+      ? el("ellipse", { cx, cy: cy + 0.1 * k, rx: 0.42 * k, ry: 0.22 * k, class: "token", fill: colour })
+      : el("circle", { cx, cy, r, class: "token", fill: colour });
+    grp.append(token);
+    const href = f.image && !prone && opts.imageHref ? opts.imageHref(f) : null;
+    if (href) {  // the scenario's picture, clipped round, the side's colour as its rim
+      const clip = el("clipPath", { id: `clip-${f.id}` });
+      clip.append(el("circle", { cx, cy, r: r * 0.86 }));
+      defs.append(clip);
+      grp.append(el("image", { href, x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, "clip-path": `url(#clip-${f.id})`,
+        preserveAspectRatio: "xMidYMid slice", class: "token-image" }));
+    } else {
+      grp.append(el("text", { x: cx, y: cy + (prone ? 0.2 : 0.1) * k, class: "token-label", "text-anchor": "middle",
+        style: `font-size: ${(0.3 * k).toFixed(3)}px` }, initials(f.name)));
+    }
+    // The name on a plate under the token: what a player looks for on a crowded map. Beside
+    // another fighter the plate keeps to its own cell, the first word only ("Ari the Quick" next
+    // to "Bo" read "Ari the QuickBo").
+    const crowded = board.fighters.some((o) => o.id !== f.id && o.pos[1] === f.pos[1] && Math.abs(o.pos[0] - f.pos[0]) === 1);
+    let plate = f.name.length > 18 ? f.name.slice(0, 17) + "…" : f.name;
+    if (crowded && sharing === 1) plate = plate.split(" ")[0];
+    grp.append(fitted(el("text", { x: cx, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle" }, plate),
+      plate, sharing > 1 ? 1 / sharing : crowded ? 0.96 : 2.2, 0.3));
+    const badges = [...states];
+    if (airborne) badges.push("↑" + fmt(f.pos[2] - f.ground));
+    if (under) badges.push("↓" + fmt(f.ground - f.pos[2]));
+    if (badges.length) {
+      const text = badges.join(" ");
+      const width = 0.96 / sharing;
+      grp.append(fitted(el("text", { x: cx, y: f.pos[1] + 0.97, class: "badge", "text-anchor": "middle" }, text), text, width, 0.2));
+    }
+    if (f.damage) {
+      const dx = cx + 0.7 * r, dy = cy - 0.7 * r;
+      grp.append(el("circle", { cx: dx, cy: dy, r: 0.15 * Math.max(k, 0.7), class: "damage" }));
+      grp.append(el("text", { x: dx, y: dy + 0.08, class: "damage-label", "text-anchor": "middle" }, f.damage));
+    }
+    g.append(grp);
+  }
+}
+
+/** Shade a fighter's reachable area (/api/reach) on a drawn board; null clears it. */
+export function drawReach(svg, board, r) {
+  const g = layer(svg, "reach");
+  if (!g) return;
+  g.replaceChildren();
+  if (!r) return;
+  const events = new Set(r.events.map(([x, y]) => `${x},${y}`));
+  const budget = Math.max(r.budget, 1);
+  for (const [x, y, cost] of r.cells) {
+    const rect = el("rect", {
+      x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92,
+      class: "reach" + (events.has(`${x},${y}`) ? " event" : "") + (r.blocked ? " blocked" : ""),
+      "fill-opacity": (0.55 - 0.4 * (cost / budget)).toFixed(3),
+      "data-x": x, "data-y": y, "data-cost": cost,
+    });
+    rect.append(el("title", {}, `${x},${y}: ${fmt(cost)} ${r.unit}` +
+      (events.has(`${x},${y}`) ? " (something happens here: a check or a stop)" : "") +
+      (r.blocked ? ` (but it can't move now: ${r.blocked.reason})` : "")));
+    g.append(rect);
+    g.append(el("text", { x: x + 0.94, y: y + 0.92, class: "cost", "text-anchor": "end" }, fmt(cost)));
+  }
+  if (!r.further || r.blocked) return;
+  for (const [x, y, cost] of r.further.cells) {  // the middle band: one more action would reach these
+    const rect = el("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, class: "reach-further", "data-x": x, "data-y": y, "data-cost": cost });
+    rect.append(el("title", {}, `${x},${y}: ${fmt(cost)} ${r.unit}, past this move's ${fmt(r.budget)} ${r.unit}: needs ${r.further.action}`));
+    g.append(rect);
+  }
+}
+
+const points = (pts) => pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" ");
+
+/** Draw a dry run's route (and the waypoints asked for) on a drawn board. */
+export function drawRoute(svg, board, p, waypoints = []) {
+  const g = layer(svg, "route");
+  if (!g) return;
+  g.replaceChildren();
+  svg.classList.toggle("previewing", Boolean(p));  // the route's costs, not the area's
+  for (const [x, y] of waypoints) g.append(el("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.12, class: "waypoint" }));
+  if (p && p.path && p.from && (!p.ok || !p.moves || !p.moves.length)) {
+    // Refused, or waiting for a table roll: the route that was asked for, dashed, so the table sees
+    // what was meant (red when refused).
+    const kind = p.needs_roll ? "pending" : "refused";
+    g.append(el("polyline", { points: points([[p.from[0], p.from[1]], ...p.path]), class: `path ${kind}`, id: "path" }));
+    const [ex, ey] = p.path[p.path.length - 1];
+    g.append(el("circle", { cx: ex + 0.5, cy: ey + 0.5, r: 0.16, class: `destination ${kind}` }));
+    return;
+  }
+  if (!p || !p.moves || !p.moves.length) return;
+  for (const m of p.moves) {
+    const f = board.fighters.find((x) => x.id === m.fighter);
+    const start = m === p.moves[0] && p.from ? p.from : f ? f.pos : m.steps[0].cell;
+    const pts = [[start[0], start[1]], ...m.steps.map((s) => s.cell)];
+    g.append(el("polyline", { points: points(pts), class: "path", id: "path" }));
+    for (const s of m.steps) {
+      g.append(el("text", { x: s.cell[0] + 0.5, y: s.cell[1] + 0.34, class: "stepcost", "text-anchor": "middle" }, fmt(s.cost)));
+    }
+    const last = pts[pts.length - 1];
+    g.append(el("circle", { cx: last[0] + 0.5, cy: last[1] + 0.5, r: 0.16, class: "destination" }));
+  }
+}

@@ -1,0 +1,120 @@
+// The event list, the timeline and the explain panel: what happened, and why, one tap away.
+import { api } from "./api.js";
+import { fmt } from "./board.js";
+import { $, S, h, hooks, ruleChip, say } from "./shared.js";
+
+export async function loadEvents() {
+  const { status, data } = await api("GET", "/api/events");
+  if (status !== 200) return;
+  S.events = data.events;
+  renderEvents();
+}
+
+export function renderEvents() {
+  const list = $("events");
+  const at = S.board ? S.board.at : Infinity;
+  list.replaceChildren(...S.events.map((e) => {
+    const cls = [e.status, e.seq > at && !S.live ? "future" : "", e.seq === S.explainSeq ? "chosen" : ""].filter(Boolean).join(" ");
+    return h("li", { class: cls, "data-seq": e.seq, onclick: () => explain(e.seq) },
+      `${e.seq} · ${e.text} `, ...e.rules.map(ruleChip), ...why(e));
+  }));
+  if (S.live) { list.scrollTop = list.scrollHeight; return; }
+  const now = list.querySelector(`li[data-seq="${at}"]`);  // the point the board shows, mid-list
+  if (now) list.scrollTop = now.offsetTop - list.clientHeight / 2;
+}
+
+// Why an event happened, in the rule's own words: inline after the sentence, never only a tooltip.
+export function why(e) {
+  return e.note ? [h("span", { class: "why" }, ` — ${e.note}`)] : [];
+}
+
+export function ruleLine(r) {
+  return h("div", { class: "rule-line" }, ruleChip(r.id), " " + (r.enforce || "") + (r.default ? ` (default ruling: ${r.default})` : ""));
+}
+
+function cardText(c) {
+  if (!c) return "—";
+  return `${c.pos[0]},${c.pos[1]} height ${fmt(c.pos[2])}; spent ${c.spent_text.join(", ") || "nothing"}; ` +
+    `damage ${c.damage}; may still move ${c.move_left_text}` +
+    (Object.keys(c.states).length ? "; " + Object.entries(c.states).map(([k, v]) => `${k} ${v}`).join(", ") : "");
+}
+
+export function fightersBlock(fighters) {
+  return h("div", {}, ...fighters.map((f) => h("div", { class: "fighter-change" },
+    h("b", {}, f.id), ": ", cardText(f.before), " → ", cardText(f.after))));
+}
+
+export function checksBlock(checks) {
+  return h("ul", { class: "checks" }, ...checks.map((c) => h("li", {},
+    `${c.fighter}: ${c.check} check, ${c.source} `,
+    c.hidden ? h("i", {}, "number hidden until the command is confirmed") : `rolled ${c.number}` +
+      (c.modifier ? ` ${c.modifier > 0 ? "+" : ""}${c.modifier} = ${c.total}` : "") +
+      (c.target !== null ? ` against ${c.target}: ${c.passed ? "passed" : "failed"}` : ""),
+    " ", ...c.rules.map(ruleChip))));
+}
+
+// A move step by step; its line in words comes from the server (render.Words), as `explain` prints it.
+export function stepsTable(m) {
+  const n = (v) => (m.length ? fmt(v) : String(v));
+  const rows = m.steps.map((s) => h("tr", {},
+    h("td", {}, String(s.n)), h("td", {}, `${s.cell[0]},${s.cell[1]}`), h("td", {}, n(s.cost)),
+    h("td", {}, n(s.total)), h("td", {}, n(s.left)),
+    h("td", {}, [s.terrain, s.diagonal ? "diagonal" : "", s.mode].filter(Boolean).join(", "))));
+  const line = h("div", { class: "move-line" }, m.text + " ", ...m.rules.map(ruleChip));
+  if (!rows.length) return h("div", {}, line);  // stopped before its first step: no table of none
+  return h("div", {}, line,
+    h("table", { class: "steps" },
+      h("tr", {}, ...["#", "to", m.cost_unit, "total", "left", "why"].map((t) => h("th", {}, t))), ...rows));
+}
+
+export async function explain(seq) {
+  S.explainSeq = seq;
+  const { status, data } = await api("GET", "/api/events/" + seq);
+  const box = $("explain");
+  if (status !== 200) { box.textContent = data.message; return; }
+  box.className = "";
+  const c = data.command;
+  const parts = [
+    h("div", {}, h("b", {}, `#${data.seq} ${data.type}`), ` · batch ${data.batch} · ${data.status}`),
+    h("div", {}, data.text),
+    h("div", {}, "command: ", h("code", {}, c.text), ` by ${c.by} (entered by ${c.actor} at ${c.at})` + (c.why ? ` · why: ${c.why}` : "")),
+  ];
+  if (data.note) parts.push(h("div", {}, "note: " + data.note));
+  parts.push(h("div", {}, h("b", {}, "rules")), ...data.rules.map(ruleLine));
+  const more = data.batch_rules.filter((r) => !data.rules.some((x) => x.id === r.id));
+  if (more.length) parts.push(h("div", { class: "muted" }, "the rest of the batch cites:"), ...more.map(ruleLine));
+  for (const m of data.moves) parts.push(stepsTable(m));
+  if (data.checks.length) parts.push(checksBlock(data.checks));
+  if (data.fighters.length) parts.push(h("div", {}, h("b", {}, "before → after")), fightersBlock(data.fighters));
+  const bearing = data.settings.filter((x) => x.bears);
+  if (bearing.length) parts.push(h("div", {}, "settings in force: " + bearing.map((x) => `${x.name} = ${JSON.stringify(x.value)}`).join(", ")));
+  if (data.rulings.made_here.length) parts.push(h("div", {}, "GM ruling: " + data.rulings.made_here.map((r) => `${r.kind}: ${r.why}`).join("; ")));
+  if (data.events.length > 1) {
+    parts.push(h("div", {}, "same batch: " + data.events.map((e) => `#${e.seq} ${e.event.type}`).join(" · ")));
+  }
+  parts.push(h("details", {}, h("summary", {}, "the event as logged"), h("pre", {}, JSON.stringify(data.event))));
+  box.replaceChildren(...parts);
+  renderEvents();
+}
+
+// The timeline: a past point is a read-only board.
+export async function loadAt(at) {
+  const { status, data } = await api("GET", "/api/state?at=" + at);
+  if (status !== 200) { say("error", data.message); return; }
+  say("", "");  // what was said was about the live game
+  S.version = data.version;
+  if (data.live) { await hooks.loadLive(); return; }
+  S.live = false;
+  S.board = data;
+  S.reach = null;
+  hooks.clearPreview();
+  hooks.render();
+  renderEvents();
+}
+
+let scrubTimer = null;
+export function onScrub() {
+  const at = Number($("scrubber").value);
+  clearTimeout(scrubTimer);
+  scrubTimer = setTimeout(() => (at >= S.version ? hooks.loadLive() : loadAt(at)), 60);
+}

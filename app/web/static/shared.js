@@ -1,0 +1,61 @@
+// What the page's modules share: its state, the HTML helpers, the message line, and hooks the
+// glue (table.js) fills in so a module can ask for a reload or a redraw without importing it.
+import * as board from "./board.js";
+
+export const S = {
+  board: null,      // the board as last drawn (live, or a past point when scrubbing)
+  version: 0,       // the live log's record count: every write carries it
+  live: true,       // false while the timeline shows a past point (read-only)
+  selected: null,   // the selected fighter's id
+  reach: null,      // the reachable area of the selected fighter
+  pending: null,    // the body of the command being previewed
+  rolls: [],        // table rolls entered for the pending command
+  preview: null,    // the last dry run's answer
+  waypoints: [],
+  explainSeq: null,
+  events: [],
+  centres: {},      // fighter id -> [x, y, r]: where its token is drawn (fighters sharing a cell sit side by side)
+  me: null,         // who this screen speaks for (/api/me)
+};
+
+/** Filled in by table.js: loadLive(), paint() (the whole board), and the like. */
+export const hooks = {};
+
+export const $ = (id) => document.getElementById(id);
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "role") node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false || c === "") continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export const isGM = () => Boolean(S.me && S.me.gm);
+
+export function ruleChip(id) { return h("span", { class: "rule" }, id); }
+
+export function say(kind, ...parts) {
+  const m = $("message");
+  m.className = kind;
+  m.replaceChildren(...parts.filter((p) => p !== "" && p != null).map((p) => (p instanceof Node ? p : document.createTextNode(String(p)))));
+}
+
+export const fighterOf = (fid) => (S.board ? S.board.fighters.find((x) => x.id === fid) : undefined);
+export const nameOf = (fid) => { const f = fighterOf(fid); return f ? f.name : fid; };
+export const sideColour = (side) => board.sideColour(S.board, side);
+export const centre = (f) => board.centreOf(S.centres, f);
+
+/** May this screen command that fighter? (The server decides; this only spares a request it would refuse.) */
+export function canCommand(fid) {
+  const f = fighterOf(fid);
+  return Boolean(f && S.me && (S.me.gm || S.me.role === f.side));
+}
+
+export const NARROW = window.matchMedia("(max-width: 760px)");
