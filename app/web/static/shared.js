@@ -49,6 +49,17 @@ export function say(kind, ...parts) {
 
 export const fighterOf = (fid) => (S.board ? S.board.fighters.find((x) => x.id === fid) : undefined);
 export const nameOf = (fid) => { const f = fighterOf(fid); return f ? f.name : fid; };
+/** The engine's words with each fighter's id read as its name ("kel's turn" -> "Kel's turn"), for a player. */
+export function named(text) {
+  let out = String(text == null ? "" : text);
+  if (!S.board || isGM()) return out;
+  for (const f of S.board.fighters) {
+    if (!f.name || f.name === f.id) continue;
+    out = out.replace(new RegExp(`(^|[^\\w,|])${f.id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w,|])`, "g"), `$1${f.name}`);
+  }
+  return out;
+}
+
 export const sideColour = (side) => board.sideColour(S.board, side);
 export const centre = (f) => board.centreOf(S.centres, f);
 
