@@ -25,6 +25,7 @@ PLUGINS = {  # verb groups that live in their own modules, imported only to run 
     "tabletrail.cli_store": ("repair", "import", "export", "encounters"),
     "tabletrail.cli_web": ("serve", "invite"),
     "tabletrail.cli_maps": ("import-map",),
+    "tabletrail.cli_schema": ("schema",),
 }
 GC_THRESHOLD = 100_000  # new objects between two runs of the cycle collector in the program (see run)
 

@@ -251,9 +251,9 @@ def cmd_encounters(args: argparse.Namespace) -> int:
     found = encounters(url)
     if args.json:
         rows = [{"encounter": name, "events": n, "created": at} for name, n, at in found]
-        import json
+        from tabletrail.render import json_doc
 
-        print(json.dumps({"database": masked(url), "encounters": rows}))
+        print(json_doc("encounters", {"database": masked(url), "encounters": rows}))
         return 0
     if not found:
         print(f"{masked(url)}: no encounters yet (tabletrail new SCENARIO --log URL?encounter=NAME)")

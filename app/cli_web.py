@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -54,6 +53,7 @@ def cmd_invite(args: argparse.Namespace) -> int:
     from tabletrail.cli_store import store_for
     from tabletrail.encounter import Encounter
     from tabletrail.events.errors import InputError
+    from tabletrail.render import json_doc
     from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
 
     store = store_for(args.log)
@@ -62,12 +62,12 @@ def cmd_invite(args: argparse.Namespace) -> int:
         invites = Invites(keep_for(args.log, store), encounter_key(store))
         if args.revoke:
             done = invites.revoke(args.revoke)
-            print(json.dumps(done.public()) if args.json else f"revoked {done.id} ({done.role})")
+            print(json_doc("invite", done.public()) if args.json else f"revoked {done.id} ({done.role})")
             return 0
         if args.list:
             rows = [i.public() for i in invites.all()]
             if args.json:
-                print(json.dumps({"invites": rows}))
+                print(json_doc("invites", {"invites": rows}))
             for r in [] if args.json else rows:
                 made = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(r["made"])))  # type: ignore[arg-type]
                 status = "revoked" if r["revoked"] else "expired" if _expired(r) else "open"
@@ -87,7 +87,7 @@ def cmd_invite(args: argparse.Namespace) -> int:
             close()
     url = f"{base.rstrip('/')}/join/{token}"
     if args.json:
-        print(json.dumps({**made.public(), "url": url}))
+        print(json_doc("invite", {**made.public(), "url": url}))
     else:
         print(url)
         print(

@@ -15,6 +15,13 @@ king's step of both door cells.
 What it costs is the ruleset's `door_cost` setting, paid from the budget the
 ruleset names (`Ruleset.door_resource`). None of the four rule documents
 speaks of doors, so the default is 0: free, as part of a move.
+
+A door priced as part of a move (free, or paid from the move's own budget) is
+used on the way: it does not stop the move, which goes on with what is left
+(`part_of_move`). Where a move's budget outlives the command (a move action,
+meters a round, AP a cycle) nothing more is needed; a ruleset whose every move
+command is a new action (speed-meters' Movement) asks `part_of_move` to keep
+the move going past the door.
 """
 
 from __future__ import annotations
@@ -50,6 +57,16 @@ def door_setting(rs: type[Ruleset]) -> Setting:
         "(the rule document says nothing of doors)",
         rule=DOORS,
     )
+
+
+def part_of_move(rs: Ruleset, state: EncounterState) -> bool:
+    """Is a door priced as part of a move, so that using one on the way does not stop it?
+
+    Yes when it is free (door_cost 0: "free, as part of a move") or paid from the budget the
+    fighter moves with; no when it costs something else (speed-meters' actions): then it is an
+    action of its own, and the move before it has stopped.
+    """
+    return not state.settings.get("door_cost", 0) or rs.door_resource == rs.movement_resource
 
 
 def is_beside(pos: tuple[int, ...], a: tuple[int, int], c: tuple[int, int]) -> bool:

@@ -75,12 +75,15 @@ def walk(
     what: str = "the move",
     dice: Dice | None = None,
     carry_diagonals: bool = False,
+    parity: int = 0,
 ) -> tuple[list[Step], str]:
     """Walk the cells; returns the steps taken and why the move stopped early ("" if it didn't).
 
     carry_diagonals: the budget is shared by several commands (a move split around actions or
     across turns), so the alternating rule's count of diagonals runs on from the last command
     (mark DIAGONALS) instead of starting again: splitting a move never makes it cheaper.
+    parity: the diagonals already taken by the move this command goes on with, when the ruleset
+    keeps that itself (a Movement going on past a door); ignored when carry_diagonals applies.
 
     GM rulings on cells apply to every ruleset here: a forbidden cell refuses the
     move, a cell that needs a test stops the move there when the test fails (pass
@@ -93,7 +96,7 @@ def walk(
     f = b.state.fighter(fighter_id)
     assert f is not None
     carried = carry_diagonals and b.state.settings.get("diagonal") == ALTERNATING
-    parity = int(f.marks.get(DIAGONALS, 0)) if carried else 0
+    parity = int(f.marks.get(DIAGONALS, 0)) if carried else parity
     cited = set(rules)
 
     def flush(stopped: str = "") -> None:

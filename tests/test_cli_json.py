@@ -12,11 +12,14 @@ import json
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 from support_postgres import url
 from tabletrail.cli import build_parser, main
+from tabletrail.schemas import cli_json_schema
 from test_ap_squares_helpers import ROOM, arena
 
 UVTT = Path(__file__).resolve().parent / "fixtures" / "uvtt" / "door.dd2vtt"
+CLI_JSON = Draft202012Validator(cli_json_schema())
 PAIR = ("ari blue 1,3 ap=10 dexterity=2", "bo red 5,3 ap=10 dexterity=2")
 
 
@@ -92,9 +95,11 @@ def test_json_output_is_one_document(
         out, err = capsys.readouterr()
         assert code in (0, 1), f"{argv}: exit {code}: {err}"
         try:
-            json.loads(out)
+            doc = json.loads(out)
         except json.JSONDecodeError as exc:
             pytest.fail(f"{' '.join(argv)} printed more than one JSON document ({exc}):\n{out}")
+        errors = list(CLI_JSON.iter_errors(doc))  # the document `tabletrail schema cli-json` describes
+        assert not errors, f"{' '.join(argv)}: {errors[0].json_path}: {errors[0].message}"
 
 
 def test_modifiers_json_holds_the_modifiers_in_force(log: str, capsys: pytest.CaptureFixture[str]):

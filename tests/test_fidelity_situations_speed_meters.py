@@ -110,10 +110,10 @@ def test_a_speed_one_mover_takes_rough_ground_and_a_jump_at_one_meter_each():
 # --- stop, actions and turns ------------------------------------------------------------------
 
 
-def test_a_movement_stopped_at_a_door_needs_a_new_action_to_go_on():
-    # stop + tabletrail/doors: "Once you stop moving, however, you can't start moving again as part
-    # of the same Action; you'll have to use a new Action to start moving again." A fighter who walks
-    # up to a shut door, opens it (free: door_cost 0) and walks on has used two Movements.
+def test_a_movement_that_opens_a_door_on_the_way_goes_on_without_a_new_action():
+    # stop + tabletrail/doors: "May stop moving at any point … Once you stop moving, however, you can't
+    # start moving again as part of the same Action." A fighter who walks up to a shut door, opens it
+    # (free, as part of a move: door_cost 0) and walks on has not stopped: one Movement (issue 28).
     enc = encounter(
         """
 [encounter]
@@ -135,9 +135,9 @@ speed = 6
     first = do(enc, "move a 2,1")
     do(enc, "open a 2,1|3,1")
     second = do(enc, "move a 5,1")
-    assert spent(first, "a") == 1 and spent(second, "a") == 1
+    assert spent(first, "a") == 1 and spent(second, "a") == 0
     a = enc.state.fighter("a")
-    assert a.pos == (5, 1, 0) and a.spent["actions"] == 2 and a.spent["movement"] == 3 * CU
+    assert a.pos == (5, 1, 0) and a.spent["actions"] == 1 and a.spent["movement"] == 5 * CU
     # a diagonal through the open doorway cuts the wall's corner: refused
     enc2 = encounter(
         """

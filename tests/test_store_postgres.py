@@ -76,7 +76,7 @@ def test_tabletrail_db_and_a_plain_name(
     assert run(capsys, "do", "cellar", "end-turn")[0] == 0
     assert not (tmp_path / "cellar").exists(), "a name in the database, not a file"
     code, out, _ = run(capsys, "encounters", "--json")
-    listed = json.loads(out)
+    listed = json.loads(out)["data"]
     assert code == 0 and [e["encounter"] for e in listed["encounters"]] == ["bridge", "cellar"]
     events = {e["encounter"]: e["events"] for e in listed["encounters"]}
     assert events["cellar"] > events["bridge"] == 4

@@ -82,8 +82,10 @@ def test_the_page_and_its_script_are_served(client: TestClient, log: Path):
     bare = client.get("/")
     assert bare.status_code == 401 and "invitation link" in bare.text and "<svg" not in bare.text
     assert "/static/table.js" in page.text
-    script = client.get("/static/table.js")
-    assert script.status_code == 200 and "EventSource" in script.text
+    script = client.get("/static/table.js")  # the page's glue, an ES module importing the rest
+    assert script.status_code == 200 and "./api.js" in script.text
+    api = client.get("/static/api.js")
+    assert api.status_code == 200 and "EventSource" in api.text
 
 
 # --- GET /api/state -----------------------------------------------------------------------------

@@ -337,9 +337,9 @@ def test_on_a_1280_by_800_laptop_the_board_stays_put_and_nothing_overflows(tmp_p
 
 
 def test_the_live_badge_does_not_blink_when_the_stream_is_renewed(tmp_path: Path, pages, monkeypatch):
-    from tabletrail.web import server as web_server
+    from tabletrail.web import api_stream
 
-    monkeypatch.setattr(web_server, "STREAM_SECONDS", 0.5)  # streams end often; the browser reconnects
+    monkeypatch.setattr(api_stream, "STREAM_SECONDS", 0.5)  # streams end often; the browser reconnects
     log = new_log(tmp_path)
     gm, players = pages
     with Running(log) as server:

@@ -227,11 +227,11 @@ def test_the_invite_verb_prints_a_link_and_lists_without_tokens(
     log: Path, capsys: pytest.CaptureFixture[str]
 ):
     assert main(["invite", str(log), "--side", "blue", "--url", "http://table.example:8000", "--json"]) == 0
-    made = json.loads(capsys.readouterr().out)
+    made = json.loads(capsys.readouterr().out)["data"]
     assert made["url"].startswith("http://table.example:8000/join/tt1.") and made["role"] == "blue"
     assert client(log, made["url"].rsplit("/", 1)[1]).get("/api/me").json()["role"] == "blue"
     assert main(["invite", str(log), "--list", "--json"]) == 0
-    listed = json.loads(capsys.readouterr().out)["invites"]
+    listed = json.loads(capsys.readouterr().out)["data"]["invites"]
     assert [i["id"] for i in listed] == [made["id"]] and "tt1." not in json.dumps(listed)
     assert main(["invite", str(log), "--side", "purple"]) == 2
     assert "no side 'purple'" in capsys.readouterr().err

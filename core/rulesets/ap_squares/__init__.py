@@ -27,7 +27,12 @@ Where the document is silent (each a setting when the catalogue names a default)
   dive stays put and takes the full damage; the GM announces the effect
   (`area-effect`) and lands it on whoever has not reacted (`area-hit`).
 - rotate-about: of equally good squares the next is the one that turns least about
-  the pivot, then the nearer one (see `rotate_path`).
+  the pivot, then the nearer one (see `rotate_path`). The ban on turning back lasts
+  until the character does something else (moves or spends AP): being body-blocked on
+  the way round is not that, and neither is a new cycle ("never" sets no cycle limit;
+  setting rotate_back_new_cycle).
+- push-off: a negative Strength bonus is added as written (setting
+  negative_strength_bonus).
 - Dropping prone and standing up cost no AP (setting `posture_ap`). Defense is the
   `defense` stat plus the `dexterity` modifier; zero-gravity rulings are listed in
   zero_g.py.
@@ -128,7 +133,9 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             "rotate-about",
             "circle a pivot square at the starting distance, clockwise or counter-clockwise, never turning "
             "back; each square entered costs movement as usual",
-            "path squares are those whose distance best matches the radius (setting rotate_distance)",
+            "path squares are those whose distance best matches the radius (setting rotate_distance); "
+            "the ban on turning back lasts until the character does something else, a new cycle or "
+            "not (setting rotate_back_new_cycle)",
         ),
         Rule(
             "zero-g-drift",
@@ -142,6 +149,8 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             "next to a stable solid object: 6 AP, a direction perpendicular or diagonal to its surface, a "
             "speed up to 3 + Strength bonus m per cycle; 4 AP breaks 1 m of speed; direction can't change "
             "until back to drift speed",
+            "a negative Strength bonus is added as written, lowering the top speed (setting "
+            "negative_strength_bonus)",
         ),
         Rule("zero-g-crawl", "along stable solid objects, any direction, 2 AP a square while adjacent"),
         Rule(
@@ -198,6 +207,15 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             "ap-squares/rotate-about",
         ),
         Setting(
+            "rotate_back_new_cycle",
+            False,
+            "yes: a new cycle ends a rotation, so the character may then reverse onto the tile it just "
+            "left; no (house default): the ban lasts until it moves or spends AP otherwise, as the "
+            "text's 'never' sets no cycle limit",
+            (),
+            "ap-squares/rotate-about",
+        ),
+        Setting(
             "share_square",
             True,
             "after an invasion the invader and the occupant share the square; no: occupied squares "
@@ -235,6 +253,15 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             ("report", "off"),
             "ap-squares/zero-g-penalties",
         ),
+        Setting(
+            "negative_strength_bonus",
+            "counts",
+            "a negative Strength attribute bonus on a push-off: 'counts' (house default: 'three (3) "
+            "meters per cycle plus their Strength attribute bonus' adds it as written, so -1 reaches 2 m) "
+            "or 'zero' (a bonus is never a penalty: a push-off reaches 3 m at least)",
+            ("counts", "zero"),
+            "ap-squares/push-off",
+        ),
         Setting("check_formula", "1d20", "dice the seeded source rolls for a check (house default)"),
     )
     stats = (
@@ -252,7 +279,13 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             default=0,
             signed=True,
         ),
-        Stat("strength_bonus", "Strength attribute bonus: extra m per cycle a push-off may reach", default=0),
+        Stat(
+            "strength_bonus",
+            "Strength attribute bonus: extra m per cycle a push-off may reach (a negative one lowers it: "
+            "setting negative_strength_bonus)",
+            default=0,
+            signed=True,
+        ),
         Stat(
             "celerity",
             "Celerity attribute modifier, added to the reflexive-leap dive roll",
@@ -303,6 +336,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
     def start_round(self, b: Batch, round_no: int, dice: Dice) -> None:
         """A new cycle: AP (refreshed by cycle) and momentum come back, and blocks lapse."""
         by_cycle = b.state.settings["ap_refresh"] == "cycle"
+        standing = self.rotations_standing(b.state, round_no - 1)
         for f in b.state.fighters:
             fresh = tuple(r for r in ("ap", "momentum") if r in f.spent and (r != "ap" or by_cycle))
             if fresh:
@@ -327,10 +361,13 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
                 self.rule("invade"),
                 f"cycle {round_no} starts: {f.id} may try the squares it was blocked from again",
             )
+        # rotate-about: a new cycle is not doing something else (setting rotate_back_new_cycle).
+        self.carry_rotations(b, standing, f"cycle {round_no} starts")
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         f = self.fighter(b.state, fighter_id)
         if b.state.settings["ap_refresh"] == "turn" and "ap" in f.spent:
+            standing = self.rotations_standing(b.state, b.state.turn.round, only=fighter_id)
             b.emit(
                 ev.Refreshed(
                     fighter=fighter_id,
@@ -340,6 +377,7 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
                     "(ap_refresh = turn)",
                 )
             )
+            self.carry_rotations(b, standing, f"{fighter_id}'s AP come back")
         # zero-g-drift / push-off: at the start of its turn a body drifts or keeps its momentum.
         self.drift(b, fighter_id, dice)
 

@@ -220,14 +220,20 @@ class Invasion(Walking):
                  budget_rule=policy.rule, rules=(policy.rule, rule), resource="ap",
                  what=f"the {policy.mode}", dice=dice)  # fmt: skip
             return
-        wasted = policy.price(b.state, invader, invader.pos, cell, parity).cost
+        self.kept_out(b, invader, cell, policy.price(b.state, invader, invader.pos, cell, parity).cost,
+                      policy.mode)  # fmt: skip
+
+    def kept_out(self, b: Batch, invader: Fighter, cell: XY, wasted: int, mode: str) -> None:
+        """invade: "the invading character simply wastes the movement AP" and "may not make another
+        attempt to invade the same space during the same cycle"."""
+        rule = self.rule("invade")
         b.emit(
             ev.Spent(
                 fighter=invader.id,
                 resource="ap",
                 amount=wasted,
                 rules=(rule,),
-                note=f"body-blocked: the {ap(wasted)} of the {policy.mode} into {show(cell)} are wasted",
+                note=f"body-blocked: the {ap(wasted)} of the {mode} into {show(cell)} are wasted",
             )
         )
         blocked = [list(c) for c in invader.marks.get(BLOCKED, ())] + [[cell[0], cell[1]]]

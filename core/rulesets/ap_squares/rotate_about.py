@@ -112,17 +112,63 @@ class RotatingAbout(Invasion):
                     )
                 )
 
-    def last_rotation(self, state: EncounterState, f: Fighter) -> dict[str, Any] | None:
-        """rotate-about: the fighter's rotation just made, if it has done nothing else since."""
+    def last_rotation(
+        self, state: EncounterState, f: Fighter, cycle: int | None = None
+    ) -> dict[str, Any] | None:
+        """rotate-about: the fighter's rotation just made (in `cycle`, by default the current one), if
+        it has done nothing else since: not moved, not spent AP."""
         last = f.marks.get(ROTATION)
         if not last:
             return None
         same = (
             last["at"] == [f.pos[0], f.pos[1]]
             and last["spent"] == f.used("ap")
-            and last["round"] == state.turn.round
+            and last["round"] == (state.turn.round if cycle is None else cycle)
         )
         return last if same else None
+
+    def keep_rotation(self, b: Batch, fighter_id: str, last: dict[str, Any], why: str) -> None:
+        """rotate-about: the rotation `last` still stands after `why`, which is not doing something
+        else: its AP and cycle are written afresh, so it is not forgotten."""
+        now = self.fighter(b.state, fighter_id)
+        b.emit(
+            ev.Marked(
+                fighter=fighter_id,
+                key=ROTATION,
+                value={**last, "spent": now.used("ap"), "round": b.state.turn.round},
+                rules=(self.rule("rotate-about"),),
+                note=f"{why}: {fighter_id} has done nothing else since rotating, so it still may not "
+                f"turn back to {show(last['back'])}",
+            )
+        )
+
+    def rotations_standing(
+        self, state: EncounterState, cycle: int, only: str | None = None
+    ) -> dict[str, dict[str, Any]]:
+        """rotate-about: the rotations made in `cycle` that still stand, to carry through a refresh of
+        AP or a new cycle. The text sets no cycle limit ("never allows"), unlike invade's "during the
+        same cycle"; a table that lets a new cycle end the rotation sets rotate_back_new_cycle."""
+        if state.settings["rotate_back_new_cycle"]:
+            return {}
+        return {
+            f.id: last
+            for f in state.fighters
+            if (only is None or f.id == only) and (last := self.last_rotation(state, f, cycle)) is not None
+        }
+
+    def carry_rotations(self, b: Batch, standing: dict[str, dict[str, Any]], why: str) -> None:
+        """rotate-about: a new cycle or fresh AP is not the character doing something else."""
+        for fighter_id, last in standing.items():
+            self.keep_rotation(b, fighter_id, last, why)
+
+    def kept_out(self, b: Batch, invader: Fighter, cell: XY, wasted: int, mode: str) -> None:
+        """rotate-about: a rotation body-blocked on its way round has done nothing since but be
+        blocked; it still may not "change directions and return to the tile they immediately
+        travelled from" (and going on round is the square invade forbids this cycle)."""
+        last = self.last_rotation(b.state, invader)
+        super().kept_out(b, invader, cell, wasted, mode)
+        if last is not None:
+            self.keep_rotation(b, invader.id, last, f"body-blocked out of {show(cell)}")
 
 
 def rotate_path(measure: str, start: XY, pivot: XY, clockwise: bool, squares: int) -> list[XY]:

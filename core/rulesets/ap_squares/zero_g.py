@@ -503,13 +503,18 @@ class ZeroGravity(Ruleset):
         here = (f.pos[0], f.pos[1])
         verdict = push_off_verdict(b.state.grid, here, cmd.direction)
         require(not verdict, rule, verdict)
-        bonus = int(self.stat(f, "strength_bonus"))
+        written = int(self.stat(f, "strength_bonus"))
+        # push-off: "plus their Strength attribute bonus"; a negative one counts unless the table says
+        # a bonus is never a penalty (setting negative_strength_bonus).
+        zeroed = written < 0 and b.state.settings["negative_strength_bonus"] == "zero"
+        bonus = 0 if zeroed else written
         top = PUSH_OFF_SPEED + bonus
         require(
             1 <= cmd.speed <= top,
             rule,
-            f"a push-off reaches 1 to {PUSH_OFF_SPEED} + Strength bonus {bonus} = {top} m per cycle, "
-            f"not {cmd.speed}",
+            f"a push-off reaches 1 to {PUSH_OFF_SPEED} + Strength bonus {bonus} = {top} m per cycle"
+            + (f" ({f.id}'s {written} counts as 0: negative_strength_bonus = zero)" if zeroed else "")
+            + f", not {cmd.speed}",
         )
         self.pay(b, f.id, PUSH_OFF_AP, rule, f"a push-off {cmd.direction} at {cmd.speed} m per cycle")
         fast = cmd.speed > DRIFT_SPEED

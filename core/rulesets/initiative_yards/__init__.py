@@ -7,7 +7,8 @@ How a turn works here. A fighter has one move action a turn: it may cover up to 
 Initiative in yards, and every `move`, `drag`, `vault`, `leap` and `pull-up` of the turn
 draws on that one budget, so a move may be split around the turn's non-move action
 (`act`, combined). Dropping prone or standing up uses the movement (prone-drop,
-prone-stand). The moves the document calls attempts end in an Initiative check, whose
+prone-stand). A prone fighter's drag crawls at 2 a yard on the halved move (setting
+prone_drag). The moves the document calls attempts end in an Initiative check, whose
 number the table enters (`roll=N`) or the seeded dice draw; a failure has its
 consequence in the same batch.
 
@@ -132,6 +133,8 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "drag",
             "drag a friendly or movable object that starts within 1 yd; move at half max movement; "
             "place it within 1 yd of the end",
+            "while prone the drag is a crawl (2 a yard) on the halved move, a quarter of the ground "
+            "(setting prone_drag)",
         ),
         Rule("combined", "a non-move action may be taken at any point of a move; the move then continues"),
         Rule(
@@ -250,6 +253,15 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "only stairs and ladders lead down (house default: the document is silent)",
             ("fall", "refuse"),
             "initiative-yards/fall",
+        ),
+        Setting(
+            "prone_drag",
+            "quarter",
+            "a prone fighter dragging: 'quarter' (house default: a drag is 'a move as normal but half "
+            "their maximum movement', and a prone fighter's move is a crawl at 2 a yard, so both "
+            "halvings apply) or 'half' (they don't stack: while dragging, crawled yards cost 1)",
+            ("quarter", "half"),
+            "initiative-yards/drag",
         ),
     )
     stats = (

@@ -212,7 +212,7 @@ class _Walk:
             if hostile(f, other):
                 raise Refusal(rs.rule("move"), f"{show(to)} is held by {other.id}, an enemy of {f.id}")
         prone = f.state("posture", "standing") == "prone"
-        factor = CRAWL_FACTOR if prone else 1  # crawl: every yard crawled costs 2
+        factor = self.crawl_factor(state, f)  # crawl: every yard crawled costs 2
         modes = ["crawl"] if prone else ([self.mode] if self.mode else [])
         step = flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=factor)
         dz = rise(frm, step.to)
@@ -231,6 +231,16 @@ class _Walk:
         self.keep_within(state, f, step)
         return step
 
+    def crawl_factor(self, state: EncounterState, f: Fighter) -> int:
+        """crawl: what a yard costs, 2 while prone; drag: a prone drag is "a move as normal" (a crawl)
+        on "half their maximum movement", both halvings, unless the table halves only once (setting
+        prone_drag = half: crawled yards cost 1 while dragging)."""
+        if f.state("posture", "standing") != "prone":
+            return 1
+        if DRAGGING in f.marks and state.settings["prone_drag"] == "half":
+            return 1
+        return CRAWL_FACTOR
+
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable | None:
         """What a price reads besides the map and the target cell's occupants (core/step_table.py).
 
@@ -240,7 +250,13 @@ class _Walk:
         if self.tether or any(hostile(f, o) for o in state.fighters):
             return None
         prone = f.state("posture", "standing") == "prone"
-        return state.settings["diagonal"], state.settings["step_height"], prone, self.mode
+        return (
+            state.settings["diagonal"],
+            state.settings["step_height"],
+            prone,
+            self.crawl_factor(state, f),
+            self.mode,
+        )
 
     def keep_within(self, state: EncounterState, f: Fighter, step: Step) -> None:
         """engaged-actions (engaged_move = within-reach): every step stays within the engaging Reach."""

@@ -9,7 +9,11 @@ code that enforces it. The chapter in the engine's terms:
 - Every Movement starts with a fresh Speed (stop), so nothing is in progress
   between two of them: meters the GM gives or takes with `adjust` (movement or
   maneuver) are kept in the mark `given` and belong to the fighter's next
-  Movement, whatever its mode.
+  Movement, whatever its mode. The one exception is a door on the way: a walk
+  that ends beside a door with meters left is marked `on-the-way`, and if the
+  fighter's next acts are only doors used as part of the move
+  (core/doors.py `part_of_move`), its next walk goes on with what is left of
+  the same Movement (no new action): opening a door is not stopping.
 - A fighter's mode lives in `states["mode"]` (the `mode` graph in shared.py):
   walking, climbing, swimming, flying, hovering, gliding, falling.
 - A fighter fills its 1 m space from where it stands up to `body_height`;
@@ -51,6 +55,7 @@ from tabletrail.core.rulesets.speed_meters.modes import Modes
 from tabletrail.core.rulesets.speed_meters.shared import (
     BUMPS_PER_SKIP,
     MANEUVER_LIMIT,
+    ON_THE_WAY,
     Shared,
     hover_height,
     ray,
@@ -61,7 +66,7 @@ from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, plural
 from tabletrail.events import types as ev
-from tabletrail.events.commands import Command, EndTurn, Move
+from tabletrail.events.commands import CloseDoor, Command, EndTurn, Move, OpenDoor
 from tabletrail.events.commands.rulings import GM_RULING
 
 __all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", "swimmable", "water_bottom"]
@@ -96,7 +101,13 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "at most 2 m of a Movement may be jump/roll/slide maneuvers",
             "every step up (stairs aside) and every space crossed in the air is a jump",
         ),
-        Rule("stop", "once a Movement stops it can't resume; moving again takes a new action"),
+        Rule(
+            "stop",
+            "once a Movement stops it can't resume; moving again takes a new action",
+            "a door opened or closed on the way as part of the move (door_cost 0) is not stopping: the "
+            "next walk goes on with what is left of the Movement; a door that costs an action "
+            "(door_cost 1 or more) is an action of its own, after which walking is a new Movement",
+        ),
         Rule("rough", "a rough space costs 2 m; a Speed-1 mover ignores this"),
         Rule(
             "swim",
@@ -184,7 +195,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "20 m of falling per turn; landing after 5/10/15/20 m leaves 3/4, 1/2, 1/4, none of the "
             "turn's actions",
             "between the marks the time rounds by fall_rounding; a fall outside the faller's turn "
-            "costs its next turn (setting off_turn_fall)",
+            "costs its next turn (setting off_turn_fall); landing part-way through its own turn, at "
+            "most the share of the total the text says remains is left (setting fall_mid_turn)",
         ),
     )
     settings = (
@@ -333,8 +345,20 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         Setting(
             "off_turn_fall",
             "next-turn",
-            "a fall outside the faller's own turn takes its time from the faller's 'next-turn', or 'none'",
+            "a fall outside the faller's own turn takes its time (by its length) from the faller's "
+            "'next-turn' (house default; several such falls before that turn take the longer one's "
+            "time, as they overlap in it), or 'none'",
             ("next-turn", "none"),
+            "speed-meters/fall-speed",
+        ),
+        Setting(
+            "fall_mid_turn",
+            "remaining",
+            "a fall landing part-way through the faller's own turn: 'remaining' (house default: the "
+            "text's 'this much of your turn remaining', 1/2 of the total Actions after 10 m, caps what is "
+            "left, so actions already used count toward it) or 'taken' (the fall's share of the total "
+            "comes off the actions left)",
+            ("remaining", "taken"),
             "speed-meters/fall-speed",
         ),
     )
@@ -459,6 +483,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         grab: a batch that carried a grabber or its catch out of the other's reach ends the grab.
         """
         self.keep_given(b)
+        self.forget_pauses(b)  # stop: a Movement goes on past a door only
         for event in list(b.events):
             if isinstance(event, ev.Placed) and event.how == "gm":
                 self.set_down(b, event.fighter)
@@ -501,11 +526,16 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         # Each Movement is a fresh Speed, if an action is left to start one.
         if not self.can_walk(state, f):
             return 0
+        going = self.movement_going_on(state, f)  # stop: past a door, the same Movement's meters left
+        if going:
+            return int(going["left"])
         return self.with_given(f, self.stat(f, "speed")) if f.used("actions") < self.actions(state, f) else 0
 
     def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
         """movement: each action may be a Movement of a fresh Speed."""
-        if not self.can_walk(state, f) or f.used("actions") + 2 > self.actions(state, f):
+        # the next walk takes an action of its own, unless it goes on past a door (stop)
+        taken = 1 if self.movement_going_on(state, f) else 2
+        if not self.can_walk(state, f) or f.used("actions") + taken > self.actions(state, f):
             return 0, ""
         return self.stat(f, "speed"), "a second Movement action"
 
@@ -521,20 +551,36 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
         f = self.mover(b.state, cmd.fighter, ("walking",), "a Movement")
         cells = self.cells(b.state, f, cmd.path)
-        speed = self.with_given(f, self.stat(f, "speed"))  # adjust: what the GM gave or took
-        maneuvers = self.with_given(f, MANEUVER_LIMIT, "maneuver")
-        self.begin_movement(b, f)
-        policy = _Walking(self, speed, jumps=True, maneuvers=maneuvers)
-        walk(
+        going = self.movement_going_on(b.state, f)  # stop: a door on the way did not stop it
+        if going:
+            speed, budget, maneuvers = int(going["speed"]), int(going["left"]), int(going["maneuvers"])
+            policy = _Walking(self, speed, jumps=True, maneuvers=maneuvers)
+            policy.spent, policy.risen, parity = speed - budget, int(going["risen"]), int(going["parity"])
+            b.emit(
+                ev.Unmarked(
+                    fighter=f.id,
+                    key=ON_THE_WAY,
+                    rules=(self.rule("stop"),),
+                    note=f"{f.id} walks on past the door: the same Movement, {fmt(budget)} m of it left, "
+                    "no new action",
+                )
+            )
+        else:
+            speed = budget = self.with_given(f, self.stat(f, "speed"))  # adjust: what the GM gave or took
+            maneuvers = self.with_given(f, MANEUVER_LIMIT, "maneuver")
+            self.begin_movement(b, f)
+            policy, parity = _Walking(self, speed, jumps=True, maneuvers=maneuvers), 0
+        taken, stopped = walk(
             b,
             policy,
             f.id,
             cells,
-            budget=speed,
+            budget=budget,
             budget_rule=self.rule("movement"),
-            rules=(self.rule("movement"),),
+            rules=(self.rule("movement"),) if not going else (self.rule("movement"), self.rule("stop")),
             what="the Movement",
             dice=dice,
+            parity=parity,
         )
         if policy.maneuver:  # maneuver: what the jumps took of the 2 m
             b.emit(
@@ -564,3 +610,25 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             self.drop(
                 b, dice, f.id, rule=self.rule("jump"), bumps=cmd.bumps, note=f"steps off at {show(now.pos)}"
             )
+        elif not stopped:
+            self.pause_beside_door(
+                b,
+                f.id,
+                speed=speed,
+                left=budget - sum(s.cost for s in taken),
+                maneuvers=maneuvers - policy.maneuver,
+                risen=policy.risen,
+                parity=taken[-1].parity if taken else parity,
+            )
+
+    @handles(OpenDoor)
+    def open_door(self, b: Batch, cmd: OpenDoor, dice: Dice) -> None:
+        """stop: a door opened on the way, as part of the move, does not stop the Movement."""
+        super().open_door(b, cmd, dice)
+        self.door_on_the_way(b, cmd.fighter, "opening a door")
+
+    @handles(CloseDoor)
+    def close_door(self, b: Batch, cmd: CloseDoor, dice: Dice) -> None:
+        """stop: nor does a door closed behind the fighter."""
+        super().close_door(b, cmd, dice)
+        self.door_on_the_way(b, cmd.fighter, "closing a door")

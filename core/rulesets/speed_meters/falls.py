@@ -249,20 +249,33 @@ class Falls(Shared):
             )
 
     def lose_time(self, b: Batch, fid: str, quarters: int, what: str) -> None:
-        """fall-speed: leave (4 - quarters)/4 of the turn's actions, rounded down; the board shows it."""
+        """fall-speed: leave (4 - quarters)/4 of the turn's actions, rounded down; the board shows it.
+
+        Part-way through the turn (setting fall_mid_turn): 'remaining' leaves at most that share of
+        the total; 'taken' takes the rest of the total, what the fall's time is worth, off what is left.
+        """
         f = b.state.fighter(fid)
         assert f is not None
         total = self.actions(b.state, f)
         keep = total * (4 - quarters) // 4
         left = total - f.used("actions")
-        if left > keep:
+        if b.state.settings["fall_mid_turn"] == "taken":
+            lost = min(left, total - keep)
+            note = (
+                f"{what} takes {quarters}/4 of the turn: {total - keep} of {total} actions, "
+                f"{left - lost} left (fall_mid_turn = taken)"
+            )
+        else:
+            lost = max(0, left - keep)
+            note = f"{what} takes {quarters}/4 of the turn: {keep} of {total} actions remain"
+        if lost:
             b.emit(
                 ev.Spent(
                     fighter=fid,
                     resource="actions",
-                    amount=left - keep,
+                    amount=lost,
                     rules=(self.rule("fall-speed"),),
-                    note=f"{what} takes {quarters}/4 of the turn: {keep} of {total} actions remain",
+                    note=note,
                 )
             )
 

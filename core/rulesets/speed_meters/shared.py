@@ -10,7 +10,9 @@ forced movement all ask. The rules themselves live in the sibling modules.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
+from tabletrail.core import doors
 from tabletrail.core.batch import Batch
 from tabletrail.core.geometry import (
     ALTERNATING,
@@ -39,6 +41,10 @@ from tabletrail.events.types import Step
 # --- the document's own numbers ---------------------------------------------------
 
 GIVEN = "given"  # adjust: meters the GM gave (negative: took) for the next Movement, by resource
+# stop: a walking Movement that ended beside a door with meters left, which a door used on the way
+# keeps going: {"at", "turn", "actions", "movement", "maneuver" (the fighter as it ended), "speed",
+# "left", "maneuvers" (what is left of the 2 m), "risen", "parity", "door" (one was used since)}
+ON_THE_WAY = "on-the-way"
 MANEUVER_LIMIT = 2 * CU  # maneuver: "for no more than 2 meters of the movement"
 JUMP_UP = CU  # jump: "1 meter vertically"
 JUMP_ACROSS = 2  # jump: "or 2 meters horizontally" (spaces of air)
@@ -489,6 +495,98 @@ class Shared(Ruleset):
                 )
             b.emit(ev.Unmarked(fighter=f.id, key=GIVEN, rules=(GM_RULING,), note="the GM's meters are used"))
         self.use_action(b, f, self.rule("stop"), what)
+
+    # --- stop: a door on the way is not stopping ----------------------------------------------
+
+    def pause_beside_door(
+        self, b: Batch, fid: str, *, speed: int, left: int, maneuvers: int, risen: int, parity: int
+    ) -> None:
+        """stop: a walking Movement ending beside a door, with meters left, may be going on.
+
+        "May stop moving at any point … Once you stop moving, however, you can't start moving again
+        as part of the same Action": opening a door priced as part of a move (core/doors.py,
+        `part_of_move`) is not stopping, so if the fighter's next act is that door, its next walk
+        is this Movement going on with what is left (`movement_going_on`).
+        """
+        f = self.fighter(b.state, fid)
+        if left <= 0 or not doors.part_of_move(self, b.state) or not doors.doors_beside(b.state, fid):
+            return
+        if self.mode(f) != "walking" or self.above_ground(b.state, f) != 0:
+            return
+        b.emit(
+            ev.Marked(
+                fighter=fid,
+                key=ON_THE_WAY,
+                value={
+                    **self._as_it_stands(b.state, f),
+                    "speed": speed,
+                    "left": left,
+                    "maneuvers": max(0, maneuvers),
+                    "risen": risen,
+                    "parity": parity,
+                    "door": False,
+                },
+                rules=(self.rule("stop"),),
+                note=f"{fid} is beside a door with {fmt(left)} m of this Movement left: using the door "
+                "on the way does not stop the Movement",
+            )
+        )
+
+    def _as_it_stands(self, state: EncounterState, f: Fighter) -> dict[str, Any]:
+        """What must not change for a Movement to be going on: where the fighter is, its turn, what
+        it has spent."""
+        return {
+            "at": list(f.pos),
+            "turn": [state.turn.round, state.turn.index],
+            "actions": f.used("actions"),
+            "movement": f.used("movement"),
+            "maneuver": f.used("maneuver"),
+        }
+
+    def paused(self, state: EncounterState, f: Fighter) -> dict[str, Any] | None:
+        """stop: the fighter's Movement that ended beside a door, if it has done nothing since
+        (a door used on the way aside)."""
+        mark = f.marks.get(ON_THE_WAY)
+        if not mark or self.mode(f) != "walking":
+            return None
+        now = self._as_it_stands(state, f)
+        return mark if all(mark[k] == v for k, v in now.items()) else None
+
+    def movement_going_on(self, state: EncounterState, f: Fighter) -> dict[str, Any] | None:
+        """stop: the Movement a walk goes on with: it ended beside a door, and the fighter's acts since
+        are only doors used on the way."""
+        mark = self.paused(state, f)
+        return mark if mark and mark["door"] else None
+
+    def door_on_the_way(self, b: Batch, fid: str, what: str) -> None:
+        """stop: a door used on the way keeps the fighter's Movement going (it is not stopping)."""
+        f = self.fighter(b.state, fid)
+        mark = self.paused(b.state, f)
+        if mark is None or not doors.part_of_move(self, b.state):
+            return
+        b.emit(
+            ev.Marked(
+                fighter=fid,
+                key=ON_THE_WAY,
+                value={**mark, **self._as_it_stands(b.state, f), "door": True},
+                rules=(self.rule("stop"), doors.DOORS),
+                note=f"{what} on the way is not stopping: {fid}'s next walk goes on with the "
+                f"{fmt(int(mark['left']))} m left of this Movement",
+            )
+        )
+
+    def forget_pauses(self, b: Batch) -> None:
+        """stop: a Movement is going on only until the fighter does something else than use a door."""
+        for f in b.state.fighters:
+            if ON_THE_WAY in f.marks and self.paused(b.state, f) is None:
+                b.emit(
+                    ev.Unmarked(
+                        fighter=f.id,
+                        key=ON_THE_WAY,
+                        rules=(self.rule("stop"),),
+                        note=f"{f.id} has done something else: its Movement has stopped",
+                    )
+                )
 
     def keep_given(self, b: Batch) -> None:
         """adjust: meters the GM gives (or takes) between two Movements, when none is in progress,

@@ -1,0 +1,145 @@
+"""The board's handlers: who a link speaks for, the board now or in the past, the quick commands of a
+fighter, the token and battle-map pictures, and the two pages (a link's, and the one without)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.responses import FileResponse, JSONResponse, Response
+from tabletrail.core.doors import doors_beside
+from tabletrail.core.refusal import Rejection
+from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.events.picture import MEDIA_TYPES, PictureSpec
+from tabletrail.syntax import parse
+from tabletrail.web import views
+from tabletrail.web.api_commands import authorise
+from tabletrail.web.invites import GM, Denied, Invite
+from tabletrail.web.wire import BadRequest, Call, error, notice
+
+STATIC = Path(__file__).with_name("static")
+IMAGE_BYTES = 4_000_000  # a token picture larger than this is not served (a photo straight off a camera)
+
+
+def me_of(who: Invite) -> dict[str, Any]:
+    return {"role": who.role, "gm": who.role == GM, "invite": who.id, "label": who.label}
+
+
+def me(call: Call) -> Response:
+    return JSONResponse({**me_of(call.user), "exposed": call.exposed})
+
+
+def state(call: Call) -> Response:
+    """The board, live or (`?at=N`) as it stood after sequence number N: a read-only past view."""
+    table = call.table
+    with table.lock:
+        enc = table.live()
+        version = len(enc.records)
+        raw = call.request.query_params.get("at")
+        if raw is not None:
+            try:
+                at = int(raw)
+            except ValueError:
+                return error(400, "bad request", f"at: expected a sequence number, got {raw!r}")
+            if not 1 <= at <= version:
+                return error(400, "bad request", f"at: {at} is outside the log (1 to {version})")
+            if at != version:
+                enc = table.past(at)
+        return JSONResponse({**views.board(enc, version), "me": me_of(call.user), "exposed": call.exposed})
+
+
+def options(call: Call) -> Response:
+    """The quick commands for a fighter, each dry-run now: which the rules allow, which not and why.
+
+    One request for all of them (the page shows the allowed ones as buttons, the rest under
+    "more"); a command this link may not ask for at all is left out.
+    """
+    table, who = call.table, call.user
+    fid = call.request.query_params.get("fighter", "")
+    with table.lock:
+        enc = table.live()
+        state = enc.state
+        if state.fighter(fid) is None:
+            known = ", ".join(x.id for x in state.fighters)
+            return error(404, "unknown fighter", f"options: no fighter {fid!r} (fighters: {known})")
+        rs = get_ruleset(state.ruleset)
+        out = []
+        quick = [
+            (c, f"{c['verb']} {fid}" if c["takes_fighter"] else str(c["verb"]))
+            for c in views.commands(rs)
+            if c["verb"] != "move" and not c["gm"] and (c["fighter_only"] or c["bare"])
+        ]
+        # A door within reach gives the verb that changes it (tabletrail/doors): open it, or close it.
+        verbs = {c["verb"]: c for c in views.commands(rs)}
+        for door, now in doors_beside(state, fid):
+            verb = "close" if now == "open" else "open"
+            quick.append((verbs[verb], f"{verb} {fid} {door}"))
+        for c, text in quick:
+            command = parse(text if who.role == GM else f"{text} by={who.role}", "options")
+            try:
+                authorise(enc, who, command, False, "options")
+            except BadRequest:
+                continue
+            result = enc.preview(command)
+            refused = isinstance(result, Rejection)
+            out.append(
+                {
+                    "verb": c["verb"],
+                    "text": text,
+                    "doc": c["doc"],
+                    "ok": not refused or views.needs_roll(result),
+                    **({"rule": result.rule, "reason": result.reason} if refused else {}),
+                }
+            )
+        return JSONResponse({"version": len(enc.records), "fighter": fid, "options": out})
+
+
+def image(call: Call) -> Response:
+    """A token's picture, as the scenario named it (only those files are ever served)."""
+    fid = call.request.path_params["fighter"]
+    spec = call.table.live().state.scenario.fighter(fid)
+    path = Path(spec.picture) if spec is not None and spec.picture else None
+    if path is None or not path.is_file() or path.stat().st_size > IMAGE_BYTES:
+        return error(404, "not found", f"image: no picture for {fid!r}")
+    return FileResponse(path, headers={"Cache-Control": "private, max-age=3600"})
+
+
+def picture(call: Call) -> Response:
+    """The battle-map picture the scenario pinned (see Table.picture_file), never another file."""
+    spec = call.table.live().state.scenario.picture
+    if not isinstance(spec, PictureSpec):
+        return error(404, "not found", "picture: this encounter's scenario has no [picture]")
+    path = call.table.picture_file(spec)
+    if path is None:
+        return error(
+            404,
+            "not found",
+            f"picture: {spec.name} is neither at {spec.file} nor beside the log with the bytes the "
+            "encounter began with (sha256 " + spec.sha256[:12] + "…)",
+        )
+    return FileResponse(
+        path, media_type=MEDIA_TYPES.get(spec.kind), headers={"Cache-Control": "private, max-age=86400"}
+    )
+
+
+def join(call: Call) -> Response:
+    """The page, for whoever the link speaks for, or a page saying why not."""
+    base = call.request.scope.get("root_path", "")
+    try:
+        call.table.invites.check(call.request.path_params["token"])
+    except Denied as exc:
+        title = "This link does not open the table" if exc.status == 401 else "This link no longer works"
+        return notice(exc.status, title, exc.reason, base)
+    return FileResponse(
+        STATIC / "index.html", headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    )
+
+
+def page(call: Call) -> Response:
+    """The address without a link: a page saying an invitation link is needed."""
+    return notice(
+        401,
+        "An invitation link is needed",
+        "This table opens from a link the GM gives you (it ends in /join/…).",
+        call.request.scope.get("root_path", ""),
+    )

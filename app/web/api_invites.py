@@ -1,0 +1,43 @@
+"""The GM's handlers for invitation links: list them (never a token), make one, revoke one."""
+
+from __future__ import annotations
+
+from starlette.responses import JSONResponse, Response
+from tabletrail.events.errors import InputError
+from tabletrail.web.bodies import InviteBody
+from tabletrail.web.invites import GM
+from tabletrail.web.wire import Call, error
+
+
+def invites(call: Call) -> Response:
+    """Every link of the encounter: id, role, when made, until when, revoked or not."""
+    return JSONResponse({"invites": [i.public() for i in call.table.invites.all()]})
+
+
+def invite(call: Call) -> Response:
+    """A new link for a side or the GM; its token is in this answer and nowhere else."""
+    body: InviteBody = call.body
+    table = call.table
+    sides = sorted({f.side for f in table.live().state.fighters})
+    if body.role != GM and body.role not in sides:
+        return error(400, "bad request", f"invite: no side {body.role!r} (sides: {', '.join(sides)}, or gm)")
+    try:
+        made, tok = table.invites.make(body.role, body.hours, body.label)
+    except InputError as exc:
+        return error(400, "bad request", str(exc))
+    base = str(call.request.base_url).rstrip("/")
+    return JSONResponse({**made.public(), "token": tok, "url": f"{base}/join/{tok}"})
+
+
+def revoke(call: Call) -> Response:
+    """Revoke a link at once: its next request, and its open live stream, are refused."""
+    ident = call.request.path_params["ident"]
+    if ident == call.user.id:
+        return error(
+            400, "bad request", "revoke: this is the link you are using; revoke it from another GM link"
+        )
+    try:
+        done = call.table.invites.revoke(ident)
+    except InputError as exc:
+        return error(404, "not found", str(exc))
+    return JSONResponse(done.public())

@@ -1,0 +1,285 @@
+"""Every route of the table view, declared once: path, method, who may call it, body, answers.
+
+The Starlette routes are built from this table (`starlette_routes`), and so is
+the API's description, so neither can drift from the other. Adding a route is
+one `Endpoint` here plus its handler, a function `handler(call: Call) -> Response`
+(app/web/wire.py) in the module of its concern: the table checks the token and
+the caller's role, decodes the body to its declared type (a 400 naming the field
+otherwise) and runs a plain function on a worker thread (an `async def` handler
+is awaited as it is).
+
+Who may call a route, from least to most:
+    anyone   no token (the pages that say why the board is not shown, the page of a link)
+    watcher  any link of the encounter: reads and follows, commands nothing
+    player   a side's link (or the GM's): also commands its own side's fighters
+    gm       the GM's link only
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+from tabletrail.web import api_audit, api_board, api_commands, api_invites, api_reach, api_stream
+from tabletrail.web.bodies import CommandBody, InviteBody, UndoBody
+from tabletrail.web.invites import GM, Denied, Invite
+from tabletrail.web.table import Table
+from tabletrail.web.wire import BadRequest, Call, bad, denied, error, read_body, token_of
+
+ANYONE, WATCHER, PLAYER = "anyone", "watcher", "player"
+ROLES = (ANYONE, WATCHER, PLAYER, GM)  # each may call what the ones before it may
+
+JSON = "application/json"
+HTML = "text/html"
+EVENTS = "text/event-stream"
+PICTURE = "image/*"
+
+Handler = Callable[[Call], Response | Awaitable[Response]]
+
+
+@dataclass(frozen=True)
+class Param:
+    """A query or path parameter of a route."""
+
+    name: str
+    kind: type
+    doc: str
+    where: str = "query"  # or "path"
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One route: what it answers to, who may call it, what it takes and what it answers."""
+
+    method: str
+    path: str
+    handler: Handler
+    role: str
+    summary: str
+    body: type | None = None
+    params: tuple[Param, ...] = ()
+    answers: Mapping[int, Any] = field(default_factory=dict)  # status -> the answer's type (besides auth's)
+    media: str = JSON  # what a 200 is
+    tag: str = ""  # the concern it serves, as the description groups it
+
+    @property
+    def name(self) -> str:
+        return self.handler.__name__
+
+
+def level(who: Invite) -> str:
+    """The role a link has among ROLES: the GM's, a watcher's (view only), else a side's."""
+    if who.role == GM:
+        return GM
+    return WATCHER if who.role == WATCHER else PLAYER
+
+
+def may(who: Invite, role: str) -> bool:
+    return ROLES.index(level(who)) >= ROLES.index(role)
+
+
+FIGHTER = Param("fighter", str, "the fighter's id", required=True)
+
+ROUTES: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        "/",
+        api_board.page,
+        ANYONE,
+        "a page saying an invitation link is needed",
+        media=HTML,
+        answers={401: HTML},
+        tag="pages",
+    ),
+    Endpoint(
+        "GET",
+        "/join/{token}",
+        api_board.join,
+        ANYONE,
+        "the page, for whoever the link speaks for",
+        params=(Param("token", str, "the invitation link's token", "path", True),),
+        media=HTML,
+        answers={401: HTML, 403: HTML},
+        tag="pages",
+    ),
+    Endpoint("GET", "/api/me", api_board.me, WATCHER, "who this token speaks for", tag="board"),
+    Endpoint(
+        "GET",
+        "/api/state",
+        api_board.state,
+        WATCHER,
+        "the board, live or as it stood after event N",
+        params=(Param("at", int, "a sequence number: the board as it stood then (read-only)"),),
+        answers={400: None},
+        tag="board",
+    ),
+    Endpoint("GET", "/api/events", api_audit.events, WATCHER, "the event list with rule ids", tag="audit"),
+    Endpoint(
+        "GET",
+        "/api/events/{seq}",
+        api_audit.explain,
+        WATCHER,
+        "why one event happened",
+        params=(Param("seq", int, "the event's sequence number", "path", True),),
+        answers={404: None},
+        tag="audit",
+    ),
+    Endpoint(
+        "GET",
+        "/api/reach",
+        api_reach.reachable,
+        WATCHER,
+        "the reachable area: cost and route per cell, and why it can't move now",
+        params=(FIGHTER,),
+        answers={404: None},
+        tag="board",
+    ),
+    Endpoint(
+        "GET",
+        "/api/options",
+        api_board.options,
+        PLAYER,
+        "the quick commands for a fighter, each with its dry run's verdict now",
+        params=(FIGHTER,),
+        answers={404: None},
+        tag="commands",
+    ),
+    Endpoint(
+        "POST",
+        "/api/preview",
+        api_commands.preview,
+        PLAYER,
+        "the dry run of a command (nothing appended)",
+        body=CommandBody,
+        answers={404: None, 409: None},
+        tag="commands",
+    ),
+    Endpoint(
+        "POST",
+        "/api/do",
+        api_commands.do,
+        PLAYER,
+        "run a command",
+        body=CommandBody,
+        answers={404: None, 409: None, 422: None},
+        tag="commands",
+    ),
+    Endpoint(
+        "POST",
+        "/api/undo",
+        api_commands.undo,
+        PLAYER,
+        "take back the latest command",
+        body=UndoBody,
+        answers={409: None, 422: None},
+        tag="commands",
+    ),
+    Endpoint(
+        "POST",
+        "/api/redo",
+        api_commands.redo,
+        PLAYER,
+        "put back the latest command taken back",
+        body=UndoBody,
+        answers={409: None, 422: None},
+        tag="commands",
+    ),
+    Endpoint("GET", "/api/invites", api_invites.invites, GM, "every link (never a token)", tag="invites"),
+    Endpoint("POST", "/api/invites", api_invites.invite, GM, "make a link", body=InviteBody, tag="invites"),
+    Endpoint(
+        "POST",
+        "/api/invites/{ident}/revoke",
+        api_invites.revoke,
+        GM,
+        "revoke a link at once",
+        params=(Param("ident", str, "the invite's id", "path", True),),
+        answers={404: None},
+        tag="invites",
+    ),
+    Endpoint(
+        "GET",
+        "/api/stream",
+        api_stream.stream,
+        WATCHER,
+        "server-sent events: the version, whenever it changes",
+        params=(
+            Param("last", int, "the version this page already has"),
+            Param("seconds", float, "end the stream after this (at most 30)"),
+        ),
+        media=EVENTS,
+        tag="stream",
+    ),
+    Endpoint(
+        "GET",
+        "/api/image/{fighter}",
+        api_board.image,
+        WATCHER,
+        "the token picture the scenario names",
+        params=(Param("fighter", str, "the fighter's id", "path", True),),
+        media=PICTURE,
+        answers={404: None},
+        tag="board",
+    ),
+    Endpoint(
+        "GET",
+        "/api/picture",
+        api_board.picture,
+        WATCHER,
+        "the battle-map picture under the grid",
+        params=(Param("v", str, "the picture's digest (a cache key)"),),
+        media=PICTURE,
+        answers={404: None},
+        tag="board",
+    ),
+)
+
+
+def starlette_routes(
+    table: Table, exposed: bool = False, changes: Callable[[], anyio.Event] | None = None
+) -> list[BaseRoute]:
+    """The Starlette routes of ROUTES, each guarded as its entry says, for one table."""
+    return [Route(e.path, _asgi(e, table, exposed, changes), methods=[e.method], name=e.name) for e in ROUTES]
+
+
+def _asgi(
+    e: Endpoint, table: Table, exposed: bool, changes: Callable[[], anyio.Event] | None
+) -> Callable[[Request], Awaitable[Response]]:
+    """The route's endpoint: its token and role checked, its body decoded, then its handler."""
+    is_async = inspect.iscoroutinefunction(e.handler)
+
+    async def endpoint(request: Request) -> Response:
+        who = None
+        if e.role != ANYONE:
+            try:
+                who = await anyio.to_thread.run_sync(table.invites.check, token_of(request))
+            except Denied as exc:
+                return denied(exc)
+            if not may(who, e.role):
+                return _forbidden(request, who, e.role)
+        body = None
+        if e.body is not None:
+            try:
+                body = await read_body(request, e.body)
+            except BadRequest as exc:
+                return bad(exc)
+        call = Call(request, table, who, body, exposed, changes)
+        if is_async:
+            return await e.handler(call)  # type: ignore[misc]
+        return await anyio.to_thread.run_sync(e.handler, call)  # type: ignore[arg-type, return-value]
+
+    return endpoint
+
+
+def _forbidden(request: Request, who: Invite, role: str) -> Response:
+    if role == GM:
+        return error(403, "forbidden", f"{request.url.path}: the GM's; this link speaks for {who.role}")
+    return error(
+        403, "forbidden", f"{request.url.path}: this link only watches the table; it commands nothing"
+    )

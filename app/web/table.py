@@ -1,0 +1,117 @@
+"""One encounter log shared by every screen of the table view: folded in memory, written under a lock.
+
+The log on disk stays the source of truth. `Table` keeps the encounter folded
+and folds in what others appended (another screen's server, or `tabletrail do`
+in a terminal) before answering; every write happens under one lock and carries
+the version (record count) its page saw, so two GMs clicking at once can't both
+act on a board one of them no longer sees: the second is Stale (a 409).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import threading
+from pathlib import Path
+
+from tabletrail.cli_store import store_for
+from tabletrail.core.refusal import Rejection
+from tabletrail.encounter import Encounter
+from tabletrail.events.commands import Command
+from tabletrail.events.errors import ConflictError, InputError
+from tabletrail.events.log import JsonlStore, Record, Store
+from tabletrail.events.picture import MAX_PICTURE_BYTES, PictureSpec
+from tabletrail.web.invites import Invites, encounter_key, keep_for
+from tabletrail.web.wire import Stale
+
+
+class Table:
+    """One encounter log shared by every screen: read when it changes, written under a lock."""
+
+    def __init__(self, path: str | Path, store: Store | None = None) -> None:
+        self.path = Path(path)
+        self.store = store if store is not None else store_for(str(path))
+        self.lock = threading.RLock()
+        self._enc: Encounter | None = None
+        self._mark: tuple[int, ...] | None = None
+        self.closing = threading.Event()  # set when the server stops: live streams end cleanly
+        self.live()  # a missing or broken log is an error now, not at the first click
+        self.invites = Invites(keep_for(path, self.store), encounter_key(self.store))
+        self._pictures: dict[str, tuple[Path, int, int]] = {}  # sha256 -> the file found, its size, mtime
+
+    def picture_file(self, spec: PictureSpec) -> Path | None:
+        """The battle-map picture the scenario pinned: at the path kept in the log, else by its name
+        beside the log (a log and its picture copied to another machine). Only a file whose sha256
+        is the one in the log is served; a found file is hashed again only once it changes."""
+        if not spec.sha256:
+            return None
+        known = self._pictures.get(spec.sha256)
+        if known is not None:
+            path, size, mtime = known
+            with contextlib.suppress(OSError):
+                st = path.stat()
+                if (st.st_size, st.st_mtime_ns) == (size, mtime):
+                    return path
+        beside = (
+            [self.path.parent / spec.name] if isinstance(self.store, JsonlStore) or self.path.exists() else []
+        )
+        for path in [Path(spec.file), *beside]:
+            try:
+                st = path.stat()
+                if not path.is_file() or st.st_size > MAX_PICTURE_BYTES:
+                    continue
+                if hashlib.sha256(path.read_bytes()).hexdigest() == spec.sha256:
+                    self._pictures[spec.sha256] = (path, st.st_size, st.st_mtime_ns)
+                    return path
+            except OSError:
+                continue
+        return None
+
+    def _signature(self) -> tuple[int, ...] | None:
+        """Cheap to take, and different once anyone appended: the file's size and time, or the version."""
+        if isinstance(self.store, JsonlStore):
+            try:
+                st = os.stat(self.path)
+            except OSError:
+                return None
+            return st.st_size, st.st_mtime_ns
+        version = getattr(self.store, "version", None)
+        return (version(),) if version is not None else None
+
+    def live(self) -> Encounter:
+        """The encounter as the log has it now: what others appended is folded in first."""
+        with self.lock:
+            mark = self._signature()
+            if self._enc is None:
+                self._enc = Encounter.open(self.store)
+            elif mark is None or mark != self._mark:
+                try:
+                    self._enc.refresh()
+                except InputError:
+                    self._enc = Encounter.open(self.store)  # not a plain append: read it all again
+            self._mark = mark
+            return self._enc
+
+    def version(self) -> int:
+        return len(self.live().records)
+
+    def past(self, at: int) -> Encounter:
+        """A read-only view of the encounter as it stood after sequence number `at`."""
+        return Encounter.open(self.store, upto=at)
+
+    def write(
+        self, seen: int, command: Command, text: str, command_id: str | None = None
+    ) -> list[Record] | Rejection:
+        """Run a command if the page saw the latest version; raises Stale otherwise."""
+        with self.lock:
+            enc = self.live()
+            now = len(enc.records)
+            if seen != now:
+                raise Stale(seen, now)
+            try:
+                result = enc.execute(command, text, command_id)
+            except ConflictError:  # another program appended between our look and our write
+                raise Stale(seen, self.version()) from None
+            self._mark = self._signature()  # our own append is already folded in
+            return result
