@@ -298,3 +298,84 @@ def test_another_sides_fighter_says_whose_it_is_and_undo_is_only_for_ones_own(tm
             assert board_of(log).fighter("ari").pos[:2] == (2, 2)
         finally:
             context.close()
+
+
+def touches(context, page):  # noqa: ANN001, ANN201
+    """Raw touch points, as a phone's screen sends them (Chrome's DevTools protocol)."""
+    cdp = context.new_cdp_session(page)
+
+    def send(kind: str, points: list[tuple[float, float]]) -> None:
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]},
+        )
+
+    return send
+
+
+def test_pinch_and_pan_by_touch_and_the_wheel_still_zoom(tmp_path: Path, browser):  # noqa: ANN001
+    from test_web_support import big_log
+
+    log = big_log(tmp_path / "hall")
+    with Running(log) as server:
+        context, page = touch_page(browser, server.link("blue"), PHONE)
+        try:
+            expect(token(page, "ari")).to_be_visible()
+            board = box(page.locator("#board-box"))
+            mx, my = board["x"] + board["width"] / 2, board["y"] + board["height"] / 2
+            send = touches(context, page)
+            start = float(page.locator("#board").get_attribute("data-cell"))
+            send("touchStart", [(mx - 30, my), (mx + 30, my)])  # two fingers spread: zoom in
+            for step in range(1, 8):
+                send("touchMove", [(mx - 30 - 10 * step, my), (mx + 30 + 10 * step, my)])
+            send("touchEnd", [])
+            assert float(page.locator("#board").get_attribute("data-cell")) > start * 1.5
+            view = page.locator("#board").get_attribute("viewBox")
+            send("touchStart", [(mx, my)])  # one finger on the empty board: pan
+            for step in range(1, 8):
+                send("touchMove", [(mx - 12 * step, my - 6 * step)])
+            send("touchEnd", [])
+            assert page.locator("#board").get_attribute("viewBox") != view
+        finally:
+            context.close()
+        laptop = browser.new_context(viewport={"width": 1280, "height": 800})
+        try:
+            page = laptop.new_page()
+            page.goto(server.gm)
+            expect(token(page, "ari")).to_be_visible()
+            start = float(page.locator("#board").get_attribute("data-cell"))
+            b = box(page.locator("#board"))
+            page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+            page.mouse.wheel(0, -400)
+            expect(page.locator("#board")).not_to_have_attribute("data-cell", str(start))
+            assert float(page.locator("#board").get_attribute("data-cell")) > start
+        finally:
+            laptop.close()
+
+
+def test_on_a_laptop_the_ruler_text_stays_whole_and_the_zoom_buttons_off_the_cells(tmp_path: Path, browser):  # noqa: ANN001
+    from test_web_e2e_table import drag
+
+    log = gate_log(tmp_path, "speed-meters")
+    with Running(log) as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.set_default_timeout(WAIT_MS)
+        try:
+            page = context.new_page()
+            page.add_init_script("window.TABLETRAIL_PAUSE_MS = 600000")
+            page.goto(server.gm)
+            expect(token(page, "ari")).to_be_visible()
+            board = box(page.locator("#board-box"))
+            for tool in page.locator(".board-tools button").all():
+                assert not overlap(box(tool), board)
+            token(page, "ari").click()
+            expect(page.locator("#reach rect.reach").first).to_be_attached()
+            for cell in [(0, 2), (0, 0), (3, 5)]:  # the left edge, the top-left corner, the bottom
+                drag(page, "ari", [cell], drop=False)
+                tip = page.locator("#ruler-tip")
+                expect(tip).to_be_visible()
+                assert inside(box(tip), board), (cell, box(tip), board)
+                page.keyboard.press("Escape")
+                page.mouse.up()
+        finally:
+            context.close()
