@@ -379,3 +379,38 @@ def test_on_a_laptop_the_ruler_text_stays_whole_and_the_zoom_buttons_off_the_cel
                 page.mouse.up()
         finally:
             context.close()
+
+
+def test_a_reaction_awaited_asks_the_reacting_side_and_tells_the_others(tmp_path: Path, browser):  # noqa: ANN001
+    from test_web_support import ap_squares_log
+
+    log = ap_squares_log(tmp_path)  # ari (blue) beside bo (red): a move into bo's square waits for bo
+    with Running(log) as server:
+        blue_ctx, blue = touch_page(browser, server.link("blue"), PHONE)
+        red_ctx, red = touch_page(browser, server.link("red"), PHONE)
+        try:
+            tok = server.link("blue").rsplit("/", 1)[1]
+            asked = blue.request.get(
+                f"{server.url}/api/actions?fighter=ari", headers={"Authorization": f"Bearer {tok}"}
+            )
+            if asked.status == 404:
+                pytest.skip("this server has no GET /api/actions yet: no reaction is announced")
+            expect(token(blue, "ari")).to_have_class("fighter selected active")
+            token(blue, "bo").tap()  # bo's square is shaded: a tap there is a move into it
+            blue.locator("#confirm").tap()
+            expect(blue.locator("#message")).to_contain_text("Done:")
+            # Red's screen asks bo's answer with buttons; blue's says whom the table waits for.
+            ask = red.locator('#awaiting .await.mine[data-fighter="bo"]')
+            expect(ask).to_be_visible()
+            expect(ask.locator("button").first).to_be_visible()
+            expect(blue.locator('#awaiting [data-fighter="bo"]')).to_contain_text("waiting for bo's answer")
+            expect(blue.locator("#awaiting button")).to_have_count(0)
+            red.screenshot(path=str(SHOTS / "reaction-asked-red.png"))
+            blue.screenshot(path=str(SHOTS / "reaction-waiting-blue.png"))
+            ask.locator("button").last.tap()
+            red.locator("#confirm").tap()
+            expect(red.locator("#awaiting")).to_be_hidden()
+            expect(blue.locator("#awaiting")).to_be_hidden()
+        finally:
+            blue_ctx.close()
+            red_ctx.close()

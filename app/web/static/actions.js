@@ -252,7 +252,11 @@ export function onBoardClick(ev, cellAt) {
     return;
   }
   const fighter = ev.target.closest("[data-fid]");
-  if (fighter && !ev.shiftKey) {
+  // Another fighter on a cell the selected one may move to now (some rules let it enter an
+  // occupied square): the tap is a move there, as the shading says. Elsewhere it selects.
+  const into = fighter && S.selected && fighter.dataset.fid !== S.selected && cell && S.reach && !S.reach.blocked &&
+    S.reach.fighter === S.selected && S.live && canCommand(S.selected) && S.reach.cells.some(([x, y]) => x === cell[0] && y === cell[1]);
+  if (fighter && !ev.shiftKey && !into) {
     selectFighter(fighter.dataset.fid, false);
     return;
   }

@@ -76,6 +76,10 @@ export function renderFighter() {
     isGM() ? gmNumbers(f) : "",
   );
   if (!S.live) { quick.replaceChildren(); return; }
+  if (S.me && S.me.role === "watcher") {
+    quick.replaceChildren(h("p", { class: "muted" }, "This link watches the table: it follows every move and can't act."));
+    return;
+  }
   if (a) { drawActions(a); drawDoorTargets(); }
   else loadActions(f.id).then((data) => { if (data && S.selected === f.id) renderFighter(); });
 }

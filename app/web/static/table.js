@@ -87,7 +87,8 @@ function render() {
   }
   document.body.classList.toggle("is-gm", me.gm);
   document.body.classList.toggle("is-player", !me.gm);
-  $("role").textContent = me.gm ? "GM" : me.role;
+  document.body.classList.toggle("is-watcher", me.role === "watcher");  // a view-only link
+  $("role").textContent = me.gm ? "GM" : me.role === "watcher" ? "watching" : me.role;
   $("role").title = me.gm ? "this screen speaks for the GM: any fighter, rulings, settings, links"
     : `this screen speaks for ${me.role}: its own fighters, and undo of its own commands`;
   $("role").style.background = me.gm ? "" : sideColour(me.role);
