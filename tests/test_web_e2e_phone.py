@@ -133,6 +133,7 @@ def inside(inner: dict, outer: dict) -> bool:
 
 def uncovered(page, fid: str) -> None:  # noqa: ANN001
     """The fighter's token and the route's end show on the board, and the sheet is not over the board."""
+    page.wait_for_timeout(100)  # a frame: the layout settles after the sheet changed
     board = box(page.locator("#board-box"))
     assert inside(box(token(page, fid).locator(".token")), board), fid
     sheet = box(page.locator("#panel"))

@@ -27,7 +27,10 @@ expect = sync_api.expect
 FINGER = 44  # CSS px
 RULE_ID = re.compile(r"\b[a-z]+(?:-[a-z]+)*/[a-z]+(?:-[a-z]+)*\b")  # speed-meters/movement, tabletrail/doors
 REPR = re.compile(r"\{'|'\}|\[\]|\{\}|\b(?:None|True|False)\b|\w+=\S")  # dict/list reprs, key=value dumps
-INTERNALS = re.compile(r"\bTLS\b|proxy|by=|stats:|marks:|links:|turn acting", re.IGNORECASE)
+INTERNALS = re.compile(
+    r"\bTLS\b|proxy|by=|stats:|marks:|links:|turn acting|\b(?:movement|speed|left|maneuvers?) \d{3,}\b",
+    re.IGNORECASE,
+)  # ... and numbers in centi-units, as a marks dump writes them ("movement 200")
 
 # Every control a person can tap, HTML or on the board, that the page shows now.
 CONTROLS = """() => {
@@ -148,6 +151,7 @@ def test_the_words_check_finds_what_the_issue_found() -> None:
         "ari's turn ends — ari's turn ends",
         "This server speaks plain HTTP: put TLS in front with a reverse proxy",
         "{'dir': 'e'}",
+        "Ari: on the way at 3,2, turn 1,0, actions 1, movement 200, maneuver 0, speed 600",
     ]
     for line in met:
         assert words_problems(line), line

@@ -3,8 +3,8 @@
 // shows, in words for a player, with the rule ids and numbers under "why?".
 import { api, send } from "./api.js";
 import { drawReach, drawRoute } from "./board.js";
-import { $, S, canCommand, fighterOf, h, hooks, isGM, named, ruleChip, say } from "./shared.js";
-import { follow } from "./view.js";
+import { $, S, canCommand, fighterOf, forPlayers, h, hooks, isGM, named, ruleChip, say } from "./shared.js";
+import { follow, sizeBox } from "./view.js";
 import { checksBlock, fightersBlock, ruleLine, stepsTable, why } from "./explain.js";
 import {
   choiceAt, choose, doorAction, doorRefusal, loadActions, plainText, renderAwaiting, renderFighter, stopChoosing, whyBox,
@@ -103,6 +103,7 @@ export async function runPreview() {
   const panel = $("preview-panel"), box = $("preview");
   panel.hidden = false;
   const route = () => {
+    sizeBox();  // the sheet grew: the board gives it the room now, before anything is drawn over it
     drawRoute(svg(), S.board, S.preview, S.waypoints);
     follow(false, destination(data));  // the route stays in view above the sheet
   };
@@ -135,7 +136,7 @@ export async function runPreview() {
   say("", "");
   confirm.disabled = false; confirm.hidden = false;
   // The GM reads each line's rule at once; a player, under "why?".
-  const consequences = h("ul", { id: "consequences" }, ...data.events.map((e) => h("li", {}, named(e.text) + " ",
+  const consequences = h("ul", { id: "consequences" }, ...data.events.filter(forPlayers).map((e) => h("li", {}, named(e.text) + " ",
     ...(isGM() ? e.rules.map(ruleChip) : []), ...why(e))));
   const hidden = data.checks.some((c) => c.hidden) ? h("div", { class: "muted", id: "hidden-note" },
     "A seeded check is drawn when you confirm: its number, its outcome and what follows stay hidden until then.") : "";
@@ -170,7 +171,7 @@ export function enterRoll(n) {
 function doneWords(records) {
   const seen = new Set(), out = [];
   for (const r of records) {
-    if (r.type === "command") continue;  // the command as typed: under "why?", not the news
+    if (r.type === "command" || !forPlayers(r)) continue;  // the command as typed, the engine's notes: not the news
     const t = String(r.text || "").trim();
     if (t && !seen.has(t)) { seen.add(t); out.push(named(t)); }
   }

@@ -1,7 +1,7 @@
 // The event list, the timeline and the explain panel: what happened, and why, one tap away.
 import { api } from "./api.js";
 import { fmt } from "./board.js";
-import { $, S, h, hooks, isGM, named, ruleChip, say } from "./shared.js";
+import { $, S, forPlayers, h, hooks, isGM, named, ruleChip, say } from "./shared.js";
 
 // Who entered a command is this screen's own business: a player reads the command without it.
 const plain = (text) => (isGM() ? text : named(String(text || "").replace(/\s+by=\S+/g, "")));
@@ -16,7 +16,7 @@ export async function loadEvents() {
 export function renderEvents() {
   const list = $("events");
   const at = S.board ? S.board.at : Infinity;
-  list.replaceChildren(...S.events.map((e) => {
+  list.replaceChildren(...S.events.filter(forPlayers).map((e) => {
     const cls = [e.status, e.seq > at && !S.live ? "future" : "", e.seq === S.explainSeq ? "chosen" : ""].filter(Boolean).join(" ");
     // The GM sees each line's rules; a player taps the line for them (the explain panel's "why?").
     return h("li", { class: cls, "data-seq": e.seq, onclick: () => explain(e.seq) },

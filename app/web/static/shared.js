@@ -39,6 +39,11 @@ export function h(tag, attrs = {}, ...children) {
 
 export const isGM = () => Boolean(S.me && S.me.gm);
 
+// Events that are the engine's own memory (a mark set or cleared: "on the way at 3,2, movement 200…"):
+// the GM reads them; a player's screen says what happened, not what the engine notes down.
+const MEMORY = new Set(["marked", "unmarked", "board-marked"]);
+export const forPlayers = (e) => isGM() || !MEMORY.has(e.type);
+
 export function ruleChip(id) { return h("span", { class: "rule" }, id); }
 
 export function say(kind, ...parts) {
