@@ -350,6 +350,8 @@ def verify_text(data: dict[str, Any]) -> str:
             f"changed since the log was written; the board is the same): first at line {first['seq']}, "
             f"recorded {', '.join(first['recorded']) or 'none'}, now {', '.join(first['now']) or 'none'}"
         )
+    for c in data.get("corrected", ())[1:]:  # more batches an older log decided before a correction
+        out.append(f"note: line {c['seq']} (batch {c['batch']}, {c['text']!r}) differs too: {c['words']}")
     if data["rulings"]:
         out.append("GM rulings in the log (re-decided like any command):")
         w = render.Words.of(data.get("ruleset"))

@@ -113,9 +113,7 @@ def test_three_screens_from_invite_links_each_speak_only_for_their_side(tmp_path
 
         # Blue drags Ari three cells and confirms; both other screens show it within a second.
         drag(blue, "ari", [(2, 2), (3, 2), (4, 1)])
-        expect(blue.locator("#preview-text")).to_have_text(
-            "move ari 4,1"
-        )  # the player's screen never says by=
+        expect(blue.locator("#preview-text")).to_have_text("move ari 4,1")  # a player's screen says no by=
         expect(blue.locator("#preview")).not_to_contain_text("by=")
         blue.locator("#confirm").click()
         expect(token(blue, "ari")).to_have_attribute("data-x", "4")

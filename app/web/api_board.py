@@ -26,7 +26,13 @@ def me_of(who: Invite) -> dict[str, Any]:
 
 
 def me(call: Call) -> Response:
-    return JSONResponse({**me_of(call.user), "exposed": call.exposed})
+    return JSONResponse({**me_of(call.user), "exposed": exposed_for(call)})
+
+
+def exposed_for(call: Call) -> bool:
+    """The warning that the server listens beyond this machine (links are bearer secrets, TLS is a
+    reverse proxy's job) is the GM's to act on: a player's or a watcher's screen is not told."""
+    return call.exposed and call.user.role == GM
 
 
 def state(call: Call) -> Response:
@@ -45,7 +51,8 @@ def state(call: Call) -> Response:
                 return error(400, "bad request", f"at: {at} is outside the log (1 to {version})")
             if at != version:
                 enc = table.past(at)
-        return JSONResponse({**views.board(enc, version), "me": me_of(call.user), "exposed": call.exposed})
+        board = views.board(enc, version, call.user.role)
+        return JSONResponse({**board, "me": me_of(call.user), "exposed": exposed_for(call)})
 
 
 def options(call: Call) -> Response:

@@ -20,6 +20,7 @@ from tabletrail.core.reach import reach, waypoints
 from tabletrail.core.refusal import Refusal, Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
@@ -125,7 +126,7 @@ def _command(table: Table, body: CommandBody, where: str, who: Invite) -> tuple[
     except InputError as exc:
         raise BadRequest(str(exc)) from None
     authorise(table.live(), who, command, body.reveal, where)
-    extra["text"] = text
+    extra["text"] = text if who.role == GM else views.without_by(text)  # a player's screen says no by=
     return command, text, extra
 
 
@@ -196,11 +197,32 @@ def _move_text(table: Table, move: MoveBody, extra: dict[str, Any]) -> str:
         if move.to in area.costs:
             cells = waypoints(start, area.path(move.to))
             extra["route"] = "cheapest"
+        else:  # out of reach: the way the engine would take, so the dry run names what shuts it
+            cells, extra["route"] = _blocked_way(state, f, move.to, cells, extra["route"])
     else:  # the same cells in the fewest words (a drag's route plus its waypoints can be long)
         cells = waypoints(start, expand(start, cells))
     # The cells the move asks for, so the page can draw the route even when it is refused.
     extra["path"] = [list(c) for c in expand(start, cells)]
     return f"move {f.id} " + " ".join(f"{x},{y}" for x, y in cells)
+
+
+def _blocked_way(
+    state: EncounterState, f: Fighter, to: tuple[int, int], cells: list[Any], route: str
+) -> tuple[list[Any], str]:
+    """The waypoints of the way to a cell out of reach and "blocked", or the straight line as given.
+
+    The way (core/way.py) may pass a shut door, a fighter or a forbidden cell, or be too long:
+    the dry run of it is refused for that, not for the first wall on a straight line. A way
+    stopped at the cell itself (someone stands there) is that cell's refusal either way.
+    """
+    from tabletrail.core.way import way_to
+
+    more, _ = get_ruleset(state.ruleset).further_budget(state, f)
+    found = way_to(state, f.id, to, extra=max(0, more))
+    if found is None or not found.cells or (found.stops and found.stops[0].at == to):
+        return cells, route
+    points = waypoints((f.pos[0], f.pos[1]), list(found.cells))
+    return (points, "blocked") if len(points) <= MAX_WAYPOINTS else (cells, route)
 
 
 COMMAND_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -226,7 +248,7 @@ def replayed(table: Table, command_id: str | None, who: Invite, where: str) -> R
             "version": len(enc.records),
             "replayed": True,
             "text": issued.text if issued else "",
-            "records": [views.record(enc, r) for r in done],
+            "records": [views.record(enc, r, role=r.actor) for r in done],
         }
     )
 
@@ -258,6 +280,6 @@ def _write_answer(table: Table, result: list[Record] | Rejection, extra: dict[st
             "ok": True,
             "version": len(enc.records),
             **extra,
-            "records": [views.record(enc, r) for r in result],
+            "records": [views.record(enc, r, role=r.actor) for r in result],  # in the words of who wrote it
         }
     )

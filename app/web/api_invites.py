@@ -5,7 +5,7 @@ from __future__ import annotations
 from starlette.responses import JSONResponse, Response
 from tabletrail.events.errors import InputError
 from tabletrail.web.bodies import InviteBody
-from tabletrail.web.invites import GM
+from tabletrail.web.invites import qr_svg, role_for
 from tabletrail.web.wire import Call, error
 
 
@@ -15,18 +15,17 @@ def invites(call: Call) -> Response:
 
 
 def invite(call: Call) -> Response:
-    """A new link for a side or the GM; its token is in this answer and nowhere else."""
+    """A new link for a side, the GM or a watcher; its token (and its QR code, an SVG drawing for the
+    Links panel) is in this answer and nowhere else: only the token's digest is kept."""
     body: InviteBody = call.body
     table = call.table
     sides = sorted({f.side for f in table.live().state.fighters})
-    if body.role != GM and body.role not in sides:
-        return error(400, "bad request", f"invite: no side {body.role!r} (sides: {', '.join(sides)}, or gm)")
     try:
-        made, tok = table.invites.make(body.role, body.hours, body.label)
+        made, tok = table.invites.make(role_for(body.role, sides), body.hours, body.label)
     except InputError as exc:
         return error(400, "bad request", str(exc))
-    base = str(call.request.base_url).rstrip("/")
-    return JSONResponse({**made.public(), "token": tok, "url": f"{base}/join/{tok}"})
+    url = f"{str(call.request.base_url).rstrip('/')}/join/{tok}"
+    return JSONResponse({**made.public(), "token": tok, "url": url, "qr": qr_svg(url)})
 
 
 def revoke(call: Call) -> Response:

@@ -41,7 +41,7 @@ class UndoBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class InviteBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A new invitation link: for a side of the encounter or the GM, valid for `hours` (or until revoked)."""
 
-    role: str  # a side of the encounter, or "gm"
+    role: str  # a side of the encounter, "gm", or "watcher" (a view-only link)
     hours: float | None = None
     label: str = ""
 

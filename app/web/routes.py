@@ -26,7 +26,7 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
-from tabletrail.web import api_audit, api_board, api_commands, api_invites, api_reach, api_stream
+from tabletrail.web import api_audit, api_board, api_commands, api_invites, api_phone, api_reach, api_stream
 from tabletrail.web.bodies import CommandBody, InviteBody, UndoBody
 from tabletrail.web.invites import GM, Denied, Invite
 from tabletrail.web.table import Table
@@ -147,6 +147,16 @@ ROUTES: tuple[Endpoint, ...] = (
         api_board.options,
         PLAYER,
         "the quick commands for a fighter, each with its dry run's verdict now",
+        params=(FIGHTER,),
+        answers={404: None},
+        tag="commands",
+    ),
+    Endpoint(
+        "GET",
+        "/api/actions",
+        api_phone.fighter_actions,
+        WATCHER,
+        "a fighter's buttons in words (each with the engine's verdict now), its card, the reactions awaited",
         params=(FIGHTER,),
         answers={404: None},
         tag="commands",
