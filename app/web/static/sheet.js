@@ -130,8 +130,10 @@ function drawActions(data) {
   const acts = data.actions.filter((a) => a.key !== "move");  // moving is a tap on a shaded cell
   const allowed = acts.filter((a) => a.ok), refused = acts.filter((a) => !a.ok);
   const verb = (a) => (a.text || a.key).split(" ")[0];
+  // The command each button would preview, its place filled with the first offered (for the curious and the tests).
+  const first = (a) => (a.needs && a.targets && a.targets.length ? { "data-target": [].concat(a.targets[0]).join(",") } : {});
   quick.replaceChildren(...allowed.map((a) => h("button", {
-    type: "button", class: "act", "data-verb": verb(a), "data-key": a.key,
+    type: "button", class: "act", "data-verb": verb(a), "data-key": a.key, "data-text": a.text || "", ...first(a),
     title: `Preview “${a.label}”` + (a.cost ? `: ${a.cost}` : "") + (a.needs ? `; then tap the ${a.needs} on the board` : ""),
     onclick: () => act(a),
   }, a.label)));
@@ -139,7 +141,8 @@ function drawActions(data) {
   else if (!allowed.length) quick.append(h("span", { class: "muted" }, "No quick command is allowed now. "));
   if (refused.length) {
     quick.append(h("details", { class: "more" }, h("summary", {}, `not now (${refused.length})`),
-      h("ul", {}, ...refused.map((a) => h("li", { "data-verb": verb(a), "data-key": a.key }, h("b", {}, a.label), " — ",
+      h("ul", {}, ...refused.map((a) => h("li", { "data-verb": verb(a), "data-key": a.key, "data-text": a.text || "", ...first(a) },
+        h("b", {}, a.label), " — ",
         named(a.why || "not allowed now"), isGM() && a.rule ? [" ", ruleChip(a.rule)] : "")))));
   }
 }
