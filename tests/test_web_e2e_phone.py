@@ -176,6 +176,7 @@ def play_a_turn(page, log: Path, shots: Path) -> int:  # noqa: ANN001
     expect(page.locator("#reach rect.reach").first).to_be_attached()
     t.tap(page.locator(f'#door-targets [data-door="{DOOR}"]'))
     expect(page.locator("#consequences")).to_contain_text("opens the door")
+    assert page.locator("#consequences").inner_text().count("opens the door") == 1  # said once, not twice
     preview_then_confirm(t, "door")
     expect(page.locator(f'#walls [data-door="{DOOR}"]')).to_have_attribute("data-state", "open")
     assert board_of(log).doors.get(DOOR) == "open"

@@ -83,6 +83,10 @@ def words_problems(text: str) -> list[str]:
     for line in text.splitlines():
         parts = [p.strip(" .;") for p in re.split(r" — |; |\. ", line) if p.strip(" .;")]
         twice = {p for p in parts if parts.count(p) > 1}
+        said = line.split(" — ")
+        twice |= {
+            p.strip() for i, p in enumerate(said) if i and p.strip() and p.strip() in " — ".join(said[:i])
+        }
         found += [f"said twice: {p!r} in {line!r}" for p in twice]
     return found
 
@@ -149,6 +153,7 @@ def test_the_words_check_finds_what_the_issue_found() -> None:
         "stats: movement 6, ap 3, athletics 2 · marks: — · links: —",
         "turn acting",
         "ari's turn ends — ari's turn ends",
+        "Ari opens the door between 3,2 and 4,2 (closed -> open) — Ari opens the door between 3,2 and 4,2",
         "This server speaks plain HTTP: put TLS in front with a reverse proxy",
         "{'dir': 'e'}",
         "Ari: on the way at 3,2, turn 1,0, actions 1, movement 200, maneuver 0, speed 600",

@@ -30,7 +30,8 @@ export function renderEvents() {
 // Why an event happened, in the rule's own words: inline after the sentence, never only a tooltip.
 export function why(e) {
   const note = String(e.note || "").trim();
-  if (!note || note === String(e.text || "").trim()) return [];  // never "ari's turn ends — ari's turn ends"
+  // never "ari's turn ends — ari's turn ends", nor a note the sentence already says word for word
+  if (!note || String(e.text || "").includes(note)) return [];
   return [h("span", { class: "why" }, ` — ${named(note)}`)];
 }
 
