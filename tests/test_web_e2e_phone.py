@@ -416,3 +416,29 @@ def test_a_reaction_awaited_asks_the_reacting_side_and_tells_the_others(tmp_path
         finally:
             blue_ctx.close()
             red_ctx.close()
+
+
+def test_the_gm_makes_a_watch_link_and_sees_its_qr_code(tmp_path: Path, browser):  # noqa: ANN001
+    log = gate_log(tmp_path, "speed-meters")
+    with Running(log) as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.set_default_timeout(WAIT_MS)
+        try:
+            page = context.new_page()
+            page.goto(server.gm)
+            expect(token(page, "ari")).to_be_visible()
+            page.locator("#invite-role").select_option("watcher")
+            page.locator("#invite-form button").click()
+            expect(page.locator("#invite-url")).to_have_value(re.compile("/join/"))
+            qr = page.locator("#invite-qr img.qr")
+            expect(qr).to_be_visible()
+            page.wait_for_function(  # the server's drawing loaded, and it has a size
+                "() => { const i = document.querySelector('#invite-qr img.qr');"
+                " return i.complete && i.naturalWidth > 0; }"
+            )
+            watch = context.new_page()
+            watch.goto(page.locator("#invite-url").input_value())
+            expect(watch.locator("#role")).to_have_text("watching")
+            expect(watch.locator("#undo")).to_be_hidden()
+        finally:
+            context.close()
