@@ -1,5 +1,5 @@
 // The event list, the timeline and the explain panel: what happened, and why, one tap away.
-import { api } from "./api.js";
+import { BASE, TOKEN, api } from "./api.js";
 import { fmt } from "./board.js";
 import { $, S, forPlayers, h, hooks, isGM, named, ruleChip, say } from "./shared.js";
 
@@ -139,4 +139,25 @@ export function onScrub() {
   const at = Number($("scrubber").value);
   clearTimeout(scrubTimer);
   scrubTimer = setTimeout(() => (at >= S.version ? hooks.loadLive() : loadAt(at)), 60);
+}
+
+// The replay bundle (GET /api/bundle): the GM's holds everything, a side's what that side may see.
+// Fetched with the token in its header (never in an address), then saved through a short-lived link.
+export async function downloadBundle() {
+  const at = S.live || !S.board ? "" : "?at=" + S.board.at;
+  const resp = await fetch(BASE + "/api/bundle" + at, { headers: { Authorization: "Bearer " + TOKEN } });
+  if (!resp.ok) {
+    const said = await resp.json().catch(() => ({}));
+    say("error", said.message || "The encounter could not be downloaded.");
+    return;
+  }
+  const named = /filename="([^"]+)"/.exec(resp.headers.get("Content-Disposition") || "");
+  const url = URL.createObjectURL(await resp.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = named ? named[1] : "encounter.html";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -14,7 +14,7 @@ import {
   setDrawer, startPreview, undoRedo, undoState,
 } from "./actions.js";
 import { renderFighter, stopChoosing } from "./sheet.js";
-import { loadEvents, onScrub, renderEvents } from "./explain.js";
+import { downloadBundle, loadEvents, onScrub, renderEvents } from "./explain.js";
 import { loadInvites, makeInvite, renderRulings } from "./gm.js";
 
 // A link that stopped working (revoked, expired): the board goes, and the page says why.
@@ -75,6 +75,7 @@ function render() {
   const t = b.turn;
   const me = b.me;
   S.me = me;
+  $("download-bundle").textContent = me.gm ? "Download this encounter" : "Download what my side may see";
   const acting = b.fighters.find((f) => f.id === t.active);
   $("turn").textContent = `${b.ruleset.title} · round ${t.round}${t.pass > 1 ? ", pass " + t.pass : ""}` +
     (acting ? ` · ${acting.name} to act` : "");
@@ -209,6 +210,7 @@ function start() {
   $("redo").addEventListener("click", () => undoRedo("redo"));
   $("scrubber").addEventListener("input", onScrub);
   $("to-live").addEventListener("click", loadLive);
+  $("download-bundle").addEventListener("click", downloadBundle);
   $("invite-form").addEventListener("submit", makeInvite);
   $("command-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
