@@ -278,7 +278,7 @@ def test_the_fighter_panel_speaks_in_words_and_follows_each_move(tmp_path: Path,
         ari = state.fighter("ari")
         rs = get_ruleset(state.ruleset)
         words = ", ".join(Words(rs).amount(k, v) for k, v in sorted(ari.spent.items()) if v)
-        expect(gm.locator("#fighter-info")).to_contain_text(f"spent: {words}")
+        expect(gm.locator("#fighter-info")).to_contain_text(f"spent {words}")  # said once, on the card
         after = reach(state, "ari")  # the summary names the new area, not the one before the move
         expect(gm.locator("#reach-summary")).to_contain_text(
             f"{len(after.costs)} cells, {fmt(after.budget)} m"

@@ -66,12 +66,13 @@ export function renderFighter() {
   const a = S.actions && S.actions.key === `${f.id}@${S.version}` ? S.actions.data : null;
   const left = a && a.card ? a.card.left : [`${f.move_left_text} to move`];
   const states = a && a.card ? a.card.states : stateWords(f);
-  const spent = f.spent_text.length ? `spent: ${f.spent_text.join(", ")}` : "nothing spent yet";
+  // The server's card already says what was spent; the page's own line is for a board without one.
+  const spent = a && a.card ? "" : f.spent_text.length ? `spent: ${f.spent_text.join(", ")}` : "nothing spent yet";
   box.replaceChildren(
     h("div", { class: "sheet-head" }, h("b", {}, f.name), " ",
       h("span", { class: "muted" }, canCommand(f.id) && !isGM() ? "yours" : `${f.side}`), f.active ? h("span", { class: "acting" }, " · acting now") : ""),
     h("div", { class: "card" }, [...left, ...states].join(" · ")),
-    h("div", { class: "card muted" }, spent + (f.damage ? ` · damage ${f.damage}` : "")),
+    spent || f.damage ? h("div", { class: "card muted" }, [spent, f.damage ? `damage ${f.damage}` : ""].filter(Boolean).join(" · ")) : "",
     reachSummary(f),
     isGM() ? gmNumbers(f) : "",
   );
