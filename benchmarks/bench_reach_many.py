@@ -74,7 +74,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     print(f"100x100 speed-meters map, N fighters of N Speeds, KEPT = {KEPT} tables a map, CPU ms a call")
-    print(f"{'N':>5} {'old key (Speed)':>16} {'tables':>7} {'today (Speed is 1)':>19} {'tables':>7} {'same':>5}")
+    head = f"{'N':>5} {'old key (Speed)':>16} {'tables':>7} {'today (Speed is 1)':>19} {'tables':>7}"
+    print(f"{head} {'same':>5}")
     for count in args.counts:
         states = {"old": board(count), "new": board(count)}
         ids = [f.id for f in states["new"].fighters]

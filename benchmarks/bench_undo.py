@@ -72,7 +72,10 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(f"first undo after a snapshot open, SQLite, a snapshot every {args.every} events, CPU ms, median of {args.repeat}")
+    print(
+        f"first undo after a snapshot open, SQLite, a snapshot every {args.every} events, "
+        f"CPU ms, median of {args.repeat}"
+    )
     print(f"{'events':>9} {'before (refold)':>16} {'folded':>7} {'today':>9} {'folded':>7}")
     for events in args.events:
         lines = generate(events)

@@ -168,7 +168,8 @@ def delta(state: EncounterState | None, base: EncounterState) -> Any:
     """`state` as the fields that are not the very objects `base` holds (None for no state)."""
     if state is None:
         return None
-    return Delta(**{f: v for f in Board.__struct_fields__ if (v := getattr(state, f)) is not getattr(base, f)})
+    fields = Board.__struct_fields__
+    return Delta(**{f: v for f in fields if (v := getattr(state, f)) is not getattr(base, f)})
 
 
 def undelta(d: Any, base: EncounterState) -> EncounterState:
