@@ -151,6 +151,9 @@ def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlet
 def from_env() -> Starlette:
     """The app of each `serve --workers N` worker: the database is in TABLETRAIL_SERVE_DB."""
     hosts = tuple(json.loads(os.environ.get(HOSTS_ENV, "[]"))) or LOCAL_HOSTS
+    from tabletrail.core.reach import warm_up
+
+    warm_up()  # each worker imports numpy and scipy at start-up, not at a player's first tap (issue 29)
     return create_hosted_app(os.environ[DATABASE_ENV], hosts)
 
 
