@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import shutil
 import sys
 import tempfile
 import tracemalloc
@@ -37,7 +38,10 @@ from bench_log import CLOCK, fresh, play  # noqa: E402
 
 
 def measured(db: Path, trimmed: bool) -> tuple[Encounter, int, int]:
-    """Open the log; (the encounter, bytes it holds, peak bytes while opening)."""
+    """Open a copy of the log; (the encounter, bytes it holds, peak bytes while opening)."""
+    copy = db.with_name(f"{'today' if trimmed else 'before'}.db")  # each way undoes on its own copy
+    shutil.copyfile(db, copy)
+    db = copy
     real = Encounter._trim
     if not trimmed:
         Encounter._trim = lambda self: None  # type: ignore[method-assign]
