@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # A verb imports what it uses when it runs (a `do` never loads the audit, the web
 # server or the other rulesets): a GM types dozens of commands an hour.
 PLUGINS = {  # verb groups that live in their own modules, imported only to run or list their verbs
-    "tabletrail.cli_audit": ("explain", "why", "verify", "whatif", "refused"),
+    "tabletrail.cli_audit": ("explain", "why", "verify", "whatif", "refused", "bundle"),
     "tabletrail.cli_store": ("repair", "import", "export", "encounters"),
     "tabletrail.cli_web": ("serve", "invite"),
     "tabletrail.cli_maps": ("import-map",),
@@ -137,10 +137,45 @@ def cmd_redo(args: argparse.Namespace) -> int:
     return _run(_open(args.log), Redo(by=args.by, why=args.why), "redo", as_json=args.json)
 
 
+def _say_if_broken(enc: Encounter) -> None:
+    """One line on stderr when a log read whole does not end where the tip kept beside it says.
+
+    Opening checks every line's hash against the line before, so an edit anywhere but the last
+    line is refused; the last line (or a cut at a batch end) only the kept tip can tell, which
+    `verify` compares. `show`, `log` and `replay` say so too, instead of printing an edited
+    board as if nothing were wrong (issue 28, item 7).
+    """
+    from tabletrail.events.log import line_hash
+
+    kept_tip = getattr(enc.store, "kept_tip", None)
+    kept = kept_tip() if kept_tip is not None else None
+    if kept is None or enc.read_only:
+        return
+    version, tip = kept
+    held = len(enc.records)
+    if version == held:
+        last = next(iter(enc.store.read(held - 1)), b"") if held else b""
+        if line_hash(last) == tip:
+            return
+    name = enc.store.name
+    why = (
+        f"its last line (line {held}) is not the one the tip kept beside it vouches for: it was edited"
+        if version == held
+        else f"it holds {held} lines where the tip kept beside it says {version}: it was cut, or "
+        "appended to by a writer that keeps no tip"
+    )
+    print(
+        f"warning: {name}: the hash chain is broken at its end: {why}; `tabletrail verify {name}` says more",
+        file=sys.stderr,
+    )
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     from tabletrail import render
 
     enc = _open(args.log, upto=args.at, flag="--at")
+    if args.at is None:
+        _say_if_broken(enc)
     if args.json:
         from tabletrail.projections.board import view
 
@@ -156,6 +191,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     from tabletrail.core.rulesets import get as get_ruleset
 
     enc = _open(args.log)
+    _say_if_broken(enc)
     t = enc.timeline
     rs = get_ruleset(enc.state.ruleset)
     if args.json:
@@ -170,6 +206,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from tabletrail.projections.board import view
 
     enc = _open(args.log, upto=args.to, flag="--to")
+    if args.to is None:
+        _say_if_broken(enc)
     if args.json:
         print(render.json_doc("board", view(enc.state), enc.state.ruleset, sort_keys=True))
     else:
@@ -177,6 +215,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(render.board(enc.state))
         print(render.fighters(enc.state))
     return 0
+
+
+# Each rule document by its own title (its first heading) and its number, for `rules`. The rulesets
+# name their document by its file (Ruleset.document); a ruleset may carry `document_title` itself.
+DOCUMENT_TITLES = {
+    "000_764c39d2887f9ddf.txt": "Move",
+    "001_f4ae7af380350405.txt": "Movement",
+    "002_0a50226be3a32e43.txt": "Movement in Ground Combat",
+    "004_1955ec219bb4ca54.txt": "Movement",
+}
+
+
+def document_title(rs: Ruleset) -> str:
+    """'document 004, "Movement"': a rule document as a reader knows it, never by its file name."""
+    title = getattr(rs, "document_title", "") or DOCUMENT_TITLES.get(rs.document, "")
+    number = rs.document.split("_", 1)[0]
+    return f'document {number}, "{title}"' if title else f"document {number}"
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -189,6 +244,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             "id": rs.id,
             "title": rs.title,
             "document": rs.document,
+            "document_title": document_title(rs),
             "unit": rs.unit,
             "rules": [{"id": rs.rule(r.name), "enforce": r.enforce, "default": r.default} for r in rs.rules],
             "settings": [
@@ -210,7 +266,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(render.json_doc("rulesets", data))
         return 0
     for rs in data:
-        print(f"{rs['id']}: {rs['title']} ({rs['document']}, cells of 1 {rs['unit']})")
+        print(f"{rs['id']}: {rs['title']} (rule {rs['document_title']}; cells of 1 {rs['unit']})")
         for r in rs["rules"]:
             default = f"\n      default ruling: {r['default']}" if r["default"] else ""
             print(f"  {r['id']}: {r['enforce']}{default}")

@@ -1,6 +1,6 @@
 """CLI verbs of the audit group, registered into the main parser by tabletrail.cli.
 
-explain, why, verify, whatif and refused. The answers come from
+explain, why, verify, whatif, refused and bundle. The answers come from
 tabletrail.projections.audit as plain data; this module prints them as text a
 person at the table can check by hand, or as JSON with --json.
 """
@@ -16,6 +16,7 @@ import msgspec
 from tabletrail import cli_store, render
 from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
+from tabletrail.events.errors import InputError
 from tabletrail.events.types import AnyEvent, Event
 from tabletrail.projections import audit
 from tabletrail.syntax import command_words, parse, take_flags, verbs_for
@@ -86,6 +87,26 @@ def register(sub: Any, add: AddVerb) -> None:
     p = add("refused", cmd_refused, "list the refused attempts kept in the log's side log, with when and why")
     p.add_argument("log", help=cli_store.LOG_HELP)
     p.add_argument("--json", action="store_true", help="print the list as JSON")
+    p = add(
+        "bundle",
+        cmd_bundle,
+        "write one self-contained HTML file that replays the encounter and checks its hash chain in any "
+        "browser, offline (verify re-decides it: tabletrail verify fight.html)",
+    )
+    p.add_argument("log", help=cli_store.LOG_HELP)
+    p.add_argument("-o", "--output", required=True, help="the HTML file to write, e.g. fight.html")
+    p.add_argument(
+        "--at", type=int, help="the event the page opens at, with its explanation (default: the last)"
+    )
+    p.add_argument("--from", dest="first", type=int, help="carry the lines from this event on (default 1)")
+    p.add_argument("--to", dest="last", type=int, help="carry the lines up to this event (default: the last)")
+    p.add_argument(
+        "--side",
+        default="gm",
+        help="the side the bundle is for: a player's leaves out the GM's rulings and settings and the "
+        "first line, which holds the dice's seed (default gm: everything)",
+    )
+    p.add_argument("--force", action="store_true", help="overwrite the output file if it exists")
 
 
 def examples() -> dict[str, str]:
@@ -96,6 +117,8 @@ def examples() -> dict[str, str]:
         "to prove the log still holds that line)",
         "whatif": "tabletrail whatif fight.jsonl --set diagonal=euclidean --ruling \"forbid 3,2 why='pit'\"",
         "refused": "tabletrail refused fight.jsonl",
+        "bundle": "tabletrail bundle replays/speed-meters-skirmish.jsonl -o fight.html   (open fight.html#12 "
+        "at event 12; tabletrail verify fight.html re-decides it)",
     }
 
 
@@ -222,8 +245,33 @@ def _ruling_line(r: dict[str, Any], w: render.Words) -> str:
 
 
 def explain_text(data: dict[str, Any]) -> str:
-    unit = data["unit"]
-    w = render.Words(unit=unit, centi=tuple(data.get("centi", ())))
+    return explain_texts([data])[0]
+
+
+def explain_texts(datas: list[dict[str, Any]]) -> list[str]:
+    """`explain`'s text of each event of one batch (their answers differ only in the event's own
+    seq, event and rules): what the batch shares is worded once, so a bundle words a long log fast."""
+    data = datas[0]
+    w = render.Words(unit=data["unit"], centi=tuple(data.get("centi", ())))
+    shared = _explain_batch(data, w)
+    listing = [(e["seq"], render.event_line(_event(e["event"]), words=w)) for e in data["events"]]
+    refused = [
+        f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}"
+        for r in data["refused_before"]
+    ]
+    out = []
+    for one in datas:
+        lines = _explain_event(one, w)
+        lines.extend(shared)
+        lines.append("events of the batch:")
+        lines.extend(f" {'>' if seq == one['seq'] else ' '}{seq:>4} {line}" for seq, line in listing)
+        lines.extend(refused)
+        out.append("\n".join(lines))
+    return out
+
+
+def _explain_event(data: dict[str, Any], w: render.Words) -> list[str]:
+    """What explain says of the event itself: its line, why, its command, the rules it applied."""
     cmd = data["command"]
     event = _event(data["event"])
     out = [
@@ -241,6 +289,12 @@ def explain_text(data: dict[str, Any]) -> str:
     if extra:
         out.append("other rules of its batch:")
         out.extend(_rules(extra))
+    return out
+
+
+def _explain_batch(data: dict[str, Any], w: render.Words) -> list[str]:
+    """What explain says of the event's batch: moves, checks, settings, rulings, fighters."""
+    out = []
     if data["moves"]:
         out.append("moves, step by step:")
         out.extend(_moves(data["moves"], w))
@@ -265,15 +319,8 @@ def explain_text(data: dict[str, Any]) -> str:
         out.append("GM rulings made by this batch:")
         out.extend(_ruling_line(r, w) for r in rulings["made_here"])
     out.append("fighters involved:" if data["fighters"] else "fighters involved: none")
-    out.extend(_fighters(data["fighters"], unit, centi=tuple(data.get("centi", ()))))
-    out.append("events of the batch:")
-    for e in data["events"]:
-        mark = ">" if e["seq"] == data["seq"] else " "
-        event = _event(e["event"])
-        out.append(f" {mark}{e['seq']:>4} {render.event_line(event, words=w)}")
-    for r in data["refused_before"]:
-        out.append(f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}")
-    return "\n".join(out)
+    out.extend(_fighters(data["fighters"], data["unit"], centi=tuple(data.get("centi", ()))))
+    return out
 
 
 def why_text(data: dict[str, Any]) -> str:
@@ -309,7 +356,76 @@ def why_text(data: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def verify_bundle(path: str, tip: str = "") -> dict[str, Any]:
+    """A bundle's lines verified: re-decided when it holds the whole log, else its chain from its anchor."""
+    from tabletrail import bundle
+    from tabletrail.events.log import key_check, table_key
+
+    found = bundle.read_bundle(path)
+    if found.whole:
+        data = audit.verify_store(bundle.BundleStore(found), tip)
+        data["bundle"] = {"whole": True, "first": 1, "last": found.head["last"], "role": found.head["role"]}
+        return data
+    key = b""
+    keyed = found.head.get("keyed", "")
+    if keyed:
+        key = table_key()
+        if not key or key_check(key) != keyed:
+            raise InputError(
+                f"{path}: this log's hash chain is keyed with the table's secret: set TABLETRAIL_KEY "
+                "to the secret it was started with to check it"
+            )
+    data = bundle.check_chain(found, key)
+    if tip and data["ok"] and tip != data["tip"]:
+        data["ok"] = False
+        data["finding"] = bundle._finding(
+            found.head["last"], "tip", f"the bundle's last line does not hash to the anchor {tip}"
+        )
+    data["bundle"] = {
+        "whole": False,
+        "first": found.head["first"],
+        "last": found.head["last"],
+        "role": found.head["role"],
+    }
+    return data
+
+
+def _partial_text(data: dict[str, Any]) -> str:
+    """verify's words for a bundle that carries a range or a player's share: the chain, and what's left."""
+    b = data["bundle"]
+    f = data["finding"]
+    held = (
+        f"; {render.plural(len(data['withheld']), 'line')} withheld from {b['role']}"
+        if data["withheld"]
+        else ""
+    )
+    start = (
+        f"from the hash of line {b['first'] - 1} recorded with it ({data['anchor']})"
+        if b["first"] > 1
+        else ""
+    )
+    if f is None:
+        out = [
+            f"{data['log']}: OK: lines {b['first']} to {b['last']}, hash chain intact {start}".rstrip() + held
+        ]
+    else:
+        out = [f"{data['log']}: FAILED at line/seq {f['seq']} ({f['kind']}): {f['reason']}"]
+    out.append(
+        "not re-decided: re-deciding the rules needs every line from the first"
+        + (" (this bundle carries a range: bundle or verify the whole log)" if b["first"] > 1 else "")
+        + (
+            " (a player's bundle leaves some out: verify the GM's bundle or the log)"
+            if data["withheld"]
+            else ""
+        )
+    )
+    out.append(f"tip: {data['tip']}")
+    return "\n".join(out)
+
+
 def verify_text(data: dict[str, Any]) -> str:
+    if data.get("bundle") and not data["bundle"]["whole"]:
+        return _partial_text(data)
     c = data["checked"]
     out = []
     f = data["finding"]
@@ -350,6 +466,8 @@ def verify_text(data: dict[str, Any]) -> str:
             f"changed since the log was written; the board is the same): first at line {first['seq']}, "
             f"recorded {', '.join(first['recorded']) or 'none'}, now {', '.join(first['now']) or 'none'}"
         )
+    for c in data.get("corrected", ())[1:]:  # more batches an older log decided before a correction
+        out.append(f"note: line {c['seq']} (batch {c['batch']}, {c['text']!r}) differs too: {c['words']}")
     if data["rulings"]:
         out.append("GM rulings in the log (re-decided like any command):")
         w = render.Words.of(data.get("ruleset"))
@@ -359,7 +477,12 @@ def verify_text(data: dict[str, Any]) -> str:
             said
             for said, yes in (
                 ("the anchor given was found", data.get("anchor_given")),
-                ("the log ends at the tip the store keeps beside it", data.get("kept_tip")),
+                (
+                    "the bundle ends at the tip recorded in it"
+                    if data.get("bundle")
+                    else "the log ends at the tip the store keeps beside it",
+                    data.get("kept_tip"),
+                ),
             )
             if yes
         ]
@@ -471,6 +594,12 @@ def cmd_why(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from tabletrail import bundle
+
+    if bundle.is_bundle(args.log):
+        data = verify_bundle(args.log, args.tip)
+        print(render.json_doc("verify", data) if args.json else verify_text(data))
+        return 0 if data["ok"] else 1
     store = cli_store.store_for(args.log, heal=False)  # verify reports a torn tail; it never cuts one
     data = audit.verify_store(store, args.tip)
     print(render.json_doc("verify", data) if args.json else verify_text(data))
@@ -482,6 +611,30 @@ def cmd_whatif(args: argparse.Namespace) -> int:
     enc = _open(args.log)
     result = audit.whatif(enc.records, args.sets, rulings)
     print(render.json_doc("whatif", result.data(), enc.state.ruleset) if args.json else whatif_text(result))
+    return 0
+
+
+def cmd_bundle(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tabletrail import bundle
+
+    out = Path(args.output)
+    if not bundle.is_bundle(str(out)):
+        raise InputError(f"-o {out}: a bundle is an HTML file: name it NAME.html")
+    if out.exists() and not args.force:
+        raise InputError(f"-o {out}: the file exists; pass --force to overwrite it")
+    store = cli_store.store_for(args.log)
+    data = bundle.build(
+        store, role=args.side, at=args.at, first=args.first, last=args.last, log_path=args.log
+    )
+    out.write_bytes(data)
+    whole = (args.first or 1) == 1 and args.side == "gm"
+    print(
+        f"wrote {out}: {len(data):,} bytes; open it in any browser (offline), or point at an event with "
+        f"{out.name}#N; tabletrail verify {out} "
+        + ("re-decides it" if whole else "checks its chain (re-deciding needs every line from the first)")
+    )
     return 0
 
 

@@ -48,6 +48,7 @@ def cmd_import_map(args: argparse.Namespace) -> int:
         tolerance=args.tolerance,
         stats=[s.name for s in rs.stats if s.default is None],
         open_portals=args.open_portals,
+        objects=args.objects,
     )
     raw = tomllib.loads(imported.toml)
     raw.pop("picture", None)  # its file is not written yet; the rest must load as written
@@ -100,7 +101,7 @@ def _write_both(out: Path, text: bytes, picture_path: Path | None, picture: byte
 
 def register(sub: Any, add: AddVerb) -> None:
     """Add this group's verbs; `add(name, fn, help)` returns the verb's parser."""
-    from tabletrail.events.uvtt import DEFAULT_TOLERANCE, MAX_TOLERANCE, OPEN_PORTALS
+    from tabletrail.events.uvtt import DEFAULT_TOLERANCE, MAX_TOLERANCE, OBJECTS, OPEN_PORTALS
 
     p = add(
         "import-map",
@@ -126,8 +127,17 @@ def register(sub: Any, add: AddVerb) -> None:
         "--open-portals",
         choices=OPEN_PORTALS,
         default="door",
-        help="what a portal the file does not mark closed becomes: an open door (default), or a wall "
-        "(Dungeondraft leaves a portal that lets light through unclosed: often a window)",
+        help="what a portal the file does not mark closed becomes: an open door (default), or a window: "
+        "a wall that stops movement, not sight (Dungeondraft leaves a portal that lets light through "
+        "unclosed: often a window)",
+    )
+    p.add_argument(
+        "--objects",
+        choices=OBJECTS,
+        default="sight",
+        help="what objects_line_of_sight (furniture, plants, pillars: things that block light) become: "
+        "walls that stop sight only (default: their outlines would close whole cell edges to walking), "
+        "walls that stop movement and sight, or nothing (ignore)",
     )
     p.add_argument("--force", action="store_true", help="replace the scenario and picture if they exist")
     p.add_argument("--json", action="store_true", help="one JSON document: the files written and the report")

@@ -38,4 +38,4 @@ def register(sub: Any, add: AddVerb) -> None:
 
 
 def examples() -> dict[str, str]:
-    return {"schema": "tabletrail schema scenario > scenario.schema.json   # then point your editor at it"}
+    return {"schema": "tabletrail schema scenario   # save it as scenario.schema.json for your editor"}

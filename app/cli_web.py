@@ -54,7 +54,16 @@ def cmd_invite(args: argparse.Namespace) -> int:
     from tabletrail.encounter import Encounter
     from tabletrail.events.errors import InputError
     from tabletrail.render import json_doc
-    from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
+    from tabletrail.web.address import listening
+    from tabletrail.web.invites import (
+        GM,
+        WATCHER,
+        Invites,
+        encounter_key,
+        keep_for,
+        qr_text,
+        role_for,
+    )
 
     store = store_for(args.log)
     try:
@@ -74,12 +83,15 @@ def cmd_invite(args: argparse.Namespace) -> int:
                 print(f"{r['id']}  {r['role']:<10} {status:<8} made {made}  {r['label']}")
             return 0
         sides = sorted({f.side for f in state.fighters})
-        if args.gm == (args.side is not None):
-            raise InputError("invite: give --side SIDE (one of: " + ", ".join(sides) + ") or --gm")
-        role = GM if args.gm else args.side
-        if role != GM and role not in sides:
-            raise InputError(f"--side: no side {role!r} in this encounter (sides: {', '.join(sides)})")
-        base = args.url or _default_url(args.port)
+        if [args.gm, args.watch, args.side is not None].count(True) != 1:
+            raise InputError(
+                "invite: give --side SIDE (one of: " + ", ".join(sides) + "), --gm, or --watch (view only)"
+            )
+        role = GM if args.gm else WATCHER if args.watch else args.side
+        if role in (GM, WATCHER) and args.side is not None:
+            raise InputError(f"--side: {role!r} is a role, not a side (sides: {', '.join(sides)})")
+        role = role_for(role, sides)
+        base = args.url or listening(args.log) or _default_url(args.port)
         made, token = invites.make(role, args.hours, args.label)
     finally:
         close = getattr(store, "close", None)
@@ -88,12 +100,18 @@ def cmd_invite(args: argparse.Namespace) -> int:
     url = f"{base.rstrip('/')}/join/{token}"
     if args.json:
         print(json_doc("invite", {**made.public(), "url": url}))
-    else:
-        print(url)
-        print(
-            f"(link {made.id} for {role}: a bearer secret, give it only to them; "
-            f"revoke with tabletrail invite {args.log} --revoke {made.id})"
-        )
+        return 0
+    if args.qr:
+        try:
+            print(qr_text(url), end="")
+        except ImportError as exc:
+            raise InputError(f"--qr needs the web extra: pip install 'tabletrail[web]' ({exc})") from None
+    print(url)
+    what = "to watch the table (it commands nothing)" if role == WATCHER else f"for {role}"
+    print(
+        f"(link {made.id} {what}: a bearer secret, give it only to them; "
+        f"revoke with tabletrail invite {args.log} --revoke {made.id})"
+    )
     return 0
 
 
@@ -150,9 +168,21 @@ def register(sub: Any, add: AddVerb) -> None:
     q.add_argument("log", help="the encounter's log")
     q.add_argument("--side", help="the side the link commands (its fighters only)")
     q.add_argument("--gm", action="store_true", help="a GM link: every fighter, rulings, settings, links")
-    q.add_argument("--hours", type=float, help="the link stops working after this many hours")
+    q.add_argument(
+        "--watch",
+        action="store_true",
+        help="a view-only link (a TV at the table, a spectator): reads and follows live, commands nothing",
+    )
+    q.add_argument("--qr", action="store_true", help="draw the link as a QR code too, for a phone to scan")
+    q.add_argument(
+        "--hours", type=float, help="the link stops working after this many hours (at most a year)"
+    )
     q.add_argument("--label", default="", help="a note for the list, e.g. the player's name")
-    q.add_argument("--url", help="where players reach the server (default http://THIS-MACHINE:PORT)")
+    q.add_argument(
+        "--url",
+        help="where players reach the server (default: where the running server of this log listens, "
+        "else http://THIS-MACHINE:PORT)",
+    )
     q.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"the server's port (default {DEFAULT_PORT})"
     )
@@ -165,5 +195,6 @@ def examples() -> dict[str, str]:
     return {
         "serve": "tabletrail serve fight.jsonl --host 0.0.0.0   # then open the GM link it prints\n"
         "  tabletrail serve postgresql://localhost/test --workers 4   # every encounter, at /e/NAME/",
-        "invite": "tabletrail invite fight.jsonl --side blue --label Maya   # prints the link for Maya",
+        "invite": "tabletrail invite fight.jsonl --side blue --label Maya   # prints the link for Maya\n"
+        "  tabletrail invite fight.jsonl --watch --qr   # a view-only link for the TV, as a QR code too",
     }

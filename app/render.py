@@ -11,7 +11,7 @@ from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.core.units import CU, UNIT_RESOURCES, fmt, fmt_number, plural, unit_of  # noqa: F401  (re-exported)
-from tabletrail.core.walls import door_list, wall_lines
+from tabletrail.core.walls import door_list
 from tabletrail.events import types as ev
 from tabletrail.events.log import Record
 from tabletrail.events.types import (
@@ -31,7 +31,9 @@ def board(state: EncounterState) -> str:
     """The map with each fighter shown by its mark, then a key to the map's characters.
 
     Marks never repeat a map character or another fighter's mark (see `marks`); a
-    cell where more than one fighter stands (at different heights) shows `*`.
+    cell where more than one fighter stands (at different heights) shows `*`. A map
+    with thin walls or doors on its cell edges is drawn with a column between every
+    two cells and a line between two rows where an edge has something on it (`_edged`).
     """
     rows = [list(r) for r in state.scenario.rows]
     mark = marks(state)
@@ -42,21 +44,119 @@ def board(state: EncounterState) -> str:
     for (x, y), m in taken.items():
         rows[y][x] = m
     width = len(rows[0])
-    ruler = "   " + "".join(str(x % 10) for x in range(width))
-    lines = [ruler] + [f"{y:>2} " + "".join(r) for y, r in enumerate(rows)]
+    if state.grid.edges is None:
+        ruler = "   " + "".join(str(x % 10) for x in range(width))
+        lines = [ruler] + [f"{y:>2} " + "".join(r) for y, r in enumerate(rows)]
+        used: set[str] = set()
+    else:
+        lines, used = _edged(state, rows)
     lines.append(_map_key(state, STACKED in taken.values()))
-    lines.extend(_edges_key(state))
+    lines.extend(_edges_key(state, used))
     return "\n".join(lines)
 
 
-def _edges_key(state: EncounterState) -> list[str]:
-    """`walls: 3,1-3,4` and `doors: 5,2|6,2 closed`: the map's cell edges, which the rows can't draw."""
+# How a cell edge is drawn: (between two columns, between two rows), by what stands on it.
+EDGE_MARKS = {
+    "both": ("│", "─"),  # a wall: stops steps and sight
+    "sight": ("┊", "┈"),  # stops sight, not steps (an imported object: furniture, a plant)
+    "movement": ("║", "═"),  # stops steps, not sight (a window)
+    "closed": ("+", "+"),  # doors by their state
+    "open": ("/", "/"),
+    "locked": ("×", "×"),
+}
+EDGE_WORDS = {
+    "both": "wall",
+    "sight": "stops sight, not steps",
+    "movement": "window: stops steps, not sight",
+    "closed": "closed door",
+    "open": "open door",
+    "locked": "locked door",
+}
+_WALL_KINDS = ("both", "sight", "movement")
+# A grid corner between two drawn rows, by the lines meeting there (up, down, left, right).
+_JOINS = {
+    (1, 1, 0, 0): "│", (1, 0, 0, 0): "│", (0, 1, 0, 0): "│",
+    (0, 0, 1, 1): "─", (0, 0, 1, 0): "─", (0, 0, 0, 1): "─",
+    (1, 0, 0, 1): "└", (1, 0, 1, 0): "┘", (0, 1, 0, 1): "┌", (0, 1, 1, 0): "┐",
+    (1, 1, 0, 1): "├", (1, 1, 1, 0): "┤", (0, 1, 1, 1): "┬", (1, 0, 1, 1): "┴", (1, 1, 1, 1): "┼",
+}  # fmt: skip
+
+
+def _edged(state: EncounterState, rows: list[list[str]]) -> tuple[list[str], set[str]]:
+    """The map with its cell edges drawn (EDGE_MARKS), and which kinds of mark it used.
+
+    Each cell keeps its one character; the column after it shows its east edge, and a
+    line under a row shows the row's south edges (with the grid corners between them
+    joined), drawn only under rows where some edge has something on it. The map's rim
+    closes it already and is not drawn.
+    """
+    edges = state.grid.edges
+    assert edges is not None
+    w, h = edges.width, edges.height
+    used: set[str] = set()
+
+    def what(n: int) -> str:
+        """What stands on edge n: a wall's kind, a door's state, or ""."""
+        door = edges.doors.get(n)
+        if door is not None:
+            return state.doors.get(door, "closed")
+        return edges.kind(n)
+
+    def east(x: int, y: int) -> str:
+        return what((y * w + x) * 2) if x + 1 < w else ""
+
+    def south(x: int, y: int) -> str:
+        return what((y * w + x) * 2 + 1) if y + 1 < h else ""
+
+    lines = ["   " + " ".join(str(x % 10) for x in range(w))]
+    for y, row in enumerate(rows):
+        out = []
+        for x, ch in enumerate(row):
+            out.append(ch)
+            if x + 1 < w:
+                kind = east(x, y)
+                used.add(kind)
+                out.append(EDGE_MARKS[kind][0] if kind else " ")
+        lines.append(f"{y:>2} " + "".join(out))
+        if y + 1 < h and any(south(x, y) for x in range(w)):
+            under = []
+            for x in range(w):
+                kind = south(x, y)
+                used.add(kind)
+                under.append(EDGE_MARKS[kind][1] if kind else " ")
+                if x + 1 < w:
+                    meet = (east(x, y), east(x, y + 1), kind, south(x + 1, y))
+                    under.append(_corner(meet))
+            lines.append("   " + "".join(under).rstrip())
+    used.discard("")
+    return lines, used
+
+
+def _corner(meet: tuple[str, str, str, str]) -> str:
+    """The grid corner where these edges meet (up, down, left, right): a wall going straight on in
+    its own mark, a turn or a crossing as a wall's junction; a door's ends are left open."""
+    up, down, left, right = (k if k in _WALL_KINDS else "" for k in meet)  # a door has no corners
+    upright, across = {up, down} - {""}, {left, right} - {""}
+    if len(upright) == 1 and not across:  # a wall going on (or ending) up or down
+        return EDGE_MARKS[upright.pop()][0]
+    if len(across) == 1 and not upright:
+        return EDGE_MARKS[across.pop()][1]
+    return _JOINS.get((int(bool(up)), int(bool(down)), int(bool(left)), int(bool(right))), " ")
+
+
+def _edges_key(state: EncounterState, used: set[str]) -> list[str]:
+    """`edges: │─ wall  + closed door` (the marks this map's edges use) and `doors: 5,2|6,2 closed`:
+    the doors by name, for `open` and `close`."""
     if state.grid.edges is None:
         return []
     out = []
-    walls = [f"{x1},{y1}-{x2},{y2}" for x1, y1, x2, y2 in wall_lines(state.scenario)]
-    if walls:
-        out.append(_wrapped("walls (grid corners):", walls))
+    marks_used = [
+        f"{v}{h_} {EDGE_WORDS[k]}" if v != h_ else f"{v} {EDGE_WORDS[k]}"
+        for k, (v, h_) in EDGE_MARKS.items()
+        if k in used
+    ]
+    if marks_used:
+        out.append(_wrapped("edges:", marks_used))
     doors = [f"{d['at']} {d['state']}" for d in door_list(state)]
     if doors:
         out.append(_wrapped("doors:", doors))

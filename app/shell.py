@@ -15,10 +15,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from tabletrail.events.errors import ConflictError, InputError
+from tabletrail.events.limits import MAX_COMMAND_CHARS, check_text
 
 if TYPE_CHECKING:
     from tabletrail.encounter import Encounter
@@ -60,6 +62,41 @@ class TableCompleter(Completer):
                 yield Completion(option, start_position=-len(typing))
 
 
+def tab_bindings(completer: Completer) -> KeyBindings:
+    """Tab completes a single match on the first press, with a space after it, as a shell does.
+
+    prompt_toolkit's own Tab asks the completion started while typing, which runs as a
+    background task: a Tab typed (or pasted) before that task ran found no completions yet,
+    and a second press was needed. Here the completer is asked at once; several matches
+    go to prompt_toolkit's menu as before.
+    """
+    keys = KeyBindings()
+
+    @keys.add("tab")
+    def _complete(event: KeyPressEvent) -> None:
+        buffer = event.current_buffer
+        state = buffer.complete_state
+        if state is not None and state.completions:
+            buffer.complete_next()  # the menu is showing: Tab walks it
+            return
+        document = buffer.document
+        found = [
+            c
+            for c in completer.get_completions(document, CompleteEvent(completion_requested=True))
+            if document.text_before_cursor[len(document.text_before_cursor) + c.start_position :] != c.text
+        ]
+        if len(found) == 1:
+            word = found[0]
+            buffer.apply_completion(
+                word if word.text.endswith("=") else Completion(word.text + " ", word.start_position)
+            )
+        elif found:
+            buffer.complete_state = None
+            buffer.start_completion(insert_common_part=True)
+
+    return keys
+
+
 class Shell:
     """One open encounter and what the GM types at it; output goes to `out` (stdout by default)."""
 
@@ -76,6 +113,11 @@ class Shell:
 
     def line(self, text: str) -> bool:
         """Run one line; False once the GM asked to leave. Errors are printed, never raised."""
+        try:  # the length first: splitting a megabyte of words takes seconds (MAX_COMMAND_CHARS)
+            check_text(text, "shell")
+        except InputError as exc:
+            self.say(f"error: {exc}")
+            return True
         try:
             words = shlex.split(text, comments=True)
         except ValueError as exc:
@@ -149,10 +191,11 @@ def run_shell(path: str, history: str | None = None, session: PromptSession | No
     if session is None:
         session = PromptSession(history=FileHistory(history) if history else InMemoryHistory())
     completer = TableCompleter(shell.enc)
+    keys = tab_bindings(completer)
     shell.say(f"{path}: {len(shell.enc.records)} events; help lists the verbs, quit leaves")
     while True:
         try:
-            text = session.prompt(f"{shell.enc.state.turn.active}> ", completer=completer)
+            text = session.prompt(f"{shell.enc.state.turn.active}> ", completer=completer, key_bindings=keys)
         except KeyboardInterrupt:
             continue  # Ctrl-C drops the line being typed, as in a shell
         except EOFError:
@@ -167,7 +210,8 @@ def run_lines(shell: Shell, lines: Iterable[str]) -> int:
     shell.say(f"{shell.path}: {len(shell.enc.records)} events; help lists the verbs, quit leaves")
     for text in lines:
         text = text.rstrip("\r\n")
-        shell.say(f"{shell.enc.state.turn.active}> {text}")
+        shown = text if len(text) <= MAX_COMMAND_CHARS else f"{text[:60]}… ({len(text):,} characters)"
+        shell.say(f"{shell.enc.state.turn.active}> {shown}")
         if not shell.line(text):
             break
     return 0

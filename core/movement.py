@@ -120,7 +120,8 @@ def walk(
     here = f.pos
     spent = 0
     for cell in cells:
-        refuse_step(b.state, here, cell, what)  # tabletrail/walls: walls and shut doors on the edges
+        # tabletrail/walls: walls and shut doors on the edges (and what shuts the way round a wall)
+        refuse_step(b.state, here, cell, what, way=(policy, fighter_id, cells[-1], left))
         ruling = forbidden(b.state, *cell, f)
         if ruling:
             raise Refusal(ruling[2], f"the GM ruled {show(cell)} can't be crossed: {ruling[3]}")

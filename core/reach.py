@@ -7,7 +7,8 @@ diagonal rule, mode, occupancy, heights; a `Refusal` means the step is not
 allowed), `Ruleset.move_budget(state, f)` caps the total, and the policy's
 `can_end` decides which cells a move may stop on. GM rulings on cells count
 too: a forbidden cell is never entered; nor is a step taken across a wall or a
-shut door on a cell edge (core/walls.py `step_blocked`, as `walk` refuses it).
+shut door on a cell edge (core/walls.py `step_blocked`, as `walk` refuses it;
+a wall that stops only sight stops no step).
 
 The search is Dijkstra over positions. Under the alternating diagonal rule the
 price of a diagonal depends on how many diagonals came before, so there a
@@ -115,7 +116,7 @@ def reach(
         if kept is not None and kept.usable:
             # The compiled search reads kept prices only; an edge that stops a step is asked in the
             # table search's loop (step_blocked), so a map with walls or doors keeps that search.
-            compiled = state.grid.edges is None and state.grid.width * state.grid.height <= ARRAY_CELLS
+            compiled = not _steps_walled(state) and state.grid.width * state.grid.height <= ARRAY_CELLS
             if compiled and quiet(policy):
                 from tabletrail.core.reach_arrays import array_reach  # numpy and scipy: only when asked
 
@@ -145,6 +146,12 @@ def reach(
         ends[cell] = node
     events = frozenset(cell for cell, node in ends.items() if node in stops)
     return Reach(f.id, f.pos, budget, costs, events, ends, came, policy.unit)
+
+
+def _steps_walled(state: EncounterState) -> bool:
+    """Does any edge of the map stop a step? (Walls that stop only sight never do.)"""
+    edges = state.grid.edges
+    return edges is not None and edges.steps
 
 
 def _may_end(state: EncounterState, f: Fighter, can_end: Callable[..., None], x: int, y: int, z: int) -> bool:
@@ -178,7 +185,7 @@ def _search(
     keep_parity = state.settings.get("diagonal") == ALTERNATING
     price = policy.price
     eventful = policy.eventful
-    walled = state.grid.edges is not None
+    walled = _steps_walled(state)
 
     start: _Node = (f.pos[0], f.pos[1], f.pos[2], parity)
     best: dict[_Node, int] = {start: 0}
@@ -249,7 +256,7 @@ def _table_reach(
     eventful = None if quiet(policy) else policy.eventful
     kept_cost, kept_step, kept_out = table.cost, table.step, table.out
     nodes = 2 * width * height
-    walled = grid.edges is not None  # the doors' states are in the table's key (core/step_table.py)
+    walled = _steps_walled(state)  # the doors' states are in the table's key (core/step_table.py)
     # Per node: done, or a cell the search must look at live (tested: a stop; occupied: priced live).
     flags = bytearray(nodes)
     for flag, cells in (

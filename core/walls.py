@@ -3,8 +3,12 @@
 A map may put thin walls on the edges between cells (`map.walls`, segments
 along grid lines) and doors on single edges (`map.doors`). The walls never
 change; a door is open, closed or locked, and its state is encounter state
-(`EncounterState.doors`, changed by DoorChanged events). An edge *blocks* when
-it is a wall, or a door that is not open.
+(`EncounterState.doors`, changed by DoorChanged events). Each wall stops
+movement, sight or both (`[map] walls`: a plain segment stops both; `{ at = ...,
+blocks = "sight" }` only sight, as furniture an imported map outlines; `"movement"`
+only bodies, as a window). An edge *blocks a step* when it is a wall that stops
+movement or a door that is not open, and *blocks sight* when it is a wall that
+stops sight or a door that is not open.
 
 `step_blocked` is the one answer to "may a king's step go from a to b?" as far
 as edges go (tabletrail/walls), used by every step the engine takes (the shared
@@ -17,18 +21,28 @@ walk, the reachable area, jumps and forced moves that pass cells):
   the two of the detour by the other). So a diagonal never squeezes past the end
   of a wall, nor through a doorway: a door is passed straight.
 
-Sight (`sight_walls`) is blocked by every blocking edge the centre-to-centre
+Sight (`sight_walls`) is blocked by every sight-blocking edge the centre-to-centre
 segment touches, its ends included; a segment through a grid corner touches the
-four edges there, exactly as the diagonal step does.
+four edges there, exactly as the diagonal step does. A melee reach (`reach_blocked`)
+runs along the same segment but asks the edges that stop a body (see there why).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tabletrail.core.refusal import Refusal
-from tabletrail.events.scenario import Scenario, door_cells, door_name, wall_edges, wall_segment
+from tabletrail.events.scenario import (
+    BOTH,
+    MOVEMENT,
+    SIGHT,
+    Scenario,
+    door_cells,
+    door_name,
+    wall_edges,
+    wall_segment,
+)
 
 if TYPE_CHECKING:
     from tabletrail.core.geometry import Grid
@@ -38,41 +52,48 @@ WALLS = "tabletrail/walls"  # walls and closed doors on cell edges stop steps an
 DOORS = "tabletrail/doors"  # a fighter beside a door opens or closes it on its turn
 
 _EAST, _SOUTH = 0, 1  # an edge is (x, y, side): east of cell x,y, or south of it
+_MOVE, _SIGHT = 1, 4  # a cell's flag bits for its east edge (shifted by 1 for its south edge)
+_MOVES = 3  # both edges' movement bits
 OPEN = "open"
 
 
 class Edges:
     """The walls and doors of one map, compactly: one byte of flags per cell, built once per scenario.
 
-    bit 1: a wall on the cell's east edge; bit 2: on its south edge; `doors` maps an
-    edge's number ((y * width + x) * 2 + side) to the door's name ("5,2|6,2").
-    Edges on the map's border are left out: nothing crosses them.
+    Per cell, bit 0: a wall on its east edge stops movement; bit 1: one on its south edge
+    does; bits 2 and 3: the same edges stop sight (a wall of both kinds sets both bits).
+    `doors` maps an edge's number ((y * width + x) * 2 + side) to the door's name
+    ("5,2|6,2"); a door that is not open stops both. Edges on the map's border are left
+    out: nothing crosses them. `steps`: False when nothing on the map stops a step (only
+    sight-stopping walls), so the engine walks it as a map without walls.
     """
 
-    __slots__ = ("width", "height", "bits", "doors", "names")
+    __slots__ = ("width", "height", "bits", "doors", "names", "steps")
 
     def __init__(self, scenario: Scenario, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.bits = bytearray(width * height)
-        for text in scenario.wall_list():
+        for text, blocks in scenario.wall_kinds():
+            flags = (_MOVE if blocks != SIGHT else 0) | (_SIGHT if blocks != MOVEMENT else 0)
             for x, y, side in wall_edges(wall_segment(text)):
                 if (
                     0 <= x < width
                     and 0 <= y < height
                     and (x + 1 < width if side == _EAST else y + 1 < height)
                 ):
-                    self.bits[y * width + x] |= 1 << side
+                    self.bits[y * width + x] |= flags << side
         self.doors: dict[int, str] = {}
         self.names: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
         for door in scenario.door_list():
             a, b = door_cells(door.at)
             self.doors[self.number(a, b)] = door.at
             self.names[door.at] = (a, b)
+        self.steps = bool(self.doors) or any(byte & _MOVES for byte in self.bits)
 
     @classmethod
     def of(cls, scenario: Scenario, width: int, height: int) -> Edges | None:
         """The map's edges, or None when it has no walls and no doors (the engine then never looks)."""
-        if not scenario.wall_list() and not scenario.door_list():
+        if not scenario.wall_specs() and not scenario.door_list():
             return None
         return cls(scenario, width, height)
 
@@ -82,11 +103,21 @@ class Edges:
         return (y * self.width + x) * 2 + side
 
     def walled(self, n: int) -> bool:
+        """Is edge n a wall that stops movement (a body: steps, reaches, push-offs)?"""
         return bool(self.bits[n >> 1] >> (n & 1) & 1)
 
-    def blocks(self, n: int, doors: Mapping[str, str]) -> str:
-        """What on edge n stops a step or a sight line ("a wall", "the closed door 5,2|6,2"), or ""."""
-        if self.walled(n):
+    def sight_walled(self, n: int) -> bool:
+        """Is edge n a wall that stops sight?"""
+        return bool(self.bits[n >> 1] >> (n & 1) & _SIGHT)
+
+    def kind(self, n: int) -> str:
+        """What the wall on edge n stops: "both", "movement", "sight", or "" for no wall."""
+        bits = self.bits[n >> 1] >> (n & 1) & (_MOVE | _SIGHT)
+        return {0: "", _MOVE: MOVEMENT, _SIGHT: SIGHT}.get(bits, BOTH)
+
+    def blocks(self, n: int, doors: Mapping[str, str], sight: bool = False) -> str:
+        """What on edge n stops a step (with `sight`, a sight line): "a wall", "the closed door 5,2|6,2"."""
+        if self.sight_walled(n) if sight else self.walled(n):
             return "a wall"
         name = self.doors.get(n)
         if name is not None:
@@ -124,7 +155,7 @@ def step_blocked(state: EncounterState, a: tuple[int, ...], b: tuple[int, ...]) 
     corner). A step of more than one cell is not this function's question.
     """
     edges: Edges | None = state.grid.edges
-    if edges is None:
+    if edges is None or not edges.steps:
         return ""
     dx, dy = b[0] - a[0], b[1] - a[1]
     if max(abs(dx), abs(dy)) != 1 or not (0 <= a[0] < edges.width and 0 <= a[1] < edges.height):
@@ -143,17 +174,46 @@ def step_blocked(state: EncounterState, a: tuple[int, ...], b: tuple[int, ...]) 
 
 
 def refuse_step(
-    state: EncounterState, a: tuple[int, ...], b: tuple[int, ...], what: str = "the move"
+    state: EncounterState,
+    a: tuple[int, ...],
+    b: tuple[int, ...],
+    what: str = "the move",
+    way: tuple[Any, str, tuple[int, ...], int] | None = None,
 ) -> None:
-    """Refuse (tabletrail/walls) a step from a to b that an edge stops, naming the edge."""
+    """Refuse (tabletrail/walls) a step from a to b that an edge stops, naming the edge.
+
+    way: (step policy, fighter id, the cell the move is bound for, the budget left): when a
+    wall stops the step, the refusal also names what shuts the way the engine would take
+    there instead (core/way.py): a door, a fighter, the budget, or that it is open.
+    """
     why = step_blocked(state, a, b)
     if why:
-        raise Refusal(WALLS, f"{what} can't step from {_cell(a)} to {_cell(b)}: {why}")
+        more = _way_round(state, way) if way is not None and why.startswith("a wall") else ""
+        raise Refusal(WALLS, f"{what} can't step from {_cell(a)} to {_cell(b)}: {why}{more}")
+
+
+def _way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]) -> str:
+    """'; the way round is shut: the door at 5,2|6,2 is closed', or what else the way there says."""
+    from tabletrail.core.way import way_to  # the way is looked for only when a step is refused
+
+    policy, fighter_id, target, budget = way
+    found = way_to(state, fighter_id, (target[0], target[1]), policy=policy, budget=budget)
+    if found is None:
+        return ""  # too far to look for a way: the wall is all there is to say
+    if not found.cells:
+        return f"; no way round reaches {_cell(target)}"
+    if found.open:
+        from tabletrail.core.reach import waypoints
+        from tabletrail.core.units import fmt
+
+        by = " ".join(_cell(c) for c in waypoints(found.start, list(found.cells)))
+        return f"; the way round is open: by {by} ({fmt(found.cost)} {found.unit})"
+    return f"; the way round is shut: {found.cause()}"
 
 
 def path_blocked(state: EncounterState, start: tuple[int, ...], cells: list[tuple[int, ...]]) -> str:
     """The first step of a path of king's steps that an edge stops, in words, or ""."""
-    if state.grid.edges is None:
+    if state.grid.edges is None or not state.grid.edges.steps:
         return ""
     here = start
     for cell in cells:
@@ -164,10 +224,15 @@ def path_blocked(state: EncounterState, start: tuple[int, ...], cells: list[tupl
     return ""
 
 
-def sight_walls(grid: Grid, doors: Mapping[str, str], a: tuple[int, ...], b: tuple[int, ...]) -> list[str]:
+def sight_walls(
+    grid: Grid, doors: Mapping[str, str], a: tuple[int, ...], b: tuple[int, ...], *, sight: bool = True
+) -> list[str]:
     """Every blocking edge the sight line between the centres of cells a and b touches, in words.
 
     `doors`: each door's state (EncounterState.doors; a door not named is closed).
+    `sight`: the edges that stop sight (walls of kind sight or both, shut doors); False
+    asks the edges that stop a body instead (walls of kind movement or both, shut doors),
+    along the same line (see `reach_blocked`).
     Exact (doubled coordinates and fractions) and symmetric: the edges are those the
     segment's points touch, the same set whichever end the line is drawn from.
     """
@@ -195,22 +260,25 @@ def sight_walls(grid: Grid, doors: Mapping[str, str], a: tuple[int, ...], b: tup
                 if not all(0 <= c[0] < w and 0 <= c[1] < h for c in (c1, c2)):
                     continue
                 n = edges.number(c1, c2)
-                what = edges.blocks(n, doors)
+                what = edges.blocks(n, doors, sight)
                 if what and n not in found:
                     found[n] = _between(what, c1, c2)
     return [found[n] for n in sorted(found)]
 
 
 def reach_blocked(state: EncounterState, a: tuple[int, ...], b: tuple[int, ...]) -> str:
-    """The first wall or shut door between two fighters' cells, in words ("" if none).
+    """The first wall or shut door between two fighters' cells that stops a body, in words ("" if none).
 
     tabletrail/walls: a melee Reach, a grab or a shove reaches along the line between the
-    two cells' centres, so it is stopped by the same edges as sight (an enemy behind a thin
-    wall is not within Reach, though the cells touch).
+    two cells' centres, so it is stopped by the edges on that line that stop a body: a
+    wall of kind movement or both, a shut door (an enemy behind a thin wall is not within
+    Reach, though the cells touch). A wall that stops only sight (a curtain, furniture an
+    imported map drew as an outline) does not: the documents make Reach, a grab, a shove
+    and a push a matter of distance and Brawn, a body's reach, never of seeing the target.
     """
-    if state.grid.edges is None:
+    if state.grid.edges is None or not state.grid.edges.steps:
         return ""
-    found = sight_walls(state.grid, state.doors, a, b)
+    found = sight_walls(state.grid, state.doors, a, b, sight=False)
     return found[0] if found else ""
 
 
@@ -228,25 +296,39 @@ def door_named(state: EncounterState, text: str) -> tuple[str, tuple[int, int], 
     return name, a, b
 
 
-def wall_lines(scenario: Scenario) -> list[list[int]]:
+def wall_lines(scenario: Scenario, blocks: str | None = None) -> list[list[int]]:
     """The map's walls as merged maximal segments [x1, y1, x2, y2] in grid corners (for drawing).
 
     Overlapping or touching segments along one grid line become one; border walls are kept.
+    `blocks`: only the walls that stop exactly that ("both", "movement", "sight"); None: every wall.
     """
     vertical: dict[int, set[int]] = {}  # grid line x -> the rows y whose edge (x, y)-(x, y+1) is walled
     horizontal: dict[int, set[int]] = {}  # grid line y -> the columns x whose edge (x, y)-(x+1, y) is walled
-    for text in scenario.wall_list():
-        for x, y, side in wall_edges(wall_segment(text)):
-            if side == _EAST:
-                vertical.setdefault(x + 1, set()).add(y)
-            else:
-                horizontal.setdefault(y + 1, set()).add(x)
+    kinds = _edge_kinds(scenario)
+    for (x, y, side), kind in kinds.items():
+        if blocks is not None and kind != blocks:
+            continue
+        if side == _EAST:
+            vertical.setdefault(x + 1, set()).add(y)
+        else:
+            horizontal.setdefault(y + 1, set()).add(x)
     out: list[list[int]] = []
     for line, spans in sorted(vertical.items()):
         out.extend([line, lo, line, hi] for lo, hi in _runs(spans))
     for line, spans in sorted(horizontal.items()):
         out.extend([lo, line, hi, line] for lo, hi in _runs(spans))
     return out
+
+
+def _edge_kinds(scenario: Scenario) -> dict[tuple[int, int, int], str]:
+    """Each walled edge (x, y, side), border edges included, with what its walls together stop."""
+    bits: dict[tuple[int, int, int], int] = {}
+    for text, blocks in scenario.wall_kinds():
+        flags = (_MOVE if blocks != SIGHT else 0) | (_SIGHT if blocks != MOVEMENT else 0)
+        for edge in wall_edges(wall_segment(text)):
+            bits[edge] = bits.get(edge, 0) | flags
+    names = {_MOVE: MOVEMENT, _SIGHT: SIGHT, _MOVE | _SIGHT: BOTH}
+    return {edge: names[b] for edge, b in bits.items()}
 
 
 def _runs(units: set[int]) -> Iterator[tuple[int, int]]:

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import Record, Refused, decode, decode_refusals, parse_tip
+from tabletrail.events.log import Record, Refused, decode, decode_refusals, parse_tip, tip_key
 
 DEFAULT_SNAPSHOT_EVERY = 1000  # events between snapshots unless the store says otherwise
 PAGE = 20_000  # rows per query when reading a long log
@@ -47,6 +47,7 @@ class DatabaseReads:
 
     name: str
     encounter: str
+    _kept_key: bytes | None = None  # the key of this encounter's kept tip, once line 1 was read
 
     def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
         """The first row of a query, or None (the store's connection, its errors named)."""
@@ -55,6 +56,26 @@ class DatabaseReads:
     def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple]:
         """Every row of a query."""
         raise NotImplementedError
+
+    def _tip_key(self, records: Sequence[Record], lines: Sequence[bytes]) -> bytes:
+        """The key this encounter's kept tip is hashed with (a keyed chain's: issue 28, 9), b"" if plain.
+
+        Read off line 1: the batch's own when it starts the log, else the stored one,
+        once per store (line 1 never changes).
+        """
+        key = self._kept_key
+        if key is None:
+            if records and records[0].seq == 1:
+                first = lines[0]
+            else:
+                row = self._one(
+                    "reading",
+                    "SELECT line FROM {s}.events WHERE encounter = %s AND version = 1",
+                    (self.encounter,),
+                )
+                first = bytes(row[0]) if row else b""
+            key = self._kept_key = tip_key(first, f"{self.name}: line 1")
+        return key
 
     def _planned(self, lines: Sequence[bytes], expected: int | None) -> tuple[list[Record], Spans, int]:
         """A batch about to be appended: its records and spans, and the version it must follow."""

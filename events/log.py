@@ -20,12 +20,13 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from operator import attrgetter
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import BinaryIO, Protocol, get_args
 
 import msgspec
 from tabletrail.events.digest import blake2b
 from tabletrail.events.errors import ConflictError, InputError
-from tabletrail.events.types import SCHEMA_VERSION, AnyEvent, EncounterStarted, Event
+from tabletrail.events.scenario import door_cells, door_name
+from tabletrail.events.types import SCHEMA_VERSION, AnyEvent, DoorChanged, EncounterStarted, Event
 from tabletrail.events.upcast import CHAIN
 
 
@@ -123,21 +124,90 @@ def key_check(key: bytes) -> str:
 
 def chain_key(first: Record, where: str) -> bytes:
     """The key a log's chain is hashed with, read off its first record: b"" for a plain chain."""
-    if not first.keyed:
+    return _key_of(first.keyed, where)
+
+
+def _key_of(keyed: str, where: str) -> bytes:
+    """The table's secret as a key, checked against line 1's `keyed` check value ("": no key)."""
+    if not keyed:
         return b""
     key = table_key()
     if not key:
         raise InputError(
             f"{where}: this log's hash chain is keyed with the table's secret: set {KEY_VARIABLE} to open it"
         )
-    if key_check(key) != first.keyed:
+    if key_check(key) != keyed:
         raise InputError(f"{where}: {KEY_VARIABLE} is not the secret this log's chain was started with")
     return key
 
 
-def tip_text(version: int, last_line: bytes) -> str:
-    """The tip a store keeps outside its log: the version and the hash of the last line, "42 9f3c…"."""
-    return f"{version} {line_hash(last_line)}"
+def tip_text(version: int, last_line: bytes, key: bytes = b"") -> str:
+    """The tip a store keeps outside its log: the version and the hash of the last line, "42 9f3c…".
+
+    With the key of a keyed chain (`tip_key`) the hash is a MAC too, so that only a
+    holder of the table's secret can write a tip a cut log would pass with (issue 28, 9).
+    """
+    return f"{version} {tip_hash(last_line, key)}"
+
+
+def tip_hash(line: bytes, key: bytes = b"") -> str:
+    """The hash a kept tip gives its line: `line_hash`, or with a key a MAC of its own kind.
+
+    Keyed, it is not the MAC the next line carries as `prev` (BLAKE2b's personalisation
+    sets it apart), so a tip can't be copied out of the log: whoever cuts a keyed log
+    at a batch end can't write the tip that would pass it, even one a batch behind.
+    """
+    if not key:
+        return line_hash(line)
+    return blake2b(line, digest_size=16, key=key, person=b"tabletrail tip").hexdigest()
+
+
+class _Keyed(msgspec.Struct):
+    """The one field of line 1 that says whether a log's chain (and so its tip) is keyed."""
+
+    keyed: str = ""
+
+
+_keyed = msgspec.json.Decoder(_Keyed)
+
+
+def tip_key(first_line: bytes, where: str) -> bytes:
+    """The key a log's kept tip is hashed with, read off its first line: b"" for a plain log.
+
+    It is the chain's own key (`chain_key`): a writer of a keyed log holds the secret,
+    or it could not have opened the log to append to it.
+    """
+    try:
+        keyed = _keyed.decode(first_line).keyed
+    except (msgspec.DecodeError, RecursionError):
+        return b""  # not a record at all: the append refuses it by its own checks
+    return _key_of(keyed, where)
+
+
+def lagging_batch(lines: Sequence[bytes], version: int) -> tuple[int, int] | None:
+    """Does a kept tip at `version` count every line but whole batches at the end?
+
+    Then (the first line it does not count, the last line): what a crash between a
+    batch made durable and its tip moved leaves (JsonlStore moves the tip after the
+    batch, under the writer's lock; a writer killed there again before any writer
+    got its tip written leaves it more batches behind). Else None. Whether line
+    `version` hashes to the tip is for the caller to check, with the log's key.
+    """
+    if not 1 <= version < len(lines):
+        return None
+    found = [_batch_of(line) for line in lines[version - 1 :]]
+    heads = [head for head in found if head is not None]
+    if len(heads) != len(found):
+        return None
+    n = 1  # heads[n] is line version + n: each batch after the tip must be whole
+    while n < len(heads):
+        head = heads[n]
+        if head.batch == heads[n - 1].batch or not head.size or n + head.size > len(heads):
+            return None
+        if any(h.batch != head.batch for h in heads[n : n + head.size]):
+            return None
+        n += head.size
+    return version + 1, len(lines)
 
 
 def parse_tip(text: str | None) -> tuple[int, str] | None:
@@ -175,7 +245,7 @@ def decode(line: bytes, where: str) -> Record:
         if record.schema == CHAIN.current and not (
             type(record.event) is EncounterStarted and record.event.schema > CHAIN.current
         ):
-            return record
+            return _named(record, where)
         problem = None
     try:
         raw = _plain.decode(line)
@@ -188,9 +258,30 @@ def decode(line: bytes, where: str) -> Record:
             f"{where}: {_one_line(problem)}"
         )  # a current line the types refuse: say what is wrong
     try:
-        return msgspec.convert(CHAIN.upcast(raw, where), Record)
+        return _named(msgspec.convert(CHAIN.upcast(raw, where), Record), where)
     except msgspec.ValidationError as exc:
         raise InputError(f"{where}: {_one_line(exc)}") from None
+
+
+def _named(record: Record, where: str) -> Record:
+    """A record whose event names a door names it as the engine does ("5,2|6,2"), else an InputError.
+
+    Every reader of a door event (its words in `log`, `verify`'s report, the board)
+    takes the name apart at its `|`: a line that names no door must stop at the
+    reading, as one line naming it, not deep in a reader.
+    """
+    if type(record.event) is DoorChanged:
+        door = record.event.door
+        try:
+            canonical = door_name(*door_cells(door))
+        except ValueError as exc:
+            raise InputError(f"{where}: $.event.door: {_one_line(exc)}") from None
+        if canonical != door:
+            raise InputError(
+                f"{where}: $.event.door: {door!r} is not written as the engine names a door "
+                f"({canonical!r}: its two cells x,y|x,y in reading order)"
+            )
+    return record
 
 
 def _one_line(problem: object) -> str:
@@ -199,6 +290,8 @@ def _one_line(problem: object) -> str:
 
 
 _schema, _event = attrgetter("schema"), attrgetter("event")
+_CHECKED = frozenset({EncounterStarted, DoorChanged})  # event types `decode` checks beyond their types
+_PLAIN = frozenset(get_args(AnyEvent)) - _CHECKED
 _CHUNK = 2048  # lines decoded by one msgspec call: a chunk it refuses is decoded again line by line
 _many = msgspec.json.Decoder(list[Record])
 
@@ -223,9 +316,9 @@ def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Rec
             records = None
         if records is None or len(records) != len(chunk):
             records = [decode(line, where(lo + i)) for i, line in enumerate(chunk)]
-        elif list(map(_schema, records)).count(current) != len(records) or EncounterStarted in set(
+        elif list(map(_schema, records)).count(current) != len(records) or not _PLAIN.issuperset(
             map(type, map(_event, records))
-        ):  # an older line, or a start that may name a newer vocabulary: those get decode's own checks
+        ):  # an older line, a start that may name a newer vocabulary, a door: decode's own checks
             records = [_checked(r, chunk[i], where, lo + i) for i, r in enumerate(records)]
         out += records
     return out
@@ -233,7 +326,7 @@ def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Rec
 
 def _checked(record: Record, line: bytes, where: Callable[[int], str], i: int) -> Record:
     """A record of the current vocabulary as decoded, any other through `decode` (upcast or named)."""
-    if record.schema == CHAIN.current and type(record.event) is not EncounterStarted:
+    if record.schema == CHAIN.current and type(record.event) not in _CHECKED:
         return record
     return decode(line, where(i))
 
@@ -344,6 +437,7 @@ class JsonlStore:
         # acknowledged. Off, the tail is an error naming its byte, as before (repair, verify look at it).
         self.heal = heal
         self._mark: tuple[int, int] | None = None  # (lines, bytes) of the file as this store last saw it
+        self._tip_key: bytes | None = None  # the key its tip is kept with (`tip_key`), once line 1 was read
 
     def exists(self) -> bool:
         return self.path.exists()
@@ -442,6 +536,7 @@ class JsonlStore:
             if expected is not None:
                 self._check(fh.fileno(), size, expected)
                 size = os.fstat(fh.fileno()).st_size  # a crash's tail may have been cut
+            key = self._key(lines[0] if size == 0 and lines else None)  # before a byte is written
             fh.write(blob)
             fh.flush()
             if self.durable:
@@ -453,7 +548,7 @@ class JsonlStore:
                 self._mark = None
                 version = self.path.read_bytes().count(b"\n")  # no flock: we hold the writer's lock
             if lines:
-                self._keep_tip(version, lines[-1])  # still under the lock: tips are kept in log order
+                self._keep_tip(version, lines[-1], key)  # still under the lock: tips are kept in log order
 
     def _check(self, fd: int, size: int, expected: int) -> None:
         """Under the writer's lock: is the file still at version `expected`?"""
@@ -484,6 +579,7 @@ class JsonlStore:
         import tempfile  # only a new JSONL log needs it
 
         blob = b"".join(line + b"\n" for line in lines)
+        key = tip_key(lines[0], f"{self.path}: line 1") if lines else b""
         if self.path.is_dir():
             raise InputError(f"{self.path}: is a folder, not a log file")
         if self.path.exists():
@@ -507,7 +603,8 @@ class JsonlStore:
         finally:
             os.unlink(tmp)
         if lines:
-            self._keep_tip(len(lines), lines[-1])
+            self._tip_key = key
+            self._keep_tip(len(lines), lines[-1], key)
         self._mark = (len(lines), len(blob))
         if refused:
             with open(self.side_path, "wb") as fh:
@@ -523,17 +620,19 @@ class JsonlStore:
     def tip_path(self) -> Path:
         return self.path.with_name(self.path.name + ".tip")
 
-    def _keep_tip(self, version: int, last_line: bytes) -> None:
+    def _keep_tip(self, version: int, last_line: bytes, key: bytes) -> None:
         """Write LOG.tip whole (a temporary file renamed over it) after the batch is durable.
 
-        A crash between the two leaves the tip one batch behind, which `verify`
-        names; an unwritable folder leaves the log without a kept tip, which
-        `verify` warns about. Neither stops the append, already durable.
+        A crash between the two leaves the tip whole batches behind, which `verify`
+        tells for a crash, not an edit (`lagging_batch`), and the next append or
+        `repair` moves it; an unwritable folder leaves the log without a
+        kept tip, which `verify` warns about. Neither stops the append, already
+        durable. A keyed log's tip is keyed like its chain (`key`, from `tip_key`).
         """
         tmp = self.tip_path.with_name(self.tip_path.name + ".new")
         try:
             with open(tmp, "w", encoding="ascii") as fh:
-                fh.write(tip_text(version, last_line) + "\n")
+                fh.write(tip_text(version, last_line, key) + "\n")
                 fh.flush()
                 if self.durable:
                     os.fsync(fh.fileno())
@@ -541,6 +640,15 @@ class JsonlStore:
         except OSError:
             with contextlib.suppress(OSError):
                 tmp.unlink()
+
+    def _key(self, first_line: bytes | None) -> bytes:
+        """The key of this log's tip, read off line 1 (given, or read from the file once)."""
+        if self._tip_key is None:
+            if first_line is None:
+                with self._opened(os.O_RDONLY, "rb") as fh:
+                    first_line = fh.readline().rstrip(b"\r\n")
+            self._tip_key = tip_key(first_line, f"{self.path}:1")
+        return self._tip_key
 
     def kept_tip(self) -> tuple[int, str] | None:
         """The tip LOG.tip holds, or None when there is no such file (an older log, a copied one)."""
@@ -636,6 +744,31 @@ class JsonlStore:
             )
         return end
 
+    def _move_tip(self) -> str:
+        """Move a tip a crash left whole batches behind (see `lagging_batch`) to the log's end.
+
+        Says what it did, or "" when the tip is not behind in that way (then it is
+        left alone: a tip that disagrees otherwise is for `verify` to report).
+        """
+        import fcntl
+
+        with self._opened(os.O_RDONLY, "rb") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)  # no writer between reading the log and moving its tip
+            lines = fh.read().splitlines()
+            tip = self.kept_tip()
+            lag = lagging_batch(lines, tip[0]) if tip is not None and lines else None
+            if tip is None or lag is None:
+                return ""
+            key = self._key(lines[0])
+            if tip[1] != tip_hash(lines[tip[0] - 1], key):  # a tip this log's writers keep, else not a crash
+                return ""
+            self._keep_tip(len(lines), lines[-1], key)
+        return (
+            f"{self.tip_path}: the tip was behind the log (lines {lag[0]}-{lag[1]}, whole batches, were "
+            "written and the tip not yet moved: a crash between the two, not an edit); it now names the "
+            "log's last line"
+        )
+
     def damage(self) -> tuple[int, int, str] | None:
         """What a crash left at the end: (first byte to cut, file size, what it is), or None.
 
@@ -681,7 +814,7 @@ class JsonlStore:
 
         found = self.damage()
         if found is None:
-            return f"nothing to repair: {self.path} ends with a whole batch"
+            return self._move_tip() or f"nothing to repair: {self.path} ends with a whole batch"
         end, size, what = found
         if end == 0:
             raise InputError(
@@ -868,6 +1001,7 @@ __all__ = [
     "decode_many",
     "encode",
     "line_hash",
+    "tip_hash",
     "chain_key",
     "key_check",
     "table_key",

@@ -411,6 +411,7 @@ class PostgresStore(DatabaseReads):
         """
         tip = expected + len(records)
         spans = list(batches.items())
+        key = self._tip_key(records, lines)  # a keyed log's tip is keyed (events/db_store.py)
         try:
             row = conn.execute(
                 self._q(APPEND),
@@ -427,7 +428,7 @@ class PostgresStore(DatabaseReads):
                     "ids": [cid for _, (_, _, cid) in spans],
                     "channel": CHANNEL,
                     "payload": f"{self.schema}\t{self.encounter}\t{tip}",
-                    "kept": tip_text(tip, lines[-1]),  # the tip kept outside the log (see `kept_tip`)
+                    "kept": tip_text(tip, lines[-1], key),  # the tip kept outside the log (see `kept_tip`)
                 },
             ).fetchone()
         except pg_errors.UniqueViolation as exc:
@@ -454,6 +455,7 @@ class PostgresStore(DatabaseReads):
         must not exist yet), with its snapshot interval.
         """
         tip = expected + len(records)
+        key = self._tip_key(records, lines)  # a keyed log's tip is keyed (events/db_store.py)
         try:
             with conn.transaction(), conn.cursor() as cur:
                 if every is not None:
@@ -470,7 +472,7 @@ class PostgresStore(DatabaseReads):
                         "INSERT INTO {s}.meta (encounter, key, value) VALUES (%s, 'tip', %s) "
                         "ON CONFLICT (encounter, key) DO UPDATE SET value = excluded.value"
                     ),
-                    (self.encounter, tip_text(tip, lines[-1])),
+                    (self.encounter, tip_text(tip, lines[-1], key)),
                 )
                 cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.schema}\t{self.encounter}\t{tip}"))
         except pg_errors.UniqueViolation:  # the (encounter, version) key: a writer that skipped the tip

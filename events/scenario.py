@@ -133,6 +133,20 @@ class DoorSpec(msgspec.Struct, frozen=True, gc=False):
         return "locked" if self.locked else "closed" if self.closed else "open"
 
 
+# What a wall stops ([map] walls: a plain string stops both; `{ at = "3,1-3,4", blocks = "sight" }` one).
+BOTH, MOVEMENT, SIGHT = "both", "movement", "sight"
+WALL_BLOCKS = (MOVEMENT, SIGHT, BOTH)
+
+
+class WallSpec(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+    """A wall that stops only movement (a window, a railing) or only sight (a curtain, furniture drawn as
+    an outline): `{ at = "3,1-3,4", blocks = "sight" }`. A wall that stops both is kept as a plain string,
+    so the logs of maps written before walls had kinds keep their bytes."""
+
+    at: str
+    blocks: str = BOTH
+
+
 def wall_segment(text: str) -> tuple[int, int, int, int]:
     """'3,1-3,4' -> (3, 1, 3, 4): a wall along a grid line between two grid corners.
 
@@ -194,13 +208,23 @@ class Scenario(msgspec.Struct, frozen=True, gc=False):
     sides: dict[str, SideSpec] | UnsetType = UNSET
     # Walls on cell edges ("x1,y1-x2,y2" along grid lines) and doors between cells: UNSET when the map
     # has none, so logs of maps without them keep their bytes (see FighterSpec.image).
-    walls: tuple[str, ...] | UnsetType = UNSET
+    # A wall is a string when it stops movement and sight, a WallSpec when it stops only one.
+    walls: tuple[str | WallSpec, ...] | UnsetType = UNSET
     doors: tuple[DoorSpec, ...] | UnsetType = UNSET
     # The battle-map picture under the grid ([picture]); UNSET when none (see FighterSpec.image).
     picture: PictureSpec | UnsetType = UNSET
 
     def wall_list(self) -> tuple[str, ...]:
+        """Every wall's segment "x1,y1-x2,y2", whatever it stops."""
+        return tuple(w if isinstance(w, str) else w.at for w in self.wall_specs())
+
+    def wall_specs(self) -> tuple[str | WallSpec, ...]:
         return self.walls if isinstance(self.walls, tuple) else ()
+
+    def wall_kinds(self) -> Iterator[tuple[str, str]]:
+        """Each wall as (segment, what it stops: "both", "movement" or "sight")."""
+        for w in self.wall_specs():
+            yield (w, BOTH) if isinstance(w, str) else (w.at, w.blocks)
 
     def door_list(self) -> tuple[DoorSpec, ...]:
         return self.doors if isinstance(self.doors, tuple) else ()
@@ -214,6 +238,7 @@ class Scenario(msgspec.Struct, frozen=True, gc=False):
         return next((f for f in self.fighters if f.id == fighter_id), None)
 
 
+ROLE_NAMES = ("gm", "watcher")  # what a table link may speak for besides a side (app/web/invites.py)
 FIGHTER_KEYS = {"id", "name", "side", "at", "size", "tags", "image"}
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".svg")
 COLOUR = r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]{3,20})$"  # compiled when a scenario is read (re caches it)
@@ -439,6 +464,11 @@ class _Validator:
         if not isinstance(name, str):
             self.fail(f"{field}.name", f"expected a string, got {name!r}")
         side = self.string(spec, "side", f"{field}.side")
+        if side in ROLE_NAMES:  # a side called gm would get the GM's powers through its players' links
+            self.fail(
+                f"{field}.side",
+                f"{side!r} is the name of a link's role ({', '.join(ROLE_NAMES)}), not a side",
+            )
         at = spec.get("at")
         if (
             not isinstance(at, list)
@@ -478,30 +508,60 @@ class _Validator:
             self.fail(field, f"{raw!r}: no such file next to the scenario ({path})")
         return str(path)
 
-    def walls(self, raw: Any, width: int, height: int) -> tuple[str, ...]:
-        """map.walls: segments along grid lines, corners on the map (0..width, 0..height)."""
-        if not isinstance(raw, list) or not all(isinstance(w, str) for w in raw):
-            self.fail("map.walls", 'expected a list of segments like "3,1-3,4" (grid corners x1,y1-x2,y2)')
+    def walls(self, raw: Any, width: int, height: int) -> tuple[str | WallSpec, ...]:
+        """map.walls: segments along grid lines, corners on the map (0..width, 0..height).
+
+        Each is a string "x1,y1-x2,y2" (it stops movement and sight) or a table
+        { at = "x1,y1-x2,y2", blocks = "movement" | "sight" | "both" }.
+        """
+        shape = (
+            'expected a list of segments like "3,1-3,4" (grid corners x1,y1-x2,y2), or tables like '
+            '{ at = "3,1-3,4", blocks = "sight" }'
+        )
+        if not isinstance(raw, list):
+            self.fail("map.walls", shape)
         if len(raw) > MAX_WALLS:
             self.fail("map.walls", f"{len(raw):,} segments; the limit is {MAX_WALLS:,} (MAX_WALLS)")
-        out = []
-        for i, text in enumerate(raw):
+        out: list[str | WallSpec] = []
+        for i, item in enumerate(raw):
+            field, blocks = f"map.walls[{i}]", BOTH
+            if isinstance(item, dict):
+                for key in item:
+                    if key not in ("at", "blocks"):
+                        self.fail(f"{field}.{key}", "unknown field (expected at, blocks)")
+                blocks = item.get("blocks", BOTH)
+                if blocks not in WALL_BLOCKS:
+                    self.fail(
+                        f"{field}.blocks",
+                        f"expected what the wall stops: {', '.join(map(repr, WALL_BLOCKS))}, got {blocks!r}",
+                    )
+                text = item.get("at")
+                if not isinstance(text, str):
+                    self.fail(f"{field}.at", f'expected a segment like "3,1-3,4", got {text!r}')
+                field = f"{field}.at"
+            elif isinstance(item, str):
+                text = item
+            else:
+                self.fail("map.walls", f"{shape}; entry {i} is {item!r}")
             try:
                 x1, y1, x2, y2 = wall_segment(text)
             except ValueError as exc:
-                self.fail(f"map.walls[{i}]", str(exc))
+                self.fail(field, str(exc))
             for x, y in ((x1, y1), (x2, y2)):
                 if not (0 <= x <= width and 0 <= y <= height):
                     self.fail(
-                        f"map.walls[{i}]",
+                        field,
                         f"{text!r}: corner {x},{y} is off the map (corners of a {width}x{height} map run "
                         f"0..{width}, 0..{height})",
                     )
             (x1, y1), (x2, y2) = sorted(((x1, y1), (x2, y2)))
-            out.append(f"{x1},{y1}-{x2},{y2}")
+            at = f"{x1},{y1}-{x2},{y2}"
+            out.append(at if blocks == BOTH else WallSpec(at=at, blocks=blocks))
         return tuple(out)
 
-    def doors(self, raw: Any, width: int, height: int, walls: tuple[str, ...]) -> tuple[DoorSpec, ...]:
+    def doors(
+        self, raw: Any, width: int, height: int, walls: tuple[str | WallSpec, ...]
+    ) -> tuple[DoorSpec, ...]:
         """map.doors: { at = "5,2|6,2", closed = true, locked = false }, one per edge, not on a wall."""
         if not isinstance(raw, list):
             self.fail("map.doors", 'expected a list of tables like { at = "5,2|6,2", closed = true }')
@@ -584,5 +644,6 @@ def wall_edges(segment: tuple[int, int, int, int]) -> Iterator[Edge]:
             yield (x, y1 - 1, 1)
 
 
-def _walled_edges(walls: tuple[str, ...]) -> set[Edge]:
-    return {e for text in walls for e in wall_edges(wall_segment(text))}
+def _walled_edges(walls: tuple[str | WallSpec, ...]) -> set[Edge]:
+    """Every edge a wall of any kind lies on (a door replaces the wall: none may share its edge)."""
+    return {e for w in walls for e in wall_edges(wall_segment(w if isinstance(w, str) else w.at))}

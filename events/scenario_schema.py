@@ -14,10 +14,18 @@ from __future__ import annotations
 from typing import Any
 
 from tabletrail.events.limits import MAX_DOORS, MAX_FIGHTERS, MAX_MAP_SIDE, MAX_WALLS
-from tabletrail.events.scenario import COLOUR, KNOWN_TAGS, SIZES, TERRAIN_TAGS
+from tabletrail.events.scenario import BOTH, COLOUR, KNOWN_TAGS, SIZES, TERRAIN_TAGS, WALL_BLOCKS
 
 SCHEMA_ID = "https://tabletrail.invalid/schema/scenario.json"  # a name, never fetched
 NUMBER = {"type": "number"}
+SEGMENT = r"^\s*\d+\s*,\s*\d+\s*-\s*\d+\s*,\s*\d+\s*$"
+
+
+_WALLS_DOC = (
+    'thin walls along grid lines, "x1,y1-x2,y2" in grid corners (they stop movement and sight), '
+    'or { at = "x1,y1-x2,y2", blocks = "movement" | "sight" | "both" }'
+)
+_WALL = r"^\s*\d+\s*,\s*\d+\s*-\s*\d+\s*,\s*\d+\s*$"  # "x1,y1-x2,y2", grid corners
 
 
 def _strings(doc: str, *, pattern: str | None = None) -> dict[str, Any]:
@@ -149,11 +157,31 @@ def scenario_schema() -> dict[str, Any]:
                         "description": "what each map character stands for",
                     },
                     "walls": {
-                        **_strings(
-                            'thin walls along grid lines, "x1,y1-x2,y2" in grid corners',
-                            pattern=r"^\s*\d+\s*,\s*\d+\s*-\s*\d+\s*,\s*\d+\s*$",
-                        ),
+                        "type": "array",
                         "maxItems": MAX_WALLS,
+                        "description": 'thin walls along grid lines, "x1,y1-x2,y2" in grid corners',
+                        "items": {
+                            "oneOf": [
+                                {
+                                    "type": "string",
+                                    "pattern": SEGMENT,
+                                    "description": "a wall that stops both",
+                                },
+                                {
+                                    "type": "object",
+                                    "required": ["at"],
+                                    "additionalProperties": False,
+                                    "properties": {
+                                        "at": {"type": "string", "pattern": SEGMENT},
+                                        "blocks": {
+                                            "enum": list(WALL_BLOCKS),
+                                            "default": BOTH,
+                                            "description": "what the wall stops: bodies, sight, or both",
+                                        },
+                                    },
+                                },
+                            ]
+                        },
                     },
                     "doors": {
                         "type": "array",

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -68,6 +69,41 @@ TABLES = (
 )
 
 
+class _Shared:
+    """One connection to one SQLite file in this process, shared by every SqliteStore on that file.
+
+    Each store used to open its own: a process that opened a store again and again
+    without closing the old ones (a verb run in-process after another, a server
+    opening a log per request) held two file handles a store, until opening the file
+    failed for every command after (issue 28, item 14). One connection a file, under
+    one lock, closed when the last store lets go of it (or is collected), as
+    PostgreSQL's stores share one a database.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, key: tuple[int, int, int, str], synchronous: str) -> None:
+        self.conn = conn
+        self.key = key
+        self.lock = threading.RLock()
+        self.users = 0
+        self.synchronous = synchronous  # the PRAGMA in force on it: each store sets its own before use
+
+
+_SHARED: dict[tuple[int, int, int, str], _Shared] = {}  # (pid, device, inode, mode) -> its connection
+_SHARING = threading.Lock()
+
+
+def _release(shared: _Shared) -> None:
+    """A store lets go of its file's connection; the last one out closes it."""
+    with _SHARING:
+        shared.users -= 1
+        if shared.users > 0:
+            return
+        if _SHARED.get(shared.key) is shared:
+            del _SHARED[shared.key]
+    with shared.lock:
+        shared.conn.close()
+
+
 def is_sqlite(path: Path) -> bool:
     """Does this file start like a SQLite database (whatever its name)?"""
     try:
@@ -100,7 +136,9 @@ class SqliteStore(DatabaseReads):
         self.busy_timeout = busy_timeout
         self._snapshot_every = snapshot_every
         self._conn: sqlite3.Connection | None = None
-        self._lock = threading.RLock()  # one connection, shared safely by a web server's threads
+        self._shared: _Shared | None = None  # this file's connection in this process (see _Shared)
+        self._let_go: weakref.finalize | None = None
+        self._lock = threading.RLock()  # one store, shared safely by a web server's threads
 
     def exists(self) -> bool:
         return self.path.exists()
@@ -116,19 +154,40 @@ class SqliteStore(DatabaseReads):
             raise InputError(f"{self.path}: no such log file")
         if create and not self.path.parent.exists():
             raise InputError(f"{self.path}: no such folder to create the log in")
-        uri = self.path.resolve().as_uri() + ("?mode=rwc" if create else self._read_mode())
-        conn = sqlite3.connect(
-            uri, uri=True, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
-        )
+        mode = "?mode=rwc" if create else self._read_mode()
+        key = self._key(mode)
+        with _SHARING:
+            shared = _SHARED.get(key) if key is not None else None
+            if shared is not None:
+                shared.users += 1
+        if shared is None:
+            uri = self.path.resolve().as_uri() + mode
+            conn = sqlite3.connect(
+                uri, uri=True, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
+            )
+            try:
+                if not create:
+                    self._check_kind(conn)
+            except BaseException:
+                conn.close()
+                raise
+            shared = _Shared(conn, self._key(mode) or (0, 0, 0, ""), "")
+            shared.users = 1
+            with _SHARING:
+                if shared.key[0] and shared.key not in _SHARED:
+                    _SHARED[shared.key] = shared
+        self._shared = shared
+        self._let_go = weakref.finalize(self, _release, shared)
+        self._conn = shared.conn
+        return shared.conn
+
+    def _key(self, mode: str) -> tuple[int, int, int, str] | None:
+        """What names its shared connection: this process, the file (not its name), how it is opened."""
         try:
-            conn.execute(f"PRAGMA synchronous={'FULL' if self.durable else 'NORMAL'}")
-            if not create:
-                self._check_kind(conn)
-        except BaseException:
-            conn.close()
-            raise
-        self._conn = conn
-        return conn
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (os.getpid(), st.st_dev, st.st_ino, mode.replace("rwc", "rw"))
 
     def _read_mode(self) -> str:
         """How to open an existing file: read-write, or as immutable when it can only be read.
@@ -162,7 +221,15 @@ class SqliteStore(DatabaseReads):
         """The connection, with SQLite's errors turned into InputErrors that name the file."""
         with self._lock:
             try:
-                yield self._connect(create)
+                conn = self._connect(create)
+                shared = self._shared
+                assert shared is not None
+                with shared.lock:  # every store on this file, one statement or transaction at a time
+                    wanted = "FULL" if self.durable else "NORMAL"
+                    if shared.synchronous != wanted:
+                        conn.execute(f"PRAGMA synchronous={wanted}")
+                        shared.synchronous = wanted
+                    yield conn
             except sqlite3.OperationalError as exc:
                 if "locked" in str(exc) or "busy" in str(exc):
                     raise InputError(
@@ -203,9 +270,9 @@ class SqliteStore(DatabaseReads):
 
     def close(self) -> None:
         with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+            if self._let_go is not None:
+                self._let_go()  # once: the finalizer is spent after it runs
+            self._conn = self._shared = self._let_go = None
 
     # --- reading ---------------------------------------------------------------
 
@@ -265,7 +332,7 @@ class SqliteStore(DatabaseReads):
             )
             conn.execute(  # the tip kept outside the log, in the same transaction (see `kept_tip`)
                 "INSERT OR REPLACE INTO meta (encounter, key, value) VALUES (?, 'tip', ?)",
-                (self.encounter, tip_text(records[-1].seq, lines[-1])),
+                (self.encounter, tip_text(records[-1].seq, lines[-1], self._tip_key(records, lines))),
             )
         except sqlite3.IntegrityError:  # the unique (encounter, command_id): this id was appended before
             ids = [cid for _, _, cid in batches.values() if cid is not None]

@@ -39,6 +39,10 @@ class EncounterStarted(Event, tag="encounter-started"):
     scenario: Scenario
     settings: dict[str, Any]  # every setting in force, defaults included
     schema: int = SCHEMA_VERSION
+    # The rules version that decided the log (core/corrections.py RULES_VERSION): `verify` names the
+    # corrections made since where an older log's batch differs. "" (absent): a log from before logs
+    # recorded it, decided under 0.1.
+    rules_version: str = ""
 
 
 class CommandIssued(Event, tag="command"):

@@ -22,9 +22,17 @@ corners), so every wall segment is snapped:
   (a cave wall) a staircase of edges that hugs it, and both are counted;
 - what lies beyond the map is clipped; edges on the map's rim are left out (the
   rim closes the map already);
+- `line_of_sight` walls stop movement and sight; `objects_line_of_sight` (things
+  that block light: furniture, plants, pillars, drawn as outlines that snapping
+  would turn into whole closed edges) stop only sight by default (`objects`:
+  "walls" makes them stop both, "ignore" leaves them out);
+- the file's counts (polylines, points, the cells their segments run) are
+  bounded before any geometry, so an absurd file is refused at once;
 - a portal becomes a door on each cell edge its `bounds` span, across the grid
   line nearest its `position` (the bounds, else `rotation`, say which way it
-  runs); the wall edges under a door are left to the door.
+  runs); the wall edges under a door are left to the door; a portal not closed
+  may instead become a window (`open_portals="wall"`): a wall that stops
+  movement, not sight.
 
 Lights are not movement: they are counted and left out.
 """
@@ -49,6 +57,12 @@ MAX_UVTT_BYTES = 80_000_000  # a UVTT file holds its picture as base64: a 50 MB 
 MAX_COORD = 100_000.0  # grid cells either way: no battle map is this big; a coordinate past it is a mistake
 MAX_PIXELS_PER_GRID = 1_000
 OPEN_PORTALS = ("door", "wall")  # what a portal that is not `closed` becomes
+OBJECTS = ("sight", "walls", "ignore")  # what objects_line_of_sight become (--objects), the default first
+# Counted before any geometry, so a file that would take minutes is refused at once (issue 28, item 6):
+MAX_UVTT_POLYLINES = 20_000  # wall polylines (line_of_sight and objects_line_of_sight together)
+MAX_UVTT_POINTS = 200_000  # their points together
+MAX_UVTT_WALL_CELLS = 100_000  # cells their segments run, added up (the edges snapping takes are no more)
+MAX_UVTT_PORTALS = 2_000  # portals (a door each edge it spans; a scenario holds MAX_DOORS)
 DOOR_TURN_DEGREES = 10.0  # a portal turned more than this from a grid line is reported as turned onto one
 
 # What a fighter needs that its ruleset gives no default for: the example fighter's values.
@@ -82,6 +96,11 @@ class Report:
     rim_edges: int = 0  # edges on the map's rim, left out
     wall_edges: int = 0  # cell edges walled
     walls: int = 0  # merged wall segments written
+    objects: str = "sight"  # what objects_line_of_sight became (--objects)
+    both_edges: int = 0  # of the cell edges walled: those that stop movement and sight
+    sight_edges: int = 0  # those that stop sight only (objects, under --objects sight)
+    movement_edges: int = 0  # those that stop movement only (windows, under --open-portals wall)
+    objects_ignored: int = 0  # object polylines left out (--objects ignore)
     portals: int = 0
     doors: int = 0
     doors_open: int = 0
@@ -104,6 +123,14 @@ class Report:
             + (f", shifted by {-self.shift[0]},{-self.shift[1]} from map_origin" if any(self.shift) else ""),
             f"walls: {_n(self.walls, 'segment')} on {_n(self.wall_edges, 'cell edge')}, from "
             f"{self.polylines} line_of_sight and {self.object_polylines} objects_line_of_sight polylines",
+            *(
+                [
+                    f"  {_n(self.both_edges, 'edge')} stop movement and sight, {self.sight_edges} sight only "
+                    f"(objects: --objects {self.objects}), {self.movement_edges} movement only (windows)"
+                ]
+                if self.wall_edges
+                else []
+            ),
             f"  {_n(self.straight, 'segment')} along grid lines"
             + (f" ({self.moved} more than {t} cells off one, moved onto it)" if self.moved else ""),
         ]
@@ -121,6 +148,8 @@ class Report:
         ):
             if count:
                 out.append(f"  {_n(count, noun)} {words}")
+        if self.objects_ignored:
+            out.append(f"  {_n(self.objects_ignored, 'object polyline')} left out (--objects ignore)")
         out.append(
             f"doors: {self.doors} from {_n(self.portals, 'portal')}"
             + (f" ({self.doors_open} open: portals not closed)" if self.doors_open else "")
@@ -131,7 +160,7 @@ class Report:
             (self.doors_moved, "portal", f"more than {t} cells off a grid line, moved onto it"),
             (self.doors_off_map, "portal", "on the map's rim or beyond it left out"),
             (self.walls_under_doors, "wall edge", "under doors left to the doors"),
-            (self.windows, "edge", "of portals not closed made walls (--open-portals wall: windows)"),
+            (self.windows, "edge", "of portals not closed made windows: walls for movement, not sight"),
         ):
             if count:
                 out.append(f"  {_n(count, noun)} {words}")
@@ -252,34 +281,56 @@ def convert(
     tolerance: float = DEFAULT_TOLERANCE,
     stats: Iterable[str] = (),
     open_portals: str = "door",
+    objects: str = "sight",
 ) -> Imported:
     """The scenario for a UVTT file. `picture_stem` names the picture file beside the scenario (the
     suffix follows the picture's kind); `stats` are the fighter stats the ruleset needs a value for;
     `open_portals` is what a portal that is not `closed` becomes: an open "door", or a "wall"
-    (Dungeondraft marks a portal that lets light through so: often a window)."""
+    that stops movement and not sight (Dungeondraft marks a portal that lets light through so:
+    often a window); `objects` is what `objects_line_of_sight` (things that block light: furniture,
+    plants, pillars, drawn as outlines) become: walls that stop only "sight" (the default: an
+    outline 0.4 cells wide would close a whole edge to walking), "walls" that stop both, or
+    "ignore"d."""
     if open_portals not in OPEN_PORTALS:
         raise InputError(f"--open-portals: {open_portals!r}: expected one of {', '.join(OPEN_PORTALS)}")
+    if objects not in OBJECTS:
+        raise InputError(f"--objects: {objects!r}: expected one of {', '.join(OBJECTS)}")
     if not (isinstance(tolerance, int | float) and 0 <= tolerance <= MAX_TOLERANCE):
         raise InputError(f"--tolerance: {tolerance}: expected a number of cells from 0 to {MAX_TOLERANCE:g}")
     f = _Fields(source)
     raw = read(data, source)
-    report = Report(tolerance=tolerance)
+    report = Report(tolerance=tolerance, objects=objects)
     size, ppg = _grid(f, raw, report)
+    polylines = _polylines(f, raw, objects, report)  # counted and bounded before any geometry
     shift, width, height = report.shift, report.width, report.height
-    edges = _wall_edges(f, raw, report)
+    kinds = _wall_edges(polylines, report)
 
     doors = _doors(f, raw, shift, width, height, tolerance, report)
-    if open_portals == "wall":  # windows: walls for movement, kept as walls even where one ran under
+    if open_portals == "wall":  # windows: walls for movement, not sight (kept even where a wall ran under)
         windows = {e for e, d in doors.items() if not d.closed}
         report.windows = len(windows)
-        edges |= windows
+        for e in windows:
+            kinds[e] = kinds.get(e, 0) | _MOVE
         doors = {e: d for e, d in doors.items() if d.closed}
         report.doors, report.doors_open = len(doors), 0
-    under = edges & set(doors)
+    under = kinds.keys() & set(doors)
     report.walls_under_doors = len(under)
-    edges -= under
-    walls = merge(edges)
-    report.wall_edges, report.walls = len(edges), len(walls)
+    for e in under:
+        del kinds[e]
+    walls = [
+        (segment, kind)
+        for bits, kind in ((_BOTH, "both"), (_SIGHT, "sight"), (_MOVE, "movement"))
+        for segment in merge({e for e, b in kinds.items() if b == bits})
+    ]
+    report.wall_edges, report.walls = len(kinds), len(walls)
+    counts = {b: 0 for b in (_BOTH, _SIGHT, _MOVE)}
+    for b in kinds.values():
+        counts[b] += 1
+    report.both_edges, report.sight_edges, report.movement_edges = (
+        counts[_BOTH],
+        counts[_SIGHT],
+        counts[_MOVE],
+    )
     report.lights = len(f.items(raw.get("lights"), "lights"))
 
     picture = _picture(f, raw.get("image"))
@@ -346,27 +397,94 @@ def _grid(f: _Fields, raw: dict[str, Any], report: Report) -> tuple[Point, float
     return size, ppg
 
 
-def _wall_edges(f: _Fields, raw: dict[str, Any], report: Report) -> set[Edge]:
-    """The cell edges every wall polyline takes (walls and object walls alike), the rim left out."""
-    sx, sy = report.shift
-    edges: set[Edge] = set()
-    for key in ("line_of_sight", "objects_line_of_sight"):
-        for i, line in enumerate(f.items(raw.get(key), key)):
-            points = []
-            for j, p in enumerate(f.items(line, f"{key}[{i}]")):
-                x, y = f.point(p, f"{key}[{i}][{j}]")
-                points.append((x - sx, y - sy))
+_MOVE, _SIGHT = 1, 2  # what a walled edge stops, as flags
+_BOTH = _MOVE | _SIGHT
+Polyline = tuple[list[Point], int]  # its points in the scenario's frame, and what it stops (flags)
+
+
+def _polylines(f: _Fields, raw: dict[str, Any], objects: str, report: Report) -> list[Polyline]:
+    """Every wall polyline's points read and checked, with what it stops; refused at once, naming the
+    limit, when there are more polylines or points than a map needs or their segments would run more
+    cells than MAX_UVTT_WALL_CELLS (snapping them would take minutes)."""
+    lists = {key: f.items(raw.get(key), key) for key in ("line_of_sight", "objects_line_of_sight")}
+    count = sum(map(len, lists.values()))
+    if count > MAX_UVTT_POLYLINES:
+        raise f.fail(
+            "line_of_sight",
+            f"{count:,} wall polylines (objects_line_of_sight included); a map may have "
+            f"{MAX_UVTT_POLYLINES:,} (MAX_UVTT_POLYLINES)",
+        )
+    points = 0
+    for key, lines in lists.items():
+        for i, line in enumerate(lines):
+            points += len(f.items(line, f"{key}[{i}]"))
+    if points > MAX_UVTT_POINTS:
+        raise f.fail(
+            "line_of_sight",
+            f"{points:,} wall points; a map may have {MAX_UVTT_POINTS:,} (MAX_UVTT_POINTS)",
+        )
+    past = _past_length(lists, MAX_UVTT_WALL_CELLS)
+    if past:
+        raise f.fail(
+            past,
+            f"the walls' segments run more than {MAX_UVTT_WALL_CELLS:,} cells (across and down, added up) "
+            f"by this polyline; a map's may run {MAX_UVTT_WALL_CELLS:,} (MAX_UVTT_WALL_CELLS)",
+        )
+    out: list[Polyline] = []
+    for key, lines in lists.items():
+        flags = _BOTH if key == "line_of_sight" or objects == "walls" else _SIGHT
+        for i, line in enumerate(lines):
             if key == "line_of_sight":
                 report.polylines += 1
             else:
                 report.object_polylines += 1
-            kept = simplify(points, report.tolerance)
-            report.points_simplified += len(points) - len(kept)
-            for p, q in zip(kept, kept[1:], strict=False):
-                edges |= _segment_edges(p, q, report.width, report.height, report.tolerance, report)
-    rim = {e for e in edges if _on_rim(e, report.width, report.height)}
+                if objects == "ignore":
+                    report.objects_ignored += 1
+                    continue
+            out.append(([f.point(p, f"{key}[{i}][{j}]") for j, p in enumerate(line)], flags))
+    return out
+
+
+def _past_length(lists: dict[str, list[Any]], limit: float) -> str:
+    """The polyline ("line_of_sight[37]") by which the segments run more than `limit` cells, across
+    and down, added up (a bound on the edges snapping takes), or "". Read before any point is
+    checked and stopped as soon as the limit is passed: a point that is not a number in range
+    counts nothing here, and the full read names it."""
+    total = 0.0
+    for key, lines in lists.items():
+        for i, line in enumerate(lines):
+            last = None
+            for p in line:
+                x, y = (p.get("x"), p.get("y")) if isinstance(p, dict) else (None, None)
+                if not (isinstance(x, int | float) and isinstance(y, int | float)) or not (
+                    abs(x) <= MAX_COORD and abs(y) <= MAX_COORD  # not NaN, nor out of range
+                ):
+                    last = None
+                    continue
+                if last is not None:
+                    total += abs(x - last[0]) + abs(y - last[1])
+                last = (x, y)
+            if not total <= limit:  # NaN and infinity too
+                return f"{key}[{i}]"
+    return ""
+
+
+def _wall_edges(polylines: list[Polyline], report: Report) -> dict[Edge, int]:
+    """The cell edges every wall polyline takes, with what the walls on each stop; the rim left out."""
+    sx, sy = report.shift
+    edges: dict[Edge, int] = {}
+    for raw_points, flags in polylines:
+        points = [(x - sx, y - sy) for x, y in raw_points]
+        kept = simplify(points, report.tolerance)
+        report.points_simplified += len(points) - len(kept)
+        for p, q in zip(kept, kept[1:], strict=False):
+            for e in _segment_edges(p, q, report.width, report.height, report.tolerance, report):
+                edges[e] = edges.get(e, 0) | flags
+    rim = [e for e in edges if _on_rim(e, report.width, report.height)]
     report.rim_edges = len(rim)
-    return edges - rim
+    for e in rim:
+        del edges[e]
+    return edges
 
 
 def _mismatch(kind: Sniffed, size: Point, ppg: float) -> str:
@@ -551,7 +669,12 @@ def _doors(
 ) -> dict[Edge, Door]:
     """Each portal as doors on the cell edges it spans, keyed by edge (a second door on one edge is one)."""
     out: dict[Edge, Door] = {}
-    for i, portal in enumerate(f.items(raw.get("portals"), "portals")):
+    portals = f.items(raw.get("portals"), "portals")
+    if len(portals) > MAX_UVTT_PORTALS:
+        raise f.fail(
+            "portals", f"{len(portals):,} portals; a map may have {MAX_UVTT_PORTALS:,} (MAX_UVTT_PORTALS)"
+        )
+    for i, portal in enumerate(portals):
         where = f"portals[{i}]"
         portal = f.table(portal, where)
         report.portals += 1
@@ -593,7 +716,7 @@ def _doors(
         if last - first > 1:
             report.doors_wide += 1
         placed = False
-        for k in range(first, last):
+        for k in range(max(first, 0), min(last, width if across_x else height)):  # only edges on the map
             if across_x:
                 edge: Edge = ("h", k, line)
                 cells = ((k, line - 1), (k, line))
@@ -624,13 +747,36 @@ def _decimal(value: float) -> str:
     return repr(float(round(value, 6)))
 
 
+_WALL_KINDS = {  # how the scenario names each kind of wall, and the comment above that group
+    "both": "",
+    "sight": "    # objects (objects_line_of_sight): they stop sight, not steps",
+    "movement": "    # windows (portals not closed): they stop steps, not sight",
+}
+
+
+def _wall_lines(walls: list[tuple[str, str]]) -> list[str]:
+    """[map] walls: plain segments stop movement and sight; a table says which one alone a wall stops."""
+    if not walls:
+        return ["walls = []"]
+    out = ["walls = ["]
+    for kind, comment in _WALL_KINDS.items():
+        group = [segment for segment, k in walls if k == kind]
+        if group and comment:
+            out.append(comment)
+        for segment in group:
+            out.append(
+                f'    "{segment}",' if kind == "both" else f'    {{ at = "{segment}", blocks = "{kind}" }},'
+            )
+    return [*out, "]"]
+
+
 def scenario_text(
     *,
     name: str,
     ruleset: str,
     source: str,
     report: Report,
-    walls: list[str],
+    walls: list[tuple[str, str]],
     doors: dict[Edge, Door],
     picture_file: str,
     stats: Iterable[str],
@@ -653,7 +799,7 @@ def scenario_text(
         *(f'    "{"." * w}",' for _ in range(h)),
         "]",
     ]
-    lines += ["walls = [", *(f'    "{s}",' for s in walls), "]"] if walls else ["walls = []"]
+    lines += _wall_lines(walls)
     if doors:
         lines.append("doors = [")
         for d in doors.values():

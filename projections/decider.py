@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import msgspec
 from tabletrail.core.batch import Batch
+from tabletrail.core.corrections import RULES_VERSION
 from tabletrail.core.decide import decide
 from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import initial_state
@@ -104,7 +105,12 @@ def started_event(scenario: Scenario, where: str = "scenario") -> EncounterStart
     settings = ruleset.resolve_settings(scenario.settings, f"{where}: settings")
     ruleset.validate(scenario, where)
     check_places(scenario, where)
-    return EncounterStarted(scenario=scenario, settings=settings, note=f"{scenario.name} under {ruleset.id}")
+    return EncounterStarted(
+        scenario=scenario,
+        settings=settings,
+        note=f"{scenario.name} under {ruleset.id}",
+        rules_version=RULES_VERSION,
+    )
 
 
 def setup_events(started: EncounterStarted) -> list[Event]:

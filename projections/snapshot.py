@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMappin
 from typing import Any, NamedTuple, TypeVar
 
 import msgspec
+from tabletrail.core.corrections import RULES_VERSION
 from tabletrail.core.geometry import Grid
 from tabletrail.core.state import EncounterState
 from tabletrail.events.digest import blake2b
@@ -95,6 +96,9 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False):
     applied: tuple[tuple[int, int], ...]  # runs (first, last) of the batches in force, in order
     undone: tuple[int, ...]  # the redo stack
     abandoned: tuple[tuple[int, int], ...]  # runs of the abandoned batches
+    # The rules version of the tabletrail that took it (core/corrections.py); "" before snapshots said.
+    # A snapshot is a fold of recorded facts, which no rule re-decides: any version's fits its log.
+    rules_version: str = ""
     # The board before the latest batch in force and after the batch redo would bring back, as their
     # differences from `board` (None: no such batch, or a snapshot written before issue 29).
     prior: Delta | None = None  # type: ignore[valid-type]
@@ -194,6 +198,7 @@ def take(timeline: Timeline, line_hash: str, batch: int) -> Snapshot:
         applied=_memos.setdefault(timeline, _RunsMemo())(timeline.applied),
         undone=tuple(timeline.undone),
         abandoned=runs(sorted(timeline.abandoned)),
+        rules_version=RULES_VERSION,
         prior=delta(prior, board),
         redo=delta(redo, board),
     )

@@ -123,7 +123,7 @@ def test_a_log_written_before_forbid_took_except_still_verifies(capsys, tmp_path
 
     One rule was corrected since the golden log was written, before its forbid line: a speed-meters
     `adjust` now keeps the GM's meters for the next Movement (a `given` mark its batch did not
-    record). verify names that line and says an older log may differ where a rule was corrected;
+    record). verify names that line and the correction (core/corrections.py) and checks the rest;
     with the mark put in, as today's engine writes that batch, the rest verifies, forbid included.
     """
     import json
@@ -137,8 +137,9 @@ def test_a_log_written_before_forbid_took_except_still_verifies(capsys, tmp_path
     assert b'"cmd":"forbid"' in golden.read_bytes() and b"exempt" not in golden.read_bytes()
     assert main(["verify", str(golden)]) == 1
     out = capsys.readouterr().out
-    assert "FAILED at line/seq 41 (decision): the rules also produce a Marked here" in out
-    assert "cyn's next Movement has 1 m more movement" in out and "rules may have been corrected" in out
+    assert "FAILED at line/seq 41 (corrected): batch 12 ('adjust cyn 1" in out
+    assert "decided under 0.1; speed-meters `adjust` has given meters to the next Movement since 0.2" in out
+    assert "cyn's next Movement has 1 m more movement" in out
 
     head = json.loads(lines[37])  # the adjust batch's first line: it announces 3 records, now 4
     assert head["event"]["command"]["cmd"] == "adjust"

@@ -55,13 +55,15 @@ def report(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, *extra
 
 
 def segments(scenario: dict) -> set[str]:
-    return set(scenario["map"]["walls"])
+    """Every wall's segment, whatever it stops (a table { at, blocks } stops only one of the two)."""
+    return {w if isinstance(w, str) else w["at"] for w in scenario["map"]["walls"]}
 
 
 def unit_edges(walls: list[str]) -> set[tuple[str, int, int]]:
     """Each wall segment as the cell edges it covers."""
     out = set()
     for w in walls:
+        w = w if isinstance(w, str) else w["at"]
         (x1, y1), (x2, y2) = (tuple(int(n) for n in end.split(",")) for end in w.split("-"))
         assert x1 == x2 or y1 == y2, f"{w} is not along a grid line"
         if y1 == y2:
@@ -131,7 +133,7 @@ def test_every_ruleset_gets_a_fighter_it_can_start_with(tmp_path, capsys, rulese
 
 
 def test_orthogonal_walls_lie_on_the_cell_edges_they_follow(tmp_path, capsys):
-    sc = imported(tmp_path, capsys, "room")
+    sc = imported(tmp_path, capsys, "room", "--objects", "walls")  # the pillar stops steps too
     # The box 1,1-9,7, the inner wall 5,1-5,4, and the pillar (objects_line_of_sight) around cell 3,4.
     assert {"1,1-9,1", "1,7-9,7", "1,1-1,7", "9,1-9,7", "5,1-5,4"} <= segments(sc)
     assert {"3,4-4,4", "3,5-4,5", "3,4-3,5", "4,4-4,5"} <= segments(sc)
@@ -141,7 +143,7 @@ def test_orthogonal_walls_lie_on_the_cell_edges_they_follow(tmp_path, capsys):
     assert (0, 0) not in reachable(sc, (2, 2))
     assert reachable(sc, (3, 4)) == {(3, 4)}
     (tmp_path / "r").mkdir()
-    data = report(tmp_path / "r", capsys, "room")
+    data = report(tmp_path / "r", capsys, "room", "--objects", "walls")
     assert (data["polylines"], data["object_polylines"], data["straight"], data["diagonal"]) == (2, 1, 9, 0)
     assert data["wall_edges"] == 8 + 8 + 6 + 6 + 3 + 4
 

@@ -86,6 +86,10 @@ def _broken_scenarios(good: dict) -> list[tuple[str, dict]]:
         ("a stat that is not a number", lambda d: d["fighters"][0].update(speed="fast")),
         ("a door field nobody reads", lambda d: d["map"].update(doors=[{"at": "1,1|2,1", "hinge": "left"}])),
         ("no fighters", lambda d: d.update(fighters=[])),
+        (
+            "a wall stopping what no wall stops",
+            lambda d: d["map"].update(walls=[{"at": "1,1-1,3", "blocks": "x"}]),
+        ),
     ):
         doc = copy.deepcopy(good)
         change(doc)
@@ -97,6 +101,10 @@ def test_the_schema_and_the_reader_refuse_the_same_mistakes(scenarios: jsonschem
     good = tomllib.loads((ROOT / "scenarios" / "speed-meters-skirmish.toml").read_text(encoding="utf-8"))
     parse_scenario(copy.deepcopy(good))  # the reader takes the good one
     assert scenarios.is_valid(good)
+    walled = copy.deepcopy(good)
+    walled["map"]["walls"] = ["3,1-3,2", {"at": "9,1-9,2", "blocks": "sight"}]
+    parse_scenario(copy.deepcopy(walled))
+    assert scenarios.is_valid(walled)
     for what, doc in _broken_scenarios(good):
         assert not scenarios.is_valid(doc), f"the schema takes {what}"
         with pytest.raises(InputError):

@@ -460,9 +460,11 @@ def test_every_fighter_has_its_own_mark_and_none_is_a_map_character(scenario: Pa
     assert len(set(marks.values())) == len(marks) == len(enc.state.fighters)
     assert not set(marks.values()) & glyphs, scenario
     board = render.board(enc.state)
+    rows = {line[:3]: line for line in board.splitlines()}  # a map row by its label (edges add lines)
+    step = 1 if enc.state.grid.edges is None else 2  # a map with walls on edges: a column between cells
     for f in enc.state.fighters:
         x, y = f.pos[0], f.pos[1]
-        assert board.splitlines()[1 + y][3 + x] in (marks[f.id], "*")
+        assert rows[f"{y:>2} "][3 + step * x] in (marks[f.id], "*")
 
 
 def test_the_board_has_a_key_to_the_map(capsys: pytest.CaptureFixture[str]):

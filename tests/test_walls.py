@@ -318,7 +318,8 @@ def test_show_lists_walls_and_doors_under_the_key_and_explain_reads_a_door(tmp_p
     capsys.readouterr()
     assert main(["show", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "walls (grid corners): 3,0-3,2  3,3-3,5" in out and "doors: 2,2|3,2 open" in out
+    assert " 2 . . M/. . . ." in out and "doors: 2,2|3,2 open" in out  # drawn on the map (issue 28)
+    assert "edges: │─ wall  / open door" in out
     seq = len(encounter_records(log))
     assert main(["explain", str(log), str(seq)]) == 0
     out = capsys.readouterr().out

@@ -570,7 +570,7 @@ def test_malformed_and_stale_undos_change_nothing(client: TestClient, log: Path,
 def test_the_stream_sends_the_version_when_it_differs_from_what_the_page_has(client: TestClient, log: Path):
     r = client.get("/api/stream?seconds=0&last=1")
     assert r.headers["content-type"].startswith("text/event-stream")
-    assert f'event: version\ndata: {{"version": {lines(log)}}}' in r.text
+    assert f'event: version\nid: {lines(log)}\ndata: {{"version": {lines(log)}}}' in r.text
     quiet = client.get(f"/api/stream?seconds=0&last={lines(log)}")
     assert "event: version" not in quiet.text
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from starlette.responses import JSONResponse, Response
-from tabletrail.web import views
+from tabletrail.web import redact, views
 from tabletrail.web.wire import Call, error
 
 
@@ -11,9 +11,8 @@ def events(call: Call) -> Response:
     """Every event of the log, said as `do` prints it, with its rule ids and status."""
     with call.table.lock:
         enc = call.table.live()
-        return JSONResponse(
-            {"version": len(enc.records), "events": [views.record(enc, r) for r in enc.records]}
-        )
+        rows = redact.records(call.user, enc, views.records(enc, call.user.role))
+        return JSONResponse({"version": len(enc.records), "events": rows})
 
 
 def explain(call: Call) -> Response:
@@ -23,4 +22,4 @@ def explain(call: Call) -> Response:
         raw = call.request.path_params["seq"]
         if not raw.isdigit() or not 1 <= int(raw) <= len(enc.records):
             return error(404, "not found", f"no event {raw} (the log has 1 to {len(enc.records)})")
-        return JSONResponse(views.explain(enc, int(raw)))
+        return JSONResponse(redact.explain(call.user, enc, views.explain(enc, int(raw))))

@@ -12,10 +12,11 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.events.picture import MEDIA_TYPES, PictureSpec
 from tabletrail.syntax import parse
-from tabletrail.web import views
+from tabletrail.web import redact, views
+from tabletrail.web.answers import Me, Option, Options
 from tabletrail.web.api_commands import authorise
 from tabletrail.web.invites import GM, Denied, Invite
-from tabletrail.web.wire import BadRequest, Call, error, notice
+from tabletrail.web.wire import BadRequest, Call, answer, error, notice
 
 STATIC = Path(__file__).with_name("static")
 IMAGE_BYTES = 4_000_000  # a token picture larger than this is not served (a photo straight off a camera)
@@ -26,7 +27,15 @@ def me_of(who: Invite) -> dict[str, Any]:
 
 
 def me(call: Call) -> Response:
-    return JSONResponse({**me_of(call.user), "exposed": call.exposed})
+    who = call.user
+    shown = exposed_for(call)
+    return answer(Me(role=who.role, gm=who.role == GM, invite=who.id, label=who.label, exposed=shown))
+
+
+def exposed_for(call: Call) -> bool:
+    """The warning that the server listens beyond this machine (links are bearer secrets, TLS is a
+    reverse proxy's job) is the GM's to act on: a player's or a watcher's screen is not told."""
+    return call.exposed and call.user.role == GM
 
 
 def state(call: Call) -> Response:
@@ -45,7 +54,8 @@ def state(call: Call) -> Response:
                 return error(400, "bad request", f"at: {at} is outside the log (1 to {version})")
             if at != version:
                 enc = table.past(at)
-        return JSONResponse({**views.board(enc, version), "me": me_of(call.user), "exposed": call.exposed})
+        shown = redact.board(call.user, enc, views.board(enc, version, call.user.role))
+        return JSONResponse({**shown, "me": me_of(call.user), "exposed": exposed_for(call)})
 
 
 def options(call: Call) -> Response:
@@ -83,15 +93,15 @@ def options(call: Call) -> Response:
             result = enc.preview(command)
             refused = isinstance(result, Rejection)
             out.append(
-                {
-                    "verb": c["verb"],
-                    "text": text,
-                    "doc": c["doc"],
-                    "ok": not refused or views.needs_roll(result),
+                Option(
+                    verb=str(c["verb"]),
+                    text=text,
+                    doc=str(c["doc"]),
+                    ok=not refused or views.needs_roll(result),
                     **({"rule": result.rule, "reason": result.reason} if refused else {}),
-                }
+                )
             )
-        return JSONResponse({"version": len(enc.records), "fighter": fid, "options": out})
+        return answer(Options(version=len(enc.records), fighter=fid, options=out))
 
 
 def image(call: Call) -> Response:

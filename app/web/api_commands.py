@@ -20,17 +20,18 @@ from tabletrail.core.reach import reach, waypoints
 from tabletrail.core.refusal import Refusal, Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_WAYPOINTS
 from tabletrail.events.log import Record
 from tabletrail.syntax import parse
-from tabletrail.web import views
+from tabletrail.web import redact, views
 from tabletrail.web.bodies import CommandBody, MoveBody, UndoBody
 from tabletrail.web.invites import GM, Invite
 from tabletrail.web.table import Table
-from tabletrail.web.wire import BadRequest, Call, Stale, bad, error, stale
+from tabletrail.web.wire import BadRequest, Call, Stale, bad, stale
 
 
 def preview(call: Call) -> Response:
@@ -48,7 +49,8 @@ def preview(call: Call) -> Response:
             dry = views.dry_run(enc, command, text, body.reveal)
     except BadRequest as exc:
         return bad(exc)
-    return JSONResponse({**dry, "version": version, **extra, "from": list(f.pos) if f else None})
+    said = {**dry, "version": version, **extra, "from": list(f.pos) if f else None}
+    return JSONResponse(redact.scrub(call.user, enc, said))
 
 
 def do(call: Call) -> Response:
@@ -68,7 +70,7 @@ def do(call: Call) -> Response:
             if body.version != version:
                 return stale(Stale(body.version or 0, version))
             command, text, extra = _command(table, body, "do", who)
-            return _written(table, body.version, command, text, extra, body.command_id)
+            return _written(table, body.version, command, text, extra, who, body.command_id)
     except BadRequest as exc:
         return bad(exc)
 
@@ -95,7 +97,7 @@ def _undo_or_redo(call: Call, kind: type[Undo] | type[Redo]) -> Response:
             if again is not None:
                 return again
             authorise(table.live(), who, command, False, verb)
-            return _written(table, body.version, command, verb, {}, body.command_id)
+            return _written(table, body.version, command, verb, {}, who, body.command_id)
     except BadRequest as exc:
         return bad(exc)
 
@@ -125,7 +127,7 @@ def _command(table: Table, body: CommandBody, where: str, who: Invite) -> tuple[
     except InputError as exc:
         raise BadRequest(str(exc)) from None
     authorise(table.live(), who, command, body.reveal, where)
-    extra["text"] = text
+    extra["text"] = text if who.role == GM else views.without_by(text)  # a player's screen says no by=
     return command, text, extra
 
 
@@ -196,11 +198,32 @@ def _move_text(table: Table, move: MoveBody, extra: dict[str, Any]) -> str:
         if move.to in area.costs:
             cells = waypoints(start, area.path(move.to))
             extra["route"] = "cheapest"
+        else:  # out of reach: the way the engine would take, so the dry run names what shuts it
+            cells, extra["route"] = _blocked_way(state, f, move.to, cells, extra["route"])
     else:  # the same cells in the fewest words (a drag's route plus its waypoints can be long)
         cells = waypoints(start, expand(start, cells))
     # The cells the move asks for, so the page can draw the route even when it is refused.
     extra["path"] = [list(c) for c in expand(start, cells)]
     return f"move {f.id} " + " ".join(f"{x},{y}" for x, y in cells)
+
+
+def _blocked_way(
+    state: EncounterState, f: Fighter, to: tuple[int, int], cells: list[Any], route: str
+) -> tuple[list[Any], str]:
+    """The waypoints of the way to a cell out of reach and "blocked", or the straight line as given.
+
+    The way (core/way.py) may pass a shut door, a fighter or a forbidden cell, or be too long:
+    the dry run of it is refused for that, not for the first wall on a straight line. A way
+    stopped at the cell itself (someone stands there) is that cell's refusal either way.
+    """
+    from tabletrail.core.way import way_to
+
+    more, _ = get_ruleset(state.ruleset).further_budget(state, f)
+    found = way_to(state, f.id, to, extra=max(0, more))
+    if found is None or not found.cells or (found.stops and found.stops[0].at == to):
+        return cells, route
+    points = waypoints((f.pos[0], f.pos[1]), list(found.cells))
+    return (points, "blocked") if len(points) <= MAX_WAYPOINTS else (cells, route)
 
 
 COMMAND_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -220,19 +243,24 @@ def replayed(table: Table, command_id: str | None, who: Invite, where: str) -> R
     if done[0].actor != who.role:
         raise BadRequest(f"{where}: command_id {command_id!r} was used from another link", 409)
     issued = enc.timeline.commands.get(done[0].batch)
-    return JSONResponse(
-        {
-            "ok": True,
-            "version": len(enc.records),
-            "replayed": True,
-            "text": issued.text if issued else "",
-            "records": [views.record(enc, r) for r in done],
-        }
-    )
+    said = {
+        "ok": True,
+        "version": len(enc.records),
+        "replayed": True,
+        "text": issued.text if issued else "",
+        "records": [views.record(enc, r, role=r.actor) for r in done],
+    }
+    return JSONResponse(redact.scrub(who, enc, said))
 
 
 def _written(
-    table: Table, seen: int, command: Command, text: str, extra: dict[str, Any], command_id: str | None = None
+    table: Table,
+    seen: int,
+    command: Command,
+    text: str,
+    extra: dict[str, Any],
+    who: Invite,
+    command_id: str | None = None,
 ) -> Response:
     """Run a write and answer: 200 with the new records, 422 refused, 409 stale."""
     with table.lock:
@@ -240,24 +268,26 @@ def _written(
             result = table.write(seen, command, text, command_id)
         except Stale as exc:
             return stale(exc)
-        return _write_answer(table, result, extra)
+        return _write_answer(table, result, extra, who)
 
 
-def _write_answer(table: Table, result: list[Record] | Rejection, extra: dict[str, Any]) -> Response:
-    if isinstance(result, Rejection):
-        return error(
-            422,
-            "refused",
-            f"refused by {result.rule}: {result.reason}",
-            **extra,
-            **views.refusal(get_ruleset(table.live().state.ruleset), result),
-        )
+def _write_answer(
+    table: Table, result: list[Record] | Rejection, extra: dict[str, Any], who: Invite
+) -> Response:
+    """200 with the records appended, or 422 with the rule that refused; as `who` may read them."""
     enc = table.live()
-    return JSONResponse(
-        {
-            "ok": True,
-            "version": len(enc.records),
+    if isinstance(result, Rejection):
+        said = {
+            "error": "refused",
+            "message": f"refused by {result.rule}: {result.reason}",
             **extra,
-            "records": [views.record(enc, r) for r in result],
+            **views.refusal(get_ruleset(enc.state.ruleset), result),
         }
-    )
+        return JSONResponse(redact.scrub(who, enc, said), status_code=422)
+    said = {
+        "ok": True,
+        "version": len(enc.records),
+        **extra,
+        "records": [views.record(enc, r, role=r.actor) for r in result],  # in the words of who wrote it
+    }
+    return JSONResponse(redact.scrub(who, enc, said))

@@ -2,31 +2,42 @@
 
 from __future__ import annotations
 
-from starlette.responses import JSONResponse, Response
+from typing import Any
+
+from starlette.responses import Response
 from tabletrail.events.errors import InputError
+from tabletrail.web.answers import InviteInfo, InviteList, MadeInvite
 from tabletrail.web.bodies import InviteBody
-from tabletrail.web.invites import GM
-from tabletrail.web.wire import Call, error
+from tabletrail.web.invites import Invite, qr_svg, role_for
+from tabletrail.web.wire import Call, answer, error
+
+
+def _public(invite: Invite) -> dict[str, Any]:
+    return {k: v for k, v in invite.public().items() if k in InviteInfo.__struct_fields__}
+
+
+def info(invite: Invite) -> InviteInfo:
+    """A link as the GM sees it (Invite.public: never its token or digest)."""
+    return InviteInfo(**_public(invite))
 
 
 def invites(call: Call) -> Response:
     """Every link of the encounter: id, role, when made, until when, revoked or not."""
-    return JSONResponse({"invites": [i.public() for i in call.table.invites.all()]})
+    return answer(InviteList(invites=[info(i) for i in call.table.invites.all()]))
 
 
 def invite(call: Call) -> Response:
-    """A new link for a side or the GM; its token is in this answer and nowhere else."""
+    """A new link for a side, the GM or a watcher; its token (and its QR code, an SVG drawing for the
+    Links panel) is in this answer and nowhere else: only the token's digest is kept."""
     body: InviteBody = call.body
     table = call.table
     sides = sorted({f.side for f in table.live().state.fighters})
-    if body.role != GM and body.role not in sides:
-        return error(400, "bad request", f"invite: no side {body.role!r} (sides: {', '.join(sides)}, or gm)")
     try:
-        made, tok = table.invites.make(body.role, body.hours, body.label)
+        made, tok = table.invites.make(role_for(body.role, sides), body.hours, body.label)
     except InputError as exc:
         return error(400, "bad request", str(exc))
-    base = str(call.request.base_url).rstrip("/")
-    return JSONResponse({**made.public(), "token": tok, "url": f"{base}/join/{tok}"})
+    url = f"{str(call.request.base_url).rstrip('/')}/join/{tok}"
+    return answer(MadeInvite(**_public(made), token=tok, url=url, qr=qr_svg(url)))
 
 
 def revoke(call: Call) -> Response:
@@ -40,4 +51,4 @@ def revoke(call: Call) -> Response:
         done = call.table.invites.revoke(ident)
     except InputError as exc:
         return error(404, "not found", str(exc))
-    return JSONResponse(done.public())
+    return answer(info(done))

@@ -3,18 +3,20 @@ the band one more action would reach, and why the fighter can't move now."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from tabletrail.core.decide import decide
-from tabletrail.core.geometry import NEIGHBOURS
+from tabletrail.core.geometry import NEIGHBOURS, XY
 from tabletrail.core.reach import Reach, reach, waypoints
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.syntax import parse
 from tabletrail.web import views
-from tabletrail.web.wire import Call, error
+from tabletrail.web.answers import Blocked, Further, ReachArea, Tree
+from tabletrail.web.wire import Call, answer, error
 
 
 def reachable(call: Call) -> Response:
@@ -28,32 +30,74 @@ def reachable(call: Call) -> Response:
         known = ", ".join(x.id for x in state.fighters)
         return error(404, "unknown fighter", f"reach: no fighter {fid!r} (fighters: {known})")
     area = reach(state, fid)
-    return JSONResponse(
-        {
-            "version": version,
-            "fighter": fid,
-            "from": list(f.pos),
-            "budget": area.budget,
-            "unit": area.unit,
-            "cells": [[x, y, cost] for (x, y), cost in sorted(area.costs.items())],
-            # The cheapest route to each cell, as [x, y, running cost] steps: the drag ruler's.
-            "routes": {f"{x},{y}": _route(area, (x, y)) for (x, y) in area.costs},
-            "events": sorted([x, y] for x, y in area.events),
-            "blocked": blocked(state, area),
-            "further": further(state, f, area),
-        }
+    return answer(
+        ReachArea(
+            version=version,
+            fighter=fid,
+            from_=f.pos,
+            budget=area.budget,
+            unit=area.unit,
+            cells=[(x, y, cost) for (x, y), cost in sorted(area.costs.items())],
+            **routes(area, area.costs),
+            events=sorted((x, y) for x, y in area.events),
+            blocked=blocked(state, area),
+            further=further(state, f, area),
+        )
     )
 
 
-def _route(area: Reach, cell: tuple[int, int]) -> list[list[int]]:
-    total, out = 0, []
-    for step in area.steps(cell):
-        total += step.cost
-        out.append([step.to[0], step.to[1], total])
+ROUTE_STEPS = 20_000  # the old `routes` field (every route written out) is sent while it holds no more
+
+
+def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
+    """The cheapest route to each cell, as one tree of steps (the drag ruler's), each step once.
+
+    `tree.steps[i]` is [x, y, running cost, parent]: parent is the index of the step
+    before it (-1: the first step, from the fighter's cell); `tree.ends["x,y"]` is
+    the step the cell's route ends on. Its size is the number of search nodes the
+    routes pass through, at most the area's, however long the routes. While the
+    routes written out in full would hold no more than ROUTE_STEPS steps they are
+    also sent as `routes` ({"x,y": [[x, y, running cost], ...]}), the field the page
+    read before the tree; past that only the tree is.
+    """
+    index: dict[Any, int] = {}
+    steps: list[list[int]] = []
+    depth: list[int] = []
+    ends: dict[str, int] = {}
+    came = area.came
+    for cell in cells:
+        node = area.ends[cell]
+        chain = []
+        while node not in index:
+            try:
+                before, step = came[node]  # asked once a node: a compiled search names it only when asked
+            except KeyError:  # the fighter's own cell: the routes start here
+                break
+            chain.append((node, step))
+            node = before
+        parent = index.get(node, -1)
+        for n, step in reversed(chain):
+            total = (steps[parent][2] if parent >= 0 else 0) + step.cost
+            index[n] = len(steps)
+            steps.append([step.to[0], step.to[1], total, parent])
+            depth.append(depth[parent] + 1 if parent >= 0 else 1)
+            parent = index[n]
+        ends[f"{cell[0]},{cell[1]}"] = parent
+    out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}  # type: ignore[arg-type]
+    if sum(depth[i] for i in ends.values() if i >= 0) <= ROUTE_STEPS:
+        out["routes"] = {key: _route_of(steps, i) for key, i in ends.items()}
     return out
 
 
-def further(state: EncounterState, f: Fighter, area: Reach) -> dict[str, Any] | None:
+def _route_of(steps: list[list[int]], i: int) -> list[list[int]]:
+    out = []
+    while i >= 0:
+        x, y, total, i = steps[i]
+        out.append([x, y, total])
+    return out[::-1]
+
+
+def further(state: EncounterState, f: Fighter, area: Reach) -> Further | None:
     """The ruler's middle band: cells past this move's budget that one more action would reach.
 
     None when the ruleset has no such action or none is left (`Ruleset.further_budget`).
@@ -64,15 +108,15 @@ def further(state: EncounterState, f: Fighter, area: Reach) -> dict[str, Any] | 
         return None
     wide = reach(state, f.id, extra=extra)
     beyond = {cell: cost for cell, cost in wide.costs.items() if cell not in area.costs}
-    return {
-        "budget": wide.budget,
-        "action": action,
-        "cells": [[x, y, cost] for (x, y), cost in sorted(beyond.items())],
-        "routes": {f"{x},{y}": _route(wide, (x, y)) for (x, y) in beyond},
-    }
+    return Further(
+        budget=wide.budget,
+        action=action,
+        cells=[(x, y, cost) for (x, y), cost in sorted(beyond.items())],
+        **routes(wide, beyond),
+    )
 
 
-def blocked(state: EncounterState, area: Reach) -> dict[str, Any] | None:
+def blocked(state: EncounterState, area: Reach) -> Blocked | None:
     """Why the fighter can't move now, or None if it can (or nothing tells).
 
     The step policy prices the cells; whether the fighter may start a move at all
@@ -99,5 +143,12 @@ def blocked(state: EncounterState, area: Reach) -> dict[str, Any] | None:
         return None  # something to spend, but every way is shut: the board shows why
     result = decide(state, parse(text, "reach"))
     if isinstance(result, Rejection) and not views.needs_roll(result):
-        return {**views.refusal(get_ruleset(state.ruleset), result), "tried": text}
+        said = views.refusal(get_ruleset(state.ruleset), result)
+        return Blocked(
+            rule=said["rule"],
+            enforce=said["enforce"],
+            reason=said["reason"],
+            needs_roll=said["needs_roll"],
+            tried=text,
+        )
     return None

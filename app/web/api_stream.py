@@ -1,8 +1,10 @@
 """The live stream: server-sent events telling every open page the log's version whenever it changes.
 
-A stream ends after STREAM_SECONDS and the browser reconnects (so servers stop
-cleanly); a link revoked meanwhile ends its stream at once (`denied`), and a
-database restarting is said (`unavailable`) while the page waits.
+Each `version` event's SSE id is the version, so a reconnecting browser sends it
+back (Last-Event-ID) and is told only of a newer one. A stream ends after
+STREAM_SECONDS and the browser reconnects (so servers stop cleanly); a link
+revoked meanwhile ends its stream at once (`denied`), and a database restarting
+is said (`unavailable`) while the page waits.
 """
 
 from __future__ import annotations
@@ -23,13 +25,21 @@ STREAM_SECONDS = 30.0  # a stream ends after this and the browser reconnects (se
 KEEPALIVE_SECONDS = 10.0
 
 
+def resumed(last_event_id: str | None) -> int:
+    """The version a reconnecting EventSource already has: its Last-Event-ID (each `version` event's id is
+    the version). Anything else (none, or not a number) says nothing is known: -1, so it is told at once."""
+    return int(last_event_id) if last_event_id is not None and last_event_id.strip().isdigit() else -1
+
+
 async def stream(call: Call) -> Response:
-    """`event: version` at once and at every change; `?last=N` is the version the page already has."""
+    """`event: version` at once and at every change, unless the client already has that version: `?last=N`,
+    or the Last-Event-ID header a reconnecting EventSource sends (so a client resumes without missing a
+    version, or being told one twice)."""
     table, changes = call.table, call.changes
-    token = token_of(call.request)
+    token = token_of(call.request, query=True)  # EventSource can't set a header
     try:
         seconds = float(call.request.query_params.get("seconds", STREAM_SECONDS))
-        last = int(call.request.query_params.get("last", -1))
+        last = int(call.request.query_params.get("last", resumed(call.request.headers.get("last-event-id"))))
     except ValueError:
         return error(400, "bad request", "stream: seconds and last must be numbers")
     if not math.isfinite(seconds) or seconds < 0:  # a NaN would never end the stream
@@ -62,7 +72,7 @@ async def stream(call: Call) -> Response:
             if version != seen:
                 seen = version
                 quiet = time.monotonic()
-                yield f"event: version\ndata: {json.dumps({'version': version})}\n\n"
+                yield f"event: version\nid: {version}\ndata: {json.dumps({'version': version})}\n\n"
             elif time.monotonic() - quiet > KEEPALIVE_SECONDS:
                 quiet = time.monotonic()
                 yield ": still here\n\n"

@@ -6,7 +6,14 @@ the handler runs, so a malformed body is a 400 naming the field, at the route.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+from msgspec import Meta
+
+# A link may last at most a year: a bound checked here, at the route, so a 1e308 is a 400 naming
+# `hours` (it was a 500 after the invite was saved, expiring at infinity).
+MAX_HOURS = 24 * 366
 
 
 class MoveBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -41,9 +48,9 @@ class UndoBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class InviteBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A new invitation link: for a side of the encounter or the GM, valid for `hours` (or until revoked)."""
 
-    role: str  # a side of the encounter, or "gm"
-    hours: float | None = None
-    label: str = ""
+    role: Annotated[str, Meta(min_length=1, max_length=64)]  # a side of the encounter, "gm", or "watcher"
+    hours: Annotated[float, Meta(gt=0, le=MAX_HOURS)] | None = None
+    label: Annotated[str, Meta(max_length=200)] = ""
 
 
 class Empty(msgspec.Struct, frozen=True):

@@ -3,7 +3,7 @@
     tabletrail serve postgresql://host/db --workers 4
 
 Each encounter's table view is at /e/NAME/ (the same page and API as `serve
-LOG`, under that prefix); / lists the encounters. Any worker may take any
+LOG`, under that prefix); / is a plain page that names none of them. Any worker may take any
 request: the database is the only shared state. A worker opens an encounter at
 its first request for it and keeps it folded; its live streams wait on the
 worker's one LISTEN connection (app/web/live.py), so a move made through any
@@ -17,7 +17,6 @@ pages are told, and catch up once it is back.
 from __future__ import annotations
 
 import contextlib
-import html
 import json
 import os
 import threading
@@ -29,15 +28,17 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from tabletrail.core.units import plural
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.postgres_store import CHANNEL, NAME, PostgresStore, encounters, parse_url
+from tabletrail.web.guard import GUARDED, LIMITS
 from tabletrail.web.live import Broker
 from tabletrail.web.server import LOCAL_HOSTS, STATIC, allowed_hosts, create_app
+from tabletrail.web.wire import notice
 
 DATABASE_ENV = "TABLETRAIL_SERVE_DB"  # how `serve --workers N` hands the database to its workers
 HOSTS_ENV = "TABLETRAIL_SERVE_HOSTS"  # ... and the Host names its pages answer to (JSON list)
@@ -113,18 +114,13 @@ def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlet
     tables = Encounters(url, hosts)
 
     def index(request: Request) -> Response:
-        try:
-            found = encounters(url)
-        except Unavailable as exc:
-            return _error(503, "unavailable", str(exc))
-        if "application/json" in request.headers.get("accept", ""):
-            rows = [{"encounter": n, "events": v, "created": at, "url": f"/e/{n}/"} for n, v, at in found]
-            return JSONResponse({"encounters": rows})
-        items = "".join(
-            f'<li><a href="/e/{html.escape(n)}/">{html.escape(n)}</a> ({v} events, started {at})</li>'
-            for n, v, at in found
+        """A plain page: which encounters the database holds is the host's to know, never a visitor's
+        (`tabletrail encounters URL` lists them, with the database's own access)."""
+        return notice(
+            200,
+            "Tables are opened from their links",
+            "Each table on this server opens from an invitation link its GM gives you (it ends in /join/…).",
         )
-        return HTMLResponse(f"<!doctype html><title>tabletrail</title><h1>Encounters</h1><ul>{items}</ul>")
 
     def to_slash(request: Request) -> Response:
         return RedirectResponse(f"/e/{request.path_params['encounter']}/")
@@ -177,5 +173,8 @@ def serve_hosted(
     )
     print("(Ctrl+C stops)", flush=True)
     options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 2, "workers": workers}
+    # Each worker speaks the guarded protocol (app/web/guard.py): a request's head and body must arrive in
+    # time, and one client can't hold every connection.
+    options.update(http=GUARDED, limit_concurrency=LIMITS.max_connections)
     uvicorn.run("tabletrail.web.hosted:from_env", factory=True, host=host, port=port, **options)
     print(f"stopped serving {shown}", flush=True)

@@ -7,6 +7,9 @@ matches. Each invite speaks for one side or for the GM. Revoking marks it at
 once; every request looks the token up again, so a revoked link fails its next
 request (and its open live stream) without a restart.
 
+A link speaks for a side, for the GM (`gm`), or only watches (`watcher`: a TV at the table, a
+spectator): it reads and follows live and commands nothing. Neither word may name a side.
+
 Where invites are kept: beside a JSON Lines log (`LOG.invites`, one small JSON
 document rewritten atomically), or in an `invites` table of the SQLite store's
 own file, keyed by the store's encounter name like every other table there.
@@ -17,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import math
 import os
 import re
 import secrets
@@ -31,6 +35,9 @@ from tabletrail.events.errors import InputError
 from tabletrail.events.log import Store, line_hash
 
 GM = "gm"
+WATCHER = "watcher"  # a view-only link: reads and follows live, every command is refused (403)
+RESERVED = (GM, WATCHER)  # roles that are not sides, so no side may be called so
+MAX_HOURS = 24 * 366  # the longest a link may be made to last: a year (no link that never expires by mistake)
 PREFIX = "tt1"
 TOKEN = re.compile(r"^tt1\.([0-9a-f]{12})\.([A-Za-z0-9_-]{43})$")
 
@@ -181,6 +188,74 @@ def encounter_key(store: Store) -> str:
     return line_hash(first)
 
 
+def bounded_hours(hours: float | None) -> float | None:
+    """How long a link lasts, checked in this one place for the CLI and the GM page alike: a positive,
+    finite number of hours up to MAX_HOURS (None: until revoked)."""
+    if hours is None:
+        return None
+    if (
+        isinstance(hours, bool)
+        or not isinstance(hours, int | float)
+        or not math.isfinite(hours)
+        or hours <= 0
+    ):
+        raise InputError(f"hours: {hours} is not a positive number of hours")
+    if hours > MAX_HOURS:
+        raise InputError(
+            f"hours: {hours:g} is more than a year ({MAX_HOURS:,} hours, MAX_HOURS); "
+            "leave it out for a link that lasts until it is revoked"
+        )
+    return float(hours)
+
+
+def role_for(asked: str, sides: list[str]) -> str:
+    """The role a new link speaks for: a side of the encounter, the GM or a watcher; anything else, or a
+    side whose name is a role's (a side called gm would get the GM's powers), is refused in one line."""
+    clash = sorted(set(sides) & set(RESERVED))
+    if clash:
+        raise InputError(
+            f"invite: this encounter has a side named {clash[0]!r}, which is a role's name "
+            f"({', '.join(RESERVED)}); rename that side in the scenario before inviting anyone"
+        )
+    if asked in RESERVED or asked in sides:
+        return asked
+    raise InputError(f"invite: no side {asked!r} (sides: {', '.join(sides)}; or gm, or watcher)")
+
+
+def qr_svg(url: str) -> str:
+    """The link as a QR code, an SVG drawing to put in a page (dark modules on a white quiet zone)."""
+    import segno
+
+    return str(segno.make(url, error="m").svg_inline(scale=4, border=4, light="#fff", dark="#000"))
+
+
+def qr_text(url: str) -> str:
+    """The link as a QR code drawn in a terminal's text (two rows of modules a line)."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
+SESSION = "serve session"  # the label of the GM link `serve` makes and keeps for this log
+
+
+def session_link(invites: Invites) -> tuple[Invite, str | None]:
+    """The GM link `serve` prints: the one it made before, still open (its token is not kept, only its
+    digest, so it is not shown again), else a new one with its token. It outlives a restart."""
+    for old in reversed(invites.all()):
+        if (
+            old.label == SESSION
+            and old.revoked is None
+            and (old.expires is None or old.expires > invites.clock())
+        ):
+            return old, None
+    return invites.make(GM, label=SESSION)
+
+
 class Invites:
     """Make, check, list and revoke the links of one encounter."""
 
@@ -193,9 +268,8 @@ class Invites:
         return hashlib.sha256(f"{self.key}:{secret}".encode()).hexdigest()
 
     def make(self, role: str, hours: float | None = None, label: str = "") -> tuple[Invite, str]:
-        """A new link for `role` (a side or "gm"): the invite as kept, and the token (shown once)."""
-        if hours is not None and not hours > 0:
-            raise InputError(f"--hours: {hours} is not a positive number of hours")
+        """A new link for `role` (a side, "gm" or "watcher"): the invite as kept, the token (shown once)."""
+        hours = bounded_hours(hours)
         ident = secrets.token_hex(6)
         secret = secrets.token_urlsafe(32)
         now = self.clock()

@@ -26,11 +26,22 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
-from tabletrail.web import api_audit, api_board, api_commands, api_invites, api_reach, api_stream
+from tabletrail.web import (
+    answers,
+    api_audit,
+    api_board,
+    api_bundle,
+    api_commands,
+    api_contract,
+    api_invites,
+    api_phone,
+    api_reach,
+    api_stream,
+)
 from tabletrail.web.bodies import CommandBody, InviteBody, UndoBody
 from tabletrail.web.invites import GM, Denied, Invite
 from tabletrail.web.table import Table
-from tabletrail.web.wire import BadRequest, Call, bad, denied, error, read_body, token_of
+from tabletrail.web.wire import BadRequest, Call, bad, denied, error, read_body, token_in_address, token_of
 
 ANYONE, WATCHER, PLAYER = "anyone", "watcher", "player"
 ROLES = (ANYONE, WATCHER, PLAYER, GM)  # each may call what the ones before it may
@@ -52,6 +63,7 @@ class Param:
     doc: str
     where: str = "query"  # or "path"
     required: bool = False
+    bounds: Mapping[str, Any] = field(default_factory=dict)  # JSON Schema keywords (minimum, maximum)
 
 
 @dataclass(frozen=True)
@@ -65,9 +77,12 @@ class Endpoint:
     summary: str
     body: type | None = None
     params: tuple[Param, ...] = ()
-    answers: Mapping[int, Any] = field(default_factory=dict)  # status -> the answer's type (besides auth's)
+    # status -> the answer: a msgspec type (JSON), or a media type (HTML, EVENTS, PICTURE). A token's
+    # 401/403 and a body's 400/413/415 are added by the table (app/web/contract.py).
+    answers: Mapping[int, Any] = field(default_factory=dict)
     media: str = JSON  # what a 200 is
     tag: str = ""  # the concern it serves, as the description groups it
+    query_token: bool = False  # `?token=` read too: where a browser can't set a header (EventSource, <image>)
 
     @property
     def name(self) -> str:
@@ -86,159 +101,70 @@ def may(who: Invite, role: str) -> bool:
 
 
 FIGHTER = Param("fighter", str, "the fighter's id", required=True)
+TOKEN = Param("token", str, "the invitation link's token", "path", True)
+A = answers
+E = answers.Error
 
 ROUTES: tuple[Endpoint, ...] = (
-    Endpoint(
-        "GET",
-        "/",
-        api_board.page,
-        ANYONE,
-        "a page saying an invitation link is needed",
-        media=HTML,
-        answers={401: HTML},
-        tag="pages",
-    ),
-    Endpoint(
-        "GET",
-        "/join/{token}",
-        api_board.join,
-        ANYONE,
-        "the page, for whoever the link speaks for",
-        params=(Param("token", str, "the invitation link's token", "path", True),),
-        media=HTML,
-        answers={401: HTML, 403: HTML},
-        tag="pages",
-    ),
-    Endpoint("GET", "/api/me", api_board.me, WATCHER, "who this token speaks for", tag="board"),
-    Endpoint(
-        "GET",
-        "/api/state",
-        api_board.state,
-        WATCHER,
-        "the board, live or as it stood after event N",
-        params=(Param("at", int, "a sequence number: the board as it stood then (read-only)"),),
-        answers={400: None},
-        tag="board",
-    ),
-    Endpoint("GET", "/api/events", api_audit.events, WATCHER, "the event list with rule ids", tag="audit"),
-    Endpoint(
-        "GET",
-        "/api/events/{seq}",
-        api_audit.explain,
-        WATCHER,
-        "why one event happened",
-        params=(Param("seq", int, "the event's sequence number", "path", True),),
-        answers={404: None},
-        tag="audit",
-    ),
-    Endpoint(
-        "GET",
-        "/api/reach",
-        api_reach.reachable,
-        WATCHER,
-        "the reachable area: cost and route per cell, and why it can't move now",
-        params=(FIGHTER,),
-        answers={404: None},
-        tag="board",
-    ),
-    Endpoint(
-        "GET",
-        "/api/options",
-        api_board.options,
-        PLAYER,
-        "the quick commands for a fighter, each with its dry run's verdict now",
-        params=(FIGHTER,),
-        answers={404: None},
-        tag="commands",
-    ),
-    Endpoint(
-        "POST",
-        "/api/preview",
-        api_commands.preview,
-        PLAYER,
-        "the dry run of a command (nothing appended)",
-        body=CommandBody,
-        answers={404: None, 409: None},
-        tag="commands",
-    ),
-    Endpoint(
-        "POST",
-        "/api/do",
-        api_commands.do,
-        PLAYER,
-        "run a command",
-        body=CommandBody,
-        answers={404: None, 409: None, 422: None},
-        tag="commands",
-    ),
-    Endpoint(
-        "POST",
-        "/api/undo",
-        api_commands.undo,
-        PLAYER,
-        "take back the latest command",
-        body=UndoBody,
-        answers={409: None, 422: None},
-        tag="commands",
-    ),
-    Endpoint(
-        "POST",
-        "/api/redo",
-        api_commands.redo,
-        PLAYER,
-        "put back the latest command taken back",
-        body=UndoBody,
-        answers={409: None, 422: None},
-        tag="commands",
-    ),
-    Endpoint("GET", "/api/invites", api_invites.invites, GM, "every link (never a token)", tag="invites"),
-    Endpoint("POST", "/api/invites", api_invites.invite, GM, "make a link", body=InviteBody, tag="invites"),
-    Endpoint(
-        "POST",
-        "/api/invites/{ident}/revoke",
-        api_invites.revoke,
-        GM,
-        "revoke a link at once",
-        params=(Param("ident", str, "the invite's id", "path", True),),
-        answers={404: None},
-        tag="invites",
-    ),
-    Endpoint(
-        "GET",
-        "/api/stream",
-        api_stream.stream,
-        WATCHER,
-        "server-sent events: the version, whenever it changes",
-        params=(
-            Param("last", int, "the version this page already has"),
-            Param("seconds", float, "end the stream after this (at most 30)"),
-        ),
-        media=EVENTS,
-        tag="stream",
-    ),
-    Endpoint(
-        "GET",
-        "/api/image/{fighter}",
-        api_board.image,
-        WATCHER,
-        "the token picture the scenario names",
-        params=(Param("fighter", str, "the fighter's id", "path", True),),
-        media=PICTURE,
-        answers={404: None},
-        tag="board",
-    ),
-    Endpoint(
-        "GET",
-        "/api/picture",
-        api_board.picture,
-        WATCHER,
-        "the battle-map picture under the grid",
-        params=(Param("v", str, "the picture's digest (a cache key)"),),
-        media=PICTURE,
-        answers={404: None},
-        tag="board",
-    ),
-)
+    Endpoint("GET", "/", api_board.page, ANYONE, "a page saying an invitation link is needed",
+             answers={401: HTML}, media=HTML, tag="pages"),
+    Endpoint("GET", "/join/{token}", api_board.join, ANYONE, "the page, for whoever the link speaks for",
+             params=(TOKEN,), answers={200: HTML, 401: HTML, 403: HTML}, media=HTML, tag="pages"),
+    Endpoint("GET", "/openapi.json", api_contract.openapi_json, ANYONE, "this API, as OpenAPI 3.1",
+             answers={200: dict[str, Any]}, tag="contract"),
+    Endpoint("GET", "/asyncapi.json", api_contract.asyncapi_json, ANYONE, "the live stream, as AsyncAPI 3",
+             answers={200: dict[str, Any]}, tag="contract"),
+    Endpoint("GET", "/api/me", api_board.me, WATCHER, "who this token speaks for", answers={200: A.Me},
+             tag="board"),
+    Endpoint("GET", "/api/state", api_board.state, WATCHER, "the board, live or as it stood after event N",
+             params=(Param("at", int, "a sequence number: the board as it stood then (read-only)"),),
+             answers={200: A.Board, 400: E}, tag="board"),
+    Endpoint("GET", "/api/events", api_audit.events, WATCHER, "the event list with rule ids",
+             answers={200: A.EventList}, tag="audit"),
+    Endpoint("GET", "/api/events/{seq}", api_audit.explain, WATCHER, "why one event happened",
+             params=(Param("seq", int, "the event's sequence number", "path", True),),
+             answers={200: A.Explanation, 404: E}, tag="audit"),
+    Endpoint("GET", "/api/reach", api_reach.reachable, WATCHER,
+             "the reachable area: cost and route per cell, and why it can't move now", params=(FIGHTER,),
+             answers={200: A.ReachArea, 404: E}, tag="board"),
+    Endpoint("GET", "/api/options", api_board.options, PLAYER,
+             "the quick commands for a fighter, each with its dry run's verdict now", params=(FIGHTER,),
+             answers={200: A.Options, 404: E}, tag="commands"),
+    Endpoint("GET", "/api/actions", api_phone.fighter_actions, WATCHER,
+             "a fighter's buttons in words (each with the engine's verdict), its card, the reactions awaited",
+             params=(FIGHTER,), answers={200: dict[str, Any], 404: E}, tag="commands"),
+    Endpoint("POST", "/api/preview", api_commands.preview, PLAYER, "the dry run of a command (nothing added)",
+             body=CommandBody, answers={200: A.DryRun, 404: E, 409: E}, tag="commands"),
+    Endpoint("POST", "/api/do", api_commands.do, PLAYER, "run a command", body=CommandBody,
+             answers={200: A.Written, 404: E, 409: E, 422: A.Refused}, tag="commands"),
+    Endpoint("POST", "/api/undo", api_commands.undo, PLAYER, "take back the latest command", body=UndoBody,
+             answers={200: A.Written, 409: E, 422: A.Refused}, tag="commands"),
+    Endpoint("POST", "/api/redo", api_commands.redo, PLAYER, "put back the latest command taken back",
+             body=UndoBody, answers={200: A.Written, 409: E, 422: A.Refused}, tag="commands"),
+    Endpoint("GET", "/api/invites", api_invites.invites, GM, "every link (never a token)",
+             answers={200: A.InviteList}, tag="invites"),
+    Endpoint("POST", "/api/invites", api_invites.invite, GM, "make a link", body=InviteBody,
+             answers={200: A.MadeInvite}, tag="invites"),
+    Endpoint("POST", "/api/invites/{ident}/revoke", api_invites.revoke, GM, "revoke a link at once",
+             params=(Param("ident", str, "the invite's id", "path", True),),
+             answers={200: A.InviteInfo, 400: E, 404: E}, tag="invites"),
+    Endpoint("GET", "/api/stream", api_stream.stream, WATCHER,
+             "server-sent events: the version, whenever it changes (described in /asyncapi.json)",
+             params=(Param("last", int, "the version this page already has (or send Last-Event-ID)"),
+                     Param("seconds", float, "end the stream after this many seconds (at most 30)",
+                           bounds={"minimum": 0, "maximum": 30})),
+             answers={200: EVENTS, 400: E}, media=EVENTS, tag="stream", query_token=True),
+    Endpoint("GET", "/api/image/{fighter}", api_board.image, WATCHER, "the token picture the scenario names",
+             params=(Param("fighter", str, "the fighter's id", "path", True),),
+             answers={200: PICTURE, 404: E}, media=PICTURE, tag="board", query_token=True),
+    Endpoint("GET", "/api/bundle", api_bundle.download, WATCHER,
+             "the encounter as one offline HTML file that replays and checks itself (a side gets its share)",
+             params=(Param("at", int, "the event the page opens at"),), answers={200: HTML, 400: E},
+             media=HTML, tag="audit"),
+    Endpoint("GET", "/api/picture", api_board.picture, WATCHER, "the battle-map picture under the grid",
+             params=(Param("v", str, "the picture's digest (a cache key)"),),
+             answers={200: PICTURE, 404: E}, media=PICTURE, tag="board", query_token=True),
+)  # fmt: skip
 
 
 def starlette_routes(
@@ -257,8 +183,11 @@ def _asgi(
     async def endpoint(request: Request) -> Response:
         who = None
         if e.role != ANYONE:
+            token = token_of(request, e.query_token)
+            if token is None and "token" in request.query_params:
+                return token_in_address(request)
             try:
-                who = await anyio.to_thread.run_sync(table.invites.check, token_of(request))
+                who = await anyio.to_thread.run_sync(table.invites.check, token)
             except Denied as exc:
                 return denied(exc)
             if not may(who, e.role):

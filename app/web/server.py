@@ -39,8 +39,10 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.log import Store
+from tabletrail.web import guard
+from tabletrail.web.address import recorded
 from tabletrail.web.api_board import STATIC
-from tabletrail.web.invites import GM
+from tabletrail.web.invites import session_link
 from tabletrail.web.routes import starlette_routes
 from tabletrail.web.table import Table
 from tabletrail.web.wire import error
@@ -87,7 +89,6 @@ def create_app(
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-SESSION = "serve session"  # the label of the GM link `serve` makes for its own run
 
 
 def lan_address() -> str | None:
@@ -117,7 +118,8 @@ def allowed_hosts(host: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
 
 
 def serve(log: str, port: int, host: str = "127.0.0.1", allow: tuple[str, ...] = ()) -> None:
-    """Run the table view until Ctrl+C, printing a GM link that works for this run only."""
+    """Run the table view until Ctrl+C, printing the GM link (kept for this log: it outlives a restart)
+    and recording where it listens beside the log, so `tabletrail invite` prints links that reach it."""
     import uvicorn
 
     exposed = host not in LOOPBACK
@@ -126,34 +128,35 @@ def serve(log: str, port: int, host: str = "127.0.0.1", allow: tuple[str, ...] =
     warm_up()  # numpy and scipy imported now, not when the first player taps a fighter (issue 29)
     app = create_app(log, hosts=allowed_hosts(host, allow), exposed=exposed)
     table: Table = app.state.table
-    for old in table.invites.all():  # a run that was killed could not revoke its own link
-        if old.label == SESSION and old.revoked is None:
-            table.invites.revoke(old.id)
-    session, token = table.invites.make(GM, label=SESSION)
+    session, token = session_link(table.invites)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
             table.closing.set()  # end the live streams, so the open pages don't hold the exit up
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    # The guarded protocol: a request's head and body must arrive in time, one client can't hold
+    # every connection (app/web/guard.py).
+    config = guard.config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     shown = host if host not in ("0.0.0.0", "::") else (lan_address() or "127.0.0.1")
     shown = f"[{shown}]" if ":" in shown else shown
-    print(f"serving {log} at http://{shown}:{port}/ (Ctrl+C stops)", flush=True)
-    print(f"GM link (this run only): http://{shown}:{port}/join/{token}", flush=True)
-    print(
-        f"player links: tabletrail invite {shlex.quote(log)} --side SIDE --url http://{shown}:{port}",
-        flush=True,
-    )
+    url = f"http://{shown}:{port}"
+    print(f"serving {log} at {url}/ (Ctrl+C stops)", flush=True)
+    if token is not None:
+        print(f"GM link (kept across restarts): {url}/join/{token}", flush=True)
+    else:  # only the link's digest is kept, so it can't be shown again
+        print(
+            f"GM link: the one printed when this log was first served (link {session.id}, still open); "
+            f"another: tabletrail invite {shlex.quote(log)} --gm",
+            flush=True,
+        )
+    print(f"player links: tabletrail invite {shlex.quote(log)} --side SIDE", flush=True)
     if exposed:
         print(
             "warning: listening beyond this machine over plain HTTP. A link is a bearer secret: anyone "
             "holding it acts for its side. Put TLS in front with a reverse proxy (see the README).",
             flush=True,
         )
-    try:
-        with contextlib.suppress(KeyboardInterrupt):  # uvicorn hands Ctrl+C back once it has shut down
-            Server(config).run()
-    finally:
-        table.invites.revoke(session.id)
+    with recorded(log, url), contextlib.suppress(KeyboardInterrupt):  # uvicorn hands Ctrl+C back at its end
+        Server(config).run()
     print(f"stopped serving {log}", flush=True)

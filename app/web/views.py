@@ -26,10 +26,11 @@ from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
 from tabletrail.events.picture import PictureSpec
-from tabletrail.events.types import AnyEvent, CheckRolled, Event, Moved
+from tabletrail.events.types import AnyEvent, CheckRolled, CommandIssued, Event, Moved
 from tabletrail.projections import audit
 from tabletrail.render import Words
 from tabletrail.syntax import usage
+from tabletrail.web.invites import GM, WATCHER
 
 
 def commands(rs: Ruleset) -> list[dict[str, Any]]:
@@ -113,7 +114,63 @@ def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
         "active": state.turn.active == f.id,
         "turn_text": turn_words(f),
         "image": bool(spec and spec.picture),  # served by /api/image/ID
+        "card": card(state, f),
     }
+
+
+def name_of(state: EncounterState, fid: str) -> str:
+    f = state.fighter(fid)
+    return f.name if f is not None and f.name else fid
+
+
+def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
+    """A fighter as its player needs it: what it can still spend, and its states, in words."""
+    rs = get_ruleset(state.ruleset)
+    w = Words(rs)
+    left = rs.move_budget(state, f)
+    unit = rs.budget_unit(state, f)
+    lines = [
+        f"{w.measure(budget_resource(rs, state, f), left)} {'left' if unit.lower() == 'ap' else 'to move'}"
+    ]
+    more, what = rs.further_budget(state, f)
+    if more > 0 and what:
+        lines.append(f"{what}: {w.measure('movement', more)} more")
+    spent = spent_words(rs, f.spent)
+    if spent:
+        lines.append("spent " + ", ".join(spent))
+    return {"left": lines, "states": states_words(state, f)}
+
+
+def states_words(state: EncounterState, f: Fighter) -> list[str]:
+    """Its states that differ from rest (prone, flying, drifting…), its links, its turn, its wounds."""
+    out = []
+    for machine, now in sorted(f.states.items()):
+        graph = GRAPHS.get(machine)
+        if machine == "turn" or (graph is not None and now == graph.initial):
+            continue
+        out.append(now.replace("_", " ").replace("-", " "))
+    turn = turn_words(f)
+    if turn:
+        out.append(turn)
+    elif state.turn.active == f.id:
+        out.append("taking its turn")
+    for kind, a, b in state.links:
+        if f.id in (a, b):
+            other = name_of(state, b if a == f.id else a)
+            out.append(
+                f"{kind.replace('_', ' ')} with {other}"
+                if kind != "grab"
+                else (f"grabbing {other}" if a == f.id else f"grabbed by {other}")
+            )
+    if f.damage:
+        out.append(f"{f.damage} damage taken")
+    # a state its link already says ("engaged" beside "engaged with Kel") is said once
+    return [w for w in out if not any(o != w and o.startswith(w + " with ") for o in out)]
+
+
+def budget_resource(rs: Ruleset, state: EncounterState, f: Fighter) -> str:
+    """The budget a move is paid from, by its unit ('AP' counts AP; a length counts movement)."""
+    return "ap" if rs.budget_unit(state, f).lower() == "ap" else "movement"
 
 
 def turn_words(f: Fighter) -> str:
@@ -137,13 +194,23 @@ def turn_words(f: Fighter) -> str:
     return ""
 
 
-def board(enc: Encounter, live_version: int) -> dict[str, Any]:
-    """The board at the encounter's point in the log, with what the page needs to draw and act."""
+def board(enc: Encounter, live_version: int, role: str = GM) -> dict[str, Any]:
+    """The board at the encounter's point in the log, with what the page needs to draw and act.
+
+    Every fighter carries its card in words. A player's or a watcher's board (`role` not
+    the GM's) leaves out the raw marks and stats (the card says what matters), and its
+    undo and redo lines name no `by=`, saying instead whether this link may take them.
+    """
+    from tabletrail.web.actions import awaiting  # actions builds on this module's words
+
     state = enc.state
     rs = get_ruleset(state.ruleset)
     sc = state.scenario
     t = enc.timeline
     undo, redo = t.undo_target(), t.redo_target()
+    fighters = [fighter(state, f) for f in state.fighters]
+    if role != GM:
+        fighters = [{**f, "marks": {}, "stats": {}} for f in fighters]
     return {
         "version": live_version,
         "at": len(enc.records),
@@ -169,7 +236,7 @@ def board(enc: Encounter, live_version: int) -> dict[str, Any]:
         # Walls on cell edges (merged segments [x1, y1, x2, y2] in grid corners) and doors with their state.
         "walls": wall_lines(sc),
         "doors": door_list(state),
-        "fighters": [fighter(state, f) for f in state.fighters],
+        "fighters": fighters,
         # Each state machine's resting state: the board writes only the states that differ from it.
         "machines": {name: g.initial for name, g in sorted(GRAPHS.items())},
         "links": [list(link) for link in state.links],
@@ -185,8 +252,9 @@ def board(enc: Encounter, live_version: int) -> dict[str, Any]:
             "pass": state.turn.pass_no,
         },
         "settings": to_builtins(state.settings),
-        "undo": _batch_label(enc, undo),
-        "redo": _batch_label(enc, redo),
+        "undo": _batch_label(enc, undo, role),
+        "redo": _batch_label(enc, redo, role),
+        "awaiting": awaiting(enc, role) if len(enc.records) == live_version else [],
         "commands": commands(rs),
         "sides": sorted({f.side for f in state.fighters}),
         "side_colours": sc.side_colours(),
@@ -214,11 +282,25 @@ def picture(spec: PictureSpec | UnsetType) -> dict[str, Any] | None:
     }
 
 
-def _batch_label(enc: Encounter, batch: int | None) -> dict[str, Any] | None:
+def _batch_label(enc: Encounter, batch: int | None, role: str = GM) -> dict[str, Any] | None:
+    """The command an undo or redo would take: its text, whose it was, and whether this link may take it
+    (the GM any; a side only its own side's, as the server's authorisation says)."""
     if batch is None:
         return None
     issued = enc.timeline.commands.get(batch)
-    return {"batch": batch, "text": issued.text if issued else f"batch {batch}"}
+    text = issued.text if issued else f"batch {batch}"
+    owner = enc.timeline.actors.get(batch, GM)
+    return {
+        "batch": batch,
+        "text": text if role == GM else without_by(text),
+        "by": owner,
+        "mine": role == GM or (role == owner and role != WATCHER),
+    }
+
+
+def without_by(text: str) -> str:
+    """A command's text without its `by=` word (a player's screen says who in words, or not at all)."""
+    return " ".join(w for w in text.split() if not w.startswith("by="))
 
 
 def status(enc: Encounter, batch: int) -> str:
@@ -235,18 +317,45 @@ def words_of(enc: Encounter) -> Words:
     return Words(get_ruleset(enc.state.ruleset))
 
 
-def record(enc: Encounter, r: Record, w: Words | None = None) -> dict[str, Any]:
-    """One line of the event list: the sentence `do` prints, and why (shown inline, not as a tooltip)."""
+def record(enc: Encounter, r: Record, w: Words | None = None, role: str = GM) -> dict[str, Any]:
+    """One line of the event list: the sentence `do` prints, and why (shown inline, not as a tooltip).
+
+    For a player (`role` not the GM's) a command's line names no `by=`, and a note that
+    only repeats the sentence is left out.
+    """
+    text = (w or words_of(enc)).event(r.event)
+    note = r.event.note
+    if role != GM:
+        text = without_by(text) if isinstance(r.event, CommandIssued) else text
+        note = "" if _repeats(text, note) else note
     return {
         "seq": r.seq,
         "batch": r.batch,
         "actor": r.actor,
         "type": type(r.event).__struct_config__.tag,
-        "text": (w or words_of(enc)).event(r.event),
+        "text": text,
         "rules": list(r.event.rules),
-        "note": r.event.note,
+        "note": note,
         "status": status(enc, r.batch),
     }
+
+
+def _repeats(text: str, note: str) -> bool:
+    said, extra = text.strip().rstrip(".").lower(), note.strip().rstrip(".").lower()
+    return bool(extra) and (extra == said or said.endswith(extra) or extra in said)
+
+
+def records(enc: Encounter, role: str = GM) -> list[dict[str, Any]]:
+    """The event list as this link reads it: for a player, a sentence said twice in a row in one
+    batch (a turn's end told by the state machine and by the turn) is said once."""
+    w = words_of(enc)
+    out: list[dict[str, Any]] = []
+    for r in enc.records:
+        line = record(enc, r, w, role)
+        if role != GM and out and out[-1]["batch"] == line["batch"] and out[-1]["text"] == line["text"]:
+            continue
+        out.append(line)
+    return out
 
 
 def event(e: Event, w: Words) -> dict[str, Any]:

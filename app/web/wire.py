@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import msgspec
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_BODY_BYTES, check_nesting
 from tabletrail.web.invites import Denied, Invite
@@ -69,10 +69,13 @@ async def read_body(request: Request, kind: type[_T]) -> _T:
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise BadRequest(_too_big(request, int(declared)), 413)
     raw = b""
-    async for chunk in request.stream():  # read no further than the limit, whatever the header said
-        raw += chunk
-        if len(raw) > MAX_BODY_BYTES:
-            raise BadRequest(_too_big(request, len(raw)), 413)
+    try:
+        async for chunk in request.stream():  # read no further than the limit, whatever the header said
+            raw += chunk
+            if len(raw) > MAX_BODY_BYTES:
+                raise BadRequest(_too_big(request, len(raw)), 413)
+    except ClientDisconnect:  # gone mid-body (or too slow, app/web/guard.py): no one to answer, no traceback
+        raise BadRequest(f"{request.url.path}: the client left before its body arrived") from None
     if not raw.strip():
         raise BadRequest(f"{request.url.path}: the request has no body; send a JSON object")
     try:
@@ -115,13 +118,23 @@ def denied(exc: Denied) -> JSONResponse:
     return error(exc.status, "bad link", exc.reason)  # the page says so and stops
 
 
-def token_of(request: Request) -> str | None:
-    """The token a request carries: `Authorization: Bearer …`, or `?token=`
-    (where a browser can't set a header: the live stream)."""
+def token_of(request: Request, query: bool = False) -> str | None:
+    """The token a request carries: `Authorization: Bearer …`, or with `query`, `?token=` (only where a
+    browser can't set a header: the live stream, the pictures an SVG <image> fetches)."""
     auth = request.headers.get("authorization", "")
     if auth[:7].lower() == "bearer ":
         return auth[7:].strip()
-    return request.query_params.get("token")
+    return request.query_params.get("token") if query else None
+
+
+def token_in_address(request: Request) -> JSONResponse:
+    """A token sent in the address to a route that reads it only from the header: it opens nothing."""
+    return error(
+        401,
+        "bad link",
+        f"{request.url.path}: send the token as an Authorization: Bearer header; a token in the address "
+        "(?token=) is read only by the live stream and the pictures",
+    )
 
 
 NOTICE = """<!doctype html>
@@ -160,3 +173,8 @@ class Call:
         """The invite of a guarded route (every route but the public pages has one)."""
         assert self.who is not None, "a guarded route's handler is always called with its invite"
         return self.who
+
+
+def answer(value: msgspec.Struct, status: int = 200) -> Response:
+    """An answer of one of app/web/answers.py's types, encoded by msgspec as the contract describes it."""
+    return Response(msgspec.json.encode(value), status_code=status, media_type="application/json")

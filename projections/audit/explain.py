@@ -12,7 +12,6 @@ from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Rul
 from tabletrail.projections.audit.parts import (
     _cited,
     _command_of,
-    _groups,
     _ruling,
     _status,
     cell_rulings,
@@ -43,21 +42,44 @@ def _command_view(recs: Sequence[Record], commands: dict[int, CommandIssued]) ->
     return view_
 
 
+def _batch_around(records: Sequence[Record], i: int) -> list[Record]:
+    """The run of records of record i's batch (a batch's lines are consecutive): O(its size), not O(log)."""
+    batch = records[i].batch
+    lo = hi = i
+    while lo > 0 and records[lo - 1].batch == batch:
+        lo -= 1
+    while hi + 1 < len(records) and records[hi + 1].batch == batch:
+        hi += 1
+    return list(records[lo : hi + 1])
+
+
 def explain(
-    records: Sequence[Record], seq: int, refused: Sequence[Any] = (), where: str = "log"
+    records: Sequence[Record],
+    seq: int,
+    refused: Sequence[Any] = (),
+    where: str = "log",
+    *,
+    timelines: tuple[Timeline | None, Timeline, Timeline] | None = None,
 ) -> dict[str, Any]:
-    """Everything behind one event; InputError when the log has no such sequence number."""
+    """Everything behind one event; InputError when the log has no such sequence number.
+
+    `timelines` (before the event's batch, after it, after the whole log) spares the three
+    folds when the caller keeps them: a replay bundle explains every batch in one pass.
+    """
     if not records:
         raise InputError(f"{where}: the log is empty")
     last = records[-1].seq
     if not 1 <= seq <= last:
         raise InputError(f"{where}: no event {seq}: the log holds events 1 to {last}")
     record = records[seq - 1]
-    batch = [r for r in _groups(records) if r[0].batch == record.batch][0]
+    batch = _batch_around(records, seq - 1)
     first, end = batch[0].seq, batch[-1].seq
-    before_tl = Timeline.of(records[: first - 1]) if first > 1 else None
-    after_tl = Timeline.of(records[:end])
-    whole = Timeline.of(records)
+    if timelines is None:
+        before_tl = Timeline.of(records[: first - 1]) if first > 1 else None
+        after_tl = Timeline.of(records[:end])
+        whole = Timeline.of(records)
+    else:
+        before_tl, after_tl, whole = timelines
     state_before = before_tl.state if before_tl else None
     state_after = after_tl.state
     rs = get_ruleset(records[0].event.scenario.ruleset)  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 from tabletrail.core.batch import Batch
+from tabletrail.core.corrections import FIRST, bearing_on, in_words
 from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import initial_state
 from tabletrail.core.refusal import Rejection
@@ -27,8 +28,10 @@ from tabletrail.events.log import (
     chain_key,
     decode,
     encode,
+    lagging_batch,
     line_hash,
     table_key,
+    tip_hash,
 )
 from tabletrail.events.types import (
     SCHEMA_VERSION,
@@ -413,8 +416,31 @@ def _check_batch(scratch: Replay, recs: list[Record], unit: str, cited: _Citatio
     return "command"
 
 
-def _kept_tip(store: Store, lines: Sequence[bytes], data: dict[str, Any]) -> Finding | None:
-    """The log must end where the store's kept tip says it does: a cut at a batch end is caught."""
+def _tip_names(line: bytes, digest: str, key: bytes, versioned: bool) -> str:
+    """Does a kept tip's hash name this line? "keyed" or "plain" (it does), "forged", or "" (it doesn't).
+
+    A keyed log's tip is keyed too (issue 28, item 9): its hash is a MAC, so that
+    without the secret no one can write a tip a cut log passes with. A keyed log
+    whose line 1 records its rules version was started by a tabletrail that keys
+    every tip, so a plain hash there was written without the secret: "forged". An
+    older keyed log's plain tip (kept before tips were keyed) still names its end.
+    """
+    if key and tip_hash(line, key) == digest:
+        return "keyed"
+    if line_hash(line) == digest:
+        return "forged" if key and versioned else "plain"
+    return ""
+
+
+def _kept_tip(
+    store: Store, lines: Sequence[bytes], data: dict[str, Any], key: bytes = b"", versioned: bool = False
+) -> Finding | None:
+    """The log must end where the store's kept tip says it does: a cut at a batch end is caught.
+
+    A tip whole batches behind is what a crash between writing a batch and moving its
+    tip leaves (JSON Lines: the tip is a file beside the log): said as a crash, not an
+    edit (issue 28, item 8). Those batches were checked like any other.
+    """
     kept_tip = getattr(store, "kept_tip", None)
     kept = kept_tip() if kept_tip is not None else None
     if kept is None:
@@ -425,7 +451,32 @@ def _kept_tip(store: Store, lines: Sequence[bytes], data: dict[str, Any]) -> Fin
             )
         return None
     version, last = kept
-    if len(lines) == version and line_hash(lines[-1]) == last:
+    # Only a file's tip can lag (it is moved after the batch); a database moves it in the batch's own
+    # transaction, so a database tip behind its log is no crash's doing.
+    lag = lagging_batch(lines, version) if isinstance(store, JsonlStore) else None
+    said = _tip_names(lines[version - 1], last, key, versioned) if len(lines) == version or lag else ""
+    if said == "forged":
+        return Finding(
+            version,
+            "tip",
+            "the tip kept beside this keyed log is a plain hash, not keyed with the table's secret as this "
+            "log's writer keeps it: it was written by someone who does not hold the secret (the log was cut "
+            "or its end edited)",
+        )
+    if said and said == "plain" and key:
+        data["warnings"].append(
+            "the tip kept beside this keyed log is a plain hash (kept so by a tabletrail before tips were "
+            "keyed): it names the log's end, but anyone could have written it; the next command keys it"
+        )
+    if said and lag:
+        data["warnings"].append(
+            f"lines {lag[0]}-{lag[1]} (whole batches at the end) were written but the tip kept beside the "
+            "log not yet moved past them: a crash between a batch and its tip, not an edit (they re-decide "
+            "like any other batch, but only the tip would have vouched for the last line); the next "
+            "command, or `tabletrail repair`, moves the tip"
+        )
+        return None
+    if said:
         data["anchored"] = True
         data["kept_tip"] = True
         return None
@@ -462,7 +513,9 @@ def _snapshots(store: Store, data: dict[str, Any]) -> Finding | None:
         version = len(folded.records)
         if version in stored and version not in seen:
             seen.add(version)
-            if loads(stored[version]) != take(folded.timeline, folded.last_hash, folded.batch):
+            kept = loads(stored[version])
+            now = take(folded.timeline, folded.last_hash, folded.batch)
+            if kept != msgspec.structs.replace(now, rules_version=kept.rules_version):  # any version's fits
                 wrong.append(version)
 
     for n, line in enumerate(store.read(), start=1):
@@ -486,6 +539,85 @@ def _snapshots(store: Store, data: dict[str, Any]) -> Finding | None:
     return None
 
 
+def _rules_version(records: Sequence[Record]) -> str:
+    """The rules version line 1 says decided the log (0.1: a log from before logs said)."""
+    started = records[0].event if records else None
+    return (started.rules_version if isinstance(started, EncounterStarted) else "") or FIRST
+
+
+def _corrected(first: Record, recs: list[Record], ruleset: str, finding: Finding) -> dict[str, Any] | None:
+    """A batch that differs from today's decision, in a log decided before a correction that bears on it.
+
+    Then the correction is named and the batch kept as recorded (the board folds it,
+    and every later batch is re-decided from there: a later fault is still found);
+    None when no correction made since the log's rules version bears on this
+    ruleset, command, rule and fact: a fault like any other.
+    """
+    started = first.event
+    if finding.kind != "decision" or not isinstance(started, EncounterStarted):
+        return None
+    head = recs[0].event
+    command, text = _command_of(head)
+    if command is None:
+        return None
+    under = started.rules_version or FIRST
+    verb = type(command).__struct_config__.tag
+    versioned = bool(started.rules_version)
+    facts = tuple(
+        "refused" if "refused" in fact else str(fact.get("type"))
+        for fact in (finding.expected, finding.recorded)
+        if isinstance(fact, dict)
+    )
+    found = bearing_on(under, ruleset, str(verb), recs[0].at, finding.rule, facts, recorded=versioned)
+    if not found:
+        return None
+    return {
+        "seq": finding.seq,
+        "batch": recs[0].batch,
+        "text": text,
+        "under": under,
+        "corrections": [c._asdict() for c in found],
+        "words": in_words(under, ruleset, found),
+        "reason": finding.reason,
+        "rule": finding.rule,
+        "expected": finding.expected,
+        "recorded": finding.recorded,
+    }
+
+
+def _differs(corrected: list[dict[str, Any]]) -> Finding:
+    """What an older log whose only differences a correction names is told: named, and not passed.
+
+    Such a batch differs without any edit, but nothing in the log tells it from an
+    edited one (anyone can re-chain a plain log; a deletion looks the same), so the
+    log does not pass; every other batch was checked from it on, and passed.
+    """
+    first = corrected[0]
+    more = len(corrected) - 1
+    others = f" (and {more} more batch{'es' if more != 1 else ''}, named below)" if more else ""
+    return Finding(
+        first["seq"],
+        "corrected",
+        f"batch {first['batch']} ({first['text']!r}) differs from what today's rules decide{others}: "
+        f"{first['words']}. A log decided before a correction differs there without any edit, but "
+        "verify can't tell it from an edited one; every other batch was re-decided and matched",
+        first["rule"],
+        first["expected"],
+        first["recorded"],
+    )
+
+
+def _chain_of(lines: Sequence[bytes]) -> tuple[bytes, bool]:
+    """The chain's key (b"" when plain or unreadable) and whether line 1 records its rules version."""
+    try:
+        first = decode(lines[0], "line 1")
+        key = chain_key(first, "line 1")
+    except (InputError, IndexError):
+        return b"", False
+    started = first.event
+    return key, isinstance(started, EncounterStarted) and bool(started.rules_version)
+
+
 def verify_lines(
     lines: Sequence[bytes],
     name: str = "log",
@@ -503,6 +635,7 @@ def verify_lines(
     counts = {"command": 0, "undo": 0, "redo": 0}
     rulings: list[dict[str, Any]] = []
     cited = _Citations()
+    corrected: list[dict[str, Any]] = []
     finding: Finding | None = None
     records: list[Record] = []
     try:
@@ -520,7 +653,13 @@ def verify_lines(
         scratch = Replay(decide)  # the recorded history, folded as it is checked
         for recs in groups:
             if recs is not groups[0]:
-                counts[_check_batch(scratch, recs, rs.unit, cited)] += 1
+                try:
+                    counts[_check_batch(scratch, recs, rs.unit, cited)] += 1
+                except _Stop as stop:  # an older log's batch, decided before a correction: named, kept
+                    note = _corrected(records[0], recs, rs.id, stop.finding)
+                    if note is None:
+                        raise
+                    corrected.append(note)
             for r in recs:
                 try:
                     scratch.apply(r)
@@ -534,6 +673,8 @@ def verify_lines(
                     rulings.append(_ruling(r.seq, r.event))
         for ruling in rulings:
             ruling["status"] = _status(scratch.timeline, records[ruling["seq"] - 1].batch)
+        if corrected:
+            raise _Stop(_differs(corrected))
     except _Stop as stop:
         finding = stop.finding
     return {
@@ -544,6 +685,8 @@ def verify_lines(
         "checked": counts,
         "rulings": rulings,
         "cited": cited.found,
+        "corrected": corrected,
+        "rules_version": _rules_version(records),
         "ruleset": records[0].event.scenario.ruleset
         if records and isinstance(records[0].event, EncounterStarted)
         else None,
@@ -575,12 +718,17 @@ def verify_store(store: Store, tip: str = "", *, decide: Decide = decide_on) -> 
         lines = list(store.read())
         data = verify_lines(lines, store.name, tip, decide=decide)
     data["warnings"] = []
+    key, versioned = _chain_of(lines)
     if data["ok"]:
-        finding = _kept_tip(store, lines, data) or _snapshots(store, data)
+        finding = _kept_tip(store, lines, data, key, versioned) or _snapshots(store, data)
         if finding is not None:
             data["ok"], data["finding"] = False, asdict(finding)
     elif data["finding"]["kind"] == "decision":  # a log cut short re-decides wrong: the tip says why
-        cut = _kept_tip(store, lines, data)
+        cut = _kept_tip(store, lines, data, key, versioned)
         if cut is not None and cut.seq <= data["finding"]["seq"]:
             data["finding"] = asdict(cut)
+    elif data["finding"]["kind"] == "corrected":  # every batch checked: what the store keeps is, too
+        finding = _kept_tip(store, lines, data, key, versioned) or _snapshots(store, data)
+        if finding is not None:
+            data["finding"] = asdict(finding)
     return data

@@ -54,7 +54,7 @@ export function addWaypoint() {
   const last = d.waypoints.length ? d.waypoints[d.waypoints.length - 1] : f.pos;
   if (d.cell[0] === last[0] && d.cell[1] === last[1]) return;
   if (!d.waypoints.length) {  // the cheapest route so far becomes straight-line waypoints the engine retraces
-    const route = S.reach && S.reach.routes[d.cell.join(",")];
+    const route = routeTo(S.reach, d.cell.join(","));
     d.waypoints = route ? route.map(([x, y]) => [x, y]) : [d.cell];
   } else {
     d.waypoints = [...d.waypoints, d.cell];
@@ -112,7 +112,7 @@ function drawRuler() {
   let pts, words, kind;
   if (!d.waypoints.length) {
     const key = d.cell.join(",");
-    const route = S.reach && (S.reach.routes[key] || (S.reach.further && S.reach.further.routes[key]));
+    const route = S.reach && (routeTo(S.reach, key) || routeTo(S.reach.further, key));
     const events = new Set((S.reach ? S.reach.events : []).map((c) => c.join(",")));
     if (S.reach && S.reach.blocked) {
       pts = [from, d.cell]; kind = "out"; words = "can't move now";
@@ -200,4 +200,13 @@ export async function dropAt(px, py) {
     S.waypoints = [];
     await startPreview({ move: { fighter: d.fid, to: cell } });  // exactly what a tap on the cell sends
   }
+}
+
+// The cheapest route to a cell ("x,y") as [x, y, running cost] steps, read from the reach answer's
+// tree of steps (each step's last number is the step before it, -1 from the start).
+function routeTo(r, key) {
+  if (!r || !r.tree || !(key in r.tree.ends)) return null;
+  const out = [];
+  for (let i = r.tree.ends[key]; i >= 0; i = r.tree.steps[i][3]) out.push(r.tree.steps[i].slice(0, 3));
+  return out.reverse();
 }

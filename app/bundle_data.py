@@ -1,0 +1,257 @@
+"""What a replay bundle carries besides the lines: the board after every event and the words.
+
+The engine's fold stays the one source of truth: the board after each event is folded
+here (the timeline, as `show --at N` folds it) and written as the table view draws it
+(app/web/views.py), so the page only draws. Boards go as one full view and then, per
+event, only what changed; the explanations (the very text `tabletrail explain` prints)
+are cut into lines kept once each, since events of a batch, and batches in a row, share
+most of theirs.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletrail.core.cell_rulings import FORBID, TEST
+from tabletrail.core.machines import GRAPHS
+from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.state import EncounterState
+from tabletrail.core.units import to_cu
+from tabletrail.core.walls import door_list, wall_lines
+from tabletrail.events.log import Record
+from tabletrail.projections import audit
+from tabletrail.projections.audit.parts import _status, plain, rule_words
+from tabletrail.projections.timeline import Timeline
+from tabletrail.render import Words
+from tabletrail.web import views
+
+_NONE = object()
+# A player's bundle leaves the GM's rulings out of every explanation; this line says so instead.
+RULINGS_LEFT_OUT = "GM rulings: left out of a player's bundle"
+
+
+def board_view(state: EncounterState, rulings: bool = True) -> dict[str, Any]:
+    """The board after one event, as the table view draws it: fighters, turn, links, doors, rulings
+    (the cells the GM forbade or set a test on; none without `rulings`, as a player's screen)."""
+    return {
+        "turn": {
+            "order": list(state.turn.order),
+            "active": state.turn.active,
+            "round": state.turn.round,
+            "pass": state.turn.pass_no,
+        },
+        "fighters": {f.id: _fighter(state, f) for f in state.fighters},
+        "links": [list(link) for link in state.links],
+        "doors": door_list(state),
+        "rulings": {
+            "forbid": [list(e) for e in state.marks.get(FORBID, ())] if rulings else [],
+            "test": [list(e) for e in state.marks.get(TEST, ())] if rulings else [],
+        },
+    }
+
+
+def _fighter(state: EncounterState, f: Any) -> dict[str, Any]:
+    """The table view's fighter, less what a replay does not draw (stats, marks, token pictures)."""
+    out = views.fighter(state, f)
+    for key in ("stats", "marks", "spent", "image"):
+        out.pop(key, None)
+    return out
+
+
+def static_board(state: EncounterState) -> dict[str, Any]:
+    """What never changes in an encounter: the map, its walls, the sides and how states rest."""
+    sc = state.scenario
+    rs = get_ruleset(state.ruleset)
+    return {
+        "name": sc.name,
+        "ruleset": {"id": rs.id, "title": rs.title, "unit": rs.unit},
+        "map": {
+            "width": state.grid.width,
+            "height": state.grid.height,
+            "rows": list(sc.rows),
+            "legend": {
+                ch: {
+                    "terrain": k.terrain,
+                    "tags": sorted(k.all_tags),
+                    "ground": to_cu(k.ground),
+                    "height": to_cu(k.height),
+                    "depth": to_cu(k.depth),
+                    "climb": k.climb,
+                }
+                for ch, k in sc.legend.items()
+            },
+        },
+        "walls": wall_lines(sc),
+        "machines": {name: g.initial for name, g in sorted(GRAPHS.items())},
+        "sides": sorted({f.side for f in state.fighters}),
+        "side_colours": sc.side_colours(),
+    }
+
+
+def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """What changed from one board to the next: top-level parts whole, fighters key by key."""
+    out: dict[str, Any] = {}
+    for key, value in after.items():
+        if key == "fighters":
+            changed = {}
+            for fid, f in value.items():
+                old = before["fighters"].get(fid)
+                if old is None:
+                    changed[fid] = f
+                    continue
+                diff = {k: v for k, v in f.items() if old.get(k) != v}
+                if diff:
+                    changed[fid] = diff
+            if changed:
+                out["fighters"] = changed
+        elif before.get(key) != value:
+            out[key] = value
+    return out
+
+
+@dataclass
+class Lines:
+    """Strings kept once each; a text is the list of its lines' numbers."""
+
+    table: list[str] = field(default_factory=list)
+    index: dict[str, int] = field(default_factory=dict)
+
+    def ids(self, text: str) -> list[int]:
+        out = []
+        for line in text.split("\n"):
+            n = self.index.get(line)
+            if n is None:
+                n = self.index[line] = len(self.table)
+                self.table.append(line)
+            out.append(n)
+        return out
+
+
+def _frozen(t: Timeline) -> Timeline:
+    """A copy of the timeline as it stands, for explain to read while the fold goes on."""
+    out = copy.copy(t)
+    out.applied, out.undone, out.abandoned = list(t.applied), list(t.undone), set(t.abandoned)
+    return out
+
+
+def _batches(records: Sequence[Record]) -> list[list[Record]]:
+    groups: list[list[Record]] = []
+    for r in records:
+        if groups and groups[-1][0].batch == r.batch:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    return groups
+
+
+@dataclass
+class Carried:
+    """The words and boards of events `first`..`last`, as the page reads them."""
+
+    base: dict[str, Any]  # the board after event `first`
+    deltas: list[dict[str, Any]]  # for each later event, what changed
+    events: list[dict[str, Any]]  # each event as `log` says it
+    explain: list[list[int]]  # each event's `explain` text, as line numbers into `strings`
+    strings: list[str]
+
+
+def carry(
+    records: Sequence[Record],
+    first: int,
+    last: int,
+    explain_texts: Callable[[list[dict[str, Any]]], list[str]],
+    refused: Sequence[Any] = (),
+    *,
+    shown: Callable[[Record], bool] = lambda r: True,
+    rulings: bool = True,
+    where: str = "log",
+) -> Carried:
+    """Fold the log once, keeping the board after each carried event and its explanation.
+
+    `explain_texts` is the CLI's (app/cli_audit.py), so the page says what `explain`
+    says. An event `shown` refuses is carried as a gap: no words, no explanation.
+    Without `rulings` (a player's bundle) the GM's rulings are left out of every board and
+    explanation, and so are the settings a ruling changed: the rules of the server's per-role
+    redaction (a player's screen), applied to what a bundle carries.
+    """
+    whole = Timeline.of(records[:last])
+    began = records[0].event.settings  # type: ignore[attr-defined]  # set openly, as the encounter began
+    rs = get_ruleset(records[0].event.scenario.ruleset)  # type: ignore[attr-defined]
+    words = Words(rs)
+    running = Timeline()
+    strings = Lines()
+    base: dict[str, Any] | None = None
+    previous: dict[str, Any] = {}
+    deltas: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    explained: list[list[int]] = []
+    last_state: EncounterState | None = None
+    last_board: dict[str, Any] = {}
+    for batch in _batches(records[:last]):
+        before = _frozen(running) if running.state is not None else None
+        boards = []
+        for r in batch:
+            running.apply(r)
+            if r.seq >= first:
+                if running.state is not last_state:  # a command's header changes nothing: same board
+                    last_state, last_board = running.state, board_view(running.state, rulings)  # type: ignore[arg-type]
+                boards.append(last_board)
+        if not boards:
+            continue
+        end = batch[-1].seq
+        data = audit.explain(
+            records[:end], batch[0].seq, refused, where, timelines=(before, _frozen(running), whole)
+        )
+        data["status"] = _status(whole, batch[0].batch)
+        if not rulings:  # a player's: no ruling's words, no cell ruled, no setting a ruling changed
+            data["rulings"] = {"in_force": [], "cells": [], "made_here": []}
+            data["settings"] = [s for s in data["settings"] if began.get(s["name"], _NONE) == s["value"]]
+        carried = [r for r in batch if r.seq >= first]
+        told = [r for r in carried if shown(r)]
+        texts = iter(
+            explain_texts(
+                [
+                    {
+                        **data,
+                        "seq": r.seq,
+                        "event": plain(r.event),
+                        "rules": [rule_words(rs, x) for x in r.event.rules],
+                    }
+                    for r in told
+                ]
+            )
+            if told
+            else ()
+        )
+        for r, board in zip(carried, boards, strict=True):
+            if base is None:
+                base = board
+            else:
+                deltas.append(delta(previous, board))
+            previous = board
+            if not shown(r):
+                events.append({"seq": r.seq, "batch": r.batch, "withheld": True})
+                explained.append([])
+                continue
+            text = next(texts)
+            if not rulings:
+                text = text.replace("GM rulings in force before it: none", RULINGS_LEFT_OUT)
+            explained.append(strings.ids(text))
+            events.append(
+                {
+                    "seq": r.seq,
+                    "batch": r.batch,
+                    "actor": r.actor,
+                    "at": r.at,
+                    "type": type(r.event).__struct_config__.tag,
+                    "text": words.event(r.event),
+                    "rules": list(r.event.rules),
+                    "note": r.event.note,
+                    "status": data["status"] if data["status"] != "in force" else "",
+                }
+            )
+    assert base is not None, "the range holds no event"
+    return Carried(base, deltas, events, explained, strings.table)

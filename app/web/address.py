@@ -1,0 +1,67 @@
+"""Where a running server of a log listens, so `tabletrail invite` prints a link that reaches it.
+
+`serve` writes `LOG.serving` beside the log while it runs (one small JSON document: the
+address players use, the process, when it started) and removes it when it stops. `invite`
+reads it: a record whose process is gone (a server that was killed) is ignored, and
+`--url` still overrides. A log named by a database URL has no file beside it: `invite`
+then needs `--url`, or falls back on this machine's address and the port.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from tabletrail.events.pg_names import is_url
+
+SUFFIX = ".serving"
+
+
+def record_path(log: str | Path) -> Path | None:
+    """Where a server of this log records its address (None for a database URL)."""
+    return None if is_url(str(log)) else Path(f"{log}{SUFFIX}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: it exists
+        return True
+    return True
+
+
+def listening(log: str | Path) -> str | None:
+    """The address a running server of this log told players to use, or None if none runs."""
+    path = record_path(log)
+    if path is None:
+        return None
+    try:
+        kept = json.loads(path.read_text())
+        url, pid = str(kept["url"]), int(kept["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return url if _alive(pid) else None
+
+
+@contextlib.contextmanager
+def recorded(log: str | Path, url: str) -> Iterator[None]:
+    """Record this process's address for the log while the block runs (the server's whole run)."""
+    path = record_path(log)
+    if path is None:
+        yield
+        return
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"url": url, "pid": os.getpid(), "started": time.time()}) + "\n")
+    os.replace(tmp, path)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            if int(json.loads(path.read_text())["pid"]) == os.getpid():  # not a newer server's record
+                path.unlink()

@@ -1,0 +1,376 @@
+// A replay bundle's page: checks the hash chain of the lines it carries, then replays the encounter.
+// It holds no rules: the boards are the engine's fold recorded in the file (app/bundle_data.py), the
+// words are `tabletrail log` and `explain`'s; it recomputes the chain (BLAKE2b, the vendored blakejs)
+// and checks that each recorded board agrees with the facts of the event before it. Nothing it does
+// makes a request (the page's Content-Security-Policy forbids every one).
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const HEAD = JSON.parse($("tt-head").textContent);
+  const TIP_PERSON = Uint8Array.from([..."tabletrail tip"].map((c) => c.charCodeAt(0)).concat([0, 0]));  // 16 bytes, as Python pads it
+  const HEX = Array.from({ length: 256 }, (_, i) => (i < 16 ? "0" : "") + i.toString(16));
+  const S = { lines: [], texts: [], records: [], key: null, words: null, views: [], at: null, explained: null };
+  const FIRST = HEAD.first, LAST = HEAD.last;
+  const WITHHELD = new Map(HEAD.withheld.map((w) => [w[0], w]));
+  const count = (n) => Number(n).toLocaleString("en");
+  const short = (h) => (h ? h.slice(0, 4) + "…" : "none");
+
+  function h(tag, attrs, ...children) {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") n.className = v;
+      else if (k.startsWith("data-")) n.setAttribute(k, v);
+      else n[k] = v;
+    }
+    for (const c of children) n.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return n;
+  }
+
+  function hex(bytes) {
+    let s = "";
+    for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]];
+    return s;
+  }
+
+  function lineHash(bytes, key) { return hex(blakejs.blake2b(bytes, key || undefined, 16)); }
+
+  function unbase64(text) {
+    const bin = atob(text.trim());
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+
+  async function unpack(id) {
+    if (typeof DecompressionStream === "undefined") {
+      throw new Error("this browser can't unpack the file (it lacks DecompressionStream): open it in a current browser");
+    }
+    const stream = new Blob([unbase64($(id).textContent)]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  function split(bytes) {
+    const out = [];
+    let start = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] === 10) { out.push(bytes.subarray(start, i)); start = i + 1; }
+    }
+    if (start < bytes.length) out.push(bytes.subarray(start));
+    return out;
+  }
+
+  // --- the chain: the same checks in the same order as `tabletrail verify` -------------------------
+
+  // The first fault of the carried lines, or null. Without the key of a keyed chain, only the order
+  // and the tip can be checked (`chain: false`).
+  function check(key, chain) {
+    const lines = S.lines, n0 = FIRST;
+    let prev = n0 > 1 ? (key ? HEAD.anchor_chain : HEAD.anchor) : "";
+    S.records = [];
+    for (let i = 0; i < lines.length; i++) {
+      const n = n0 + i;
+      const held = WITHHELD.get(n);
+      if (held) { prev = held[1]; S.records.push(null); continue; }
+      let rec = null;
+      try { rec = JSON.parse(S.texts[i]); } catch (e) { rec = null; }
+      if (!rec || typeof rec !== "object" || Array.isArray(rec)) {
+        return { line: n, kind: "line", text: `line ${n} is not a log record (it is not a JSON object): it was changed after it was written` };
+      }
+      if (chain && rec.prev !== prev) {
+        const text = n === 1 ? "line 1 must carry no previous hash: it was changed after it was written"
+          : n === n0 ? `line ${n} does not carry the hash of line ${n - 1} recorded with this range: it was changed, or the range does not follow that line`
+            : `line ${n - 1} was changed after it was written, or a line was removed, added or moved there: line ${n} no longer carries its hash`;
+        return { line: n, kind: "chain", changed: n - 1, text };
+      }
+      if (rec.seq !== n) {
+        return { line: n, kind: "order", text: `line ${n} says it is event ${rec.seq}: lines were moved, removed or added` };
+      }
+      S.records.push(rec);
+      if (chain) prev = lineHash(lines[i], key);
+    }
+    const tip = HEAD.tip, have = lines.length, lastN = n0 + have - 1;
+    const lastPlain = WITHHELD.has(lastN) ? WITHHELD.get(lastN)[2] : have ? lineHash(lines[have - 1]) : "";
+    S.tip = lastPlain;
+    if (lastN !== tip.seq) {
+      const line = Math.min(tip.seq, lastN);
+      const gone = tip.seq > lastN + 1 ? `lines ${lastN + 1} to ${tip.seq} were` : `line ${tip.seq} was`;
+      const text = lastN < tip.seq
+        ? `the file ends at line ${lastN}, but the tip recorded says the log ends at line ${tip.seq}: ${gone} removed`
+        : `the file runs on to line ${lastN}, but the tip recorded says the log ends at line ${tip.seq}: lines were added after it`;
+      return { line, kind: "tip", text };
+    }
+    if (lastPlain !== tip.hash) {
+      return { line: lastN, kind: "tip", changed: lastN, text: `line ${lastN} was changed after it was written: it hashes to ${short(lastPlain)}, the tip recorded is ${short(tip.hash)}` };
+    }
+    // A keyed log's tip is also a MAC only the table's secret can write (events/log.py tip_hash).
+    if (key && tip.mac && !WITHHELD.has(lastN) && hex(blakejs.blake2b(lines[have - 1], key, 16, undefined, TIP_PERSON)) !== tip.mac) {
+      return { line: lastN, kind: "tip", changed: lastN, text: `line ${lastN} does not match the keyed tip recorded: it was changed after it was written, or the tip was not written with the table's secret` };
+    }
+    return null;
+  }
+
+  function say(state, text, line) {
+    const box = $("integrity");
+    box.dataset.state = state;
+    if (line) box.dataset.line = String(line); else delete box.dataset.line;
+    box.textContent = text;
+  }
+
+  function verdict(finding, chained) {
+    const n = S.lines.length;
+    if (finding) {
+      say("broken", finding.text, finding.line);
+      S.finding = finding;
+      return;
+    }
+    const anchor = FIRST > 1 ? `, from the hash of line ${FIRST - 1} recorded with it (${short(HEAD.anchor)})` : "";
+    if (!chained) {
+      say("keyed", `this log's chain is keyed with the table's secret, so it can only be checked with it: enter it below ` +
+        `(it never leaves this page). Without it this page checked that the ${count(n)} lines are in order and that the last ` +
+        `hashes to the tip recorded (tip ${short(S.tip)}).`);
+      return;
+    }
+    const held = WITHHELD.size ? `, ${count(WITHHELD.size)} of them withheld from this side (their hashes carried)` : "";
+    say("intact", `chain intact: ${count(n)} lines${held}${anchor}, tip ${short(S.tip)}, matches the tip recorded`);
+    window.TT_INTACT_MS = performance.now();
+  }
+
+  async function runKey(secret) {
+    const enc = new TextEncoder();
+    const key = blakejs.blake2b(enc.encode(secret), undefined, 32);
+    const checkValue = hex(blakejs.blake2b(enc.encode("tabletrail chain key"), key, 8));
+    if (checkValue !== HEAD.keyed) {
+      say("keyed", "That is not the secret this log's chain was started with: the chain can't be checked with it.");
+      return;
+    }
+    S.key = key;
+    $("key-form").hidden = true;
+    verdict(check(key, true), true);
+    explainChecked();
+  }
+
+  // --- the boards: recorded, rebuilt from one full view and what changed after each event ----------
+
+  function rebuild() {
+    const w = S.words;
+    let cur = w.base;
+    S.views = [cur];
+    for (const d of w.deltas) {
+      const next = Object.assign({}, cur, d);
+      if (d.fighters) {
+        next.fighters = Object.assign({}, cur.fighters);
+        for (const [fid, change] of Object.entries(d.fighters)) next.fighters[fid] = Object.assign({}, cur.fighters[fid], change);
+      }
+      S.views.push(next);
+      cur = next;
+    }
+  }
+
+  function boardAt(seq) {
+    const v = S.views[seq - FIRST];
+    return Object.assign({}, S.words.board, v, { fighters: Object.values(v.fighters) });
+  }
+
+  // Does each recorded board agree with the facts of the event just before it? (where a move or a
+  // placement left the fighter, which state a machine entered). The page's check of the recorded fold.
+  function agree() {
+    let checked = 0;
+    for (let i = 0; i < S.records.length; i++) {
+      const rec = S.records[i], e = rec && rec.event;
+      if (!e) continue;
+      const f = S.views[i].fighters[e.fighter];
+      let ok = true;
+      if (e.type === "moved" && e.steps && e.steps.length) ok = f && same(f.pos, e.steps[e.steps.length - 1][0]);
+      else if (e.type === "placed") ok = f && same(f.pos, e.to);
+      else if (e.type === "state") ok = f && f.states[e.machine] === e.dest;
+      else continue;
+      checked++;
+      if (!ok) return { checked, line: FIRST + i, type: e.type };
+    }
+    return { checked, line: null };
+  }
+
+  function same(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
+
+  // --- the page ------------------------------------------------------------------------------------
+
+  const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  const esc = (t) => String(t).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+  // The event list: the events around the one shown, in words, each with its rules and a "why?"
+  // (a long encounter has ten thousand: a window of them is written at a time, moved as the board
+  // moves); events after the one shown are faded. One listener serves them all.
+  const WINDOW = 150;
+
+  function item(e, at) {
+    const after = e.seq > at ? " future" : "", chosen = e.seq === at ? " chosen" : "";
+    if (e.withheld) {
+      const why = (WITHHELD.get(e.seq) || [])[3] || "not for this side";
+      return `<li class="withheld${after}${chosen}" data-seq="${e.seq}">${e.seq} · withheld from this side's bundle: ${esc(why)}</li>`;
+    }
+    const rules = e.rules.map((r) => `<span class="rule">${esc(r)}</span>`).join(" ");
+    return `<li class="${esc(e.status || "")}${after}${chosen}" data-seq="${e.seq}"><b>${e.seq}</b> ${esc(e.text)}` +
+      (e.note ? `<span class="why"> — ${esc(e.note)}</span>` : "") + (e.status ? ` (${esc(e.status)})` : "") +
+      ` ${rules} <a class="why-button" role="button" tabindex="0" data-why="${e.seq}" title="What tabletrail explain says of event ${e.seq}">why?</a></li>`;
+  }
+
+  function listAround(at) {
+    const lo = Math.max(FIRST, at - WINDOW), hi = Math.min(LAST, at + WINDOW);
+    S.window = [lo, hi];
+    const events = S.words.events.slice(lo - FIRST, hi - FIRST + 1);
+    const more = (n, where) => `<li class="more">… ${count(n)} ${where} (move the scrubber to see them)</li>`;
+    $("events").innerHTML = (lo > FIRST ? more(lo - FIRST, "earlier events") : "") + events.map((e) => item(e, at)).join("") +
+      (hi < LAST ? more(LAST - hi, "later events") : "");
+  }
+
+  function onList(ev) {
+    const why = ev.target.closest("[data-why]");
+    if (why) { show(Number(why.dataset.why), true); return; }
+    const li = ev.target.closest("li[data-seq]");
+    if (li) show(Number(li.dataset.seq), false);
+  }
+
+  // The list at `seq`: written anew when `seq` nears its window's edge, else only the items between
+  // the event shown before and this one change.
+  function mark(seq) {
+    const [lo, hi] = S.window || [0, -1];
+    if (S.at === null || seq < lo + 20 && lo > FIRST || seq > hi - 20 && hi < LAST || seq < lo || seq > hi) {
+      listAround(seq);
+      return;
+    }
+    const a = Math.min(S.at, seq), b = Math.max(S.at, seq);
+    for (const li of $("events").querySelectorAll("li[data-seq]")) {
+      const n = Number(li.dataset.seq);
+      if (n < a || n > b) continue;
+      li.classList.toggle("future", n > seq);
+      li.classList.toggle("chosen", n === seq);
+    }
+  }
+
+  function show(seq, withExplain) {
+    seq = Math.max(FIRST, Math.min(LAST, seq | 0));
+    mark(seq);
+    S.at = seq;
+    const e = S.words.events[seq - FIRST];
+    const b = boardAt(seq);
+    const svg = $("board");
+    TabletrailBoard.drawBoard(svg, b, { pictureHref: (p) => p.href });
+    TabletrailBoard.fitViewBox(svg, b);
+    const t = b.turn;
+    $("turn").textContent = `${HEAD.ruleset} · round ${t.round}${t.pass > 1 ? ", pass " + t.pass : ""} · ${t.active} to act`;
+    $("scrubber").value = String(seq);
+    $("scrub-label").textContent = `after event ${seq} of ${LAST}: ` + (e.withheld ? "(withheld from this side)" : e.text);
+    $("scrub-label").dataset.seq = String(seq);
+    const chosen = $("events").querySelector(`li[data-seq="${seq}"]`);
+    if (chosen) {  // scroll the list alone (scrollIntoView would scroll the page too, off the board on a phone)
+      const list = $("events"), top = chosen.offsetTop;
+      if (top < list.scrollTop || top + chosen.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
+    }
+    if (withExplain) explain(seq);
+    try { history.replaceState(null, "", "#" + seq); } catch (err) { /* a file:// page may refuse: the board is shown anyway */ }
+  }
+
+  function explain(seq) {
+    const e = S.words.events[seq - FIRST];
+    const out = $("explain");
+    out.classList.remove("muted");
+    out.dataset.seq = String(seq);
+    if (e.withheld) {
+      out.replaceChildren(h("p", {}, `Event ${seq} is withheld from this side's bundle.`));
+      return;
+    }
+    const text = S.words.explain[seq - FIRST].map((i) => S.words.strings[i]).join("\n");
+    out.replaceChildren(h("p", { class: "explain-head" }, h("b", {}, `event ${seq}`), " ", e.text), h("pre", { class: "explain-text" }, text));
+  }
+
+  function explainChecked() {
+    const n = S.lines.length, a = S.agreement;
+    const items = [];
+    const state = $("integrity").dataset.state;
+    const chain = state === "intact" ? "intact" : state === "broken" ? "broken (see above)" : "not checked without the table's secret";
+    items.push(`The hash chain of the ${count(n)} lines this file carries (lines ${FIRST} to ${LAST}), recomputed in this page with BLAKE2b: ${chain}.` +
+      (FIRST > 1 ? ` The range starts from the hash of line ${FIRST - 1} recorded with it; the lines before it are not in this file.` : ""));
+    if (a) {
+      items.push(a.line === null
+        ? `That the board recorded after each of the ${count(a.checked)} moves, placements and state changes agrees with the event's own facts (where it left the fighter, which state it entered): it does.`
+        : `The board recorded after line ${a.line} (a ${a.type} event) does not agree with the event's own facts: the boards in this file were not made from these lines.`);
+    }
+    items.push("The boards shown are the engine's fold of the log, recorded in this file when `tabletrail bundle` made it: this page draws them and decides nothing.");
+    if (WITHHELD.size) {
+      items.push(`${count(WITHHELD.size)} lines are withheld from this side (the GM's rulings and settings, and the first line, which holds the seed of the dice): their hashes are carried, so the chain still checks through them.`);
+    }
+    items.push(FIRST === 1 && !WITHHELD.size
+      ? "Re-deciding every command under the rules is `tabletrail verify` 's job: an arbiter with tabletrail runs `tabletrail verify` on this very file."
+      : "Re-deciding every command under the rules needs every line from the first: `tabletrail verify` on this file checks its chain, and on the GM's bundle or the log re-decides it.");
+    items.push("The tip recorded is only as trustworthy as the way this file reached you: whoever can change its lines can change the tip it records too. Compare it with the tip `tabletrail verify` printed at the table: " + (HEAD.tip.hash || "none") + ".");
+    $("checked").replaceChildren(...items.map((t) => h("p", {}, t)));
+  }
+
+  function fromHash() {
+    const m = /^#(\d+)$/.exec(location.hash);
+    return m ? Number(m[1]) : null;
+  }
+
+  async function start() {
+    $("title").textContent = HEAD.name;
+    document.title = `${HEAD.name} · tabletrail replay`;
+    $("role").textContent = HEAD.role === "gm" ? "GM's bundle" : `${HEAD.role}'s bundle`;
+    let body;
+    performance.mark("tt-start");
+    try {
+      body = await unpack("tt-lines");
+      performance.mark("tt-unpacked");
+    } catch (err) {
+      say("error", `The lines of this file can't be read: ${err.message}.`);
+      return;
+    }
+    S.lines = split(body);
+    const texts = new TextDecoder().decode(body).split("\n");
+    if (texts.length && texts[texts.length - 1] === "") texts.pop();
+    S.texts = texts;
+    performance.mark("tt-split");
+    const keyed = Boolean(HEAD.keyed);
+    verdict(check(null, !keyed), !keyed);
+    if (keyed) {
+      $("key-form").hidden = false;
+      $("key-form").addEventListener("submit", (ev) => { ev.preventDefault(); runKey($("key-input").value); });
+    }
+    performance.mark("tt-checked");
+    try {
+      S.words = JSON.parse(new TextDecoder().decode(await unpack("tt-words")));
+      performance.mark("tt-words");
+    } catch (err) {
+      $("explain").textContent = `The boards and words of this file can't be read: ${err.message}.`;
+      return;
+    }
+    rebuild();
+    if (S.records.length === S.lines.length) S.agreement = agree();
+    explainChecked();
+    performance.mark("tt-boards");
+    const linked = fromHash();
+    const first = linked !== null ? Math.max(FIRST, Math.min(LAST, linked)) : S.finding ? (S.finding.changed || S.finding.line) : HEAD.at;
+    $("events").addEventListener("click", onList);
+    performance.mark("tt-list");
+    const scrub = $("scrubber");
+    scrub.min = String(FIRST);
+    scrub.max = String(LAST);
+    scrub.addEventListener("input", () => show(Number(scrub.value), false));
+    $("back").addEventListener("click", () => show(S.at - 1, false));
+    $("forward").addEventListener("click", () => show(S.at + 1, false));
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && ev.target.dataset && ev.target.dataset.why) { show(Number(ev.target.dataset.why), true); return; }
+      if (ev.target instanceof HTMLInputElement && ev.target.type !== "range") return;
+      if (ev.key === "ArrowLeft") show(S.at - 1, false);
+      if (ev.key === "ArrowRight") show(S.at + 1, false);
+    });
+    window.addEventListener("hashchange", () => { const n = fromHash(); if (n !== null && n !== S.at) show(n, true); });
+    show(first, linked !== null || Boolean(S.finding) || HEAD.at !== LAST);
+    performance.mark("tt-shown");
+    document.body.dataset.ready = "1";
+  }
+
+  start();
+})();

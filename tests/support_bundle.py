@@ -1,0 +1,82 @@
+"""Helpers for the replay bundle's tests: read a bundle's payloads, rebuild its boards, tamper with it."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from tabletrail.bundle import read_bundle
+
+ROOT = Path(__file__).resolve().parent.parent
+REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
+LINES = re.compile(rb'(<script type="application/x-tabletrail" id="tt-lines"[^>]*>)([^<]*)(</script>)')
+WORDS = re.compile(rb'<script type="application/x-tabletrail" id="tt-words"[^>]*>([^<]*)</script>')
+
+
+def words_of(path: Path) -> dict[str, Any]:
+    """The bundle's boards and words, as the page unpacks them."""
+    found = WORDS.search(path.read_bytes())
+    assert found is not None, f"{path}: no tt-words element"
+    return json.loads(gzip.decompress(base64.b64decode(found.group(1))))
+
+
+def boards(words: dict[str, Any]) -> list[dict[str, Any]]:
+    """The board after each carried event: the full first view with each change applied, as the page does."""
+    current = words["base"]
+    out = [current]
+    for d in words["deltas"]:
+        nxt = {**current, **d}
+        if "fighters" in d:
+            nxt["fighters"] = {
+                fid: {**current["fighters"].get(fid, {}), **d["fighters"].get(fid, {})}
+                for fid in {**current["fighters"], **d["fighters"]}
+            }
+        out.append(nxt)
+        current = nxt
+    return out
+
+
+def with_lines(path: Path, lines: list[bytes], out: Path) -> Path:
+    """A copy of the bundle carrying other lines (a tampered copy), everything else unchanged."""
+    packed = base64.b64encode(gzip.compress(b"".join(line + b"\n" for line in lines), mtime=0))
+    data = LINES.sub(lambda m: m.group(1) + packed + m.group(3), path.read_bytes(), count=1)
+    out.write_bytes(data)
+    return out
+
+
+def lines_of(path: Path) -> list[bytes]:
+    return read_bundle(path).lines
+
+
+def one_byte(lines: list[bytes], n: int) -> list[bytes]:
+    """Line n with one digit of its time changed: still a record, no longer the line written."""
+    line = lines[n - 1]
+    i = line.index(b'+00:00"') - 1
+    digit = b"7" if line[i : i + 1] != b"7" else b"3"
+    return [*lines[: n - 1], line[:i] + digit + line[i + 1 :], *lines[n:]]
+
+
+def cut_last(lines: list[bytes]) -> list[bytes]:
+    return lines[:-1]
+
+
+def swapped(lines: list[bytes], n: int) -> list[bytes]:
+    """Lines n and n+1 in each other's place."""
+    return [*lines[: n - 1], lines[n], lines[n - 1], *lines[n + 1 :]]
+
+
+def with_words(path: Path, words: dict[str, Any], out: Path) -> Path:
+    """A copy of the bundle carrying other boards and words (a forged copy), its lines unchanged."""
+    packed = base64.b64encode(gzip.compress(json.dumps(words).encode(), mtime=0))
+    data = re.sub(
+        rb'(<script type="application/x-tabletrail" id="tt-words"[^>]*>)[^<]*(</script>)',
+        lambda m: m.group(1) + packed + m.group(2),
+        path.read_bytes(),
+        count=1,
+    )
+    out.write_bytes(data)
+    return out
