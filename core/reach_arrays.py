@@ -414,3 +414,10 @@ class _Ends(Mapping[XY, _Node]):
 
     def __len__(self) -> int:
         return len(self.costs)
+
+
+def warm() -> None:
+    """Run the compiled search once on a two-node graph, so a server process pays for loading numpy and
+    scipy (0.3-0.4 s) when it starts, not the first player who taps a fighter (`serve` calls it)."""
+    graph = csr_matrix((np.array([1.0]), (np.array([0]), np.array([1]))), shape=(2, 2))
+    dijkstra(graph, indices=0, limit=2.0)

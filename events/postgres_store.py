@@ -34,12 +34,13 @@ PostgreSQL delivers a notification only when (and if) its transaction commits.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
@@ -66,6 +67,9 @@ except ImportError:  # the postgres extra is not installed: store_for says so wh
 FORMAT = 1  # store_format of the tables below
 DEFAULT_SCHEMA = "tabletrail"
 CHANNEL = "tabletrail"  # NOTIFY channel: payload "schema\tencounter\tversion"
+_T = TypeVar("_T")
+_TICKS = itertools.count()  # the order of asks and reads in this process (PostgresStore._shared)
+_COMPOSED: dict[tuple[str, str], bytes] = {}  # (schema, statement) -> its bytes (see PostgresStore._q)
 COPY_FROM = 1000  # a batch of more rows than this (an import) is written with COPY
 CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
 
@@ -172,24 +176,35 @@ def _first_line(exc: BaseException) -> str:
 
 
 class Database:
-    """One connection to one database, shared by the stores of a process (and its threads) under a lock.
+    """A few connections to one database, shared by the stores of a process and its threads.
 
-    A web worker serving 200 encounters holds one connection, not 200. A broken
-    connection (the server restarted) is dropped and made again at the next use.
+    A web worker serving 200 encounters holds at most SIZE connections, not 200.
+    A thread takes one for a whole `holding()` (a transaction never spans two), a
+    nested `holding()` in the same thread keeps the one it has, and a thread that
+    finds all SIZE in use waits for one. More than one, because a live page's reads
+    are round trips, not CPU: one connection made every page and every command of
+    the worker queue behind one another's round trips (benchmarks/load_tables.py).
+    A broken connection (the server restarted) is dropped with every idle one, and
+    made again at the next use.
     """
 
+    SIZE = 4  # connections a process keeps to one database
     _open: dict[tuple[int, str], Database] = {}
     _made = threading.Lock()
 
-    def __init__(self, conninfo: str) -> None:
+    def __init__(self, conninfo: str, size: int = SIZE) -> None:
         self.conninfo = conninfo
-        self.lock = threading.RLock()
-        self.conn: psycopg.Connection | None = None
-        self.checked: set[str] = set()  # schemas whose tables were found (or made) on this connection
+        self.size = size
+        self.pool = threading.Condition()
+        self.idle: list[psycopg.Connection] = []
+        self.out = 0  # connections held by threads now
+        self.generation = 0  # moved on by close(): a connection held across it is closed when given back
+        self.mine = threading.local()  # this thread's connection, how deep its holding() is, its generation
+        self.checked: set[str] = set()  # schemas whose tables were found (or made) on this database
 
     @classmethod
     def shared(cls, conninfo: str) -> Database:
-        """This process's connection to the database (a forked child makes its own)."""
+        """This process's connections to the database (a forked child makes its own)."""
         key = (os.getpid(), conninfo)
         with cls._made:
             db = cls._open.get(key)
@@ -197,28 +212,76 @@ class Database:
                 db = cls._open[key] = Database(conninfo)
             return db
 
+    @property
+    def conn(self) -> psycopg.Connection | None:
+        """The connection this thread holds (None before its first use in this holding)."""
+        return getattr(self.mine, "conn", None)
+
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """A connection for this thread until the block ends (taken at `connect()`)."""
+        depth = getattr(self.mine, "depth", 0)
+        if depth:
+            self.mine.depth = depth + 1
+            try:
+                yield
+            finally:
+                self.mine.depth = depth
+            return
+        with self.pool:
+            while not self.idle and self.out >= self.size:
+                self.pool.wait()
+            self.out += 1
+            self.mine.conn = self.idle.pop() if self.idle else None
+            self.mine.generation = self.generation
+        self.mine.depth = 1
+        try:
+            yield
+        finally:
+            conn, self.mine.conn, self.mine.depth = self.conn, None, 0
+            with self.pool:
+                self.out -= 1
+                keep = conn is not None and not conn.closed and not conn.broken
+                if keep and self.mine.generation == self.generation:
+                    self.idle.append(conn)  # type: ignore[arg-type]
+                    conn = None
+                self.pool.notify()
+            _close(conn)
+
     def connect(self) -> psycopg.Connection:
-        if self.conn is not None and not self.conn.closed and not self.conn.broken:
-            return self.conn
+        conn = self.conn
+        if conn is not None and not conn.closed and not conn.broken:
+            return conn
         self.drop()
         try:
-            self.conn = psycopg.connect(self.conninfo, autocommit=True)
+            self.mine.conn = psycopg.connect(self.conninfo, autocommit=True)
         except psycopg.OperationalError as exc:
             raise Unavailable(f"cannot reach the PostgreSQL server ({_first_line(exc)})") from None
         except psycopg.ProgrammingError as exc:  # a malformed conninfo
             raise InputError(f"not a usable PostgreSQL URL ({_first_line(exc)})") from None
-        return self.conn
+        return self.mine.conn
 
     def drop(self) -> None:
-        if self.conn is not None:
-            with contextlib.suppress(Exception):  # closing a dead connection may fail; it is gone anyway
-                self.conn.close()
-        self.conn = None
+        """Close this thread's connection, and the idle ones: the server they reach may be gone too."""
+        _close(self.conn)
+        self.mine.conn = None
+        with self.pool:
+            idle, self.idle = self.idle, []
+        for conn in idle:
+            _close(conn)
         self.checked.clear()
 
     def close(self) -> None:
-        with self.lock:
-            self.drop()
+        """Close every connection (one held by another thread as soon as it is given back)."""
+        with self.pool:
+            self.generation += 1
+        self.drop()
+
+
+def _close(conn: psycopg.Connection | None) -> None:
+    if conn is not None:
+        with contextlib.suppress(Exception):  # closing a dead connection may fail; it is gone anyway
+            conn.close()
 
 
 class PostgresStore(DatabaseReads):
@@ -253,12 +316,21 @@ class PostgresStore(DatabaseReads):
         self._snapshot_every = snapshot_every
         # private: a connection of its own (a second device in tests; a benchmark's client)
         self.db = Database(self.where.conninfo) if private else Database.shared(self.where.conninfo)
+        self._reads: dict[str, tuple[int, Any]] = {}  # what `_shared` read last: key -> (began, value)
 
     # --- the connection ----------------------------------------------------------
 
-    def _q(self, text: str) -> sql.Composed:
-        """A statement on this store's schema: {s} stands for the quoted schema name."""
-        return sql.SQL(text).format(s=sql.Identifier(self.schema))
+    def _q(self, text: str) -> bytes:
+        """A statement on this store's schema: {s} stands for the quoted schema name.
+
+        Composed once per schema and kept as bytes: psycopg then finds its converted
+        (and, after a few uses, prepared) form by those bytes, with no composing per call.
+        """
+        key = (self.schema, text)
+        query = _COMPOSED.get(key)
+        if query is None:
+            query = _COMPOSED[key] = sql.SQL(text).format(s=sql.Identifier(self.schema)).as_bytes(None)  # type: ignore[arg-type]
+        return query
 
     def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
         with self._conn(doing) as conn:
@@ -271,7 +343,7 @@ class PostgresStore(DatabaseReads):
     @contextmanager
     def _conn(self, doing: str, create: bool = False, check: bool = True) -> Iterator[psycopg.Connection]:
         """The connection, its tables checked, with PostgreSQL's errors turned into one-line InputErrors."""
-        with self.db.lock:
+        with self.db.holding():
             try:
                 try:
                     conn = self.db.connect()
@@ -292,6 +364,7 @@ class PostgresStore(DatabaseReads):
                 raise InputError(f"{self.name}: {doing}: {_first_line(exc)}") from None
             except pg_errors.UndefinedTable:
                 self.db.checked.discard(self.schema)
+                self.db.checked.discard(f"{self.schema}\tinvites")
                 raise InputError(
                     f"{self.name}: {doing}: the database has no tabletrail tables in schema "
                     f"{self.schema!r} (they were dropped?); nothing was changed"
@@ -355,12 +428,32 @@ class PostgresStore(DatabaseReads):
 
     # --- reading ---------------------------------------------------------------
 
+    def _shared(self, key: str, doing: str, read: Callable[[psycopg.Connection], _T]) -> _T:
+        """A read that threads asking at the same time share, never one older than the caller.
+
+        A process has a few connections (`Database`), so when six live pages of a
+        table wake at one change, their reads queue for them. A caller is handed the
+        result of a read that BEGAN after it asked (so it sees every commit a read of
+        its own would); only if none did does it run the query itself.
+        """
+        asked = next(_TICKS)
+        with self._conn(doing) as conn:
+            began, value = self._reads.get(key, (-1, None))
+            if began > asked:
+                return value  # type: ignore[no-any-return]
+            began = next(_TICKS)
+            value = read(conn)
+            self._reads[key] = (began, value)
+            return value
+
     def _head(self) -> int | None:
-        with self._conn("reading") as conn:
+        def read(conn: psycopg.Connection) -> int | None:
             row = conn.execute(
                 self._q("SELECT version FROM {s}.encounters WHERE encounter = %s"), (self.encounter,)
             ).fetchone()
-        return row[0] if row else None
+            return row[0] if row else None
+
+        return self._shared("head", "reading", read)
 
     def _missing(self) -> InputError:
         return InputError(
@@ -569,18 +662,29 @@ class PostgresStore(DatabaseReads):
 
     # --- invitation links (app/web/invites.py keeps them here) ------------------------
 
+    def _invites_table(self, conn: psycopg.Connection) -> None:
+        """Make the invites table if an older store lacks it: once a connection, not at every check
+        (a live page checks its link at every change; that was one round trip in three)."""
+        made = f"{self.schema}\tinvites"
+        if made not in self.db.checked:
+            conn.execute(self._q(INVITES))
+            self.db.checked.add(made)
+
     def load_invites(self) -> list[bytes]:
         """The encounter's invites, oldest first (the table is made if an older store lacks it)."""
-        with self._conn("reading invitation links") as conn:
-            conn.execute(self._q(INVITES))
+
+        def read(conn: psycopg.Connection) -> tuple[bytes, ...]:
+            self._invites_table(conn)
             rows = conn.execute(
                 self._q("SELECT line FROM {s}.invites WHERE encounter = %s ORDER BY n"), (self.encounter,)
             ).fetchall()
-        return [bytes(row[0]) for row in rows]
+            return tuple(bytes(row[0]) for row in rows)
+
+        return list(self._shared("invites", "reading invitation links", read))
 
     def save_invite(self, ident: str, line: bytes) -> None:
         with self._conn("keeping an invitation link") as conn:
-            conn.execute(self._q(INVITES))
+            self._invites_table(conn)
             conn.execute(
                 self._q(
                     "INSERT INTO {s}.invites (encounter, id, line) VALUES (%s, %s, %s) "

@@ -238,7 +238,6 @@ class Scenario(msgspec.Struct, frozen=True, gc=False):
         return next((f for f in self.fighters if f.id == fighter_id), None)
 
 
-ROLE_NAMES = ("gm", "watcher")  # what a table link may speak for besides a side (app/web/invites.py)
 FIGHTER_KEYS = {"id", "name", "side", "at", "size", "tags", "image"}
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".svg")
 COLOUR = r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]{3,20})$"  # compiled when a scenario is read (re caches it)
@@ -464,11 +463,8 @@ class _Validator:
         if not isinstance(name, str):
             self.fail(f"{field}.name", f"expected a string, got {name!r}")
         side = self.string(spec, "side", f"{field}.side")
-        if side in ROLE_NAMES:  # a side called gm would get the GM's powers through its players' links
-            self.fail(
-                f"{field}.side",
-                f"{side!r} is the name of a link's role ({', '.join(ROLE_NAMES)}), not a side",
-            )
+        if side == "watcher":  # its players' links would be view-only links (app/web/invites.py)
+            self.fail(f"{field}.side", "'watcher' is the name of a view-only link's role, not a side")
         at = spec.get("at")
         if (
             not isinstance(at, list)

@@ -144,3 +144,15 @@ def test_schema_verb_refuses_an_unknown_kind_in_one_line():
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert "scenario" in done.stderr  # it names the kinds there are
+
+
+@pytest.mark.parametrize("kind, key", [("openapi", "openapi"), ("asyncapi", "asyncapi")])
+def test_schema_verb_prints_the_apis_documents_without_a_server(kind: str, key: str):
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    out = subprocess.run(
+        [sys.executable, "-m", "tabletrail", "schema", kind], capture_output=True, text=True, check=True
+    ).stdout
+    doc = json.loads(out)
+    assert doc[key].startswith("3.")
+    if kind == "openapi":
+        assert {"/api/state", "/api/do", "/api/actions", "/api/bundle", "/api/stream"} <= set(doc["paths"])

@@ -218,8 +218,23 @@ def test_a_side_named_like_a_role_is_refused_when_the_scenario_is_read(
     log = tmp_path / "gm-side.jsonl"
     toml = tmp_path / "gm-side.toml"
     text = (Path(__file__).parents[1] / "scenarios" / "initiative-yards-cellar.toml").read_text()
-    toml.write_text(text.replace('side = "red"', 'side = "gm"'))
+    toml.write_text(text.replace('side = "red"', 'side = "watcher"'))
     assert main(["new", str(toml), "--log", str(log)]) == 2
     err = capsys.readouterr().err
-    assert "side: 'gm' is the name of a link's role" in err and "Traceback" not in err
+    assert "side: 'watcher' is the name of a view-only link's role" in err and "Traceback" not in err
     assert not log.exists()
+
+
+def test_the_gms_own_fighters_get_no_side_link_and_side_gm_is_no_gm_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    log = tmp_path / "crate.jsonl"
+    toml = tmp_path / "crate.toml"
+    text = (Path(__file__).parents[1] / "scenarios" / "initiative-yards-cellar.toml").read_text()
+    toml.write_text(text.replace('side = "red"', 'side = "gm"'))  # the GM's own fighters (a crate, a hazard)
+    assert main(["new", str(toml), "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["invite", str(log), "--side", "gm"]) == 2
+    assert "is a role, not a side" in capsys.readouterr().err
+    assert main(["invite", str(log), "--side", "blue", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["data"]["role"] == "blue"

@@ -209,9 +209,11 @@ def bounded_hours(hours: float | None) -> float | None:
 
 
 def role_for(asked: str, sides: list[str]) -> str:
-    """The role a new link speaks for: a side of the encounter, the GM or a watcher; anything else, or a
-    side whose name is a role's (a side called gm would get the GM's powers), is refused in one line."""
-    clash = sorted(set(sides) & set(RESERVED))
+    """The role a new link speaks for: a side of the encounter, the GM or a watcher; anything else is
+    refused in one line. Fighters on side gm are the GM's own (crates, hazards): only a GM link moves
+    them. A side called watcher (refused by the scenario reader today) would make its players' links
+    view-only, so a log started before that check gets no links until the side is renamed."""
+    clash = sorted(set(sides) & {WATCHER})
     if clash:
         raise InputError(
             f"invite: this encounter has a side named {clash[0]!r}, which is a role's name "

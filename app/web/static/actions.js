@@ -1,16 +1,34 @@
-// The player's actions: select a fighter, see what it can do, preview a command, confirm it,
-// answer a table roll, undo and redo. The engine decides everything; this asks and shows.
+// The player's actions: select a fighter, preview a command, confirm it, answer a table roll,
+// undo and redo, and what a tap on the board means. The engine decides everything; this asks and
+// shows, in words for a player, with the rule ids and numbers under "why?".
 import { api, send } from "./api.js";
-import { drawReach, drawRoute, fmt } from "./board.js";
-import { $, NARROW, S, fighterOf, h, hooks, ruleChip, say } from "./shared.js";
-import { V, applyView, keepInView } from "./view.js";
+import { drawReach, drawRoute } from "./board.js";
+import { $, S, canCommand, fighterOf, forPlayers, h, hooks, isGM, named, ruleChip, say } from "./shared.js";
+import { follow, sizeBox } from "./view.js";
 import { checksBlock, fightersBlock, ruleLine, stepsTable, why } from "./explain.js";
+import {
+  choiceAt, choose, doorAction, doorRefusal, loadActions, plainText, renderAwaiting, renderFighter, stopChoosing, whyBox,
+} from "./sheet.js";
 
 const svg = () => $("board");
 
+/** A refusal as a sentence, its rule one tap away (the GM sees the rule at once). */
 export function sayRefusal(data) {
-  say("refused", "Refused by ", ruleChip(data.rule), ": ", h("span", { class: "reason" }, data.reason),
-    data.enforce ? h("span", { class: "muted" }, ` (${data.rule}: ${data.enforce})`) : "");
+  const reason = data.why || data.reason || data.message;
+  if (isGM()) {
+    say("refused", "Refused by ", ruleChip(data.rule), ": ", h("span", { class: "reason" }, reason),
+      data.enforce ? h("span", { class: "muted" }, ` (${data.rule}: ${data.enforce})`) : "");
+    return;
+  }
+  say("refused", h("span", { class: "reason" }, sentence(reason)),
+    whyBox(data.rule ? ruleChip(data.rule) : "", data.enforce ? " " + data.enforce : ""));
+}
+
+// "2,1 is occupied by bo" -> "Not allowed: 2,1 is occupied by bo."
+function sentence(reason) {
+  const r = named(String(reason || "not allowed now").trim());
+  const body = r.charAt(0).toUpperCase() + r.slice(1);
+  return /[.!?]$/.test(body) ? body : body + ".";
 }
 
 export async function loadReach() {
@@ -22,12 +40,30 @@ export async function loadReach() {
   renderFighter();  // its summary speaks of this area: never leave it naming the last one
 }
 
+/** The actions of the fighter this screen looks at (the selected one, else its own), and the reactions awaited. */
+export async function loadSheet() {
+  const fid = S.selected || (hooks.focus() || {}).id;
+  if (!fid || !S.live) { renderAwaiting(null); return; }
+  const data = await loadActions(fid);
+  renderAwaiting(data);
+  if (data && S.selected === fid) renderFighter();
+}
+
 export function selectFighter(fid, centreIt) {
-  S.selected = fid === S.selected && !centreIt ? null : fid;
+  if (fid !== S.selected) S.reach = null;
+  S.selected = fid;
   clearPreview();
   hooks.paint();
-  if (centreIt && S.selected) keepInView(fighterOf(S.selected));
-  loadReach().then(renderFighter);
+  if (centreIt && S.selected) follow(true);
+  loadReach().then(() => { renderFighter(); follow(); });
+  loadSheet();
+}
+
+export function deselect() {
+  S.selected = null;
+  S.reach = null;
+  clearPreview();
+  hooks.paint();
 }
 
 export function setDrawer(open) {
@@ -35,149 +71,94 @@ export function setDrawer(open) {
   $("drawer-toggle").setAttribute("aria-expanded", String(open));
 }
 
-export function renderFighter() {
-  const box = $("fighter-info"), quick = $("quick");
-  const f = fighterOf(S.selected);
-  quick.replaceChildren();
-  if (!f) { box.className = "muted"; box.textContent = "Click a fighter on the board."; return; }
-  box.className = "";
-  const unit = S.board.ruleset.unit;
-  const states = Object.entries(f.states).map(([k, v]) => `${k} ${v}`).join(", ") || "—";
-  const spent = f.spent_text.join(", ") || "—";
-  const marks = Object.entries(f.marks).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ") || "—";
-  const links = S.board.links.filter(([, a, b]) => a === f.id || b === f.id).map(([k, a, b]) => `${a} ${k} ${b}`).join(", ") || "—";
-  const stats = Object.entries(f.stats).map(([k, v]) => `${k} ${v}`).join(", ");
-  box.replaceChildren(
-    h("div", {}, h("b", {}, f.name), ` (${f.id}, ${f.side}) at ${f.pos[0]},${f.pos[1]}, height ${fmt(f.pos[2])} ${unit}`),
-    h("div", {}, "stats: " + stats),
-    h("div", {}, "states: " + states),
-    h("div", {}, "spent: " + spent + ` · damage ${f.damage}`),
-    h("div", {}, "marks: " + marks),
-    h("div", {}, "links: " + links),
-    reachSummary(f),
-  );
-  if (!S.live) return;
-  loadOptions(f.id);
-}
-
-// The quick commands: only those the rules allow right now (one batched dry run on the server);
-// the rest wait under "more", each saying why not.
-async function loadOptions(fid) {
-  const want = `${fid}@${S.version}`;
-  if (S.options && S.options.key === want) { drawOptions(S.options.data); return; }
-  if (S.optionsFor === want) return;  // asked already; its answer draws them
-  S.optionsFor = want;
-  const { status, data } = await api("GET", "/api/options?fighter=" + encodeURIComponent(fid));
-  if (S.optionsFor === want) S.optionsFor = null;
-  if (status !== 200) return;
-  S.options = { key: want, data };
-  if (S.selected === fid && `${fid}@${S.version}` === want) drawOptions(data);
-}
-
-function drawOptions(data) {
-  const quick = $("quick");
-  const button = (o) => h("button", { type: "button", "data-verb": o.verb, title: `Preview “${o.text}”: ${o.doc || ""}`,
-    onclick: () => startPreview({ text: o.text }) }, o.verb);
-  const allowed = data.options.filter((o) => o.ok), refused = data.options.filter((o) => !o.ok);
-  quick.replaceChildren(...allowed.map(button));
-  if (!allowed.length) quick.append(h("span", { class: "muted" }, "No quick command is allowed now. "));
-  if (refused.length) {
-    quick.append(h("details", { class: "more" }, h("summary", {}, `more (${refused.length} not allowed now)`),
-      h("ul", {}, ...refused.map((o) => h("li", { "data-verb": o.verb }, h("code", {}, o.verb), " — ",
-        ruleChip(o.rule), " " + o.reason)))));
-  }
-}
-
-function reachSummary(f) {
-  const r = S.reach;
-  const box = h("div", { id: "reach-summary" });
-  if (!r || r.fighter !== f.id) return box;
-  box.append(`reach: ${r.cells.length} cells, ${fmt(r.budget)} ${r.unit} left to spend`);
-  if (r.blocked) {
-    box.className = "blocked-note";
-    box.append(h("br"), "but it can't move now: ", ruleChip(r.blocked.rule), " " + r.blocked.reason);
-  } else if (!r.cells.length) {
-    box.append(" (no cell is within reach)");
-  }
-  return box;
-}
-
 export function clearPreview() {
   S.pending = null; S.preview = null; S.rolls = []; S.waypoints = [];
   $("preview-panel").hidden = true;
   $("roll-panel").hidden = true;
+  stopChoosing();
   if (S.board) drawRoute(svg(), S.board, null, []);
 }
 
 export function startPreview(body) {
   if (!S.live) { say("info", "This is a past point of the timeline: go back to live to act."); return; }
+  stopChoosing();
   S.pending = body;
   S.rolls = [];
   return runPreview();
 }
 
+// The end of a dry run's route: where the fighter is going (kept in view above the sheet).
+function destination(data) {
+  if (data.path && data.path.length) return data.path[data.path.length - 1];
+  const m = data.moves && data.moves.length ? data.moves[data.moves.length - 1] : null;
+  return m && m.steps.length ? m.steps[m.steps.length - 1].cell : null;
+}
+
 export async function runPreview() {
-  const body = { ...S.pending, rolls: S.rolls, version: S.version, reveal: S.me.gm && $("reveal").checked };
+  const body = { ...S.pending, rolls: S.rolls, version: S.version, reveal: isGM() && $("reveal").checked };
   const { status, data } = await api("POST", "/api/preview", body);
   if (status === 409) { say("error", data.message); clearPreview(); await hooks.loadLive(); return; }
   if (status !== 200) { say("error", data.message); S.preview = null; drawRoute(svg(), S.board, null, S.waypoints); return; }
   S.preview = data;
   const panel = $("preview-panel"), box = $("preview");
   panel.hidden = false;
-  if (NARROW.matches) {  // on a phone the preview is in the drawer: open it, the destination above it
-    setDrawer(true);
-    const end = data.path && data.path.length ? data.path[data.path.length - 1]
-      : data.moves && data.moves.length ? data.moves[data.moves.length - 1].steps.slice(-1)[0]?.cell : null;
-    if (end) {
-      const covered = $("panel").getBoundingClientRect().height;
-      const from = data.from || end;  // the whole route, between where it starts and ends
-      V.cx = (from[0] + end[0]) / 2 + 0.5;
-      V.cy = (from[1] + end[1]) / 2 + 0.5 + covered / 2 / V.z;
-      V.auto = false;
-      applyView();
-    }
-  }
-  panel.scrollIntoView({ block: "nearest" });
-  const route = () => drawRoute(svg(), S.board, S.preview, S.waypoints);
+  const route = () => {
+    sizeBox();  // the sheet grew: the board gives it the room now, before anything is drawn over it
+    drawRoute(svg(), S.board, S.preview, S.waypoints);
+    follow(false, destination(data));  // the route stays in view above the sheet
+  };
+  const confirm = $("confirm");
+  const said = h("code", { id: "preview-text" }, isGM() ? data.text : plainText(data.text));
   if (!data.ok && data.needs_roll) {
     askRoll(data);
-    box.replaceChildren(h("div", {}, h("code", {}, data.text)), h("div", { class: "muted" }, "waiting for a table roll…"));
-    $("confirm").disabled = true;
+    box.replaceChildren(isGM() ? h("div", {}, said) : "", h("div", { class: "muted" }, "Waiting for a number rolled at the table…"),
+      isGM() ? "" : whyBox(h("div", {}, said)));
+    confirm.disabled = true; confirm.hidden = true;
     route();
+    panel.scrollIntoView({ block: "nearest" });
     return;
   }
   $("roll-panel").hidden = true;
   if (!data.ok) {
-    box.replaceChildren(h("div", {}, h("code", {}, data.text)),
-      h("div", { class: "refusal" }, "Refused by ", ruleChip(data.rule), ": ", data.reason),
-      h("div", { class: "muted" }, data.rule + ": " + data.enforce));
-    sayRefusal(data);
-    $("confirm").disabled = true;
+    // A refused preview offers no Confirm: only the reason, and Cancel.
+    box.replaceChildren(isGM() ? h("div", {}, said) : "",
+      isGM() ? h("div", { class: "refusal" }, "Refused by ", ruleChip(data.rule), ": ", data.reason)
+        : h("div", { class: "refusal" }, sentence(data.why || data.reason)),
+      isGM() ? h("div", { class: "muted" }, data.rule + ": " + data.enforce)
+        : whyBox(h("div", {}, ruleChip(data.rule), " " + (data.enforce || "")), h("div", {}, said)));
+    if (isGM()) sayRefusal(data);
+    else say("", "");  // said once, in the preview, not again in the message line
+    confirm.disabled = true; confirm.hidden = true;
     route();
+    panel.scrollIntoView({ block: "nearest" });
     return;
   }
   say("", "");
-  $("confirm").disabled = false;
-  box.replaceChildren(
-    h("div", {}, h("code", { id: "preview-text" }, data.text)),
-    ...data.moves.map(stepsTable),
-    h("div", {}, h("b", {}, "What happens")),
-    h("ul", { id: "consequences" }, ...data.events.map((e) => h("li", {}, e.text + " ", ...e.rules.map(ruleChip), ...why(e)))),
-    data.checks.some((c) => c.hidden) ? h("div", { class: "muted", id: "hidden-note" },
-      "A seeded check is drawn when you confirm: its number, its outcome and what follows stay hidden until then.") : "",
-    data.checks.length ? checksBlock(data.checks) : "",
-    fightersBlock(data.fighters),
-    h("details", {}, h("summary", {}, "rules in play"), ...data.rules.map(ruleLine)),
-  );
+  confirm.disabled = false; confirm.hidden = false;
+  // The GM reads each line's rule at once; a player, under "why?".
+  const consequences = h("ul", { id: "consequences" }, ...data.events.filter(forPlayers).map((e) => h("li", {}, named(e.text) + " ",
+    ...(isGM() ? e.rules.map(ruleChip) : []), ...why(e))));
+  const hidden = data.checks.some((c) => c.hidden) ? h("div", { class: "muted", id: "hidden-note" },
+    "A seeded check is drawn when you confirm: its number, its outcome and what follows stay hidden until then.") : "";
+  if (isGM()) {
+    box.replaceChildren(h("div", {}, said), ...data.moves.map(stepsTable), h("div", {}, h("b", {}, "What happens")),
+      consequences, hidden, data.checks.length ? checksBlock(data.checks) : "", fightersBlock(data.fighters),
+      h("details", {}, h("summary", {}, "rules in play"), ...data.rules.map(ruleLine)));
+  } else {
+    box.replaceChildren(h("div", { class: "what" }, h("b", {}, "If you confirm:")), consequences, hidden,
+      whyBox(h("div", {}, said), ...data.moves.map(stepsTable), data.checks.length ? checksBlock(data.checks) : "",
+        ...data.rules.map(ruleLine)));
+  }
   route();
+  panel.scrollIntoView({ block: "nearest" });
 }
 
 function askRoll(data) {
   $("roll-panel").hidden = false;
-  $("roll-reason").replaceChildren(ruleChip(data.rule), " " + data.reason);
+  $("roll-reason").replaceChildren(isGM() ? ruleChip(data.rule) : "", " " + (isGM() ? data.reason : sentence(data.reason)));
   const input = $("roll-input");
   input.value = "";
-  input.focus();
+  if (!document.body.classList.contains("touch")) input.focus();  // a phone's keyboard would cover the board
 }
 
 export function enterRoll(n) {
@@ -186,13 +167,27 @@ export function enterRoll(n) {
   runPreview();
 }
 
+// What a command did, once: its events' sentences, each said once (a batch may say one thing twice).
+function doneWords(records) {
+  const seen = new Set(), out = [];
+  for (const r of records) {
+    if (r.type === "command" || !forPlayers(r)) continue;  // the command as typed, the engine's notes: not the news
+    const t = String(r.text || "").trim();
+    if (t && !seen.has(t)) { seen.add(t); out.push(named(t)); }
+  }
+  return out;
+}
+
 export async function confirmPending() {
   if (!S.pending || !S.preview || !S.preview.ok) return;
   const body = { ...S.pending, rolls: S.rolls, version: S.version };
   const { status, data } = await send("/api/do", body);
   if (status === 200) {
     clearPreview();
-    say("info", `Done: ${data.text} (${data.records.length} events)`);
+    const rules = [...new Set(data.records.flatMap((r) => r.rules || []))];
+    if (isGM()) say("info", `Done: ${data.text} (${data.records.length} events)`);
+    else say("info", "Done: " + doneWords(data.records).join("; ") + ".", whyBox(h("div", {}, ...rules.map(ruleChip)),
+      h("div", {}, h("code", {}, plainText(data.text)))));
     S.version = data.version;
     await hooks.loadLive();
     return;
@@ -203,36 +198,97 @@ export async function confirmPending() {
   if (status === 409) { clearPreview(); await hooks.loadLive(); }
 }
 
+/** Whose command the latest undo (or redo) would take back: its side, or "gm". */
+export function enteredBy(target) {
+  if (!target) return null;
+  if (target.by) return target.by;
+  const m = / by=(\S+)/.exec(target.text || "");
+  return m ? m[1] : "gm";
+}
+
+/** May this screen undo (redo) now? A player only its own side's last command. */
+export function undoState(kind) {
+  const t = S.board && S.board[kind];
+  if (!S.live) return { ok: false, why: "This is a past point of the timeline: go back to live first." };
+  if (!t) return { ok: false, why: kind === "undo" ? "Nothing to undo." : "Nothing to redo." };
+  const by = enteredBy(t);
+  const words = plainText(t.text);
+  if (!isGM() && by !== S.me.role) {
+    const whose = by === "gm" ? "the GM's" : `${by}'s`;
+    return { ok: false, why: `The last command (${words}) was ${whose}: only ${by === "gm" ? "the GM" : by + " or the GM"} can ${kind} it.` };
+  }
+  return { ok: true, why: `${kind === "undo" ? "Undo" : "Redo"} “${isGM() ? t.text : words}”` };
+}
+
 export async function undoRedo(kind) {
-  if (!S.live) return;
-  const target = S.board && S.board[kind];
+  const can = undoState(kind);
+  if (!can.ok) { say("info", can.why); return; }
+  const target = S.board[kind];
   const { status, data } = await send("/api/" + kind, { version: S.version });
-  if (status === 200) say("info", `${kind === "undo" ? "Undone" : "Redone"}: ${target ? target.text : data.records.map((r) => r.text).join("; ")}`);
-  else if (status === 422) sayRefusal(data);
+  if (status === 200) {
+    const words = isGM() ? target.text : plainText(target.text);
+    say("info", `${kind === "undo" ? "Undone" : "Redone"}: ${words || doneWords(data.records).join("; ")}`);
+  } else if (status === 422) sayRefusal(data);
   else say("error", data.message);
   clearPreview();
   await hooks.loadLive();
 }
 
-/** A tap or click on the board: a fighter selects it; a cell moves the selected fighter there. */
-export function onBoardClick(ev) {
+function flash(node) {
+  if (!node) return;
+  node.classList.remove("flash");
+  void node.offsetWidth;  // restart the animation
+  node.classList.add("flash");
+  node.scrollIntoView({ block: "nearest" });
+}
+
+/** A tap or click on the board: a fighter selects it; a door opens or closes; a cell moves there. */
+export function onBoardClick(ev, cellAt) {
   if (!S.board) return;
+  const cell = cellAt(ev.clientX, ev.clientY);
+  if (S.choosing) {
+    const place = choiceAt(ev, cell);
+    if (place === null) { say("info", "Tap one of the marked places, or Cancel."); return; }
+    choose(S.choosing, place);
+    return;
+  }
   const fighter = ev.target.closest("[data-fid]");
-  if (fighter && !ev.shiftKey) {
+  // Another fighter on a cell the selected one may move to now (some rules let it enter an
+  // occupied square): the tap is a move there, as the shading says. Elsewhere it selects.
+  const into = fighter && S.selected && fighter.dataset.fid !== S.selected && cell && S.reach && !S.reach.blocked &&
+    S.reach.fighter === S.selected && S.live && canCommand(S.selected) && S.reach.cells.some(([x, y]) => x === cell[0] && y === cell[1]);
+  if (fighter && !ev.shiftKey && !into) {
     selectFighter(fighter.dataset.fid, false);
     return;
   }
-  const cell = ev.target.closest("[data-x]");
-  if (!cell || !S.live) return;
-  if (!S.selected) { say("info", "Select a fighter first."); return; }
-  const x = Number(cell.dataset.x), y = Number(cell.dataset.y);
+  if (!S.live) return;
+  const door = ev.target.closest("[data-door]");
+  if (door && S.selected) {
+    const a = doorAction(door.dataset.door);
+    if (a) { a.needs ? choose(a, door.dataset.door) : startPreview({ text: a.text }); return; }
+    if (!cell || !S.reach || !S.reach.cells.some(([x, y]) => x === cell[0] && y === cell[1])) {
+      say("info", doorRefusal(door.dataset.door));
+      return;
+    }
+  }
+  if (!cell) return;
+  if (!S.selected) { say("info", "Tap a fighter first: its sheet shows what it can do."); return; }
+  if (!isGM() && S.reach && S.reach.blocked && S.reach.fighter === S.selected && !ev.shiftKey) {
+    flash($("reach-summary"));  // it can't move now, and its sheet says why: point at that, once
+    return;
+  }
+  const [x, y] = cell;
   if (ev.shiftKey) {
     S.waypoints = [...S.waypoints, [x, y]];
     startPreview({ move: { fighter: S.selected, waypoints: S.waypoints } });
     S.waypoints = S.pending.move.waypoints;
   } else {
     S.waypoints = [];
+    if (!canCommand(S.selected) && !isGM()) {
+      const f = fighterOf(S.selected);
+      say("info", `${f.name} is ${f.side}'s fighter: this screen moves ${S.me.role}'s.`);
+      return;
+    }
     startPreview({ move: { fighter: S.selected, to: [x, y] } });
   }
 }
-

@@ -154,7 +154,7 @@ function drawWalls(board) {
   for (const d of doorList(board)) {
     const { line: [x1, y1, x2, y2], upright } = doorEdge(d);
     const words = d.state === "locked" ? "a locked door" : d.state === "open" ? "an open door" : "a closed door";
-    const grp = el("g", { class: `door ${d.state}`, "data-door": d.at, "data-state": d.state, role: "button",
+    const grp = el("g", { class: `door ${d.state}`, "data-door": d.at, "data-state": d.state, role: "img",
       "aria-label": `${words} between ${d.cells.map((c) => c.join(",")).join(" and ")}` });
     grp.append(el("title", {}, `${words} between ${d.cells.map((c) => c.join(",")).join(" and ")}`));
     // A wide clear band along the edge: what a fingertip hits (the slab alone is a few pixels).
@@ -315,6 +315,9 @@ function drawFighters(svg, board, centres, opts) {
     });
     grp.append(el("title", {}, `${f.name} (${f.side})${f.active ? ", acting now" : ""}` +
       (states.length ? ": " + states.join(", ") : "") + (f.damage ? ` · damage ${f.damage}` : "")));
+    // What a fingertip hits: the whole cell (a shared cell: the token's own square), not the disc alone.
+    const hs = sharing > 1 ? r + 0.04 : 0.5;
+    grp.append(el("rect", { x: cx - hs, y: cy - hs, width: 2 * hs, height: 2 * hs, class: "token-hit" }));
     const k = r / 0.36;  // tokens sharing a cell are drawn smaller
     if (f.active) grp.append(el("circle", { cx, cy, r: r + 0.11 * k, class: "ring" }));
     const colour = sideColour(board, f.side);

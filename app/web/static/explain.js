@@ -1,7 +1,10 @@
 // The event list, the timeline and the explain panel: what happened, and why, one tap away.
-import { api } from "./api.js";
+import { BASE, TOKEN, api } from "./api.js";
 import { fmt } from "./board.js";
-import { $, S, h, hooks, ruleChip, say } from "./shared.js";
+import { $, S, forPlayers, h, hooks, isGM, named, ruleChip, say } from "./shared.js";
+
+// Who entered a command is this screen's own business: a player reads the command without it.
+const plain = (text) => (isGM() ? text : named(String(text || "").replace(/\s+by=\S+/g, "")));
 
 export async function loadEvents() {
   const { status, data } = await api("GET", "/api/events");
@@ -13,10 +16,11 @@ export async function loadEvents() {
 export function renderEvents() {
   const list = $("events");
   const at = S.board ? S.board.at : Infinity;
-  list.replaceChildren(...S.events.map((e) => {
+  list.replaceChildren(...S.events.filter(forPlayers).map((e) => {
     const cls = [e.status, e.seq > at && !S.live ? "future" : "", e.seq === S.explainSeq ? "chosen" : ""].filter(Boolean).join(" ");
+    // The GM sees each line's rules; a player taps the line for them (the explain panel's "why?").
     return h("li", { class: cls, "data-seq": e.seq, onclick: () => explain(e.seq) },
-      `${e.seq} · ${e.text} `, ...e.rules.map(ruleChip), ...why(e));
+      `${e.seq} · ${plain(e.text)} `, ...(isGM() ? e.rules.map(ruleChip) : []), ...why(e));
   }));
   if (S.live) { list.scrollTop = list.scrollHeight; return; }
   const now = list.querySelector(`li[data-seq="${at}"]`);  // the point the board shows, mid-list
@@ -25,7 +29,10 @@ export function renderEvents() {
 
 // Why an event happened, in the rule's own words: inline after the sentence, never only a tooltip.
 export function why(e) {
-  return e.note ? [h("span", { class: "why" }, ` — ${e.note}`)] : [];
+  const note = String(e.note || "").trim();
+  // never "ari's turn ends — ari's turn ends", nor a note the sentence already says word for word
+  if (!note || String(e.text || "").includes(note)) return [];
+  return [h("span", { class: "why" }, ` — ${named(note)}`)];
 }
 
 export function ruleLine(r) {
@@ -73,6 +80,7 @@ export async function explain(seq) {
   const box = $("explain");
   if (status !== 200) { box.textContent = data.message; return; }
   box.className = "";
+  if (!isGM()) { box.replaceChildren(...playerExplain(data)); renderEvents(); return; }
   const c = data.command;
   const parts = [
     h("div", {}, h("b", {}, `#${data.seq} ${data.type}`), ` · batch ${data.batch} · ${data.status}`),
@@ -97,6 +105,20 @@ export async function explain(seq) {
   renderEvents();
 }
 
+// An event explained to a player: what happened and who asked, in words; the rules, the numbers
+// and the command as typed one tap away.
+function playerExplain(data) {
+  const c = data.command;
+  const note = data.note && data.note !== data.text;
+  const more = data.batch_rules.filter((r) => !data.rules.some((x) => x.id === r.id));
+  return [
+    h("div", {}, h("b", {}, named(data.text))), note ? h("div", {}, named(data.note)) : "",
+    h("div", { class: "muted" }, `asked by ${c.by === "gm" ? "the GM" : c.by}` + (c.why ? `: ${c.why}` : "")),
+    h("details", { class: "why-more" }, h("summary", {}, "why?"), ...data.rules.map(ruleLine), ...more.map(ruleLine),
+      ...data.moves.map(stepsTable), data.checks.length ? checksBlock(data.checks) : "", h("div", {}, h("code", {}, plain(c.text)))),
+  ];
+}
+
 // The timeline: a past point is a read-only board.
 export async function loadAt(at) {
   const { status, data } = await api("GET", "/api/state?at=" + at);
@@ -117,4 +139,25 @@ export function onScrub() {
   const at = Number($("scrubber").value);
   clearTimeout(scrubTimer);
   scrubTimer = setTimeout(() => (at >= S.version ? hooks.loadLive() : loadAt(at)), 60);
+}
+
+// The replay bundle (GET /api/bundle): the GM's holds everything, a side's what that side may see.
+// Fetched with the token in its header (never in an address), then saved through a short-lived link.
+export async function downloadBundle() {
+  const at = S.live || !S.board ? "" : "?at=" + S.board.at;
+  const resp = await fetch(BASE + "/api/bundle" + at, { headers: { Authorization: "Bearer " + TOKEN } });
+  if (!resp.ok) {
+    const said = await resp.json().catch(() => ({}));
+    say("error", said.message || "The encounter could not be downloaded.");
+    return;
+  }
+  const named = /filename="([^"]+)"/.exec(resp.headers.get("Content-Disposition") || "");
+  const url = URL.createObjectURL(await resp.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = named ? named[1] : "encounter.html";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -1,7 +1,7 @@
 // Pointers on the board: pan the empty board, drag a token, pinch to zoom, wheel to zoom
 // (mouse, touch and pen alike). A drag hands over to drag.js; a tap stays a click.
 import { $, S, canCommand } from "./shared.js";
-import { V, applyView, boardPixels, clampZoom, toBoard, zoomAt } from "./view.js";
+import { V, applyView, boardPixels, clampZoom, follow, sizeBox, toBoard, zoomAt } from "./view.js";
 import { cancelDrag, dragOver, dropAt, refuseDrag, startDrag } from "./drag.js";
 
 export const P = { pointers: new Map(), down: null, mode: null, pinch: null, suppress: false, touch: false };
@@ -96,5 +96,5 @@ export function listenGestures(board) {
   board.addEventListener("pointerup", onPointerUp);
   board.addEventListener("pointercancel", onPointerUp);
   board.addEventListener("wheel", onWheel, { passive: false });
-  new ResizeObserver(() => applyView()).observe(board);
+  new ResizeObserver(() => { sizeBox(); applyView(); if (!P.mode) follow(); }).observe(board);
 }

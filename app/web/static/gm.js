@@ -23,7 +23,8 @@ export async function loadInvites() {
         onclick: () => revokeInvite(i) }, "revoke"))));
   const role = $("invite-role");
   const chosen = role.value;
-  role.replaceChildren(...[...S.board.sides, "gm"].map((s) => h("option", { value: s, selected: s === chosen }, s)));
+  role.replaceChildren(...[...S.board.sides, "gm", "watcher"].map((s) => h("option", { value: s, selected: s === chosen },
+    s === "watcher" ? "watcher (view only)" : s)));
 }
 
 export async function makeInvite(ev) {
@@ -33,6 +34,11 @@ export async function makeInvite(ev) {
   $("invite-made").hidden = false;
   $("invite-url").value = data.url;
   $("invite-url").select();
+  // The link as a QR code for a phone's camera (the server draws it; an <img> runs nothing in it).
+  // (An inline drawing may lack its namespace, which a picture of its own needs.)
+  const svg = data.qr && !/xmlns=/.test(data.qr) ? data.qr.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"') : data.qr;
+  $("invite-qr").replaceChildren(svg ? h("img", { src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg),
+    alt: "the new link as a QR code", class: "qr" }) : "");
   $("invite-label").value = "";
   await loadInvites();
 }

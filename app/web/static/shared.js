@@ -39,6 +39,11 @@ export function h(tag, attrs = {}, ...children) {
 
 export const isGM = () => Boolean(S.me && S.me.gm);
 
+// Events that are the engine's own memory (a mark set or cleared: "on the way at 3,2, movement 200…"):
+// the GM reads them; a player's screen says what happened, not what the engine notes down.
+const MEMORY = new Set(["marked", "unmarked", "board-marked"]);
+export const forPlayers = (e) => isGM() || !MEMORY.has(e.type);
+
 export function ruleChip(id) { return h("span", { class: "rule" }, id); }
 
 export function say(kind, ...parts) {
@@ -49,6 +54,17 @@ export function say(kind, ...parts) {
 
 export const fighterOf = (fid) => (S.board ? S.board.fighters.find((x) => x.id === fid) : undefined);
 export const nameOf = (fid) => { const f = fighterOf(fid); return f ? f.name : fid; };
+/** The engine's words with each fighter's id read as its name ("kel's turn" -> "Kel's turn"), for a player. */
+export function named(text) {
+  let out = String(text == null ? "" : text);
+  if (!S.board || isGM()) return out;
+  for (const f of S.board.fighters) {
+    if (!f.name || f.name === f.id) continue;
+    out = out.replace(new RegExp(`(^|[^\\w,|])${f.id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w,|])`, "g"), `$1${f.name}`);
+  }
+  return out;
+}
+
 export const sideColour = (side) => board.sideColour(S.board, side);
 export const centre = (f) => board.centreOf(S.centres, f);
 

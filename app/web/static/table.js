@@ -5,15 +5,16 @@
 // (the player's actions), explain.js (events, timeline), gm.js (the GM's panel).
 import { TOKEN, api, imageHref, onDenied, pictureHref, stream } from "./api.js";
 import { drawBoard, terrainKey } from "./board.js";
-import { $, S, canCommand, h, hooks, say, sideColour } from "./shared.js";
-import { applyView, centreOnSelected, fitMap, zoomCentre } from "./view.js";
+import { $, S, canCommand, h, hooks, isGM, say, sideColour } from "./shared.js";
+import { applyView, cellAt, centreOnSelected, fitMap, focusFighter, observeLayout, sizeBox, zoomCentre } from "./view.js";
 import { P, listenGestures } from "./gestures.js";
 import { addWaypoint, cancelDrag } from "./drag.js";
 import {
-  clearPreview, confirmPending, enterRoll, loadReach, onBoardClick, renderFighter, runPreview, selectFighter,
-  setDrawer, startPreview, undoRedo,
+  clearPreview, confirmPending, deselect, enterRoll, loadReach, loadSheet, onBoardClick, runPreview, selectFighter,
+  setDrawer, startPreview, undoRedo, undoState,
 } from "./actions.js";
-import { loadEvents, onScrub, renderEvents } from "./explain.js";
+import { renderFighter, stopChoosing } from "./sheet.js";
+import { downloadBundle, loadEvents, onScrub, renderEvents } from "./explain.js";
 import { loadInvites, makeInvite, renderRulings } from "./gm.js";
 
 // A link that stopped working (revoked, expired): the board goes, and the page says why.
@@ -36,17 +37,31 @@ async function loadLive() {
     say("info", "The board changed on another screen; the preview was cleared.");
   }
   if (S.selected && !data.fighters.some((f) => f.id === S.selected)) S.selected = null;
+  autoSelect(data);
   render();
-  await Promise.all([loadEvents(), S.selected ? loadReach() : Promise.resolve()]);
+  await Promise.all([loadEvents(), S.selected ? loadReach() : Promise.resolve(), loadSheet()]);
+}
+
+// A player's own fighter, when its turn comes, is selected for it: its sheet and its reach show
+// at once (a tap saved each turn). Never over a choice the player made since.
+function autoSelect(b) {
+  if (!b.me || b.me.gm || b.me.role === "watcher") return;
+  const acting = b.fighters.find((f) => f.active);
+  const turn = acting ? `${b.turn.round}.${b.turn.pass}.${acting.id}` : null;
+  if (turn === S.turnSeen) return;
+  S.turnSeen = turn;
+  if (acting && acting.side === b.me.role && !S.pending) { S.selected = acting.id; S.reach = null; }
 }
 
 /** The board, drawn afresh with what is selected, shaded and previewed. */
 function paint() {
   S.centres = drawBoard($("board"), S.board, {
-    selected: S.selected, reach: S.live ? S.reach : null, preview: S.preview, waypoints: S.waypoints,
+    selected: S.selected, reach: S.live && S.reach && S.reach.fighter === S.selected ? S.reach : null,
+    preview: S.preview, waypoints: S.waypoints,
     pictureHref, imageHref,
     onPictureError: (p) => say("error", `The map picture ${p.name} could not be loaded: the server has no file with the bytes this encounter began with.`),
   });
+  sizeBox();
   applyView();
   $("terrain-key").replaceChildren(...terrainKey(S.board));
   renderFighter();
@@ -58,20 +73,27 @@ function render() {
   document.title = b.name + " · tabletrail";
   $("title").textContent = b.name;
   const t = b.turn;
-  $("turn").textContent = `${b.ruleset.id} · round ${t.round}${t.pass > 1 ? ", pass " + t.pass : ""} · ${t.active} to act`;
-  $("undo").disabled = !S.live || !b.undo;
-  $("redo").disabled = !S.live || !b.redo;
-  $("undo").title = b.undo ? `Undo “${b.undo.text}” (Ctrl+Z)` : "nothing to undo";
-  $("redo").title = b.redo ? `Redo “${b.redo.text}” (Ctrl+Y)` : "nothing to redo";
   const me = b.me;
   S.me = me;
+  $("download-bundle").textContent = me.gm ? "Download this encounter" : "Download what my side may see";
+  const acting = b.fighters.find((f) => f.id === t.active);
+  $("turn").textContent = `${b.ruleset.title} · round ${t.round}${t.pass > 1 ? ", pass " + t.pass : ""}` +
+    (acting ? ` · ${acting.name} to act` : "");
+  for (const [kind, keys] of [["undo", "Ctrl+Z"], ["redo", "Ctrl+Y"]]) {
+    const can = undoState(kind), button = $(kind);
+    // Disabled, it still says why: a tap on it (or hovering) tells, in words.
+    button.setAttribute("aria-disabled", String(!can.ok));
+    button.classList.toggle("off", !can.ok);
+    button.title = can.ok && isGM() ? `${can.why} (${keys})` : can.why;
+  }
   document.body.classList.toggle("is-gm", me.gm);
   document.body.classList.toggle("is-player", !me.gm);
-  $("role").textContent = me.gm ? "GM" : me.role;
+  document.body.classList.toggle("is-watcher", me.role === "watcher");  // a view-only link
+  $("role").textContent = me.gm ? "GM" : me.role === "watcher" ? "watching" : me.role;
   $("role").title = me.gm ? "this screen speaks for the GM: any fighter, rulings, settings, links"
     : `this screen speaks for ${me.role}: its own fighters, and undo of its own commands`;
   $("role").style.background = me.gm ? "" : sideColour(me.role);
-  $("exposed").hidden = !b.exposed;
+  $("exposed").hidden = !b.exposed || !me.gm;  // the GM's to act on, never a player's worry
   const mine = b.commands.filter((c) => me.gm || !c.gm);
   $("verbs").replaceChildren(...mine.map((c) => h("option", { value: c.verb + " " })));
   $("usages").replaceChildren(...mine.map((c) => h("li", {}, h("code", {}, c.usage), c.doc ? " — " + c.doc : "")));
@@ -85,7 +107,7 @@ function render() {
   banner.hidden = S.live;
   banner.textContent = S.live ? "" : `Read-only: the board as it stood after event ${b.at} of ${S.version}. ` +
     "Nothing can be changed from here; “Back to live” returns to the game.";
-  $("confirm").disabled = !S.live;
+  if (!S.live) $("confirm").disabled = true;
   paint();
 }
 
@@ -114,6 +136,7 @@ function onKey(ev) {
   const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName) && ev.target.type !== "range";
   if (ev.key === "Escape" && S.drag) { cancelDrag(); return; }
   if (!typing && S.drag && (ev.key === "w" || ev.key === "W")) { addWaypoint(); return; }
+  if (ev.key === "Escape" && S.choosing) { stopChoosing(); say("", ""); return; }
   if (!typing && !ev.ctrlKey && !ev.metaKey && S.board) {
     if (ev.key === "+" || ev.key === "=") { zoomCentre(1.25); return; }
     if (ev.key === "-" || ev.key === "_") { zoomCentre(0.8); return; }
@@ -123,7 +146,7 @@ function onKey(ev) {
   if (ev.key === "Escape") {
     setDrawer(false);
     clearPreview();
-    if (!typing) { S.selected = null; S.reach = null; if (S.board) paint(); }
+    if (!typing && S.board) deselect();
     return;
   }
   if (typing) return;
@@ -165,11 +188,14 @@ function listen() {
 }
 
 function start() {
-  Object.assign(hooks, { loadLive, paint, render, clearPreview, renderEvents });
+  Object.assign(hooks, { loadLive, paint, render, clearPreview, renderEvents, startPreview, focus: focusFighter });
   onDenied(shutOut);
+  const touch = navigator.maxTouchPoints > 0 || "ontouchstart" in window;
+  document.body.classList.toggle("touch", touch);  // every control a fingertip's size
   const board = $("board");
-  board.addEventListener("click", (ev) => { if (!P.suppress) onBoardClick(ev); });
+  board.addEventListener("click", (ev) => { if (!P.suppress) onBoardClick(ev, cellAt); });
   listenGestures(board);
+  observeLayout();
   $("zoom-in").addEventListener("click", () => zoomCentre(1.25));
   $("zoom-out").addEventListener("click", () => zoomCentre(0.8));
   $("fit").addEventListener("click", fitMap);
@@ -177,11 +203,14 @@ function start() {
   $("drawer-toggle").addEventListener("click", () => setDrawer(!document.body.classList.contains("drawer-open")));
   $("confirm").addEventListener("click", confirmPending);
   $("cancel").addEventListener("click", () => { clearPreview(); say("", ""); });
+  $("choose-cancel").addEventListener("click", () => { stopChoosing(); say("", ""); });
+  $("sheet-close").addEventListener("click", () => { deselect(); say("", ""); });
   $("reveal").addEventListener("change", () => { if (S.pending) runPreview(); });
   $("undo").addEventListener("click", () => undoRedo("undo"));
   $("redo").addEventListener("click", () => undoRedo("redo"));
   $("scrubber").addEventListener("input", onScrub);
   $("to-live").addEventListener("click", loadLive);
+  $("download-bundle").addEventListener("click", downloadBundle);
   $("invite-form").addEventListener("submit", makeInvite);
   $("command-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -198,4 +227,5 @@ function start() {
   loadLive().then(() => { if (!S.shut) { listen(); loadInvites(); } });
 }
 
+window.__table = S;  // for a person (or a test) looking in from the console
 start();

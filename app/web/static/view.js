@@ -24,11 +24,71 @@ export function focusFighter() {
     (S.me && !S.me.gm && fs.find((f) => f.side === S.me.role)) || fs.find((f) => f.active) || null;
 }
 
+// On a phone, or a tablet held upright, the board sits over the sheet: it takes the screen's
+// width, and only the height its rows need at that size (no empty bands above and below it).
+export const COLUMN = window.matchMedia("(max-width: 760px), (max-width: 1200px) and (orientation: portrait)");
+
+function widthZoom() {
+  const [w] = boardPixels();
+  return Math.min(MAX_CELL, Math.max(MIN_CELL, w / S.board.map.width));
+}
+
 function defaultView() {
-  const fit = fitZoom(), m = S.board.map;
-  V.z = Math.min(MAX_CELL, Math.max(fit, MIN_CELL));
+  const m = S.board.map;
+  const fit = COLUMN.matches ? Math.min(fitZoom(), boardPixels()[0] / m.width) : fitZoom();
+  V.z = COLUMN.matches ? widthZoom() : Math.min(MAX_CELL, Math.max(fit, MIN_CELL));
   const f = V.z > fit + 0.01 ? focusFighter() : null;
   [V.cx, V.cy] = f ? centre(f) : [m.width / 2, m.height / 2];
+}
+
+/**
+ * The board box's height in a column layout: the map's rows at the width's zoom, or less when the
+ * sheet under it needs the room (the sheet is never laid over the board).
+ */
+export function sizeBox() {
+  const box = $("board-box");
+  if (!COLUMN.matches || !S.board) { box.style.removeProperty("height"); return; }
+  const want = Math.ceil(S.board.map.height * widthZoom());
+  const main = box.closest("main"), panel = $("panel");
+  const sheet = [...panel.children].reduce((n, c) => n + (c.offsetParent ? c.offsetHeight + 6 : 0), 10);
+  const more = document.body.classList.contains("drawer-open") ? 0.7 : 0.56;  // the sheet's most
+  const room = main.clientHeight - 12 - $("board-foot").offsetHeight - Math.min(sheet, main.clientHeight * more);
+  const height = `${Math.max(110, Math.min(want, Math.floor(room)))}px`;
+  if (box.style.height !== height) box.style.height = height;
+}
+
+/** Size the board box again whenever the sheet or the screen changes size. */
+export function observeLayout() {
+  const again = new ResizeObserver(() => sizeBox());
+  again.observe($("board-box").closest("main"));
+  again.observe($("board-foot"));
+  for (const c of $("panel").children) again.observe(c);
+}
+
+/**
+ * Keep what matters in view: the selected fighter (and the route's end, when given), nudged in
+ * from the edges by a cell, or centred when `force` is set or they can't all show.
+ */
+export function follow(force = false, dest = null) {
+  if (!S.board) return;
+  const f = S.board.fighters.find((x) => x.id === S.selected);
+  if (!f) return;
+  const pts = [centre(f)];
+  if (dest) pts.push([dest[0] + 0.5, dest[1] + 0.5]);
+  const [w, h] = boardPixels();
+  const vw = w / V.z, vh = h / V.z, pad = 0.8;
+  const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  if (force || x1 - x0 > vw - 2 * pad || y1 - y0 > vh - 2 * pad) {
+    [V.cx, V.cy] = x1 - x0 > vw - 2 * pad || y1 - y0 > vh - 2 * pad ? pts[0] : [(x0 + x1) / 2, (y0 + y1) / 2];
+  } else {
+    if (x0 < V.cx - vw / 2 + pad) V.cx = x0 - pad + vw / 2;
+    if (x1 > V.cx + vw / 2 - pad) V.cx = x1 + pad - vw / 2;
+    if (y0 < V.cy - vh / 2 + pad) V.cy = y0 - pad + vh / 2;
+    if (y1 > V.cy + vh / 2 - pad) V.cy = y1 + pad - vh / 2;
+  }
+  if (V.auto) V.auto = false;
+  applyView();
 }
 
 export function applyView() {
@@ -37,8 +97,10 @@ export function applyView() {
   const [w, h] = boardPixels(), m = S.board.map;
   const vw = w / V.z, vh = h / V.z;
   // Keep some map in view: the centre stays on the map; a map narrower than the view sits in its middle.
-  V.cx = vw >= m.width ? m.width / 2 : Math.min(Math.max(V.cx, vw / 2 - 0.5), m.width - vw / 2 + 0.5);
-  V.cy = vh >= m.height ? m.height / 2 : Math.min(Math.max(V.cy, vh / 2 - 0.5), m.height - vh / 2 + 0.5);
+  // (Upright, the board is the screen's width: no margin beside the map, no band of nothing.)
+  const edge = COLUMN.matches ? 0 : 0.5;
+  V.cx = vw >= m.width ? m.width / 2 : Math.min(Math.max(V.cx, vw / 2 - edge), m.width - vw / 2 + edge);
+  V.cy = vh >= m.height ? m.height / 2 : Math.min(Math.max(V.cy, vh / 2 - edge), m.height - vh / 2 + edge);
   $("board").setAttribute("viewBox", `${(V.cx - vw / 2).toFixed(4)} ${(V.cy - vh / 2).toFixed(4)} ${vw.toFixed(4)} ${vh.toFixed(4)}`);
   $("board").dataset.cell = V.z.toFixed(1);  // CSS px per cell, for the tests and the curious
   // Names stay a readable 13-16 px whatever the zoom (in board units, a cell being 1).
@@ -81,13 +143,6 @@ export function centreOnSelected() {
   applyView();
 }
 
-/** Centre on a fighter only when it is off the view (or too near its edge). */
-export function keepInView(f) {
-  const [w, h] = boardPixels();
-  const [x, y] = centre(f);
-  const vw = w / V.z, vh = h / V.z;
-  if (Math.abs(x - V.cx) > vw / 2 - 1 || Math.abs(y - V.cy) > vh / 2 - 1) centreOnSelected();
-}
 
 /** A point of the screen in board units (x to the right, y down, a cell is 1). */
 export function toBoard(px, py) {

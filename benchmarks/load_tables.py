@@ -1,0 +1,505 @@
+"""How many tables one small server holds (issue 29): a convention-sized load test.
+
+N encounters in PostgreSQL, served by a real `tabletrail serve URL --workers W`
+process. Every table has one GM page and five player pages (three blue, two red,
+each with a link of its own) following the live stream (`/api/stream`), each page
+its own HTTP connection from this process, reconnecting as a browser does when
+the server ends a stream. Every table commits one command every --every seconds
+(10 by default) through `POST /api/do` with the token of a player whose fighter
+is active: the active fighter steps to a cell beside its start and back on its
+next turn, then its side ends the turn. Table clocks are spread evenly over the
+interval. The pages open evenly over --open-seconds (30, a stream's length), as a
+hall of players arrives, so their reconnects are spread too; --herd opens them all
+at once, as after a server restart, when every stream then ends and reconnects in
+the same second.
+
+Figures per N: commands/s committed; p50/p99 from a command's POST to the moment
+the LAST page of its table was told of it (the version event); p99 of the POST
+itself; errors (a refused or failed POST, a stream that failed, a command some
+page was never told of); the server's CPU (cores busy over the run) and resident
+memory (every process of the server, in total and per table above the server idle
+with the tables made but not opened).
+
+The knee is the largest N with p99 (every page told) <= --limit-ms (250) and no
+error; `--find` steps N up (doubling from --start), then halves the gap once or
+twice between the last good and the first bad N.
+
+    .venv/bin/python benchmarks/load_tables.py --tables 50 --seconds 60
+    .venv/bin/python benchmarks/load_tables.py --find --seconds 60
+    .venv/bin/python benchmarks/load_tables.py --tables 100 --herd   # every page at once
+
+The database is TABLETRAIL_DB (default postgresql://postgres@127.0.0.1/test); all
+of it lives in a schema of its own, dropped after each N. Everything listens on
+127.0.0.1 only. Every page comes from 127.0.0.1: a server that caps connections
+per client address must be told to allow N*6 (pass its setting with --server-env
+NAME=VALUE). The last line of a run reads
+
+    tables=N pages=... commands/s=... p50_ms=... p99_ms=... post_p99_ms=... errors=... rss_mb=...
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import resource
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psycopg
+from tabletrail.encounter import Encounter
+from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.events.scenario import load_scenario
+from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"
+DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1/test"
+PLAYERS = ("blue", "blue", "blue", "red", "red")  # five player pages per table, each its own link
+# The scenario's initiative order, each fighter's side and the cell beside its start it steps to.
+TURNS = (("ari", "blue", (1, 1), (1, 2)), ("bo", "blue", (2, 1), (2, 2)),
+         ("cyn", "red", (10, 6), (10, 5)), ("dax", "red", (10, 1), (10, 2)))  # fmt: skip
+GRACE = 3.0  # seconds the pages keep listening after the last command
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def clock() -> str:
+    return "2026-12-01T00:00:00+00:00"
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+# --- the server: a real `serve --workers W` process, its CPU and memory read from /proc --------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def family(root: int) -> list[int]:
+    """The server process and every process under it (uvicorn's workers)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = [root], [root]
+    while frontier:
+        frontier = [pid for pid, ppid in parents.items() if ppid in frontier]
+        found += frontier
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / CLK_TCK
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+# --- the tables ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """One encounter under load: its links, the commands it committed and what each page was told."""
+
+    name: str
+    gm: str
+    players: list[tuple[str, str]]  # (side, token)
+    version: int = 0
+    turn: int = 0  # index into TURNS of the active fighter
+    moved: bool = False
+    away: dict[str, bool] = field(default_factory=dict)  # fighter -> standing on its other cell
+    commands: list[tuple[float, int, float]] = field(default_factory=list)  # (POST sent, version, took)
+    told: list[list[tuple[float, int]]] = field(default_factory=list)  # per page: (arrival, version)
+
+    def next_command(self) -> tuple[str, str]:
+        """(the text, the side whose player sends it): step away or back, or end the turn."""
+        fid, side, home, other = TURNS[self.turn]
+        if self.moved:
+            return "end-turn", side
+        x, y = home if self.away.get(fid) else other
+        return f"move {fid} {x},{y}", side
+
+    def committed(self, text: str) -> None:
+        fid = TURNS[self.turn][0]
+        if text == "end-turn":
+            self.turn, self.moved = (self.turn + 1) % len(TURNS), False
+        else:
+            self.away[fid], self.moved = not self.away.get(fid), True
+
+
+@dataclass
+class Tally:
+    errors: list[str] = field(default_factory=list)
+    posts: list[float] = field(default_factory=list)
+    reconnects: int = 0
+
+    def error(self, what: str) -> None:
+        self.errors.append(what)
+
+
+def make_tables(database: str, n: int) -> list[Table]:
+    scenario = load_scenario(SCENARIO)
+    tables = []
+    for i in range(n):
+        store = PostgresStore(database, encounter=f"t{i:04d}")
+        Encounter.create(store, scenario, clock=clock)
+        invites = Invites(keep_for(store.name, store), encounter_key(store))
+        gm = invites.make(GM, label="gm")[1]
+        players = [(side, invites.make(side, label=f"player {k}")[1]) for k, side in enumerate(PLAYERS)]
+        version = store.version()
+        tables.append(Table(store.encounter, gm, players, version=version))
+    PostgresStore(database, encounter="t0000").close()
+    return tables
+
+
+# --- one page's live stream: a raw HTTP/1.1 connection, chunked server-sent events ------------------------
+
+
+async def follow(port: int, table: Table, token: str, page: int, stop: asyncio.Event, tally: Tally) -> None:
+    """Follow the stream as a browser's EventSource does: reconnect (with the last version) when it ends."""
+    told = table.told[page]
+    last = -1
+    first = True
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError as exc:
+            tally.error(f"{table.name} page {page}: connect: {exc}")
+            await asyncio.sleep(1)
+            continue
+        try:
+            path = f"/e/{table.name}/api/stream?token={token}&last={last}"
+            writer.write(
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
+            )
+            status = (await reader.readline()).decode()
+            headers = {}
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                key, _, value = line.decode().partition(":")
+                headers[key.strip().lower()] = value.strip()
+            if " 200 " not in status or "chunked" not in headers.get("transfer-encoding", ""):
+                tally.error(f"{table.name} page {page}: stream answered {status.strip()!r}")
+                await asyncio.sleep(1)
+                continue
+            if not first:
+                tally.reconnects += 1
+            first = False
+            buffer = b""
+            kind = ""
+            while True:
+                size = int((await reader.readline()).split(b";")[0], 16)
+                if size == 0:
+                    break  # the server ended this stream (its 30 s): connect again
+                buffer += (await reader.readexactly(size + 2))[:-2]
+                *lines, buffer = buffer.split(b"\n")
+                for raw in lines:
+                    text = raw.decode()
+                    if text.startswith("event: "):
+                        kind = text[7:]
+                    elif text.startswith("data: ") and kind == "version":
+                        version = int(text.split(":")[-1].strip(" }"))
+                        told.append((time.perf_counter(), version))
+                        last = version
+                    elif text.startswith("data: ") and kind in ("denied", "unavailable"):
+                        tally.error(f"{table.name} page {page}: {kind}: {text[6:]}")
+        except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
+            if not stop.is_set():
+                tally.error(f"{table.name} page {page}: stream broke: {exc!r}")
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+
+
+async def play(
+    client: httpx.AsyncClient, table: Table, every: float, start: float, end: float, tally: Tally
+) -> None:
+    """This table's commands: one every `every` seconds from `start` until `end`."""
+    at = start
+    while at < end:
+        await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        text, side = table.next_command()
+        token = random.choice([t for s, t in table.players if s == side])
+        sent = time.perf_counter()
+        try:
+            answer = await client.post(
+                f"/e/{table.name}/api/do",
+                json={"version": table.version, "text": text},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+        except httpx.HTTPError as exc:
+            tally.error(f"{table.name}: POST {text}: {exc!r}")
+        else:
+            tally.posts.append(time.perf_counter() - sent)
+            if answer.status_code != 200:
+                tally.error(f"{table.name}: POST {text}: {answer.status_code} {answer.text[:200]}")
+                if answer.status_code == 409:
+                    table.version = answer.json().get("version", table.version)
+            else:
+                table.version = answer.json()["version"]
+                table.commands.append((sent, table.version, tally.posts[-1]))
+                table.committed(text)
+        at += every
+
+
+def delays(table: Table, slow: list[tuple[float, float, float, str]]) -> tuple[list[float], list[float], int]:
+    """Per command: the time until its last page was told; per (command, page): until that page was;
+    and how many (command, page) pairs were never told. `slow` gets (every page, sent, POST, table)."""
+    every, each, missed = [], [], 0
+    for sent, version, took in table.commands:
+        worst = 0.0
+        for told in table.told:
+            at = next((t for t, v in told if v >= version and t >= sent), None)
+            if at is None:
+                missed += 1
+                continue
+            each.append(at - sent)
+            worst = max(worst, at - sent)
+        every.append(worst)
+        slow.append((worst, sent, took, table.name))
+    return every, each, missed
+
+
+async def load(
+    port: int, tables: list[Table], seconds: float, every: float, spread: float, tally: Tally, pids: list[int]
+) -> dict:
+    stop = asyncio.Event()
+    pages = []
+    total = len(tables) * (1 + len(PLAYERS))
+    began = time.perf_counter()
+    for table in tables:
+        tokens = [table.gm] + [t for _, t in table.players]
+        table.told = [[] for _ in tokens]
+        for page, token in enumerate(tokens):
+            # Pages open evenly over `spread` seconds, as a hall of people arrives: each then reconnects
+            # on its own clock when the server ends its stream. 0 (--herd): all at once, as after a restart.
+            await asyncio.sleep(max(0.0, began + spread * len(pages) / total - time.perf_counter()))
+            pages.append(asyncio.create_task(follow(port, table, token, page, stop, tally)))
+    deadline = time.perf_counter() + 120
+    while any(not told for t in tables for told in t.told) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.2)
+    opened = sum(1 for t in tables for told in t.told if told)
+    if opened < len(pages):
+        tally.error(f"{len(pages) - opened} of {len(pages)} pages never got their first version")
+    busy0, wall0 = cpu_seconds(pids), time.perf_counter()
+    start = time.perf_counter() + 0.5
+    end = start + seconds
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=30) as client:
+        players = [
+            asyncio.create_task(play(client, t, every, start + every * i / len(tables), end, tally))
+            for i, t in enumerate(tables)
+        ]
+        await asyncio.gather(*players)
+    await asyncio.sleep(GRACE)
+    busy = (cpu_seconds(pids) - busy0) / (time.perf_counter() - wall0)
+    memory = rss_mb(pids)
+    stop.set()
+    for task in pages:
+        task.cancel()
+    await asyncio.gather(*pages, return_exceptions=True)
+    every_page, each, missed, slow = [], [], 0, []
+    for t in tables:
+        a, b, m = delays(t, slow)
+        every_page += a
+        each += b
+        missed += m
+    if missed:
+        tally.error(f"{missed} (command, page) pairs never told")
+    return {
+        "commands": sum(len(t.commands) for t in tables),
+        "every": every_page,
+        "each": each,
+        "cpu": busy,
+        "rss": memory,
+        "pages": len(pages),
+        "slowest": [(w, s - start, p, name) for w, s, p, name in sorted(slow, reverse=True)[:4]],
+    }
+
+
+def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
+    """One N: a fresh schema, a fresh server, the load, the figures; the schema dropped after."""
+    database, seconds, every, workers = args.database, args.seconds, args.every, args.workers
+    spread = 0.0 if args.herd else args.open_seconds
+    schema = f"tt_load_{uuid.uuid4().hex[:10]}"
+    sep = "&" if "?" in database else "?"
+    url = f"{database}{sep}schema={schema}"
+    tally = Tally()
+    server = None
+    try:
+        made = time.perf_counter()
+        tables = make_tables(url, n)
+        print(f"  {n} tables made in {time.perf_counter() - made:.1f} s (schema {schema})", flush=True)
+        port = free_port()
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tabletrail",
+                "serve",
+                url,
+                "--workers",
+                str(workers),
+                "--port",
+                str(port),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**os.environ, **env},
+        )
+        for _ in range(300):
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/", headers={"accept": "application/json"}, timeout=2)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        time.sleep(1.0)  # the workers all up
+        pids = family(server.pid)
+        idle = rss_mb(pids)
+        own0 = time.process_time()
+        figures = asyncio.run(load(port, tables, seconds, every, spread, tally, pids))
+        figures["client_cpu"] = (time.process_time() - own0) / (seconds + GRACE)
+        figures["idle"] = idle
+        figures["workers"] = len(pids) - 1
+    finally:
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            err = server.stderr.read().decode(errors="replace") if server.stderr else ""
+            if "Traceback" in err:
+                tally.error("server traceback: " + err.strip().splitlines()[-1])
+        with psycopg.connect(database.split("?")[0], autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    figures["n"] = n
+    figures["tally"] = tally
+    return figures
+
+
+def report(f: dict, seconds: float) -> bool:
+    tally: Tally = f["tally"]
+    n = f["n"]
+    every, each = f["every"], f["each"]
+    rate = f["commands"] / seconds
+    for what in sorted(set(tally.errors))[:5]:
+        print(f"  error: {what}")
+    print(
+        f"  each page told: p50 {pct(each, 50) * 1000:.1f} ms p99 {pct(each, 99) * 1000:.1f} ms; "
+        f"server {f['workers'] + 1} processes, CPU {f['cpu']:.2f} cores busy, "
+        f"RSS {f['rss']:.0f} MB ({(f['rss'] - f['idle']) * 1024 / max(n, 1):.0f} KB a table above "
+        f"{f['idle']:.0f} MB idle); this client {f['client_cpu']:.2f} cores; "
+        f"{tally.reconnects} stream reconnects; load {os.getloadavg()[0]:.2f}"
+    )
+    slowest = ", ".join(
+        f"{name} at {at:.1f} s: {w * 1000:.0f} ms (POST {p * 1000:.0f} ms)" for w, at, p, name in f["slowest"]
+    )
+    print(f"  slowest commands (every page told): {slowest}")
+    p99 = pct(every, 99) * 1000
+    print(
+        f"tables={n} pages={f['pages']} commands/s={rate:.1f} p50_ms={pct(every, 50) * 1000:.1f} "
+        f"p99_ms={p99:.1f} post_p99_ms={pct(tally.posts, 99) * 1000:.1f} errors={len(tally.errors)} "
+        f"rss_mb={f['rss']:.0f}",
+        flush=True,
+    )
+    return not tally.errors and p99 <= LIMIT_MS and bool(every)
+
+
+LIMIT_MS = 250.0
+
+
+def main() -> None:
+    global LIMIT_MS
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--database", default=os.environ.get("TABLETRAIL_DB", DEFAULT_DATABASE))
+    parser.add_argument("--tables", type=int, default=20, help="tables for one run (default 20)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="commands are sent for this long")
+    parser.add_argument("--every", type=float, default=10.0, help="seconds between one table's commands")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument(
+        "--open-seconds", type=float, default=30.0, help="the pages open evenly over this long (default 30)"
+    )
+    parser.add_argument("--herd", action="store_true", help="every page opens at once (a server restart)")
+    parser.add_argument("--find", action="store_true", help="step N up to find the knee")
+    parser.add_argument("--start", type=int, default=25, help="--find: the first N (then doubled)")
+    parser.add_argument("--max-tables", type=int, default=800, help="--find: never more than this")
+    parser.add_argument("--limit-ms", type=float, default=LIMIT_MS, help="the knee's p99 (every page told)")
+    parser.add_argument(
+        "--server-env", action="append", default=[], metavar="NAME=VALUE",
+        help="an environment setting for the server (e.g. a cap of connections per client)",
+    )  # fmt: skip
+    args = parser.parse_args()
+    LIMIT_MS = args.limit_ms
+    env = dict(item.split("=", 1) for item in args.server_env)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = 8 * (args.max_tables if args.find else args.tables) + 256
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
+    print(
+        f"load_tables: {os.cpu_count()} cores, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
+        f"open files {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}, {args.workers} workers, "
+        f"one command a table every {args.every:g} s for {args.seconds:g} s, pages opened "
+        + ("all at once" if args.herd else f"over {args.open_seconds:g} s"),
+        flush=True,
+    )
+    if not args.find:
+        report(run(args, args.tables, env), args.seconds)
+        return
+    good, bad, n = 0, None, args.start
+    while n <= args.max_tables:
+        print(f"N={n}", flush=True)
+        if report(run(args, n, env), args.seconds):
+            good, n = n, n * 2
+        else:
+            bad = n
+            break
+    for _ in range(2):  # halve the gap twice
+        if bad is None or bad - good <= max(5, good // 8):
+            break
+        n = (good + bad) // 2
+        print(f"N={n}", flush=True)
+        if report(run(args, n, env), args.seconds):
+            good = n
+        else:
+            bad = n
+    more = "" if bad is not None else f" (never failed up to {args.max_tables})"
+    print(f"knee: tables={good}{more}; first failing: {bad}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
