@@ -37,6 +37,7 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command, Redo, Undo
+from tabletrail.events.db_store import DatabaseReads
 from tabletrail.events.errors import ConflictError, InputError, unfit
 from tabletrail.events.log import (
     KEY_VARIABLE,
@@ -85,6 +86,7 @@ from tabletrail.projections.timeline import FoldError, Timeline
 
 _seq_of, _prev_of = attrgetter("seq"), attrgetter("prev")
 _CHUNK = 16_384  # lines checked and folded together when opening a log
+KEEP = 4096  # records a database-backed encounter keeps decoded in memory; older ones are read back
 
 
 @contextmanager
@@ -118,7 +120,8 @@ class Encounter:
     def __init__(self, store: Store, clock: Callable[[], str] = now) -> None:
         self.store = store
         self.clock = clock
-        self.records: list[Record] = []  # a LazyRecords when opened from a snapshot
+        # A LazyRecords when opened from a snapshot, or on a database store (only the latest are held).
+        self.records: list[Record] = self._paged() if isinstance(store, DatabaseReads) else []
         self.timeline = Timeline()
         self.last_hash = ""
         self.key = b""  # the table's secret when this log's chain is keyed (events/log.py table_key)
@@ -132,6 +135,21 @@ class Encounter:
         self._sink: Callable[[], None] | None = None  # called at every batch end while folding
         self._short = False  # stopped at `upto`, before the end of the log
         self._unused = ""  # why the store's snapshot was not used, when it failed its checks
+
+    def _paged(self) -> list[Record]:
+        """Records kept as the latest KEEP in memory, the rest read back from the database on demand."""
+        store = self.store
+
+        def load(first: int, last: int) -> list[Record]:
+            name = store.name
+            lines = store.read(first - 1, last)  # type: ignore[call-arg]
+            return [decode(line, f"{name}:{n}") for n, line in enumerate(lines, first)]
+
+        return LazyRecords(0, load)  # type: ignore[return-value]
+
+    def _trim(self) -> None:
+        if isinstance(self.records, LazyRecords) and len(self.records.tail) > 2 * KEEP:
+            self.records.trim(KEEP)
 
     # --- opening and creating --------------------------------------------------
 
@@ -303,6 +321,7 @@ class Encounter:
                 raise failed.cause from None
             raise unfit(f"{name}:{start + failed.index + 1}", failed.cause) from None
         self.records.extend(records)
+        self._trim()
         self._batch, self._size, self._held, self._head, ids = tracked
         self._ids.update(ids)
         if hashes:
@@ -521,7 +540,9 @@ class Encounter:
         for line in lines:
             self._fold(line)
         self._snapshot_if_due()
-        return self.records[first:]
+        done = self.records[first:]
+        self._trim()
+        return done
 
     def recorded(self, command_id: str) -> list[Record] | None:
         """The records a command id appended, if it is in the log (as this encounter last read it)."""

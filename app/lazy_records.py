@@ -1,7 +1,10 @@
-"""Lazy record paging: the records of an encounter opened from a snapshot.
+"""Lazy record paging: the records of an encounter opened from a snapshot, or from a database.
 
 Those after the snapshot are in memory; those before it are read from the store
 when someone asks for them (undo reaching back, explain, a retried command id).
+An encounter folded whole from a database store keeps only its latest records
+the same way (`trim`): a decoded record takes about three times its line's bytes,
+and the database can read any of them back (issue 29).
 """
 
 from __future__ import annotations
@@ -29,6 +32,13 @@ class LazyRecords(Sequence[Record]):
 
     def extend(self, records: list[Record]) -> None:
         self.tail.extend(records)
+
+    def trim(self, keep: int) -> None:
+        """Keep only the latest `keep` records in memory; the store reads the others back when asked."""
+        drop = len(self.tail) - keep
+        if drop > 0 and self._prefix is None:
+            del self.tail[:drop]
+            self.base += drop
 
     @overload
     def __getitem__(self, index: int) -> Record: ...

@@ -9,6 +9,14 @@ It holds what the timeline needs to go on from its version: the board in force
 in force and the abandoned ones (as runs of consecutive numbers, so they stay
 small), the redo stack, and the last batch numbers.
 
+It also holds the two boards the first undo or redo after opening would go to:
+the board before the latest batch in force, and the board after the batch on top
+of the redo stack, each as only the fields that differ from the board in force
+(`Delta`: states share structure, so most fields are the very same objects). So
+the first undo after a snapshot open finds its state without folding anything
+(issue 29); a snapshot written before them has neither, and undo reaches back as
+below.
+
 It does not hold the state before and after every earlier batch, nor who entered
 each batch and what it asked: undo and redo reach those lazily. An encounter
 opened from a snapshot gives the timeline `LazyMap`s and a `LazySet` that fetch
@@ -21,6 +29,7 @@ its length) folds the log before the snapshot once and fills everything in.
 
 # Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
 # compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
+import typing
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, MutableSet
 from typing import Any, NamedTuple, TypeVar
@@ -59,6 +68,23 @@ def _board_type() -> type:
 Board: Any = _board_type()
 
 
+def _delta_type() -> type:
+    """Board's fields, each left out unless given: a board written as what differs from another."""
+    fields = [
+        (name, typing.Union[ftype, msgspec.UnsetType], msgspec.UNSET)  # noqa: UP007 - a runtime union
+        for name, ftype in zip(Board.__struct_fields__, _board_types(), strict=True)
+    ]
+    return msgspec.defstruct("Delta", fields, frozen=True, gc=False, omit_defaults=True, module=__name__)
+
+
+def _board_types() -> list[Any]:
+    by_name = {f.name: f.type for f in msgspec.structs.fields(EncounterState)}
+    return [by_name[name] for name in Board.__struct_fields__]
+
+
+Delta: Any = _delta_type()
+
+
 class Snapshot(msgspec.Struct, frozen=True, gc=False):
     format: int
     schema: int  # the event vocabulary the state was folded under
@@ -73,6 +99,10 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False):
     # The rules version of the tabletrail that took it (core/corrections.py); "" before snapshots said.
     # A snapshot is a fold of recorded facts, which no rule re-decides: any version's fits its log.
     rules_version: str = ""
+    # The board before the latest batch in force and after the batch redo would bring back, as their
+    # differences from `board` (None: no such batch, or a snapshot written before issue 29).
+    prior: Delta | None = None  # type: ignore[valid-type]
+    redo: Delta | None = None  # type: ignore[valid-type]
 
 
 _encoder = msgspec.msgpack.Encoder()
@@ -138,8 +168,25 @@ def state_of(board: Any) -> EncounterState:
     return EncounterState(grid=Grid.of(board.scenario), **values)
 
 
+def delta(state: EncounterState | None, base: EncounterState) -> Any:
+    """`state` as the fields that are not the very objects `base` holds (None for no state)."""
+    if state is None:
+        return None
+    fields = Board.__struct_fields__
+    return Delta(**{f: v for f in fields if (v := getattr(state, f)) is not getattr(base, f)})
+
+
+def undelta(d: Any, base: EncounterState) -> EncounterState:
+    """The board `delta` wrote, on `base`'s Grid (so the step prices kept on it stay shared)."""
+    changed = {f: v for f in Board.__struct_fields__ if (v := getattr(d, f)) is not msgspec.UNSET}
+    return msgspec.structs.replace(base, **changed) if changed else base
+
+
 def take(timeline: Timeline, line_hash: str, batch: int) -> Snapshot:
     """The timeline as it stands after its last record (which must end a batch)."""
+    board = timeline.board
+    prior = timeline.before.get(timeline.applied[-1]) if len(timeline.applied) > 1 else None
+    redo = timeline.after.get(timeline.undone[-1]) if timeline.undone else None
     return Snapshot(
         format=FORMAT,
         schema=SCHEMA_VERSION,
@@ -147,11 +194,13 @@ def take(timeline: Timeline, line_hash: str, batch: int) -> Snapshot:
         line_hash=line_hash,
         batch=batch,
         cursor=timeline._batch,
-        board=board_of(timeline.board),
+        board=board_of(board),
         applied=_memos.setdefault(timeline, _RunsMemo())(timeline.applied),
         undone=tuple(timeline.undone),
         abandoned=runs(sorted(timeline.abandoned)),
         rules_version=RULES_VERSION,
+        prior=delta(prior, board),
+        redo=delta(redo, board),
     )
 
 
@@ -194,6 +243,11 @@ def restore(snapshot: Snapshot, lazy: "Lazy") -> Timeline:
         lazy.first_seq,
     )
     t.seeded = lazy.seeded  # type: ignore[assignment]
+    # The first undo or redo's board, kept by the snapshot: nothing to fold for it (issue 29).
+    if snapshot.prior is not None and len(t.applied) > 1:
+        lazy.before[t.applied[-1]] = undelta(snapshot.prior, t.state)
+    if snapshot.redo is not None and t.undone:
+        lazy.after[t.undone[-1]] = undelta(snapshot.redo, t.state)
     return t
 
 

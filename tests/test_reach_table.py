@@ -116,9 +116,11 @@ def test_prices_are_kept_per_map_and_key_and_reused():
     before = dict(kept.cost)
     reach(state, "m")
     assert kept.cost == before  # the second search priced nothing new
-    # Another Speed is another key: a table of its own.
+    # A price reads of the Speed only whether it is 1 (rough's exception): other Speeds share the table.
     other = replace(f, stats={**f.stats, "speed": 5})
-    assert table_for(state, other, rs.walker(state, other)) is not kept
+    assert table_for(state, other, rs.walker(state, other)) is kept
+    one = replace(f, stats={**f.stats, "speed": 1})
+    assert table_for(state, one, rs.walker(state, one)) is not kept
     # A real Movement counts its jumps as it goes: its prices are never kept.
     from tabletrail.core.rulesets.speed_meters.steps import _Walking
 

@@ -150,6 +150,9 @@ def from_env() -> Starlette:
 
     warm()  # numpy and scipy loaded as the worker starts, not at a player's first tap
     hosts = tuple(json.loads(os.environ.get(HOSTS_ENV, "[]"))) or LOCAL_HOSTS
+    from tabletrail.core.reach import warm_up
+
+    warm_up()  # each worker imports numpy and scipy at start-up, not at a player's first tap (issue 29)
     return create_hosted_app(os.environ[DATABASE_ENV], hosts)
 
 

@@ -123,6 +123,9 @@ def serve(log: str, port: int, host: str = "127.0.0.1", allow: tuple[str, ...] =
     import uvicorn
 
     exposed = host not in LOOPBACK
+    from tabletrail.core.reach import warm_up
+
+    warm_up()  # numpy and scipy imported now, not when the first player taps a fighter (issue 29)
     app = create_app(log, hosts=allowed_hosts(host, allow), exposed=exposed)
     table: Table = app.state.table
     session, token = session_link(table.invites)

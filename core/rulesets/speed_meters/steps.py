@@ -142,9 +142,11 @@ class _Walking(QuietSteps):
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable | None:
         """What a price reads besides the map and the target cell's occupants (core/step_table.py).
 
-        A real Movement (`jumps`) counts its jumps as it goes: its prices are never kept.
+        A real Movement (`jumps`) counts its jumps as it goes: its prices are never kept. Of the
+        mover's Speed a price reads only whether it is 1 (rough's exception), so fighters of other
+        Speeds share one table (issue 29: no cliff when more fighters than tables are kept).
         """
-        return None if self.jumps else (state.settings["diagonal"], self.speed)
+        return None if self.jumps else (state.settings["diagonal"], self.speed == CU)
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
         self.rs.can_end(state, f)
