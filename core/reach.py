@@ -509,4 +509,6 @@ class _Slopes:
 def warm_up() -> None:
     """Import the compiled search's numpy and scipy now: a server calls this at start-up (issue 29),
     so the first player who taps a fighter does not wait for the import (0.3 to 0.4 s of CPU)."""
-    import tabletrail.core.reach_arrays  # noqa: F401 - imported for its side effect, the import
+    from tabletrail.core.reach_arrays import warm
+
+    warm()  # one search on a two-node graph: the lazy parts of scipy's graph search load too

@@ -146,9 +146,6 @@ def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlet
 
 def from_env() -> Starlette:
     """The app of each `serve --workers N` worker: the database is in TABLETRAIL_SERVE_DB."""
-    from tabletrail.core.reach_arrays import warm
-
-    warm()  # numpy and scipy loaded as the worker starts, not at a player's first tap
     hosts = tuple(json.loads(os.environ.get(HOSTS_ENV, "[]"))) or LOCAL_HOSTS
     from tabletrail.core.reach import warm_up
 
