@@ -19,7 +19,6 @@ from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.machines import GRAPHS
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
-from tabletrail.core.units import to_cu
 from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.events.log import Record
 from tabletrail.projections import audit
@@ -68,22 +67,7 @@ def static_board(state: EncounterState) -> dict[str, Any]:
     return {
         "name": sc.name,
         "ruleset": {"id": rs.id, "title": rs.title, "unit": rs.unit},
-        "map": {
-            "width": state.grid.width,
-            "height": state.grid.height,
-            "rows": list(sc.rows),
-            "legend": {
-                ch: {
-                    "terrain": k.terrain,
-                    "tags": sorted(k.all_tags),
-                    "ground": to_cu(k.ground),
-                    "height": to_cu(k.height),
-                    "depth": to_cu(k.depth),
-                    "climb": k.climb,
-                }
-                for ch, k in sc.legend.items()
-            },
-        },
+        "map": views.map_view(state),
         "walls": wall_lines(sc),
         "machines": {name: g.initial for name, g in sorted(GRAPHS.items())},
         "sides": sorted({f.side for f in state.fighters}),

@@ -123,6 +123,28 @@ def name_of(state: EncounterState, fid: str) -> str:
     return f.name if f is not None and f.name else fid
 
 
+
+def map_view(state: EncounterState) -> dict[str, Any]:
+    """The map as the page draws it: its size, rows and what each character stands for (heights in
+    centi-units). The table view and the replay bundle draw from the same."""
+    sc = state.scenario
+    return {
+        "width": state.grid.width,
+        "height": state.grid.height,
+        "rows": list(sc.rows),
+        "legend": {
+            ch: {
+                "terrain": k.terrain,
+                "tags": sorted(k.all_tags),
+                "ground": to_cu(k.ground),
+                "height": to_cu(k.height),
+                "depth": to_cu(k.depth),
+                "climb": k.climb,
+            }
+            for ch, k in sc.legend.items()
+        },
+    }
+
 def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
     """A fighter as its player needs it: what it can still spend, and its states, in words."""
     rs = get_ruleset(state.ruleset)
@@ -217,22 +239,7 @@ def board(enc: Encounter, live_version: int, role: str = GM) -> dict[str, Any]:
         "live": len(enc.records) == live_version,
         "name": sc.name,
         "ruleset": {"id": rs.id, "title": rs.title, "unit": rs.unit},
-        "map": {
-            "width": state.grid.width,
-            "height": state.grid.height,
-            "rows": list(sc.rows),
-            "legend": {
-                ch: {
-                    "terrain": k.terrain,
-                    "tags": sorted(k.all_tags),
-                    "ground": to_cu(k.ground),
-                    "height": to_cu(k.height),
-                    "depth": to_cu(k.depth),
-                    "climb": k.climb,
-                }
-                for ch, k in sc.legend.items()
-            },
-        },
+        "map": map_view(state),
         # Walls on cell edges (merged segments [x1, y1, x2, y2] in grid corners) and doors with their state.
         "walls": wall_lines(sc),
         "doors": door_list(state),
