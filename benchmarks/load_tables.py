@@ -466,6 +466,9 @@ def main() -> None:
     args = parser.parse_args()
     LIMIT_MS = args.limit_ms
     env = dict(item.split("=", 1) for item in args.server_env)
+    # Every page comes from 127.0.0.1, as a venue's phones come from its reverse proxy: lift the
+    # per-address cap (app/web/guard.py) unless --server-env sets it.
+    env.setdefault("TABLETRAIL_PER_CLIENT", str(8 * (args.max_tables if args.find else args.tables) + 64))
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     need = 8 * (args.max_tables if args.find else args.tables) + 256
     if soft < need:

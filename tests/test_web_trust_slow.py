@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import pytest
 import uvicorn
 from tabletrail.web.guard import Limits, config
 from tabletrail.web.server import create_app
@@ -149,3 +150,19 @@ def test_one_client_holds_at_most_its_share_of_connections(tmp_path: Path):
         time.sleep(0.2)
         url = f"http://{where[0]}:{where[1]}/api/state"
         assert httpx.get(url, headers=bearer(token), timeout=5).status_code == 200
+
+
+def test_the_cap_per_client_is_read_from_the_environment_and_a_wrong_value_named(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    from tabletrail.events.errors import InputError
+    from tabletrail.web import guard
+
+    monkeypatch.setenv(guard.PER_CLIENT_ENV, "500")
+    assert guard.limits_from_env().per_client == 500
+    monkeypatch.delenv(guard.PER_CLIENT_ENV)
+    assert guard.limits_from_env().per_client == guard.Limits().per_client
+    for bad in ("abc", "0", "-3", "1e9"):
+        monkeypatch.setenv(guard.PER_CLIENT_ENV, bad)
+        with pytest.raises(InputError, match="TABLETRAIL_PER_CLIENT"):
+            guard.limits_from_env()

@@ -23,11 +23,13 @@ bound the proxy.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import h11
+from tabletrail.events.errors import InputError
 from uvicorn import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -42,7 +44,21 @@ class Limits:
     max_connections: int = 900  # below a default descriptor limit of 1,024, with room for the logs
 
 
-LIMITS = Limits()
+PER_CLIENT_ENV = "TABLETRAIL_PER_CLIENT"  # a venue behind one reverse proxy (or a load test) raises the cap
+
+
+def limits_from_env() -> Limits:
+    """The limits in force: TABLETRAIL_PER_CLIENT, when set, is the cap per client address (all of a
+    venue's phones arrive from its reverse proxy's one address)."""
+    raw = os.environ.get(PER_CLIENT_ENV, "")
+    if not raw:
+        return Limits()
+    if not raw.isdigit() or not 1 <= int(raw) <= 100_000:
+        raise InputError(f"{PER_CLIENT_ENV}={raw!r}: expected a whole number of connections, 1 to 100000")
+    return Limits(per_client=int(raw))
+
+
+LIMITS = limits_from_env()
 
 # Open connections per (server address, client address), across every protocol instance of this process.
 _OPEN: Counter[tuple[Any, str]] = Counter()
