@@ -340,6 +340,15 @@ class Ruleset:
         if key in f.marks:
             b.emit(ev.Unmarked(fighter=f.id, key=key, rules=(rule,), note=note))
 
+    def forget_marks(
+        self, b: Batch, key: str, holds: Callable[[EncounterState, Fighter], object], rule: str, note: str
+    ) -> None:
+        """Lift `key` from every fighter for whom it no longer `holds` (a rotation, a Movement paused at a
+        door): remembered only until the fighter does something else. `note` may name `{fighter}`."""
+        for f in b.state.fighters:
+            if key in f.marks and holds(b.state, f) is None:
+                self.unmark(b, f, key, rule, note.format(fighter=f.id))
+
     def change(self, b: Batch, f: Fighter, machine: str, trigger: str, rule: str, note: str = "") -> str:
         """Ask a state machine for a transition and record it; refuses if not allowed."""
         graph = GRAPHS[machine]

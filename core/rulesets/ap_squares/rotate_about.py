@@ -101,16 +101,13 @@ class RotatingAbout(Invasion):
 
     def forget_rotations(self, b: Batch) -> None:
         """rotate-about: a rotation is remembered only until the character does something else."""
-        for f in b.state.fighters:
-            if ROTATION in f.marks and self.last_rotation(b.state, f) is None:
-                b.emit(
-                    ev.Unmarked(
-                        fighter=f.id,
-                        key=ROTATION,
-                        rules=(self.rule("rotate-about"),),
-                        note=f"{f.id} has done something else since rotating: the rotation is over",
-                    )
-                )
+        self.forget_marks(
+            b,
+            ROTATION,
+            self.last_rotation,
+            self.rule("rotate-about"),
+            "{fighter} has done something else since rotating: the rotation is over",
+        )
 
     def last_rotation(
         self, state: EncounterState, f: Fighter, cycle: int | None = None

@@ -577,16 +577,13 @@ class Shared(Ruleset):
 
     def forget_pauses(self, b: Batch) -> None:
         """stop: a Movement is going on only until the fighter does something else than use a door."""
-        for f in b.state.fighters:
-            if ON_THE_WAY in f.marks and self.paused(b.state, f) is None:
-                b.emit(
-                    ev.Unmarked(
-                        fighter=f.id,
-                        key=ON_THE_WAY,
-                        rules=(self.rule("stop"),),
-                        note=f"{f.id} has done something else: its Movement has stopped",
-                    )
-                )
+        self.forget_marks(
+            b,
+            ON_THE_WAY,
+            self.paused,
+            self.rule("stop"),
+            "{fighter} has done something else: its Movement has stopped",
+        )
 
     def keep_given(self, b: Batch) -> None:
         """adjust: meters the GM gives (or takes) between two Movements, when none is in progress,
