@@ -67,6 +67,7 @@ except ImportError:  # the postgres extra is not installed: store_for says so wh
 FORMAT = 1  # store_format of the tables below
 DEFAULT_SCHEMA = "tabletrail"
 CHANNEL = "tabletrail"  # NOTIFY channel: payload "schema\tencounter\tversion"
+INVITES_CHANGED = "invites"  # ... or, in the version's place, this: a link was made or revoked
 _T = TypeVar("_T")
 _TICKS = itertools.count()  # the order of asks and reads in this process (PostgresStore._shared)
 _COMPOSED: dict[tuple[str, str], bytes] = {}  # (schema, statement) -> its bytes (see PostgresStore._q)
@@ -691,6 +692,10 @@ class PostgresStore(DatabaseReads):
                     "ON CONFLICT (encounter, id) DO UPDATE SET line = excluded.line"
                 ),
                 (self.encounter, ident, line),
+            )
+            # Every worker keeps the links it has read; this tells them to read again (app/web/live.py).
+            conn.execute(
+                "SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.schema}\t{self.encounter}\t{INVITES_CHANGED}")
             )
 
     # --- snapshots: caches of the board --------------------------------------------
