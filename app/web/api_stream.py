@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import time
 from collections.abc import AsyncIterator
 
@@ -21,8 +22,10 @@ from tabletrail.web.invites import Denied
 from tabletrail.web.wire import Call, error, token_of
 
 POLL_SECONDS = 0.2  # how often a live stream looks at the log: well inside the 1 s promise
-STREAM_SECONDS = 30.0  # a stream ends after this and the browser reconnects (servers stop cleanly)
-KEEPALIVE_SECONDS = 10.0
+# A stream ends after STREAM_SECONDS, less up to a quarter (so a hall of pages opened together does not
+# reconnect together), and the browser reconnects: servers can stop cleanly, and a reconnect is cheap.
+STREAM_SECONDS = 120.0
+KEEPALIVE_SECONDS = 20.0  # a comment line this often: well inside a reverse proxy's usual 60 s idle cut
 
 
 def resumed(last_event_id: str | None) -> int:
@@ -35,17 +38,19 @@ async def stream(call: Call) -> Response:
     """`event: version` at once and at every change, unless the client already has that version: `?last=N`,
     or the Last-Event-ID header a reconnecting EventSource sends (so a client resumes without missing a
     version, or being told one twice)."""
-    table, changes = call.table, call.changes
+    table, heard = call.table, call.heard
     token = token_of(call.request, query=True)  # EventSource can't set a header
     try:
-        seconds = float(call.request.query_params.get("seconds", STREAM_SECONDS))
+        asked = call.request.query_params.get("seconds")
+        seconds = float(asked) if asked is not None else STREAM_SECONDS * random.uniform(0.75, 1.0)
         last = int(call.request.query_params.get("last", resumed(call.request.headers.get("last-event-id"))))
     except ValueError:
         return error(400, "bad request", "stream: seconds and last must be numbers")
     if not math.isfinite(seconds) or seconds < 0:  # a NaN would never end the stream
         return error(400, "bad request", f"stream: seconds must be a number from 0 up, got {seconds}")
 
-    def look() -> int | Denied | Unavailable:
+    def read() -> int | Denied | Unavailable:
+        """The link checked and the version read from the store (a query each: run in a thread)."""
         try:
             table.invites.check(token)  # a link revoked meanwhile ends its stream at once
             return table.version()
@@ -54,14 +59,29 @@ async def stream(call: Call) -> Response:
         except Unavailable as exc:  # the database is restarting: the page is told, and waits
             return exc
 
+    async def look() -> int | Denied | Unavailable:
+        """As read(), but from what the listener heard when it can tell: no query, no thread."""
+        known = heard.version() if heard is not None else None
+        if known is not None and table.invites.cached():
+            try:
+                table.invites.check(token)
+            except Denied as exc:
+                return exc
+            return known
+        epoch = heard.epoch() if heard is not None else 0
+        version = await anyio.to_thread.run_sync(read)
+        if heard is not None and isinstance(version, int):
+            heard.note(version, epoch)  # the next look of any page of this table needs no query
+        return version
+
     async def updates() -> AsyncIterator[str]:
         seen = last
         quiet = time.monotonic()
         end = time.monotonic() + min(seconds, STREAM_SECONDS)
         yield "retry: 300\n\n"
         while True:
-            woken = changes() if changes is not None else None  # taken before looking: none missed
-            version = await anyio.to_thread.run_sync(look)
+            woken = heard.changed() if heard is not None else None  # taken before looking: none missed
+            version = await look()
             if isinstance(version, Denied):
                 said = {"status": version.status, "message": version.reason}
                 yield f"event: denied\ndata: {json.dumps(said)}\n\n"

@@ -36,7 +36,7 @@ from tabletrail.core.units import plural
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.postgres_store import CHANNEL, NAME, PostgresStore, encounters, parse_url
 from tabletrail.web.guard import GUARDED, LIMITS
-from tabletrail.web.live import Broker
+from tabletrail.web.live import Broker, Heard
 from tabletrail.web.server import LOCAL_HOSTS, STATIC, allowed_hosts, create_app
 from tabletrail.web.wire import notice
 
@@ -69,7 +69,7 @@ class Encounters:
                     store=store,
                     hosts=self.hosts,
                     exposed=self.exposed,
-                    changes=lambda: self.broker.changed(name),
+                    heard=Heard(self.broker, name),
                 )
                 self.apps[name] = app
             return app
@@ -80,7 +80,8 @@ class Encounters:
             response: Response = _error(404, "not found", f"no encounter {name!r}: not a name")
             return await response(scope, receive, send)
         try:
-            app = await anyio.to_thread.run_sync(self.app_for, name)
+            # An encounter already open is found without a thread; opening one reads the database.
+            app = self.apps.get(name) or await anyio.to_thread.run_sync(self.app_for, name)
         except LookupError as exc:
             response = _error(404, "not found", str(exc))
         except Unavailable as exc:

@@ -162,6 +162,37 @@ class StoreKeep:
         self.store.save_invite(invite.id, msgspec.json.encode(invite))  # type: ignore[attr-defined]
 
 
+class HeardKeep:
+    """A keep read again only when `mark()` has changed since it was last read (None: every time).
+
+    A hosted worker's listener gives the mark (app/web/live.py): it changes at every
+    "invites" NOTIFY, so a link made or revoked through any worker is read again at
+    once, and a page's requests and live stream check their link without a query.
+    """
+
+    def __init__(self, keep: Keep, mark: Callable[[], object | None]) -> None:
+        self.keep = keep
+        self.mark = mark
+        self._read: tuple[object, list[Invite]] | None = None
+
+    def fresh(self) -> bool:
+        """Whether load() would answer from what was read, with no query."""
+        mark = self.mark()
+        return mark is not None and self._read is not None and self._read[0] == mark
+
+    def load(self) -> list[Invite]:
+        mark = self.mark()  # taken before reading: a change during the read is read again next time
+        if mark is not None and self._read is not None and self._read[0] == mark:
+            return self._read[1]
+        links = self.keep.load()
+        self._read = (mark, links) if mark is not None else None
+        return links
+
+    def save(self, invite: Invite) -> None:
+        self._read = None
+        self.keep.save(invite)
+
+
 def keep_for(log: str | Path, store: Store) -> Keep:
     """The invites of this encounter: with its store when the store keeps them, in its SQLite file,
     else beside its JSON Lines file."""
@@ -288,6 +319,10 @@ class Invites:
 
     def all(self) -> list[Invite]:
         return list(self.keep.load())
+
+    def cached(self) -> bool:
+        """Whether check() would need no query now (a hosted worker's links, unchanged since read)."""
+        return isinstance(self.keep, HeardKeep) and self.keep.fresh()
 
     def revoke(self, ident: str) -> Invite:
         """Revoke a link by its id; its next request (and its live stream) is refused."""

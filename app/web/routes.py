@@ -20,7 +20,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from starlette.requests import Request
@@ -42,6 +42,9 @@ from tabletrail.web.bodies import CommandBody, InviteBody, UndoBody
 from tabletrail.web.invites import GM, Denied, Invite
 from tabletrail.web.table import Table
 from tabletrail.web.wire import BadRequest, Call, bad, denied, error, read_body, token_in_address, token_of
+
+if TYPE_CHECKING:
+    from tabletrail.web.live import Heard  # needs psycopg: only hosted tables have one
 
 ANYONE, WATCHER, PLAYER = "anyone", "watcher", "player"
 ROLES = (ANYONE, WATCHER, PLAYER, GM)  # each may call what the ones before it may
@@ -167,15 +170,13 @@ ROUTES: tuple[Endpoint, ...] = (
 )  # fmt: skip
 
 
-def starlette_routes(
-    table: Table, exposed: bool = False, changes: Callable[[], anyio.Event] | None = None
-) -> list[BaseRoute]:
+def starlette_routes(table: Table, exposed: bool = False, heard: Heard | None = None) -> list[BaseRoute]:
     """The Starlette routes of ROUTES, each guarded as its entry says, for one table."""
-    return [Route(e.path, _asgi(e, table, exposed, changes), methods=[e.method], name=e.name) for e in ROUTES]
+    return [Route(e.path, _asgi(e, table, exposed, heard), methods=[e.method], name=e.name) for e in ROUTES]
 
 
 def _asgi(
-    e: Endpoint, table: Table, exposed: bool, changes: Callable[[], anyio.Event] | None
+    e: Endpoint, table: Table, exposed: bool, heard: Heard | None
 ) -> Callable[[Request], Awaitable[Response]]:
     """The route's endpoint: its token and role checked, its body decoded, then its handler."""
     is_async = inspect.iscoroutinefunction(e.handler)
@@ -187,7 +188,10 @@ def _asgi(
             if token is None and "token" in request.query_params:
                 return token_in_address(request)
             try:
-                who = await anyio.to_thread.run_sync(table.invites.check, token)
+                if table.invites.cached():  # the links read before still stand: no query, no thread
+                    who = table.invites.check(token)
+                else:
+                    who = await anyio.to_thread.run_sync(table.invites.check, token)
             except Denied as exc:
                 return denied(exc)
             if not may(who, e.role):
@@ -198,7 +202,7 @@ def _asgi(
                 body = await read_body(request, e.body)
             except BadRequest as exc:
                 return bad(exc)
-        call = Call(request, table, who, body, exposed, changes)
+        call = Call(request, table, who, body, exposed, heard)
         if is_async:
             return await e.handler(call)  # type: ignore[misc]
         return await anyio.to_thread.run_sync(e.handler, call)  # type: ignore[arg-type, return-value]

@@ -25,11 +25,9 @@ from __future__ import annotations
 import contextlib
 import shlex
 import socket
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -47,6 +45,9 @@ from tabletrail.web.routes import starlette_routes
 from tabletrail.web.table import Table
 from tabletrail.web.wire import error
 
+if TYPE_CHECKING:
+    from tabletrail.web.live import Heard  # needs psycopg: only hosted tables have one
+
 __all__ = ["LOCAL_HOSTS", "STATIC", "Table", "allowed_hosts", "create_app", "lan_address", "serve"]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -57,18 +58,19 @@ def create_app(
     store: Store | None = None,
     hosts: tuple[str, ...] = LOCAL_HOSTS,
     exposed: bool = False,
-    changes: Callable[[], anyio.Event] | None = None,
+    heard: Heard | None = None,
 ) -> Starlette:
     """The table view of one encounter log, answering only requests addressed to `hosts`.
 
     (Checking the Host header keeps a page of another site, served from a name
     that resolves to this machine, from reading or driving the table.) `exposed`
     says the server listens beyond this machine: the page then warns that links
-    are bearer secrets and that TLS is a reverse proxy's job. `changes()`, when
-    given, is an event set at the log's next change (a PostgreSQL NOTIFY,
-    app/web/live.py): live streams wait on it instead of polling the log.
+    are bearer secrets and that TLS is a reverse proxy's job. `heard`, when
+    given, is what this worker's PostgreSQL listener hears of the encounter
+    (app/web/live.py): live streams wait on its changes instead of polling the
+    log, and links are read again only when it says they changed.
     """
-    table = Table(log, store)
+    table = Table(log, store, heard)
 
     def broken_log(request: Request, exc: Exception) -> Response:
         return error(500, "log unreadable", str(exc))
@@ -78,7 +80,7 @@ def create_app(
 
     app = Starlette(
         routes=[
-            *starlette_routes(table, exposed, changes),
+            *starlette_routes(table, exposed, heard),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={InputError: broken_log, Unavailable: unavailable},

@@ -14,6 +14,7 @@ import hashlib
 import os
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tabletrail.cli_store import store_for
 from tabletrail.core.refusal import Rejection
@@ -22,14 +23,17 @@ from tabletrail.events.commands import Command
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.log import JsonlStore, Record, Store
 from tabletrail.events.picture import MAX_PICTURE_BYTES, PictureSpec
-from tabletrail.web.invites import Invites, encounter_key, keep_for
+from tabletrail.web.invites import HeardKeep, Invites, encounter_key, keep_for
 from tabletrail.web.wire import Stale
+
+if TYPE_CHECKING:
+    from tabletrail.web.live import Heard  # needs psycopg: only hosted tables have one
 
 
 class Table:
     """One encounter log shared by every screen: read when it changes, written under a lock."""
 
-    def __init__(self, path: str | Path, store: Store | None = None) -> None:
+    def __init__(self, path: str | Path, store: Store | None = None, heard: Heard | None = None) -> None:
         self.path = Path(path)
         self.store = store if store is not None else store_for(str(path))
         self.lock = threading.RLock()
@@ -37,7 +41,10 @@ class Table:
         self._mark: tuple[int, ...] | None = None
         self.closing = threading.Event()  # set when the server stops: live streams end cleanly
         self.live()  # a missing or broken log is an error now, not at the first click
-        self.invites = Invites(keep_for(path, self.store), encounter_key(self.store))
+        keep = keep_for(path, self.store)
+        if heard is not None:  # the listener says when another worker made or revoked a link
+            keep = HeardKeep(keep, heard.links_mark)
+        self.invites = Invites(keep, encounter_key(self.store))
         self._pictures: dict[str, tuple[Path, int, int]] = {}  # sha256 -> the file found, its size, mtime
 
     def picture_file(self, spec: PictureSpec) -> Path | None:

@@ -123,7 +123,6 @@ def name_of(state: EncounterState, fid: str) -> str:
     return f.name if f is not None and f.name else fid
 
 
-
 def map_view(state: EncounterState) -> dict[str, Any]:
     """The map as the page draws it: its size, rows and what each character stands for (heights in
     centi-units). The table view and the replay bundle draw from the same."""
@@ -144,6 +143,7 @@ def map_view(state: EncounterState) -> dict[str, Any]:
             for ch, k in sc.legend.items()
         },
     }
+
 
 def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
     """A fighter as its player needs it: what it can still spend, and its states, in words."""

@@ -8,12 +8,10 @@ client read every refusal the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import anyio
 import msgspec
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -22,6 +20,7 @@ from tabletrail.events.limits import MAX_BODY_BYTES, check_nesting
 from tabletrail.web.invites import Denied, Invite
 
 if TYPE_CHECKING:
+    from tabletrail.web.live import Heard
     from tabletrail.web.table import Table
 
 _T = TypeVar("_T")
@@ -166,7 +165,7 @@ class Call:
     who: Invite | None = None  # None only on the routes anyone may call
     body: Any = None  # an instance of the route's declared body type, or None
     exposed: bool = False  # the server listens beyond this machine (the page warns about bearer links)
-    changes: Callable[[], anyio.Event] | None = None  # the log's next change (PostgreSQL NOTIFY), if told
+    heard: Heard | None = None  # what this worker's PostgreSQL listener hears of the log, if it has one
 
     @property
     def user(self) -> Invite:
