@@ -54,15 +54,22 @@ class Encounters:
         self.exposed = exposed
         self.broker = Broker(self.where.conninfo, self.where.schema, CHANNEL)
         self.apps: dict[str, Starlette] = {}
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # guards `opening`
+        self.opening: dict[str, threading.Lock] = {}  # one lock an encounter name, made at its first request
 
     def app_for(self, name: str) -> Starlette:
-        """The encounter's table view (an unknown encounter, or the database down, is an InputError)."""
+        """The encounter's table view (an unknown encounter, or the database down, is an InputError).
+        Opening one folds its log: each encounter has its own lock, so opening one never holds up
+        another's first request."""
         with self.lock:
+            opening = self.opening.setdefault(name, threading.Lock())
+        with opening:
             app = self.apps.get(name)
             if app is None:
                 store = PostgresStore(self.url, encounter=name)
                 if not store.exists():
+                    with self.lock:  # a name asked for at random leaves nothing behind
+                        self.opening.pop(name, None)
                     raise LookupError(f"{store.name}: no encounter {name!r} in this database")
                 app = create_app(
                     store.name,
