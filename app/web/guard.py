@@ -12,8 +12,11 @@ protocol with what is missing:
   of its head; otherwise the connection is closed (a 408 when it can still be said);
 - one client address holds at most PER_CLIENT connections at once: another is
   answered 503 and closed at once;
-- the whole process answers at most MAX_CONNECTIONS at once (uvicorn's
-  `limit_concurrency`, well below the descriptor limit).
+- the whole process answers at most `max_connections` at once (uvicorn's
+  `limit_concurrency`): what its descriptor limit allows, less room for its logs
+  and database connections. The process first raises its soft limit to the hard
+  one (up to MOST_CONNECTIONS): a convention's live pages, spread unevenly over
+  the workers, must not meet a cap set for a 1,024-descriptor default.
 
 Behind a reverse proxy every client shares the proxy's address: its own limits
 (nginx's `client_header_timeout`, `limit_conn`) then guard the table, and these
@@ -44,6 +47,29 @@ class Limits:
     max_connections: int = 900  # below a default descriptor limit of 1,024, with room for the logs
 
 
+MOST_CONNECTIONS = 10_000  # a process never holds more, whatever its descriptor limit
+DESCRIPTOR_ROOM = 124  # descriptors kept for logs, database connections and the listening socket
+
+
+def connection_cap() -> int:
+    """How many connections this process may hold: its descriptor limit (raised to the hard limit,
+    as far as MOST_CONNECTIONS needs) less DESCRIPTOR_ROOM; 900 where the limit can't be read."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system
+        return Limits.max_connections
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = MOST_CONNECTIONS + DESCRIPTOR_ROOM
+    if soft < want and (hard == resource.RLIM_INFINITY or soft < hard):
+        raised = want if hard == resource.RLIM_INFINITY else min(hard, want)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):
+            pass
+    return max(100, min(MOST_CONNECTIONS, soft - DESCRIPTOR_ROOM))
+
+
 PER_CLIENT_ENV = "TABLETRAIL_PER_CLIENT"  # a venue behind one reverse proxy (or a load test) raises the cap
 
 
@@ -51,11 +77,12 @@ def limits_from_env() -> Limits:
     """The limits in force: TABLETRAIL_PER_CLIENT, when set, is the cap per client address (all of a
     venue's phones arrive from its reverse proxy's one address)."""
     raw = os.environ.get(PER_CLIENT_ENV, "")
+    cap = connection_cap()
     if not raw:
-        return Limits()
+        return Limits(max_connections=cap)
     if not raw.isdigit() or not 1 <= int(raw) <= 100_000:
         raise InputError(f"{PER_CLIENT_ENV}={raw!r}: expected a whole number of connections, 1 to 100000")
-    return Limits(per_client=int(raw))
+    return Limits(per_client=int(raw), max_connections=cap)
 
 
 LIMITS = limits_from_env()
