@@ -11,7 +11,9 @@ next turn, then its side ends the turn. Table clocks are spread evenly over the
 interval. The pages open evenly over --open-seconds (30, a stream's length), as a
 hall of players arrives, so their reconnects are spread too; --herd opens them all
 at once, as after a server restart, when every stream then ends and reconnects in
-the same second.
+the same second. With --fetch a page has seen a move only once it holds the new
+board (`GET /api/state` on a keep-alive connection of its own, as table.js asks
+for it when told), not when the stream told it.
 
 Figures per N: commands/s committed; p50/p99 from a command's POST to the moment
 the LAST page of its table was told of it (the version event); p99 of the POST
@@ -42,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import resource
@@ -186,9 +189,51 @@ def make_tables(database: str, n: int) -> list[Table]:
 # --- one page's live stream: a raw HTTP/1.1 connection, chunked server-sent events ------------------------
 
 
-async def follow(port: int, table: Table, token: str, page: int, stop: asyncio.Event, tally: Tally) -> None:
-    """Follow the stream as a browser's EventSource does: reconnect (with the last version) when it ends."""
+class Board:
+    """A page's own keep-alive connection for `GET /api/state`, as table.js asks for the board when told."""
+
+    def __init__(self, port: int, table: Table, token: str) -> None:
+        self.port, self.path, self.token = port, f"/e/{table.name}/api/state", token
+        self.conn: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def version(self) -> int:
+        """The version of the board the server answers (a broken connection is opened again once)."""
+        for attempt in (1, 2):
+            if self.conn is None:
+                self.conn = await asyncio.open_connection("127.0.0.1", self.port)
+            reader, writer = self.conn
+            try:
+                writer.write(
+                    f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                    f"Authorization: Bearer {self.token}\r\n\r\n".encode()
+                )
+                status = await reader.readline()
+                if not status:  # the server closed the idle keep-alive connection: open another
+                    raise ConnectionResetError("closed while idle")
+                length = 0
+                while (line := await reader.readline()) not in (b"\r\n", b""):
+                    key, _, value = line.partition(b":")
+                    if key.strip().lower() == b"content-length":
+                        length = int(value)
+                body = await reader.readexactly(length)
+                if b" 200 " not in status:
+                    raise ValueError(f"board answered {status.decode().strip()!r}: {body[:120]!r}")
+                return int(json.loads(body)["version"])
+            except (OSError, asyncio.IncompleteReadError):
+                writer.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+
+async def follow(
+    port: int, table: Table, token: str, page: int, stop: asyncio.Event, tally: Tally, fetch: bool
+) -> None:
+    """Follow the stream as a browser's EventSource does: reconnect (with the last version) when it ends.
+    With `fetch`, a page has seen a version once it holds that board (GET /api/state), as table.js does."""
     told = table.told[page]
+    board = Board(port, table, token) if fetch else None
     last = -1
     first = True
     while not stop.is_set():
@@ -229,6 +274,8 @@ async def follow(port: int, table: Table, token: str, page: int, stop: asyncio.E
                         kind = text[7:]
                     elif text.startswith("data: ") and kind == "version":
                         version = int(text.split(":")[-1].strip(" }"))
+                        if board is not None:
+                            version = await board.version()
                         told.append((time.perf_counter(), version))
                         last = version
                     elif text.startswith("data: ") and kind in ("denied", "unavailable"):
@@ -292,7 +339,14 @@ def delays(table: Table, slow: list[tuple[float, float, float, str]]) -> tuple[l
 
 
 async def load(
-    port: int, tables: list[Table], seconds: float, every: float, spread: float, tally: Tally, pids: list[int]
+    port: int,
+    tables: list[Table],
+    seconds: float,
+    every: float,
+    spread: float,
+    tally: Tally,
+    pids: list[int],
+    fetch: bool = False,
 ) -> dict:
     stop = asyncio.Event()
     pages = []
@@ -305,7 +359,7 @@ async def load(
             # Pages open evenly over `spread` seconds, as a hall of people arrives: each then reconnects
             # on its own clock when the server ends its stream. 0 (--herd): all at once, as after a restart.
             await asyncio.sleep(max(0.0, began + spread * len(pages) / total - time.perf_counter()))
-            pages.append(asyncio.create_task(follow(port, table, token, page, stop, tally)))
+            pages.append(asyncio.create_task(follow(port, table, token, page, stop, tally, fetch)))
     deadline = time.perf_counter() + 120
     while any(not told for t in tables for told in t.told) and time.perf_counter() < deadline:
         await asyncio.sleep(0.2)
@@ -388,7 +442,7 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
         pids = family(server.pid)
         idle = rss_mb(pids)
         own0 = time.process_time()
-        figures = asyncio.run(load(port, tables, seconds, every, spread, tally, pids))
+        figures = asyncio.run(load(port, tables, seconds, every, spread, tally, pids, args.fetch))
         figures["client_cpu"] = (time.process_time() - own0) / (seconds + GRACE)
         figures["idle"] = idle
         figures["workers"] = len(pids) - 1
@@ -455,6 +509,11 @@ def main() -> None:
         "--open-seconds", type=float, default=30.0, help="the pages open evenly over this long (default 30)"
     )
     parser.add_argument("--herd", action="store_true", help="every page opens at once (a server restart)")
+    parser.add_argument(
+        "--fetch",
+        action="store_true",
+        help="a page has seen a move once it holds its board (GET /api/state)",
+    )
     parser.add_argument("--find", action="store_true", help="step N up to find the knee")
     parser.add_argument("--start", type=int, default=25, help="--find: the first N (then doubled)")
     parser.add_argument("--max-tables", type=int, default=800, help="--find: never more than this")
@@ -477,7 +536,8 @@ def main() -> None:
         f"load_tables: {os.cpu_count()} cores, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
         f"open files {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}, {args.workers} workers, "
         f"one command a table every {args.every:g} s for {args.seconds:g} s, pages opened "
-        + ("all at once" if args.herd else f"over {args.open_seconds:g} s"),
+        + ("all at once" if args.herd else f"over {args.open_seconds:g} s")
+        + ("; each page fetches the board when told" if args.fetch else ""),
         flush=True,
     )
     if not args.find:

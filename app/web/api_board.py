@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from starlette.responses import FileResponse, JSONResponse, Response
 from tabletrail.core.doors import doors_beside
 from tabletrail.core.refusal import Rejection
@@ -53,9 +54,19 @@ def state(call: Call) -> Response:
             if not 1 <= at <= version:
                 return error(400, "bad request", f"at: {at} is outside the log (1 to {version})")
             if at != version:
-                enc = table.past(at)
-        shown = redact.board(call.user, enc, views.board(enc, version, call.user.role))
-        return JSONResponse({**shown, "me": me_of(call.user), "exposed": exposed_for(call)})
+                past = table.past(at)
+                shown = redact.board(call.user, past, views.board(past, version, call.user.role))
+                return JSONResponse({**shown, "me": me_of(call.user), "exposed": exposed_for(call)})
+        role = call.user.role
+        board = table.encoded_once(
+            enc,
+            version,
+            role,
+            lambda: msgspec.json.encode(redact.board(call.user, enc, views.board(enc, version, role))),
+        )
+    # The board is the same for every page of the side; who asks is spliced in after it.
+    mine = msgspec.json.encode({"me": me_of(call.user), "exposed": exposed_for(call)})
+    return Response(board[:-1] + b"," + mine[1:], media_type="application/json")
 
 
 def options(call: Call) -> Response:

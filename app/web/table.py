@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,6 +46,8 @@ class Table:
         if heard is not None:  # the listener says when another worker made or revoked a link
             keep = HeardKeep(keep, heard.links_mark)
         self.invites = Invites(keep, encounter_key(self.store))
+        self._encoded_for: tuple[Encounter | None, int] = (None, -1)  # see encoded_once
+        self._encoded: dict[str, bytes] = {}
         self._pictures: dict[str, tuple[Path, int, int]] = {}  # sha256 -> the file found, its size, mtime
 
     def picture_file(self, spec: PictureSpec) -> Path | None:
@@ -102,6 +105,17 @@ class Table:
 
     def version(self) -> int:
         return len(self.live().records)
+
+    def encoded_once(self, enc: Encounter, version: int, role: str, encode: Callable[[], bytes]) -> bytes:
+        """What `encode()` makes for `role` at this version of `enc`, made once for every page of that
+        role: a move's six pages ask for the board together, and a side's pages see the same one."""
+        with self.lock:
+            if self._encoded_for[0] is not enc or self._encoded_for[1] != version:
+                self._encoded_for, self._encoded = (enc, version), {}
+            made = self._encoded.get(role)
+            if made is None:
+                made = self._encoded[role] = encode()
+            return made
 
     def past(self, at: int) -> Encounter:
         """A read-only view of the encounter as it stood after sequence number `at`."""
