@@ -210,11 +210,12 @@ def asyncapi(base: str = "") -> dict[str, Any]:
         "info": {
             "title": f"{TITLE}: the live stream",
             "version": _version(),
-            "description": "Server-sent events at GET /api/stream. A stream ends after 30 s (`?seconds=` "
-            "asks for less) and the browser reconnects by itself (`retry: 300`). To resume after a "
-            "drop, reconnect with the header Last-Event-ID (an EventSource sends it by itself) or "
-            "?last=N: the version you have. The stream then says a version only when the log has "
-            "moved past it. Lines starting with ':' are keep-alives.",
+            "description": "Server-sent events at GET /api/stream. A stream ends after 90 to 120 s "
+            "(`?seconds=` asks for less) and the browser reconnects by itself (`retry: 300`). To "
+            "resume after a drop, reconnect with the header Last-Event-ID (an EventSource sends it "
+            "by itself) or ?last=N: the version you have. The stream then says a version only when "
+            "the log has moved past it. Lines starting with ':' are keep-alives (every 20 s while the "
+            "table is quiet).",
         },
         "servers": {
             "table": {
