@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from tabletrail.cli import main
 from test_web_e2e import WAIT_MS, Running, browser  # noqa: F401 - the module's browser fixture
 from test_web_support import new_log
@@ -33,7 +34,7 @@ def test_the_page_downloads_the_bundle_its_link_may_see(
             button = page.locator("#download-bundle")
             if not button.is_visible():
                 page.locator("#drawer-toggle").click()
-            assert button.text_content() == label
+            expect(button).to_have_text(label)  # set once the page has read its link (me.gm)
             with page.expect_download() as got:
                 button.click()
             saved = tmp_path / got.value.suggested_filename

@@ -31,13 +31,40 @@ if TYPE_CHECKING:
     from tabletrail.web.live import Heard  # needs psycopg: only hosted tables have one
 
 
+class Hold:
+    """The table's re-entrant lock, which remembers whether the log was looked at during this hold.
+
+    A request holds it for its whole answer and may ask for the live encounter several
+    times (a POST: its version, the command's check, the write, the answer); the log is
+    looked at once a hold, so a hosted table asks its database once and the request
+    sees one version throughout. A write made meanwhile elsewhere is still caught:
+    the append carries the version it was decided on.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self.depth = 0  # how many times the holder has entered
+        self.looked = False  # the log was looked at since the outermost enter
+
+    def __enter__(self) -> Hold:
+        self._lock.acquire()
+        self.depth += 1
+        if self.depth == 1:
+            self.looked = False
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.depth -= 1
+        self._lock.release()
+
+
 class Table:
     """One encounter log shared by every screen: read when it changes, written under a lock."""
 
     def __init__(self, path: str | Path, store: Store | None = None, heard: Heard | None = None) -> None:
         self.path = Path(path)
         self.store = store if store is not None else store_for(str(path))
-        self.lock = threading.RLock()
+        self.lock = Hold()
         self._enc: Encounter | None = None
         self._mark: tuple[int, ...] | None = None
         self.closing = threading.Event()  # set when the server stops: live streams end cleanly
@@ -92,6 +119,8 @@ class Table:
     def live(self) -> Encounter:
         """The encounter as the log has it now: what others appended is folded in first."""
         with self.lock:
+            if self.lock.looked and self.lock.depth > 1 and self._enc is not None:
+                return self._enc  # looked at already during the request that holds the lock
             mark = self._signature()
             if self._enc is None:
                 self._enc = Encounter.open(self.store)
@@ -101,6 +130,7 @@ class Table:
                 except InputError:
                     self._enc = Encounter.open(self.store)  # not a plain append: read it all again
             self._mark = mark
+            self.lock.looked = True
             return self._enc
 
     def version(self) -> int:
@@ -133,6 +163,8 @@ class Table:
             try:
                 result = enc.execute(command, text, command_id)
             except ConflictError:  # another program appended between our look and our write
+                self.lock.looked = False  # look again: the page is told the version it missed
                 raise Stale(seen, self.version()) from None
-            self._mark = self._signature()  # our own append is already folded in
+            # Our own append is already folded in: a database's version is the record count it now holds.
+            self._mark = self._signature() if isinstance(self.store, JsonlStore) else (len(enc.records),)
             return result
