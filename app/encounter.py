@@ -148,8 +148,10 @@ class Encounter:
         return LazyRecords(0, load)  # type: ignore[return-value]
 
     def _trim(self) -> None:
+        """Keep the latest KEEP records decoded, and pack what the timeline keeps of older batches."""
         if isinstance(self.records, LazyRecords) and len(self.records.tail) > 2 * KEEP:
             self.records.trim(KEEP)
+            self.timeline.pack(self.records.tail[0].batch)
 
     # --- opening and creating --------------------------------------------------
 
