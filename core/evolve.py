@@ -157,7 +157,8 @@ def _door(s: EncounterState, e: ev.DoorChanged) -> EncounterState:
     return replace(s, doors={**s.doors, e.door: e.dest})
 
 
-def _no_change(s: EncounterState, e: ev.Event) -> EncounterState:
+def no_change(s: EncounterState, e: ev.Event) -> EncounterState:
+    """The fold of a fact that changes nothing on the board (a replay need not call it)."""
     return s
 
 
@@ -178,13 +179,13 @@ BOARD: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
     ev.BoardMarked: _board_marked,
     ev.DoorChanged: _door,
     ev.TurnStarted: _turn_started,
-    ev.TurnEnded: _no_change,
+    ev.TurnEnded: no_change,
     ev.RoundStarted: _round_started,
     ev.PassStarted: _pass_started,
     ev.OrderChanged: _order_changed,
     ev.SettingChanged: _setting_changed,
-    ev.CommandIssued: _no_change,
-    ev.RulingMade: _no_change,
+    ev.CommandIssued: no_change,
+    ev.RulingMade: no_change,
 }
 
 

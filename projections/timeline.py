@@ -15,7 +15,7 @@ from collections.abc import ItemsView, Iterable, Iterator, KeysView, Sequence, V
 from typing import Any, Generic, TypeVar
 
 import msgspec
-from tabletrail.core.evolve import APPLY, initial_state
+from tabletrail.core.evolve import APPLY, initial_state, no_change
 from tabletrail.core.state import EncounterState
 from tabletrail.events.log import Record
 from tabletrail.events.types import (
@@ -131,6 +131,11 @@ class Packed(dict[int, V], Generic[V]):
         return f"Packed({len(self._keys)} packed, {dict.__len__(self)} held)"
 
 
+def _index(records: Sequence[Record], record: Record | None) -> int:
+    """Where `record` is among `records` (the one a fold failed at)."""
+    return next((i for i, r in enumerate(records) if r is record), 0)
+
+
 _packer = msgspec.msgpack.Encoder()
 _unpackers: dict[type, msgspec.msgpack.Decoder[Any]] = {}  # one a kind, made when first needed
 
@@ -214,38 +219,52 @@ class Timeline:
     def extend(self, records: Sequence[Record]) -> None:
         """`apply` each record in turn, in one loop: replay's hot path.
 
-        A fact inside the batch already begun (most records) is folded right here;
-        anything else (a batch's first record, undo, redo, the start) goes through
-        `apply`. A record the fold cannot take raises FoldError naming its index.
+        A board fact (most records) is folded right here, and the state after its
+        batch written once, when the batch ends; a fact whose fold changes nothing
+        (a command, a turn's end) is not folded at all. Anything else (undo, redo,
+        the start, an abandon) goes through `apply`. A record the fold cannot take
+        raises FoldError naming its index.
         """
         fold_of, commands, seeded, after = APPLY.get, self.commands, self.seeded, self.after
         before, first_seq, actors, applied = self.before, self.first_seq, self.actors, self.applied
         state, current = self.state, self._batch
-        i = 0
+        folded = False  # `state` holds facts of batch `current` not yet written to `after`
+        record = None
         try:
-            for i, record in enumerate(records):  # noqa: B007 - i names the record at fault
+            for record in records:
                 event = record.event
                 kind = type(event)
                 fold = fold_of(kind)
                 if fold is None or state is None:  # undo, redo, the start, an abandon: apply's cases
+                    if folded:
+                        after[current], folded = state, False
                     self.state, self._batch = state, current
                     self.apply(record)
                     state, current = self.state, self._batch
                     continue
                 if record.batch != current:  # a new command's batch begins, as in apply
+                    if folded:
+                        after[current] = state
                     current = record.batch
                     first_seq[current] = record.seq
                     actors[current] = record.actor
                     applied.append(current)
                     before[current] = state
-                if kind is CommandIssued:
-                    commands[current] = event
-                elif kind is CheckRolled and event.source == "seeded":
+                folded = True
+                if fold is no_change:
+                    if kind is CommandIssued:
+                        commands[current] = event
+                    continue
+                if kind is CheckRolled and event.source == "seeded":
                     seeded.add(current)
-                state = after[current] = fold(state, event)
+                state = fold(state, event)
         except Exception as exc:
+            if folded:
+                after[current] = state
             self.state, self._batch = state, current
-            raise FoldError(i, exc) from exc
+            raise FoldError(_index(records, record), exc) from exc
+        if folded:
+            after[current] = state
         self.state, self._batch = state, current
         if records:
             self.last_seq = records[-1].seq
