@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import partial
+from operator import attrgetter
 from typing import Any
 
 from msgspec.structs import replace
@@ -56,15 +57,15 @@ def initial_state(started: ev.EncounterStarted) -> EncounterState:
     )
 
 
+_cost = attrgetter("cost")
+
+
 # Facts about one fighter: each returns the fighter as the fact leaves it (the same one if unchanged).
 
 
 def _moved(f: Fighter, e: ev.Moved) -> Fighter:
-    cost = 0
-    for step in e.steps:
-        cost += step.cost
     spent = f.spent.copy()
-    spent[e.resource] = spent.get(e.resource, 0) + cost
+    spent[e.resource] = spent.get(e.resource, 0) + sum(map(_cost, e.steps))
     return replace(f, pos=e.steps[-1].to, spent=spent)
 
 
