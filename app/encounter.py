@@ -29,7 +29,8 @@ import gc
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from operator import attrgetter
+from operator import attrgetter, itemgetter
+from typing import Any
 
 import msgspec
 from tabletrail.core.geometry import Grid
@@ -84,7 +85,9 @@ from tabletrail.projections.snapshot import (
 )
 from tabletrail.projections.timeline import FoldError, Timeline
 
-_seq_of, _prev_of = attrgetter("seq"), attrgetter("prev")
+_seq_of, _prev_of, _to_of = attrgetter("seq"), attrgetter("prev"), attrgetter("to")
+_y_of = itemgetter(1)
+_LOOKED_AT = frozenset({Moved, Placed, EncounterStarted})  # what `_batches_whole` checks beyond batches
 _CHUNK = 16_384  # lines checked and folded together when opening a log
 KEEP = 4096  # records a database-backed encounter keeps decoded in memory; older ones are read back
 
@@ -148,8 +151,10 @@ class Encounter:
         return LazyRecords(0, load)  # type: ignore[return-value]
 
     def _trim(self) -> None:
+        """Keep the latest KEEP records decoded, and pack what the timeline keeps of older batches."""
         if isinstance(self.records, LazyRecords) and len(self.records.tail) > 2 * KEEP:
             self.records.trim(KEEP)
+            self.timeline.pack(self.records.tail[0].batch)
 
     # --- opening and creating --------------------------------------------------
 
@@ -334,48 +339,54 @@ class Encounter:
         """`_track`'s checks, the start event's and the map's, on records not yet folded; None if any fails.
 
         Returns where the batches stand after them (batch, size, held, head, new command ids).
+        The loop does as little as it can for a record inside a batch (the most): a batch's
+        length is counted when the next one begins, and the cells moves and places reach
+        are checked all at once, after it (C loops: min and max of their x and y).
         """
-        batch, size, held, head = self._batch, self._size, self._held, self._head
+        batch, size, head = self._batch, self._size, self._head
+        began = -self._held  # index of the current batch's first record (before these: negative)
         ids: dict[str, int] = {}
         known = self._ids
         grid = self.timeline.state.grid if self.timeline.state is not None else None
-        seq = start
-        for record in records:
-            seq += 1
-            kind = type(record.event)
-            if record.batch == batch:
-                held += 1
-                if size and held > size:
+        steps: list[tuple[Any, ...]] = []  # the steps of every move, and every place
+        if start == 0 and records and type(records[0].event) is not EncounterStarted:
+            return None
+        for i, record in enumerate(records):
+            if record.batch != batch:  # a batch begins: the one before must be whole
+                if record.batch != batch + 1 or (size and i - began != size):
                     return None
-            else:
-                if record.batch != batch + 1 or (size and held != size):
-                    return None
-                batch, size, held, head = record.batch, record.size, 1, seq
+                batch, size, began, head = record.batch, record.size, i, start + i + 1
                 cid = record.command_id
                 if cid is not None:
                     if cid in known or cid in ids:
                         return None
-                    ids[cid] = seq
+                    ids[cid] = head
+            kind = type(record.event)
+            if kind not in _LOOKED_AT:
+                continue
             if kind is Moved:
-                if grid is None:
-                    return None
-                w, h = grid.width, grid.height
-                for step in record.event.steps:  # type: ignore[attr-defined]
-                    if not (0 <= step.to[0] < w and 0 <= step.to[1] < h):
-                        return None
+                steps.append(record.event.steps)  # type: ignore[attr-defined]
             elif kind is Placed:
-                to = record.event.to  # type: ignore[attr-defined]
-                if grid is None or not (0 <= to[0] < grid.width and 0 <= to[1] < grid.height):
-                    return None
-            elif kind is EncounterStarted:
-                if seq != 1:
+                steps.append((record.event,))  # its `to` is read as a step's
+            else:  # the start, which only line 1 may be
+                if start + i:
                     return None
                 try:
-                    _check_start(record.event, f"{self.store.name}:1")
-                    grid = Grid.of(record.event.scenario)
+                    _check_start(record.event, f"{self.store.name}:1")  # type: ignore[arg-type]
+                    grid = Grid.of(record.event.scenario)  # type: ignore[attr-defined]
                 except Exception:  # noqa: BLE001 - the plain loop names what is wrong
                     return None
-            elif seq == 1:
+        held = len(records) - began
+        if size and held > size:
+            return None
+        if steps:  # every cell a move or a place reaches is on the map: the least and most x and y
+            if grid is None:
+                return None
+            cells = list(map(_to_of, itertools.chain.from_iterable(steps)))
+            ys = list(map(_y_of, cells))
+            if cells and not (
+                min(cells)[0] >= 0 and max(cells)[0] < grid.width and min(ys) >= 0 and max(ys) < grid.height
+            ):
                 return None
         return batch, size, held, head, ids
 

@@ -9,8 +9,10 @@ while it opens, both per event, and as a multiple of the log's own bytes.
 Two ways, same run:
 - as before issue 29: every record kept decoded in memory (the trimming turned off);
 - today: the latest app/encounter.py KEEP records decoded, the older ones read back from
-  the database when asked (app/lazy_records.py); the timeline still holds the board before
-  and after every batch (states share structure), so undo stays O(1) at any depth.
+  the database when asked (app/lazy_records.py), and what the timeline keeps of their batches
+  (command, actor, first seq) packed into bytes (projections/timeline.py `Packed`); the
+  timeline still holds the board before and after every batch (states share structure), so
+  undo stays O(1) at any depth.
 Then the first and last records read back and an undo, to show they still answer.
 
 Target: <= 0.3 KB held per event.

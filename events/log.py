@@ -14,6 +14,7 @@ default for live encounters).
 # Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
 # compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import contextlib
+import itertools
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
@@ -101,10 +102,19 @@ def line_hash(line: bytes, key: bytes = b"") -> str:
 
 
 def line_hashes(lines: Sequence[bytes], key: bytes = b"") -> list[str]:
-    """`line_hash` of each line, without a Python call a line: replay hashes every line it reads."""
-    if key:
-        return [blake2b(line, digest_size=16, key=key).hexdigest() for line in lines]
-    return [blake2b(line, digest_size=16).hexdigest() for line in lines]
+    """`line_hash` of each line: replay hashes every line it reads.
+
+    Each line's hash starts as a copy of one hash set up once (its size and key),
+    which skips reading the keyword arguments again a line: about a sixth of the time.
+    """
+    start = blake2b(digest_size=16, key=key).copy
+    out: list[str] = []
+    keep = out.append
+    for line in lines:
+        h = start()
+        h.update(line)
+        keep(h.hexdigest())
+    return out
 
 
 def table_key() -> bytes:
@@ -311,7 +321,7 @@ def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Rec
         chunk = lines[lo : lo + _CHUNK]
         records: list[Record] | None
         try:
-            records = _many.decode(b"[" + b",".join(chunk) + b"]")
+            records = _many.decode(_as_array(chunk))
         except (msgspec.DecodeError, RecursionError):
             records = None
         if records is None or len(records) != len(chunk):
@@ -322,6 +332,13 @@ def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Rec
             records = [_checked(r, chunk[i], where, lo + i) for i, r in enumerate(records)]
         out += records
     return out
+
+
+def _as_array(lines: Sequence[bytes]) -> bytes:
+    """The lines as one JSON array, `[line,line,…]`, in one copy of their bytes (not three)."""
+    if len(lines) == 1:
+        return b"[" + lines[0] + b"]"
+    return b",".join([b"[" + lines[0], *itertools.islice(lines, 1, len(lines) - 1), lines[-1] + b"]"])
 
 
 def _checked(record: Record, line: bytes, where: Callable[[int], str], i: int) -> Record:

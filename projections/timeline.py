@@ -9,9 +9,13 @@ length of the log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from array import array
+from bisect import bisect_left
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Sequence, ValuesView
+from typing import Any, Generic, TypeVar
 
-from tabletrail.core.evolve import APPLY, initial_state
+import msgspec
+from tabletrail.core.evolve import APPLY, initial_state, no_change
 from tabletrail.core.state import EncounterState
 from tabletrail.events.log import Record
 from tabletrail.events.types import (
@@ -37,6 +41,105 @@ def _with_defaults(started: EncounterStarted) -> EncounterStarted:
     return replace(started, settings={**defaults, **started.settings}) if missing else started
 
 
+V = TypeVar("V")
+
+
+class Packed(dict[int, V], Generic[V]):
+    """A batch -> value map whose older entries are packed into bytes (`pack`); the newer stay a dict.
+
+    A long encounter on a database store keeps only its latest records decoded
+    (app/encounter.py KEEP); what the timeline keeps for each older batch (its
+    command, actor, first seq) is packed as msgpack in one blob, found by bisecting
+    the packed batch numbers, and decoded when asked for: about a fifth of the bytes.
+    It reads as the dict it replaces; the fold writes new batches into the dict part.
+    """
+
+    def __init__(self, kind: type) -> None:
+        super().__init__()
+        self._kind = kind
+        self._keys = array("q")  # packed batches, ascending
+        self._ends = array("q")  # where each one's bytes end in the blob
+        self._blob = bytearray()
+
+    def pack(self, below: int) -> None:
+        """Pack the entries of batches before `below` (batches are packed in order, once)."""
+        encode = _packer.encode
+        for key in sorted(k for k in dict.keys(self) if k < below):
+            if self._keys and key <= self._keys[-1]:
+                continue  # older than what is packed already: stays in the dict
+            self._blob += encode(dict.pop(self, key))
+            self._keys.append(key)
+            self._ends.append(len(self._blob))
+
+    def _packed(self, key: object) -> int:
+        """The index of a packed batch, or -1."""
+        if not isinstance(key, int) or not self._keys:
+            return -1
+        i = bisect_left(self._keys, key)
+        return i if i < len(self._keys) and self._keys[i] == key else -1
+
+    def _unpack(self, i: int) -> V:
+        start = self._ends[i - 1] if i else 0
+        decoder = _unpackers.get(self._kind)
+        if decoder is None:
+            decoder = _unpackers[self._kind] = msgspec.msgpack.Decoder(self._kind)
+        return decoder.decode(memoryview(self._blob)[start : self._ends[i]])  # type: ignore[no-any-return]
+
+    def __missing__(self, key: int) -> V:
+        i = self._packed(key)
+        if i < 0:
+            raise KeyError(key)
+        return self._unpack(i)
+
+    def get(self, key: int, default: Any = None) -> Any:  # type: ignore[override]
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or self._packed(key) >= 0
+
+    def __iter__(self) -> Iterator[int]:
+        yield from self._keys
+        yield from dict.__iter__(self)
+
+    def __len__(self) -> int:
+        return len(self._keys) + dict.__len__(self)
+
+    def keys(self) -> KeysView[int]:  # type: ignore[override]
+        return KeysView(self)
+
+    def values(self) -> ValuesView[V]:  # type: ignore[override]
+        return ValuesView(self)
+
+    def items(self) -> ItemsView[int, V]:  # type: ignore[override]
+        return ItemsView(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, dict):
+            return NotImplemented
+        return len(self) == len(other) and dict(self.items()) == dict(other.items())
+
+    def __ne__(self, other: object) -> bool:
+        same = self.__eq__(other)
+        return same if same is NotImplemented else not same
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Packed({len(self._keys)} packed, {dict.__len__(self)} held)"
+
+
+def _index(records: Sequence[Record], record: Record | None) -> int:
+    """Where `record` is among `records` (the one a fold failed at)."""
+    return next((i for i, r in enumerate(records) if r is record), 0)
+
+
+_packer = msgspec.msgpack.Encoder()
+_unpackers: dict[type, msgspec.msgpack.Decoder[Any]] = {}  # one a kind, made when first needed
+
+
 class FoldError(Exception):
     """A record `Timeline.extend` could not fold: its index among those given, and why."""
 
@@ -53,10 +156,10 @@ class Timeline:
         self.applied: list[int] = []  # batches in force, oldest first (the setup batch included)
         self.undone: list[int] = []  # the redo stack: last undone last
         self.abandoned: set[int] = set()  # undone batches a later command cut off
-        self.commands: dict[int, CommandIssued] = {}
-        self.actors: dict[int, str] = {}
+        self.commands: dict[int, CommandIssued] = Packed(CommandIssued)
+        self.actors: dict[int, str] = Packed(str)
         self.seeded: set[int] = set()  # batches that drew from the seeded dice
-        self.first_seq: dict[int, int] = {}
+        self.first_seq: dict[int, int] = Packed(int)
         self.last_seq = 0
         self._batch = 0
 
@@ -116,41 +219,61 @@ class Timeline:
     def extend(self, records: Sequence[Record]) -> None:
         """`apply` each record in turn, in one loop: replay's hot path.
 
-        A fact inside the batch already begun (most records) is folded right here;
-        anything else (a batch's first record, undo, redo, the start) goes through
-        `apply`. A record the fold cannot take raises FoldError naming its index.
+        A board fact (most records) is folded right here, and the state after its
+        batch written once, when the batch ends; a fact whose fold changes nothing
+        (a command, a turn's end) is not folded at all. Anything else (undo, redo,
+        the start, an abandon) goes through `apply`. A record the fold cannot take
+        raises FoldError naming its index.
         """
         fold_of, commands, seeded, after = APPLY.get, self.commands, self.seeded, self.after
         before, first_seq, actors, applied = self.before, self.first_seq, self.actors, self.applied
         state, current = self.state, self._batch
-        i = 0
+        folded = False  # `state` holds facts of batch `current` not yet written to `after`
+        record = None
         try:
-            for i, record in enumerate(records):  # noqa: B007 - i names the record at fault
+            for record in records:
                 event = record.event
                 kind = type(event)
                 fold = fold_of(kind)
                 if fold is None or state is None:  # undo, redo, the start, an abandon: apply's cases
+                    if folded:
+                        after[current], folded = state, False
                     self.state, self._batch = state, current
                     self.apply(record)
                     state, current = self.state, self._batch
                     continue
                 if record.batch != current:  # a new command's batch begins, as in apply
+                    if folded:
+                        after[current] = state
                     current = record.batch
                     first_seq[current] = record.seq
                     actors[current] = record.actor
                     applied.append(current)
                     before[current] = state
-                if kind is CommandIssued:
-                    commands[current] = event
-                elif kind is CheckRolled and event.source == "seeded":
+                folded = True
+                if fold is no_change:
+                    if kind is CommandIssued:
+                        commands[current] = event
+                    continue
+                if kind is CheckRolled and event.source == "seeded":
                     seeded.add(current)
-                state = after[current] = fold(state, event)
+                state = fold(state, event)
         except Exception as exc:
+            if folded:
+                after[current] = state
             self.state, self._batch = state, current
-            raise FoldError(i, exc) from exc
+            raise FoldError(_index(records, record), exc) from exc
+        if folded:
+            after[current] = state
         self.state, self._batch = state, current
         if records:
             self.last_seq = records[-1].seq
+
+    def pack(self, below: int) -> None:
+        """Pack what is kept of the batches before `below` (see `Packed`); undo and redo still O(1)."""
+        for kept in (self.commands, self.actors, self.first_seq):
+            if isinstance(kept, Packed):  # an encounter opened from a snapshot reads them lazily instead
+                kept.pack(below)
 
     def undo_target(self) -> int | None:
         """The latest batch in force that may be undone (never the setup batch)."""
