@@ -125,3 +125,23 @@ def test_where_the_engine_quotes_a_rulings_why_a_player_reads_the_gms_reason(log
     assert done.status_code == 200 and leaked(done.json()) == [], done.json()
     assert leaked(blue.get("/api/events").json()) == []
     assert "hidden pit trap" in json.dumps(gm.get("/api/events").json()["events"][-3:])
+
+
+def test_the_ruled_batches_kept_between_requests_are_those_a_full_scan_finds(log: Path):
+    """redact.ruling_batches extends what it found by the batches folded since (issue 29)."""
+    from tabletrail.core.ruleset import ENGINE_HANDLERS
+    from tabletrail.web import redact
+
+    gm = client(log, "gm")
+    table = gm.app.state.table  # type: ignore[attr-defined]
+
+    def scanned() -> set[int]:
+        commands = table.live().timeline.commands
+        return {b for b, issued in commands.items() if type(issued.command) in ENGINE_HANDLERS}
+
+    assert redact.ruling_batches(table.live()) == scanned() == set()
+    for text in [RULINGS[0], "end-turn", RULINGS[1]]:
+        version = gm.get("/api/state").json()["version"]
+        assert gm.post("/api/do", json={"version": version, "text": text}).status_code == 200
+        assert redact.ruling_batches(table.live()) == scanned()
+    assert len(scanned()) == 2

@@ -21,6 +21,7 @@ explanation; a dry run and the live stream carry none of it):
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,6 +29,7 @@ from tabletrail.core.cell_rulings import FORBID, TEST
 from tabletrail.core.ruleset import ENGINE_HANDLERS
 from tabletrail.encounter import Encounter
 from tabletrail.events.types import EncounterStarted, Redone, RulingMade, Undone
+from tabletrail.projections.timeline import Timeline
 from tabletrail.web.invites import GM, Invite
 
 RULED = "the GM made a ruling"
@@ -42,8 +44,22 @@ def sees_all(who: Invite) -> bool:
 
 
 def ruling_batches(enc: Encounter) -> set[int]:
-    """The batches the GM ruled in (a command of the engine's rulings: override, place, forbid…)."""
-    return {b for b, issued in enc.timeline.commands.items() if type(issued.command) in ENGINE_HANDLERS}
+    """The batches the GM ruled in (a command of the engine's rulings: override, place, forbid…).
+
+    Kept per timeline and extended by the batches folded since: a long encounter
+    keeps its older commands packed (projections/timeline.py), and unpacking every
+    one at each player's request cost tens of milliseconds."""
+    commands = enc.timeline.commands
+    last, ruled = _RULED.get(enc.timeline, (-1, frozenset()))
+    newer = [b for b in commands if b > last]
+    if not newer:
+        return set(ruled)
+    found = set(ruled) | {b for b in newer if type(commands[b].command) in ENGINE_HANDLERS}
+    _RULED[enc.timeline] = (max(newer), frozenset(found))
+    return found
+
+
+_RULED: weakref.WeakKeyDictionary[Timeline, tuple[int, frozenset[int]]] = weakref.WeakKeyDictionary()
 
 
 def open_settings(enc: Encounter) -> dict[str, Any]:
