@@ -32,6 +32,7 @@ import multiprocessing
 import os
 import queue
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -68,6 +69,10 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:7.1f} ms"
 
 
+def cpu_ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
 # --- append: many encounters, many clients ----------------------------------------------------------
 
 
@@ -82,7 +87,9 @@ def client(kind: str, where: str, names: list[str], batches: int, seed: int, go:
     them, round robin; sends back the latencies and when it finished."""
     rng = random.Random(seed)
     tables = [Encounter.open(make_store(kind, where, name), clock=clock) for name in names]
+    server = backend(tables[0].store) if kind == "postgres" else None
     go.wait()
+    cpu, served = client_cpu(), server_cpu(server)
     latencies = []
     for _ in range(batches):
         for enc in tables:
@@ -96,7 +103,28 @@ def client(kind: str, where: str, names: list[str], batches: int, seed: int, go:
                 start = time.perf_counter()
                 enc.execute(EndTurn(), "end-turn")
             latencies.append(time.perf_counter() - start)
-    out.put((latencies, time.time()))
+    out.put((latencies, time.time(), client_cpu() - cpu, server_cpu(server) - served))
+
+
+def client_cpu() -> float:
+    """CPU seconds this process has used (user + system)."""
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
+
+
+def backend(store: Store) -> int | None:
+    """The process id of the PostgreSQL backend serving this client (one connection per process)."""
+    row = store._one("reading", "SELECT pg_backend_pid()", ())  # type: ignore[attr-defined]
+    return row[0] if row else None
+
+
+def server_cpu(pid: int | None) -> float:
+    """CPU seconds a backend on this machine has used (0 when the server is elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def bench_append(kind: str, where: str, encounters: int, clients: int, batches: int) -> float:
@@ -116,10 +144,13 @@ def bench_append(kind: str, where: str, encounters: int, clients: int, batches: 
     start = time.time()
     latencies: list[float] = []
     ends = []
+    cpu = served = 0.0
     for _ in procs:
-        got, end = out.get()
+        got, end, used, backend_used = out.get()
         latencies += got
         ends.append(end)
+        cpu += used
+        served += backend_used
     seconds = max(ends) - start
     for p in procs:
         p.join()
@@ -129,6 +160,9 @@ def bench_append(kind: str, where: str, encounters: int, clients: int, batches: 
         f"  {label:34s} {rate:8.0f} batches/s  p50 {ms(pct(latencies, 50))}  p99 {ms(pct(latencies, 99))}"
         f"  ({len(latencies)} appends in {seconds:.1f} s)"
     )
+    n = len(latencies)
+    server_part = f", its server backend {cpu_ms(served / n)}" if kind == "postgres" else ""
+    print(f"  {'':34s} CPU per batch: the client {cpu_ms(cpu / n)}{server_part}")
     return rate
 
 
