@@ -61,6 +61,7 @@ try:
     import psycopg
     from psycopg import errors as pg_errors
     from psycopg import sql
+    from psycopg.rows import scalar_row
 except ImportError:  # the postgres extra is not installed: store_for says so when a URL is given
     psycopg = None  # type: ignore[assignment]
 
@@ -71,24 +72,25 @@ INVITES_CHANGED = "invites"  # ... or, in the version's place, this: a link was 
 _T = TypeVar("_T")
 _TICKS = itertools.count()  # the order of asks and reads in this process (PostgresStore._shared)
 _COMPOSED: dict[tuple[str, str], bytes] = {}  # (schema, statement) -> its bytes (see PostgresStore._q)
+WINDOW = (1_000, 64_000)  # versions the first read query asks for, and the most any asks for
 COPY_FROM = 1000  # a batch of more rows than this (an import) is written with COPY
 CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
 
 # One batch, one statement (see PostgresStore._append): every part selects from the tip that moved.
+# Its parameters are scalars but the lines, sent as one binary bytea[]: psycopg turns a list into
+# text element by element in Python, which cost more than the statement's own work on the server.
 APPEND = """
 WITH tip AS (
     UPDATE {s}.encounters SET version = %(tip)s WHERE encounter = %(e)s AND version = %(expected)s
     RETURNING encounter
 ), rows AS (
     INSERT INTO {s}.events (encounter, version, batch, line)
-    SELECT tip.encounter, v, b, l
-    FROM tip, unnest(%(versions)s::bigint[], %(batches)s::bigint[], %(lines)s::bytea[]) AS u(v, b, l)
+    SELECT tip.encounter, %(expected)s + n, %(batch)s, line
+    FROM tip, unnest(%(lines)b::bytea[]) WITH ORDINALITY AS u(line, n)
     RETURNING 1
-), spans AS (
+), span AS (
     INSERT INTO {s}.batches AS old (encounter, batch, first, last, command_id)
-    SELECT tip.encounter, n, lo, hi, cid
-    FROM tip, unnest(%(numbers)s::bigint[], %(firsts)s::bigint[], %(lasts)s::bigint[], %(ids)s::text[])
-        AS u(n, lo, hi, cid)
+    SELECT tip.encounter, %(batch)s, %(expected)s + 1, %(tip)s, %(id)s FROM tip
     ON CONFLICT (encounter, batch) DO UPDATE
         SET last = excluded.last, command_id = coalesce(old.command_id, excluded.command_id)
     RETURNING 1
@@ -97,7 +99,7 @@ WITH tip AS (
     ON CONFLICT (encounter, key) DO UPDATE SET value = excluded.value
     RETURNING 1
 )
-SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM spans), (SELECT count(*) FROM kept),
+SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM span), (SELECT count(*) FROM kept),
        (SELECT pg_notify(%(channel)s, %(payload)s) FROM tip)
 """
 
@@ -463,10 +465,42 @@ class PostgresStore(DatabaseReads):
         )
 
     def read(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
-        """The lines with versions after `start` (and up to `stop`), oldest first."""
-        if self._head() is None:  # fail now, not at the first line
+        """The lines with versions after `start` (and up to `stop`), oldest first, up to the tip read now."""
+        head = self._head()
+        if head is None:  # fail now, not at the first line
             raise self._missing()
-        return self._pages(start, stop)
+        return self._windows(start, head if stop is None else min(stop, head))
+
+    def _windows(self, start: int, end: int) -> Iterator[bytes]:
+        """The lines of versions (start, end], a window of versions a query, in binary.
+
+        A window bounds the versions, not the row count (no LIMIT): a freshly
+        imported table has no statistics yet, and PostgreSQL then planned
+        `ORDER BY version LIMIT n` as a scan and sort of every later row, page
+        after page (a 1,000,000-event fold took 45 s). Binary results hand over
+        each line's bytes as they are, with no hex to undo. The first window is
+        small (a reader of one line asks for little); each next one is twice
+        as wide, up to WINDOW[1].
+        """
+        low, width = start, WINDOW[0]
+        while low < end:
+            high = min(low + width, end)
+            rows = self._lines(low, high)
+            if low == 0 and rows:
+                self._saw_first(rows[0])
+            yield from rows
+            low, width = high, min(2 * width, WINDOW[1])
+
+    def _lines(self, low: int, high: int) -> list[bytes]:
+        with self._conn("reading") as conn:
+            cur = conn.cursor(binary=True, row_factory=scalar_row)
+            return cur.execute(
+                self._q(
+                    "SELECT line FROM {s}.events WHERE encounter = %s AND version > %s AND version <= %s "
+                    "ORDER BY version"
+                ),
+                (self.encounter, low, high),
+            ).fetchall()
 
     def version(self) -> int:
         """How many records the encounter holds (its tip)."""
@@ -478,16 +512,19 @@ class PostgresStore(DatabaseReads):
     # --- writing ---------------------------------------------------------------
 
     def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None:
-        """Append one batch in one transaction, only if the encounter is still at version `expected`."""
+        """Append in one transaction, only if the encounter is still at version `expected`.
+
+        A command's batch (the usual append) is one statement, so one round trip;
+        several batches or a long one (an import) take a transaction of a few.
+        """
         if not lines:
             return
         records, batches, expected = self._planned(lines, expected)
-        if len(records) > COPY_FROM:  # a long batch: row by row, in one transaction
-            with self._conn("appending") as conn:
-                self._write(conn, records, lines, batches, expected)
-            return
         with self._conn("appending") as conn:
-            self._append(conn, records, lines, batches, expected)
+            if len(batches) == 1 and len(records) <= COPY_FROM:
+                self._append(conn, records, lines, batches, expected)
+            else:
+                self._write(conn, records, lines, batches, expected)
 
     def _append(
         self,
@@ -497,14 +534,14 @@ class PostgresStore(DatabaseReads):
         batches: Spans,
         expected: int,
     ) -> None:
-        """A batch as ONE statement, so one round trip (its own transaction: autocommit).
+        """One batch as ONE statement (its own transaction: autocommit), prepared at first use.
 
         The tip moves only from `expected`; the rows are inserted only if it did
         (they select from the tip's RETURNING), and so is the NOTIFY. A stale
         writer inserts nothing and is told the tip it should have seen.
         """
         tip = expected + len(records)
-        spans = list(batches.items())
+        [(batch, (_, _, command_id))] = batches.items()
         key = self._tip_key(records, lines)  # a keyed log's tip is keyed (events/db_store.py)
         try:
             row = conn.execute(
@@ -513,22 +550,18 @@ class PostgresStore(DatabaseReads):
                     "e": self.encounter,
                     "expected": expected,
                     "tip": tip,
-                    "versions": [r.seq for r in records],
-                    "batches": [r.batch for r in records],
+                    "batch": batch,
                     "lines": [bytes(line) for line in lines],
-                    "numbers": [n for n, _ in spans],
-                    "firsts": [lo for _, (lo, _, _) in spans],
-                    "lasts": [hi for _, (_, hi, _) in spans],
-                    "ids": [cid for _, (_, _, cid) in spans],
+                    "id": command_id,
                     "channel": CHANNEL,
                     "payload": f"{self.schema}\t{self.encounter}\t{tip}",
                     "kept": tip_text(tip, lines[-1], key),  # the tip kept outside the log (see `kept_tip`)
                 },
+                prepare=True,
             ).fetchone()
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "batches_command":
-                ids = [cid for _, _, cid in batches.values() if cid is not None]
-                raise DuplicateCommand(self.name, (ids or [""])[0]) from None
+                raise DuplicateCommand(self.name, command_id or "") from None
             raise VersionConflict(self.name, expected, self._tip(conn) or 0) from None
         if row is None or row[0] != len(records):
             raise self._conflict(conn, expected)
@@ -648,7 +681,7 @@ class PostgresStore(DatabaseReads):
         """Keep a refusal in the side table; one that cannot be written is told to `warn` (see JsonlStore)."""
         line = msgspec.json.encode(refused)
         try:
-            with self._conn("noting a refusal") as conn, conn.transaction():
+            with self._conn("noting a refusal") as conn:  # one statement: its own transaction
                 conn.execute(
                     self._q(
                         "INSERT INTO {s}.refused (encounter, n, line) SELECT %s, coalesce(max(n), 0) + 1, %s "
