@@ -7,7 +7,10 @@ Figures:
   active fighter, else an end-turn) concurrently, each client its own share of
   the encounters: batches/s in total and p50/p99 latency of one append, on
   PostgreSQL (one database, one schema) and on SQLite (one file per encounter,
-  durable settings) in the same run, and their ratio.
+  durable settings) in the same run, and their ratio; and the CPU one batch
+  costs, the client process's and (PostgreSQL, on this machine) its server
+  backend's: with 8 clients on 2 cores the run is CPU-bound, so the ratio of
+  throughputs follows the ratio of CPU per batch more than any wait.
 - fan-out: --streams live streams (default 50) spread over --servers `tabletrail
   serve URL` processes (default 4) sharing the database; one move posted to one of
   them; the time until every stream has the new version: p50/p99 over
@@ -15,13 +18,15 @@ Figures:
 - open: an encounter of --events events (default 1,000,000) in PostgreSQL with a
   snapshot every --every events, opened from its newest snapshot (median of 5),
   against folding every line.
+- fold: the same --events events in PostgreSQL and in SQLite, no snapshot in
+  either, folded in turns (best of 2 each): both times and their ratio on one line.
 
 Everything lives in a schema of its own, dropped at the end (other people may be
 using the same server). Run from the repository root:
 
     .venv/bin/python benchmarks/bench_hosted.py [--database postgresql://postgres@127.0.0.1/test]
         [--encounters 200] [--clients 8] [--batches 20] [--streams 50] [--servers 4] [--events 1000000]
-        [--skip append,fanout,open]
+        [--skip append,fanout,open,fold]
 """
 
 from __future__ import annotations
@@ -267,17 +272,13 @@ def bench_fanout(database: str, streams: int, servers: int, moves: int) -> None:
 # --- open: a million events --------------------------------------------------------------------------------
 
 
-def bench_open(database: str, events: int, every: int) -> None:
-    start = time.perf_counter()
-    lines = generate(events)
-    print(f"  generated {len(lines):,} events in {time.perf_counter() - start:.0f} s")
+def bench_open(database: str, lines: list[bytes], every: int) -> None:
     start = time.perf_counter()
     _, snapshots = fold_with_snapshots(MemoryStore(lines), every)
     store = PostgresStore(database, encounter="long", snapshot_every=every)
     store.create(lines)
     store.save_snapshots(FORMAT, snapshots)
     print(f"  written to PostgreSQL with {len(snapshots)} snapshots in {time.perf_counter() - start:.0f} s")
-    del lines
     times = []
     for _ in range(5):
         start = time.perf_counter()
@@ -289,6 +290,42 @@ def bench_open(database: str, events: int, every: int) -> None:
     same = view(fast.state) == view(slow.state) and fast.timeline.applied == slow.timeline.applied
     print(f"  from the newest snapshot: {statistics.median(times):6.3f} s (median of 5; target < 1 s)")
     print(f"  folding every event:      {full:6.3f} s; the two boards agree: {same}")
+
+
+# --- fold: the same log folded from PostgreSQL and from SQLite ------------------------------------------
+
+
+def folded(store: Store) -> tuple[float, Any]:
+    """Seconds to open the encounter by folding every line (no snapshot), and its board."""
+    start = time.perf_counter()
+    enc = Encounter.open(store, snapshots=False)
+    return time.perf_counter() - start, view(enc.state)
+
+
+def bench_fold(database: str, lines: list[bytes], rounds: int = 2) -> None:
+    """The same log in both stores, no snapshot in either, folded in turns: the best of `rounds` each."""
+    with tempfile.TemporaryDirectory() as folder:
+        PostgresStore(database, encounter="fold").create(lines)
+        SqliteStore(Path(folder) / "fold.db").create(lines)
+        pg: list[float] = []
+        lite: list[float] = []
+        for _ in range(rounds):
+            seconds, pg_board = folded(PostgresStore(database, encounter="fold", private=True))
+            pg.append(seconds)
+            seconds, lite_board = folded(SqliteStore(Path(folder) / "fold.db"))
+            lite.append(seconds)
+        print(
+            f"  fold of {len(lines):,} events, no snapshot (best of {rounds}): PostgreSQL {min(pg):.2f} s, "
+            f"SQLite {min(lite):.2f} s, PostgreSQL / SQLite {min(pg) / min(lite):.2f}; "
+            f"the boards agree: {pg_board == lite_board}"
+        )
+
+
+def generated(events: int) -> list[bytes]:
+    start = time.perf_counter()
+    lines = generate(events)
+    print(f"generated {len(lines):,} events in {time.perf_counter() - start:.0f} s")
+    return lines
 
 
 def main() -> None:
@@ -304,7 +341,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10)
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--every", type=int, default=1000)
-    parser.add_argument("--skip", default="", help="comma-separated: append, fanout, open")
+    parser.add_argument("--skip", default="", help="comma-separated: append, fanout, open, fold")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     schema = f"tt_bench_{uuid.uuid4().hex[:10]}"
@@ -321,9 +358,13 @@ def main() -> None:
         if "fanout" not in skip:
             print("fan-out: one move, every open page told (NOTIFY on commit, one LISTEN per server)")
             bench_fanout(database, args.streams, args.servers, args.moves)
+        lines = generated(args.events) if not {"open", "fold"} <= skip else []
         if "open" not in skip:
-            print(f"open: an encounter of {args.events:,} events, a snapshot every {args.every}")
-            bench_open(database, args.events, args.every)
+            print(f"open: an encounter of {len(lines):,} events, a snapshot every {args.every}")
+            bench_open(database, lines, args.every)
+        if "fold" not in skip:
+            print(f"fold: the same {len(lines):,} events folded from PostgreSQL and from SQLite")
+            bench_fold(database, lines)
     finally:
         with psycopg.connect(args.database.split("?")[0], autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
