@@ -47,7 +47,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import psycopg
@@ -132,7 +132,13 @@ def server_cpu(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def bench_append(kind: str, where: str, encounters: int, clients: int, batches: int) -> float:
+class Appended(NamedTuple):
+    rate: float  # batches/s
+    p50: float  # seconds
+    cpu: float  # CPU seconds a batch, client and server backend
+
+
+def bench_append(kind: str, where: str, encounters: int, clients: int, batches: int) -> Appended:
     scenario = load_scenario(SCENARIO)
     names = [f"table-{n:04d}" for n in range(encounters)]
     for name in names:
@@ -168,7 +174,7 @@ def bench_append(kind: str, where: str, encounters: int, clients: int, batches: 
     n = len(latencies)
     server_part = f", its server backend {cpu_ms(served / n)}" if kind == "postgres" else ""
     print(f"  {'':34s} CPU per batch: the client {cpu_ms(cpu / n)}{server_part}")
-    return rate
+    return Appended(rate, pct(latencies, 50), (cpu + served) / n)
 
 
 # --- fan-out: one move, every open page told -------------------------------------------------------------
@@ -354,7 +360,10 @@ def main() -> None:
             pg = bench_append("postgres", database, args.encounters, args.clients, args.batches)
             with tempfile.TemporaryDirectory() as folder:
                 lite = bench_append("sqlite", folder, args.encounters, args.clients, args.batches)
-            print(f"  PostgreSQL / SQLite throughput: {pg / lite:.2f}")
+            print(
+                f"  PostgreSQL / SQLite: throughput {pg.rate / lite.rate:.2f} (target >= 0.8), "
+                f"p50 {pg.p50 / lite.p50:.2f}x, CPU per batch {pg.cpu / lite.cpu:.2f}x"
+            )
         if "fanout" not in skip:
             print("fan-out: one move, every open page told (NOTIFY on commit, one LISTEN per server)")
             bench_fanout(database, args.streams, args.servers, args.moves)
