@@ -37,7 +37,9 @@ import contextlib
 import itertools
 import os
 import re
+import struct
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -60,7 +62,8 @@ from tabletrail.events.pg_names import NAME, SCHEMES, is_url, masked  # noqa: F4
 try:
     import psycopg
     from psycopg import errors as pg_errors
-    from psycopg import sql
+    from psycopg import pq, sql
+    from psycopg.generators import execute
     from psycopg.rows import scalar_row
 except ImportError:  # the postgres extra is not installed: store_for says so when a URL is given
     psycopg = None  # type: ignore[assignment]
@@ -77,31 +80,33 @@ COPY_FROM = 1000  # a batch of more rows than this (an import) is written with C
 CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
 
 # One batch, one statement (see PostgresStore._append): every part selects from the tip that moved.
-# Its parameters are scalars but the lines, sent as one binary bytea[]: psycopg turns a list into
-# text element by element in Python, which cost more than the statement's own work on the server.
+# $1 encounter, $2 the version the writer saw, $3 the new tip, $4 the batch, $5 its lines (bytea[]),
+# $6 its command id, $7 and $8 the NOTIFY, $9 the kept tip (their types: APPEND_TYPES).
 APPEND = """
 WITH tip AS (
-    UPDATE {s}.encounters SET version = %(tip)s WHERE encounter = %(e)s AND version = %(expected)s
+    UPDATE {s}.encounters SET version = $3 WHERE encounter = $1 AND version = $2
     RETURNING encounter
 ), rows AS (
     INSERT INTO {s}.events (encounter, version, batch, line)
-    SELECT tip.encounter, %(expected)s + n, %(batch)s, line
-    FROM tip, unnest(%(lines)b::bytea[]) WITH ORDINALITY AS u(line, n)
+    SELECT tip.encounter, $2 + n, $4, line FROM tip, unnest($5) WITH ORDINALITY AS u(line, n)
     RETURNING 1
 ), span AS (
     INSERT INTO {s}.batches AS old (encounter, batch, first, last, command_id)
-    SELECT tip.encounter, %(batch)s, %(expected)s + 1, %(tip)s, %(id)s FROM tip
+    SELECT tip.encounter, $4, $2 + 1, $3, $6 FROM tip
     ON CONFLICT (encounter, batch) DO UPDATE
         SET last = excluded.last, command_id = coalesce(old.command_id, excluded.command_id)
     RETURNING 1
 ), kept AS (
-    INSERT INTO {s}.meta (encounter, key, value) SELECT tip.encounter, 'tip', %(kept)s FROM tip
+    INSERT INTO {s}.meta (encounter, key, value) SELECT tip.encounter, 'tip', $9 FROM tip
     ON CONFLICT (encounter, key) DO UPDATE SET value = excluded.value
     RETURNING 1
 )
 SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM span), (SELECT count(*) FROM kept),
-       (SELECT pg_notify(%(channel)s, %(payload)s) FROM tip)
+       (SELECT pg_notify($7, $8) FROM tip)
 """
+TEXT, INT8, BYTEA, BYTEA_ARRAY = 25, 20, 17, 1001  # type oids
+APPEND_TYPES = (TEXT, INT8, INT8, INT8, BYTEA_ARRAY, TEXT, TEXT, TEXT, TEXT)
+APPEND_FORMATS = (0, 0, 0, 0, 1, 0, 0, 0, 0)  # every parameter as text but the lines, binary
 
 # The table view's invitation links (app/web/invites.py), hashed, kept with the encounter.
 INVITES = """CREATE TABLE IF NOT EXISTS {s}.invites (
@@ -285,6 +290,54 @@ def _close(conn: psycopg.Connection | None) -> None:
     if conn is not None:
         with contextlib.suppress(Exception):  # closing a dead connection may fail; it is gone anyway
             conn.close()
+
+
+_PREPARED: weakref.WeakKeyDictionary[psycopg.Connection, dict[bytes, bytes]] = weakref.WeakKeyDictionary()
+
+
+def run_prepared(
+    conn: psycopg.Connection,
+    query: bytes,
+    types: Sequence[int],
+    params: Sequence[bytes | None],
+    formats: Sequence[int],
+) -> pq.abc.PGresult:
+    """Run a statement prepared once per connection, its parameters given as the bytes libpq sends.
+
+    For the one statement every command runs (APPEND): psycopg's execute adapts
+    each parameter, finds the statement in its own cache and builds a cursor,
+    about as much CPU as the rest of the append on the client. A pooler that
+    dropped the statement (DISCARD ALL) gets it prepared again.
+    """
+    names = _PREPARED.setdefault(conn, {})
+    with conn.lock:
+        for attempt in (1, 2):
+            name = names.get(query)
+            if name is None:
+                name = names[query] = f"tabletrail_{len(names) + 1}".encode()
+                conn.pgconn.send_prepare(name, query, param_types=types)
+                _result(conn, pq.ExecStatus.COMMAND_OK)
+            conn.pgconn.send_query_prepared(name, params, param_formats=formats)
+            try:
+                return _result(conn, pq.ExecStatus.TUPLES_OK)
+            except pg_errors.InvalidSqlStatementName:
+                del names[query]
+                if attempt == 2:
+                    raise
+    raise AssertionError("unreachable")
+
+
+def _result(conn: psycopg.Connection, wanted: pq.ExecStatus) -> pq.abc.PGresult:
+    result = conn.wait(execute(conn.pgconn))[-1]
+    if result.status != wanted:
+        raise pg_errors.error_from_result(result, encoding=conn.info.encoding)
+    return result
+
+
+def bytea_array(items: Sequence[bytes]) -> bytes:
+    """A one-dimensional bytea[] in PostgreSQL's binary form: a header, then each item's length and bytes."""
+    head = struct.pack("!5i", 1, 0, BYTEA, len(items), 1)  # dimensions, has nulls, element type, length, base
+    return head + b"".join(struct.pack("!i", len(item)) + item for item in items)
 
 
 class PostgresStore(DatabaseReads):
@@ -534,7 +587,7 @@ class PostgresStore(DatabaseReads):
         batches: Spans,
         expected: int,
     ) -> None:
-        """One batch as ONE statement (its own transaction: autocommit), prepared at first use.
+        """One batch as ONE statement (its own transaction: autocommit), so one round trip.
 
         The tip moves only from `expected`; the rows are inserted only if it did
         (they select from the tip's RETURNING), and so is the NOTIFY. A stale
@@ -543,27 +596,26 @@ class PostgresStore(DatabaseReads):
         tip = expected + len(records)
         [(batch, (_, _, command_id))] = batches.items()
         key = self._tip_key(records, lines)  # a keyed log's tip is keyed (events/db_store.py)
+        params = (
+            self.encounter,
+            str(expected),
+            str(tip),
+            str(batch),
+            bytea_array([bytes(line) for line in lines]),
+            command_id,
+            CHANNEL,
+            f"{self.schema}\t{self.encounter}\t{tip}",
+            tip_text(tip, lines[-1], key),  # the tip kept outside the log (see `kept_tip`)
+        )
+        sent = [p.encode() if isinstance(p, str) else p for p in params]
         try:
-            row = conn.execute(
-                self._q(APPEND),
-                {
-                    "e": self.encounter,
-                    "expected": expected,
-                    "tip": tip,
-                    "batch": batch,
-                    "lines": [bytes(line) for line in lines],
-                    "id": command_id,
-                    "channel": CHANNEL,
-                    "payload": f"{self.schema}\t{self.encounter}\t{tip}",
-                    "kept": tip_text(tip, lines[-1], key),  # the tip kept outside the log (see `kept_tip`)
-                },
-                prepare=True,
-            ).fetchone()
+            result = run_prepared(conn, self._q(APPEND), APPEND_TYPES, sent, APPEND_FORMATS)
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "batches_command":
                 raise DuplicateCommand(self.name, command_id or "") from None
             raise VersionConflict(self.name, expected, self._tip(conn) or 0) from None
-        if row is None or row[0] != len(records):
+        inserted = result.get_value(0, 0)
+        if inserted is None or int(inserted) != len(records):
             raise self._conflict(conn, expected)
 
     def _write(
