@@ -7,7 +7,7 @@ Figures:
   active fighter, else an end-turn) concurrently, each client its own share of
   the encounters: batches/s in total and p50/p99 latency of one append, on
   PostgreSQL (one database, one schema) and on SQLite (one file per encounter,
-  durable settings) in the same run, and their ratio; and the CPU one batch
+  durable settings), --rounds times in turns, and the median ratios; and the CPU one batch
   costs, the client process's and (PostgreSQL, on this machine) its server
   backend's: with 8 clients on 2 cores the run is CPU-bound, so the ratio of
   throughputs follows the ratio of CPU per batch more than any wait.
@@ -25,8 +25,8 @@ Everything lives in a schema of its own, dropped at the end (other people may be
 using the same server). Run from the repository root:
 
     .venv/bin/python benchmarks/bench_hosted.py [--database postgresql://postgres@127.0.0.1/test]
-        [--encounters 200] [--clients 8] [--batches 20] [--streams 50] [--servers 4] [--events 1000000]
-        [--skip append,fanout,open,fold]
+        [--encounters 200] [--clients 8] [--batches 20] [--rounds 3] [--streams 50] [--servers 4]
+        [--events 1000000] [--skip append,fanout,open,fold]
 """
 
 from __future__ import annotations
@@ -138,9 +138,10 @@ class Appended(NamedTuple):
     cpu: float  # CPU seconds a batch, client and server backend
 
 
-def bench_append(kind: str, where: str, encounters: int, clients: int, batches: int) -> Appended:
+def bench_append(kind: str, where: str, encounters: int, clients: int, batches: int, turn: int) -> Appended:
+    """One round of one store: fresh encounters, `clients` processes appending; prints its lines."""
     scenario = load_scenario(SCENARIO)
-    names = [f"table-{n:04d}" for n in range(encounters)]
+    names = [f"round{turn}-table-{n:04d}" for n in range(encounters)]
     for name in names:
         Encounter.create(make_store(kind, where, name), scenario, clock=clock)
     spawn = multiprocessing.get_context("spawn")  # a forked child would share (and close) our connection
@@ -175,6 +176,23 @@ def bench_append(kind: str, where: str, encounters: int, clients: int, batches: 
     server_part = f", its server backend {cpu_ms(served / n)}" if kind == "postgres" else ""
     print(f"  {'':34s} CPU per batch: the client {cpu_ms(cpu / n)}{server_part}")
     return Appended(rate, pct(latencies, 50), (cpu + served) / n)
+
+
+def bench_rounds(database: str, encounters: int, clients: int, batches: int, rounds: int) -> None:
+    """PostgreSQL and SQLite in turns (a neighbour's load then weighs on both), and the median ratios."""
+    ratios: list[tuple[float, float, float]] = []
+    for turn in range(1, rounds + 1):
+        print(f" round {turn}:")
+        pg = bench_append("postgres", database, encounters, clients, batches, turn)
+        with tempfile.TemporaryDirectory() as folder:
+            lite = bench_append("sqlite", folder, encounters, clients, batches, turn)
+        ratios.append((pg.rate / lite.rate, pg.p50 / lite.p50, pg.cpu / lite.cpu))
+    rate, p50, cpu = (statistics.median(r[k] for r in ratios) for k in range(3))
+    each = " ".join(f"{r[0]:.2f}" for r in ratios)
+    print(
+        f"  PostgreSQL / SQLite, median of {rounds} rounds: throughput {rate:.2f} (target >= 0.8; "
+        f"rounds {each}), p50 {p50:.2f}x, CPU per batch {cpu:.2f}x"
+    )
 
 
 # --- fan-out: one move, every open page told -------------------------------------------------------------
@@ -342,6 +360,7 @@ def main() -> None:
     parser.add_argument("--encounters", type=int, default=200)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--batches", type=int, default=20, help="appends per encounter")
+    parser.add_argument("--rounds", type=int, default=3, help="append rounds, PostgreSQL then SQLite each")
     parser.add_argument("--streams", type=int, default=50)
     parser.add_argument("--servers", type=int, default=4)
     parser.add_argument("--moves", type=int, default=10)
@@ -356,14 +375,11 @@ def main() -> None:
     print(f"bench_hosted: schema {schema} of {PostgresStore(database, encounter='x').name.split('?')[0]}")
     try:
         if "append" not in skip:
-            print(f"append: {args.encounters} encounters, {args.clients} clients, {args.batches} batches")
-            pg = bench_append("postgres", database, args.encounters, args.clients, args.batches)
-            with tempfile.TemporaryDirectory() as folder:
-                lite = bench_append("sqlite", folder, args.encounters, args.clients, args.batches)
             print(
-                f"  PostgreSQL / SQLite: throughput {pg.rate / lite.rate:.2f} (target >= 0.8), "
-                f"p50 {pg.p50 / lite.p50:.2f}x, CPU per batch {pg.cpu / lite.cpu:.2f}x"
+                f"append: {args.encounters} encounters, {args.clients} clients, {args.batches} batches, "
+                f"{args.rounds} rounds of PostgreSQL then SQLite"
             )
+            bench_rounds(database, args.encounters, args.clients, args.batches, args.rounds)
         if "fanout" not in skip:
             print("fan-out: one move, every open page told (NOTIFY on commit, one LISTEN per server)")
             bench_fanout(database, args.streams, args.servers, args.moves)

@@ -108,6 +108,10 @@ TEXT, INT8, BYTEA, BYTEA_ARRAY = 25, 20, 17, 1001  # type oids
 APPEND_TYPES = (TEXT, INT8, INT8, INT8, BYTEA_ARRAY, TEXT, TEXT, TEXT, TEXT)
 APPEND_FORMATS = (0, 0, 0, 0, 1, 0, 0, 0, 0)  # every parameter as text but the lines, binary
 
+# A refused command's line ($2, binary) kept in the side table after the encounter's ($1) last one.
+REFUSE = """INSERT INTO {s}.refused (encounter, n, line)
+    SELECT $1, coalesce(max(n), 0) + 1, $2 FROM {s}.refused WHERE encounter = $1"""
+
 # The table view's invitation links (app/web/invites.py), hashed, kept with the encounter.
 INVITES = """CREATE TABLE IF NOT EXISTS {s}.invites (
     encounter TEXT NOT NULL, id TEXT NOT NULL, line BYTEA NOT NULL, n BIGSERIAL,
@@ -304,7 +308,7 @@ def run_prepared(
 ) -> pq.abc.PGresult:
     """Run a statement prepared once per connection, its parameters given as the bytes libpq sends.
 
-    For the one statement every command runs (APPEND): psycopg's execute adapts
+    For the statements every command runs (APPEND, REFUSE): psycopg's execute adapts
     each parameter, finds the statement in its own cache and builds a cursor,
     about as much CPU as the rest of the append on the client. A pooler that
     dropped the statement (DISCARD ALL) gets it prepared again.
@@ -316,10 +320,10 @@ def run_prepared(
             if name is None:
                 name = names[query] = f"tabletrail_{len(names) + 1}".encode()
                 conn.pgconn.send_prepare(name, query, param_types=types)
-                _result(conn, pq.ExecStatus.COMMAND_OK)
+                _result(conn)
             conn.pgconn.send_query_prepared(name, params, param_formats=formats)
             try:
-                return _result(conn, pq.ExecStatus.TUPLES_OK)
+                return _result(conn)
             except pg_errors.InvalidSqlStatementName:
                 del names[query]
                 if attempt == 2:
@@ -327,9 +331,9 @@ def run_prepared(
     raise AssertionError("unreachable")
 
 
-def _result(conn: psycopg.Connection, wanted: pq.ExecStatus) -> pq.abc.PGresult:
+def _result(conn: psycopg.Connection) -> pq.abc.PGresult:
     result = conn.wait(execute(conn.pgconn))[-1]
-    if result.status != wanted:
+    if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
         raise pg_errors.error_from_result(result, encoding=conn.info.encoding)
     return result
 
@@ -734,13 +738,7 @@ class PostgresStore(DatabaseReads):
         line = msgspec.json.encode(refused)
         try:
             with self._conn("noting a refusal") as conn:  # one statement: its own transaction
-                conn.execute(
-                    self._q(
-                        "INSERT INTO {s}.refused (encounter, n, line) SELECT %s, coalesce(max(n), 0) + 1, %s "
-                        "FROM {s}.refused WHERE encounter = %s"
-                    ),
-                    (self.encounter, line, self.encounter),
-                )
+                run_prepared(conn, self._q(REFUSE), (TEXT, BYTEA), (self.encounter.encode(), line), (0, 1))
         except InputError as exc:
             if self.warn is None:
                 raise
