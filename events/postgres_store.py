@@ -302,6 +302,7 @@ def _close(conn: psycopg.Connection | None) -> None:
 
 
 _PREPARED: weakref.WeakKeyDictionary[psycopg.Connection, dict[bytes, bytes]] = weakref.WeakKeyDictionary()
+_NAMES = itertools.count(1)  # a prepared statement's name is never used twice in a process
 
 
 def run_prepared(
@@ -323,7 +324,7 @@ def run_prepared(
         for attempt in (1, 2):
             name = names.get(query)
             if name is None:
-                name = names[query] = f"tabletrail_{len(names) + 1}".encode()
+                name = names[query] = f"tabletrail_{next(_NAMES)}".encode()
                 conn.pgconn.send_prepare(name, query, param_types=types)
                 _result(conn)
             conn.pgconn.send_query_prepared(name, params, param_formats=formats)

@@ -137,8 +137,9 @@ def last_batch(store: PostgresStore) -> list[bytes]:
     return [line for line, r in zip(lines, records, strict=True) if r.batch == records[-1].batch]
 
 
-def notified(conn: psycopg.Connection) -> list[str]:
-    return [n.payload for n in conn.notifies(timeout=0.3, stop_after=None)]
+def notified(conn: psycopg.Connection, schema: str) -> list[str]:
+    """The notifications about this schema's encounters (others share the server and the channel)."""
+    return [n.payload for n in conn.notifies(timeout=0.3) if n.payload.startswith(f"{schema}\t")]
 
 
 @pytest.fixture
@@ -157,15 +158,15 @@ def test_a_stale_writer_appends_nothing_anywhere(pg_schema: str, listening: psyc
     stale = moved_on(last, len(last) - 1)  # written by one who saw one version less than there is
     batch = moved_on(last, len(last))
     before = everything(pg_schema)
-    notified(listening)
+    notified(listening, pg_schema)
     with pytest.raises(VersionConflict) as caught:
         store.append(stale, expected=tip - 1)
     assert (caught.value.expected, caught.value.actual) == (tip - 1, tip)
     assert everything(pg_schema) == before
-    assert notified(listening) == []
+    assert notified(listening, pg_schema) == []
     store.append(batch, expected=tip)  # the same batch at the right version goes in, and is told
     assert store.version() == tip + len(batch)
-    assert notified(listening) == [f"{pg_schema}\t{NAME}\t{tip + len(batch)}"]
+    assert notified(listening, pg_schema) == [f"{pg_schema}\t{NAME}\t{tip + len(batch)}"]
 
 
 def test_a_retried_command_id_appends_nothing_anywhere(pg_schema: str, listening: psycopg.Connection):
@@ -177,12 +178,12 @@ def test_a_retried_command_id_appends_nothing_anywhere(pg_schema: str, listening
     tip = store.version()
     retry = moved_on(done, len(done), command_id="tablet-7")  # the same id, at the right version
     before = everything(pg_schema)
-    notified(listening)
+    notified(listening, pg_schema)
     with pytest.raises(DuplicateCommand) as caught:
         store.append(retry, expected=tip)
     assert caught.value.command_id == "tablet-7"
     assert everything(pg_schema) == before
-    assert notified(listening) == []
+    assert notified(listening, pg_schema) == []
     assert store.find_command("tablet-7") == (tip - len(done) + 1, tip)
 
 
@@ -203,3 +204,15 @@ def test_an_append_of_several_batches_is_one_transaction_too(pg_schema: str):
     store.append(two + moved_on(two, len(two), command_id="c"), expected=tip)
     assert store.version() == tip + 2 * len(two)
     assert store.find_command("b") == (tip + 1, tip + len(two))
+
+
+def test_an_append_prepares_its_statement_again_when_the_server_forgot_it(pg_schema: str):
+    """A pooler's DISCARD ALL (or a DEALLOCATE) drops prepared statements: the next append still goes in."""
+    store = PostgresStore(url(pg_schema, NAME))
+    enc = fresh(store)
+    play(enc, 3)
+    with store._conn("testing") as conn:
+        conn.execute("DEALLOCATE ALL")
+    play(enc, 3, seed=2)
+    assert list(store.read()) == [bytes(line) for line in selected(url(pg_schema, NAME), 0, None)]
+    assert store.version() == len(enc.records) and store.check() == "ok"
