@@ -7,7 +7,10 @@ Figures:
   active fighter, else an end-turn) concurrently, each client its own share of
   the encounters: batches/s in total and p50/p99 latency of one append, on
   PostgreSQL (one database, one schema) and on SQLite (one file per encounter,
-  durable settings) in the same run, and their ratio.
+  durable settings), --rounds times in turns, and the median ratios; and the CPU one batch
+  costs, the client process's and (PostgreSQL, on this machine) its server
+  backend's: with 8 clients on 2 cores the run is CPU-bound, so the ratio of
+  throughputs follows the ratio of CPU per batch more than any wait.
 - fan-out: --streams live streams (default 50) spread over --servers `tabletrail
   serve URL` processes (default 4) sharing the database; one move posted to one of
   them; the time until every stream has the new version: p50/p99 over
@@ -15,13 +18,15 @@ Figures:
 - open: an encounter of --events events (default 1,000,000) in PostgreSQL with a
   snapshot every --every events, opened from its newest snapshot (median of 5),
   against folding every line.
+- fold: the same --events events in PostgreSQL and in SQLite, no snapshot in
+  either, folded in turns (best of 2 each): both times and their ratio on one line.
 
 Everything lives in a schema of its own, dropped at the end (other people may be
 using the same server). Run from the repository root:
 
     .venv/bin/python benchmarks/bench_hosted.py [--database postgresql://postgres@127.0.0.1/test]
-        [--encounters 200] [--clients 8] [--batches 20] [--streams 50] [--servers 4] [--events 1000000]
-        [--skip append,fanout,open]
+        [--encounters 200] [--clients 8] [--batches 20] [--rounds 3] [--streams 50] [--servers 4]
+        [--events 1000000] [--skip append,fanout,open,fold]
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import multiprocessing
 import os
 import queue
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -41,7 +47,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import psycopg
@@ -68,6 +74,10 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:7.1f} ms"
 
 
+def cpu_ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
 # --- append: many encounters, many clients ----------------------------------------------------------
 
 
@@ -82,7 +92,9 @@ def client(kind: str, where: str, names: list[str], batches: int, seed: int, go:
     them, round robin; sends back the latencies and when it finished."""
     rng = random.Random(seed)
     tables = [Encounter.open(make_store(kind, where, name), clock=clock) for name in names]
+    server = backend(tables[0].store) if kind == "postgres" else None
     go.wait()
+    cpu, served = client_cpu(), server_cpu(server)
     latencies = []
     for _ in range(batches):
         for enc in tables:
@@ -96,12 +108,40 @@ def client(kind: str, where: str, names: list[str], batches: int, seed: int, go:
                 start = time.perf_counter()
                 enc.execute(EndTurn(), "end-turn")
             latencies.append(time.perf_counter() - start)
-    out.put((latencies, time.time()))
+    out.put((latencies, time.time(), client_cpu() - cpu, server_cpu(server) - served))
 
 
-def bench_append(kind: str, where: str, encounters: int, clients: int, batches: int) -> float:
+def client_cpu() -> float:
+    """CPU seconds this process has used (user + system)."""
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
+
+
+def backend(store: Store) -> int | None:
+    """The process id of the PostgreSQL backend serving this client (one connection per process)."""
+    row = store._one("reading", "SELECT pg_backend_pid()", ())  # type: ignore[attr-defined]
+    return row[0] if row else None
+
+
+def server_cpu(pid: int | None) -> float:
+    """CPU seconds a backend on this machine has used (0 when the server is elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Appended(NamedTuple):
+    rate: float  # batches/s
+    p50: float  # seconds
+    cpu: float  # CPU seconds a batch, client and server backend
+
+
+def bench_append(kind: str, where: str, encounters: int, clients: int, batches: int, turn: int) -> Appended:
+    """One round of one store: fresh encounters, `clients` processes appending; prints its lines."""
     scenario = load_scenario(SCENARIO)
-    names = [f"table-{n:04d}" for n in range(encounters)]
+    names = [f"round{turn}-table-{n:04d}" for n in range(encounters)]
     for name in names:
         Encounter.create(make_store(kind, where, name), scenario, clock=clock)
     spawn = multiprocessing.get_context("spawn")  # a forked child would share (and close) our connection
@@ -116,10 +156,13 @@ def bench_append(kind: str, where: str, encounters: int, clients: int, batches: 
     start = time.time()
     latencies: list[float] = []
     ends = []
+    cpu = served = 0.0
     for _ in procs:
-        got, end = out.get()
+        got, end, used, backend_used = out.get()
         latencies += got
         ends.append(end)
+        cpu += used
+        served += backend_used
     seconds = max(ends) - start
     for p in procs:
         p.join()
@@ -129,7 +172,27 @@ def bench_append(kind: str, where: str, encounters: int, clients: int, batches: 
         f"  {label:34s} {rate:8.0f} batches/s  p50 {ms(pct(latencies, 50))}  p99 {ms(pct(latencies, 99))}"
         f"  ({len(latencies)} appends in {seconds:.1f} s)"
     )
-    return rate
+    n = len(latencies)
+    server_part = f", its server backend {cpu_ms(served / n)}" if kind == "postgres" else ""
+    print(f"  {'':34s} CPU per batch: the client {cpu_ms(cpu / n)}{server_part}")
+    return Appended(rate, pct(latencies, 50), (cpu + served) / n)
+
+
+def bench_rounds(database: str, encounters: int, clients: int, batches: int, rounds: int) -> None:
+    """PostgreSQL and SQLite in turns (a neighbour's load then weighs on both), and the median ratios."""
+    ratios: list[tuple[float, float, float]] = []
+    for turn in range(1, rounds + 1):
+        print(f" round {turn}:")
+        pg = bench_append("postgres", database, encounters, clients, batches, turn)
+        with tempfile.TemporaryDirectory() as folder:
+            lite = bench_append("sqlite", folder, encounters, clients, batches, turn)
+        ratios.append((pg.rate / lite.rate, pg.p50 / lite.p50, pg.cpu / lite.cpu))
+    rate, p50, cpu = (statistics.median(r[k] for r in ratios) for k in range(3))
+    each = " ".join(f"{r[0]:.2f}" for r in ratios)
+    print(
+        f"  PostgreSQL / SQLite, median of {rounds} rounds: throughput {rate:.2f} (target >= 0.8; "
+        f"rounds {each}), p50 {p50:.2f}x, CPU per batch {cpu:.2f}x"
+    )
 
 
 # --- fan-out: one move, every open page told -------------------------------------------------------------
@@ -233,17 +296,13 @@ def bench_fanout(database: str, streams: int, servers: int, moves: int) -> None:
 # --- open: a million events --------------------------------------------------------------------------------
 
 
-def bench_open(database: str, events: int, every: int) -> None:
-    start = time.perf_counter()
-    lines = generate(events)
-    print(f"  generated {len(lines):,} events in {time.perf_counter() - start:.0f} s")
+def bench_open(database: str, lines: list[bytes], every: int) -> None:
     start = time.perf_counter()
     _, snapshots = fold_with_snapshots(MemoryStore(lines), every)
     store = PostgresStore(database, encounter="long", snapshot_every=every)
     store.create(lines)
     store.save_snapshots(FORMAT, snapshots)
     print(f"  written to PostgreSQL with {len(snapshots)} snapshots in {time.perf_counter() - start:.0f} s")
-    del lines
     times = []
     for _ in range(5):
         start = time.perf_counter()
@@ -257,6 +316,42 @@ def bench_open(database: str, events: int, every: int) -> None:
     print(f"  folding every event:      {full:6.3f} s; the two boards agree: {same}")
 
 
+# --- fold: the same log folded from PostgreSQL and from SQLite ------------------------------------------
+
+
+def folded(store: Store) -> tuple[float, Any]:
+    """Seconds to open the encounter by folding every line (no snapshot), and its board."""
+    start = time.perf_counter()
+    enc = Encounter.open(store, snapshots=False)
+    return time.perf_counter() - start, view(enc.state)
+
+
+def bench_fold(database: str, lines: list[bytes], rounds: int = 2) -> None:
+    """The same log in both stores, no snapshot in either, folded in turns: the best of `rounds` each."""
+    with tempfile.TemporaryDirectory() as folder:
+        PostgresStore(database, encounter="fold").create(lines)
+        SqliteStore(Path(folder) / "fold.db").create(lines)
+        pg: list[float] = []
+        lite: list[float] = []
+        for _ in range(rounds):
+            seconds, pg_board = folded(PostgresStore(database, encounter="fold", private=True))
+            pg.append(seconds)
+            seconds, lite_board = folded(SqliteStore(Path(folder) / "fold.db"))
+            lite.append(seconds)
+        print(
+            f"  fold of {len(lines):,} events, no snapshot (best of {rounds}): PostgreSQL {min(pg):.2f} s, "
+            f"SQLite {min(lite):.2f} s, PostgreSQL / SQLite {min(pg) / min(lite):.2f}; "
+            f"the boards agree: {pg_board == lite_board}"
+        )
+
+
+def generated(events: int) -> list[bytes]:
+    start = time.perf_counter()
+    lines = generate(events)
+    print(f"generated {len(lines):,} events in {time.perf_counter() - start:.0f} s")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -265,12 +360,13 @@ def main() -> None:
     parser.add_argument("--encounters", type=int, default=200)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--batches", type=int, default=20, help="appends per encounter")
+    parser.add_argument("--rounds", type=int, default=3, help="append rounds, PostgreSQL then SQLite each")
     parser.add_argument("--streams", type=int, default=50)
     parser.add_argument("--servers", type=int, default=4)
     parser.add_argument("--moves", type=int, default=10)
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--every", type=int, default=1000)
-    parser.add_argument("--skip", default="", help="comma-separated: append, fanout, open")
+    parser.add_argument("--skip", default="", help="comma-separated: append, fanout, open, fold")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     schema = f"tt_bench_{uuid.uuid4().hex[:10]}"
@@ -279,17 +375,21 @@ def main() -> None:
     print(f"bench_hosted: schema {schema} of {PostgresStore(database, encounter='x').name.split('?')[0]}")
     try:
         if "append" not in skip:
-            print(f"append: {args.encounters} encounters, {args.clients} clients, {args.batches} batches")
-            pg = bench_append("postgres", database, args.encounters, args.clients, args.batches)
-            with tempfile.TemporaryDirectory() as folder:
-                lite = bench_append("sqlite", folder, args.encounters, args.clients, args.batches)
-            print(f"  PostgreSQL / SQLite throughput: {pg / lite:.2f}")
+            print(
+                f"append: {args.encounters} encounters, {args.clients} clients, {args.batches} batches, "
+                f"{args.rounds} rounds of PostgreSQL then SQLite"
+            )
+            bench_rounds(database, args.encounters, args.clients, args.batches, args.rounds)
         if "fanout" not in skip:
             print("fan-out: one move, every open page told (NOTIFY on commit, one LISTEN per server)")
             bench_fanout(database, args.streams, args.servers, args.moves)
+        lines = generated(args.events) if not {"open", "fold"} <= skip else []
         if "open" not in skip:
-            print(f"open: an encounter of {args.events:,} events, a snapshot every {args.every}")
-            bench_open(database, args.events, args.every)
+            print(f"open: an encounter of {len(lines):,} events, a snapshot every {args.every}")
+            bench_open(database, lines, args.every)
+        if "fold" not in skip:
+            print(f"fold: the same {len(lines):,} events folded from PostgreSQL and from SQLite")
+            bench_fold(database, lines)
     finally:
         with psycopg.connect(args.database.split("?")[0], autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')

@@ -48,6 +48,7 @@ class DatabaseReads:
     name: str
     encounter: str
     _kept_key: bytes | None = None  # the key of this encounter's kept tip, once line 1 was read
+    _line_one: bytes | None = None  # line 1, once a read passed it (see `_tip_key`)
 
     def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
         """The first row of a query, or None (the store's connection, its errors named)."""
@@ -60,14 +61,14 @@ class DatabaseReads:
     def _tip_key(self, records: Sequence[Record], lines: Sequence[bytes]) -> bytes:
         """The key this encounter's kept tip is hashed with (a keyed chain's: issue 28, 9), b"" if plain.
 
-        Read off line 1: the batch's own when it starts the log, else the stored one,
-        once per store (line 1 never changes).
+        Read off line 1: the batch's own when it starts the log, else the one a read
+        of this store passed (`_saw_first`), else the stored one; once per store, as
+        line 1 never changes.
         """
         key = self._kept_key
         if key is None:
-            if records and records[0].seq == 1:
-                first = lines[0]
-            else:
+            first = lines[0] if records and records[0].seq == 1 else self._line_one
+            if first is None:
                 row = self._one(
                     "reading",
                     "SELECT line FROM {s}.events WHERE encounter = %s AND version = 1",
@@ -76,6 +77,11 @@ class DatabaseReads:
                 first = bytes(row[0]) if row else b""
             key = self._kept_key = tip_key(first, f"{self.name}: line 1")
         return key
+
+    def _saw_first(self, line: bytes) -> None:
+        """A read passed line 1: kept, so that the first append of this store need not read it again."""
+        if self._line_one is None:
+            self._line_one = line
 
     def _planned(self, lines: Sequence[bytes], expected: int | None) -> tuple[list[Record], Spans, int]:
         """A batch about to be appended: its records and spans, and the version it must follow."""
@@ -96,6 +102,8 @@ class DatabaseReads:
                 "AND version <= %s ORDER BY version LIMIT %s",
                 (self.encounter, last, end, PAGE),
             )
+            if start == 0 and last == 0 and rows:
+                self._saw_first(bytes(rows[0][1]))
             for version, line in rows:
                 yield bytes(line)
                 last = version

@@ -29,6 +29,11 @@ Every batch is one transaction and its commit sends `NOTIFY tabletrail` with
 "schema<TAB>encounter<TAB>version": a server worker listening on the database
 (app/web/live.py) hears of every append, whichever worker or CLI made it.
 PostgreSQL delivers a notification only when (and if) its transaction commits.
+
+What a command costs (issue 29): its batch is one prepared statement, one round
+trip, its parameters sent as bytes (`run_prepared`); a fold reads windows of
+versions in binary (`PostgresStore._windows`). benchmarks/bench_hosted.py
+measures both against SQLite.
 """
 
 from __future__ import annotations
@@ -37,7 +42,9 @@ import contextlib
 import itertools
 import os
 import re
+import struct
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -60,7 +67,9 @@ from tabletrail.events.pg_names import NAME, SCHEMES, is_url, masked  # noqa: F4
 try:
     import psycopg
     from psycopg import errors as pg_errors
-    from psycopg import sql
+    from psycopg import pq, sql
+    from psycopg.generators import execute
+    from psycopg.rows import scalar_row
 except ImportError:  # the postgres extra is not installed: store_for says so when a URL is given
     psycopg = None  # type: ignore[assignment]
 
@@ -71,35 +80,42 @@ INVITES_CHANGED = "invites"  # ... or, in the version's place, this: a link was 
 _T = TypeVar("_T")
 _TICKS = itertools.count()  # the order of asks and reads in this process (PostgresStore._shared)
 _COMPOSED: dict[tuple[str, str], bytes] = {}  # (schema, statement) -> its bytes (see PostgresStore._q)
+WINDOW = (1_000, 64_000)  # versions the first read query asks for, and the most any asks for
 COPY_FROM = 1000  # a batch of more rows than this (an import) is written with COPY
 CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
 
 # One batch, one statement (see PostgresStore._append): every part selects from the tip that moved.
+# $1 encounter, $2 the version the writer saw, $3 the new tip, $4 the batch, $5 its lines (bytea[]),
+# $6 its command id, $7 and $8 the NOTIFY, $9 the kept tip (their types: APPEND_TYPES).
 APPEND = """
 WITH tip AS (
-    UPDATE {s}.encounters SET version = %(tip)s WHERE encounter = %(e)s AND version = %(expected)s
+    UPDATE {s}.encounters SET version = $3 WHERE encounter = $1 AND version = $2
     RETURNING encounter
 ), rows AS (
     INSERT INTO {s}.events (encounter, version, batch, line)
-    SELECT tip.encounter, v, b, l
-    FROM tip, unnest(%(versions)s::bigint[], %(batches)s::bigint[], %(lines)s::bytea[]) AS u(v, b, l)
+    SELECT tip.encounter, $2 + n, $4, line FROM tip, unnest($5) WITH ORDINALITY AS u(line, n)
     RETURNING 1
-), spans AS (
+), span AS (
     INSERT INTO {s}.batches AS old (encounter, batch, first, last, command_id)
-    SELECT tip.encounter, n, lo, hi, cid
-    FROM tip, unnest(%(numbers)s::bigint[], %(firsts)s::bigint[], %(lasts)s::bigint[], %(ids)s::text[])
-        AS u(n, lo, hi, cid)
+    SELECT tip.encounter, $4, $2 + 1, $3, $6 FROM tip
     ON CONFLICT (encounter, batch) DO UPDATE
         SET last = excluded.last, command_id = coalesce(old.command_id, excluded.command_id)
     RETURNING 1
 ), kept AS (
-    INSERT INTO {s}.meta (encounter, key, value) SELECT tip.encounter, 'tip', %(kept)s FROM tip
+    INSERT INTO {s}.meta (encounter, key, value) SELECT tip.encounter, 'tip', $9 FROM tip
     ON CONFLICT (encounter, key) DO UPDATE SET value = excluded.value
     RETURNING 1
 )
-SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM spans), (SELECT count(*) FROM kept),
-       (SELECT pg_notify(%(channel)s, %(payload)s) FROM tip)
+SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM span), (SELECT count(*) FROM kept),
+       (SELECT pg_notify($7, $8) FROM tip)
 """
+TEXT, INT8, BYTEA, BYTEA_ARRAY = 25, 20, 17, 1001  # type oids
+APPEND_TYPES = (TEXT, INT8, INT8, INT8, BYTEA_ARRAY, TEXT, TEXT, TEXT, TEXT)
+APPEND_FORMATS = (0, 0, 0, 0, 1, 0, 0, 0, 0)  # every parameter as text but the lines, binary
+
+# A refused command's line ($2, binary) kept in the side table after the encounter's ($1) last one.
+REFUSE = """INSERT INTO {s}.refused (encounter, n, line)
+    SELECT $1, coalesce(max(n), 0) + 1, $2 FROM {s}.refused WHERE encounter = $1"""
 
 # The table view's invitation links (app/web/invites.py), hashed, kept with the encounter.
 INVITES = """CREATE TABLE IF NOT EXISTS {s}.invites (
@@ -285,6 +301,55 @@ def _close(conn: psycopg.Connection | None) -> None:
             conn.close()
 
 
+_PREPARED: weakref.WeakKeyDictionary[psycopg.Connection, dict[bytes, bytes]] = weakref.WeakKeyDictionary()
+_NAMES = itertools.count(1)  # a prepared statement's name is never used twice in a process
+
+
+def run_prepared(
+    conn: psycopg.Connection,
+    query: bytes,
+    types: Sequence[int],
+    params: Sequence[bytes | None],
+    formats: Sequence[int],
+) -> pq.abc.PGresult:
+    """Run a statement prepared once per connection, its parameters given as the bytes libpq sends.
+
+    For the statements every command runs (APPEND, REFUSE): psycopg's execute adapts
+    each parameter, finds the statement in its own cache and builds a cursor,
+    about as much CPU as the rest of the append on the client. A pooler that
+    dropped the statement (DISCARD ALL) gets it prepared again.
+    """
+    names = _PREPARED.setdefault(conn, {})
+    with conn.lock:
+        for attempt in (1, 2):
+            name = names.get(query)
+            if name is None:
+                name = names[query] = f"tabletrail_{next(_NAMES)}".encode()
+                conn.pgconn.send_prepare(name, query, param_types=types)
+                _result(conn)
+            conn.pgconn.send_query_prepared(name, params, param_formats=formats)
+            try:
+                return _result(conn)
+            except pg_errors.InvalidSqlStatementName:
+                del names[query]
+                if attempt == 2:
+                    raise
+    raise AssertionError("unreachable")
+
+
+def _result(conn: psycopg.Connection) -> pq.abc.PGresult:
+    result = conn.wait(execute(conn.pgconn))[-1]
+    if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
+        raise pg_errors.error_from_result(result, encoding=conn.info.encoding)
+    return result
+
+
+def bytea_array(items: Sequence[bytes]) -> bytes:
+    """A one-dimensional bytea[] in PostgreSQL's binary form: a header, then each item's length and bytes."""
+    head = struct.pack("!5i", 1, 0, BYTEA, len(items), 1)  # dimensions, has nulls, element type, length, base
+    return head + b"".join(struct.pack("!i", len(item)) + item for item in items)
+
+
 class PostgresStore(DatabaseReads):
     """An encounter in a PostgreSQL database: versioned appends, command ids, snapshots, NOTIFY on commit."""
 
@@ -463,10 +528,42 @@ class PostgresStore(DatabaseReads):
         )
 
     def read(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
-        """The lines with versions after `start` (and up to `stop`), oldest first."""
-        if self._head() is None:  # fail now, not at the first line
+        """The lines with versions after `start` (and up to `stop`), oldest first, up to the tip read now."""
+        head = self._head()
+        if head is None:  # fail now, not at the first line
             raise self._missing()
-        return self._pages(start, stop)
+        return self._windows(start, head if stop is None else min(stop, head))
+
+    def _windows(self, start: int, end: int) -> Iterator[bytes]:
+        """The lines of versions (start, end], a window of versions a query, in binary.
+
+        A window bounds the versions, not the row count (no LIMIT): a freshly
+        imported table has no statistics yet, and PostgreSQL then planned
+        `ORDER BY version LIMIT n` as a scan and sort of every later row, page
+        after page (a 1,000,000-event fold took 45 s). Binary results hand over
+        each line's bytes as they are, with no hex to undo. The first window is
+        small (a reader of one line asks for little); each next one is twice
+        as wide, up to WINDOW[1].
+        """
+        low, width = start, WINDOW[0]
+        while low < end:
+            high = min(low + width, end)
+            rows = self._lines(low, high)
+            if low == 0 and rows:
+                self._saw_first(rows[0])
+            yield from rows
+            low, width = high, min(2 * width, WINDOW[1])
+
+    def _lines(self, low: int, high: int) -> list[bytes]:
+        with self._conn("reading") as conn:
+            cur = conn.cursor(binary=True, row_factory=scalar_row)
+            return cur.execute(
+                self._q(
+                    "SELECT line FROM {s}.events WHERE encounter = %s AND version > %s AND version <= %s "
+                    "ORDER BY version"
+                ),
+                (self.encounter, low, high),
+            ).fetchall()
 
     def version(self) -> int:
         """How many records the encounter holds (its tip)."""
@@ -478,16 +575,19 @@ class PostgresStore(DatabaseReads):
     # --- writing ---------------------------------------------------------------
 
     def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None:
-        """Append one batch in one transaction, only if the encounter is still at version `expected`."""
+        """Append in one transaction, only if the encounter is still at version `expected`.
+
+        A command's batch (the usual append) is one statement, so one round trip;
+        several batches or a long one (an import) take a transaction of a few.
+        """
         if not lines:
             return
         records, batches, expected = self._planned(lines, expected)
-        if len(records) > COPY_FROM:  # a long batch: row by row, in one transaction
-            with self._conn("appending") as conn:
-                self._write(conn, records, lines, batches, expected)
-            return
         with self._conn("appending") as conn:
-            self._append(conn, records, lines, batches, expected)
+            if len(batches) == 1 and len(records) <= COPY_FROM:
+                self._append(conn, records, lines, batches, expected)
+            else:
+                self._write(conn, records, lines, batches, expected)
 
     def _append(
         self,
@@ -497,40 +597,35 @@ class PostgresStore(DatabaseReads):
         batches: Spans,
         expected: int,
     ) -> None:
-        """A batch as ONE statement, so one round trip (its own transaction: autocommit).
+        """One batch as ONE statement (its own transaction: autocommit), so one round trip.
 
         The tip moves only from `expected`; the rows are inserted only if it did
         (they select from the tip's RETURNING), and so is the NOTIFY. A stale
         writer inserts nothing and is told the tip it should have seen.
         """
         tip = expected + len(records)
-        spans = list(batches.items())
+        [(batch, (_, _, command_id))] = batches.items()
         key = self._tip_key(records, lines)  # a keyed log's tip is keyed (events/db_store.py)
+        params = (
+            self.encounter,
+            str(expected),
+            str(tip),
+            str(batch),
+            bytea_array([bytes(line) for line in lines]),
+            command_id,
+            CHANNEL,
+            f"{self.schema}\t{self.encounter}\t{tip}",
+            tip_text(tip, lines[-1], key),  # the tip kept outside the log (see `kept_tip`)
+        )
+        sent = [p.encode() if isinstance(p, str) else p for p in params]
         try:
-            row = conn.execute(
-                self._q(APPEND),
-                {
-                    "e": self.encounter,
-                    "expected": expected,
-                    "tip": tip,
-                    "versions": [r.seq for r in records],
-                    "batches": [r.batch for r in records],
-                    "lines": [bytes(line) for line in lines],
-                    "numbers": [n for n, _ in spans],
-                    "firsts": [lo for _, (lo, _, _) in spans],
-                    "lasts": [hi for _, (_, hi, _) in spans],
-                    "ids": [cid for _, (_, _, cid) in spans],
-                    "channel": CHANNEL,
-                    "payload": f"{self.schema}\t{self.encounter}\t{tip}",
-                    "kept": tip_text(tip, lines[-1], key),  # the tip kept outside the log (see `kept_tip`)
-                },
-            ).fetchone()
+            result = run_prepared(conn, self._q(APPEND), APPEND_TYPES, sent, APPEND_FORMATS)
         except pg_errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "batches_command":
-                ids = [cid for _, _, cid in batches.values() if cid is not None]
-                raise DuplicateCommand(self.name, (ids or [""])[0]) from None
+                raise DuplicateCommand(self.name, command_id or "") from None
             raise VersionConflict(self.name, expected, self._tip(conn) or 0) from None
-        if row is None or row[0] != len(records):
+        inserted = result.get_value(0, 0)
+        if inserted is None or int(inserted) != len(records):
             raise self._conflict(conn, expected)
 
     def _write(
@@ -648,14 +743,8 @@ class PostgresStore(DatabaseReads):
         """Keep a refusal in the side table; one that cannot be written is told to `warn` (see JsonlStore)."""
         line = msgspec.json.encode(refused)
         try:
-            with self._conn("noting a refusal") as conn, conn.transaction():
-                conn.execute(
-                    self._q(
-                        "INSERT INTO {s}.refused (encounter, n, line) SELECT %s, coalesce(max(n), 0) + 1, %s "
-                        "FROM {s}.refused WHERE encounter = %s"
-                    ),
-                    (self.encounter, line, self.encounter),
-                )
+            with self._conn("noting a refusal") as conn:  # one statement: its own transaction
+                run_prepared(conn, self._q(REFUSE), (TEXT, BYTEA), (self.encounter.encode(), line), (0, 1))
         except InputError as exc:
             if self.warn is None:
                 raise
