@@ -213,7 +213,10 @@ def keep_for(log: str | Path, store: Store) -> Keep:
 
 def encounter_key(store: Store) -> str:
     """What binds a token to this encounter: the hash of the log's first line (its EncounterStarted)."""
-    first = next(iter(store.read()), None)
+    from tabletrail.events.db_store import DatabaseReads
+
+    # A database store reads just that one line, not a first window of them.
+    first = next(iter(store.read(0, 1) if isinstance(store, DatabaseReads) else store.read()), None)
     if first is None:
         raise InputError(f"{store.name}: an empty log has no encounter to invite anyone to")
     return line_hash(first)
