@@ -169,13 +169,18 @@ def test_a_stale_writer_appends_nothing_anywhere(pg_schema: str, listening: psyc
     assert notified(listening, pg_schema) == [f"{pg_schema}\t{NAME}\t{tip + len(batch)}"]
 
 
-def test_a_retried_command_id_appends_nothing_anywhere(pg_schema: str, listening: psycopg.Connection):
+def one_appended(pg_schema: str, command_id: str) -> tuple[PostgresStore, list[bytes], int]:
+    """A played encounter, one more batch appended under `command_id`: the store, that batch, the tip."""
     store = PostgresStore(url(pg_schema, NAME))
     enc = fresh(store)
     play(enc, 3)
-    done = moved_on(last_batch(store), len(last_batch(store)), command_id="tablet-7")
+    done = moved_on(last_batch(store), len(last_batch(store)), command_id=command_id)
     store.append(done, expected=len(enc.records))
-    tip = store.version()
+    return store, done, store.version()
+
+
+def test_a_retried_command_id_appends_nothing_anywhere(pg_schema: str, listening: psycopg.Connection):
+    store, done, tip = one_appended(pg_schema, "tablet-7")
     retry = moved_on(done, len(done), command_id="tablet-7")  # the same id, at the right version
     before = everything(pg_schema)
     notified(listening, pg_schema)
@@ -189,12 +194,7 @@ def test_a_retried_command_id_appends_nothing_anywhere(pg_schema: str, listening
 
 def test_an_append_of_several_batches_is_one_transaction_too(pg_schema: str):
     """Two batches in one append take the transaction path: the second's duplicate id undoes the first."""
-    store = PostgresStore(url(pg_schema, NAME))
-    enc = fresh(store)
-    play(enc, 3)
-    one = moved_on(last_batch(store), len(last_batch(store)), command_id="a")
-    store.append(one, expected=len(enc.records))
-    tip = store.version()
+    store, one, tip = one_appended(pg_schema, "a")
     two = moved_on(one, len(one), command_id="b")
     three = moved_on(two, len(two), command_id="a")  # "a" again: refused
     before = everything(pg_schema)
