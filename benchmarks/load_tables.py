@@ -45,6 +45,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -54,6 +55,8 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import httpx
@@ -338,6 +341,71 @@ def delays(table: Table, slow: list[tuple[float, float, float, str]]) -> tuple[l
     return every, each, missed
 
 
+async def open_pages(
+    port: int,
+    tables: list[Table],
+    share: list[tuple[int, int]],
+    began: float,
+    spread: float,
+    stop: asyncio.Event,
+    tally: Tally,
+    fetch: bool,
+) -> list[asyncio.Task[None]]:
+    """Follow the pages of `share` ((table, page) pairs), opened on one schedule shared by every process:
+    the i-th of all pages at `began + spread * i / all`. A hall of people arrives this way, and each page
+    then reconnects on its own clock when the server ends its stream; 0 (--herd): all at once."""
+    total = len(tables) * (1 + len(PLAYERS))
+    tasks = []
+    for ti, page in share:
+        table = tables[ti]
+        token = ([table.gm] + [t for _, t in table.players])[page]
+        await asyncio.sleep(
+            max(0.0, began + spread * (ti * (1 + len(PLAYERS)) + page) / total - time.perf_counter())
+        )
+        tasks.append(asyncio.create_task(follow(port, table, token, page, stop, tally, fetch)))
+    return tasks
+
+
+async def first_versions(tables: list[Table], share: list[tuple[int, int]], tally: Tally) -> None:
+    """Wait (up to 120 s) until every page of `share` has been told its first version."""
+    deadline = time.perf_counter() + 120
+    while any(not tables[ti].told[p] for ti, p in share) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.2)
+    missing = sum(1 for ti, p in share if not tables[ti].told[p])
+    if missing:
+        tally.error(f"{missing} of {len(share)} pages never got their first version")
+
+
+def page_process(
+    port: int,
+    tables: list[Table],
+    share: list[tuple[int, int]],
+    began: float,
+    spread: float,
+    fetch: bool,
+    conn: Connection,
+) -> None:
+    """A process of its own following a share of the pages (--clients): says "opened" once they all have
+    their first version, follows them until told to stop, then sends back what each page was told."""
+
+    async def main() -> None:
+        tally, stop = Tally(), asyncio.Event()
+        for table in tables:
+            table.told = [[] for _ in range(1 + len(PLAYERS))]
+        tasks = await open_pages(port, tables, share, began, spread, stop, tally, fetch)
+        await first_versions(tables, share, tally)
+        conn.send("opened")
+        await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        told = {(ti, p): tables[ti].told[p] for ti, p in share}
+        conn.send((told, tally.errors, tally.reconnects, time.process_time()))
+
+    asyncio.run(main())
+
+
 async def load(
     port: int,
     tables: list[Table],
@@ -347,25 +415,33 @@ async def load(
     tally: Tally,
     pids: list[int],
     fetch: bool = False,
+    clients: int = 1,
 ) -> dict:
     stop = asyncio.Event()
-    pages = []
-    total = len(tables) * (1 + len(PLAYERS))
-    began = time.perf_counter()
     for table in tables:
-        tokens = [table.gm] + [t for _, t in table.players]
-        table.told = [[] for _ in tokens]
-        for page, token in enumerate(tokens):
-            # Pages open evenly over `spread` seconds, as a hall of people arrives: each then reconnects
-            # on its own clock when the server ends its stream. 0 (--herd): all at once, as after a restart.
-            await asyncio.sleep(max(0.0, began + spread * len(pages) / total - time.perf_counter()))
-            pages.append(asyncio.create_task(follow(port, table, token, page, stop, tally, fetch)))
-    deadline = time.perf_counter() + 120
-    while any(not told for t in tables for told in t.told) and time.perf_counter() < deadline:
-        await asyncio.sleep(0.2)
-    opened = sum(1 for t in tables for told in t.told if told)
-    if opened < len(pages):
-        tally.error(f"{len(pages) - opened} of {len(pages)} pages never got their first version")
+        table.told = [[] for _ in range(1 + len(PLAYERS))]
+    every_page_of_all = [(ti, p) for ti in range(len(tables)) for p in range(1 + len(PLAYERS))]
+    loop = asyncio.get_running_loop()
+    workers: list[tuple[BaseProcess, Connection]] = []
+    pages: list[asyncio.Task[None]] = []
+    if clients <= 1:
+        pages = await open_pages(
+            port, tables, every_page_of_all, time.perf_counter(), spread, stop, tally, fetch
+        )
+        await first_versions(tables, every_page_of_all, tally)
+    else:
+        spawn = multiprocessing.get_context("spawn")
+        began = time.perf_counter() + 3.0  # the processes start first; then the pages open on one schedule
+        for k in range(clients):
+            ours, theirs = spawn.Pipe()
+            share = every_page_of_all[k::clients]
+            proc = spawn.Process(
+                target=page_process, args=(port, tables, share, began, spread, fetch, theirs)
+            )
+            proc.start()
+            workers.append((proc, ours))
+        for _, ours in workers:
+            await loop.run_in_executor(None, ours.recv)  # "opened"
     busy0, wall0 = cpu_seconds(pids), time.perf_counter()
     start = time.perf_counter() + 0.5
     end = start + seconds
@@ -383,6 +459,16 @@ async def load(
     for task in pages:
         task.cancel()
     await asyncio.gather(*pages, return_exceptions=True)
+    pages_cpu = 0.0
+    for proc, ours in workers:
+        ours.send("stop")
+        told, errors, reconnects, cpu = await loop.run_in_executor(None, ours.recv)
+        for (ti, p), seen in told.items():
+            tables[ti].told[p] = seen
+        tally.errors += errors
+        tally.reconnects += reconnects
+        pages_cpu += cpu
+        proc.join(timeout=30)
     every_page, each, missed, slow = [], [], 0, []
     for t in tables:
         a, b, m = delays(t, slow)
@@ -397,7 +483,8 @@ async def load(
         "each": each,
         "cpu": busy,
         "rss": memory,
-        "pages": len(pages),
+        "pages": len(every_page_of_all),
+        "pages_cpu": pages_cpu,
         "slowest": [(w, s - start, p, name) for w, s, p, name in sorted(slow, reverse=True)[:4]],
     }
 
@@ -442,8 +529,10 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
         pids = family(server.pid)
         idle = rss_mb(pids)
         own0 = time.process_time()
-        figures = asyncio.run(load(port, tables, seconds, every, spread, tally, pids, args.fetch))
-        figures["client_cpu"] = (time.process_time() - own0) / (seconds + GRACE)
+        figures = asyncio.run(
+            load(port, tables, seconds, every, spread, tally, pids, args.fetch, args.clients)
+        )
+        figures["client_cpu"] = (time.process_time() - own0 + figures["pages_cpu"]) / (seconds + GRACE)
         figures["idle"] = idle
         figures["workers"] = len(pids) - 1
     finally:
@@ -513,6 +602,12 @@ def main() -> None:
         "--fetch",
         action="store_true",
         help="a page has seen a move once it holds its board (GET /api/state)",
+    )
+    parser.add_argument(
+        "--clients",
+        type=int,
+        default=1,
+        help="follow the pages in this many processes of their own (default 1)",
     )
     parser.add_argument("--find", action="store_true", help="step N up to find the knee")
     parser.add_argument("--start", type=int, default=25, help="--find: the first N (then doubled)")
