@@ -25,15 +25,20 @@ the first time an encounter is created there):
 - refused, snapshots, meta: as in SQLite.
 - store_format(format): the tables' version; a newer one is refused.
 
-Every batch is one transaction and its commit sends `NOTIFY tabletrail` with
-"schema<TAB>encounter<TAB>version": a server worker listening on the database
-(app/web/live.py) hears of every append, whichever worker or CLI made it.
-PostgreSQL delivers a notification only when (and if) its transaction commits.
+Every batch is one transaction, and once it has committed `NOTIFY tabletrail`
+is sent with "schema<TAB>encounter<TAB>version": a server worker listening on
+the database (app/web/live.py) hears of every append, whichever worker or CLI
+made it. The NOTIFY is a transaction of its own, sent in the same round trip
+right behind the batch (libpq's pipeline mode) and only if the encounter is at
+that version by then: a NOTIFY inside the batch's transaction holds a lock on
+the whole database until that commit is on disk, so every writer's commit waited
+for the one before it (issue 29: half the batches per second with 8 writers).
+A listener keeps the highest version it heard, so a NOTIFY arriving late is harmless.
 
-What a command costs (issue 29): its batch is one prepared statement, one round
-trip, its parameters sent as bytes (`run_prepared`); a fold reads windows of
-versions in binary (`PostgresStore._windows`). benchmarks/bench_hosted.py
-measures both against SQLite.
+What a command costs (issue 29): its batch is one prepared statement, its
+parameters sent as bytes (`run_prepared`), one round trip with its NOTIFY; a
+fold reads windows of versions in binary (`PostgresStore._windows`).
+benchmarks/bench_hosted.py measures both against SQLite.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
@@ -68,7 +73,7 @@ try:
     import psycopg
     from psycopg import errors as pg_errors
     from psycopg import pq, sql
-    from psycopg.generators import execute
+    from psycopg.generators import execute, fetch_many
     from psycopg.rows import scalar_row
 except ImportError:  # the postgres extra is not installed: store_for says so when a URL is given
     psycopg = None  # type: ignore[assignment]
@@ -86,7 +91,7 @@ CONNECT_TIMEOUT = 5  # seconds before an unreachable server is reported
 
 # One batch, one statement (see PostgresStore._append): every part selects from the tip that moved.
 # $1 encounter, $2 the version the writer saw, $3 the new tip, $4 the batch, $5 its lines (bytea[]),
-# $6 its command id, $7 and $8 the NOTIFY, $9 the kept tip (their types: APPEND_TYPES).
+# $6 its command id, $7 the kept tip (their types: APPEND_TYPES).
 APPEND = """
 WITH tip AS (
     UPDATE {s}.encounters SET version = $3 WHERE encounter = $1 AND version = $2
@@ -102,16 +107,21 @@ WITH tip AS (
         SET last = excluded.last, command_id = coalesce(old.command_id, excluded.command_id)
     RETURNING 1
 ), kept AS (
-    INSERT INTO {s}.meta (encounter, key, value) SELECT tip.encounter, 'tip', $9 FROM tip
+    INSERT INTO {s}.meta (encounter, key, value) SELECT tip.encounter, 'tip', $7 FROM tip
     ON CONFLICT (encounter, key) DO UPDATE SET value = excluded.value
     RETURNING 1
 )
-SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM span), (SELECT count(*) FROM kept),
-       (SELECT pg_notify($7, $8) FROM tip)
+SELECT (SELECT count(*) FROM rows), (SELECT count(*) FROM span), (SELECT count(*) FROM kept)
 """
 TEXT, INT8, BYTEA, BYTEA_ARRAY = 25, 20, 17, 1001  # type oids
-APPEND_TYPES = (TEXT, INT8, INT8, INT8, BYTEA_ARRAY, TEXT, TEXT, TEXT, TEXT)
-APPEND_FORMATS = (0, 0, 0, 0, 1, 0, 0, 0, 0)  # every parameter as text but the lines, binary
+APPEND_TYPES = (TEXT, INT8, INT8, INT8, BYTEA_ARRAY, TEXT, TEXT)
+APPEND_FORMATS = (0, 0, 0, 0, 1, 0, 0)  # every parameter as text but the lines, binary
+
+# The NOTIFY behind a batch ($1 channel, $2 payload), sent only if encounter $3 is at version $4: a
+# batch refused (a stale writer, a retried command id) tells nobody, and no NOTIFY names a version
+# the encounter has not reached.
+APPENDED = "SELECT pg_notify($1, $2) FROM {s}.encounters WHERE encounter = $3 AND version = $4"
+APPENDED_TYPES, APPENDED_FORMATS = (TEXT, TEXT, TEXT, INT8), (0, 0, 0, 0)
 
 # A refused command's line ($2, binary) kept in the side table after the encounter's ($1) last one.
 REFUSE = """INSERT INTO {s}.refused (encounter, n, line)
@@ -305,43 +315,102 @@ _PREPARED: weakref.WeakKeyDictionary[psycopg.Connection, dict[bytes, bytes]] = w
 _NAMES = itertools.count(1)  # a prepared statement's name is never used twice in a process
 
 
-def run_prepared(
-    conn: psycopg.Connection,
-    query: bytes,
-    types: Sequence[int],
-    params: Sequence[bytes | None],
-    formats: Sequence[int],
-) -> pq.abc.PGresult:
-    """Run a statement prepared once per connection, its parameters given as the bytes libpq sends.
+class Prepared(NamedTuple):
+    """A statement to run prepared, with its parameters as the bytes libpq sends."""
+
+    query: bytes
+    types: Sequence[int]
+    params: Sequence[bytes | None]
+    formats: Sequence[int]
+
+
+def run_prepared(conn: psycopg.Connection, statement: Prepared) -> pq.abc.PGresult:
+    """Run a statement prepared once per connection; its error is raised.
 
     For the statements every command runs (APPEND, REFUSE): psycopg's execute adapts
     each parameter, finds the statement in its own cache and builds a cursor,
-    about as much CPU as the rest of the append on the client. A pooler that
-    dropped the statement (DISCARD ALL) gets it prepared again.
+    about as much CPU as the rest of the append on the client.
+    """
+    [outcome] = run_pipelined(conn, [statement])
+    if isinstance(outcome, psycopg.Error):
+        raise outcome
+    return outcome
+
+
+def run_pipelined(
+    conn: psycopg.Connection, statements: Sequence[Prepared]
+) -> list[pq.abc.PGresult | psycopg.Error]:
+    """Run statements prepared once per connection, each its own transaction, all in one round trip.
+
+    Each statement's result or error is returned in order: one failing does not
+    stop the next (libpq's pipeline mode, a sync after each). A statement the
+    server forgot (a pooler's DISCARD ALL, a DEALLOCATE) did not run: it is
+    prepared again and run again.
     """
     names = _PREPARED.setdefault(conn, {})
+    outcomes: list[pq.abc.PGresult | psycopg.Error | None] = [None] * len(statements)
+    todo = list(range(len(statements)))
     with conn.lock:
         for attempt in (1, 2):
-            name = names.get(query)
-            if name is None:
-                name = names[query] = f"tabletrail_{next(_NAMES)}".encode()
-                conn.pgconn.send_prepare(name, query, param_types=types)
-                _result(conn)
-            conn.pgconn.send_query_prepared(name, params, param_formats=formats)
-            try:
-                return _result(conn)
-            except pg_errors.InvalidSqlStatementName:
-                del names[query]
-                if attempt == 2:
-                    raise
-    raise AssertionError("unreachable")
+            for i in todo:
+                if statements[i].query not in names:
+                    name = f"tabletrail_{next(_NAMES)}".encode()
+                    conn.pgconn.send_prepare(name, statements[i].query, param_types=statements[i].types)
+                    _raised(conn, _result(conn))
+                    names[statements[i].query] = name
+            for i, outcome in zip(todo, _sent(conn, [statements[i] for i in todo], names), strict=True):
+                outcomes[i] = outcome
+            forgotten = [i for i in todo if isinstance(outcomes[i], pg_errors.InvalidSqlStatementName)]
+            if not forgotten or attempt == 2:
+                break
+            for i in forgotten:
+                names.pop(statements[i].query, None)
+            todo = forgotten
+    return [o for o in outcomes if o is not None]
+
+
+def _sent(
+    conn: psycopg.Connection, statements: Sequence[Prepared], names: dict[bytes, bytes]
+) -> list[pq.abc.PGresult | psycopg.Error]:
+    """The statements sent at once (one flush), each its own transaction; their outcomes in order."""
+    pgconn = conn.pgconn
+    if len(statements) == 1:
+        [one] = statements
+        pgconn.send_query_prepared(names[one.query], one.params, param_formats=one.formats)
+        return [_raised(conn, _result(conn), keep=True)]
+    pgconn.enter_pipeline_mode()
+    outcomes = []
+    try:
+        for one in statements:
+            pgconn.send_query_prepared(names[one.query], one.params, param_formats=one.formats)
+            pgconn.pipeline_sync()
+        for _ in statements:
+            result = conn.wait(execute(pgconn))[-1]  # this statement's result, then None
+            outcomes.append(_raised(conn, result, keep=True))
+            conn.wait(fetch_many(pgconn))  # its sync
+    except BaseException:
+        conn.close()  # results may be left unread in pipeline mode: this connection can't be used again
+        raise
+    pgconn.exit_pipeline_mode()
+    return outcomes
 
 
 def _result(conn: psycopg.Connection) -> pq.abc.PGresult:
-    result = conn.wait(execute(conn.pgconn))[-1]
-    if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
-        raise pg_errors.error_from_result(result, encoding=conn.info.encoding)
-    return result
+    return conn.wait(execute(conn.pgconn))[-1]
+
+
+def _raised(conn: psycopg.Connection, result: pq.abc.PGresult, keep: bool = False) -> Any:
+    """The result, or its error raised (`keep`: returned)."""
+    if result.status in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
+        return result
+    error = pg_errors.error_from_result(result, encoding=conn.info.encoding)
+    if keep:
+        return error
+    raise error
+
+
+def _sent_as(param: str | bytes | None) -> bytes | None:
+    return param.encode() if isinstance(param, str) else param
 
 
 def bytea_array(items: Sequence[bytes]) -> bytes:
@@ -613,18 +682,23 @@ class PostgresStore(DatabaseReads):
             str(batch),
             bytea_array([bytes(line) for line in lines]),
             command_id,
-            CHANNEL,
-            f"{self.schema}\t{self.encounter}\t{tip}",
             tip_text(tip, lines[-1], key),  # the tip kept outside the log (see `kept_tip`)
         )
-        sent = [p.encode() if isinstance(p, str) else p for p in params]
-        try:
-            result = run_prepared(conn, self._q(APPEND), APPEND_TYPES, sent, APPEND_FORMATS)
-        except pg_errors.UniqueViolation as exc:
-            if exc.diag.constraint_name == "batches_command":
+        told = (CHANNEL, f"{self.schema}\t{self.encounter}\t{tip}", self.encounter, str(tip))
+        appended, _ = run_pipelined(
+            conn,
+            [
+                Prepared(self._q(APPEND), APPEND_TYPES, [_sent_as(p) for p in params], APPEND_FORMATS),
+                Prepared(self._q(APPENDED), APPENDED_TYPES, [p.encode() for p in told], APPENDED_FORMATS),
+            ],
+        )  # a NOTIFY that failed (its queue full) leaves the batch in: pages learn of it at their next read
+        if isinstance(appended, pg_errors.UniqueViolation):
+            if appended.diag.constraint_name == "batches_command":
                 raise DuplicateCommand(self.name, command_id or "") from None
             raise VersionConflict(self.name, expected, self._tip(conn) or 0) from None
-        inserted = result.get_value(0, 0)
+        if isinstance(appended, psycopg.Error):
+            raise appended
+        inserted = appended.get_value(0, 0)
         if inserted is None or int(inserted) != len(records):
             raise self._conflict(conn, expected)
 
@@ -744,7 +818,9 @@ class PostgresStore(DatabaseReads):
         line = msgspec.json.encode(refused)
         try:
             with self._conn("noting a refusal") as conn:  # one statement: its own transaction
-                run_prepared(conn, self._q(REFUSE), (TEXT, BYTEA), (self.encounter.encode(), line), (0, 1))
+                run_prepared(
+                    conn, Prepared(self._q(REFUSE), (TEXT, BYTEA), (self.encounter.encode(), line), (0, 1))
+                )
         except InputError as exc:
             if self.warn is None:
                 raise
