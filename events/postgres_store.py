@@ -50,7 +50,7 @@ import re
 import struct
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -73,8 +73,9 @@ try:
     import psycopg
     from psycopg import errors as pg_errors
     from psycopg import pq, sql
-    from psycopg.generators import execute, fetch_many
+    from psycopg.generators import execute
     from psycopg.rows import scalar_row
+    from psycopg.waiting import Ready, Wait
 except ImportError:  # the postgres extra is not installed: store_for says so when a URL is given
     psycopg = None  # type: ignore[assignment]
 
@@ -379,20 +380,37 @@ def _sent(
         pgconn.send_query_prepared(names[one.query], one.params, param_formats=one.formats)
         return [_raised(conn, _result(conn), keep=True)]
     pgconn.enter_pipeline_mode()
-    outcomes = []
     try:
         for one in statements:
             pgconn.send_query_prepared(names[one.query], one.params, param_formats=one.formats)
             pgconn.pipeline_sync()
-        for _ in statements:
-            result = conn.wait(execute(pgconn))[-1]  # this statement's result, then None
-            outcomes.append(_raised(conn, result, keep=True))
-            conn.wait(fetch_many(pgconn))  # its sync
+        results = conn.wait(_pipeline_results(pgconn, len(statements)))
     except BaseException:
         conn.close()  # results may be left unread in pipeline mode: this connection can't be used again
         raise
     pgconn.exit_pipeline_mode()
-    return outcomes
+    return [_raised(conn, result, keep=True) for result in results]
+
+
+def _pipeline_results(pgconn: pq.abc.PGconn, syncs: int) -> Generator[Wait, Ready, list[pq.abc.PGresult]]:
+    """Send what is queued, then each statement's result until the `syncs`-th sync, read as it comes
+    (one wait for the lot, where a wait per result and per sync cost a system call each)."""
+    while pgconn.flush():
+        if (yield Wait.RW) & Ready.R:
+            pgconn.consume_input()
+    results: list[pq.abc.PGresult] = []
+    while syncs:
+        while pgconn.is_busy():
+            yield Wait.R
+            pgconn.consume_input()
+        result = pgconn.get_result()
+        if result is None:  # the end of one statement's results
+            continue
+        if result.status == pq.ExecStatus.PIPELINE_SYNC:
+            syncs -= 1
+        else:
+            results.append(result)
+    return results
 
 
 def _result(conn: psycopg.Connection) -> pq.abc.PGresult:
