@@ -12,8 +12,8 @@ interval. The pages open evenly over --open-seconds (30, a stream's length), as 
 hall of players arrives, so their reconnects are spread too; --herd opens them all
 at once, as after a server restart, when every stream then ends and reconnects in
 the same second. With --fetch a page has seen a move only once it holds the new
-board (`GET /api/state` on a keep-alive connection of its own, as table.js asks
-for it when told), not when the stream told it.
+board (`GET /api/state?seen=V` on a keep-alive connection of its own, as table.js
+asks for it when told of V), not when the stream told it.
 
 Figures per N: commands/s committed; p50/p99 from a command's POST to the moment
 the LAST page of its table was told of it (the version event); p99 of the POST
@@ -199,15 +199,16 @@ class Board:
         self.port, self.path, self.token = port, f"/e/{table.name}/api/state", token
         self.conn: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
-    async def version(self) -> int:
-        """The version of the board the server answers (a broken connection is opened again once)."""
+    async def version(self, told: int) -> int:
+        """The version of the board the server answers when the stream told of `told` (a broken
+        connection is opened again once)."""
         for attempt in (1, 2):
             if self.conn is None:
                 self.conn = await asyncio.open_connection("127.0.0.1", self.port)
             reader, writer = self.conn
             try:
                 writer.write(
-                    f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                    f"GET {self.path}?seen={told} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
                     f"Authorization: Bearer {self.token}\r\n\r\n".encode()
                 )
                 status = await reader.readline()
@@ -278,7 +279,7 @@ async def follow(
                     elif text.startswith("data: ") and kind == "version":
                         version = int(text.split(":")[-1].strip(" }"))
                         if board is not None:
-                            version = await board.version()
+                            version = await board.version(version)
                         told.append((time.perf_counter(), version))
                         last = version
                     elif text.startswith("data: ") and kind in ("denied", "unavailable"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import anyio
 import msgspec
 from starlette.responses import FileResponse, JSONResponse, Response
 from tabletrail.core.doors import doors_beside
@@ -39,9 +40,40 @@ def exposed_for(call: Call) -> bool:
     return call.exposed and call.user.role == GM
 
 
-def state(call: Call) -> Response:
-    """The board, live or (`?at=N`) as it stood after sequence number N: a read-only past view."""
+async def state(call: Call) -> Response:
+    """The board, live or (`?at=N`) as it stood after sequence number N: a read-only past view.
+
+    A hosted worker answers the live board on the event loop, with no query and no thread, when its
+    listener has heard of the newest version (at least the `seen` one the page was told of) and
+    that side's board at that version is made already: after a move, every page of the table asks."""
+    board = _heard_board(call)
+    if board is not None:
+        return _with_me(board, call)
+    return await anyio.to_thread.run_sync(_state, call)
+
+
+def _heard_board(call: Call) -> bytes | None:
+    heard, query = call.heard, call.request.query_params
+    if heard is None or "at" in query:
+        return None
+    known = heard.version()
+    seen = query.get("seen", "")
+    if known is None or (seen and (not seen.isdigit() or int(seen) > known)):
+        return None  # not listening, or told of a version this worker has not heard yet: read the log
+    return call.table.encoded_at(known, call.user.role)
+
+
+def _with_me(board: bytes, call: Call) -> Response:
+    """The board is the same for every page of the side; who asks is spliced in after it."""
+    mine = msgspec.json.encode({"me": me_of(call.user), "exposed": exposed_for(call)})
+    return Response(board[:-1] + b"," + mine[1:], media_type="application/json")
+
+
+def _state(call: Call) -> Response:
     table = call.table
+    seen = call.request.query_params.get("seen")
+    if seen is not None and not seen.isdigit():
+        return error(400, "bad request", f"seen: expected a version number (0 or more), got {seen!r}")
     with table.lock:
         enc = table.live()
         version = len(enc.records)
@@ -64,9 +96,7 @@ def state(call: Call) -> Response:
             role,
             lambda: msgspec.json.encode(redact.board(call.user, enc, views.board(enc, version, role))),
         )
-    # The board is the same for every page of the side; who asks is spliced in after it.
-    mine = msgspec.json.encode({"me": me_of(call.user), "exposed": exposed_for(call)})
-    return Response(board[:-1] + b"," + mine[1:], media_type="application/json")
+    return _with_me(board, call)
 
 
 def options(call: Call) -> Response:

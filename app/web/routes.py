@@ -120,7 +120,9 @@ ROUTES: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/me", api_board.me, WATCHER, "who this token speaks for", answers={200: A.Me},
              tag="board"),
     Endpoint("GET", "/api/state", api_board.state, WATCHER, "the board, live or as it stood after event N",
-             params=(Param("at", int, "a sequence number: the board as it stood then (read-only)"),),
+             params=(Param("at", int, "a sequence number: the board as it stood then (read-only)"),
+                     Param("seen", int, "the version the stream told this page of (the board answered is "
+                           "at least that new)", bounds={"minimum": 0})),
              answers={200: A.Board, 400: E}, tag="board"),
     Endpoint("GET", "/api/events", api_audit.events, WATCHER, "the event list with rule ids",
              answers={200: A.EventList}, tag="audit"),

@@ -73,8 +73,9 @@ class Table:
         if heard is not None:  # the listener says when another worker made or revoked a link
             keep = HeardKeep(keep, heard.links_mark)
         self.invites = Invites(keep, encounter_key(self.store))
-        self._encoded_for: tuple[Encounter | None, int] = (None, -1)  # see encoded_once
-        self._encoded: dict[str, bytes] = {}
+        # What encoded_once made: for which encounter and version, and per role; one tuple, replaced whole,
+        # so `encoded_at` can read it without the lock.
+        self._encoded: tuple[Encounter | None, int, dict[str, bytes]] = (None, -1, {})
         self._pictures: dict[str, tuple[Path, int, int]] = {}  # sha256 -> the file found, its size, mtime
 
     def picture_file(self, spec: PictureSpec) -> Path | None:
@@ -140,12 +141,24 @@ class Table:
         """What `encode()` makes for `role` at this version of `enc`, made once for every page of that
         role: a move's six pages ask for the board together, and a side's pages see the same one."""
         with self.lock:
-            if self._encoded_for[0] is not enc or self._encoded_for[1] != version:
-                self._encoded_for, self._encoded = (enc, version), {}
-            made = self._encoded.get(role)
+            held, held_version, made_for = self._encoded
+            if held is not enc or held_version != version:
+                made_for = {}
+                self._encoded = (enc, version, made_for)
+            made = made_for.get(role)
             if made is None:
-                made = self._encoded[role] = encode()
+                made = made_for[role] = encode()
             return made
+
+    def encoded_at(self, version: int, role: str) -> bytes | None:
+        """The board `encoded_once` made for `role` at `version` of the live encounter, if it made it.
+
+        Read without the lock, so the event loop can answer a page with it at once (no thread):
+        five of a move's six pages find their side's board made by the first."""
+        held, held_version, made_for = self._encoded
+        if held is None or held is not self._enc or held_version != version or len(held.records) != version:
+            return None  # made for another encounter or version, or the encounter moved on since
+        return made_for.get(role)
 
     def past(self, at: int) -> Encounter:
         """A read-only view of the encounter as it stood after sequence number `at`."""

@@ -189,7 +189,7 @@ export async function confirmPending() {
     else say("info", "Done: " + doneWords(data.records).join("; ") + ".", whyBox(h("div", {}, ...rules.map(ruleChip)),
       h("div", {}, h("code", {}, plainText(data.text)))));
     S.version = data.version;
-    await hooks.loadLive();
+    await hooks.loadLive(data.version);
     return;
   }
   if (status === 422 && data.needs_roll) { askRoll(data); return; }
@@ -231,7 +231,7 @@ export async function undoRedo(kind) {
   } else if (status === 422) sayRefusal(data);
   else say("error", data.message);
   clearPreview();
-  await hooks.loadLive();
+  await hooks.loadLive(status === 200 ? data.version : undefined);
 }
 
 function flash(node) {

@@ -25,8 +25,9 @@ function shutOut(message) {
   if (S.source) S.source.close();
 }
 
-async function loadLive() {
-  const { status, data } = await api("GET", "/api/state");
+// `told`: the version the stream just told of; the server then answers a board at least that new.
+async function loadLive(told) {
+  const { status, data } = await api("GET", "/api/state" + (Number.isInteger(told) ? "?seen=" + told : ""));
   if (status !== 200) { say("error", data.message || "the board could not be loaded"); return; }
   const changed = S.board && data.version !== S.version;
   S.version = data.version;
@@ -177,7 +178,7 @@ function listen() {
   source.addEventListener("version", async (msg) => {
     const { version } = JSON.parse(msg.data);
     if (version === S.version) return;
-    if (S.live) await loadLive();
+    if (S.live) await loadLive(version);
     else {
       S.version = version;
       $("scrubber").max = String(version);

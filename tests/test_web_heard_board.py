@@ -1,0 +1,108 @@
+"""A hosted worker answers the live board from what its listener heard (issue 29, api_board.state).
+
+After a move every page of the table asks for the board at once. When this worker
+has heard of the newest version, and that side's board at that version is made,
+the answer needs no query and no thread. It must never be older than what the page
+knows: the version the stream told it of (`seen`), or the worker's own last write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+from support_postgres import url
+from tabletrail.encounter import Encounter
+from tabletrail.events.commands import EndTurn
+from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.web.invites import GM
+from tabletrail.web.live import Broker, Heard
+from tabletrail.web.server import create_app
+from test_web_hosted import database  # noqa: F401  (the fixture)
+
+NAME = "cellar"
+
+
+class Served:
+    """A table view of one hosted encounter whose listener hears only what the test says it heard."""
+
+    def __init__(self, database: str) -> None:
+        self.store = PostgresStore(f"{database}&encounter={NAME}")
+        self.broker = Broker("", self.store.schema, "tabletrail")
+        self.broker.up = True
+        app = create_app(self.store.name, store=self.store, heard=Heard(self.broker, NAME))
+        self.table = app.state.table
+        self.client = TestClient(app, base_url="http://127.0.0.1")
+        self.links = {who: self.table.invites.make(role)[1] for who, role in
+                      (("gm", GM), ("blue", "blue"), ("blue 2", "blue"), ("red", "red"))}  # fmt: skip
+        self.asked = 0  # how often the log's version was read from the database
+        version = self.store.version
+
+        def counted() -> int:
+            self.asked += 1
+            return version()
+
+        self.store.version = counted  # type: ignore[method-assign]
+
+    def heard(self, version: int) -> None:
+        self.broker._heard(f"{self.store.schema}\t{NAME}\t{version}")
+
+    def board(self, who: str, seen: int | str | None = None) -> dict:
+        query = "" if seen is None else f"?seen={seen}"
+        answer = self.client.get(f"/api/state{query}", headers={"Authorization": f"Bearer {self.links[who]}"})
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+
+@pytest.fixture
+def served(database: str) -> Iterator[Served]:  # noqa: F811
+    served = Served(url(database.split("schema=")[1], None))
+    with served.client:
+        yield served
+
+
+def without_me(board: dict) -> dict:
+    return {k: v for k, v in board.items() if k not in ("me", "exposed")}
+
+
+def test_a_sides_second_page_gets_the_heard_board_without_reading_the_log(served: Served):
+    served.heard(4)
+    first = served.board("blue", seen=4)
+    asked = served.asked
+    second = served.board("blue 2", seen=4)
+    assert served.asked == asked, "the board was made and the version heard: nothing to ask"
+    assert without_me(second) == without_me(first) and second["version"] == 4
+    assert second["me"]["invite"] != first["me"]["invite"], "each page still reads its own link"
+    red = served.board("red", seen=4)
+    assert red["version"] == 4 and red["me"]["role"] == "red", "another side's board is its own"
+
+
+def test_a_page_told_of_a_version_not_heard_yet_gets_that_version(served: Served):
+    served.heard(4)
+    served.board("blue", seen=4)  # blue's board at 4 is made
+    elsewhere = Encounter.open(PostgresStore(served.store.name, private=True))
+    elsewhere.execute(EndTurn(), "end-turn")  # another worker's move; this one has not heard of it yet
+    now = len(elsewhere.records)
+    assert served.broker.version(NAME) == 4
+    assert served.board("blue 2", seen=now)["version"] == now, "never older than what the stream told"
+
+
+def test_the_workers_own_move_is_shown_before_its_notify_comes_back(served: Served):
+    served.heard(4)
+    served.board("blue", seen=4)
+    moved = served.client.post(
+        "/api/do",
+        json={"version": 4, "text": "end-turn"},
+        headers={"Authorization": f"Bearer {served.links['gm']}"},
+    )
+    assert moved.status_code == 200, moved.text
+    assert served.board("blue")["version"] == moved.json()["version"], "not the board heard before it"
+
+
+@pytest.mark.parametrize("seen", ["abc", "-1", "4.0"])
+def test_a_seen_that_is_not_a_version_is_a_bad_request(served: Served, seen: str):
+    answer = served.client.get(
+        f"/api/state?seen={seen}", headers={"Authorization": f"Bearer {served.links['blue']}"}
+    )
+    assert answer.status_code == 400 and "seen" in answer.json()["message"]
