@@ -117,12 +117,17 @@ class Table:
         version = getattr(self.store, "version", None)
         return (version(),) if version is not None else None
 
-    def live(self) -> Encounter:
-        """The encounter as the log has it now: what others appended is folded in first."""
+    def live(self, heard: int | None = None) -> Encounter:
+        """The encounter as the log has it now: what others appended is folded in first.
+
+        `heard`: the log's version as this worker's listener heard it, taken instead of asking a
+        database. Only a read may pass it (it can trail the log by a NOTIFY still on its way); a
+        write always asks, so it is never decided on a board that is not the newest."""
         with self.lock:
             if self.lock.looked and self.lock.depth > 1 and self._enc is not None:
                 return self._enc  # looked at already during the request that holds the lock
-            mark = self._signature()
+            told = heard is not None and not isinstance(self.store, JsonlStore)
+            mark = (heard,) if told else self._signature()
             if self._enc is None:
                 self._enc = Encounter.open(self.store)
             elif mark is None or mark != self._mark:
