@@ -12,7 +12,6 @@ from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
-from support_postgres import url
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import EndTurn
 from tabletrail.events.postgres_store import PostgresStore
@@ -27,8 +26,8 @@ NAME = "cellar"
 class Served:
     """A table view of one hosted encounter whose listener hears only what the test says it heard."""
 
-    def __init__(self, database: str) -> None:
-        self.store = PostgresStore(f"{database}&encounter={NAME}")
+    def __init__(self, where: str) -> None:
+        self.store = PostgresStore(f"{where}&encounter={NAME}")
         self.broker = Broker("", self.store.schema, "tabletrail")
         self.broker.up = True
         app = create_app(self.store.name, store=self.store, heard=Heard(self.broker, NAME))
@@ -57,7 +56,7 @@ class Served:
 
 @pytest.fixture
 def served(database: str) -> Iterator[Served]:  # noqa: F811
-    served = Served(url(database.split("schema=")[1], None))
+    served = Served(database)
     with served.client:
         yield served
 
