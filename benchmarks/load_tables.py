@@ -13,7 +13,9 @@ hall of players arrives, so their reconnects are spread too; --herd opens them a
 at once, as after a server restart, when every stream then ends and reconnects in
 the same second. With --fetch a page has seen a move only once it holds the new
 board (`GET /api/state?seen=V` on a keep-alive connection of its own, as table.js
-asks for it when told of V), not when the stream told it.
+asks for it when told of V), not when the stream told it; it then asks for the
+event list too (`GET /api/events?seen=V`), as table.js does (the fighter sheet's
+`/api/actions`, asked only while a fighter is selected, is left out).
 
 Figures per N: commands/s committed; p50/p99 from a command's POST to the moment
 the LAST page of its table was told of it (the version event); p99 of the POST
@@ -193,22 +195,30 @@ def make_tables(database: str, n: int) -> list[Table]:
 
 
 class Board:
-    """A page's own keep-alive connection for `GET /api/state`, as table.js asks for the board when told."""
+    """A page's own keep-alive connection for what table.js asks for when told of a version: the board
+    (`GET /api/state?seen=V`), then the event list it draws beside it (`GET /api/events?seen=V`)."""
 
     def __init__(self, port: int, table: Table, token: str) -> None:
-        self.port, self.path, self.token = port, f"/e/{table.name}/api/state", token
+        self.port, self.base, self.token = port, f"/e/{table.name}/api", token
         self.conn: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     async def version(self, told: int) -> int:
-        """The version of the board the server answers when the stream told of `told` (a broken
-        connection is opened again once)."""
+        """The version of the board the server answers when the stream told of `told`."""
+        return int(json.loads(await self.get(f"state?seen={told}"))["version"])
+
+    async def events(self, seen: int) -> None:
+        """The event list, as the page asks for it once it holds the board of version `seen`."""
+        await self.get(f"events?seen={seen}")
+
+    async def get(self, what: str) -> bytes:
+        """One answer's body (a broken connection is opened again once); a status but 200 is an error."""
         for attempt in (1, 2):
             if self.conn is None:
                 self.conn = await asyncio.open_connection("127.0.0.1", self.port)
             reader, writer = self.conn
             try:
                 writer.write(
-                    f"GET {self.path}?seen={told} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                    f"GET {self.base}/{what} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
                     f"Authorization: Bearer {self.token}\r\n\r\n".encode()
                 )
                 status = await reader.readline()
@@ -221,8 +231,8 @@ class Board:
                         length = int(value)
                 body = await reader.readexactly(length)
                 if b" 200 " not in status:
-                    raise ValueError(f"board answered {status.decode().strip()!r}: {body[:120]!r}")
-                return int(json.loads(body)["version"])
+                    raise ValueError(f"{what} answered {status.decode().strip()!r}: {body[:120]!r}")
+                return body
             except (OSError, asyncio.IncompleteReadError):
                 writer.close()
                 self.conn = None
@@ -280,8 +290,10 @@ async def follow(
                         version = int(text.split(":")[-1].strip(" }"))
                         if board is not None:
                             version = await board.version(version)
-                        told.append((time.perf_counter(), version))
+                        told.append((time.perf_counter(), version))  # the move is on the page's board
                         last = version
+                        if board is not None:
+                            await board.events(version)
                     elif text.startswith("data: ") and kind in ("denied", "unavailable"):
                         tally.error(f"{table.name} page {page}: {kind}: {text[6:]}")
         except (OSError, ValueError, asyncio.IncompleteReadError) as exc:

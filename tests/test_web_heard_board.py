@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import EndTurn
 from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.web import views
 from tabletrail.web.invites import GM
 from tabletrail.web.live import Broker, Heard
 from tabletrail.web.server import create_app
@@ -104,3 +105,31 @@ def test_a_seen_that_is_not_a_version_is_a_bad_request(served: Served, seen: str
         f"/api/state?seen={seen}", headers={"Authorization": f"Bearer {served.links['blue']}"}
     )
     assert answer.status_code == 400 and "seen" in answer.json()["message"]
+
+
+def test_the_event_list_is_made_once_per_side_and_never_older_than_the_board(served: Served, monkeypatch):
+    made: list[str] = []
+    records = views.records
+
+    def counted(enc, role):  # noqa: ANN001, ANN202
+        made.append(role)
+        return records(enc, role)
+
+    monkeypatch.setattr(views, "records", counted)
+    served.heard(4)
+    lists = {who: events(served, who, seen=4) for who in ("blue", "blue 2", "red", "gm")}
+    assert sorted(made) == ["blue", "gm", "red"] and served.asked == 0
+    assert lists["blue"] == lists["blue 2"] and lists["blue"]["version"] == 4
+    elsewhere = Encounter.open(PostgresStore(served.store.name, private=True))
+    elsewhere.execute(EndTurn(), "end-turn")
+    now = len(elsewhere.records)
+    newer = events(served, "blue", seen=now)  # this worker has not heard of it yet: the log is read
+    assert newer["version"] == now and [e["seq"] for e in newer["events"]][-1] == now
+
+
+def events(served: Served, who: str, seen: int) -> dict:
+    answer = served.client.get(
+        f"/api/events?seen={seen}", headers={"Authorization": f"Bearer {served.links[who]}"}
+    )
+    assert answer.status_code == 200, answer.text
+    return answer.json()

@@ -2,17 +2,42 @@
 
 from __future__ import annotations
 
+import anyio
+import msgspec
 from starlette.responses import JSONResponse, Response
 from tabletrail.web import redact, views
 from tabletrail.web.wire import Call, error
 
 
-def events(call: Call) -> Response:
-    """Every event of the log, said as `do` prints it, with its rule ids and status."""
+async def events(call: Call) -> Response:
+    """Every event of the log, said as `do` prints it, with its rule ids and status.
+
+    Every page asks for it after each move, and it grows with the log: it is made once per side
+    and version, and answered as the board is (api_board.state), from what the worker heard."""
+    key = f"events\t{call.user.role}"
+    known = call.heard_version()
+    made = call.table.encoded_at(known, key) if known is not None else None
+    if made is None:
+        bad = call.bad_seen()
+        if bad is not None:
+            return bad
+        made = await anyio.to_thread.run_sync(_events, call, known, key)
+    return Response(made, media_type="application/json")
+
+
+def _events(call: Call, heard: int | None, key: str) -> bytes:
+    role = call.user.role
     with call.table.lock:
-        enc = call.table.live()
-        rows = redact.records(call.user, enc, views.records(enc, call.user.role))
-        return JSONResponse({"version": len(enc.records), "events": rows})
+        enc = call.table.live(heard)
+        version = len(enc.records)
+        return call.table.encoded_once(
+            enc,
+            version,
+            key,
+            lambda: msgspec.json.encode(
+                {"version": version, "events": redact.records(call.user, enc, views.records(enc, role))}
+            ),
+        )
 
 
 def explain(call: Call) -> Response:

@@ -46,25 +46,11 @@ async def state(call: Call) -> Response:
     A hosted worker answers the live board on the event loop, with no query and no thread, when its
     listener has heard of the newest version (at least the `seen` one the page was told of) and
     that side's board at that version is made already: after a move, every page of the table asks."""
-    known = _heard_version(call)
+    known = call.heard_version()
     board = call.table.encoded_at(known, call.user.role) if known is not None else None
     if board is not None:
         return _with_me(board, call)
     return await anyio.to_thread.run_sync(_state, call, known)
-
-
-def _heard_version(call: Call) -> int | None:
-    """The log's version as this worker's listener heard it, if the live board may be that one: not
-    when it is not listening, nor when the page was told of a newer version (another worker's
-    listener was quicker): then the log is read."""
-    heard, query = call.heard, call.request.query_params
-    if heard is None or "at" in query:
-        return None
-    known = heard.version()
-    seen = query.get("seen", "")
-    if known is None or (seen and (not seen.isdigit() or int(seen) > known)):
-        return None
-    return known
 
 
 def _with_me(board: bytes, call: Call) -> Response:
@@ -75,9 +61,9 @@ def _with_me(board: bytes, call: Call) -> Response:
 
 def _state(call: Call, heard: int | None) -> Response:
     table = call.table
-    seen = call.request.query_params.get("seen")
-    if seen is not None and not seen.isdigit():
-        return error(400, "bad request", f"seen: expected a version number (0 or more), got {seen!r}")
+    bad = call.bad_seen()
+    if bad is not None:
+        return bad
     with table.lock:
         enc = table.live(heard)
         version = len(enc.records)

@@ -125,6 +125,8 @@ ROUTES: tuple[Endpoint, ...] = (
                            "at least that new)", bounds={"minimum": 0})),
              answers={200: A.Board, 400: E}, tag="board"),
     Endpoint("GET", "/api/events", api_audit.events, WATCHER, "the event list with rule ids",
+             params=(Param("seen", int, "the version this page holds the board of (the list answered is "
+                           "at least that new)", bounds={"minimum": 0}),),
              answers={200: A.EventList}, tag="audit"),
     Endpoint("GET", "/api/events/{seq}", api_audit.explain, WATCHER, "why one event happened",
              params=(Param("seq", int, "the event's sequence number", "path", True),),

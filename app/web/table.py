@@ -73,7 +73,7 @@ class Table:
         if heard is not None:  # the listener says when another worker made or revoked a link
             keep = HeardKeep(keep, heard.links_mark)
         self.invites = Invites(keep, encounter_key(self.store))
-        # What encoded_once made: for which encounter and version, and per role; one tuple, replaced whole,
+        # What encoded_once made: for which encounter and version, and per key; one tuple, replaced whole,
         # so `encoded_at` can read it without the lock.
         self._encoded: tuple[Encounter | None, int, dict[str, bytes]] = (None, -1, {})
         self._pictures: dict[str, tuple[Path, int, int]] = {}  # sha256 -> the file found, its size, mtime
@@ -142,28 +142,29 @@ class Table:
     def version(self) -> int:
         return len(self.live().records)
 
-    def encoded_once(self, enc: Encounter, version: int, role: str, encode: Callable[[], bytes]) -> bytes:
-        """What `encode()` makes for `role` at this version of `enc`, made once for every page of that
-        role: a move's six pages ask for the board together, and a side's pages see the same one."""
+    def encoded_once(self, enc: Encounter, version: int, key: str, encode: Callable[[], bytes]) -> bytes:
+        """What `encode()` makes at this version of `enc`, made once for every page that asks by `key` (a
+        side's board, its event list): after a move the table's six pages ask together, and a side's
+        pages see the same."""
         with self.lock:
             held, held_version, made_for = self._encoded
             if held is not enc or held_version != version:
                 made_for = {}
                 self._encoded = (enc, version, made_for)
-            made = made_for.get(role)
+            made = made_for.get(key)
             if made is None:
-                made = made_for[role] = encode()
+                made = made_for[key] = encode()
             return made
 
-    def encoded_at(self, version: int, role: str) -> bytes | None:
-        """The board `encoded_once` made for `role` at `version` of the live encounter, if it made it.
+    def encoded_at(self, version: int, key: str) -> bytes | None:
+        """What `encoded_once` made by `key` at `version` of the live encounter, if it made it.
 
         Read without the lock, so the event loop can answer a page with it at once (no thread):
         five of a move's six pages find their side's board made by the first."""
         held, held_version, made_for = self._encoded
         if held is None or held is not self._enc or held_version != version or len(held.records) != version:
             return None  # made for another encounter or version, or the encounter moved on since
-        return made_for.get(role)
+        return made_for.get(key)
 
     def past(self, at: int) -> Encounter:
         """A read-only view of the encounter as it stood after sequence number `at`."""

@@ -173,6 +173,26 @@ class Call:
         assert self.who is not None, "a guarded route's handler is always called with its invite"
         return self.who
 
+    def heard_version(self) -> int | None:
+        """The log's version as this worker's listener heard it, if a live answer may be of that one: not
+        when it is not listening, nor when the page was told of a newer version (`?seen=`: another
+        worker's listener was quicker), nor for a view of the past (`?at=`): then the log is read."""
+        query = self.request.query_params
+        if self.heard is None or "at" in query:
+            return None
+        known = self.heard.version()
+        seen = query.get("seen", "")
+        if known is None or (seen and (not seen.isdigit() or int(seen) > known)):
+            return None
+        return known
+
+    def bad_seen(self) -> Response | None:
+        """The 400 for a `?seen=` that is not a version number, if it is not."""
+        seen = self.request.query_params.get("seen")
+        if seen is not None and not seen.isdigit():
+            return error(400, "bad request", f"seen: expected a version number (0 or more), got {seen!r}")
+        return None
+
 
 def answer(value: msgspec.Struct, status: int = 200) -> Response:
     """An answer of one of app/web/answers.py's types, encoded by msgspec as the contract describes it."""

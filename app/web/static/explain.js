@@ -7,7 +7,7 @@ import { $, S, forPlayers, h, hooks, isGM, named, ruleChip, say } from "./shared
 const plain = (text) => (isGM() ? text : named(String(text || "").replace(/\s+by=\S+/g, "")));
 
 export async function loadEvents() {
-  const { status, data } = await api("GET", "/api/events");
+  const { status, data } = await api("GET", "/api/events" + (Number.isInteger(S.version) ? "?seen=" + S.version : ""));
   if (status !== 200) return;
   S.events = data.events;
   renderEvents();
