@@ -1,15 +1,19 @@
 """Live updates across server workers: one PostgreSQL LISTEN per worker, no polling per page.
 
-Every append to a PostgreSQL store sends `NOTIFY tabletrail` on commit
+Every append to a PostgreSQL store sends `NOTIFY tabletrail` right after its commit
 ("schema<TAB>encounter<TAB>version", events/postgres_store.py), whichever worker
 or terminal made it; making or revoking a link sends "invites" in the version's
 place. A worker keeps one connection listening and wakes the streams of that
 encounter; an open page costs nothing while the table is quiet.
 
 What the listener has heard also spares the database: while it listens, the
-newest version of an encounter is the one its last NOTIFY gave, and the links a
+newest version of an encounter is the one its last NOTIFY gave (it trails a
+commit by the NOTIFY's own way there, so a write still asks), and the links a
 worker read stay right until an "invites" NOTIFY says otherwise. So a live page
-is told of a move, and kept alive, without a query or a thread (`Heard`).
+is told of a move, and kept alive, without a query or a thread (`Heard`), and the
+board and event list it then asks for are folded without asking for the version
+first (api_board.state, api_audit.events: `?seen=` the version it was told of, so
+a worker whose NOTIFY is still on its way reads the log instead).
 
 When the connection drops (PostgreSQL restarting) every stream is woken (it finds
 the database unavailable and says so), what was heard is forgotten, the broker
