@@ -219,8 +219,8 @@ class Board:
             try:
                 writer.write(
                     f"GET {self.base}/{what} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-                    f"Authorization: Bearer {self.token}\r\n\r\n".encode()
-                )
+                    f"Authorization: Bearer {self.token}\r\nAccept-Encoding: gzip\r\n\r\n".encode()
+                )  # as a browser asks: the event list comes gzipped (the board does not)
                 status = await reader.readline()
                 if not status:  # the server closed the idle keep-alive connection: open another
                     raise ConnectionResetError("closed while idle")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+
 import anyio
 import msgspec
 from starlette.responses import JSONResponse, Response
@@ -12,32 +14,51 @@ from tabletrail.web.wire import Call, error
 async def events(call: Call) -> Response:
     """Every event of the log, said as `do` prints it, with its rule ids and status.
 
-    Every page asks for it after each move, and it grows with the log: it is made once per side
-    and version, and answered as the board is (api_board.state), from what the worker heard."""
-    key = f"events\t{call.user.role}"
+    Every page asks for it after each move, and it grows with the log (800 KB at 5,000 events): it
+    is made once per side and version, gzipped once for the pages that accept it (about 22 times
+    smaller), and answered as the board is (api_board.state), from what the worker heard."""
+    gzipped = accepts_gzip(call.request.headers.get("accept-encoding", ""))
+    key = f"events{'.gz' if gzipped else ''}\t{call.user.role}"
     known = call.heard_version()
     made = call.table.encoded_at(known, key) if known is not None else None
     if made is None:
         bad = call.bad_seen()
         if bad is not None:
             return bad
-        made = await anyio.to_thread.run_sync(_events, call, known, key)
-    return Response(made, media_type="application/json")
+        made = await anyio.to_thread.run_sync(_events, call, known, gzipped)
+    headers = {"Vary": "Accept-Encoding"} | ({"Content-Encoding": "gzip"} if gzipped else {})
+    return Response(made, media_type="application/json", headers=headers)
 
 
-def _events(call: Call, heard: int | None, key: str) -> bytes:
+def _events(call: Call, heard: int | None, gzipped: bool) -> bytes:
     role = call.user.role
     with call.table.lock:
         enc = call.table.live(heard)
         version = len(enc.records)
-        return call.table.encoded_once(
+        listed = call.table.encoded_once(
             enc,
             version,
-            key,
+            f"events\t{role}",
             lambda: msgspec.json.encode(
                 {"version": version, "events": redact.records(call.user, enc, views.records(enc, role))}
             ),
         )
+        if not gzipped:
+            return listed
+        return call.table.encoded_once(enc, version, f"events.gz\t{role}", lambda: gzip.compress(listed, 6))
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether an Accept-Encoding header takes gzip (named, and not with q=0)."""
+    for item in accept_encoding.split(","):
+        name, _, params = item.partition(";")
+        if name.strip().lower() == "gzip":
+            q = params.strip().removeprefix("q=").strip()
+            try:
+                return not q or float(q) > 0
+            except ValueError:
+                return False
+    return False
 
 
 def explain(call: Call) -> Response:
