@@ -133,3 +133,14 @@ def events(served: Served, who: str, seen: int) -> dict:
     )
     assert answer.status_code == 200, answer.text
     return answer.json()
+
+
+def test_a_pages_event_list_is_made_with_its_board(served: Served, monkeypatch):
+    """table.js asks for the event list right after the board, on the same connection: made together."""
+    made: list[str] = []
+    records = views.records
+    monkeypatch.setattr(views, "records", lambda enc, role: made.append(role) or records(enc, role))
+    served.heard(4)
+    served.board("blue", seen=4)
+    assert made == ["blue"]
+    assert events(served, "blue", seen=4)["version"] == 4 and made == ["blue"] and served.asked == 0

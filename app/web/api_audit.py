@@ -6,7 +6,9 @@ import gzip
 
 import anyio
 import msgspec
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from tabletrail.encounter import Encounter
 from tabletrail.web import redact, views
 from tabletrail.web.wire import Call, error
 
@@ -17,7 +19,7 @@ async def events(call: Call) -> Response:
     Every page asks for it after each move, and it grows with the log (800 KB at 5,000 events): it
     is made once per side and version, gzipped once for the pages that accept it (about 22 times
     smaller), and answered as the board is (api_board.state), from what the worker heard."""
-    gzipped = accepts_gzip(call.request.headers.get("accept-encoding", ""))
+    gzipped = accepts_gzip(call.request)
     key = f"events{'.gz' if gzipped else ''}\t{call.user.role}"
     known = call.heard_version()
     made = call.table.encoded_at(known, key) if known is not None else None
@@ -31,26 +33,30 @@ async def events(call: Call) -> Response:
 
 
 def _events(call: Call, heard: int | None, gzipped: bool) -> bytes:
-    role = call.user.role
     with call.table.lock:
         enc = call.table.live(heard)
-        version = len(enc.records)
-        listed = call.table.encoded_once(
-            enc,
-            version,
-            f"events\t{role}",
-            lambda: msgspec.json.encode(
-                {"version": version, "events": redact.records(call.user, enc, views.records(enc, role))}
-            ),
-        )
-        if not gzipped:
-            return listed
-        return call.table.encoded_once(enc, version, f"events.gz\t{role}", lambda: gzip.compress(listed, 6))
+        return listed(call, enc, gzipped)
 
 
-def accepts_gzip(accept_encoding: str) -> bool:
-    """Whether an Accept-Encoding header takes gzip (named, and not with q=0)."""
-    for item in accept_encoding.split(","):
+def listed(call: Call, enc: Encounter, gzipped: bool) -> bytes:
+    """The event list of `enc` as `call`'s side reads it, made (and gzipped) once per version."""
+    role, version = call.user.role, len(enc.records)
+    plain = call.table.encoded_once(
+        enc,
+        version,
+        f"events\t{role}",
+        lambda: msgspec.json.encode(
+            {"version": version, "events": redact.records(call.user, enc, views.records(enc, role))}
+        ),
+    )
+    if not gzipped:
+        return plain
+    return call.table.encoded_once(enc, version, f"events.gz\t{role}", lambda: gzip.compress(plain, 6))
+
+
+def accepts_gzip(request: Request) -> bool:
+    """Whether the request's Accept-Encoding takes gzip (named, and not with q=0)."""
+    for item in request.headers.get("accept-encoding", "").split(","):
         name, _, params = item.partition(";")
         if name.strip().lower() == "gzip":
             q = params.strip().removeprefix("q=").strip()
