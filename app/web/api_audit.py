@@ -39,19 +39,18 @@ def _events(call: Call, heard: int | None, gzipped: bool) -> bytes:
 
 
 def listed(call: Call, enc: Encounter, gzipped: bool) -> bytes:
-    """The event list of `enc` as `call`'s side reads it, made (and gzipped) once per version."""
+    """The event list of `enc` as `call`'s side reads it, made (gzipped, or not) once per version.
+
+    Only what is sent is kept: a long log's list is large, and every table of a worker keeps its own."""
     role, version = call.user.role, len(enc.records)
-    plain = call.table.encoded_once(
-        enc,
-        version,
-        f"events\t{role}",
-        lambda: msgspec.json.encode(
-            {"version": version, "events": redact.records(call.user, enc, views.records(enc, role))}
-        ),
-    )
-    if not gzipped:
-        return plain
-    return call.table.encoded_once(enc, version, f"events.gz\t{role}", lambda: gzip.compress(plain, 6))
+
+    def plain() -> bytes:
+        rows = redact.records(call.user, enc, views.records(enc, role))
+        return msgspec.json.encode({"version": version, "events": rows})
+
+    if gzipped:
+        return call.table.encoded_once(enc, version, f"events.gz\t{role}", lambda: gzip.compress(plain(), 6))
+    return call.table.encoded_once(enc, version, f"events\t{role}", plain)
 
 
 def accepts_gzip(request: Request) -> bool:
