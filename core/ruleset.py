@@ -331,7 +331,7 @@ class Ruleset:
             require(
                 f.id == active,
                 ENGINE_TURN,
-                f"it is {active}'s turn, not {f.id}'s (end-turn passes it on)",
+                f"it is {active}'s turn, not {f.id}'s: {f.id} acts once {active}'s turn has ended",
             )
         return f
 
