@@ -5,28 +5,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from starlette.requests import Request
 from starlette.testclient import TestClient
 from tabletrail.web import api_audit
 from tabletrail.web.api_audit import accepts_gzip
-from tabletrail.web.server import create_app
-
-SCENARIO = Path(__file__).resolve().parent.parent / "scenarios" / "speed-meters-skirmish.toml"
-
-
-@pytest.fixture
-def table(tmp_path: Path):
-    log = tmp_path / "fight.jsonl"
-    subprocess.run([sys.executable, "-m", "tabletrail", "new", str(SCENARIO), "--log", str(log)], check=True)
-    app = create_app(log)
-    roles = (("gm", "gm"), ("blue", "blue"), ("blue 2", "blue"), ("red", "red"))
-    links = {who: app.state.table.invites.make(role)[1] for who, role in roles}
-    return TestClient(app, base_url="http://127.0.0.1"), links
+from test_web_board_once import table  # noqa: F401  (the fixture: a JSONL table, links for gm, blue, blue 2, red)
 
 
 def raw_events(client: TestClient, token: str, encoding: str) -> tuple[str | None, bytes]:
@@ -37,7 +22,7 @@ def raw_events(client: TestClient, token: str, encoding: str) -> tuple[str | Non
         return answer.headers.get("content-encoding"), b"".join(answer.iter_raw())
 
 
-def test_a_page_that_accepts_gzip_gets_the_same_list_gzipped_once_per_side(table, monkeypatch):
+def test_a_page_that_accepts_gzip_gets_the_same_list_gzipped_once_per_side(table, monkeypatch):  # noqa: F811
     client, links = table
     moved = client.post(
         "/api/do",
