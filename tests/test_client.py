@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from tabletrail.cli import main
 from tabletrail.client import ClientError, Table, read_stream
 
