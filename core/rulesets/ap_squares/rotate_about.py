@@ -168,6 +168,31 @@ class RotatingAbout(Invasion):
             self.keep_rotation(b, invader.id, last, f"body-blocked out of {show(cell)}")
 
 
+    def let_in(self, b: Batch, before: Fighter, cell: XY) -> None:
+        """rotate-about: a rotation that waited for the occupant's answer and was let in (a parry
+        "still enters", or allowed) goes on round into `cell`: that is not doing something else, so
+        it may not turn back to the square it waited on."""
+        last = self.last_rotation(b.state, before)
+        super().let_in(b, before, cell)
+        now = self.fighter(b.state, before.id)
+        if last is None or (now.pos[0], now.pos[1]) != cell:
+            return
+        back = [before.pos[0], before.pos[1]]
+        b.emit(
+            ev.Marked(
+                fighter=before.id,
+                key=ROTATION,
+                value={**last, "back": back, "at": [cell[0], cell[1]], "spent": now.used("ap"),
+                       "round": b.state.turn.round},  # fmt: skip
+                rules=(self.rule("rotate-about"),),
+                note=f"let into {show(cell)}, {before.id} goes on rotating "
+                f"{'clockwise' if last['direction'] == 'cw' else 'counter-clockwise'} about "
+                f"{show(tuple(last['pivot']))}: it may not turn back to {show(tuple(back))} until it does "
+                "something else",
+            )
+        )
+
+
 def rotate_path(measure: str, start: XY, pivot: XY, clockwise: bool, squares: int) -> list[XY]:
     """The squares of a rotate-about: `squares` steps around `pivot`, never turning back.
 
