@@ -44,7 +44,6 @@ def test_the_entering_event_says_where_it_may_not_turn_back_to():
     assert "may not turn back to 5,3" in marks[-1].note
 
 
-
 def test_the_rules_listing_says_an_answer_does_not_end_the_rotation():
     from tabletrail.core.rulesets import get
 

@@ -167,7 +167,6 @@ class RotatingAbout(Invasion):
         if last is not None:
             self.keep_rotation(b, invader.id, last, f"body-blocked out of {show(cell)}")
 
-
     def let_in(self, b: Batch, before: Fighter, cell: XY) -> None:
         """rotate-about: a rotation that waited for the occupant's answer and was let in (a parry
         "still enters", or allowed) goes on round into `cell`: that is not doing something else, so
@@ -182,8 +181,13 @@ class RotatingAbout(Invasion):
             ev.Marked(
                 fighter=before.id,
                 key=ROTATION,
-                value={**last, "back": back, "at": [cell[0], cell[1]], "spent": now.used("ap"),
-                       "round": b.state.turn.round},  # fmt: skip
+                value={
+                    **last,
+                    "back": back,
+                    "at": [cell[0], cell[1]],
+                    "spent": now.used("ap"),
+                    "round": b.state.turn.round,
+                },  # fmt: skip
                 rules=(self.rule("rotate-about"),),
                 note=f"let into {show(cell)}, {before.id} goes on rotating "
                 f"{'clockwise' if last['direction'] == 'cw' else 'counter-clockwise'} about "

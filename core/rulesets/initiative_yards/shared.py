@@ -27,6 +27,7 @@ CLIMBABLE = ("stairs", "ladder")
 DRAGGING = "dragging"  # mark: this turn's move action drags someone, so it is halved
 SLIP_CHECKED = "slip_checked"  # mark: this move action has had a slippery check (per-move: its one)
 STRIKING = "striking"  # mark: the fighter's Strike awaiting the table's outcome
+FELL = "fell"  # mark: this move action's rest was lost in a fall (setting fall_rest = lost): the cell
 STEP_OFF = "step-off"  # a step's mode: off an edge, falling once over the lower cell (setting step_off)
 
 

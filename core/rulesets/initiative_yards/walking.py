@@ -25,6 +25,7 @@ from tabletrail.core.rulesets.initiative_yards.shared import (
     CLIMBABLE,
     CRAWL_FACTOR,
     DRAGGING,
+    FELL,
     OBJECT,
     SLIP_CHECKED,
     STEP_OFF,
@@ -79,6 +80,12 @@ class Walking(Engagement):
     ) -> str:
         """Walk the cells on what is left of this turn's move action; returns why it stopped early."""
         left = self.left(b.state, f)
+        require(
+            left > 0 or FELL not in f.marks,
+            self.rule("fall"),
+            f"{f.id} fell at {show(tuple(f.marks.get(FELL) or (0, 0)))} and lost the rest of its movement "
+            "this turn (fall_rest = lost: a fall ends the move action)",
+        )
         require(
             left > 0,
             rule,
