@@ -129,7 +129,7 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "(1.5 yd tall, 4 yd fall: 2 damage)",
             "walking off an edge more than step_height down steps off and falls (setting step_off); "
             "the walk stops where the faller lands, prone, and it keeps what is left of its movement, "
-            "to crawl on with: the text never takes it, as slippery ground does (setting fall_rest)",
+            "to crawl on with: unlike its slippery rule, the text never takes it (setting fall_rest)",
         ),
         Rule(
             "drag",
