@@ -121,7 +121,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "jump",
             "1 m up or 2 m across as part of any Movement",
             "a normal Movement can't end in the air; stepping off a ledge is refused or falls "
-            "(setting ledge_drop)",
+            "(setting ledge_drop); one jump goes up or across, not both, as written (setting "
+            "jump_up_and_across: either, or both within the 2 m of maneuver)",
         ),
         Rule(
             "climb",
@@ -260,6 +261,16 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "a walk that steps off a drop of more than 1 m and does not land: 'refuse' it, or let the "
             "fighter 'fall'",
             ("refuse", "fall"),
+            "speed-meters/jump",
+        ),
+        Setting(
+            "jump_up_and_across",
+            "either",
+            "one jump across the air that lands on ground higher than its take-off (a shelf 1 m up): "
+            "'either' refuses it, as the text reads ('1 meter vertically or 2 meters horizontally'); "
+            "'both' allows it, the climb and the spaces crossed counted together as maneuver meters "
+            "within the 2 m (1 m across + 1 m up)",
+            ("either", "both"),
             "speed-meters/jump",
         ),
         Setting(

@@ -87,10 +87,11 @@ class _Walking(QuietSteps):
             cites.append(rs.rule("jump"))
         else:
             up = ground - takeoff
-            if in_air and up > 0:
+            if in_air and up > 0 and state.settings["jump_up_and_across"] != "both":
                 raise Refusal(
                     rs.rule("jump"),
-                    f"a jump goes 1 m up or 2 m across, not both: "
+                    f"a jump goes 1 m up or 2 m across, not both (jump_up_and_across = either; 'both' "
+                    f"counts the climb and the air crossed within the 2 m of maneuver): "
                     f"{show(to)} is {fmt(up)} m above the take-off",
                 )
             if up > JUMP_UP:
