@@ -79,20 +79,29 @@ class Walking(Holding):
         self.explain_moves(b, start, f.id)
 
     def explain_moves(self, b: Batch, start: int, fighter_id: str) -> None:
-        """Say on each Moved what it cost, what is left of the round, and that no AP was paid."""
-        for i in range(start, len(b.events)):
+        """Say on each Moved what it cost, what is left of the round, and that no AP was paid.
+
+        round-budget: the meters moved so far and the round's Movement (Sprints included) are said
+        as the document counts them; a move paused by a held action is several Moved, so the meters
+        moved by each are counted back from the batch's end."""
+        f = self.fighter(b.state, fighter_id)
+        moved = self.spent_counted(b.state, f).get("movement", 0)
+        allowed = self.allowed(b.state, f, "movement") or 0
+        for i in range(len(b.events) - 1, start - 1, -1):
             e = b.events[i]
-            if not isinstance(e, ev.Moved) or e.fighter != fighter_id or e.note:
+            if not isinstance(e, ev.Moved) or e.fighter != fighter_id:
                 continue
             cost = sum(s.cost for s in e.steps)
-            rough = [show(s.to) for s in e.steps if self.difficult(b.state, s.to)]
-            note = (
-                f"{fmt(cost)} m of this round's Movement ({fmt(e.budget)} → {fmt(e.budget - cost)} m left); "
-                "no AP: normal movement is free"
-            )
-            if rough:
-                note += f"; difficult terrain at {' '.join(rough)} costs 2 m a meter"
-            b.events[i] = replace(e, note=note)
+            if not e.note:
+                rough = [show(s.to) for s in e.steps if self.difficult(b.state, s.to)]
+                note = (
+                    f"{fmt(cost)} m of this round's Movement ({fmt(moved)} m moved of {fmt(allowed)} m "
+                    f"this round, {fmt(e.budget - cost)} m left); no AP: normal movement is free"
+                )
+                if rough:
+                    note += f"; difficult terrain at {' '.join(rough)} costs 2 m a meter"
+                b.events[i] = replace(e, note=note)
+            moved -= cost
 
     def difficult(self, state: EncounterState, cell: XY | Pos) -> bool:
         return any(state.grid.has(cell[0], cell[1], tag) for tag in DIFFICULT_TAGS)
