@@ -103,6 +103,19 @@ class Walking(Holding):
                 b.events[i] = replace(e, note=note)
             moved -= cost
 
+    def not_through_enemies(self, state: EncounterState, f: Fighter, cell: XY) -> None:
+        """round-budget: the document is silent on others in the way; anyone may be passed unless the
+        table rules that enemies block (fighters_in_the_way = enemies-block)."""
+        if state.settings["fighters_in_the_way"] != "enemies-block":
+            return
+        foes = [o.id for o in state.at(cell[0], cell[1]) if o.side != f.side]
+        if foes:
+            raise Refusal(
+                self.rule("round-budget"),
+                f"{show(cell)} is held by {', '.join(foes)}, an enemy of {f.id}: this table's moves never "
+                "pass an enemy (fighters_in_the_way = enemies-block)",
+            )
+
     def difficult(self, state: EncounterState, cell: XY | Pos) -> bool:
         return any(state.grid.has(cell[0], cell[1], tag) for tag in DIFFICULT_TAGS)
 
@@ -126,13 +139,15 @@ class _Walking:
                 self.rs.rule("round-budget"),
                 f"{show(to)} is {grid.kind(*to).terrain}: a circumstance no move can pass",
             )
+        self.rs.not_through_enemies(state, f, to)
         # difficult: "Each meter moved through Difficult Terrain costs 2 meters of Movement."
         factor = DIFFICULT_FACTOR if self.rs.difficult(state, to) else 1
         return flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=factor)
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable:
-        """What a price reads besides the map (core/step_table.py): the diagonal rule."""
-        return state.settings["diagonal"]
+        """What a price reads besides the map (core/step_table.py): the diagonal rule, and who may
+        be passed (a step into an occupied cell is priced for its occupants, not for this setting)."""
+        return state.settings["diagonal"], state.settings["fighters_in_the_way"]
 
     def cites(self, step: Step) -> tuple[str, ...]:
         """walk adds these to the Moved event: difficult, when this step paid double."""
