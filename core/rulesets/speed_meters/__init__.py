@@ -87,7 +87,9 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "movement",
             "a Movement action moves up to Speed meters, horizontally or diagonally, "
             "at most 1 m up by jumping",
-            "diagonal rule is a ruleset setting (default: every step costs 1)",
+            "diagonal rule is a ruleset setting (default: every step costs 1); the document never "
+            "says how a prone fighter moves: it walks its whole Speed at the normal cost, or stands "
+            "first, or crawls at 2 m a meter (setting prone_move)",
         ),
         Rule(
             "occupancy",
@@ -246,6 +248,16 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "actions it takes to stand up from prone, and to drop prone on purpose (house ruling: the "
             "document lands fallers prone but does not say how they rise)",
             (),
+            "speed-meters/movement",
+        ),
+        Setting(
+            "prone_move",
+            "walk",
+            "how a prone fighter moves (house default 'walk': the document lands fallers prone and "
+            "never says; it walks its whole Speed at the normal cost without standing); 'stand-first': "
+            "a Movement while prone is refused until it stands up (stand-up, stand_up_actions); "
+            "'crawl': every meter costs 2, as a crawl does",
+            ("walk", "stand-first", "crawl"),
             "speed-meters/movement",
         ),
         Setting(
