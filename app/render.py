@@ -412,6 +412,8 @@ def _action(w: Words, fid: str, v: dict[str, Any]) -> str:
 
 def _rotation(w: Words, fid: str, v: dict[str, Any]) -> str:
     turn = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(v["direction"], v["direction"])
+    if not v.get("back"):  # waiting to enter its first square: no tile travelled from yet
+        return f"{fid} is rotating {turn} about {w.cell(v['pivot'])}, waiting at {w.cell(v['at'])}"
     return (
         f"{fid} has rotated {turn} about {w.cell(v['pivot'])} to {w.cell(v['at'])}: "
         f"it may not turn back to {w.cell(v['back'])} until it does something else"

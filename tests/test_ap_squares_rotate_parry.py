@@ -49,3 +49,37 @@ def test_the_rules_listing_says_an_answer_does_not_end_the_rotation():
 
     default = {r.name: r for r in get("ap-squares").rules}["rotate-about"].default
     assert "parry" in default and "body-block" in default
+
+
+# --- a rotation whose very first square is held: once let in, it came from where it started -------
+
+
+def entered_first_square(answer: str):
+    enc = game("ari blue 6,4 ap=10", "bo red 5,3 ap=10 parry=2", initiative=("ari", "bo"))
+    do(enc, "rotate-about ari 6,3 cw 2")  # waits at 6,4 before bo's 5,3
+    assert pos(enc, "ari") == (6, 4)
+    do(enc, f"react-invasion bo {answer} by=gm")
+    return enc
+
+
+def test_let_into_its_first_square_a_rotation_may_not_turn_back_to_where_it_started():
+    enc = entered_first_square("parry roll=1")
+    assert pos(enc, "ari") == (5, 3)
+    r = refuse(enc, "rotate-about ari 6,3 ccw 1", "ap-squares/rotate-about")
+    assert "travelled from" in r.reason and "6,4" in r.reason
+
+
+def test_kept_out_of_its_first_square_it_travelled_from_nowhere():
+    enc = entered_first_square("block roll=12 roll=1")
+    assert pos(enc, "ari") == (6, 4)
+    do(enc, "rotate-about ari 6,3 ccw 1")  # 6,4 -> 7,3: no tile it came from is on that way
+    assert pos(enc, "ari") == (7, 3)
+
+
+def test_a_waiting_rotation_reads_in_words():
+    from tabletrail.render import describe
+
+    enc = game("ari blue 6,4 ap=10", "bo red 5,3 ap=10", initiative=("ari", "bo"))
+    events = do(enc, "rotate-about ari 6,3 cw 2")
+    (mark,) = [e for e in events if isinstance(e, Marked) and e.key == "rotation"]
+    assert describe(mark) == "ari is rotating clockwise about 6,3, waiting at 6,4"
