@@ -62,7 +62,8 @@ def cost(events) -> list[int]:
 
 def test_by_default_anyone_may_be_passed_and_no_one_ended_on():
     enc = encounter(lane())
-    refuse(enc, "move ari 4,2", f"{RS}/round-budget")  # cyn stands there
+    r = refuse(enc, "move ari 4,2", f"{RS}/round-budget")  # cyn stands there
+    assert "occupied by cyn" in r.reason and "fighters_in_the_way = pass-anyone" in r.reason
     do(enc, "move ari 5,2")  # through bo and cyn
     assert enc.state.fighter("ari").pos[:2] == (5, 2)
 

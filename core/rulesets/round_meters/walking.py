@@ -172,4 +172,13 @@ class _Walking:
         return ""  # the held action does not stop the move by itself
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
-        end_alone(state, f, self.rs.rule("round-budget"))
+        """round-budget: no move ends on another fighter, whatever fighters_in_the_way says of
+        passing them; the refusal names the ruling in force."""
+        try:
+            end_alone(state, f, self.rs.rule("round-budget"))
+        except Refusal as no:
+            how = state.settings["fighters_in_the_way"]
+            passed = "others may be passed" if how == "pass-anyone" else "friends may be passed"
+            raise Refusal(
+                no.rule, f"{no.reason} ({passed}, never ended on: fighters_in_the_way = {how})"
+            ) from None
