@@ -7,7 +7,12 @@ table can change (`tabletrail rules round-meters` lists them):
 - Budgets. `movement` (meters) and `ap` are per-round stats. Both refresh when a
   round starts, never when a turn starts: meters moved stay spent across a
   fighter's turns in that round (round-budget). A Sprint's extra meters are a
-  negative `Spent` of movement, so they vanish with the round's refresh too.
+  negative `Spent` of movement, so they vanish with the round's refresh too;
+  people are told them as the document counts them (`spent_counted`, `allowed`):
+  the Movement allowed goes up, the meters moved never go down.
+- The way. The document names no diagonal rule (`diagonal`, house default
+  euclidean) and says nothing of others on a move's way: anyone may be passed
+  and no one ended on (`fighters_in_the_way`; enemies-block as document 004 reads).
 - Passes (passes). A round is one or more initiative passes, each pass every
   combatant's turn in initiative order. Pass 1 gives everyone a turn. After a
   pass, another follows while some combatant has AP left (and `max_passes`, if

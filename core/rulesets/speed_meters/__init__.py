@@ -20,7 +20,11 @@ code that enforces it. The chapter in the engine's terms:
   two fighters share a space when those spans overlap (so a flyer may pass
   over a walker's head, a hoverer may not).
 - Falls go through `core.falling.fall`; what they cost (the falling table,
-  the time a fall takes) is in falls.py.
+  the time a fall takes) is in falls.py. The document lands fallers prone but
+  never says how a prone fighter moves: by default it walks at the normal cost
+  (`prone_move`; stand-first, or crawl by the shared `core.crawling`).
+- One jump goes up or across, as written (`jump_up_and_across`; both counts the
+  climb and the air crossed within the 2 m of maneuver).
 - Every roll is a check (`core.dice.check`): `roll=N` enters it at the table;
   otherwise the seeded dice draw it. Opposed rolls, climbs, saves and escapes
   use the `check_formula` setting (house default 1d6); the falling table rolls
