@@ -10,7 +10,9 @@ draws on that one budget, so a move may be split around the turn's non-move acti
 prone-stand). A prone fighter's drag crawls at 2 a yard on the halved move (setting
 prone_drag). The moves the document calls attempts end in an Initiative check, whose
 number the table enters (`roll=N`) or the seeded dice draw; a failure has its
-consequence in the same batch.
+consequence in the same batch. A fall stops the walk where the faller lands,
+prone; it keeps what is left of its movement to crawl on with (setting
+fall_rest: the text, unlike its slippery rule, never takes it).
 
 Map conventions: stairs and ladders are climbed by walking (climb); any cell higher than
 the fighter stands (a `ledge` cell, a roof's edge, the rim of a gap it fell into) is
