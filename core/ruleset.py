@@ -439,6 +439,16 @@ class Ruleset:
         """What the fighter's next ordinary move may still cost, in centi-units."""
         return 0
 
+    def spent_counted(self, state: EncounterState, f: Fighter) -> dict[str, int]:
+        """What the fighter has spent, as its document counts it, for people: by default the budgets
+        as the state keeps them (a ruleset whose grants are kept as negative spending says otherwise)."""
+        return dict(f.spent)
+
+    def allowed(self, state: EncounterState, f: Fighter, resource: str) -> int | None:
+        """What the fighter may spend of `resource` in all, where its document counts spending
+        against such a total (round-meters: the round's Movement, Sprints included); else None."""
+        return None
+
     def budget_unit(self, state: EncounterState, f: Fighter) -> str:
         """What that budget counts (m, yd, AP): the fighter's walking policy's unit, else the ruleset's."""
         policy = self.walker(state, f)

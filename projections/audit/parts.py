@@ -136,7 +136,7 @@ def fighter_card(rs: Ruleset, state: EncounterState | None, fid: str) -> dict[st
     return {
         "pos": list(f.pos),
         "states": {k: v for k, v in sorted(f.states.items())},
-        "spent": dict(sorted(f.spent.items())),
+        "spent": dict(sorted(rs.spent_counted(state, f).items())),  # as its document counts it
         "damage": f.damage,
         "marks": plain(f.marks),
         "move_left": rs.move_budget(state, f),

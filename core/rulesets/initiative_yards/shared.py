@@ -9,6 +9,7 @@ themselves live in the sibling modules.
 from __future__ import annotations
 
 from tabletrail.core.batch import Batch
+from tabletrail.core.crawling import CRAWL_FACTOR  # noqa: F401  (re-exported) crawl: a yard crawled costs 2
 from tabletrail.core.dice import Dice, check
 from tabletrail.core.geometry import XY
 from tabletrail.core.movement import path_cells, waypoint
@@ -22,11 +23,11 @@ from tabletrail.events.types import CheckRolled
 ENGAGED = "engaged"  # the Linked kind of an engaged pair, and the ENGAGEMENT state
 OBJECT = "object"  # a fighter entry with this tag is a movable object, not a fighter
 ENGAGED_ACTIONS = ("strike", "command", "manifest")  # engaged-actions: all an engaged fighter may do
-CRAWL_FACTOR = 2  # crawl: every yard crawled costs 2
 CLIMBABLE = ("stairs", "ladder")
 DRAGGING = "dragging"  # mark: this turn's move action drags someone, so it is halved
 SLIP_CHECKED = "slip_checked"  # mark: this move action has had a slippery check (per-move: its one)
 STRIKING = "striking"  # mark: the fighter's Strike awaiting the table's outcome
+FELL = "fell"  # mark: this move action's rest was lost in a fall (setting fall_rest = lost): the cell
 STEP_OFF = "step-off"  # a step's mode: off an edge, falling once over the lower cell (setting step_off)
 
 

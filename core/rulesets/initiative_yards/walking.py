@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
+from tabletrail.core.crawling import crawl_factor
 from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import XY, Pos, show
 from tabletrail.core.movement import end_alone, flat_step, rise, walk
@@ -23,8 +24,8 @@ from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
 from tabletrail.core.rulesets.initiative_yards.shared import (
     CLIMBABLE,
-    CRAWL_FACTOR,
     DRAGGING,
+    FELL,
     OBJECT,
     SLIP_CHECKED,
     STEP_OFF,
@@ -79,6 +80,12 @@ class Walking(Engagement):
     ) -> str:
         """Walk the cells on what is left of this turn's move action; returns why it stopped early."""
         left = self.left(b.state, f)
+        require(
+            left > 0 or FELL not in f.marks,
+            self.rule("fall"),
+            f"{f.id} fell at {show(tuple(f.marks.get(FELL) or (0, 0)))} and lost the rest of its movement "
+            "this turn (fall_rest = lost: a fall ends the move action)",
+        )
         require(
             left > 0,
             rule,
@@ -235,11 +242,9 @@ class _Walk:
         """crawl: what a yard costs, 2 while prone; drag: a prone drag is "a move as normal" (a crawl)
         on "half their maximum movement", both halvings, unless the table halves only once (setting
         prone_drag = half: crawled yards cost 1 while dragging)."""
-        if f.state("posture", "standing") != "prone":
-            return 1
         if DRAGGING in f.marks and state.settings["prone_drag"] == "half":
             return 1
-        return CRAWL_FACTOR
+        return crawl_factor(f)  # the crawl every ruleset shares (core/crawling.py)
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable | None:
         """What a price reads besides the map and the target cell's occupants (core/step_table.py).

@@ -79,20 +79,42 @@ class Walking(Holding):
         self.explain_moves(b, start, f.id)
 
     def explain_moves(self, b: Batch, start: int, fighter_id: str) -> None:
-        """Say on each Moved what it cost, what is left of the round, and that no AP was paid."""
-        for i in range(start, len(b.events)):
+        """Say on each Moved what it cost, what is left of the round, and that no AP was paid.
+
+        round-budget: the meters moved so far and the round's Movement (Sprints included) are said
+        as the document counts them; a move paused by a held action is several Moved, so the meters
+        moved by each are counted back from the batch's end."""
+        f = self.fighter(b.state, fighter_id)
+        moved = self.spent_counted(b.state, f).get("movement", 0)
+        allowed = self.allowed(b.state, f, "movement") or 0
+        for i in range(len(b.events) - 1, start - 1, -1):
             e = b.events[i]
-            if not isinstance(e, ev.Moved) or e.fighter != fighter_id or e.note:
+            if not isinstance(e, ev.Moved) or e.fighter != fighter_id:
                 continue
             cost = sum(s.cost for s in e.steps)
-            rough = [show(s.to) for s in e.steps if self.difficult(b.state, s.to)]
-            note = (
-                f"{fmt(cost)} m of this round's Movement ({fmt(e.budget)} → {fmt(e.budget - cost)} m left); "
-                "no AP: normal movement is free"
+            if not e.note:
+                rough = [show(s.to) for s in e.steps if self.difficult(b.state, s.to)]
+                note = (
+                    f"{fmt(cost)} m of this round's Movement ({fmt(moved)} m moved of {fmt(allowed)} m "
+                    f"this round, {fmt(e.budget - cost)} m left); no AP: normal movement is free"
+                )
+                if rough:
+                    note += f"; difficult terrain at {' '.join(rough)} costs 2 m a meter"
+                b.events[i] = replace(e, note=note)
+            moved -= cost
+
+    def not_through_enemies(self, state: EncounterState, f: Fighter, cell: XY) -> None:
+        """round-budget: the document is silent on others in the way; anyone may be passed unless the
+        table rules that enemies block (fighters_in_the_way = enemies-block)."""
+        if state.settings["fighters_in_the_way"] != "enemies-block":
+            return
+        foes = [o.id for o in state.at(cell[0], cell[1]) if o.side != f.side]
+        if foes:
+            raise Refusal(
+                self.rule("round-budget"),
+                f"{show(cell)} is held by {', '.join(foes)}, an enemy of {f.id}: this table's moves never "
+                "pass an enemy (fighters_in_the_way = enemies-block)",
             )
-            if rough:
-                note += f"; difficult terrain at {' '.join(rough)} costs 2 m a meter"
-            b.events[i] = replace(e, note=note)
 
     def difficult(self, state: EncounterState, cell: XY | Pos) -> bool:
         return any(state.grid.has(cell[0], cell[1], tag) for tag in DIFFICULT_TAGS)
@@ -117,13 +139,15 @@ class _Walking:
                 self.rs.rule("round-budget"),
                 f"{show(to)} is {grid.kind(*to).terrain}: a circumstance no move can pass",
             )
+        self.rs.not_through_enemies(state, f, to)
         # difficult: "Each meter moved through Difficult Terrain costs 2 meters of Movement."
         factor = DIFFICULT_FACTOR if self.rs.difficult(state, to) else 1
         return flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=factor)
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable:
-        """What a price reads besides the map (core/step_table.py): the diagonal rule."""
-        return state.settings["diagonal"]
+        """What a price reads besides the map (core/step_table.py): the diagonal rule, and who may
+        be passed (a step into an occupied cell is priced for its occupants, not for this setting)."""
+        return state.settings["diagonal"], state.settings["fighters_in_the_way"]
 
     def cites(self, step: Step) -> tuple[str, ...]:
         """walk adds these to the Moved event: difficult, when this step paid double."""
@@ -148,4 +172,13 @@ class _Walking:
         return ""  # the held action does not stop the move by itself
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
-        end_alone(state, f, self.rs.rule("round-budget"))
+        """round-budget: no move ends on another fighter, whatever fighters_in_the_way says of
+        passing them; the refusal names the ruling in force."""
+        try:
+            end_alone(state, f, self.rs.rule("round-budget"))
+        except Refusal as no:
+            how = state.settings["fighters_in_the_way"]
+            passed = "others may be passed" if how == "pass-anyone" else "friends may be passed"
+            raise Refusal(
+                no.rule, f"{no.reason} ({passed}, never ended on: fighters_in_the_way = {how})"
+            ) from None

@@ -14,6 +14,7 @@ from typing import Any
 
 from tabletrail.core import doors
 from tabletrail.core.batch import Batch
+from tabletrail.core.crawling import crawl_factor, is_prone
 from tabletrail.core.geometry import (
     ALTERNATING,
     EUCLIDEAN,
@@ -347,6 +348,22 @@ class Shared(Ruleset):
                     self.rule("occupancy"), f"{show(pos)} is held by {other.id}, an enemy of {f.id}"
                 )
         return (self.rule("occupancy"),) if others else ()
+
+    def prone_factor(self, state: EncounterState, f: Fighter) -> int:
+        """movement: what a walking step costs a prone fighter, as a multiple of its price standing.
+
+        The document never says how a prone fighter moves (setting prone_move): 'walk' at the normal
+        cost, 'crawl' at the shared crawl's 2 a meter, or 'stand-first', refused until it stands."""
+        how = state.settings["prone_move"]
+        if how == "walk" or not is_prone(f):
+            return 1
+        if how == "stand-first":
+            raise Refusal(
+                self.rule("movement"),
+                f"{f.id} is prone: this table's fighters stand up before they move (prone_move = "
+                f"stand-first): stand-up {f.id} first",
+            )
+        return crawl_factor(f)
 
     def can_end(self, state: EncounterState, f: Fighter, what: str = "the Movement") -> None:
         """occupancy: never end in an occupied space."""

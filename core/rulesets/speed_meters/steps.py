@@ -11,6 +11,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
+from tabletrail.core.crawling import is_prone
 from tabletrail.core.geometry import XY, Pos, show
 from tabletrail.core.movement import QuietSteps, flat_step
 from tabletrail.core.refusal import Refusal
@@ -62,6 +63,7 @@ class _Walking(QuietSteps):
                 rs.rule("occupancy"),
                 f"{show(to)} is {grid.kind(*to).terrain}: a solid obstacle blocks the way",
             )
+        crawl = rs.prone_factor(state, f)  # movement: a prone fighter (setting prone_move)
         takeoff = frm[2]
         in_air = takeoff > grid.top[frm[1]][frm[0]]  # mid-jump: frm is above its own ground
         ground = grid.top[to[1]][to[0]]
@@ -87,10 +89,11 @@ class _Walking(QuietSteps):
             cites.append(rs.rule("jump"))
         else:
             up = ground - takeoff
-            if in_air and up > 0:
+            if in_air and up > 0 and state.settings["jump_up_and_across"] != "both":
                 raise Refusal(
                     rs.rule("jump"),
-                    f"a jump goes 1 m up or 2 m across, not both: "
+                    f"a jump goes 1 m up or 2 m across, not both (jump_up_and_across = either; 'both' "
+                    f"counts the climb and the air crossed within the 2 m of maneuver): "
                     f"{show(to)} is {fmt(up)} m above the take-off",
                 )
             if up > JUMP_UP:
@@ -121,6 +124,8 @@ class _Walking(QuietSteps):
                         f"{show(to)} would make {fmt(self.risen)} m up by jumping in this Movement: "
                         "a Movement goes only 1 meter vertically by jumping (a new Movement may go up again)",
                     )
+        if crawl > 1:  # prone_move = crawl: the step costs the crawl's multiple of its price
+            step = replace(step, cost=step.cost * crawl, mode=step.mode or "crawl")
         cites.extend(rs.no_enemy(state, f, step.to))  # occupancy: cited when passing an ally
         self.spent += step.cost
         if step.mode == "jump" and self.jumps:
@@ -146,7 +151,8 @@ class _Walking(QuietSteps):
         mover's Speed a price reads only whether it is 1 (rough's exception), so fighters of other
         Speeds share one table (issue 29: no cliff when more fighters than tables are kept).
         """
-        return None if self.jumps else (state.settings["diagonal"], self.speed == CU)
+        prone = state.settings["prone_move"] if is_prone(f) else ""  # movement: setting prone_move
+        return None if self.jumps else (state.settings["diagonal"], self.speed == CU, prone)
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
         self.rs.can_end(state, f)
