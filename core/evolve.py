@@ -21,7 +21,7 @@ from typing import Any
 from msgspec.structs import replace
 from tabletrail.core.geometry import Grid
 from tabletrail.core.state import EncounterState, Fighter, Turn
-from tabletrail.core.units import to_cu
+from tabletrail.core.units import root2_cu, to_cu
 from tabletrail.events import types as ev
 
 
@@ -58,6 +58,7 @@ def initial_state(started: ev.EncounterStarted) -> EncounterState:
 
 
 _cost = attrgetter("cost")
+_root2 = attrgetter("root2")
 
 
 # Facts about one fighter: each returns the fighter as the fact leaves it (the same one if unchanged).
@@ -65,8 +66,18 @@ _cost = attrgetter("cost")
 
 def _moved(f: Fighter, e: ev.Moved) -> Fighter:
     spent = f.spent.copy()
-    spent[e.resource] = spent.get(e.resource, 0) + sum(map(_cost, e.steps))
-    return replace(f, pos=e.steps[-1].to, spent=spent)
+    added = sum(map(_cost, e.steps))
+    root2 = sum(map(_root2, e.steps))
+    if not root2:  # whole centi-units: the recorded costs add up
+        spent[e.resource] = spent.get(e.resource, 0) + added
+        return replace(f, pos=e.steps[-1].to, spent=spent)
+    # Steps with a √2 part (exact euclidean lengths): the exact sums are kept, the spent amount is
+    # their total rounded once (the recorded costs are each rounded, for display).
+    whole, before = f.used_exact(e.resource)
+    whole += added - sum(root2_cu(s.root2) for s in e.steps)
+    roots = {**f.roots, e.resource: before + root2}
+    spent[e.resource] = whole + root2_cu(before + root2)
+    return replace(f, pos=e.steps[-1].to, spent=spent, roots=roots)
 
 
 def _placed(f: Fighter, e: ev.Placed) -> Fighter:
@@ -94,7 +105,10 @@ def _spent(f: Fighter, e: ev.Spent) -> Fighter:
 def _refreshed(f: Fighter, e: ev.Refreshed) -> Fighter:
     if f.spent.keys().isdisjoint(e.resources):
         return f  # nothing spent that starts over: nothing to copy
-    return replace(f, spent={k: v for k, v in f.spent.items() if k not in e.resources})
+    spent = {k: v for k, v in f.spent.items() if k not in e.resources}
+    if f.roots.keys().isdisjoint(e.resources):
+        return replace(f, spent=spent)
+    return replace(f, spent=spent, roots={k: v for k, v in f.roots.items() if k not in e.resources})
 
 
 def _marked(f: Fighter, e: ev.Marked) -> Fighter:

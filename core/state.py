@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 from tabletrail.core.geometry import Grid, Pos
+from tabletrail.core.units import root2_cu
 from tabletrail.events.scenario import Scenario
 
 
@@ -26,12 +27,22 @@ class Fighter(msgspec.Struct, frozen=True, gc=False):
     marks: dict[str, Any]  # ruleset facts kept on the fighter
     damage: int = 0
     tags: tuple[str, ...] = ()
+    # budget name -> the √2 part (centi-units) of what `spent` holds, when a path was measured exactly
+    # (diagonal=euclidean): spent[name] is that exact amount rounded once, and the exact amount is
+    # spent - round(roots·√2) + roots·√2 (core/units.py), so a budget shared by several moves is
+    # held against its exact remainder, never against a sum of roundings.
+    roots: dict[str, int] = {}
 
     def state(self, machine: str, default: str) -> str:
         return self.states.get(machine, default)
 
     def used(self, resource: str) -> int:
         return self.spent.get(resource, 0)
+
+    def used_exact(self, resource: str) -> tuple[int, int]:
+        """What was spent of a budget, exact: (whole, √2 part) in centi-units (core/units.py)."""
+        root2 = self.roots.get(resource, 0)
+        return self.spent.get(resource, 0) - root2_cu(root2), root2
 
 
 class Turn(msgspec.Struct, frozen=True, gc=False):

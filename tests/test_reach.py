@@ -97,7 +97,7 @@ def test_euclidean_diagonal_is_exact_to_the_hundredth():
     costs = reachable(enc.state, "m")
     assert costs[(2, 2)] == 141
     assert costs[(3, 2)] == 241  # one diagonal and one straight step
-    assert (3, 3) not in costs  # two diagonals: 2.82 > 2.5
+    assert (3, 3) not in costs  # two diagonals: 2·√2 = 2.83 > 2.5
 
 
 def test_the_budget_is_the_movement_left():

@@ -56,6 +56,10 @@ class Walking(Engagement):
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         return self.left(state, f)
 
+    def move_root2(self, state: EncounterState, f: Fighter) -> int:
+        """Every move shares the budget (walk carries it): its exact remainder counts."""
+        return f.roots.get("movement", 0)
+
     def slips(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         """Does entering this step's cell call for a slippery check (slippery)?"""
         grid = state.grid

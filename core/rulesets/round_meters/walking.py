@@ -45,6 +45,10 @@ class Walking(Holding):
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         return max(0, self.meters_left(f))
 
+    def move_root2(self, state: EncounterState, f: Fighter) -> int:
+        """Every move shares the budget (walk carries it): its exact remainder counts."""
+        return f.roots.get("movement", 0)
+
     def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
         """sprint: 1 AP buys +2 m of Movement per positive Hit; the ruler shows one Hit's worth."""
         if self.ap_left(f) < SPRINT_AP:
