@@ -99,7 +99,7 @@ def walk(
     cited = set(rules)
     # The budget left, exact: a budget shared by several commands is what its exact spent amount
     # leaves (core/units.py), so splitting a euclidean move never rounds any of it away.
-    left_whole, left_root2 = exact_left(f, budget, resource, carry_diagonals)
+    left_whole, left_root2 = exact_left(b.state, f, budget, resource, carry_diagonals)
     left = budget  # the same, rounded once: what the Moved events record
 
     def flush(stopped: str = "") -> None:
@@ -171,13 +171,15 @@ def walk(
     return taken, ""
 
 
-def exact_left(f: Fighter, budget: int, resource: str, shared: bool) -> tuple[int, int]:
+def exact_left(
+    state: EncounterState, f: Fighter, budget: int, resource: str, shared: bool
+) -> tuple[int, int]:
     """A move's budget, exact (whole, √2 part): `budget` itself, or when the budget is shared by
     several commands (`shared`), what the exact amount already spent of `resource` leaves of it.
 
-    `budget` is counted from the rounded spent amount (Fighter.spent); the exact one differs from
-    it by less than half a centi-unit, which this puts back."""
-    root2 = f.roots.get(resource, 0) if shared else 0
+    `budget` is counted from the rounded spent amount (Fighter.spent); the exact one (with its √2
+    part, EncounterState.roots) differs from it by less than half a centi-unit, put back here."""
+    root2 = state.root2(f.id, resource) if shared else 0
     return budget + root2_cu(root2), -root2
 
 

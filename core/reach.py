@@ -143,9 +143,9 @@ def reach(
                 return area
     scale = Scale.safe_for(state, budget, spent_root2)  # any budget: keys as wide as it needs
     limit = scale.exact(*exact_budget)
-    found = (
-        _search(state, f, policy, limit, scale, shortcut=True, parity=parity) if shortcut and on_surface else None
-    )
+    found = None
+    if shortcut and on_surface:
+        found = _search(state, f, policy, limit, scale, shortcut=True, parity=parity)
     if found is None:
         found = _search(state, f, policy, limit, scale, shortcut=False, parity=parity)
     best, came, stops = found

@@ -27,22 +27,12 @@ class Fighter(msgspec.Struct, frozen=True, gc=False):
     marks: dict[str, Any]  # ruleset facts kept on the fighter
     damage: int = 0
     tags: tuple[str, ...] = ()
-    # budget name -> the √2 part (centi-units) of what `spent` holds, when a path was measured exactly
-    # (diagonal=euclidean): spent[name] is that exact amount rounded once, and the exact amount is
-    # spent - round(roots·√2) + roots·√2 (core/units.py), so a budget shared by several moves is
-    # held against its exact remainder, never against a sum of roundings.
-    roots: dict[str, int] = {}
 
     def state(self, machine: str, default: str) -> str:
         return self.states.get(machine, default)
 
     def used(self, resource: str) -> int:
         return self.spent.get(resource, 0)
-
-    def used_exact(self, resource: str) -> tuple[int, int]:
-        """What was spent of a budget, exact: (whole, √2 part) in centi-units (core/units.py)."""
-        root2 = self.roots.get(resource, 0)
-        return self.spent.get(resource, 0) - root2_cu(root2), root2
 
 
 class Turn(msgspec.Struct, frozen=True, gc=False):
@@ -66,6 +56,12 @@ class EncounterState(msgspec.Struct, frozen=True, gc=False):
     dice: int = 0  # seeded dice drawn so far: the dice state lives in the encounter
     marks: dict[str, Any] = {}  # encounter-wide facts (gravity regions, area effects)
     doors: dict[str, str] = {}  # door name ("5,2|6,2") -> open, closed or locked (core/walls.py)
+    # fighter -> budget name -> the √2 part (centi-units) of what its `spent` holds, where a path
+    # was measured exactly (diagonal=euclidean): spent is that exact amount rounded once, and the
+    # exact amount is spent - round(root2·√2) + root2·√2 (core/units.py). A budget several moves
+    # share is held against its exact remainder, never against a sum of roundings. Kept beside the
+    # fighters, not on them: the board view (a fighter as it is written) stays what it was.
+    roots: dict[str, dict[str, int]] = {}
 
     @property
     def ruleset(self) -> str:
@@ -90,6 +86,15 @@ class EncounterState(msgspec.Struct, frozen=True, gc=False):
 
     def at(self, x: int, y: int) -> list[Fighter]:
         return [f for f in self.fighters if f.pos[0] == x and f.pos[1] == y]
+
+    def root2(self, fighter_id: str, resource: str) -> int:
+        """The √2 part of what a fighter spent of a budget (0: what `spent` holds is exact)."""
+        return self.roots.get(fighter_id, {}).get(resource, 0)
+
+    def used_exact(self, f: Fighter, resource: str) -> tuple[int, int]:
+        """What a fighter spent of a budget, exact: (whole, √2 part) in centi-units (core/units.py)."""
+        root2 = self.root2(f.id, resource)
+        return f.used(resource) - root2_cu(root2), root2
 
     def linked(self, kind: str, fighter_id: str) -> list[str]:
         """The fighters linked to this one by a relation (engaged with, grabbing…)."""

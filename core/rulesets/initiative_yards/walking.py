@@ -58,7 +58,7 @@ class Walking(Engagement):
 
     def move_root2(self, state: EncounterState, f: Fighter) -> int:
         """Every move shares the budget (walk carries it): its exact remainder counts."""
-        return f.roots.get("movement", 0)
+        return state.root2(f.id, "movement")
 
     def slips(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         """Does entering this step's cell call for a slippery check (slippery)?"""

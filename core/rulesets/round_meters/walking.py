@@ -15,7 +15,7 @@ from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import end_alone, flat_step, path_cells, walk
+from tabletrail.core.movement import end_alone, exact_length, flat_step, path_cells, walk
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
@@ -27,7 +27,7 @@ from tabletrail.core.rulesets.round_meters.shared import (
     SPRINTS,
 )
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt
+from tabletrail.core.units import fmt, root2_cu, rounded
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Move
 from tabletrail.events.types import Step
@@ -47,7 +47,7 @@ class Walking(Holding):
 
     def move_root2(self, state: EncounterState, f: Fighter) -> int:
         """Every move shares the budget (walk carries it): its exact remainder counts."""
-        return f.roots.get("movement", 0)
+        return state.root2(f.id, "movement")
 
     def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
         """sprint: 1 AP buys +2 m of Movement per positive Hit; the ruler shows one Hit's worth."""
@@ -83,15 +83,28 @@ class Walking(Holding):
         self.explain_moves(b, start, f.id)
 
     def explain_moves(self, b: Batch, start: int, fighter_id: str) -> None:
-        """Say on each Moved what it cost, what is left of the round, and that no AP was paid."""
-        for i in range(start, len(b.events)):
+        """Say on each Moved what it cost, what is left of the round, and that no AP was paid.
+
+        Lengths are exact (diagonal=euclidean: a diagonal is √2) and rounded once: what is left
+        after a move is the exact remainder rounded, as the next move is held against it."""
+        after = b.state.root2(fighter_id, "movement")  # the √2 part spent once every move is made
+        moves = [
+            i
+            for i in range(start, len(b.events))
+            if isinstance(b.events[i], ev.Moved) and b.events[i].fighter == fighter_id
+        ]
+        for i in reversed(moves):
             e = b.events[i]
-            if not isinstance(e, ev.Moved) or e.fighter != fighter_id or e.note:
+            assert isinstance(e, ev.Moved)
+            whole, root2 = exact_length(e.steps)
+            before, after = after - root2, after - root2
+            if e.note:
                 continue
-            cost = sum(s.cost for s in e.steps)
+            cost = rounded(whole, root2)
+            left = rounded(e.budget + root2_cu(before) - whole, -before - root2)
             rough = [show(s.to) for s in e.steps if self.difficult(b.state, s.to)]
             note = (
-                f"{fmt(cost)} m of this round's Movement ({fmt(e.budget)} → {fmt(e.budget - cost)} m left); "
+                f"{fmt(cost)} m of this round's Movement ({fmt(e.budget)} → {fmt(left)} m left); "
                 "no AP: normal movement is free"
             )
             if rough:
