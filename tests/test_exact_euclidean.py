@@ -14,7 +14,7 @@ import json
 from support import do, encounter, grid, of_type, rechain, refuse
 from tabletrail.cli import main
 from tabletrail.core.reach import reach
-from tabletrail.core.units import CU, fmt_exact, root2_cu, sign
+from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.types import Moved
@@ -107,6 +107,8 @@ def spent(enc: Encounter, fid: str) -> int:
 
 
 def test_root2_parts_round_once_and_compare_in_integers():
+    from tabletrail.core.units import fmt_exact, root2_cu, sign
+
     assert [root2_cu(b) for b in (100, 200, 300, 1600, 1700)] == [141, 283, 424, 2263, 2404]
     assert sign(-2400, 1700) == 1 and sign(-2300, 1600) == -1  # 17·√2 > 24, 16·√2 < 23
     assert sign(0, 0) == 0 and sign(5, -3) == 1 and sign(-5, 3) == -1  # 5 > 3√2 = 4.24
@@ -236,7 +238,7 @@ def test_speed_meters_a_rough_diagonal_costs_2_83():
     enc = speed_meters(6)
     (m,) = of_type(do(enc, "move ari 2,2 3,2 4,3"), Moved)  # 4,3 is rough: "a rough space costs 2 m"
     assert [(s.cost, s.root2) for s in m.steps] == [(141, CU), (100, 0), (283, 2 * CU)]
-    assert spent(enc, "ari") == 100 + root2_cu(3 * CU)  # 1 + 3·√2 = 5.24
+    assert spent(enc, "ari") == 524  # 1 + 3·√2 = 5.243
 
 
 # --- the state: folded from the log, undone, replayed ---------------------------------------------
