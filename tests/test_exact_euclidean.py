@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from support import do, encounter, grid, of_type, rechain, refuse
 from tabletrail.cli import main
-from tabletrail.core.reach import reach
+from tabletrail.core.movement import length_of
+from tabletrail.core.reach import reach, waypoints
+from tabletrail.core.refusal import Rejection
 from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.types import Moved
 from tabletrail.projections.audit import verify_lines
+from tabletrail.syntax import parse
 
 OPEN = ["." * 22 for _ in range(22)]  # room for 20 diagonals
 
@@ -288,3 +293,57 @@ def test_an_older_log_decided_the_old_way_names_the_correction():
     assert "since 0.3" in note["words"]
     assert report["checked"]["command"] == 1, "the end-turn after it was re-decided (and matched)"
     assert verify_lines(enc.store.lines, "new")["ok"]
+
+
+# --- every search agrees with the others and with walk, on an exact remainder ------------------
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    ruleset=st.sampled_from(["initiative-yards", "round-meters"]),
+    budget=st.sampled_from([3, 4.24, 4.25, 5.66, 6.5, 8]),
+    first=st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    mud=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), max_size=6),
+)
+def test_after_a_first_move_every_search_gives_the_area_walk_accepts(ruleset, budget, first, mud):
+    """A move leaves an exact remainder (a √2 part spent): the table, compiled and step-by-step
+    searches give the same area and paths, and walk accepts the cheapest path to every cell of it
+    at the cost the area says, and refuses a step more where the area has none."""
+    rows = [list("." * 8) for _ in range(8)]
+    for x, y in mud:
+        if (x, y) not in ((1, 1), first):
+            rows[y][x] = "~"
+    stats = (
+        f"initiative = {budget}\nheight = 1.5"
+        if ruleset == "initiative-yards"
+        else f"movement = {budget}\nap = 3"
+    )
+    enc = encounter(
+        f"""
+[encounter]
+name = "exact"
+ruleset = "{ruleset}"
+seed = 3
+[settings]
+diagonal = "euclidean"
+{grid(["".join(r) for r in rows])}
+[[fighters]]
+id = "m"
+side = "blue"
+at = [1, 1]
+{stats}
+"""
+    )
+    if first != (1, 1):
+        enc.execute(parse(f"move m {first[0]},{first[1]}"), "first")  # refused or not: either is a start
+    state = enc.state
+    fast, slow, every = reach(state, "m"), reach(state, "m", table=False), reach(state, "m", shortcut=False)
+    assert fast.costs == slow.costs == every.costs
+    for cell in slow.costs:
+        assert fast.steps(cell) == slow.steps(cell), cell
+    here = state.fighter("m").pos
+    for cell, cost in fast.costs.items():
+        path = " ".join(f"{x},{y}" for x, y in waypoints((here[0], here[1]), fast.path(cell)))
+        result = enc.preview(parse(f"move m {path}"))
+        assert not isinstance(result, Rejection), (cell, path, result)
+        assert length_of([s for m in of_type(result, Moved) for s in m.steps]) == cost
