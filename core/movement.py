@@ -85,6 +85,11 @@ def walk(
     parity: the diagonals already taken by the move this command goes on with, when the ruleset
     keeps that itself (a Movement going on past a door); ignored when carry_diagonals applies.
 
+    Lengths are exact: a step with a √2 part (a euclidean diagonal, Step.root2) adds that part,
+    the move's length is held against the budget in integers (units.sign) and rounded once for
+    the refusal's words and the Moved event's budget. With carry_diagonals the budget's exact
+    remainder counts too (the √2 part already spent of `resource`, EncounterState.roots).
+
     GM rulings on cells apply to every ruleset here: a forbidden cell refuses the
     move, a cell that needs a test stops the move there when the test fails (pass
     `dice` so the test can be rolled). So do walls and shut doors on cell edges: a

@@ -91,7 +91,8 @@ ARRAY_CELLS = 40_000  # maps up to this many cells get flat arrays (8 steps x 2 
 
 
 class StepTable:
-    """Known step prices of one policy on one map: `cost[edge]` (REFUSED or centi-units), `step[edge]`.
+    """Known step prices of one policy on one map: `cost[edge]` (REFUSED or a `Scale` key at
+    TABLE_SCALE: centi-units where no step has a √2 part), `step[edge]`.
 
     An edge is `node * 8 + direction` where node = (x * height + y) * 2 + parity class
     and direction indexes `geometry.NEIGHBOURS`. `ends[x * height + y]` is whether a move
