@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from tabletrail.core.batch import Batch
 from tabletrail.core.cell_rulings import forbidden, test_required
 from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import ALTERNATING, XY, Grid, Pos, expand, show, step_length
+from tabletrail.core.geometry import ALTERNATING, EUCLIDEAN, XY, Grid, Pos, expand, show, step_length
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, fmt_exact, root2_cu, rounded, sign
@@ -184,7 +184,8 @@ def exact_left(
 
     `budget` is counted from the rounded spent amount (Fighter.spent); the exact one (with its √2
     part, EncounterState.roots) differs from it by less than half a centi-unit, put back here."""
-    root2 = state.root2(f.id, resource) if shared else 0
+    exact = shared and state.settings.get("diagonal") == EUCLIDEAN  # as the reachable area counts it
+    root2 = state.root2(f.id, resource) if exact else 0
     return budget + root2_cu(root2), -root2
 
 
