@@ -81,7 +81,9 @@ class Scale(NamedTuple):
 
 
 PLAIN = Scale(1, 0)
-SAFE_MARGIN = 10_000  # centi-units beyond the budget a compared path may reach (its last step)
+# What one step may add to the √2 part of a path the search compares with the budget (a diagonal
+# adds 100 walked, 200 crawled or through difficult ground): only √2 parts bound a key's exactness.
+SAFE_MARGIN = 10_000
 REFUSED = -1  # a step the rules forbid whatever the occupancy
 UNKNOWN = -2  # a step not priced yet (or only into an occupied cell)
 KEPT = 32  # tables kept per grid (fighters x settings in play); the oldest goes first
