@@ -347,3 +347,32 @@ at = [1, 1]
         result = enc.preview(parse(f"move m {path}"))
         assert not isinstance(result, Rejection), (cell, path, result)
         assert length_of([s for m in of_type(result, Moved) for s in m.steps]) == cost
+
+
+def test_speed_meters_a_movement_going_on_past_a_door_keeps_its_length_rounded_once():
+    """Two diagonals to the door (2·√2 = 2.83 m of 6), a free door, then the same Movement walks on
+    with 3.17 m: the sum of two roundings (2.82) would leave it 3.18."""
+    enc = encounter(
+        """
+[encounter]
+name = "a door on the way"
+ruleset = "speed-meters"
+[settings]
+diagonal = "euclidean"
+[map]
+rows = ["..........", "..........", ".........."]
+legend = { "." = "floor" }
+walls = ["4,0-4,1", "4,2-4,3"]
+doors = [{ at = "3,1|4,1", closed = true }]
+[[fighters]]
+id = "m"
+side = "blue"
+at = [1, 1]
+speed = 6
+"""
+    )
+    do(enc, "move m 2,0 3,1")
+    do(enc, "open m 3,1|4,1")
+    (m,) = of_type(do(enc, "move m 6,1"), Moved)
+    assert m.budget == 317
+    assert spent(enc, "m") == 583  # 2·√2 + 3, rounded once
