@@ -376,3 +376,30 @@ speed = 6
     (m,) = of_type(do(enc, "move m 6,1"), Moved)
     assert m.budget == 317
     assert spent(enc, "m") == 583  # 2·√2 + 3, rounded once
+
+
+def test_speed_meters_a_diagonal_jump_is_measured_exactly_against_the_maneuver_meters():
+    """maneuver: "no more than 2 meters of the movement"; with 0.59 m taken by the GM, 1.41 m are
+    left, and a diagonal jump up onto the platform is √2 = 1.4142 m: more than that."""
+    rows = ["##########", "#........#", "#........#", "#..^.....#", "#........#", "##########"]
+    scene = f"""
+[encounter]
+name = "a jump"
+ruleset = "speed-meters"
+[settings]
+diagonal = "euclidean"
+{grid(rows, '"^" = {terrain = "floor", ground = 1}')}
+[[fighters]]
+id = "a"
+side = "blue"
+at = [1, 1]
+speed = 5
+"""
+    enc = encounter(scene)
+    do(enc, 'adjust a -0.59 resource=maneuver why="a slippery take-off"')
+    r = refuse(enc, "move a 2,2 3,3", "speed-meters/maneuver")
+    assert "1.4142 m by 3,3" in r.reason and "at most 1.41 m" in r.reason
+    enc = encounter(scene)
+    do(enc, 'adjust a -0.58 resource=maneuver why="a slippery take-off"')
+    do(enc, "move a 2,2 3,3")
+    assert enc.state.fighter("a").pos == (3, 3, CU)
