@@ -223,7 +223,7 @@ CORRECTIONS: tuple[Correction, ...] = (
     # issue 36, item 12: diagonal=euclidean (initiative-yards' default, round-meters' too; a setting of
     # every ruleset). A log decided before it records each diagonal at 1.41 (2.82 crawled) and a
     # budget spent as the sum of those roundings; `replay` folds it as recorded.
-    Correction("0.3", "2026-12-03T08:40", "", (),
+    Correction("0.3", "2026-12-03T08:25", "", (),
         (
             "initiative-yards/move",
             "initiative-yards/crawl",
