@@ -156,6 +156,15 @@ def test_one_crawled_diagonal_costs_2_83():
     assert spent(enc, "a") == 283
 
 
+def test_a_crawled_yard_and_diagonal_cost_4_83_doubled_then_rounded():
+    """Issue 36, 9a: 2 x (1 + √2) = 4.83, not 2 + 2 x 1.41 = 4.82."""
+    enc = initiative_yards()
+    do(enc, "drop-prone a")
+    next_turn_of(enc, "a")
+    do(enc, "move a 2,1 3,2")
+    assert spent(enc, "a") == 483
+
+
 def test_a_split_move_is_held_against_the_exact_remainder():
     """17 moves of one diagonal each in one move action: 16 go (each 1.41 on its own, 22.63 in
     all), the 17th is refused, as the one move of 17 is: splitting a move never rounds any away."""
