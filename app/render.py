@@ -7,6 +7,7 @@ from typing import Any
 
 from tabletrail.core.doors import WORDS as DOOR_WORDS
 from tabletrail.core.machines import GRAPHS
+from tabletrail.core.movement import length_of
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
@@ -612,7 +613,7 @@ def _and(items: list[str]) -> str:
 
 def _moved(w: Words, event: Moved) -> str:
     """`ari moved 2,1 (1 m), 3,1 (1 m): 2 m of 6 m`, and why it stopped; costs in the budget's unit."""
-    used = w.progress(event.resource, sum(s.cost for s in event.steps), event.budget)
+    used = w.progress(event.resource, length_of(event.steps), event.budget)  # exact, rounded once
     stop = f"; stopped: {event.stopped}" if event.stopped else ""
     if not event.steps:  # a forced move stopped before its first step: what it meant, what stopped it
         return f"{event.fighter} did not move: {used}{stop}"

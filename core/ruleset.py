@@ -449,6 +449,12 @@ class Ruleset:
         against such a total (round-meters: the round's Movement, Sprints included); else None."""
         return None
 
+    def move_root2(self, state: EncounterState, f: Fighter) -> int:
+        """The √2 part of what is already spent of that budget, when several moves share it and
+        lengths are exact (core/units.py): the reachable area holds a move against the exact
+        remainder, as `walk(carry_diagonals=True)` does. 0: each move's budget starts afresh."""
+        return 0
+
     def budget_unit(self, state: EncounterState, f: Fighter) -> str:
         """What that budget counts (m, yd, AP): the fighter's walking policy's unit, else the ruleset's."""
         policy = self.walker(state, f)

@@ -91,7 +91,7 @@ def test_the_reachable_area_follows_the_setting():
     straight = reachable(encounter(lane()).state, "ari")
     assert straight[(5, 2)] == 4 * CU  # through bo and cyn
     around = reachable(encounter(lane('fighters_in_the_way = "enemies-block"')).state, "ari")
-    assert around[(5, 2)] == 2 * CU + 2 * 141  # round cyn by 4,1 or 4,3
+    assert around[(5, 2)] == 2 * CU + 283  # round cyn by 4,1 or 4,3: two diagonals, 2·√2 exact = 2.83
 
 
 # --- the diagonal rule ----------------------------------------------------------------------------

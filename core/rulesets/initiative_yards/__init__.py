@@ -169,7 +169,8 @@ class InitiativeYards(Jumps, Dragging, Actions):
             EUCLIDEAN,
             "cost of a diagonal step: every-1, alternating (1, 2, 1, 2... counted over "
             "the whole move action, across its commands), "
-            "euclidean, manhattan",
+            "euclidean (√2, exact: a path's length is the exact sum of its steps, a crawled diagonal "
+            "2·√2 = 2.83, held against the move action exactly and rounded once), manhattan",
             DIAGONAL_RULES,
             "initiative-yards/move",
         ),

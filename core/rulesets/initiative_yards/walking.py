@@ -57,6 +57,10 @@ class Walking(Engagement):
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         return self.left(state, f)
 
+    def move_root2(self, state: EncounterState, f: Fighter) -> int:
+        """Every move shares the budget (walk carries it): its exact remainder counts."""
+        return state.root2(f.id, "movement")
+
     def slips(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         """Does entering this step's cell call for a slippery check (slippery)?"""
         grid = state.grid
@@ -187,7 +191,9 @@ class _Walk:
     """How a fighter's steps are priced and what happens where it arrives.
 
     Walking, crawling (prone: double cost) and climbing stairs and ladders
-    (vertical yards cost like horizontal ones). Subclasses price jumps.
+    (vertical yards cost like horizontal ones). Subclasses price jumps. Under
+    diagonal = euclidean a step keeps its length exact (Step.root2: √2 a diagonal,
+    2·√2 crawled) and the move is held against the move action exactly (core/units.py).
     """
 
     def __init__(
@@ -241,7 +247,13 @@ class _Walk:
     def crawl_factor(self, state: EncounterState, f: Fighter) -> int:
         """crawl: what a yard costs, 2 while prone; drag: a prone drag is "a move as normal" (a crawl)
         on "half their maximum movement", both halvings, unless the table halves only once (setting
-        prone_drag = half: crawled yards cost 1 while dragging)."""
+        prone_drag = half: crawled yards cost 1 while dragging).
+
+        The factor multiplies the exact length, which is then rounded once: under diagonal =
+        euclidean a crawled diagonal is 2·√2 = 2.83 yd, not 2 x 1.41 = 2.82 (issue 36, 9a). Rounding
+        the diagonal first would round twice, against the default ruling ("exact to 0.01 yd ...
+        rounded once"), so it is no setting; logs decided that way before rules 0.3 are named by
+        their correction (core/corrections.py)."""
         if DRAGGING in f.marks and state.settings["prone_drag"] == "half":
             return 1
         return crawl_factor(f)  # the crawl every ruleset shares (core/crawling.py)

@@ -15,7 +15,7 @@ from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import end_alone, flat_step, path_cells, walk
+from tabletrail.core.movement import end_alone, exact_length, flat_step, path_cells, walk
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
@@ -27,7 +27,7 @@ from tabletrail.core.rulesets.round_meters.shared import (
     SPRINTS,
 )
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt
+from tabletrail.core.units import fmt, root2_cu, rounded
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Move
 from tabletrail.events.types import Step
@@ -44,6 +44,10 @@ class Walking(Holding):
 
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         return max(0, self.meters_left(f))
+
+    def move_root2(self, state: EncounterState, f: Fighter) -> int:
+        """Every move shares the budget (walk carries it): its exact remainder counts."""
+        return state.root2(f.id, "movement")
 
     def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
         """sprint: 1 AP buys +2 m of Movement per positive Hit; the ruler shows one Hit's worth."""
@@ -81,27 +85,34 @@ class Walking(Holding):
     def explain_moves(self, b: Batch, start: int, fighter_id: str) -> None:
         """Say on each Moved what it cost, what is left of the round, and that no AP was paid.
 
-        round-budget: the meters moved so far and the round's Movement (Sprints included) are said
-        as the document counts them; a move paused by a held action is several Moved, so the meters
-        moved by each are counted back from the batch's end."""
-        f = self.fighter(b.state, fighter_id)
-        moved = self.spent_counted(b.state, f).get("movement", 0)
-        allowed = self.allowed(b.state, f, "movement") or 0
-        for i in range(len(b.events) - 1, start - 1, -1):
+        round-budget: the meters moved and the round's Movement (Sprints included) are said as the
+        document counts them. Lengths are exact (diagonal=euclidean: a diagonal is √2) and rounded
+        once: what is left after a move is the exact remainder rounded, as the next move is held
+        against it, and the meters moved are the Movement less that remainder."""
+        allowed = self.allowed(b.state, self.fighter(b.state, fighter_id), "movement") or 0
+        after = b.state.root2(fighter_id, "movement")  # the √2 part spent once every move is made
+        moves = [
+            i
+            for i in range(start, len(b.events))
+            if isinstance(b.events[i], ev.Moved) and b.events[i].fighter == fighter_id
+        ]
+        for i in reversed(moves):
             e = b.events[i]
-            if not isinstance(e, ev.Moved) or e.fighter != fighter_id:
+            assert isinstance(e, ev.Moved)
+            whole, root2 = exact_length(e.steps)
+            before, after = after - root2, after - root2
+            if e.note:
                 continue
-            cost = sum(s.cost for s in e.steps)
-            if not e.note:
-                rough = [show(s.to) for s in e.steps if self.difficult(b.state, s.to)]
-                note = (
-                    f"{fmt(cost)} m of this round's Movement ({fmt(moved)} m moved of {fmt(allowed)} m "
-                    f"this round, {fmt(e.budget - cost)} m left); no AP: normal movement is free"
-                )
-                if rough:
-                    note += f"; difficult terrain at {' '.join(rough)} costs 2 m a meter"
-                b.events[i] = replace(e, note=note)
-            moved -= cost
+            cost = rounded(whole, root2)
+            left = rounded(e.budget + root2_cu(before) - whole, -before - root2)
+            rough = [show(s.to) for s in e.steps if self.difficult(b.state, s.to)]
+            note = (
+                f"{fmt(cost)} m of this round's Movement ({fmt(allowed - left)} m moved of {fmt(allowed)} m "
+                f"this round, {fmt(left)} m left); no AP: normal movement is free"
+            )
+            if rough:
+                note += f"; difficult terrain at {' '.join(rough)} costs 2 m a meter"
+            b.events[i] = replace(e, note=note)
 
     def not_through_enemies(self, state: EncounterState, f: Fighter, cell: XY) -> None:
         """round-budget: the document is silent on others in the way; anyone may be passed unless the

@@ -50,7 +50,7 @@ from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
 from tabletrail.core.geometry import DIAGONAL_RULES, EVERY_1, show
-from tabletrail.core.movement import walk
+from tabletrail.core.movement import length_of, walk
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import Rule, Setting, Stat, handles
 from tabletrail.core.rulesets.speed_meters.falls import Falls, fall_quarters, fall_rolls
@@ -642,7 +642,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                 b,
                 f.id,
                 speed=speed,
-                left=budget - sum(s.cost for s in taken),
+                left=budget - length_of(taken),  # the exact length, rounded once
                 maneuvers=maneuvers - policy.maneuver,
                 risen=policy.risen,
                 parity=taken[-1].parity if taken else parity,

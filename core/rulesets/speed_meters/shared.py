@@ -27,13 +27,14 @@ from tabletrail.core.geometry import (
     hypot_cu,
     show,
     step_cost,
+    step_length,
 )
 from tabletrail.core.machines import Graph, register
 from tabletrail.core.movement import path_cells
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt, plural, to_cu
+from tabletrail.core.units import CU, fmt, plural, rounded, to_cu
 from tabletrail.core.walls import step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.rulings import GM_RULING
@@ -270,14 +271,21 @@ def meters_apart(a: Pos, b: Pos) -> str:
 def step3(state: EncounterState, frm: Pos, to: Pos, parity: int, mode: str, factor: int = 1) -> Step:
     """A priced step between two positions: the diagonal rule in 3-D, then a terrain factor."""
     dx, dy = to[0] - frm[0], to[1] - frm[1]
-    cost, parity = cost3(state.settings["diagonal"], dx, dy, to[2] - frm[2], parity)
+    root2 = 0
+    if to[2] == frm[2]:  # level: the flat step, exact (a euclidean diagonal keeps its √2 part)
+        whole, root2, parity = step_length(state.settings["diagonal"], dx, dy, parity)
+        cost = whole * factor
+    else:
+        cost, parity = cost3(state.settings["diagonal"], dx, dy, to[2] - frm[2], parity)
+        cost *= factor
     return Step(
         to=to,
-        cost=cost * factor,
+        cost=rounded(cost, root2 * factor),
         terrain=state.grid.kind(to[0], to[1]).terrain,
         diagonal=bool(dx and dy),
         parity=parity,
         mode=mode,
+        root2=root2 * factor,
     )
 
 

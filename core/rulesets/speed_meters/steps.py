@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from msgspec.structs import replace
 from tabletrail.core.crawling import is_prone
 from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import QuietSteps, flat_step
+from tabletrail.core.movement import QuietSteps, exact_length, flat_step
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets.speed_meters.shared import (
     JUMP_ACROSS,
@@ -23,7 +23,7 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     swimmable,
 )
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt
+from tabletrail.core.units import CU, fmt, fmt_exact, rounded, sign
 from tabletrail.events.types import Step
 
 if TYPE_CHECKING:
@@ -48,8 +48,10 @@ class _Walking(QuietSteps):
         self.maneuvers = maneuvers  # maneuver: 2 m, and what the GM gave or took (adjust)
         self.unit = rs.unit
         self.jumps = jumps
-        self.spent = 0  # this Movement's cost so far
-        self.maneuver = 0  # maneuver: meters of jumps so far
+        self.spent = 0  # this Movement's cost so far: its whole part, and its √2 part (core/units.py)
+        self.spent_root2 = 0
+        self.maneuver = 0  # maneuver: meters of jumps so far (their exact length rounded once)
+        self.jumped = (0, 0)  # ... exact: whole and √2 parts (a euclidean diagonal jump, core/units.py)
         self.across = 0  # jump: spaces crossed in the air in the jump under way
         self.risen = 0  # movement: meters gone up by jumping in this Movement (at most 1 in all)
         self._cites: tuple[str, ...] = ()
@@ -127,15 +129,19 @@ class _Walking(QuietSteps):
         if crawl > 1:  # prone_move = crawl: the step costs the crawl's multiple of its price
             step = replace(step, cost=step.cost * crawl, mode=step.mode or "crawl")
         cites.extend(rs.no_enemy(state, f, step.to))  # occupancy: cited when passing an ally
-        self.spent += step.cost
+        whole, root2 = exact_length((step,))
+        self.spent, self.spent_root2 = self.spent + whole, self.spent_root2 + root2
         if step.mode == "jump" and self.jumps:
-            self.maneuver += step.cost
+            self.jumped = (self.jumped[0] + whole, self.jumped[1] + root2)
+            self.maneuver = rounded(*self.jumped)
             # maneuver: a Movement over budget is refused for that first (by walk).
-            if self.maneuver > self.maneuvers and self.spent <= self.speed:
+            over = sign(self.jumped[0] - self.maneuvers, self.jumped[1]) > 0  # exact, in integers
+            if over and sign(self.spent - self.speed, self.spent_root2) <= 0:
                 raise Refusal(
                     rs.rule("maneuver"),
-                    f"jumps in this Movement come to {fmt(self.maneuver)} m by {show(to)}; at most "
-                    f"{fmt(self.maneuvers)} m of a Movement may be jumps, rolls or slides",
+                    f"jumps in this Movement come to {fmt_exact(*self.jumped, self.maneuvers)} m by "
+                    f"{show(to)}; at most {fmt(self.maneuvers)} m of a Movement may be jumps, rolls or "
+                    "slides",
                 )
             cites.append(rs.rule("maneuver"))
         self._cites = tuple(cites)
