@@ -39,7 +39,7 @@ from tabletrail.web import (
     api_stream,
 )
 from tabletrail.web.api_stream import STREAM_SECONDS
-from tabletrail.web.bodies import CommandBody, InviteBody, UndoBody
+from tabletrail.web.bodies import CommandBody, DoBody, InviteBody, UndoBody
 from tabletrail.web.invites import GM, Denied, Invite
 from tabletrail.web.numbers import MOST
 from tabletrail.web.table import Table
@@ -148,7 +148,7 @@ ROUTES: tuple[Endpoint, ...] = (
              params=(FIGHTER,), answers={200: dict[str, Any], 404: E}, tag="commands"),
     Endpoint("POST", "/api/preview", api_commands.preview, PLAYER, "the dry run of a command (nothing added)",
              body=CommandBody, answers={200: A.DryRun, 404: E, 409: E}, tag="commands"),
-    Endpoint("POST", "/api/do", api_commands.do, PLAYER, "run a command", body=CommandBody,
+    Endpoint("POST", "/api/do", api_commands.do, PLAYER, "run a command", body=DoBody,
              answers={200: A.Written, 404: E, 409: E, 422: A.Refused}, tag="commands"),
     Endpoint("POST", "/api/undo", api_commands.undo, PLAYER, "take back the latest command", body=UndoBody,
              answers={200: A.Written, 409: E, 422: A.Refused}, tag="commands"),
@@ -157,7 +157,7 @@ ROUTES: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/invites", api_invites.invites, GM, "every link (never a token)",
              answers={200: A.InviteList}, tag="invites"),
     Endpoint("POST", "/api/invites", api_invites.invite, GM, "make a link", body=InviteBody,
-             answers={200: A.MadeInvite}, tag="invites"),
+             answers={200: A.MadeInvite, 404: E}, tag="invites"),
     Endpoint("POST", "/api/invites/{ident}/revoke", api_invites.revoke, GM, "revoke a link at once",
              params=(Param("ident", str, "the invite's id", "path", True),),
              answers={200: A.InviteInfo, 400: E, 404: E}, tag="invites"),
