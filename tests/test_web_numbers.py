@@ -57,7 +57,8 @@ def page(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[str], tupl
 
     def get(path: str) -> tuple[int, dict]:
         answer = client.get(path, headers=headers)
-        return answer.status_code, answer.json()
+        json = answer.headers["content-type"].startswith("application/json")
+        return answer.status_code, answer.json() if json else {"text": answer.text}
 
     with client:
         yield get
@@ -107,7 +108,7 @@ def test_an_event_number_that_is_none_is_not_found(page, seq: str):  # noqa: ANN
 
 
 @pytest.mark.parametrize(
-    "query", ["last=²", "last=-1", "last=" + "9" * 5000, "seconds=²", "seconds=nan", "seconds=-1"]
+    "query", ["last=²", "last=-2", "last=" + "9" * 5000, "seconds=²", "seconds=nan", "seconds=-1"]
 )
 def test_a_stream_number_that_is_none_is_a_400(page, query: str):  # noqa: ANN001
     status, body = page(f"/api/stream?{query}")
@@ -135,3 +136,9 @@ def test_a_notify_whose_version_is_no_number_is_ignored(version: str):
     broker._heard("s\tcellar\t4")
     broker._heard(f"s\tcellar\t{version}")
     assert broker.version("cellar") == 4
+
+
+def test_a_stream_asked_from_no_version_says_the_version_at_once(page):  # noqa: ANN001
+    """`?last=-1`: the client has no version yet (the one negative the document allows)."""
+    status, body = page("/api/stream?last=-1&seconds=0")
+    assert status == 200 and "event: version" in body["text"]

@@ -28,11 +28,14 @@ STREAM_SECONDS = 120.0
 KEEPALIVE_SECONDS = 20.0  # a comment line this often: well inside a reverse proxy's usual 60 s idle cut
 
 
+UNKNOWN = -1  # `?last=` when a client has no version yet: it is told the version at once
+
+
 def resumed(last_event_id: str | None) -> int:
     """The version a reconnecting EventSource already has: its Last-Event-ID (each `version` event's id is
     the version). Anything else (none, or not a number) says nothing is known: -1, so it is told at once."""
     known = whole(last_event_id.strip()) if last_event_id is not None else None
-    return known if known is not None else -1
+    return known if known is not None else UNKNOWN
 
 
 async def stream(call: Call) -> Response:
@@ -47,9 +50,12 @@ async def stream(call: Call) -> Response:
     if seconds is None:  # (a NaN would never end the stream: refused with the rest)
         said = f"stream: seconds: expected a number from 0 up, got {quoted(asked or '')}"
         return error(400, "bad request", said)
-    last = whole(given) if given is not None else resumed(call.request.headers.get("last-event-id"))
+    if given is None:
+        last: int | None = resumed(call.request.headers.get("last-event-id"))
+    else:
+        last = UNKNOWN if given == str(UNKNOWN) else whole(given)
     if last is None:
-        said = f"stream: last: expected a version number (0 up), got {quoted(given or '')}"
+        said = f"stream: last: expected a version number (0 up, or {UNKNOWN} for none), got {quoted(given)}"
         return error(400, "bad request", said)
 
     def read() -> int | Denied | Unavailable:

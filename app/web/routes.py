@@ -163,8 +163,8 @@ ROUTES: tuple[Endpoint, ...] = (
              answers={200: A.InviteInfo, 400: E, 404: E}, tag="invites"),
     Endpoint("GET", "/api/stream", api_stream.stream, WATCHER,
              "server-sent events: the version, whenever it changes (described in /asyncapi.json)",
-             params=(Param("last", int, "the version this page already has (or send Last-Event-ID)",
-                           bounds=VERSION),
+             params=(Param("last", int, "the version this page already has, -1 for none (or send "
+                           "Last-Event-ID)", bounds={**VERSION, "minimum": api_stream.UNKNOWN}),
                      Param("seconds", float, "end the stream after this many seconds (one asked to last "
                            f"longer than {STREAM_SECONDS:g} ends after {STREAM_SECONDS:g})",
                            bounds={"minimum": 0})),
