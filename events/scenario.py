@@ -9,6 +9,7 @@ of every log, which makes a log self-contained.
 # Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
 # compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -297,6 +298,26 @@ def at_its_place(path: str | Path) -> Iterator[None]:
         raise InputError(locate(str(exc), str(path), text)) from None
 
 
+def unfit_name(name: str) -> str | None:
+    """Why a name (a side, a fighter, an encounter) can't be shown and told apart from another, or None.
+
+    Names are shown on every screen, printed in a terminal and keyed on by the server: a control or
+    format character (a tab, a zero-width joiner, a right-to-left override), a space other than the
+    plain one, a space at either end, or a letter that has a plainer twin ('ａ', '²', an 'é' spelt as
+    'e' and an accent) would let two names look alike, or one look like something else."""
+    for ch in name:
+        kind = unicodedata.category(ch)
+        if kind[0] == "C" or kind in ("Zl", "Zp") or (kind == "Zs" and ch != " "):
+            what = "a control character" if kind == "Cc" else unicodedata.name(ch, "an unprintable character")
+            return f"{name!r} has {what} (U+{ord(ch):04X}); use letters, digits, spaces and punctuation"
+    if name != name.strip():
+        return f"{name!r} starts or ends with a space"
+    plain = unicodedata.normalize("NFKC", name)
+    if plain != name:
+        return f"{name!r} has characters that look like plainer ones; write it as {plain!r}"
+    return None
+
+
 def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path | None = None) -> Scenario:
     """Validate a decoded TOML document; errors name `source` and the field path.
 
@@ -310,7 +331,7 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
             "unknown section (expected encounter, settings, map, fighters, sides, picture)",
         )
     enc = v.table(raw, "encounter")
-    name = v.string(enc, "name", "encounter.name")
+    name = v.name(v.string(enc, "name", "encounter.name"), "encounter.name")
     ruleset = v.string(enc, "ruleset", "encounter.ruleset")
     seed = enc.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
@@ -411,6 +432,13 @@ class _Validator:
             self.fail(field, f"expected a non-empty string, got {value!r}")
         return value
 
+    def name(self, value: str, field: str) -> str:
+        """A name people read (see unfit_name), or the error naming the field."""
+        problem = unfit_name(value)
+        if problem is not None:
+            self.fail(field, problem)
+        return value
+
     def number(self, value: Any, field: str) -> Number:
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail(field, f"expected a number, got {value!r}")
@@ -459,10 +487,12 @@ class _Validator:
         fid = self.string(spec, "id", f"{field}.id")
         if not fid.replace("-", "").replace("_", "").isalnum():
             self.fail(f"{field}.id", f"use letters, digits, - and _ only, got {fid!r}")
+        self.name(fid, f"{field}.id")
         name = spec.get("name", fid)
         if not isinstance(name, str):
             self.fail(f"{field}.name", f"expected a string, got {name!r}")
-        side = self.string(spec, "side", f"{field}.side")
+        self.name(name, f"{field}.name")
+        side = self.name(self.string(spec, "side", f"{field}.side"), f"{field}.side")
         if side == "watcher":  # its players' links would be view-only links (app/web/invites.py)
             self.fail(f"{field}.side", "'watcher' is the name of a view-only link's role, not a side")
         at = spec.get("at")

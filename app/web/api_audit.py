@@ -10,6 +10,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from tabletrail.encounter import Encounter
 from tabletrail.web import redact, views
+from tabletrail.web.numbers import quoted, whole
+from tabletrail.web.table import EVENTS, EVENTS_GZ, Encoded
 from tabletrail.web.wire import Call, error
 
 
@@ -19,14 +21,14 @@ async def events(call: Call) -> Response:
     Every page asks for it after each move, and it grows with the log (800 KB at 5,000 events): it
     is made once per side and version, gzipped once for the pages that accept it (about 22 times
     smaller), and answered as the board is (api_board.state), from what the worker heard."""
+    bad = call.bad_seen()
+    if bad is not None:
+        return bad
     gzipped = accepts_gzip(call.request)
-    key = f"events{'.gz' if gzipped else ''}\t{call.user.role}"
+    key = Encoded(EVENTS_GZ if gzipped else EVENTS, call.user.role)
     known = call.heard_version()
     made = call.table.encoded_at(known, key) if known is not None else None
     if made is None:
-        bad = call.bad_seen()
-        if bad is not None:
-            return bad
         made = await anyio.to_thread.run_sync(_events, call, known, gzipped)
     headers = {"Vary": "Accept-Encoding"} | ({"Content-Encoding": "gzip"} if gzipped else {})
     return Response(made, media_type="application/json", headers=headers)
@@ -48,9 +50,12 @@ def listed(call: Call, enc: Encounter, gzipped: bool) -> bytes:
         rows = redact.records(call.user, enc, views.records(enc, role))
         return msgspec.json.encode({"version": version, "events": rows})
 
+    def zipped() -> bytes:
+        return gzip.compress(plain(), 6)
+
     if gzipped:
-        return call.table.encoded_once(enc, version, f"events.gz\t{role}", lambda: gzip.compress(plain(), 6))
-    return call.table.encoded_once(enc, version, f"events\t{role}", plain)
+        return call.table.encoded_once(enc, version, Encoded(EVENTS_GZ, role), zipped)
+    return call.table.encoded_once(enc, version, Encoded(EVENTS, role), plain)
 
 
 def accepts_gzip(request: Request) -> bool:
@@ -71,6 +76,7 @@ def explain(call: Call) -> Response:
     with call.table.lock:
         enc = call.table.live()
         raw = call.request.path_params["seq"]
-        if not raw.isdigit() or not 1 <= int(raw) <= len(enc.records):
-            return error(404, "not found", f"no event {raw} (the log has 1 to {len(enc.records)})")
-        return JSONResponse(redact.explain(call.user, enc, views.explain(enc, int(raw))))
+        seq = whole(raw)
+        if seq is None or not 1 <= seq <= len(enc.records):
+            return error(404, "not found", f"no event {quoted(raw)} (the log has 1 to {len(enc.records)})")
+        return JSONResponse(redact.explain(call.user, enc, views.explain(enc, seq)))

@@ -18,6 +18,8 @@ from tabletrail.web import api_audit, redact, views
 from tabletrail.web.answers import Me, Option, Options
 from tabletrail.web.api_commands import authorise
 from tabletrail.web.invites import GM, Denied, Invite
+from tabletrail.web.numbers import quoted, whole
+from tabletrail.web.table import BOARD, Encoded
 from tabletrail.web.wire import BadRequest, Call, answer, error, notice
 
 STATIC = Path(__file__).with_name("static")
@@ -46,8 +48,11 @@ async def state(call: Call) -> Response:
     A hosted worker answers the live board on the event loop, with no query and no thread, when its
     listener has heard of the newest version (at least the `seen` one the page was told of) and
     that side's board at that version is made already: after a move, every page of the table asks."""
+    bad = call.bad_seen()
+    if bad is not None:
+        return bad
     known = call.heard_version()
-    board = call.table.encoded_at(known, call.user.role) if known is not None else None
+    board = call.table.encoded_at(known, Encoded(BOARD, call.user.role)) if known is not None else None
     if board is not None:
         return _with_me(board, call)
     return await anyio.to_thread.run_sync(_state, call, known)
@@ -61,20 +66,17 @@ def _with_me(board: bytes, call: Call) -> Response:
 
 def _state(call: Call, heard: int | None) -> Response:
     table = call.table
-    bad = call.bad_seen()
-    if bad is not None:
-        return bad
     with table.lock:
         enc = table.live(heard)
         version = len(enc.records)
         raw = call.request.query_params.get("at")
         if raw is not None:
-            try:
-                at = int(raw)
-            except ValueError:
-                return error(400, "bad request", f"at: expected a sequence number, got {raw!r}")
-            if not 1 <= at <= version:
-                return error(400, "bad request", f"at: {at} is outside the log (1 to {version})")
+            at = whole(raw)
+            if at is None or at < 1:
+                said = f"at: expected a sequence number (1 or more), got {quoted(raw)}"
+                return error(400, "bad request", said)
+            if at > version:  # a well-formed number past the log's end: no such event (yet)
+                return error(404, "not found", f"at: no event {at} (the log has 1 to {version})")
             if at != version:
                 past = table.past(at)
                 shown = redact.board(call.user, past, views.board(past, version, call.user.role))
@@ -83,7 +85,7 @@ def _state(call: Call, heard: int | None) -> Response:
         board = table.encoded_once(
             enc,
             version,
-            role,
+            Encoded(BOARD, role),
             lambda: msgspec.json.encode(redact.board(call.user, enc, views.board(enc, version, role))),
         )
         # The page asks for the event list next, on the same connection (so of this worker): made now, in

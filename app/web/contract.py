@@ -108,6 +108,10 @@ def openapi(base: str = "") -> dict[str, Any]:
     types = _types()
     schemas, components = msgspec.json.schema_components(types, ref_template=REF)
     refs = dict(zip(types, schemas, strict=True))
+    for kind in types:  # what a body's fields can't say alone (CommandBody: text or move, one of them)
+        one_of = getattr(kind, "one_of", None)
+        if one_of is not None:
+            components[kind.__name__]["oneOf"] = one_of
     paths: dict[str, dict[str, Any]] = {}
     for e in ROUTES:
         op: dict[str, Any] = {

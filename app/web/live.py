@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import anyio
 import psycopg
 from tabletrail.events.postgres_store import INVITES_CHANGED
+from tabletrail.web.numbers import whole
 
 RETRY_SECONDS = 0.5
 
@@ -80,8 +81,8 @@ class Broker:
         encounter, _, what = rest.partition("\t")
         if what == INVITES_CHANGED:
             self._links[encounter] = self._links.get(encounter, 0) + 1
-        elif what.isdigit():
-            self._versions[encounter] = max(int(what), self._versions.get(encounter, 0))
+        elif (version := whole(what)) is not None:
+            self._versions[encounter] = max(version, self._versions.get(encounter, 0))
         self._wake(encounter)
 
     def _wake(self, encounter: str | None = None) -> None:

@@ -15,7 +15,7 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tabletrail.cli_store import store_for
 from tabletrail.core.refusal import Rejection
@@ -29,6 +29,19 @@ from tabletrail.web.wire import Stale
 
 if TYPE_CHECKING:
     from tabletrail.web.live import Heard  # needs psycopg: only hosted tables have one
+
+
+class Encoded(NamedTuple):
+    """The key of what a table encodes once a version: what it is (BOARD, EVENTS…) and for which side.
+
+    A tuple, never one string glued from the two: a side is named by the scenario, and a side named
+    "events<TAB>gm" must not find the GM's event list under its own name."""
+
+    kind: str
+    role: str
+
+
+BOARD, EVENTS, EVENTS_GZ = "board", "events", "events.gz"
 
 
 class Hold:
@@ -75,7 +88,7 @@ class Table:
         self.invites = Invites(keep, encounter_key(self.store))
         # What encoded_once made: for which encounter and version, and per key; one tuple, replaced whole,
         # so `encoded_at` can read it without the lock.
-        self._encoded: tuple[Encounter | None, int, dict[str, bytes]] = (None, -1, {})
+        self._encoded: tuple[Encounter | None, int, dict[Encoded, bytes]] = (None, -1, {})
         self._pictures: dict[str, tuple[Path, int, int]] = {}  # sha256 -> the file found, its size, mtime
 
     def picture_file(self, spec: PictureSpec) -> Path | None:
@@ -142,7 +155,7 @@ class Table:
     def version(self) -> int:
         return len(self.live().records)
 
-    def encoded_once(self, enc: Encounter, version: int, key: str, encode: Callable[[], bytes]) -> bytes:
+    def encoded_once(self, enc: Encounter, version: int, key: Encoded, encode: Callable[[], bytes]) -> bytes:
         """What `encode()` makes at this version of `enc`, made once for every page that asks by `key` (a
         side's board, its event list): after a move the table's six pages ask together, and a side's
         pages see the same."""
@@ -156,7 +169,7 @@ class Table:
                 made = made_for[key] = encode()
             return made
 
-    def encoded_at(self, version: int, key: str) -> bytes | None:
+    def encoded_at(self, version: int, key: Encoded) -> bytes | None:
         """What `encoded_once` made by `key` at `version` of the live encounter, if it made it.
 
         Read without the lock, so the event loop can answer a page with it at once (no thread):
