@@ -107,8 +107,8 @@ def _import_scene(args: argparse.Namespace, raw: dict[str, Any], ruleset: str, s
         {"token": p.token, "fighter": p.fighter, "at": list(p.at), "side": p.side} for p in done.fighters
     ]
     if args.json:
-        doc = {"scenario": str(out), "picture": None, "format": "foundry-scene", "fighters": fighters,
-               **done.report.data()}  # fmt: skip
+        doc = {"scenario": str(out), "picture": None, "format": "foundry-scene", **done.report.data()}
+        doc["fighters"] = fighters  # each token's fighter (the report's count is their number)
         print(render.json_doc("import-map", doc, ruleset))
         return 0
     print(f"imported the Foundry scene {source} into {out} ({ruleset})")

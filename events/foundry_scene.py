@@ -115,11 +115,11 @@ class SceneReport(Report):
         if self.walls_inert:
             out.append(f"  {_count(self.walls_inert, 'wall')} stopping neither movement nor sight left out")
         if self.walls_one_way:
-            out.append(f"  approximated: {_count(self.walls_one_way, 'one-way wall')} stop both ways here")
+            out.append(f"  approximated: {_count(self.walls_one_way, 'one-way wall')} made to stop both ways")
         for sense, count in sorted(self.walls_sense.items()):
-            out.append(f"  approximated: {_count(count, 'wall')} of {sense} sight stop sight outright")
+            out.append(f"  approximated: {_count(count, 'wall')} of {sense} sight made to block it fully")
         out.append(
-            f"doors: {self.doors} cell edges from {_count(self.door_walls, 'door wall')}"
+            f"doors: {_count(self.doors, 'cell edge')} from {_count(self.door_walls, 'door wall')}"
             + (f" ({self.doors_open} open, {self.doors_locked} locked)" if self.doors else "")
         )
         if self.secret_doors:
