@@ -79,10 +79,14 @@ def cmd_import_map(args: argparse.Namespace) -> int:
 
 def _foundry_scene(data: bytes, source: str) -> dict[str, Any] | None:
     """The Foundry scene a file holds (the JSON of a scene's "Export Data"), or None: another format."""
+    from tabletrail.events.errors import InputError
     from tabletrail.events.foundry_scene import MAX_SCENE_BYTES, is_scene
     from tabletrail.events.uvtt import read
 
-    raw = read(data, source, "a Universal VTT file or a Foundry scene", MAX_SCENE_BYTES, "MAX_SCENE_BYTES")
+    try:
+        raw = read(data, source, "a Foundry scene", MAX_SCENE_BYTES, "MAX_SCENE_BYTES")
+    except InputError:  # not JSON, or not an object: the UVTT reader says what is wrong, in its words
+        return None
     return raw if is_scene(raw) else None
 
 

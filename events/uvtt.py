@@ -250,11 +250,12 @@ def read(
     data: bytes,
     source: str,
     kind: str = "a Universal VTT file",
-    limit: int = MAX_UVTT_BYTES,
+    limit: int | None = None,
     name: str = "MAX_UVTT_BYTES",
 ) -> dict[str, Any]:
     """The JSON document of a map file (a UVTT file, a Foundry scene: `kind` names it in errors): its size
-    bounded first by `limit`, its nesting by the decoder."""
+    bounded first by `limit` (MAX_UVTT_BYTES unless told), its nesting by the decoder."""
+    limit = MAX_UVTT_BYTES if limit is None else limit
     if len(data) > limit:
         raise InputError(f"{source}: {len(data):,} bytes; {kind} may hold {limit:,} ({name})")
     try:
