@@ -259,8 +259,8 @@ def _grid(f: _Fields, raw: dict[str, Any], report: SceneReport) -> tuple[float, 
         size = f.number(grid, "grid", MAX_GRID_PIXELS)
         distance, units = raw.get("gridDistance", 0), raw.get("gridUnits", "")
         shift_px = (f.number(raw.get("shiftX", 0), "shiftX"), f.number(raw.get("shiftY", 0), "shiftY"))
-    if kind != 1:
-        what = GRID_TYPES.get(kind, f"of type {kind!r}") if isinstance(kind, int) else f"of type {kind!r}"
+    if kind != 1 or isinstance(kind, bool):
+        what = GRID_TYPES.get(kind, f"of type {kind!r}") if type(kind) is int else f"of type {_kind(kind)}"
         raise f.fail(
             "grid.type",
             f"a {what} grid; tabletrail plays on squares: set the scene's grid to Square "

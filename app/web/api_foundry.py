@@ -17,6 +17,7 @@ or the rule that refused it with its numbers.
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -88,6 +89,7 @@ class FoundryMoveBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     command_id: str  # Foundry's movement id: the same movement sent twice is recorded once
     action: str = "walk"
     version: int | None = None  # the version the module saw; none: decided on the board as it stands
+    why: Annotated[str, Meta(max_length=200)] = ""  # a displace's reason (a ruling says why)
 
 
 def encounter(call: Call) -> Response:
@@ -196,7 +198,10 @@ def _text(enc: Encounter, body: FoundryMoveBody) -> str:
     start = (f.pos[0], f.pos[1])
     last = body.cells[-1]
     cls = verbs_for(state.ruleset)[verb]
-    if "to" in cls.__struct_fields__:  # a teleport, a placement: only where it ends
+    if verb == "place":  # a ruling says why
+        why = body.why.strip() or "put down by hand in Foundry (a displace movement)"
+        return f"place {f.id} {last[0]},{last[1]} why={shlex.quote(why)}"
+    if "to" in cls.__struct_fields__:  # a teleport, a leap: only where it ends
         return f"{verb} {f.id} {last[0]},{last[1]}"
     cells = waypoints(start, expand(start, list(body.cells)))
     return f"{verb} {f.id} " + " ".join(f"{x},{y}" for x, y in cells)
@@ -211,7 +216,8 @@ def _answer(table: Table, body: FoundryMoveBody, result: Any, extra: dict[str, A
     enc = table.live()
     f = enc.state.fighter(body.fighter)
     events = [r.event for r in result]
-    cost = sum(s.cost for e in events if isinstance(e, Moved) and e.fighter == body.fighter for s in e.steps)
+    moved = [e for e in events if isinstance(e, Moved) and e.fighter == body.fighter]
+    cost = sum(s.cost for e in moved for s in e.steps)
     placed = any(isinstance(e, Placed) and e.fighter == body.fighter for e in events)
     area = reach(enc.state, body.fighter) if f is not None else None
     said = msgspec.json.decode(response.body)
@@ -220,7 +226,10 @@ def _answer(table: Table, body: FoundryMoveBody, result: Any, extra: dict[str, A
         at=list(f.pos) if f is not None else None,
         cost=cost,
         placed=placed,
-        left=area.budget if area is not None else 0,
+        # What the budget the move was paid from holds now; the next move's reach may differ (a new action).
+        left=moved[-1].budget - cost if moved else (area.budget if area is not None else 0),
+        resource=moved[-1].resource if moved else "",
+        reach=area.budget if area is not None else 0,
         unit=area.unit if area is not None else "",
     )
     return JSONResponse(said)
@@ -237,18 +246,20 @@ def _beside(table: Table, name: str) -> Path:
             "start one from Foundry",
             409,
         )
+    served: Path = getattr(table, "served", table.path)  # the log `serve` was given, before any scene
     slug = _SLUG.sub("-", name.lower()).strip("-")[:40] or "scene"
-    suffix = table.path.suffix or ".jsonl"
+    suffix = served.suffix or ".jsonl"
     for n in range(1, 1000):
-        path = table.path.with_name(f"{table.path.stem}.{slug}{'' if n == 1 else f'-{n}'}{suffix}")
+        path = served.with_name(f"{served.stem}.{slug}{'' if n == 1 else f'-{n}'}{suffix}")
         if not path.exists():
             return path
-    raise BadRequest(f"encounter: 999 logs named {table.path.stem}.{slug} already; move some away", 409)
+    raise BadRequest(f"encounter: 999 logs named {served.stem}.{slug} already; move some away", 409)
 
 
 def play(table: Table, path: Path) -> None:
     """The table plays another log from now on; its links (kept with the served log) stay valid."""
     with table.lock:
+        table.served = getattr(table, "served", table.path)  # type: ignore[attr-defined]
         table.path = path
         table.store = store_for(str(path))
         table._enc = None
