@@ -98,8 +98,6 @@ export function sceneDataOf(source: Scene.Source): SceneData {
   };
 }
 
-const decided = new Set<string>(); // movement ids the server accepted: a movement's later updates are not asked again
-
 /** Bind the bridge to Foundry: returns it (the module's API, and the tests' handle). */
 export function install(env: Env, readLink: (scene: SceneLike) => Link | undefined, writeLink: Ports["writeLink"], displace: Ports["displace"]): Bridge {
   registerSettings(env.settings, env.systemId);
@@ -117,6 +115,7 @@ export function install(env: Env, readLink: (scene: SceneLike) => Link | undefin
     fetch: env.fetch,
   };
   const bridge = new Bridge(ports);
+  const decided = new Set<string>(); // movement ids the server accepted: a movement's later updates aren't asked again
 
   env.hooks.on("preMoveToken", (doc, movement) => {
     if (decided.has(movement.id)) return true;
