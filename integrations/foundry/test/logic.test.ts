@@ -74,10 +74,10 @@ describe("moves", () => {
     expect(card("Ari", { error: "stale", message: "the log moved on" }, 409).lines).toEqual(["the log moved on"]);
   });
 
-  it("escapes every word of the card", () => {
-    const html = cardHtml({ ok: false, title: "<b>Ari</b>", lines: ["a & b"], rule: "x/y" });
+  it("escapes every word of the card, and folds a refusal's rule under why?", () => {
+    const html = cardHtml({ ok: false, title: "<b>Ari</b>", lines: ["a & b", "x/y: the rule's words"], rule: "x/y" });
     expect(html).toContain("&#60;b&#62;Ari&#60;/b&#62;");
-    expect(html).toContain("a &#38; b");
+    expect(html).toContain("<p>a &#38; b</p><details><summary>why?</summary><p>x/y: the rule&#39;s words</p></details>");
     expect(html).not.toContain("<b>");
   });
 });

@@ -4,7 +4,7 @@
  * server only through TabletrailClient; every decision is the server's.
  */
 
-import { TabletrailClient, type Fetch } from "../logic/client.js";
+import { TabletrailClient, mixedContent, type Fetch } from "../logic/client.js";
 import { card, cardHtml, localCheck, moveBody, type MoveBody } from "../logic/moves.js";
 import { encounterBody, type Mapping, type SceneData, type TokenFacts } from "../logic/scene.js";
 import { actingToken, endTurnText, updatesFor, type TokenNow } from "../logic/sync.js";
@@ -97,6 +97,7 @@ export class Bridge {
   /** A refereed scene opened: its link read, the live stream followed. */
   open(scene: SceneLike): void {
     this.stop?.abort();
+    this.warnMixedContent();
     this.scene = scene;
     this.link = this.ports.readLink(scene);
     this.reach.clear();
@@ -104,6 +105,13 @@ export class Bridge {
     if (!this.link || !client) return;
     this.stop = new AbortController();
     void client.follow((v) => this.onVersion(v), this.stop.signal);
+  }
+
+  /** An HTTPS Foundry can't call a plain-HTTP server: said once, in words, with the fix. */
+  private warnMixedContent(): void {
+    const protocol = (globalThis as { location?: { protocol?: string } }).location?.protocol ?? "";
+    const problem = mixedContent(protocol, this.ports.getSetting("serverUrl"));
+    if (problem) this.ports.notify("error", `tabletrail: ${problem}`);
   }
 
   close(): void {

@@ -87,10 +87,11 @@ export function card(name: string, answer: MoveAnswer, status: number): Card {
 export function cardHtml(c: Card): string {
   const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
   const why = c.seq !== undefined ? `<button type="button" data-tabletrail-why="${c.seq}">why?</button>` : "";
-  const rule = c.rule ? `<button type="button" data-tabletrail-rule="${esc(c.rule)}">why?</button>` : "";
-  return (
-    `<div class="tabletrail-card ${c.ok ? "ok" : "refused"}"><h4>${esc(c.title)}</h4>` +
-    c.lines.map((l) => `<p>${esc(l)}</p>`).join("") +
-    `${why}${rule}</div>`
-  );
+  // A refusal's why is the rule that refused it, in tabletrail's words (the card's second line): folded under
+  // "why?", readable without a call.
+  const [first, ...rest] = c.lines;
+  const body = c.rule
+    ? `<p>${esc(first ?? "")}</p><details><summary>why?</summary>${rest.map((l) => `<p>${esc(l)}</p>`).join("")}</details>`
+    : c.lines.map((l) => `<p>${esc(l)}</p>`).join("");
+  return `<div class="tabletrail-card ${c.ok ? "ok" : "refused"}"><h4>${esc(c.title)}</h4>${body}${why}</div>`;
 }
