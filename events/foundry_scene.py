@@ -197,10 +197,13 @@ def convert_scene(
     stats: Iterable[str] = (),
     tokens: Mapping[str, TokenSpec] | None = None,
     tolerance: float = DEFAULT_TOLERANCE,
+    need_tokens: bool = False,
 ) -> SceneImport:
     """The scenario for a Foundry scene document. `stats` are the fighter stats the ruleset needs a
     value for; `tokens` says, by token id, a token's side and stats (the bridge module reads them from
-    owners and actors); a stat no token gave takes an example value, said in the report."""
+    owners and actors); a stat no token gave takes an example value, said in the report. A scene with no
+    token on the map is refused when `need_tokens` (a combat to referee), else given one example fighter to
+    edit (a map exported before its tokens were placed)."""
     f = _Fields(source)
     tokens = tokens or {}
     report = SceneReport(tolerance=tolerance)
@@ -225,6 +228,16 @@ def convert_scene(
     report.doors = len(doors)
     report.doors_open = sum(not d.closed for d in doors.values())
     placed, specs = _fighters(f, raw, tokens, tuple(stats), size, grid_units, width, height, report)
+    if not specs and need_tokens:
+        raise f.fail(
+            "tokens", "no token stands on the scene: place the combatants' tokens, then start refereeing"
+        )
+    if not specs:  # the example fighter a GM renames and moves, as for a Universal VTT map
+        at = [width // 2, height // 2]
+        values = {s: report.stats_assumed.setdefault(s, EXAMPLE_STATS.get(s, 1)) for s in stats}
+        specs = [{"id": "scout", "name": "scout", "side": "blue", "at": at, "size": "medium", "stats": values,
+                  "token": "none: an example to edit"}]  # fmt: skip
+        report.notes.append(f"no token on the scene: one example fighter, scout, stands at {at[0]},{at[1]}")
     title = name if name is not None else raw.get("name") if isinstance(raw.get("name"), str) else "scene"
     text = _scenario_text(
         name=str(title), ruleset=ruleset, source=source, report=report, walls=walls, doors=doors,
@@ -506,7 +519,7 @@ def _scenario_text(
     lines += ["", "[map.legend]", '"." = "floor"', ""]
     for spec in fighters:
         lines += [
-            f"[[fighters]]                     # Foundry token {spec['token']}",
+            f"[[fighters]]                     # Foundry token: {spec['token']}",
             f"id = {_string(spec['id'])}",
             f"name = {_string(spec['name'])}",
             f"side = {_string(spec['side'])}",
@@ -515,6 +528,4 @@ def _scenario_text(
             *(f"{k} = {_number(v)}" for k, v in spec["stats"].items()),
             "",
         ]
-    if not fighters:
-        lines += ["# No tokens on the scene: add fighters as [[fighters]] tables (id, side, at, stats).", ""]
     return "\n".join(lines)

@@ -141,6 +141,19 @@ def test_a_bad_scene_is_one_line_naming_the_field(change: dict, words: str):
     assert "\n" not in str(err.value)
 
 
+def test_a_scene_with_no_tokens_gets_an_example_fighter_or_is_refused_for_refereeing():
+    empty = scene() | {"tokens": []}
+    done = convert_scene(empty, ruleset="speed-meters", source="crypt.json", stats=["speed"])
+    raw = tomllib.loads(done.toml)
+    assert [f["id"] for f in raw["fighters"]] == ["scout"] and raw["fighters"][0]["at"] == [6, 4]
+    assert "no token on the scene: one example fighter, scout, stands at 6,4" in done.report.lines()
+    parse_scenario(raw, source="crypt")
+    with pytest.raises(
+        InputError, match=r"tokens: no token stands on the scene: place the combatants' tokens"
+    ):
+        convert_scene(empty, ruleset="speed-meters", source="crypt.json", stats=["speed"], need_tokens=True)
+
+
 def test_a_scene_is_told_from_a_uvtt_file_by_its_content():
     assert is_scene(scene()) and is_scene(scene(HALL))
     assert not is_scene({"resolution": {}, "width": 1, "height": 1, "grid": {"size": 1}, "walls": []})

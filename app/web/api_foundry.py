@@ -108,6 +108,7 @@ def encounter(call: Call) -> Response:
             name=body.name,
             stats=[s.name for s in rs.stats if s.default is None],
             tokens=specs,
+            need_tokens=True,
         )
         with table.lock:
             path = _beside(table, body.name or str(body.scene.get("name") or "scene"))
