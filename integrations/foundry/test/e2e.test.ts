@@ -141,6 +141,8 @@ describe("a Foundry table refereed by a real tabletrail server", () => {
     expect(Object.values(link!.fighters).sort()).toEqual(["ari", "bo", "ghoul", "ghoul-2", "ogre"]);
     expect(link!.sides.ari).toBe("friendly");
     expect(gm.chat.messages[0]!.content).toContain("tabletrail referees Crypt of the Lost");
+    expect(gm.chat.messages[0]!.content).toContain("stat speed: system.attributes.movement.walk ÷ 5 ft a cell");
+    expect(gm.chat.messages[0]!.content).toContain("1 token off the scene left out");
     expect(String(settings.values.get("tabletrail-bridge.playerToken"))).toMatch(/^tt1\./); // the players' side's link
     gm.bridge.open(gm.scene);
     gm.bridge.close(); // the test tells versions itself, as the stream would

@@ -90,7 +90,9 @@ export class Bridge {
     if (players.status === 200) await this.ports.setSetting("playerToken", players.body.token);
     this.link = link;
     this.scene = scene;
-    await this.ports.chat(`<div class="tabletrail-card"><h4>tabletrail referees ${escape(scene.name)}</h4>${said.report.map((l) => `<p>${escape(l)}</p>`).join("")}</div>`, true);
+    const read = mappingLines(mapping, data.grid.distance, data.grid.units);
+    const lines = [...said.report, ...read].map((l) => `<p>${escape(l)}</p>`).join("");
+    await this.ports.chat(`<div class="tabletrail-card"><h4>tabletrail referees ${escape(scene.name)}</h4>${lines}</div>`, true);
     return link;
   }
 
@@ -250,6 +252,13 @@ export class Bridge {
     }
     this.ports.saveFile(got.body, "text/html", `${(this.scene?.name ?? "encounter").replace(/[^A-Za-z0-9_-]+/g, "-")}.html`);
   }
+}
+
+/** The mapping in words, for the GM to check on the start card: where each stat was read. */
+export function mappingLines(mapping: Mapping, distance: number, units: string): string[] {
+  const entries = Object.entries(mapping);
+  if (entries.length === 0) return ["stats: no actor mapping for this system: every stat took an example value (set one in the module's settings)"];
+  return entries.map(([stat, source]) => `stat ${stat}: ${source.paths.join(" or ")}${source.perCell ? ` ÷ ${distance} ${units} a cell` : ""}`);
 }
 
 function plainToken(t: TokenLike): TokenNow {
