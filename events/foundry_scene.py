@@ -388,9 +388,14 @@ def _cells(e: Edge) -> tuple[tuple[int, int], tuple[int, int]]:
 _ID = re.compile(r"[^a-z0-9]+")
 
 
+def slug(name: str, default: str) -> str:
+    """A name as lower-case letters and digits joined by - (at most 40), or `default` if none are left."""
+    return _ID.sub("-", name.lower()).strip("-")[:40] or default
+
+
 def fighter_id(name: str, taken: set[str]) -> str:
-    """A fighter id from a token's name: lower-case letters and digits joined by -, unique."""
-    base = _ID.sub("-", name.lower()).strip("-")[:40] or "token"
+    """A fighter id from a token's name, unique among `taken` (which it joins)."""
+    base = slug(name, "token")
     fid, n = base, 2
     while fid in taken:
         fid, n = f"{base}-{n}", n + 1

@@ -16,7 +16,6 @@ or the rule that refused it with its numbers.
 
 from __future__ import annotations
 
-import re
 import shlex
 from pathlib import Path
 from typing import Annotated, Any
@@ -32,7 +31,7 @@ from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
-from tabletrail.events.foundry_scene import TokenSpec, convert_scene
+from tabletrail.events.foundry_scene import TokenSpec, convert_scene, slug
 from tabletrail.events.limits import MAX_WAYPOINTS
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
@@ -236,9 +235,6 @@ def _answer(table: Table, body: FoundryMoveBody, result: Any, extra: dict[str, A
     return JSONResponse(said)
 
 
-_SLUG = re.compile(r"[^a-z0-9]+")
-
-
 def _beside(table: Table, name: str) -> Path:
     """A new log for the scene's encounter, beside the served one and of its kind (no name taken)."""
     if not isinstance(table.store, JsonlStore) and not table.path.is_file():
@@ -248,13 +244,13 @@ def _beside(table: Table, name: str) -> Path:
             409,
         )
     served: Path = getattr(table, "served", table.path)  # the log `serve` was given, before any scene
-    slug = _SLUG.sub("-", name.lower()).strip("-")[:40] or "scene"
+    stem = slug(name, "scene")
     suffix = served.suffix or ".jsonl"
     for n in range(1, 1000):
-        path = served.with_name(f"{served.stem}.{slug}{'' if n == 1 else f'-{n}'}{suffix}")
+        path = served.with_name(f"{served.stem}.{stem}{'' if n == 1 else f'-{n}'}{suffix}")
         if not path.exists():
             return path
-    raise BadRequest(f"encounter: 999 logs named {served.stem}.{slug} already; move some away", 409)
+    raise BadRequest(f"encounter: 999 logs named {served.stem}.{stem} already; move some away", 409)
 
 
 def play(table: Table, path: Path) -> None:

@@ -163,8 +163,7 @@ describe("a Foundry table refereed by a real tabletrail server", () => {
   });
 
   it("refuses an overrun at once, with no call to the server", async () => {
-    await gm.bridge.onVersion((await table.state()).body.version);
-    await gm.bridge.area("ari");
+    await gm.bridge.onVersion((await table.state()).body.version); // the stream's push: the areas fetched
     const version = (await table.state()).body.version;
     const done = await gm.drag(gm.byName("Ari"), "overrunAri000001", [[11, 8]]);
     expect(done).toEqual({ landed: false, synchronous: true });

@@ -6,11 +6,12 @@
 
 import { TabletrailClient, mixedContent, type Fetch } from "../logic/client.js";
 import { card, cardHtml, localCheck, moveBody, type MoveBody } from "../logic/moves.js";
-import { encounterBody, type Mapping, type SceneData, type TokenFacts } from "../logic/scene.js";
+import { PLAYERS_SIDE, encounterBody, type Mapping, type SceneData, type TokenFacts } from "../logic/scene.js";
 import { actingToken, endTurnText, updatesFor, type TokenNow } from "../logic/sync.js";
 import type { Link, Movement, ReachArea } from "../logic/types.js";
 
 export const MODULE_ID = "tabletrail-bridge";
+const PREFETCH = 24; // reachable areas fetched at each version, at most (a GM's table of many tokens)
 
 /** What the bridge needs of Foundry: each member's type is the API's own. */
 export interface Ports {
@@ -127,6 +128,7 @@ export class Bridge {
     this.reach.clear();
     const client = this.client();
     if (!client || !this.link || !this.scene) return;
+    await this.prefetch();
     if (this.ports.user.isGM) {
       const board = await client.state();
       if (board.status !== 200) return;
@@ -141,6 +143,16 @@ export class Bridge {
         if (acting) await this.ports.setCombatTurn(acting);
       }
     }
+  }
+
+  /** The reachable areas this user's drags will be checked against, fetched as soon as the stream says the
+   * version, so the synchronous `preMoveToken` has them: a player's side's fighters, or (the GM) every
+   * fighter, at most PREFETCH of them. */
+  async prefetch(): Promise<void> {
+    if (!this.link) return;
+    const sides = this.link.sides;
+    const mine = Object.keys(sides).filter((f) => this.ports.user.isGM || sides[f] === PLAYERS_SIDE);
+    await Promise.all(mine.slice(0, PREFETCH).map((f) => this.area(f)));
   }
 
   /** The reachable area of a fighter at the version the stream last said (fetched once a version). */
