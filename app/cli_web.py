@@ -42,10 +42,34 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if is_url(args.log):
         from tabletrail.web.hosted import serve_hosted
 
+        if args.allow_origin:
+            raise InputError(
+                "--allow-origin: a hosted table (a PostgreSQL database) takes no other origins yet; serve "
+                "the encounter's log file for a Foundry VTT table"
+            )
+
         serve_hosted(args.log, args.port, args.workers, args.host, tuple(args.allow_host))
         return 0
-    serve(args.log, args.port, args.host, tuple(args.allow_host))
+    serve(args.log, args.port, args.host, tuple(args.allow_host), origins(args.allow_origin))
     return 0
+
+
+def origins(given: list[str]) -> tuple[str, ...]:
+    """`--allow-origin` values as browsers send an Origin: scheme://host[:port], nothing after it."""
+    from urllib.parse import urlsplit
+
+    from tabletrail.events.errors import InputError
+
+    out = []
+    for url in given:
+        parts = urlsplit(url.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/") or parts.query:
+            raise InputError(
+                f"--allow-origin: {url!r} is not an origin; give scheme://host[:port], e.g. "
+                "https://foundry.example.com or http://localhost:30000"
+            )
+        out.append(f"{parts.scheme}://{parts.netloc.lower()}")
+    return tuple(dict.fromkeys(out))
 
 
 def cmd_invite(args: argparse.Namespace) -> int:
@@ -163,6 +187,14 @@ def register(sub: Any, add: AddVerb) -> None:
         default=[],
         metavar="NAME",
         help="a host name the pages may be addressed to as well (e.g. the reverse proxy's name); repeatable",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a site whose pages may call this server (CORS for it only; tokens as ever, never cookies), "
+        "e.g. your Foundry VTT at https://foundry.example.com; repeatable",
     )
     q = add("invite", cmd_invite, "make, list or revoke the invitation links of an encounter")
     q.add_argument("log", help="the encounter's log")

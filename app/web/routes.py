@@ -33,6 +33,7 @@ from tabletrail.web import (
     api_bundle,
     api_commands,
     api_contract,
+    api_foundry,
     api_invites,
     api_phone,
     api_reach,
@@ -180,6 +181,17 @@ ROUTES: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/picture", api_board.picture, WATCHER, "the battle-map picture under the grid",
              params=(Param("v", str, "the picture's digest (a cache key)"),),
              answers={200: PICTURE, 404: E}, media=PICTURE, tag="board", query_token=True),
+    # The Foundry VTT bridge (integrations/foundry/): a scene to referee, a move under its movement id.
+    Endpoint("POST", "/api/foundry/encounter", api_foundry.encounter, GM,
+             "start refereeing a Foundry scene: its scenario made, a new log begun beside this one, played",
+             body=api_foundry.EncounterBody, answers={200: dict[str, Any], 400: E, 409: E}, tag="foundry"),
+    Endpoint("GET", "/api/foundry/actions", api_foundry.actions, WATCHER,
+             "the verb each Foundry movement action plays under this table's ruleset",
+             answers={200: dict[str, Any]}, tag="foundry"),
+    Endpoint("POST", "/api/foundry/move", api_foundry.move, PLAYER,
+             "a Foundry movement decided and recorded once under its movement id: its cost and what is left",
+             body=api_foundry.FoundryMoveBody, answers={200: dict[str, Any], 404: E, 409: E, 422: A.Refused},
+             tag="foundry"),
 )  # fmt: skip
 
 
