@@ -6,6 +6,7 @@ import argparse
 import ipaddress
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
@@ -39,6 +40,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from tabletrail.web.server import serve
     except ImportError as exc:  # the web extra is not installed
         raise InputError(f"serve needs the web extra: pip install 'tabletrail[web]' ({exc})") from None
+    if Path(args.log).is_dir():  # a folder of encounters: the GM's home page and builder, every log of it
+        from tabletrail.web.home import serve_folder
+
+        serve_folder(args.log, args.port, args.host, tuple(args.allow_host))
+        return 0
     if is_url(args.log):
         from tabletrail.web.hosted import serve_hosted
 
@@ -139,8 +145,9 @@ def register(sub: Any, add: AddVerb) -> None:
     )
     p.add_argument(
         "log",
-        help="the encounter's log (made by tabletrail new), or a PostgreSQL database URL: every encounter "
-        "in it, each at /e/NAME/",
+        help="the encounter's log (made by tabletrail new), a folder (the GM's home page and encounter "
+        "builder, every log in it at /e/NAME/), or a PostgreSQL database URL: every encounter in it, each "
+        "at /e/NAME/",
     )
     p.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"

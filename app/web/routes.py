@@ -179,6 +179,14 @@ def starlette_routes(table: Table, exposed: bool = False, heard: Heard | None = 
     return [Route(e.path, _asgi(e, table, exposed, heard), methods=[e.method], name=e.name) for e in ROUTES]
 
 
+def routes_of(endpoints: tuple[Endpoint, ...], target: Any, exposed: bool = False) -> list[BaseRoute]:
+    """The Starlette routes of another route table, guarded as ROUTES are: the GM's home page of a served
+    folder (app/web/api_home.py). `target` is what its handlers are about; its `invites` check the token."""
+    return [
+        Route(e.path, _asgi(e, target, exposed, None), methods=[e.method], name=e.name) for e in endpoints
+    ]
+
+
 def _asgi(
     e: Endpoint, table: Table, exposed: bool, heard: Heard | None
 ) -> Callable[[Request], Awaitable[Response]]:
