@@ -164,6 +164,19 @@ def put_draft(call: Call) -> Response:
     return _answer(*home.drafts.save(name, body.scenario))
 
 
+def check_draft(call: Call) -> Response:
+    """What the reader says of a scenario structure, keeping nothing: a field checked as it is typed
+    before the change it belongs to is made (a new fighter's form, before its cell is tapped)."""
+    home, _, missing = _draft(call)
+    if missing is not None:
+        return missing
+    body: DraftBody = call.body
+    problem = check(body.scenario, home.drafts.dir)
+    if problem is not None:
+        return refused(problem)
+    return JSONResponse({"problem": None})
+
+
 def grid(call: Call) -> Response:
     """The draft's map cut or grown to W x H, asked of the reader before a row is made."""
     home, name, missing = _draft(call)
