@@ -27,21 +27,32 @@ const width = () => S.raw.map.rows[0].length;
 const height = () => S.raw.map.rows.length;
 
 function showProblem(problem) {
+  const root = $("work").hidden ? $("create") : $("work");  // the form on screen: the new draft's, or the draft's
   document.querySelectorAll("[data-err]").forEach((e) => { e.textContent = ""; });
   document.querySelectorAll(".invalid").forEach((e) => e.classList.remove("invalid"));
   $("problem").hidden = true;
   if (!problem) return;
   let field = problem.field || "";
-  let spot = document.querySelector(`[data-err="${CSS.escape(field)}"]`);
+  const who = field.match(/^fighters\[(\d+)\]/);
+  if (who && +who[1] < S.raw.fighters.length && +who[1] !== S.sel) {
+    S.sel = +who[1];  // a placed fighter's mistake is shown in its own form, beside the field
+    renderFighters();
+    drawBoard();
+  }
+  let spot = root.querySelector(`[data-err="${CSS.escape(field)}"]`);
   while (field && !spot) {  // the field itself, else the nearest enclosing one the page shows
     const up = field.replace(/(\.[^.[\]]+|\[\d+\])$/, "");
     field = up === field ? "" : up;
-    spot = field ? document.querySelector(`[data-err="${CSS.escape(field)}"]`) : null;
+    spot = field ? root.querySelector(`[data-err="${CSS.escape(field)}"]`) : null;
   }
   const words = problem.message;
   if (spot) {
+    const tab = spot.closest(".tab");  // the field's own tab is shown, its folded part opened
+    if (tab && tab.hidden && !$("work").hidden) showTab(tab.id.replace("tab-", ""));
+    const folded = spot.closest("details");
+    if (folded) folded.open = true;
     spot.textContent = words;
-    const input = document.querySelector(`[data-field="${CSS.escape(field)}"]`);
+    const input = root.querySelector(`[data-field="${CSS.escape(field)}"]`);
     if (input) input.classList.add("invalid");
     if (!spot.closest("[hidden]")) return;
   }
@@ -455,7 +466,7 @@ function tapFighterCell([gx, gy]) {
   f.at = [x, y];
   next.fighters.push(f);
   commit(next).then((kept) => {
-    if (kept) { $("f-name").value = nextName(f.name); }
+    if (kept) { S.formName = nextName(f.name); $("f-name").value = S.formName; }
   });
 }
 
@@ -477,7 +488,9 @@ function changeSelected() {
   const old = next.fighters[S.sel];
   const f = formFighter();
   f.id = old.id;
-  f.at = old.at;
+  const at = $("f-at").value.split(",").map((p) => p.trim());
+  // as typed: whole numbers become the cell, anything else goes to the reader as written, to be refused
+  f.at = at.length >= 2 && at.every((p) => /^-?\d+(\.\d+)?$/.test(p)) ? at.map(Number) : $("f-at").value;
   for (const k of ["tags", "image"]) if (old[k] !== undefined) f[k] = old[k];
   next.fighters[S.sel] = f;
   commit(next, { rerender: false }).then((kept) => { if (kept) renderFighterList(); });
@@ -497,7 +510,7 @@ function renderFighters() {
     onclick: () => { S.side = s; renderFighters(); if (S.sel >= 0) changeSelected(); } },
   h("span", { class: "dot", style: `background:${sideColour(s)}` }), " " + s));
   const other = h("input", { id: "f-side-new", placeholder: "another side", "data-field": `fighters[${idx}].side`, size: 10 });
-  const stats = rs.stats.map((st) => {
+  const statField = (st) => {
     const v = sel ? sel[st.name] : (S.lastStats || {})[st.name];
     const range = `${st.min === 0 ? "0" : "any"} or more` + (st.unit ? ` ${st.unit}` : "");
     const need = st.default === null ? "needed" : `default ${st.default}${st.unit ? " " + st.unit : ""}`;
@@ -508,22 +521,31 @@ function renderFighters() {
         "data-field": `fighters[${idx}].${st.name}`, oninput: onFormInput }),
       h("span", { class: "doc" }, `${st.doc} · ${need}; ${range}`),
       h("span", { class: "err", "data-err": `fighters[${idx}].${st.name}` }));
-  });
-  tab.replaceChildren(
+  };
+  // the stats every fighter must be given first; those with a default folded away until wanted
+  const needed = rs.stats.filter((st) => st.default === null).map(statField);
+  const given = sel ? rs.stats.filter((st) => st.default !== null && sel[st.name] !== undefined).length : 0;
+  const optional = rs.stats.filter((st) => st.default !== null);
+  const stats = [...needed, optional.length ? h("details", { class: "more-stats", open: given > 0 },
+    h("summary", {}, `Stats with a default (${optional.length})`), ...optional.map(statField)) : null];
+  tab.replaceChildren(...[
     h("h3", {}, sel ? `Change ${sel.name || sel.id}` : "A new fighter"),
     h("p", { class: "muted" }, sel ? "Each change is checked as you type. Tap another cell to move this fighter there."
       : "Fill in the form, then tap a cell of the map to place the fighter; the form stays filled for the next."),
-    h("label", { class: "field" }, "Name", h("input", { id: "f-name", value: sel ? sel.name : (S.nextName || "Fighter 1"),
+    h("label", { class: "field" }, "Name", h("input", { id: "f-name", value: sel ? sel.name : (S.formName || "Fighter 1"),
       "data-field": `fighters[${idx}].name`, oninput: onFormInput, autocomplete: "off" }),
     h("span", { class: "err", "data-err": `fighters[${idx}].name` }), h("span", { class: "err", "data-err": `fighters[${idx}].id` })),
     h("div", { class: "field" }, "Side", h("div", { class: "sides" }, ...sideButtons, other,
       h("button", { type: "button", onclick: () => { const s = other.value.trim(); if (s) { S.side = s; renderFighters(); if (S.sel >= 0) changeSelected(); } } }, "Add side")),
     h("span", { class: "err", "data-err": `fighters[${idx}].side` })),
+    sel ? h("label", { class: "field" }, "Cell (column,row)", h("input", { id: "f-at", value: sel.at.join(","),
+      "data-field": `fighters[${idx}].at`, oninput: onFormInput, inputmode: "numeric", autocomplete: "off" }),
+    h("span", { class: "err", "data-err": `fighters[${idx}].at` })) : null,
     h("label", { class: "field" }, "Size", h("select", { id: "f-size", "data-field": `fighters[${idx}].size`, onchange: onFormInput },
       ...S.cat.sizes.map((z) => h("option", { value: z, selected: (sel ? sel.size || "medium" : "medium") === z }, z))),
     h("span", { class: "err", "data-err": `fighters[${idx}].size` })),
     ...stats,
-    h("span", { class: "err", "data-err": `fighters[${idx}].at` }),
+    sel ? null : h("span", { class: "err", "data-err": `fighters[${idx}].at` }),
     h("span", { class: "err", "data-err": `fighters[${idx}]` }),
     h("div", { class: "inline" },
       sel ? h("button", { type: "button", onclick: () => select(-1) }, "New fighter") : null,
@@ -533,12 +555,13 @@ function renderFighters() {
     h("ul", { id: "fighter-list", class: "fighter-list" }),
     h("span", { class: "err", "data-err": "fighters" }),
     h("span", { class: "err", "data-err": "encounter.initiative" }),
-  );
+  ].filter(Boolean));
   renderFighterList();
 }
 
 function onFormInput() {
   const f = formFighter();
+  if (S.sel < 0) S.formName = $("f-name").value;
   S.lastStats = Object.fromEntries(ruleset().stats.map((st) => [st.name, f[st.name]]).filter(([, v]) => v !== undefined));
   if (S.sel >= 0) debounced(changeSelected)();
   else debounced(checkForm)();
