@@ -424,3 +424,38 @@ def test_wrong_input_at_every_field_is_refused_there_and_saves_nothing(tmp_path:
         assert not page.errors
     finally:
         context.close()
+
+
+RULE_ID = re.compile(r"\b(?:initiative-yards|round-meters|ap-squares|speed-meters|tabletrail)/[a-z-]+\b")
+# the rulesets' own words of a setting that cite a rule id (core/rulesets: not the builder's words)
+CATALOGUE_CITES = ("(a table roll is a face of the d20: tabletrail/checks)",)
+COMMAND = re.compile(r"\b(?:by=|move \w+ \d+,\d+|end-turn\b|react-\w+)")
+
+
+def test_the_home_and_builder_pages_hold_no_command_syntax_rule_id_or_fighter_id(
+    tmp_path: Path, browser: Any
+):
+    """The census of issue 38 on the GM's own pages: names, never `by=`, a command's syntax or a rule id."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    context, page = screen(browser, LAPTOP, False)
+    try:
+        with Serving(folder) as served:
+            gm = Gm(page, shots_for(tmp_path, "census"), False)
+            build_room(gm, served.home)
+            for tab in ("encounter", "map", "fighters"):
+                gm.tap(f".tabs [data-tab='{tab}']")
+                page.locator("#tab-encounter details").evaluate("d => d.open = true")
+                text = page.locator("body").inner_text()
+                for quoted in CATALOGUE_CITES:  # a setting's own words cite a rule (reported to the lead)
+                    text = text.replace(quoted, "")
+                assert not RULE_ID.search(text), RULE_ID.search(text)
+                assert not COMMAND.search(text), COMMAND.search(text)
+            start(gm)
+            page.goto(served.home)
+            expect(page.locator("[data-encounter]")).to_have_count(1)
+            text = page.locator("body").inner_text()
+            assert not RULE_ID.search(text) and not COMMAND.search(text)
+            assert "Ari (blue) to act" in text  # the fighter's name, not its id
+    finally:
+        context.close()

@@ -189,6 +189,7 @@ const HINTS = {
   wall: "Tap a cell edge, or drag along a grid line, to draw a wall there; tap it again to take it away.",
   door: "Tap the edge between two cells: a closed door; tap again: open; again: no door.",
   fighter: "Tap an empty cell to place the fighter of the form; tap a fighter to change it.",
+  none: "Drop a Universal VTT file on the map to import it.",
 };
 
 // ---------- the board ----------
@@ -672,7 +673,7 @@ function renderEncounter() {
     h("h3", {}, "Settings"), h("p", { class: "muted" }, "Each setting as the ruleset's document words it, with its default."),
     ...settings,
     h("details", {}, h("summary", {}, `The rules of ${rs.id} (${rs.rules.length})`),
-      h("ul", { class: "rules" }, ...rs.rules.map((r) => h("li", {}, h("b", {}, r.id), ": ", r.enforce,
+      h("ul", { class: "rules" }, ...rs.rules.map((r) => h("li", {}, r.enforce,
         r.default ? h("div", { class: "muted" }, "default ruling: " + r.default) : null)))),
   );
 }
@@ -861,6 +862,13 @@ async function main() {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "y") { e.preventDefault(); redo(); }
   });
   new ResizeObserver(() => { if (S.raw) drawBoard(); }).observe($("board-box"));
+  // a Universal VTT file dropped on the map is imported as if picked in the Map tab
+  $("board-box").addEventListener("dragover", (e) => { e.preventDefault(); });
+  $("board-box").addEventListener("drop", (e) => {
+    e.preventDefault();
+    const file = e.dataTransfer && e.dataTransfer.files[0];
+    if (file && S.draft) { showTab("map"); uploadMap(file); }
+  });
   const hash = decodeURIComponent(location.hash.slice(1));
   if (!hash || hash.startsWith("new")) {
     const m = hash.match(/scenario=(.+)$/);
