@@ -110,34 +110,58 @@ def resized(raw: dict[str, Any], width: int, height: int) -> dict[str, Any]:
 
 
 class Drafts:
-    """The drafts of one served folder, each a JSON file in `.drafts/` (its picture beside it)."""
+    """Drafts of one place that serves encounters: what they share (checked saves, the Universal VTT
+    map, Start). Where they are kept is the place's: files of a folder (FolderDrafts), or a table of a
+    PostgreSQL database (app/web/home_db.py)."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.dir = folder / DRAFTS
+    keeps_pictures = True  # a battle-map picture is kept with the draft and started with it
+    where: Path | None = None  # the folder a draft's [picture] file is read from
 
-    def _path(self, name: str) -> Path:
-        if not NAME.match(name):
-            raise LookupError(f"no draft {name!r}: a draft's name is lower-case letters, digits and -")
-        return self.dir / f"{name}.json"
+    # --- where drafts are kept: each place's own --------------------------------------------
 
     def names(self) -> list[str]:
-        if not self.dir.is_dir():
-            return []
-        return sorted(p.stem for p in self.dir.glob("*.json") if NAME.match(p.stem))
+        raise NotImplementedError
+
+    def _read(self, name: str) -> bytes | None:
+        raise NotImplementedError
+
+    def _keep(self, name: str, data: bytes) -> None:
+        raise NotImplementedError
+
+    def _drop(self, name: str) -> None:
+        raise NotImplementedError
+
+    def _keep_picture(self, name: str, data: bytes, suffix: str) -> str:
+        """Keep a draft's new battle-map picture; its file name, as the scenario's [picture] names it."""
+        raise NotImplementedError
+
+    def picture(self, name: str) -> Path | None:
+        """The draft's battle-map picture, if it has one."""
+        return None
+
+    def _begin(self, name: str, raw: dict[str, Any]) -> str:
+        """Start the checked scenario as `tabletrail new` would; the new encounter's name."""
+        raise NotImplementedError
+
+    # --- what every place shares ----------------------------------------------------------
+
+    def _checked_name(self, name: str) -> str:
+        if not NAME.match(name):
+            raise LookupError(f"no draft {name!r}: a draft's name is lower-case letters, digits and -")
+        return name
 
     def exists(self, name: str) -> bool:
-        return self._path(name).is_file()
+        return self._read(self._checked_name(name)) is not None
 
     def load(self, name: str) -> dict[str, Any]:
-        """The draft as kept: {"name", "scenario", "report", "updated", "ready", "problem"}."""
-        path = self._path(name)
+        """The draft as kept: {"name", "scenario", "report", "updated", "ready"}."""
+        data = self._read(self._checked_name(name))
+        if data is None:
+            raise LookupError(f"no draft {name!r} (drafts: {', '.join(self.names()) or 'none'})")
         try:
-            kept = msgspec.json.decode(path.read_bytes())
-        except FileNotFoundError:
-            raise LookupError(f"no draft {name!r} (drafts: {', '.join(self.names()) or 'none'})") from None
+            kept = msgspec.json.decode(data)
         except msgspec.DecodeError as exc:
-            raise InputError(f"{path}: not a tabletrail draft ({exc})") from None
+            raise InputError(f"draft {name}: not a tabletrail draft ({exc})") from None
         return kept if isinstance(kept, dict) else {}
 
     def new_name(self, title: str) -> str:
@@ -153,10 +177,11 @@ class Drafts:
     ) -> tuple[dict[str, Any], Problem | None]:
         """Keep the draft if the reader accepts it (or only its fighters are missing); else keep the old
         one and say what the reader refused. Answers the draft as kept and the problem, if any."""
-        problem = check(raw, self.dir)
-        if problem is not None and not unfinished(raw, problem):
-            return self.load(name) if self.exists(name) else {}, problem
+        self._checked_name(name)
+        problem = check(raw, self.where)
         old = self.load(name) if self.exists(name) else {}
+        if problem is not None and not unfinished(raw, problem):
+            return old, problem
         kept = {
             "name": name,
             "scenario": raw,
@@ -164,8 +189,103 @@ class Drafts:
             "updated": time.time(),
             "ready": problem is None,
         }
-        self._write(self._path(name), msgspec.json.encode(kept))
+        self._keep(name, msgspec.json.encode(kept))
         return kept, problem
+
+    def delete(self, name: str) -> None:
+        if not self.exists(name):
+            raise LookupError(f"no draft {name!r}")
+        self._drop(name)
+
+    def import_map(self, name: str, data: bytes, source: str) -> tuple[dict[str, Any], Problem | None]:
+        """A Universal VTT file as the draft's map, by `import-map`'s own importer: its rows, walls, doors
+        and picture replace the draft's map; the draft's encounter, settings and fighters stay."""
+        from tabletrail.core.rulesets import get as get_ruleset
+        from tabletrail.events.uvtt import convert
+
+        old = self.load(name)["scenario"]
+        rs = get_ruleset(str(old.get("encounter", {}).get("ruleset", "")))
+        try:
+            imported = convert(
+                data,
+                ruleset=rs.id,
+                source=source,
+                name=str(old.get("encounter", {}).get("name", name)),
+                picture_stem=name,
+                stats=[s.name for s in rs.stats if s.default is None],
+            )
+        except InputError as exc:
+            return old, Problem("map.file", str(exc))
+        made = tomllib.loads(imported.toml)
+        raw = copy.deepcopy(old)
+        raw["map"] = made["map"]
+        raw.pop("picture", None)
+        report = imported.report.lines()
+        if imported.picture is not None and not self.keeps_pictures:
+            report.append(
+                "picture: not kept: a table hosted in a database reads no picture files (serve a folder)"
+            )
+        # A new map: checked first without its picture, so a refused map keeps nothing of it.
+        kept, problem = self.save(name, raw, report=report)
+        if imported.picture is None or not self.keeps_pictures or (problem and not unfinished(raw, problem)):
+            return kept, problem
+        kind = sniff(imported.picture)
+        suffix = ".jpg" if kind is not None and kind.kind == "jpeg" else f".{kind.kind if kind else 'png'}"
+        raw["picture"] = {**made["picture"], "file": self._keep_picture(name, imported.picture, suffix)}
+        return self.save(name, raw, report=report)
+
+    def start(self, name: str) -> str:
+        """Start the draft as `tabletrail new` starts a scenario file; the draft is gone once the log is
+        written. The new encounter's name (a log's file name, or a database's encounter)."""
+        raw = copy.deepcopy(self.load(name)["scenario"])
+        problem = check(raw, self.where)
+        if problem is not None:
+            where = f"{problem.field}: " if problem.field else ""
+            raise InputError(f"{SOURCE} {name}: {where}{problem.message}")
+        began = self._begin(name, raw)
+        self.delete(name)
+        return began
+
+
+def begin_from_file(scenario_path: Path, store: Any) -> None:
+    """What `tabletrail new SCENARIO --log LOG` does: the scenario file read by the reader, the ruleset's
+    checks run naming its lines, the log's setup batch written."""
+    from tabletrail.encounter import Encounter
+    from tabletrail.events.scenario import at_its_place, load_scenario
+
+    scenario = load_scenario(scenario_path)
+    try:
+        with at_its_place(scenario_path):
+            Encounter.create(store, scenario, where=str(scenario_path))
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
+
+
+class FolderDrafts(Drafts):
+    """The drafts of a served folder, each a JSON file in `.drafts/` (its picture beside it)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.dir = self.where = folder / DRAFTS
+
+    def _path(self, name: str) -> Path:
+        return self.dir / f"{self._checked_name(name)}.json"
+
+    def names(self) -> list[str]:
+        if not self.dir.is_dir():
+            return []
+        return sorted(p.stem for p in self.dir.glob("*.json") if NAME.match(p.stem))
+
+    def _read(self, name: str) -> bytes | None:
+        try:
+            return self._path(name).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def _keep(self, name: str, data: bytes) -> None:
+        self._write(self._path(name), data)
 
     def _write(self, path: Path, data: bytes) -> None:
         """Written whole or not at all (a temporary file renamed into place)."""
@@ -181,19 +301,21 @@ class Drafts:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
 
-    def delete(self, name: str) -> None:
-        path = self._path(name)
-        if not path.is_file():
-            raise LookupError(f"no draft {name!r}")
+    def _drop(self, name: str) -> None:
         for picture in self._pictures(name):
             picture.unlink()
-        path.unlink()
+        self._path(name).unlink()
 
     def _pictures(self, name: str) -> list[Path]:
         return [p for p in (self.dir / f"{name}{s}" for s in PICTURE_SUFFIXES) if p.is_file()]
 
+    def _keep_picture(self, name: str, data: bytes, suffix: str) -> str:
+        for old in self._pictures(name):
+            old.unlink()
+        self._write(self.dir / f"{name}{suffix}", data)
+        return f"{name}{suffix}"
+
     def picture(self, name: str) -> Path | None:
-        """The draft's battle-map picture, if its scenario names one kept with the drafts."""
         raw = self.load(name).get("scenario", {})
         pic = raw.get("picture") if isinstance(raw, dict) else None
         file = pic.get("file") if isinstance(pic, dict) else None
@@ -202,66 +324,12 @@ class Drafts:
         path = (self.dir / file).resolve()
         return path if path.is_file() else None
 
-    def import_map(self, name: str, data: bytes, source: str) -> tuple[dict[str, Any], Problem | None]:
-        """A Universal VTT file as the draft's map, by `import-map`'s own importer: its rows, walls, doors
-        and picture replace the draft's map; the draft's encounter, settings and fighters stay."""
-        from tabletrail.core.rulesets import get as get_ruleset
-        from tabletrail.events.uvtt import convert
-
-        old = self.load(name)["scenario"]
-        ruleset = str(old.get("encounter", {}).get("ruleset", ""))
-        rs = get_ruleset(ruleset)
-        try:
-            imported = convert(
-                data,
-                ruleset=rs.id,
-                source=source,
-                name=str(old.get("encounter", {}).get("name", name)),
-                picture_stem=f"{name}.new",
-                stats=[s.name for s in rs.stats if s.default is None],
-            )
-        except InputError as exc:
-            return old, Problem("map.file", str(exc))
-        made = tomllib.loads(imported.toml)
-        raw = copy.deepcopy(old)
-        raw["map"] = made["map"]
-        raw.pop("picture", None)
-        picture_name = ""
-        if imported.picture is not None:
-            kind = sniff(imported.picture)
-            suffix = (
-                ".jpg" if kind is not None and kind.kind == "jpeg" else f".{kind.kind if kind else 'png'}"
-            )
-            picture_name = f"{name}.new{suffix}"
-            self._write(self.dir / picture_name, imported.picture)
-            raw["picture"] = {**made["picture"], "file": picture_name}
-        kept, problem = self.save(name, raw, report=imported.report.lines())
-        if picture_name:
-            if problem is not None and not unfinished(raw, problem):
-                (self.dir / picture_name).unlink()
-            else:  # the new picture takes the place of the old one
-                for old_picture in self._pictures(name):
-                    old_picture.unlink()
-                final = picture_name.replace(".new", "")
-                os.replace(self.dir / picture_name, self.dir / final)
-                raw["picture"]["file"] = final
-                kept, problem = self.save(name, raw, report=imported.report.lines())
-        return kept, problem
-
-    def start(self, name: str) -> Path:
-        """Start the draft as `tabletrail new` starts a scenario file: the scenario written beside the
-        folder's encounters as NAME.toml (its picture as NAME.png), read back by the same reader, and
-        the log NAME.db begun from it. The draft is gone once the log is written."""
+    def _begin(self, name: str, raw: dict[str, Any]) -> str:
+        """The scenario written beside the folder's encounters as NAME.toml (its picture as NAME.png),
+        then the log NAME.db begun from that file."""
         from tabletrail.cli_store import store_for
-        from tabletrail.encounter import Encounter
-        from tabletrail.events.scenario import at_its_place, load_scenario
         from tabletrail.scenario_toml import toml_text
 
-        raw = copy.deepcopy(self.load(name)["scenario"])
-        problem = check(raw, self.dir)
-        if problem is not None:
-            where = f"{problem.field}: " if problem.field else ""
-            raise InputError(f"{SOURCE} {name}: {where}{problem.message}")
         picture = self.picture(name)
         stem = self._free_stem(slug(str(raw["encounter"]["name"])), picture.suffix if picture else "")
         if picture is not None:
@@ -270,24 +338,14 @@ class Drafts:
         scenario_path = self.folder / f"{stem}.toml"
         scenario_path.write_text(toml_text(raw, "Built in tabletrail's encounter builder."), encoding="utf-8")
         log = self.folder / f"{stem}.db"
-        scenario = load_scenario(scenario_path)  # what `tabletrail new SCENARIO --log LOG` does
-        store = store_for(str(log))
-        try:
-            with at_its_place(scenario_path):
-                Encounter.create(store, scenario, where=str(scenario_path))
-        finally:
-            close = getattr(store, "close", None)
-            if close is not None:
-                close()
-        self.delete(name)
-        return log
+        begin_from_file(scenario_path, store_for(str(log)))
+        return log.name
 
     def _free_stem(self, base: str, picture_suffix: str) -> str:
         """A stem no file of the folder uses yet (NAME.toml, NAME.db, the picture)."""
         stem, n = base, 1
-        while any(
-            self.folder.joinpath(stem + s).exists() for s in (".toml", ".db", ".jsonl", picture_suffix) if s
-        ):
+        suffixes = [s for s in (".toml", ".db", ".jsonl", picture_suffix) if s]
+        while any(self.folder.joinpath(stem + s).exists() for s in suffixes):
             n += 1
             stem = f"{base}-{n}"
         return stem

@@ -151,7 +151,7 @@ def get_draft(call: Call) -> Response:
     if missing is not None:
         return missing
     kept = home.drafts.load(name)
-    problem = check(kept["scenario"], home.drafts.dir)
+    problem = check(kept["scenario"], home.drafts.where)
     return JSONResponse({**kept, "problem": problem.data() if problem else None})
 
 
@@ -171,7 +171,7 @@ def check_draft(call: Call) -> Response:
     if missing is not None:
         return missing
     body: DraftBody = call.body
-    problem = check(body.scenario, home.drafts.dir)
+    problem = check(body.scenario, home.drafts.where)
     if problem is not None:
         return refused(problem)
     return JSONResponse({"problem": None})
@@ -236,17 +236,17 @@ def start(call: Call) -> Response:
     if missing is not None:
         return missing
     try:
-        log = home.drafts.start(name)
+        began = home.drafts.start(name)
     except InputError as exc:
         kept = home.drafts.load(name)
-        problem = check(kept["scenario"], home.drafts.dir)
+        problem = check(kept["scenario"], home.drafts.where)
         return refused(problem or Problem("", str(exc)), kept)
-    invites = home.invites_of(log.name)
-    state = home.app_for(log.name).state.table.live().state
-    base = f"{str(call.request.base_url).rstrip('/')}/e/{log.name}"
+    invites = home.invites_of(began)
+    state = home.app_for(began).state.table.live().state
+    base = f"{str(call.request.base_url).rstrip('/')}/e/{began}"
     links = []
     for role in [GM, *sorted({f.side for f in state.fighters}), WATCHER]:
         _, token = invites.make(role, label="made when the builder started it")
         url = f"{base}/join/{token}"
         links.append({"role": role, "url": url, "qr": qr_svg(url)})
-    return JSONResponse({"encounter": log.name, "title": state.scenario.name, "links": links})
+    return JSONResponse({"encounter": began, "title": state.scenario.name, "links": links})

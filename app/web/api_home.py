@@ -54,7 +54,7 @@ def scenario_files(home: Any) -> dict[str, Path]:
     """The scenario files a draft may start from: the folder's own, then the shipped examples."""
     found: dict[str, Path] = {}
     for where in (home.folder, SHIPPED):
-        if where.is_dir():
+        if where is not None and where.is_dir():
             for p in sorted(where.glob("*.toml")):
                 found.setdefault(p.name, p)
     return found
@@ -63,10 +63,10 @@ def scenario_files(home: Any) -> dict[str, Path]:
 def listing(call: Call) -> Response:
     """The folder's encounters (title, ruleset, round, who is to act), its drafts and scenario files."""
     home = folder_of(call)
-    encounters = [home.summary(p) for p in home.logs()]
+    encounters = [home.summary(name) for name in home.names()]
     return JSONResponse(
         {
-            "folder": str(home.folder),
+            "folder": home.shown,
             "encounters": encounters,
             "drafts": b.draft_rows(home),
             "scenarios": list(scenario_files(home)),

@@ -29,7 +29,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
-from tabletrail.drafts import Drafts
+from tabletrail.drafts import FolderDrafts
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.web.invites import GM, SESSION, FileKeep, Invites
 from tabletrail.web.wire import error, notice
@@ -61,18 +61,19 @@ class Folder:
         if not folder.is_dir():
             raise InputError(f"{folder}: no such folder")
         self.folder = folder
+        self.shown = f"Logs in {folder}"
         self.hosts = hosts
         self.exposed = exposed
-        self.drafts = Drafts(folder)
+        self.drafts = FolderDrafts(folder)
         self.invites = Invites(FileKeep(folder / HOME_INVITES), folder_key(folder))
         self.apps: dict[str, Starlette] = {}
         self.lock = threading.Lock()
         self._summaries: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
 
-    def logs(self) -> list[Path]:
-        """The folder's encounter logs, newest first."""
+    def names(self) -> list[str]:
+        """The folder's encounter logs by file name, the latest changed first."""
         found = [p for p in self.folder.iterdir() if p.is_file() and LOG_NAME.match(p.name)]
-        return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+        return [p.name for p in sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)]
 
     def log(self, name: str) -> Path:
         """The log a name in an address means: a log file of this folder, never a path beyond it."""
@@ -95,32 +96,23 @@ class Folder:
     def invites_of(self, name: str) -> Invites:
         return self.app_for(name).state.table.invites  # type: ignore[no-any-return]
 
-    def summary(self, path: Path) -> dict[str, Any]:
+    def summary(self, name: str) -> dict[str, Any]:
         """What the home page lists of a log: its title, ruleset, round and who is to act (kept until the
         file changes). A log that can't be read says why instead."""
+        path = self.log(name)
         st = path.stat()
         mark = (st.st_size, st.st_mtime_ns)
         kept = self._summaries.get(path.name)
         if kept is not None and kept[0] == mark:
             return kept[1]
-        row: dict[str, Any] = {"name": path.name, "modified": st.st_mtime}
         try:
             state, version = self._state(path)
         except (InputError, OSError) as exc:
-            row.update(title=path.stem, problem=str(exc))
+            row = {"name": name, "title": path.stem, "problem": str(exc)}
         else:
-            acting = state.fighter(state.turn.active)
-            row.update(
-                title=state.scenario.name,
-                ruleset=state.ruleset,
-                round=state.turn.round,
-                acting=acting.name if acting is not None else "",
-                acting_side=acting.side if acting is not None else "",
-                events=version,
-                fighters=len(state.fighters),
-                sides=sorted({f.side for f in state.fighters}),
-            )
-        self._summaries[path.name] = (mark, row)
+            row = summary_row(name, state, version)
+        row["modified"] = st.st_mtime
+        self._summaries[name] = (mark, row)
         return row
 
     def _state(self, path: Path) -> tuple[Any, int]:
@@ -169,6 +161,22 @@ class Folder:
             shutil.move(str(p), dest)
         self._summaries.pop(name, None)
         return target / name
+
+
+def summary_row(name: str, state: Any, version: int) -> dict[str, Any]:
+    """An encounter as the home page lists it: its title, ruleset, round, who is to act (by name)."""
+    acting = state.fighter(state.turn.active)
+    return {
+        "name": name,
+        "title": state.scenario.name,
+        "ruleset": state.ruleset,
+        "round": state.turn.round,
+        "acting": acting.name if acting is not None else "",
+        "acting_side": acting.side if acting is not None else "",
+        "events": version,
+        "fighters": len(state.fighters),
+        "sides": sorted({f.side for f in state.fighters}),
+    }
 
 
 class FolderTables:

@@ -77,7 +77,7 @@ async function load() {
     say(data.message || "This link does not open the GM's page.", "error");
     return;
   }
-  $("folder").textContent = `Logs in ${data.folder}`;
+  $("folder").textContent = data.folder;
   $("encounters").replaceChildren(...(data.encounters.length ? data.encounters.map(encounterRow)
     : [h("li", { class: "empty" }, "No encounter yet: press New encounter.")]));
   $("drafts").replaceChildren(...(data.drafts.length ? data.drafts.map(draftRow)
