@@ -200,6 +200,26 @@ class FolderTables:
         await response(scope, receive, send)
 
 
+def answering_errors(routes: list[Any]) -> list[Route]:
+    """The home's routes, each answering a log it can't read (500) or a database it can't reach (503)
+    with the one error shape, never a traceback (an encounter's own app does so for its routes)."""
+
+    def guarded(route: Route) -> Route:
+        inner = route.endpoint
+
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await inner(request)  # type: ignore[no-any-return]
+            except Unavailable as exc:
+                return error(503, "unavailable", str(exc))
+            except InputError as exc:
+                return error(500, "log unreadable", str(exc))
+
+        return Route(route.path, endpoint, methods=list(route.methods or ()), name=route.name)
+
+    return [guarded(r) for r in routes]
+
+
 def create_folder_app(folder: str | Path, hosts: tuple[str, ...], exposed: bool = False) -> Starlette:
     """The GM's home page and builder of a folder, and each of its encounters at /e/NAME/."""
     from tabletrail.web.api_board import STATIC
@@ -221,7 +241,7 @@ def create_folder_app(folder: str | Path, hosts: tuple[str, ...], exposed: bool 
     app = Starlette(
         routes=[
             Route("/", index),
-            *routes_of(HOME_ROUTES, home, exposed),
+            *answering_errors(routes_of(HOME_ROUTES, home, exposed)),
             Route("/e/{encounter}", to_slash),
             Mount("/e/{encounter}", app=FolderTables(home)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
