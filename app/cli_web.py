@@ -201,6 +201,7 @@ def register(sub: Any, add: AddVerb) -> None:
 def examples() -> dict[str, str]:
     return {
         "serve": "tabletrail serve fight.jsonl --host 0.0.0.0   # then open the GM link it prints\n"
+        "  tabletrail serve games/   # the GM's home page: every encounter of the folder, and the builder\n"
         "  tabletrail serve postgresql://localhost/test --workers 4   # every encounter, at /e/NAME/",
         "invite": "tabletrail invite fight.jsonl --side blue --label Maya   # prints the link for Maya\n"
         "  tabletrail invite fight.jsonl --watch --qr   # a view-only link for the TV, as a QR code too",

@@ -258,3 +258,51 @@ def test_the_catalogue_is_the_rulesets_own(folder: Path):
         assert [s["name"] for s in rs["settings"]] == [s.name for s in real.all_settings()]
         assert [s["name"] for s in rs["stats"]] == [s.name for s in real.stats]
     assert "rough" in {t["terrain"] for t in data["terrains"]}
+
+
+def test_serve_on_a_folder_prints_the_gm_home_link_and_answers_it(tmp_path: Path):
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    log = new_log(tmp_path)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tabletrail", "serve", str(tmp_path), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith(
+            f"serving the encounters of {tmp_path} at http://127.0.0.1:{port}/"
+        )
+        link = proc.stdout.readline().strip()
+        assert f"http://127.0.0.1:{port}/home/tt1." in link
+        token = link.rsplit("/", 1)[1]
+        listed = None
+        for _ in range(100):
+            try:
+                listed = httpx.get(
+                    f"http://127.0.0.1:{port}/api/home", headers=bearer(token), timeout=1
+                ).json()
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        assert listed is not None and [e["name"] for e in listed["encounters"]] == [log.name]
+        assert httpx.get(f"http://127.0.0.1:{port}/home/{token}", timeout=5).status_code == 200
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "stopped serving" in out
