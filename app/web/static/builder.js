@@ -2,15 +2,19 @@
 // decodes to). Each change sends the whole draft; the server keeps it only if the scenario reader
 // `tabletrail new` uses accepts it, else it names the field and the page shows why beside it.
 import { $, api, buildHref, h, homeHref, TOKEN, BASE } from "./home-api.js";
+import { sideColour as boardSideColour } from "./board.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const SIDE_COLOURS = ["#2f6fd6", "#d23c2c", "#2e9d57", "#b7791f", "#7b4bc4", "#0f8a8a"];
-const TERRAIN_COLOURS = {
-  floor: "#f4f1ea", wall: "#4a4a4a", rough: "#c8b27a", difficult: "#c8b27a", water: "#8fc1e8",
-  "deep-water": "#3f7fbf", slippery: "#cfe6ef", unstable: "#d9b48a", soft: "#d8cfa5", hazard: "#f08a5d",
-  trap: "#e06666", ladder: "#a67c52", stairs: "#b9a58a", gap: "#222", obstacle: "#8a7f70", ledge: "#9c8868",
-  stable: "#7f8c8d",
-};
+// The terrains' colours are the table's own (table.css, `.t-rough { fill: … }`), read once at start.
+const TERRAIN_COLOURS = {};
+async function readTerrainColours() {
+  try {
+    const css = await (await fetch(`${BASE}/static/table.css`)).text();
+    for (const m of css.matchAll(/((?:\.t-[a-z-]+\s*,?\s*)+)\{\s*fill:\s*(#[0-9a-fA-F]{3,6})/g)) {
+      for (const t of m[1].matchAll(/\.t-([a-z-]+)/g)) TERRAIN_COLOURS[t[1]] = m[2];
+    }
+  } catch (_) { /* the cells are then drawn grey: nothing else depends on it */ }
+}
 const WALL_STYLE = { both: ["#222", ""], movement: ["#8a4b12", "2 3"], sight: ["#6b3fa0", "7 4"] };
 const WALL_WORDS = { both: "Wall", movement: "Railing (stops walking)", sight: "Sight-only wall" };
 
@@ -168,15 +172,18 @@ function tools() {
   const btn = (label, tool, title, swatch) => h("button", {
     type: "button", "aria-pressed": String(sameTool(tool)), title, "data-tool": toolName(tool),
     onclick: () => { S.tool = tool; if (tool.kind === "fighter") showTab("fighters"); render(); },
-  }, swatch ? h("span", { class: "sw", style: `background:${swatch}` }) : null, label);
+  }, swatch ? h("span", { class: "sw", style: swatch.startsWith("#") ? `background:${swatch}` : swatch }) : null, label);
+  const line = (b) => `border:0;border-radius:0;height:0;border-top:4px ${WALL_STYLE[b][1] ? "dashed" : "solid"} ${WALL_STYLE[b][0]}`;
   const terrains = S.cat.terrains.map((t) => btn(t.terrain, { kind: "terrain", terrain: t.terrain },
     `Paint ${t.terrain} (${t.tags.join(", ")}): tap or drag over cells`, TERRAIN_COLOURS[t.terrain] || "#ccc"));
   const walls = S.cat.wall_blocks.slice().reverse().map((b) => btn(WALL_WORDS[b], { kind: "wall", blocks: b },
-    `Draw ${WALL_WORDS[b].toLowerCase()} on cell edges: tap an edge, or drag along a grid line; tap it again to take it away`));
+    `Draw ${WALL_WORDS[b].toLowerCase()} on cell edges: tap an edge, or drag along a grid line; tap it again to take it away`,
+    line(b)));
   return [
     ...terrains, h("span", { class: "sep" }),
     ...walls,
-    btn("Door", { kind: "door" }, "Put a door on the edge between two cells: tap again to open it, again to take it away"),
+    btn("Door", { kind: "door" }, "Put a door on the edge between two cells: tap again to open it, again to take it away",
+      "#8b5a2b"),
     h("span", { class: "sep" }),
     btn("Fighter", { kind: "fighter" }, `Place a fighter: tap a cell (${rs.title})`),
   ];
@@ -201,12 +208,11 @@ function svg(tag, attrs) {
 }
 
 function sideColour(side) {
+  // the table's own colours (board.js): the scenario's [sides] colour, a side's named colour, its palette
   const sides = [...new Set(S.raw.fighters.map((f) => f.side))];
-  const given = S.raw.sides && S.raw.sides[side] && S.raw.sides[side].colour;
-  if (given) return given;
-  if (side === "blue") return SIDE_COLOURS[0];
-  if (side === "red") return SIDE_COLOURS[1];
-  return SIDE_COLOURS[(2 + Math.max(0, sides.indexOf(side))) % SIDE_COLOURS.length];
+  const colours = {};
+  for (const [k, v] of Object.entries(S.raw.sides || {})) if (v && v.colour) colours[k] = v.colour;
+  return boardSideColour({ side_colours: colours, sides }, side);
 }
 
 function drawBoard() {
@@ -847,6 +853,7 @@ async function main() {
   const { status, data } = await api("GET", "/api/home/rulesets");
   if (status !== 200) { showProblem({ field: "", message: data.message }); return; }
   S.cat = data;
+  await readTerrainColours();
   document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
   const board = $("board");
   board.addEventListener("pointerdown", onDown);
