@@ -140,6 +140,20 @@ def test_a_draft_is_checked_by_the_reader_and_refused_at_its_field_saving_nothin
     assert (folder / ".drafts" / f"{draft['name']}.json").read_bytes() == kept
 
 
+def test_a_new_draft_is_refused_at_its_field_and_keeps_nothing(folder: Path):
+    client, _ = home_client(folder)
+    for body, field in (
+        ({"name": " ", "ruleset": "initiative-yards"}, "encounter.name"),
+        ({"name": "x", "ruleset": "chess"}, "encounter.ruleset"),
+        ({"name": "x", "ruleset": "initiative-yards", "width": 0}, "map.rows"),
+        ({"name": "x", "ruleset": "initiative-yards", "width": 5000}, "map.rows"),
+        ({"name": "x", "scenario": "nowhere.toml"}, "scenario"),
+    ):
+        r = client.post("/api/home/drafts", json=body)
+        assert r.status_code == 422 and r.json()["field"] == field, (body, r.text)
+    assert client.get("/api/home/drafts").json()["drafts"] == []
+
+
 def test_a_draft_without_fighters_is_kept_but_cannot_start(folder: Path):
     client, _ = home_client(folder)
     draft = new_draft(client)

@@ -9,7 +9,6 @@ new` does and answers its GM link and a link (and QR code) for each side and a w
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -103,9 +102,7 @@ def new_draft(call: Call) -> Response:
     """A new draft, kept at once: a blank grid, or a scenario file opened as it was written."""
     home = folder_of(call)
     body: NewDraft = call.body
-    title = body.name.strip()
-    if not title:
-        return refused(Problem("encounter.name", "give the encounter a name"))
+    title = body.name.strip()  # an empty one is the reader's to refuse, at encounter.name
     if body.scenario:
         from tabletrail.events.scenario import load_scenario
         from tabletrail.scenario_toml import raw_of
@@ -122,7 +119,7 @@ def new_draft(call: Call) -> Response:
             return refused(Problem("scenario", str(exc)))
         raw["encounter"]["name"] = title
     else:
-        if body.ruleset not in RULESETS:
+        if body.ruleset not in RULESETS:  # the reader would take any name; a builder offers the known ones
             return refused(Problem("encounter.ruleset", f"choose a ruleset ({', '.join(sorted(RULESETS))})"))
         raw = blank(title, body.ruleset, 1, 1)
         size = _size_problem(raw, body.width, body.height)
@@ -135,13 +132,12 @@ def new_draft(call: Call) -> Response:
 
 
 def _size_problem(raw: dict[str, Any], width: int, height: int) -> Problem | None:
-    """What the reader says of a W x H map, asked before the rows are made (one row, shared)."""
-    probe = copy.deepcopy({**raw, "map": {**raw.get("map", {}), "rows": []}})
-    fill = next(iter(probe["map"].get("legend") or {".": None}))
-    probe["map"]["rows"] = [fill * max(width, 0)] * max(height, 0)
-    probe["map"].setdefault("legend", {".": {"terrain": "floor"}})
-    if width < 1 or height < 1:
+    """What the reader says of a W x H map, asked before the rows are made (one row string, shared by
+    every row: a 4,000 x 4,000 map asked about costs 4,000 characters, not 16 million)."""
+    if width < 1 or height < 1:  # the reader takes a map of empty rows: no cell, so nothing to place
         return Problem("map.rows", f"a {width} x {height} map: a map has at least one row and one column")
+    legend = raw.get("map", {}).get("legend") or {".": {"terrain": "floor"}}
+    probe = {**raw, "map": {"rows": [next(iter(legend)) * width] * height, "legend": legend}}
     problem = check(probe, None)
     return problem if problem is not None and problem.field.startswith("map.rows") else None
 

@@ -16,7 +16,8 @@ async function readTerrainColours() {
   } catch (_) { /* the cells are then drawn grey: nothing else depends on it */ }
 }
 const WALL_STYLE = { both: ["#222", ""], movement: ["#8a4b12", "2 3"], sight: ["#6b3fa0", "7 4"] };
-const WALL_WORDS = { both: "Wall", movement: "Railing (stops walking)", sight: "Sight-only wall" };
+const WALL_WORDS = { both: "Wall", movement: "Railing (stops walking, not sight)", sight: "Sight-only wall" };
+const WALL_TOOLS = { both: "Wall", movement: "Railing", sight: "Sight wall" };
 
 const S = {
   cat: null, draft: null, raw: null, undo: [], redo: [], tool: { kind: "terrain", terrain: "rough" },
@@ -176,7 +177,7 @@ function tools() {
   const line = (b) => `border:0;border-radius:0;height:0;border-top:4px ${WALL_STYLE[b][1] ? "dashed" : "solid"} ${WALL_STYLE[b][0]}`;
   const terrains = S.cat.terrains.map((t) => btn(t.terrain, { kind: "terrain", terrain: t.terrain },
     `Paint ${t.terrain} (${t.tags.join(", ")}): tap or drag over cells`, TERRAIN_COLOURS[t.terrain] || "#ccc"));
-  const walls = S.cat.wall_blocks.slice().reverse().map((b) => btn(WALL_WORDS[b], { kind: "wall", blocks: b },
+  const walls = S.cat.wall_blocks.slice().reverse().map((b) => btn(WALL_TOOLS[b], { kind: "wall", blocks: b },
     `Draw ${WALL_WORDS[b].toLowerCase()} on cell edges: tap an edge, or drag along a grid line; tap it again to take it away`,
     line(b)));
   return [
