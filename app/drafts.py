@@ -139,6 +139,10 @@ class Drafts:
         """The draft's battle-map picture, if it has one."""
         return None
 
+    def adopt_picture(self, name: str, raw: dict[str, Any]) -> None:
+        """A scenario file's picture, opened as a draft, kept as the draft's own (where pictures are kept)."""
+        raw.pop("picture", None)
+
     def _begin(self, name: str, raw: dict[str, Any]) -> str:
         """Start the checked scenario as `tabletrail new` would; the new encounter's name."""
         raise NotImplementedError
@@ -229,8 +233,7 @@ class Drafts:
         kept, problem = self.save(name, raw, report=report)
         if imported.picture is None or not self.keeps_pictures or (problem and not unfinished(raw, problem)):
             return kept, problem
-        kind = sniff(imported.picture)
-        suffix = ".jpg" if kind is not None and kind.kind == "jpeg" else f".{kind.kind if kind else 'png'}"
+        suffix = picture_suffix(imported.picture)
         raw["picture"] = {**made["picture"], "file": self._keep_picture(name, imported.picture, suffix)}
         return self.save(name, raw, report=report)
 
@@ -245,6 +248,12 @@ class Drafts:
         began = self._begin(name, raw)
         self.delete(name)
         return began
+
+
+def picture_suffix(data: bytes) -> str:
+    """The file suffix of a picture, told by its bytes (as `import-map` names the picture it writes)."""
+    kind = sniff(data)
+    return ".jpg" if kind is not None and kind.kind == "jpeg" else f".{kind.kind if kind else 'png'}"
 
 
 def begin_from_file(scenario_path: Path, store: Any) -> None:
@@ -322,7 +331,17 @@ class FolderDrafts(Drafts):
         if not isinstance(file, str):
             return None
         path = (self.dir / file).resolve()
-        return path if path.is_file() else None
+        # only a picture kept with the drafts is served: a draft naming a file elsewhere shows none
+        return path if path.is_file() and path.parent == self.dir.resolve() else None
+
+    def adopt_picture(self, name: str, raw: dict[str, Any]) -> None:
+        """A scenario file's picture, opened as a draft, copied to be the draft's own."""
+        pic = raw.get("picture")
+        source = Path(pic["file"]) if isinstance(pic, dict) and isinstance(pic.get("file"), str) else None
+        if source is None or not source.is_file():
+            return
+        data = source.read_bytes()
+        pic["file"] = self._keep_picture(name, data, picture_suffix(data))
 
     def _begin(self, name: str, raw: dict[str, Any]) -> str:
         """The scenario written beside the folder's encounters as NAME.toml (its picture as NAME.png),

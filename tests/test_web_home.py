@@ -320,3 +320,24 @@ def test_serve_on_a_folder_prints_the_gm_home_link_and_answers_it(tmp_path: Path
             proc.communicate()
     assert proc.returncode == 0, err
     assert "stopped serving" in out
+
+
+def test_a_started_maps_picture_goes_with_its_copy_and_a_draft_serves_only_its_own(folder: Path):
+    client, _ = home_client(folder)
+    draft = new_draft(client, ruleset="speed-meters")
+    client.post(f"/api/home/drafts/{draft['name']}/map", content=CAVE.read_bytes())
+    scenario = client.get(f"/api/home/drafts/{draft['name']}").json()["scenario"]
+    scenario["fighters"] = [{"id": "ari", "side": "blue", "at": [5, 5], "speed": 6}]
+    assert client.put(f"/api/home/drafts/{draft['name']}", json={"scenario": scenario}).status_code == 200
+    log = client.post(f"/api/home/drafts/{draft['name']}/start").json()["encounter"]
+    picture = folder / f"{Path(log).stem}.png"
+    assert picture.is_file()  # beside the log, as `import-map` then `new` leave it
+    copied = client.post(f"/api/home/encounters/{log}/copy").json()
+    assert Path(copied["scenario"]["picture"]["file"]).parent == Path(".")  # the copy's own picture
+    got = client.get(f"/api/home/drafts/{copied['name']}/picture")
+    assert got.status_code == 200 and got.content == picture.read_bytes()
+    # a draft that names a picture elsewhere on the server is not served it
+    elsewhere = copied["scenario"]
+    elsewhere["picture"]["file"] = str(picture)
+    assert client.put(f"/api/home/drafts/{copied['name']}", json={"scenario": elsewhere}).status_code == 200
+    assert client.get(f"/api/home/drafts/{copied['name']}/picture").status_code == 404

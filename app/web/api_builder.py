@@ -127,6 +127,7 @@ def new_draft(call: Call) -> Response:
             return refused(size)
         raw = blank(title, body.ruleset, body.width, body.height)
     name = home.drafts.new_name(title)
+    home.drafts.adopt_picture(name, raw)
     kept, problem = home.drafts.save(name, raw)
     return _answer(kept, problem) if kept else refused(problem or Problem("", "not kept"))
 

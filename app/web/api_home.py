@@ -145,6 +145,7 @@ def copy_encounter(call: Call) -> Response:
     raw = raw_of(scenario)
     raw["encounter"]["name"] = f"{scenario.name} (copy)"
     draft = home.drafts.new_name(raw["encounter"]["name"])
+    home.drafts.adopt_picture(draft, raw)
     kept, problem = home.drafts.save(draft, raw)
     return b._answer(kept, problem) if kept else b.refused(problem or b.Problem("", "not kept"))
 
