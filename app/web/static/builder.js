@@ -830,6 +830,7 @@ function createForm(fromScenario) {
 }
 
 async function start() {
+  clearTimeout(typing);  // a field's pending check is of a draft that is about to be the encounter
   $("start").disabled = true;
   setSaved("Starting…");
   const { status, data } = await api("POST", `/api/home/drafts/${encodeURIComponent(S.draft.name)}/start`);
