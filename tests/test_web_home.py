@@ -341,3 +341,21 @@ def test_a_started_maps_picture_goes_with_its_copy_and_a_draft_serves_only_its_o
     elsewhere["picture"]["file"] = str(picture)
     assert client.put(f"/api/home/drafts/{copied['name']}", json={"scenario": elsewhere}).status_code == 200
     assert client.get(f"/api/home/drafts/{copied['name']}/picture").status_code == 404
+
+
+@pytest.mark.parametrize("shipped", sorted(p.name for p in (ROOT / "scenarios").glob("*.toml")))
+def test_every_shipped_scenario_opens_in_the_builder_saves_unchanged_and_starts_as_written(
+    folder: Path, shipped: str
+):
+    client, _ = home_client(folder)
+    draft = new_draft(client, scenario=shipped)
+    assert draft["ready"], draft["problem"]
+    again = put(client, draft, draft["scenario"])
+    assert again.status_code == 200, again.text
+    log = folder / client.post(f"/api/home/drafts/{draft['name']}/start").json()["encounter"]
+    assert verify_store(store_for(str(log), heal=False))["ok"]
+    written = load_scenario(ROOT / "scenarios" / shipped)
+    started = Encounter.open(store_for(str(log))).state.scenario
+    assert started.fighters == written.fighters and started.rows == written.rows
+    assert started.legend == written.legend and started.settings == written.settings
+    assert started.wall_specs() == written.wall_specs() and started.door_list() == written.door_list()

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 class NewDraft(msgspec.Struct, forbid_unknown_fields=True):
     """A new draft: a blank grid of W x H, or a copy of a scenario file of the folder (or shipped)."""
 
-    name: str
+    name: str = ""  # a scenario opened keeps its own name when none is given
     ruleset: str = ""
     width: int = 12
     height: int = 10
@@ -117,7 +117,9 @@ def new_draft(call: Call) -> Response:
             raw = raw_of(load_scenario(files[body.scenario]))
         except InputError as exc:
             return refused(Problem("scenario", str(exc)))
-        raw["encounter"]["name"] = title
+        if title:  # else the scenario keeps its own name
+            raw["encounter"]["name"] = title
+        title = str(raw["encounter"]["name"])
     else:
         if body.ruleset not in RULESETS:  # the reader would take any name; a builder offers the known ones
             return refused(Problem("encounter.ruleset", f"choose a ruleset ({', '.join(sorted(RULESETS))})"))

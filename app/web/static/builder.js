@@ -248,7 +248,8 @@ function drawBoard() {
       g.append(r);
       const n = k.height || k.ground || k.depth;
       if (n) {
-        const t = svg("text", { x: x * cell + 3, y: y * cell + 12, "font-size": 11, fill: "#222" });
+        const dark = ["wall", "gap", "deep-water"].includes(k.terrain);
+        const t = svg("text", { x: x * cell + 3, y: y * cell + 12, "font-size": 11, fill: dark ? "#fff" : "#222" });
         t.textContent = (k.depth ? "↓" : "") + n;
         g.append(t);
       }
@@ -823,7 +824,7 @@ function createForm(fromScenario) {
   if (fromScenario) {
     $("from-scenario-box").hidden = false;
     $("from-scenario-name").textContent = fromScenario;
-    $("new-name").value = fromScenario.replace(/\.toml$/, "");
+    $("new-name").placeholder = "the scenario's own name";
     $("create-scenario").addEventListener("click", () => create({ name: $("new-name").value, scenario: fromScenario }));
   }
   $("new-name").focus();
