@@ -213,7 +213,9 @@ def draft_file(folder: Path) -> dict[str, Any]:
     return msgspec.json.decode(path.read_bytes())
 
 
-def phone_moves(browser: Any, url: str, shots: Path) -> None:
+def phone_moves(
+    browser: Any, url: str, shots: Path, start: tuple[int, int] = (1, 1), to: tuple[int, int] = (1, 2)
+) -> None:
     """Blue's phone moves Ari one cell by taps, as a player would."""
     context = browser.new_context(
         viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, is_mobile=True
@@ -225,12 +227,13 @@ def phone_moves(browser: Any, url: str, shots: Path) -> None:
         ari = page.locator('#fighters [data-fid="ari"]')
         expect(ari).to_be_visible()
         ari.tap()
-        target = page.locator('#reach rect.reach[data-x="1"][data-y="2"]')
+        expect(ari).to_have_attribute("data-x", str(start[0]))
+        target = page.locator(f'#reach rect.reach[data-x="{to[0]}"][data-y="{to[1]}"]')
         expect(target).to_be_attached()
         target.tap()
         page.locator("#confirm").tap()
         expect(page.locator("#message")).to_contain_text("Done:")
-        expect(ari).to_have_attribute("data-y", "2")
+        expect(ari).to_have_attribute("data-y", str(to[1]))
         page.screenshot(path=str(shots / "phone-moved.png"))
     finally:
         context.close()
@@ -334,12 +337,24 @@ def test_the_gm_builds_from_a_universal_vtt_file(
             kept = draft_file(folder)["scenario"]
             assert kept["map"]["walls"] and kept["picture"]["file"].endswith(".png")
             place_fighters_in_cave(gm)
+            built = draft_file(folder)["scenario"]
+            drafted = parse_scenario(built, source="draft", folder=folder / ".drafts")
             links = start(gm)
             (log,) = folder.glob("*.db")
             assert verify_store(store_for(str(log), heal=False))["ok"]
             state = Encounter.open(store_for(str(log))).state
-            assert state.scenario.wall_list() and state.scenario.picture.sha256
-            assert set(links) == {"gm", "blue", "red", "watcher"}
+            assert state.scenario.wall_list() and set(links) == {"gm", "blue", "red", "watcher"}
+            # the builder's scenario, its picture now beside the log: the same bytes, another place
+            assert state.scenario.picture.sha256 == drafted.picture.sha256
+            assert state.scenario.picture.file == str(folder / Path(state.scenario.picture.file).name)
+            assert msgspec.structs.replace(state.scenario, picture=drafted.picture) == drafted
+            phone_moves(browser, links["blue"], shots, start=(4, 4), to=(4, 5))
+            assert verify_store(store_for(str(log), heal=False))["ok"]
+            page.goto(served.home)
+            gm.tap(f'[data-encounter="{log.name}"] details.menu summary')
+            with page.expect_download() as download:
+                gm.tap(f'[data-encounter="{log.name}"] .menu-items button:text("Scenario (TOML)")')
+            same_first_line(log, Path(download.value.path()).read_bytes(), folder)
         assert not page.errors
     finally:
         context.close()
