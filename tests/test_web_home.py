@@ -135,6 +135,12 @@ def test_a_draft_is_checked_by_the_reader_and_refused_at_its_field_saving_nothin
     r = put(client, draft, bad)
     assert r.status_code == 422 and r.json()["field"] == "fighters[0].at"
     assert "wall" in r.json()["message"]
+    r = client.post(
+        f"/api/home/drafts/{draft['name']}/grid", json={"width": 2000, "height": 2000, "check": True}
+    )
+    assert r.status_code == 422 and r.json()["field"] == "map.rows"
+    r = client.post(f"/api/home/drafts/{draft['name']}/grid", json={"width": 20, "height": 20, "check": True})
+    assert r.status_code == 200 and r.json() == {"problem": None}  # checked, not made
     r = client.post(f"/api/home/drafts/{draft['name']}/grid", json={"width": 2000, "height": 2000})
     assert r.status_code == 422 and r.json()["field"] == "map.rows" and "MAX_MAP_CELLS" in r.json()["message"]
     assert (folder / ".drafts" / f"{draft['name']}.json").read_bytes() == kept

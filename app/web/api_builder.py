@@ -45,6 +45,7 @@ class DraftBody(msgspec.Struct, forbid_unknown_fields=True):
 class GridBody(msgspec.Struct, forbid_unknown_fields=True):
     width: int
     height: int
+    check: bool = False  # only say what the reader would: the size fields checked as they are typed
 
 
 def folder_of(call: Call) -> Folder:
@@ -186,6 +187,8 @@ def grid(call: Call) -> Response:
     size = _size_problem(raw, body.width, body.height)
     if size is not None:
         return refused(size, home.drafts.load(name))
+    if body.check:
+        return JSONResponse({"problem": None})
     return _answer(*home.drafts.save(name, resized(raw, body.width, body.height)))
 
 

@@ -703,6 +703,13 @@ function renderMap() {
   const tab = $("tab-map");
   const w = h("input", { id: "grid-w", type: "number", min: 1, value: String(width()), "data-field": "map.rows", inputmode: "numeric" });
   const hh = h("input", { id: "grid-h", type: "number", min: 1, value: String(height()), inputmode: "numeric" });
+  const sizeTyped = debounced(async () => {  // checked as typed; the map changes only on Resize
+    const body = { width: Number(w.value), height: Number(hh.value), check: true };
+    const { status, data } = await api("POST", `/api/home/drafts/${encodeURIComponent(S.draft.name)}/grid`, body);
+    showProblem(status === 200 ? null : data);
+  });
+  w.addEventListener("input", sizeTyped);
+  hh.addEventListener("input", sizeTyped);
   const file = h("input", { id: "uvtt", type: "file", accept: ".dd2vtt,.df2vtt,.uvtt,application/json", "data-field": "map.file" });
   file.addEventListener("change", () => { if (file.files[0]) uploadMap(file.files[0]); });
   const doors = (S.raw.map.doors || []).map((d, i) => {
