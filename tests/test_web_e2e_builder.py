@@ -474,3 +474,40 @@ def test_the_home_and_builder_pages_hold_no_command_syntax_rule_id_or_fighter_id
             assert "Ari (blue) to act" in text  # the fighter's name, not its id
     finally:
         context.close()
+
+
+def test_undo_and_redo_inside_the_builder_go_back_and_forth_on_the_server(tmp_path: Path, browser: Any):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    context, page = screen(browser, TABLET, True)
+    try:
+        with Serving(folder) as served:
+            gm = Gm(page, shots_for(tmp_path, "undo"), True)
+            open_builder(gm, served.home, "Cellar room", "initiative-yards")
+            blank = draft_file(folder)["scenario"]
+            paint_room(gm)
+            painted = draft_file(folder)["scenario"]
+            for _ in range(4):  # the door, the wall, the sight-only wall, the rough cells
+                gm.tap("#undo")
+                gm.kept()
+            assert draft_file(folder)["scenario"] == blank
+            expect(page.locator("#undo")).to_be_disabled()
+            expect(page.locator('#board rect[data-terrain="rough"]')).to_have_count(0)
+            gm.shot("all-undone")
+            for _ in range(4):
+                gm.tap("#redo")
+                gm.kept()
+            assert draft_file(folder)["scenario"] == painted
+            expect(page.locator('#board rect[data-terrain="rough"]')).to_have_count(3)
+            expect(page.locator("#board [data-door]")).to_have_count(1)
+            gm.tap("#undo")  # the door again, then a new change: redo has nothing left
+            gm.kept()
+            gm.tap("[data-tool='terrain:water']")
+            gm.tap_at(0.5, 9.5)
+            gm.kept()
+            expect(page.locator("#redo")).to_be_disabled()
+            assert draft_file(folder)["scenario"]["map"].get("doors") is None
+            gm.shot("undo-then-new-change")
+        assert not page.errors
+    finally:
+        context.close()
