@@ -36,6 +36,7 @@ from tabletrail.web import (
     api_invites,
     api_phone,
     api_reach,
+    api_ruler,
     api_stream,
 )
 from tabletrail.web.bodies import CommandBody, InviteBody, UndoBody
@@ -134,6 +135,12 @@ ROUTES: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/reach", api_reach.reachable, WATCHER,
              "the reachable area: cost and route per cell, and why it can't move now", params=(FIGHTER,),
              answers={200: A.ReachArea, 404: E}, tag="board"),
+    Endpoint("GET", "/api/ruler", api_ruler.ruler, WATCHER,
+             "the free ruler: the distance between two cells, and what going there would cost a fighter now",
+             params=(Param("from", str, "a cell x,y", required=True),
+                     Param("to", str, "a cell x,y", required=True),
+                     Param("fighter", str, "whose cost (else the fighter on `from`, if any)")),
+             answers={200: dict[str, Any], 400: E, 404: E}, tag="board"),
     Endpoint("GET", "/api/options", api_board.options, PLAYER,
              "the quick commands for a fighter, each with its dry run's verdict now", params=(FIGHTER,),
              answers={200: A.Options, 404: E}, tag="commands"),
