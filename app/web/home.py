@@ -37,7 +37,6 @@ from tabletrail.web.wire import error, notice
 HOME_KEY = ".tabletrail-home.key"  # the folder's own key: the home link's digest is bound to it
 HOME_INVITES = ".tabletrail-home.invites"
 ARCHIVE = "archive"
-LOG_SUFFIXES = (".db", ".jsonl")
 LOG_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.(db|jsonl)$")
 
 
@@ -266,6 +265,13 @@ def serve_folder(folder: str, port: int, host: str = "127.0.0.1", allow: tuple[s
     # Only a link's digest is kept, so each start makes one to print; the links printed before, a GM's
     # bookmarks, keep working.
     _, token = home.invites.make(GM, label=SESSION)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            for opened in list(home.apps.values()):  # end the live streams: open pages don't hold the exit
+                opened.state.table.closing.set()
+            super().handle_exit(sig, frame)
+
     config = guard.config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
     shown = host if host not in ("0.0.0.0", "::") else (lan_address() or "127.0.0.1")
     shown = f"[{shown}]" if ":" in shown else shown
@@ -279,10 +285,8 @@ def serve_folder(folder: str, port: int, host: str = "127.0.0.1", allow: tuple[s
             flush=True,
         )
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.Server(config).run()
-    for app_ in list(home.apps.values()):
-        app_.state.table.closing.set()
+        Server(config).run()
     print(f"stopped serving {folder}", flush=True)
 
 
-__all__ = ["GM", "Folder", "create_folder_app", "folder_key", "serve_folder"]
+__all__ = ["Folder", "create_folder_app", "folder_key", "serve_folder"]
