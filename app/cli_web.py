@@ -6,6 +6,7 @@ import argparse
 import ipaddress
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
@@ -39,6 +40,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from tabletrail.web.server import serve
     except ImportError as exc:  # a broken install
         raise InputError(f"serve: the table view's packages are missing: reinstall ({exc})") from None
+    if Path(args.log).is_dir():  # a folder of encounters: the GM's home page and builder, every log of it
+        from tabletrail.web.home import serve_folder
+
+        serve_folder(args.log, args.port, args.host, tuple(args.allow_host))
+        return 0
     if is_url(args.log):
         from tabletrail.web.hosted import serve_hosted
 
@@ -163,8 +169,9 @@ def register(sub: Any, add: AddVerb) -> None:
     )
     p.add_argument(
         "log",
-        help="the encounter's log (made by tabletrail new), or a PostgreSQL database URL: every encounter "
-        "in it, each at /e/NAME/",
+        help="the encounter's log (made by tabletrail new), a folder (the GM's home page and encounter "
+        "builder, every log in it at /e/NAME/), or a PostgreSQL database URL: every encounter in it, each "
+        "at /e/NAME/",
     )
     p.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
@@ -226,6 +233,7 @@ def register(sub: Any, add: AddVerb) -> None:
 def examples() -> dict[str, str]:
     return {
         "serve": "tabletrail serve fight.jsonl --host 0.0.0.0   # then open the GM link it prints\n"
+        "  tabletrail serve games/   # the GM's home page: every encounter of the folder, and the builder\n"
         "  tabletrail serve postgresql://localhost/test --workers 4   # every encounter, at /e/NAME/",
         "invite": "tabletrail invite fight.jsonl --side blue --label Maya   # prints the link for Maya\n"
         "  tabletrail invite fight.jsonl --watch --qr   # a view-only link for the TV, as a QR code too",

@@ -138,9 +138,12 @@ def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlet
         yield
         await tables.broker.stop()
 
+    from tabletrail.web.home_db import home_routes  # the GM's home page and builder (issue 38)
+
     app = Starlette(
         routes=[
             Route("/", index),
+            *home_routes(url, tables),
             Route("/e/{encounter}", to_slash),
             Mount("/e/{encounter}", app=tables),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -179,6 +182,9 @@ def serve_hosted(
         f"links: tabletrail invite '{shown.split('?')[0]}?encounter={name}' --gm --url {where}/e/{name}",
         flush=True,
     )
+    from tabletrail.web.home_db import home_link
+
+    print(f"GM home page (a bearer secret: yours alone): {where}/home/{home_link(url)}", flush=True)
     print("(Ctrl+C stops)", flush=True)
     options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 2, "workers": workers}
     # Each worker speaks the guarded protocol (app/web/guard.py): a request's head and body must arrive in

@@ -37,6 +37,7 @@ from tabletrail.web import (
     api_invites,
     api_phone,
     api_reach,
+    api_ruler,
     api_stream,
 )
 from tabletrail.web.api_stream import STREAM_SECONDS
@@ -141,6 +142,12 @@ ROUTES: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/reach", api_reach.reachable, WATCHER,
              "the reachable area: cost and route per cell, and why it can't move now", params=(FIGHTER,),
              answers={200: A.ReachArea, 404: E}, tag="board"),
+    Endpoint("GET", "/api/ruler", api_ruler.ruler, WATCHER,
+             "the free ruler: the distance between two cells, and what going there would cost a fighter now",
+             params=(Param("from", str, "a cell x,y", required=True),
+                     Param("to", str, "a cell x,y", required=True),
+                     Param("fighter", str, "whose cost (else the fighter on `from`, if any)")),
+             answers={200: dict[str, Any], 400: E, 404: E}, tag="board"),
     Endpoint("GET", "/api/options", api_board.options, PLAYER,
              "the quick commands for a fighter, each with its dry run's verdict now", params=(FIGHTER,),
              answers={200: A.Options, 404: E}, tag="commands"),
@@ -221,6 +228,14 @@ def _by_method(
         return await methods["GET" if request.method == "HEAD" else request.method](request)
 
     return endpoint
+
+
+def routes_of(endpoints: tuple[Endpoint, ...], target: Any, exposed: bool = False) -> list[BaseRoute]:
+    """The Starlette routes of another route table, guarded as ROUTES are: the GM's home page of a served
+    folder (app/web/api_home.py). `target` is what its handlers are about; its `invites` check the token."""
+    return [
+        Route(e.path, _asgi(e, target, exposed, None), methods=[e.method], name=e.name) for e in endpoints
+    ]
 
 
 def _asgi(
