@@ -243,7 +243,7 @@ def _beside(table: Table, name: str) -> Path:
             "start one from Foundry",
             409,
         )
-    served: Path = getattr(table, "served", table.path)  # the log `serve` was given, before any scene
+    served: Path = table.served  # the log `serve` was given, before any scene
     stem = slug(name, "scene")
     suffix = served.suffix or ".jsonl"
     for n in range(1, 1000):
@@ -255,14 +255,7 @@ def _beside(table: Table, name: str) -> Path:
 
 def play(table: Table, path: Path) -> None:
     """The table plays another log from now on; its links (kept with the served log) stay valid."""
-    with table.lock:
-        table.served = getattr(table, "served", table.path)  # type: ignore[attr-defined]
-        table.path = path
-        table.store = store_for(str(path))
-        table._enc = None
-        table._mark = None
-        table._encoded = (None, -1, {})
-        table.live()
+    table.switch(path)
 
 
 def _toml(text: str) -> dict[str, Any]:

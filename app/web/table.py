@@ -76,6 +76,7 @@ class Table:
 
     def __init__(self, path: str | Path, store: Store | None = None, heard: Heard | None = None) -> None:
         self.path = Path(path)
+        self.served = self.path  # the log `serve` was given: the Foundry bridge may play another (switch)
         self.store = store if store is not None else store_for(str(path))
         self.lock = Hold()
         self._enc: Encounter | None = None
@@ -90,6 +91,17 @@ class Table:
         # so `encoded_at` can read it without the lock.
         self._encoded: tuple[Encounter | None, int, dict[Encoded, bytes]] = (None, -1, {})
         self._pictures: dict[str, tuple[Path, int, int]] = {}  # sha256 -> the file found, its size, mtime
+
+    def switch(self, path: Path) -> None:
+        """Play another log from now on (the Foundry bridge's scene): what was read and encoded of the
+        old one is dropped; the links, kept with the log `serve` was given, stay valid."""
+        with self.lock:
+            self.path = path
+            self.store = store_for(str(path))
+            self._enc = None
+            self._mark = None
+            self._encoded = (None, -1, {})
+            self.live()
 
     def picture_file(self, spec: PictureSpec) -> Path | None:
         """The battle-map picture the scenario pinned: at the path kept in the log, else by its name
