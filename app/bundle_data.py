@@ -10,7 +10,6 @@ most of theirs.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,8 +20,8 @@ from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.events.log import Record
-from tabletrail.projections import audit
-from tabletrail.projections.audit.parts import _status, plain, rule_words
+from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
+from tabletrail.projections.audit.parts import RulingsInForce, plain, rule_words
 from tabletrail.projections.timeline import Timeline
 from tabletrail.render import Words
 from tabletrail.web import views
@@ -114,13 +113,6 @@ class Lines:
         return out
 
 
-def _frozen(t: Timeline) -> Timeline:
-    """A copy of the timeline as it stands, for explain to read while the fold goes on."""
-    out = copy.copy(t)
-    out.applied, out.undone, out.abandoned = list(t.applied), list(t.undone), set(t.abandoned)
-    return out
-
-
 def _batches(records: Sequence[Record]) -> list[list[Record]]:
     groups: list[list[Record]] = []
     for r in records:
@@ -161,11 +153,16 @@ def carry(
     explanation, and so are the settings a ruling changed: the rules of the server's per-role
     redaction (a player's screen), applied to what a bundle carries.
     """
-    whole = Timeline.of(records[:last])
+    whole = Timeline()
+    whole.extend(records[:last])
     began = records[0].event.settings  # type: ignore[attr-defined]  # set openly, as the encounter began
     rs = get_ruleset(records[0].event.scenario.ruleset)  # type: ignore[attr-defined]
     words = Words(rs)
     running = Timeline()
+    in_force = RulingsInForce()
+    refused_after: dict[int, list[Any]] = {}
+    for x in refused:
+        refused_after.setdefault(getattr(x, "after_seq", None), []).append(x)  # type: ignore[arg-type]
     strings = Lines()
     base: dict[str, Any] | None = None
     previous: dict[str, Any] = {}
@@ -175,21 +172,27 @@ def carry(
     last_state: EncounterState | None = None
     last_board: dict[str, Any] = {}
     for batch in _batches(records[:last]):
-        before = _frozen(running) if running.state is not None else None
+        before = running.state
+        rulings_before = in_force.now() if before is not None and batch[0].seq >= first else []
         boards = []
         for r in batch:
             running.apply(r)
+            in_force.apply(r)
             if r.seq >= first:
                 if running.state is not last_state:  # a command's header changes nothing: same board
                     last_state, last_board = running.state, board_view(running.state, rulings)  # type: ignore[arg-type]
                 boards.append(last_board)
         if not boards:
             continue
-        end = batch[-1].seq
-        data = audit.explain(
-            records[:end], batch[0].seq, refused, where, timelines=(before, _frozen(running), whole)
+        around = Around(
+            before=before,
+            after=running.state,  # type: ignore[arg-type]
+            whole=whole,
+            rulings=rulings_before,
+            target=target_batch(records, whole, batch[0].event),
+            refused=refused_after.get(batch[0].seq - 1, []),
         )
-        data["status"] = _status(whole, batch[0].batch)
+        data = explain_batch(batch, batch[0].seq, around)
         if not rulings:  # a player's: no ruling's words, no cell ruled, no setting a ruling changed
             data["rulings"] = {"in_force": [], "cells": [], "made_here": []}
             data["settings"] = [s for s in data["settings"] if began.get(s["name"], _NONE) == s["value"]]
