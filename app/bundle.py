@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore, Record, Store, line_hash
+from tabletrail.events.log import MemoryStore, Record, Store, chain_broken, line_hash
 from tabletrail.events.picture import PictureSpec
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Undone
 
@@ -411,8 +411,10 @@ def check_chain(bundle: Bundle, key: bytes = b"") -> dict[str, Any]:
             finding = _finding(
                 n,
                 "chain",
-                f"line {n} does not carry the hash of line {n - 1}: line {n - 1} was edited, "
-                "or a line was inserted, deleted or moved here",
+                f"line {n} does not carry the hash of line {n - 1} recorded with this range: it was changed, "
+                "or the range does not follow that line"
+                if n == lo > 1
+                else chain_broken(n),
             )
             break
         if record.seq != n:
