@@ -80,3 +80,13 @@ def with_words(path: Path, words: dict[str, Any], out: Path) -> Path:
     )
     out.write_bytes(data)
     return out
+
+
+HEAD = re.compile(rb'(<script type="application/json" id="tt-head">)([^<]*)(</script>)')
+
+
+def with_head(path: Path, head: dict[str, Any], out: Path) -> Path:
+    """A copy of the bundle with another header (its claims edited), everything else unchanged."""
+    text = json.dumps(head, separators=(",", ":")).replace("<", "\\u003c").encode()
+    out.write_bytes(HEAD.sub(lambda m: m.group(1) + text + m.group(3), path.read_bytes(), count=1))
+    return out

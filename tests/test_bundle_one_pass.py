@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 from support import do, encounter
-from tabletrail.core.refusal import Rejection
 from tabletrail.bundle_data import carry
 from tabletrail.cli_audit import explain_text, explain_texts
+from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.projections import audit
@@ -41,7 +41,8 @@ def played() -> Encounter:
     enc = encounter(arena(speed=5))
     for n, text in enumerate(PLAY):
         if n == 5:
-            assert isinstance(enc.execute(parse("move a 2,2"), "move a 2,2"), Rejection)  # kept beside the log
+            refused = enc.execute(parse("move a 2,2"), "move a 2,2")  # kept beside the log
+            assert isinstance(refused, Rejection)
         do(enc, text)
     return enc
 
