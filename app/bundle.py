@@ -84,6 +84,16 @@ def withheld_from_players(records: Sequence[Record]) -> dict[int, str]:
     return out
 
 
+def _check_at(at: int | None, length: int, lo: int, hi: int) -> None:
+    """The event a page opens at: in the log, and in the range carried."""
+    if at is None:
+        return
+    if not 1 <= at <= length:
+        raise InputError(f"--at: {at} is outside the log (events 1 to {length})")
+    if not lo <= at <= hi:
+        raise InputError(f"--at: {at} is outside the range carried ({lo} to {hi})")
+
+
 def _range(records: Sequence[Record], at: int | None, first: int | None, last: int | None) -> tuple[int, int]:
     n = len(records)
     for flag, value in (("--at", at), ("--from", first), ("--to", last)):
@@ -92,8 +102,7 @@ def _range(records: Sequence[Record], at: int | None, first: int | None, last: i
     lo, hi = first or 1, last or n
     if lo > hi:
         raise InputError(f"--from {lo} comes after --to {hi}: nothing to carry")
-    if at is not None and not lo <= at <= hi:
-        raise InputError(f"--at: {at} is outside the range carried ({lo} to {hi})")
+    _check_at(at, n, lo, hi)
     # A range holds whole batches (one command each), so the lines carried can be re-decided.
     for flag, seq, edge in (("--from", lo, "starts"), ("--to", hi, "ends")):
         batch = records[seq - 1].batch
@@ -121,6 +130,21 @@ def picture_bytes(spec: PictureSpec, log: str | Path | None) -> bytes | None:
     return None
 
 
+@dataclass(frozen=True)
+class Made:
+    """A bundle made and packed, before the page around it: a server keeps it for every request
+    of a side at one version, whatever event each asks the page to open at (`page`)."""
+
+    head: dict[str, Any]  # tt-head, its "at" the last event carried
+    lines: str  # tt-lines, packed
+    words: str  # tt-words, packed
+
+    def page(self, at: int | None = None) -> bytes:
+        """The HTML page, opening at event `at` (the last carried by default)."""
+        _check_at(at, self.head["length"], self.head["first"], self.head["last"])
+        return page({**self.head, "at": at or self.head["last"]}, self.lines, self.words)
+
+
 def build(
     store: Store,
     *,
@@ -137,12 +161,33 @@ def build(
     `find_picture` gives the battle map's bytes (the server's own finder); by default they
     are looked for where the scenario had them and beside `log_path`.
     """
+    made = make(store, role=role, at=at, first=first, last=last, log_path=log_path, find_picture=find_picture)
+    return made.page(at)
+
+
+def make(
+    store: Store,
+    *,
+    role: str = GM,
+    at: int | None = None,
+    first: int | None = None,
+    last: int | None = None,
+    log_path: str | Path | None = None,
+    find_picture: Callable[[PictureSpec], bytes | None] | None = None,
+    upto: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Made:
+    """`build`'s bundle made and packed (`at` only checked, before the work): of the log's first
+    `upto` lines when given (the version a server was asked at), telling `progress(done, of)` the
+    events made so far as it goes."""
     from tabletrail.bundle_data import carry, static_board
     from tabletrail.cli_audit import explain_texts
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import key_check
 
     lines = list(store.read())  # read once: a live table may append while the bundle is made
+    if upto is not None:
+        lines = lines[:upto]
     held = MemoryStore(lines)
     held.name = store.name  # errors name the log, not the copy
     enc = Encounter.open(held, snapshots=False)  # every line checked: a bundle is made of a sound log
@@ -158,7 +203,7 @@ def build(
     if player:
         refused = [x for x in refused if getattr(x, "by", GM) == role]
     carried = carry(
-        records, lo, hi, explain_texts, refused, shown=shown, rulings=not player, where=store.name
+        records, lo, hi, explain_texts, refused, shown=shown, rulings=not player, progress=progress
     )
     key = enc.key
     withheld = [
@@ -183,7 +228,7 @@ def build(
         "first": lo,
         "last": hi,
         "length": len(records),  # the whole log's, when the bundle was made
-        "at": at or hi,
+        "at": hi,
         "anchor": line_hash(lines[lo - 2]) if lo > 1 else "",
         "anchor_chain": line_hash(lines[lo - 2], key) if lo > 1 else "",
         "tip": _tip(hi, lines[hi - 1], key),
@@ -202,7 +247,8 @@ def build(
     }
     gone = {w.seq for w in withheld}
     body = b"".join((b"" if seq in gone else lines[seq - 1]) + b"\n" for seq in range(lo, hi + 1))
-    return page(head, body, json.dumps(words, separators=(",", ":"), ensure_ascii=False).encode())
+    told = json.dumps(words, separators=(",", ":"), ensure_ascii=False).encode()
+    return Made(head, _packed(body), _packed(told))
 
 
 def _tip(seq: int, last: bytes, key: bytes) -> dict[str, Any]:
@@ -292,16 +338,16 @@ def _csp(scripts: Sequence[str]) -> str:
     )
 
 
-def page(head: dict[str, Any], lines: bytes, words: bytes) -> bytes:
-    """The HTML page around the three payloads: styles and scripts inline, every request forbidden."""
+def page(head: dict[str, Any], lines: str, words: str) -> bytes:
+    """The HTML page around the payloads, packed: styles and scripts inline, every request forbidden."""
     scripts = [vendored(), drawer(), _script_body("bundle.js")]
     parts = {
         "title": html.escape(f"{head['name']} · tabletrail replay"),
         "csp": html.escape(_csp(scripts)),
         "style": _script_body("table.css") + "\n" + _script_body("bundle.css"),
         "head": json.dumps(head, separators=(",", ":")).replace("<", "\\u003c"),
-        "lines": _packed(lines),
-        "words": _packed(words),
+        "lines": lines,
+        "words": words,
         "scripts": "\n".join(f"<script>{s}</script>" for s in scripts),
     }
     template = _script_body("bundle.html")

@@ -143,7 +143,7 @@ def carry(
     *,
     shown: Callable[[Record], bool] = lambda r: True,
     rulings: bool = True,
-    where: str = "log",
+    progress: Callable[[int, int], None] | None = None,
 ) -> Carried:
     """Fold the log once, keeping the board after each carried event and its explanation.
 
@@ -151,7 +151,8 @@ def carry(
     says. An event `shown` refuses is carried as a gap: no words, no explanation.
     Without `rulings` (a player's bundle) the GM's rulings are left out of every board and
     explanation, and so are the settings a ruling changed: the rules of the server's per-role
-    redaction (a player's screen), applied to what a bundle carries.
+    redaction (a player's screen), applied to what a bundle carries. `progress(done, of)` is told
+    after each batch how many events are made.
     """
     whole = Timeline()
     whole.extend(records[:last])
@@ -182,6 +183,8 @@ def carry(
                 if running.state is not last_state:  # a command's header changes nothing: same board
                     last_state, last_board = running.state, board_view(running.state, rulings)  # type: ignore[arg-type]
                 boards.append(last_board)
+        if progress is not None:
+            progress(batch[-1].seq, last)
         if not boards:
             continue
         around = Around(
