@@ -166,7 +166,7 @@ ROUTES: tuple[Endpoint, ...] = (
              answers={200: PICTURE, 404: E}, media=PICTURE, tag="board", query_token=True),
     Endpoint("GET", "/api/bundle", api_bundle.download, WATCHER,
              "the encounter as one offline HTML file that replays and checks itself (a side gets its share)",
-             params=(Param("at", int, "the event the page opens at"),), answers={200: HTML, 400: E},
+             params=(Param("at", int, "the event the page opens at"),), answers={200: HTML, 400: E, 503: E},
              media=HTML, tag="audit"),
     Endpoint("GET", "/api/picture", api_board.picture, WATCHER, "the battle-map picture under the grid",
              params=(Param("v", str, "the picture's digest (a cache key)"),),
