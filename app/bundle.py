@@ -203,7 +203,15 @@ def make(
     if player:
         refused = [x for x in refused if getattr(x, "by", GM) == role]
     carried = carry(
-        records, lo, hi, explain_texts, refused, shown=shown, rulings=not player, progress=progress
+        records,
+        lo,
+        hi,
+        explain_texts,
+        refused,
+        shown=shown,
+        rulings=not player,
+        progress=progress,
+        whole=enc.timeline if hi == len(records) else None,
     )
     key = enc.key
     withheld = [

@@ -21,7 +21,7 @@ from tabletrail.core.state import EncounterState
 from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.events.log import Record
 from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
-from tabletrail.projections.audit.parts import RulingsInForce, plain, rule_words
+from tabletrail.projections.audit.parts import RulingsInForce, Statuses, plain, rule_words
 from tabletrail.projections.timeline import Timeline
 from tabletrail.render import Words
 from tabletrail.web import views
@@ -144,6 +144,7 @@ def carry(
     shown: Callable[[Record], bool] = lambda r: True,
     rulings: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    whole: Timeline | None = None,
 ) -> Carried:
     """Fold the log once, keeping the board after each carried event and its explanation.
 
@@ -152,15 +153,18 @@ def carry(
     Without `rulings` (a player's bundle) the GM's rulings are left out of every board and
     explanation, and so are the settings a ruling changed: the rules of the server's per-role
     redaction (a player's screen), applied to what a bundle carries. `progress(done, of)` is told
-    after each batch how many events are made.
+    after each batch how many events are made. `whole`: the timeline of `records[:last]` when the
+    caller has it folded already (an encounter opened from the log), so it is not folded again.
     """
-    whole = Timeline()
-    whole.extend(records[:last])
+    if whole is None:
+        whole = Timeline()
+        whole.extend(records[:last])
     began = records[0].event.settings  # type: ignore[attr-defined]  # set openly, as the encounter began
     rs = get_ruleset(records[0].event.scenario.ruleset)  # type: ignore[attr-defined]
     words = Words(rs)
     running = Timeline()
     in_force = RulingsInForce()
+    statuses = Statuses(whole)
     refused_after: dict[int, list[Any]] = {}
     for x in refused:
         refused_after.setdefault(getattr(x, "after_seq", None), []).append(x)  # type: ignore[arg-type]
@@ -194,6 +198,7 @@ def carry(
             rulings=rulings_before,
             target=target_batch(records, whole, batch[0].event),
             refused=refused_after.get(batch[0].seq - 1, []),
+            status=statuses.of(batch[0].batch),
         )
         data = explain_batch(batch, batch[0].seq, around)
         if not rulings:  # a player's: no ruling's words, no cell ruled, no setting a ruling changed

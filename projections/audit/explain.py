@@ -83,6 +83,7 @@ def explain(
             rulings=rulings_in_force(records, before_tl) if before_tl else [],
             target=target,
             refused=[x for x in refused if getattr(x, "after_seq", None) == first - 1],
+            status=_status(whole, batch[0].batch),
         ),
     )
 
@@ -99,8 +100,8 @@ def target_batch(records: Sequence[Record], whole: Timeline, head: Any) -> list[
 class Around:
     """What one batch's explanation reads besides the batch: the boards before and after it, the
     whole log's timeline, the GM's rulings in force before it, the batch an undo or redo targets,
-    and the attempts refused just before it. `explain` folds them; a replay bundle keeps them
-    as it folds the log once (app/bundle_data.py)."""
+    the attempts refused just before it, and its status in the whole log. `explain` folds them;
+    a replay bundle keeps them as it folds the log once (app/bundle_data.py)."""
 
     before: EncounterState | None
     after: EncounterState
@@ -108,6 +109,7 @@ class Around:
     rulings: list[dict[str, Any]]
     target: Sequence[Record]
     refused: Sequence[Any]
+    status: str  # the batch's (parts.Statuses)
 
 
 def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str, Any]:
@@ -135,7 +137,7 @@ def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str
     return {
         "seq": seq,
         "batch": record.batch,
-        "status": _status(whole, record.batch),
+        "status": around.status,
         "ruleset": rs.id,
         "unit": rs.unit,
         "centi": list(rs.centi_resources),

@@ -242,13 +242,26 @@ def settings_view(rs: Ruleset, state: EncounterState | None, rules: Sequence[str
 
 
 def _status(timeline: Timeline, batch: int) -> str:
-    if batch in timeline.abandoned:
-        return "abandoned"
-    if batch in timeline.undone:
-        return "undone"
-    if batch in timeline.applied:
-        return "in force"
-    return "undo/redo"
+    return Statuses(timeline).of(batch)
+
+
+class Statuses:
+    """Each batch's status in a timeline (in force, undone, abandoned, or an undo/redo itself),
+    asked in O(1): a replay bundle asks it of every batch of a long log."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        self.abandoned = timeline.abandoned
+        self.undone = set(timeline.undone)
+        self.applied = set(timeline.applied)
+
+    def of(self, batch: int) -> str:
+        if batch in self.abandoned:
+            return "abandoned"
+        if batch in self.undone:
+            return "undone"
+        if batch in self.applied:
+            return "in force"
+        return "undo/redo"
 
 
 def _command_of(head: Event) -> tuple[Command | None, str]:
