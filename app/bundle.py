@@ -12,10 +12,11 @@ map's picture are inline). The file holds, in `<script>` elements the browser ne
   and the lines withheld from that role (`withheld`: line number, its chain hash, why).
 - `tt-lines`: the lines exactly as written, joined by newlines, gzip then base64 (a
   withheld line is left empty): the bytes `verify` hashes, read back byte for byte.
-- `tt-words`: gzip then base64 of a JSON document: the static board (map, walls, sides),
-  the board after every carried event (one full view, then per event what changed: the
-  engine's fold, app/bundle_data.py), each event as `log` says it, and each event's
-  `explain` text as line numbers into a table of lines kept once.
+- `tt-words`: gzip then base64 of a JSON document: the static board (map, walls, sides)
+  as `board`; `steps`, one a carried event: the board after it (the first a full view,
+  then what changed: the engine's fold, app/bundle_data.py), the event as `log` says it,
+  and its `explain` text as line numbers into `strings`, a table of lines kept once. It is
+  written in log order as the fold goes, streamed into its gzip.
 
 The page (app/web/static/bundle.js) recomputes the chain with the vendored BLAKE2b
 (app/web/static/vendor/) and draws the recorded boards; re-deciding every command under
@@ -30,11 +31,13 @@ import hashlib
 import html
 import json
 import re
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import MemoryStore, Record, Store, chain_broken, line_hash
 from tabletrail.events.picture import PictureSpec
@@ -180,7 +183,7 @@ def make(
     """`build`'s bundle made and packed (`at` only checked, before the work): of the log's first
     `upto` lines when given (the version a server was asked at), telling `progress(done, of)` the
     events made so far as it goes."""
-    from tabletrail.bundle_data import carry, static_board
+    from tabletrail.bundle_data import Lines, carry, static_board
     from tabletrail.cli_audit import explain_texts
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import key_check
@@ -202,7 +205,8 @@ def make(
     refused = store.refused() if hasattr(store, "refused") else []
     if player:
         refused = [x for x in refused if getattr(x, "by", GM) == role]
-    carried = carry(
+    strings = Lines()
+    steps = carry(
         records,
         lo,
         hi,
@@ -212,6 +216,7 @@ def make(
         rulings=not player,
         progress=progress,
         whole=enc.timeline if hi == len(records) else None,
+        strings=strings,
     )
     key = enc.key
     withheld = [
@@ -245,18 +250,9 @@ def make(
         "role": role,
         "withheld": [[w.seq, w.chain, w.plain, w.why] for w in withheld],
     }
-    words = {
-        "board": board,
-        "base": carried.base,
-        "deltas": carried.deltas,
-        "events": carried.events,
-        "explain": carried.explain,
-        "strings": carried.strings,
-    }
     gone = {w.seq for w in withheld}
     body = b"".join((b"" if seq in gone else lines[seq - 1]) + b"\n" for seq in range(lo, hi + 1))
-    told = json.dumps(words, separators=(",", ":"), ensure_ascii=False).encode()
-    return Made(head, _packed(body), _packed(told))
+    return Made(head, _packed(body), _streamed(board, steps, strings))
 
 
 def _tip(seq: int, last: bytes, key: bytes) -> dict[str, Any]:
@@ -290,6 +286,19 @@ def _picture(spec: Any, find: Callable[[PictureSpec], bytes | None]) -> dict[str
 def _packed(data: bytes) -> str:
     """gzip then base64: fixed header time, so the same log bundles to the same bytes."""
     return base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode()
+
+
+def _streamed(board: dict[str, Any], steps: Iterator[Any], strings: Any) -> str:
+    """tt-words, packed as the steps are made: `{"board": …, "steps": [[board or what changed, event,
+    explanation's line numbers], …], "strings": [the lines]}`, gzip then base64, none of it held whole."""
+    encode = msgspec.json.encode
+    gz = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip, its header's time 0: the same log, the same bytes
+    out = [gz.compress(b'{"board":' + encode(board) + b',"steps":[')]
+    for n, step in enumerate(steps):
+        out.append(gz.compress((b"," if n else b"") + encode(step)))
+    out.append(gz.compress(b'],"strings":' + encode(strings.table) + b"}"))
+    out.append(gz.flush())
+    return base64.b64encode(b"".join(out)).decode()
 
 
 def _script_body(name: str) -> str:

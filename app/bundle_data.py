@@ -10,7 +10,7 @@ most of theirs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,15 +123,10 @@ def _batches(records: Sequence[Record]) -> list[list[Record]]:
     return groups
 
 
-@dataclass
-class Carried:
-    """The words and boards of events `first`..`last`, as the page reads them."""
-
-    base: dict[str, Any]  # the board after event `first`
-    deltas: list[dict[str, Any]]  # for each later event, what changed
-    events: list[dict[str, Any]]  # each event as `log` says it
-    explain: list[list[int]]  # each event's `explain` text, as line numbers into `strings`
-    strings: list[str]
+# One carried event as the page reads it: the board after it (the whole board for the first event
+# carried, then only what changed), the event as `log` says it, and its `explain` text as line
+# numbers into the table of lines (`Lines`) kept once.
+Step = tuple[dict[str, Any], dict[str, Any], list[int]]
 
 
 def carry(
@@ -145,8 +140,11 @@ def carry(
     rulings: bool = True,
     progress: Callable[[int, int], None] | None = None,
     whole: Timeline | None = None,
-) -> Carried:
-    """Fold the log once, keeping the board after each carried event and its explanation.
+    strings: Lines | None = None,
+) -> Iterator[Step]:
+    """Fold the log once, giving the board after each carried event and its explanation as it goes
+    (so a long log's bundle is streamed into its gzip, never held whole); the lines of the
+    explanations are kept in `strings`.
 
     `explain_texts` is the CLI's (app/cli_audit.py), so the page says what `explain`
     says. An event `shown` refuses is carried as a gap: no words, no explanation.
@@ -168,12 +166,8 @@ def carry(
     refused_after: dict[int, list[Any]] = {}
     for x in refused:
         refused_after.setdefault(getattr(x, "after_seq", None), []).append(x)  # type: ignore[arg-type]
-    strings = Lines()
-    base: dict[str, Any] | None = None
-    previous: dict[str, Any] = {}
-    deltas: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    explained: list[list[int]] = []
+    strings = strings if strings is not None else Lines()
+    previous: dict[str, Any] | None = None
     last_state: EncounterState | None = None
     last_board: dict[str, Any] = {}
     for batch in _batches(records[:last]):
@@ -222,31 +216,23 @@ def carry(
             else ()
         )
         for r, board in zip(carried, boards, strict=True):
-            if base is None:
-                base = board
-            else:
-                deltas.append(delta(previous, board))
+            changed = board if previous is None else delta(previous, board)
             previous = board
             if not shown(r):
-                events.append({"seq": r.seq, "batch": r.batch, "withheld": True})
-                explained.append([])
+                yield changed, {"seq": r.seq, "batch": r.batch, "withheld": True}, []
                 continue
             text = next(texts)
             if not rulings:
                 text = text.replace("GM rulings in force before it: none", RULINGS_LEFT_OUT)
-            explained.append(strings.ids(text))
-            events.append(
-                {
-                    "seq": r.seq,
-                    "batch": r.batch,
-                    "actor": r.actor,
-                    "at": r.at,
-                    "type": type(r.event).__struct_config__.tag,
-                    "text": words.event(r.event),
-                    "rules": list(r.event.rules),
-                    "note": r.event.note,
-                    "status": data["status"] if data["status"] != "in force" else "",
-                }
-            )
-    assert base is not None, "the range holds no event"
-    return Carried(base, deltas, events, explained, strings.table)
+            told_as = {
+                "seq": r.seq,
+                "batch": r.batch,
+                "actor": r.actor,
+                "at": r.at,
+                "type": type(r.event).__struct_config__.tag,
+                "text": words.event(r.event),
+                "rules": list(r.event.rules),
+                "note": r.event.note,
+                "status": data["status"] if data["status"] != "in force" else "",
+            }
+            yield changed, told_as, strings.ids(text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from support import do, encounter
-from tabletrail.bundle_data import carry
+from tabletrail.bundle_data import Lines, carry
 from tabletrail.cli_audit import explain_text, explain_texts
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
@@ -47,6 +47,13 @@ def played() -> Encounter:
     return enc
 
 
+def carried_texts(records, first: int, refused) -> list[str]:
+    """Each carried event's explanation, as the one pass writes it into a bundle."""
+    strings = Lines()
+    steps = list(carry(records, first, len(records), explain_texts, refused, strings=strings))
+    return ["\n".join(strings.table[i] for i in ids) for _, _, ids in steps]
+
+
 def explained_alone(records, seq: int, refused) -> str:
     """What `tabletrail explain LOG SEQ` prints: the log folded for this one event."""
     return explain_text(audit.explain(records, seq, refused))
@@ -58,10 +65,9 @@ def test_each_explanation_equals_explain_of_that_event_alone(played: Encounter, 
     refused = played.store.refused()
     assert refused, "the play keeps a refusal"
     lo = next(r.seq for r in records if r.seq >= first and r.batch != records[r.seq - 2].batch)
-    carried = carry(records, lo, len(records), explain_texts, refused)
+    texts = carried_texts(records, lo, refused)
     for seq in range(lo, len(records) + 1):
-        text = "\n".join(carried.strings[i] for i in carried.explain[seq - lo])
-        assert text == explained_alone(records, seq, refused), seq
+        assert texts[seq - lo] == explained_alone(records, seq, refused), seq
 
 
 def test_the_rulings_fold_agrees_with_the_timeline_at_every_batch(played: Encounter) -> None:
@@ -81,6 +87,5 @@ def test_a_log_read_back_explains_the_same(played: Encounter) -> None:
     """The same check on the log as a store gives it (decoded afresh), not the live records."""
     store = MemoryStore(list(played.store.lines))
     records = Encounter.open(store, snapshots=False).records
-    carried = carry(records, 1, len(records), explain_texts)
-    texts = ["\n".join(carried.strings[i] for i in ids) for ids in carried.explain]
+    texts = carried_texts(records, 1, ())
     assert texts == [explained_alone(records, seq, ()) for seq in range(1, len(records) + 1)]

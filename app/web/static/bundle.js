@@ -163,6 +163,15 @@
 
   // --- the boards: recorded, rebuilt from one full view and what changed after each event ----------
 
+  // The words as written, one step an event (the board after it or what changed, the event, its
+  // explanation's lines), read as the page uses them: the first board, each change, each event.
+  function unstep(w) {
+    return {
+      board: w.board, strings: w.strings, base: w.steps[0][0],
+      deltas: w.steps.slice(1).map((s) => s[0]), events: w.steps.map((s) => s[1]), explain: w.steps.map((s) => s[2]),
+    };
+  }
+
   function rebuild() {
     const w = S.words;
     let cur = w.base;
@@ -352,7 +361,7 @@
     }
     performance.mark("tt-checked");
     try {
-      S.words = JSON.parse(new TextDecoder().decode(await unpack("tt-words")));
+      S.words = unstep(JSON.parse(new TextDecoder().decode(await unpack("tt-words"))));
       performance.mark("tt-words");
     } catch (err) {
       $("explain").textContent = `The boards and words of this file can't be read: ${err.message}.`;
