@@ -101,6 +101,17 @@ def line_hash(line: bytes, key: bytes = b"") -> str:
     return blake2b(line, digest_size=16, key=key).hexdigest()
 
 
+def chain_broken(n: int) -> str:
+    """What a break of the hash chain at line `n` means, in the words every verb and the bundle's
+    page use: the line before it (or the lines' order) is not what was written."""
+    if n <= 1:
+        return "line 1 must carry no previous hash"
+    return (
+        f"line {n - 1} was changed after it was written, or a line was removed, added or moved there: "
+        f"line {n} no longer carries its hash"
+    )
+
+
 def line_hashes(lines: Sequence[bytes], key: bytes = b"") -> list[str]:
     """`line_hash` of each line: replay hashes every line it reads.
 
@@ -995,10 +1006,7 @@ def read_records(store: Store) -> Iterator[Record]:
                 raise InputError(f"{where}: a log must start with an encounter-started event")
             key = chain_key(record, where)
         if record.prev != expected_prev:
-            raise InputError(
-                f"{where}: hash chain broken: prev is {record.prev!r}, "
-                f"the line before hashes to {expected_prev!r}"
-            )
+            raise InputError(f"{where}: {chain_broken(lineno)}")
         expected_prev = line_hash(line, key)
         yield record
 

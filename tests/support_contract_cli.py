@@ -16,10 +16,8 @@ from pathlib import Path
 
 # Where a schema-valid request is still refused with a 400, and why the document can't say so:
 # - preview and do take a command in the CLI syntax (`move ari 3,4`): its grammar is not JSON Schema's
-#   to describe, so a string the document allows may be a command no ruleset knows (a 400 naming it);
-# - the bundle's `at` past the log's end is a 400 from app/web/api_bundle.py (another module's: a 404
-#   there, as /api/state answers, would let this exception go).
-NOT_POSITIVE = ("POST /api/preview", "POST /api/do", "GET /api/bundle")
+#   to describe, so a string the document allows may be a command no ruleset knows (a 400 naming it).
+NOT_POSITIVE = ("POST /api/preview", "POST /api/do")
 
 CONFIG = """
 [checks.positive_data_acceptance]

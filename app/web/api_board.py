@@ -18,9 +18,8 @@ from tabletrail.web import api_audit, redact, views
 from tabletrail.web.answers import Me, Option, Options
 from tabletrail.web.api_commands import authorise
 from tabletrail.web.invites import GM, Denied, Invite
-from tabletrail.web.numbers import quoted, whole
 from tabletrail.web.table import BOARD, Encoded
-from tabletrail.web.wire import BadRequest, Call, answer, error, notice
+from tabletrail.web.wire import BadRequest, Call, answer, error, event_at, notice
 
 STATIC = Path(__file__).with_name("static")
 IMAGE_BYTES = 4_000_000  # a token picture larger than this is not served (a photo straight off a camera)
@@ -69,18 +68,13 @@ def _state(call: Call, heard: int | None) -> Response:
     with table.lock:
         enc = table.live(heard)
         version = len(enc.records)
-        raw = call.request.query_params.get("at")
-        if raw is not None:
-            at = whole(raw)
-            if at is None or at < 1:
-                said = f"at: expected a sequence number (1 or more), got {quoted(raw)}"
-                return error(400, "bad request", said)
-            if at > version:  # a well-formed number past the log's end: no such event (yet)
-                return error(404, "not found", f"at: no event {at} (the log has 1 to {version})")
-            if at != version:
-                past = table.past(at)
-                shown = redact.board(call.user, past, views.board(past, version, call.user.role))
-                return JSONResponse({**shown, "me": me_of(call.user), "exposed": exposed_for(call)})
+        at = event_at(call.request.query_params.get("at"), version)
+        if isinstance(at, Response):
+            return at
+        if at is not None and at != version:
+            past = table.past(at)
+            shown = redact.board(call.user, past, views.board(past, version, call.user.role))
+            return JSONResponse({**shown, "me": me_of(call.user), "exposed": exposed_for(call)})
         role = call.user.role
         board = table.encoded_once(
             enc,

@@ -183,7 +183,7 @@ ROUTES: tuple[Endpoint, ...] = (
     Endpoint("GET", "/api/bundle", api_bundle.download, WATCHER,
              "the encounter as one offline HTML file that replays and checks itself (a side gets its share)",
              params=(Param("at", int, "the event the page opens at", bounds=SEQUENCE),),
-             answers={200: HTML, 400: E},
+             answers={200: HTML, 400: E, 404: E, 503: E},
              media=HTML, tag="audit"),
     Endpoint("GET", "/api/picture", api_board.picture, WATCHER, "the battle-map picture under the grid",
              params=(Param("v", str, "the picture's digest (a cache key)"),),

@@ -100,6 +100,20 @@ def error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": error, "message": message, **extra}, status_code=status)
 
 
+def event_at(raw: str | None, version: int) -> int | None | JSONResponse:
+    """`?at=`, the event a view opens at: None when not asked, else a sequence number of the log, or the
+    answer refusing it (400 for what is no sequence number, 404 past the log's end, as for any address
+    of a thing that is not there yet). The board and the bundle read it alike."""
+    if raw is None:
+        return None
+    at = whole(raw)
+    if at is None or at < 1:
+        return error(400, "bad request", f"at: expected a sequence number (1 or more), got {quoted(raw)}")
+    if at > version:
+        return error(404, "not found", f"at: no event {at} (the log has 1 to {version})")
+    return at
+
+
 def bad(exc: BadRequest) -> JSONResponse:
     return error(exc.status, KINDS.get(exc.status, "bad request"), exc.message)
 

@@ -26,6 +26,7 @@ from tabletrail.events.log import (
     JsonlStore,
     Record,
     Store,
+    chain_broken,
     chain_key,
     decode,
     encode,
@@ -175,10 +176,7 @@ def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
                 Finding(
                     n,
                     "chain",
-                    f"line {n} does not carry the hash of line {n - 1}: line {n - 1} was edited, "
-                    f"or a line was inserted, deleted or moved here"
-                    if n > 1
-                    else "line 1 must carry no previous hash",
+                    chain_broken(n),
                 )
             )
         if record.seq != n:
