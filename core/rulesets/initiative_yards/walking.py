@@ -227,7 +227,15 @@ class _Walk:
         prone = f.state("posture", "standing") == "prone"
         factor = self.crawl_factor(state, f)  # crawl: every yard crawled costs 2
         modes = ["crawl"] if prone else ([self.mode] if self.mode else [])
-        step = flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=factor)
+        step = flat_step(
+            grid,
+            frm,
+            to,
+            parity,
+            diagonal=state.settings["diagonal"],
+            version=state.rules_version,
+            terrain_factor=factor,
+        )
         dz = rise(frm, step.to)
         if dz:
             if any(grid.has(*c, t) for c in ((frm[0], frm[1]), to) for t in CLIMBABLE):
