@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 from support import begun_under, do, encounter, grid, of_type, rechain, refuse
 from tabletrail.cli import main
 from tabletrail.core.corrections import FIRST, RULES_VERSION, version_key
@@ -350,6 +351,16 @@ def test_old_round_meters_and_speed_meters_logs_keep_their_roundings():
     assert verify_lines(old.store.lines, "old")["ok"]
 
 
+def test_kept_step_prices_of_one_version_never_price_another():
+    """The step table is kept per map: a state of the same map under 0.2 reads its own prices."""
+    enc = initiative_yards()
+    assert reach(enc.state, "a").costs[(17, 17)] == 2263  # the table keeps exact prices
+    old = replace(enc.state, rules_version="0.2")
+    assert old.grid is enc.state.grid
+    assert reach(old, "a").costs[(17, 17)] == 16 * 141 and reach(old, "a").costs[(18, 18)] == 2397
+    assert reach(old, "a").costs == reach(old, "a", table=False).costs
+
+
 def test_an_edited_move_in_an_old_log_is_a_fault_not_the_correction():
     """The 0.3 correction changed nothing an older log decides, so it never excuses a difference."""
     old = begun_under(initiative_yards(), "0.2")
@@ -430,7 +441,9 @@ at = [1, 1]
         path = " ".join(f"{x},{y}" for x, y in waypoints((here[0], here[1]), fast.path(cell)))
         result = enc.preview(parse(f"move m {path}"))
         assert not isinstance(result, Rejection), (cell, path, result)
-        assert length_of([s for m in of_type(result, Moved) for s in m.steps]) == cost
+        taken = [s for m in of_type(result, Moved) for s in m.steps]
+        assert length_of(taken) == cost
+        assert version == RULES_VERSION or not any(s.root2 for s in taken), "0.2: 1.41 a diagonal, added"
 
 
 def test_speed_meters_a_movement_going_on_past_a_door_keeps_its_length_rounded_once():
