@@ -26,7 +26,7 @@ from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.types import Moved
-from tabletrail.projections.audit import verify_lines
+from tabletrail.projections.audit import verify_lines, whatif
 from tabletrail.projections.snapshot import board_of, state_of
 from tabletrail.syntax import parse
 
@@ -349,6 +349,18 @@ def test_old_round_meters_and_speed_meters_logs_keep_their_roundings():
     (m,) = of_type(do(old, "move ari 2,2 3,2 4,3"), Moved)  # 4,3 is rough: 2 x 1.41
     assert [(s.cost, s.root2) for s in m.steps] == [(141, 0), (100, 0), (282, 0)]
     assert verify_lines(old.store.lines, "old")["ok"]
+
+
+def test_whatif_re_decides_an_old_log_under_its_own_version():
+    """A what-if of a 0.2 log changes only what it sets: 17 diagonals are still 23.97 yd, allowed."""
+    old = begun_under(initiative_yards(), "0.2")
+    do(old, "move a 18,18")
+    same = whatif(old.records, ["diagonal=euclidean"])
+    assert same.divergence is None and same.refused == [] and same.differences == []
+    assert same.alternative.rules_version == "0.2"
+    new = initiative_yards()
+    do(new, "move a 17,17")
+    assert whatif(new.records, ["diagonal=euclidean"]).alternative.fighter("a").used("movement") == 2263
 
 
 def test_kept_step_prices_of_one_version_never_price_another():
