@@ -19,6 +19,7 @@ from operator import attrgetter
 from typing import Any
 
 from msgspec.structs import replace
+from tabletrail.core.corrections import FIRST
 from tabletrail.core.geometry import Grid
 from tabletrail.core.state import EncounterState, Fighter, Turn
 from tabletrail.core.units import root2_cu, to_cu
@@ -54,6 +55,7 @@ def initial_state(started: ev.EncounterStarted) -> EncounterState:
         fighters=tuple(fighters),
         turn=Turn(order=order),
         doors={d.at: d.state for d in sc.door_list()},
+        rules_version=started.rules_version or FIRST,  # the fact line 1 records: "" is the first version
     )
 
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
+from functools import lru_cache
 from math import isqrt
 from typing import Any
 
+from tabletrail.core.corrections import version_key
 from tabletrail.core.units import CU, root2_cu, to_cu
 from tabletrail.core.walls import Edges
 from tabletrail.events.scenario import CellKind, Scenario
@@ -23,8 +25,11 @@ XY = tuple[int, int]
 EVERY_1 = "every-1"  # a diagonal step costs 1, like a straight one
 ALTERNATING = "alternating"  # diagonals cost 1, 2, 1, 2… within one move
 # true length between cell centres: a diagonal is √2, kept exact along a path (a count of √2 parts,
-# core/units.py) and rounded once, to 0.01, for display: three diagonals 4.24, not 3 x 1.41 = 4.23
+# core/units.py) and rounded once, to 0.01, for display: three diagonals 4.24, not 3 x 1.41 = 4.23.
+# So since rules 0.3: an encounter begun under an older version keeps each diagonal at 1.41, added,
+# for its whole life (step_length reads the version its log began under, EncounterState.rules_version).
 EUCLIDEAN = "euclidean"
+EXACT_SINCE = "0.3"  # the correction of that name in core/corrections.py
 MANHATTAN = "manhattan"  # a diagonal step costs 2
 DIAGONAL_RULES = (EVERY_1, ALTERNATING, EUCLIDEAN, MANHATTAN)
 
@@ -182,14 +187,25 @@ def step_cost(rule: str, dx: int, dy: int, parity: int) -> tuple[int, int]:
 
     parity counts the diagonals taken so far in this move (alternating rule).
     """
-    whole, root2, parity = step_length(rule, dx, dy, parity)
+    # One step rounded is 1.41 a diagonal under every rules version: today's is as good as any.
+    whole, root2, parity = step_length(rule, dx, dy, parity, version=EXACT_SINCE)
     return whole + root2_cu(root2), parity
 
 
-def step_length(rule: str, dx: int, dy: int, parity: int) -> tuple[int, int, int]:
+@lru_cache(maxsize=16)
+def exact_diagonals(version: str) -> bool:
+    """Are euclidean diagonals kept exact under this rules version (0.3 on), or 1.41 each, added?"""
+    return version_key(version) >= version_key(EXACT_SINCE)
+
+
+def step_length(rule: str, dx: int, dy: int, parity: int, *, version: str) -> tuple[int, int, int]:
     """One horizontal king's step under a diagonal rule, exact: (whole, √2 part, new parity).
 
     Only a euclidean diagonal has a √2 part (CU·√2); every other step is whole centi-units.
+    `version`: the rules version the encounter's log began under (EncounterState.rules_version).
+    Before 0.3 a euclidean diagonal was 1.41 whole centi-units, each rounded and then added; a
+    fight keeps the arithmetic it began with, so an older log is re-decided (verify, whatif) and
+    goes on as it was recorded.
     """
     if dx and dy:
         if rule == EVERY_1:
@@ -197,6 +213,8 @@ def step_length(rule: str, dx: int, dy: int, parity: int) -> tuple[int, int, int
         if rule == ALTERNATING:
             return (2 * CU if parity % 2 else CU), 0, parity + 1
         if rule == EUCLIDEAN:
+            if not exact_diagonals(version):
+                return hypot_cu(CU, CU), 0, parity + 1
             return 0, CU, parity + 1
         if rule == MANHATTAN:
             return 2 * CU, 0, parity + 1

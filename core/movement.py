@@ -264,14 +264,18 @@ def flat_step(
     parity: int,
     *,
     diagonal: str,
+    version: str,
     terrain_factor: int = 1,
     mode: str = "",
 ) -> Step:
-    """A king's step across the ground: diagonal rule, then a terrain multiplier."""
+    """A king's step across the ground: diagonal rule, then a terrain multiplier.
+
+    version: the rules version the encounter began under (EncounterState.rules_version), which
+    decides how a euclidean diagonal is counted (geometry.step_length)."""
     dx, dy = to[0] - frm[0], to[1] - frm[1]
     if max(abs(dx), abs(dy)) != 1:
         raise ValueError(f"{show(frm)} to {show(to)} is not one step")
-    whole, root2, parity = step_length(diagonal, dx, dy, parity)
+    whole, root2, parity = step_length(diagonal, dx, dy, parity, version=version)
     z = grid.top[to[1]][to[0]]
     kind = grid.kind(*to)
     # The multiplier applies to the exact length, then it is rounded: a crawled euclidean diagonal is

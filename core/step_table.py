@@ -150,7 +150,7 @@ def table_for(state: EncounterState, f: Fighter, policy: Any) -> StepTable | Non
     grid: Grid = state.grid
     tables = grid.tables
     doors = tuple(sorted(state.doors.items())) if grid.edges is not None else ()
-    full = (type(policy), key, doors)
+    full = (type(policy), key, doors, state.rules_version)  # the version prices a euclidean diagonal
     table = tables.pop(full, None)  # re-inserted last: the most recently used
     if table is None:
         table = StepTable()

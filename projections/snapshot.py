@@ -42,10 +42,11 @@ from tabletrail.events.digest import blake2b
 from tabletrail.events.types import SCHEMA_VERSION, CommandIssued
 from tabletrail.projections.timeline import Timeline
 
-FORMAT = 4  # raise when Snapshot or EncounterState changes shape: older snapshots are then ignored
+FORMAT = 5  # raise when Snapshot or EncounterState changes shape: older snapshots are then ignored
 # 2: the stored bytes start with a checksum of the rest (issue 13: a cache is checked before it is trusted)
 # 3: the board keeps the doors' states (issue 19)
 # 4: the board keeps the √2 part of what each fighter spent (issue 36: exact euclidean lengths)
+# 5: the board keeps the rules version its log began under (a fight keeps the arithmetic it began with)
 _SUM = 16  # bytes of the blake2b checksum in front of a snapshot
 
 V = TypeVar("V")

@@ -34,6 +34,16 @@ def encounter(toml_text: str) -> Encounter:
     return Encounter.create(MemoryStore(), scenario, clock=lambda: CLOCK)
 
 
+def begun_under(enc: Encounter, version: str) -> Encounter:
+    """The encounter as a log begun under another rules version ("": one that records none, 0.1), as
+    an older tabletrail wrote line 1: what is decided from then on is decided under that version."""
+    lines = [json.loads(line) for line in enc.store.lines]
+    lines[0]["event"]["rules_version"] = version
+    return Encounter.open(
+        MemoryStore(rechain([json.dumps(line).encode() for line in lines])), clock=lambda: CLOCK
+    )
+
+
 def do(enc: Encounter, text: str) -> list[Event]:
     """Run a command that must be accepted; returns the events of its batch."""
     result = enc.execute(parse(text), text)

@@ -112,7 +112,14 @@ def whatif(
         )
     changes = parse_sets(rs, sets, where) if sets else {}
     scenario = replace(started.scenario, settings={**started.settings, **changes})
-    alt = Replay.start(scenario, decide=decide, clock=lambda: records[-1].at, where="what-if")
+    # begun under the log's own rules version: only what is set changes, never the log's arithmetic
+    alt = Replay.start(
+        scenario,
+        decide=decide,
+        clock=lambda: records[-1].at,
+        where="what-if",
+        rules_version=started.rules_version,
+    )
     groups = _groups(records)
     setup = [r.event for r in groups[0][1:]]
     divergence = _first_gap(

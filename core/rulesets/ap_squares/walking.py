@@ -164,6 +164,7 @@ class Stepping:
             to,
             parity,
             diagonal=state.settings["diagonal"],
+            version=state.rules_version,
             terrain_factor=self.per_square,
             mode=self.mode,
         )

@@ -106,7 +106,9 @@ class Jumps(Walking, Falls):
                 rule,
                 f"{show(c)} on the way is not part of the gap: land there first",
             )
-            step = flat_step(grid, here, c, parity, diagonal=b.state.settings["diagonal"])
+            step = flat_step(
+                grid, here, c, parity, diagonal=b.state.settings["diagonal"], version=b.state.rules_version
+            )
             spans.append(step)
             parity, here = step.parity, step.to
         # leap: "half the fighter's maximum movement"; drag: a move while dragging is at "half their
@@ -188,7 +190,15 @@ class _Jump(_Walk):
             self.frm = self.takeoff  # engage: the landing is compared with where the jump began
             return step
         self.frm = frm
-        step = flat_step(state.grid, frm, to, parity, diagonal=state.settings["diagonal"], mode=self.kind)
+        step = flat_step(
+            state.grid,
+            frm,
+            to,
+            parity,
+            diagonal=state.settings["diagonal"],
+            version=state.rules_version,
+            mode=self.kind,
+        )
         cost = step.cost
         if self.kind == "vault" and to == self.over[0] and state.settings["vault_cost"] == "climb":
             cost += max(0, state.grid.top[to[1]][to[0]] - self.takeoff[2])  # vault: paying to climb it
@@ -238,7 +248,15 @@ class _PullUp(_Walk):
 
     def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
         self.frm = frm
-        step = flat_step(state.grid, frm, to, parity, diagonal=state.settings["diagonal"], mode="pull-up")
+        step = flat_step(
+            state.grid,
+            frm,
+            to,
+            parity,
+            diagonal=state.settings["diagonal"],
+            version=state.rules_version,
+            mode="pull-up",
+        )
         # ledge: "they spend movement moving vertically equal to the height of the ledge": the height
         # only, so a pull-up from a corner is no diagonal paid for: the alternating count stays.
         paid = parity if state.settings["diagonal"] == ALTERNATING else step.parity

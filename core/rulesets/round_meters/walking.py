@@ -153,7 +153,15 @@ class _Walking:
         self.rs.not_through_enemies(state, f, to)
         # difficult: "Each meter moved through Difficult Terrain costs 2 meters of Movement."
         factor = DIFFICULT_FACTOR if self.rs.difficult(state, to) else 1
-        return flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=factor)
+        return flat_step(
+            grid,
+            frm,
+            to,
+            parity,
+            diagonal=state.settings["diagonal"],
+            version=state.rules_version,
+            terrain_factor=factor,
+        )
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable:
         """What a price reads besides the map (core/step_table.py): the diagonal rule, and who may

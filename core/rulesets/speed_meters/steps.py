@@ -78,7 +78,15 @@ class _Walking(QuietSteps):
                     f"{show(to)} is {fmt(takeoff - ground)} m lower than {show(frm)}: "
                     "stepping off would be a fall",
                 )
-            step = flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], mode="jump")
+            step = flat_step(
+                grid,
+                frm,
+                to,
+                parity,
+                diagonal=state.settings["diagonal"],
+                version=state.rules_version,
+                mode="jump",
+            )
             step = replace(step, to=(to[0], to[1], takeoff))
             self.across += 1
             if self.across > JUMP_ACROSS:
@@ -109,7 +117,13 @@ class _Walking(QuietSteps):
             # rough: 2 m a space, unless the mover's Speed is 1 (the rule's own exception, cited too).
             rough = grid.has(*to, "rough") and self.speed != CU
             step = flat_step(
-                grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=2 if rough else 1
+                grid,
+                frm,
+                to,
+                parity,
+                diagonal=state.settings["diagonal"],
+                version=state.rules_version,
+                terrain_factor=2 if rough else 1,
             )
             if grid.has(*to, "rough"):
                 cites.append(rs.rule("rough"))
