@@ -96,10 +96,13 @@ def test_only_the_gm_may_start_refereeing(served: Path):
          "'watcher' is the name of a view-only link's role, not a side"),
     ],
 )  # fmt: skip
-def test_a_bad_scene_is_a_400_in_words_and_starts_nothing(served: Path, body: dict, words: str):
+def test_a_bad_scene_is_refused_in_words_and_starts_nothing(served: Path, body: dict, words: str):
+    """An unknown ruleset is a malformed request (400: the contract lists the rulesets); a scene that
+    can't be refereed is a well-formed one the server can't use (422)."""
     gm = client(served, invite(served)[1])
     r = gm.post("/api/foundry/encounter", json=body)
-    assert r.status_code == 400 and words in r.json()["message"], r.json()
+    status = 400 if body["ruleset"] == "nope" else 422
+    assert r.status_code == status and words in r.json()["message"], r.json()
     assert not list(served.parent.glob("web.*.jsonl"))
 
 

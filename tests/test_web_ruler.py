@@ -73,7 +73,7 @@ def test_from_a_fighters_cell_the_cost_is_its_reachable_areas(log: Path):
     [
         ({"from": "a,b", "to": "1,1"}, 400, "from:"),
         ({"from": "1,1"}, 400, "to:"),
-        ({"from": "1,1", "to": "99,1"}, 400, "off the"),
+        ({"from": "1,1", "to": "99,1"}, 404, "off the"),  # a cell, but not one of this map
         ({"from": "1,1", "to": "2,1", "fighter": "nobody"}, 404, "no fighter 'nobody'"),
     ],
 )

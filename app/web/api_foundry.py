@@ -40,7 +40,7 @@ from tabletrail.syntax import verbs_for
 from tabletrail.web import api_commands
 from tabletrail.web.bodies import CommandBody
 from tabletrail.web.table import Table
-from tabletrail.web.wire import BadRequest, Call, Stale, bad, stale
+from tabletrail.web.wire import BadRequest, Call, Stale, bad, error, stale
 
 # Foundry's movement actions (CONFIG.Token.movement.actions, v13) and the verbs that play each, the first
 # the ruleset knows: crawling is a walk the ruleset prices by posture; blink is a teleport where there is
@@ -75,7 +75,8 @@ class EncounterBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A Foundry scene (its document's data: grid, width, height, padding, walls, tokens) to referee."""
 
     scene: dict[str, Any]
-    ruleset: Annotated[str, Meta(min_length=1, max_length=64)]
+    # The rulesets this server knows, as the contract says them (checked again in `encounter`).
+    ruleset: Annotated[str, Meta(min_length=1, max_length=64, extra_json_schema={"enum": sorted(RULESETS)})]
     name: Annotated[str, Meta(max_length=200)] | None = None
     tokens: dict[str, TokenBody] = {}
 
@@ -115,8 +116,8 @@ def encounter(call: Call) -> Response:
             Encounter.create(store_for(str(path)), scenario)
             play(table, path)
             version = table.version()
-    except InputError as exc:
-        return bad(BadRequest(f"encounter: {exc}"))
+    except InputError as exc:  # a well-formed request whose scene can't be refereed (hex grid, no tokens…)
+        return error(422, "unusable scene", f"encounter: {exc}")
     except BadRequest as exc:
         return bad(exc)
     return JSONResponse(

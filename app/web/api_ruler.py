@@ -20,15 +20,16 @@ from tabletrail.web.api_reach import blocked, further
 from tabletrail.web.wire import Call, error
 
 
-def _cell(call: Call, name: str, width: int, height: int) -> tuple[int, int] | str:
+def _cell(call: Call, name: str, width: int, height: int) -> tuple[int, int] | Response:
+    """One end of the ruler: 400 for what is no cell, 404 for a cell this map doesn't have."""
     text = call.request.query_params.get(name, "")
     try:
         cell = parse_cell(text)
     except ValueError as exc:
-        return f"{name}: {exc}"
+        return error(400, "bad request", f"ruler: {name}: {exc}")
     x, y = cell[0], cell[1]
     if not (0 <= x < width and 0 <= y < height):
-        return f"{name}: {x},{y} is off the {width} x {height} map"
+        return error(404, "not found", f"ruler: {name}: {x},{y} is off the {width} x {height} map")
     return x, y
 
 
@@ -38,12 +39,12 @@ def ruler(call: Call) -> Response:
     with call.table.lock:
         state = call.table.live().state  # immutable: read outside the lock below
     grid = state.grid
-    ends = [_cell(call, name, grid.width, grid.height) for name in ("from", "to")]
-    wrong = [e for e in ends if isinstance(e, str)]
-    if wrong:
-        return error(400, "bad request", "ruler: " + wrong[0])
-    a, b = ends[0], ends[1]
-    assert not isinstance(a, str) and not isinstance(b, str)
+    a = _cell(call, "from", grid.width, grid.height)
+    if isinstance(a, Response):
+        return a
+    b = _cell(call, "to", grid.width, grid.height)
+    if isinstance(b, Response):
+        return b
     rs = get_ruleset(state.ruleset)
     length = distance(state.settings.get("diagonal", "euclidean"), a, b)
     out: dict[str, Any] = {

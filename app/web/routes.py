@@ -61,6 +61,9 @@ PICTURE = "image/*"
 Handler = Callable[[Call], Response | Awaitable[Response]]
 
 
+CELL = {"pattern": r"^[0-9]{1,4},[0-9]{1,4}$"}  # a cell as people write it: x,y (column, row)
+
+
 @dataclass(frozen=True)
 class Param:
     """A query or path parameter of a route."""
@@ -144,8 +147,8 @@ ROUTES: tuple[Endpoint, ...] = (
              answers={200: A.ReachArea, 404: E}, tag="board"),
     Endpoint("GET", "/api/ruler", api_ruler.ruler, WATCHER,
              "the free ruler: the distance between two cells, and what going there would cost a fighter now",
-             params=(Param("from", str, "a cell x,y", required=True),
-                     Param("to", str, "a cell x,y", required=True),
+             params=(Param("from", str, "a cell x,y", required=True, bounds=CELL),
+                     Param("to", str, "a cell x,y", required=True, bounds=CELL),
                      Param("fighter", str, "whose cost (else the fighter on `from`, if any)")),
              answers={200: dict[str, Any], 400: E, 404: E}, tag="board"),
     Endpoint("GET", "/api/options", api_board.options, PLAYER,
@@ -191,7 +194,8 @@ ROUTES: tuple[Endpoint, ...] = (
     # The Foundry VTT bridge (integrations/foundry/): a scene to referee, a move under its movement id.
     Endpoint("POST", "/api/foundry/encounter", api_foundry.encounter, GM,
              "start refereeing a Foundry scene: its scenario made, a new log begun beside this one, played",
-             body=api_foundry.EncounterBody, answers={200: dict[str, Any], 400: E, 409: E}, tag="foundry"),
+             body=api_foundry.EncounterBody, answers={200: dict[str, Any], 400: E, 409: E, 422: E},
+             tag="foundry"),
     Endpoint("GET", "/api/foundry/actions", api_foundry.actions, WATCHER,
              "the verb each Foundry movement action plays under this table's ruleset",
              answers={200: dict[str, Any]}, tag="foundry"),
