@@ -2,8 +2,10 @@
 bridge module's "Referee this combat" uses (events/foundry_scene.py).
 
 The fixtures in tests/fixtures/foundry/ are written by tests/fixtures/foundry/build.py in the shape
-Foundry's "Export Data" gives a v13 scene and a v9 one. Real exports people made can be checked too:
-put them (with their licence notes) in a folder named by TABLETRAIL_FOUNDRY_EXPORTS.
+Foundry's "Export Data" gives a v13 scene and a v9 one. Real exports people made are checked too when
+there is a folder of them (with their licence notes): the one TABLETRAIL_FOUNDRY_EXPORTS names, else the
+steering repository's `shared/foundry-exports/` beside this checkout. Developers may not commit data
+fetched from other repositories, so none ships here (the note of issue 39 says which were run).
 """
 
 from __future__ import annotations
@@ -199,10 +201,11 @@ def test_import_map_refuses_uvtt_options_for_a_scene(tmp_path: Path, capsys: pyt
     assert "a Foundry scene has no portals or objects" in err
 
 
-REAL = os.environ.get("TABLETRAIL_FOUNDRY_EXPORTS")
+SHARED_EXPORTS = Path(__file__).resolve().parents[2] / "shared" / "foundry-exports"
+REAL = os.environ.get("TABLETRAIL_FOUNDRY_EXPORTS") or (str(SHARED_EXPORTS) if SHARED_EXPORTS.is_dir() else None)
 
 
-@pytest.mark.skipif(not REAL, reason="no folder of real Foundry exports (TABLETRAIL_FOUNDRY_EXPORTS)")
+@pytest.mark.skipif(not REAL, reason="no folder of real Foundry exports (TABLETRAIL_FOUNDRY_EXPORTS, shared/foundry-exports)")
 def test_real_exports_people_made_convert_and_start_an_encounter(tmp_path: Path):
     exports = sorted(Path(REAL or ".").glob("*.json"))
     assert exports, f"{REAL}: no .json exports in it"
