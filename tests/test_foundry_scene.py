@@ -202,10 +202,12 @@ def test_import_map_refuses_uvtt_options_for_a_scene(tmp_path: Path, capsys: pyt
 
 
 SHARED_EXPORTS = Path(__file__).resolve().parents[2] / "shared" / "foundry-exports"
-REAL = os.environ.get("TABLETRAIL_FOUNDRY_EXPORTS") or (str(SHARED_EXPORTS) if SHARED_EXPORTS.is_dir() else None)
+REAL = os.environ.get("TABLETRAIL_FOUNDRY_EXPORTS") or (
+    str(SHARED_EXPORTS) if SHARED_EXPORTS.is_dir() else None
+)
 
 
-@pytest.mark.skipif(not REAL, reason="no folder of real Foundry exports (TABLETRAIL_FOUNDRY_EXPORTS, shared/foundry-exports)")
+@pytest.mark.skipif(not REAL, reason="no real Foundry exports (TABLETRAIL_FOUNDRY_EXPORTS, shared/foundry-exports)")
 def test_real_exports_people_made_convert_and_start_an_encounter(tmp_path: Path):
     exports = sorted(Path(REAL or ".").glob("*.json"))
     assert exports, f"{REAL}: no .json exports in it"
