@@ -207,7 +207,7 @@ REAL = os.environ.get("TABLETRAIL_FOUNDRY_EXPORTS") or (
 )
 
 
-@pytest.mark.skipif(not REAL, reason="no real Foundry exports (TABLETRAIL_FOUNDRY_EXPORTS, shared/foundry-exports)")
+@pytest.mark.skipif(not REAL, reason="no real Foundry exports (TABLETRAIL_FOUNDRY_EXPORTS, shared/)")
 def test_real_exports_people_made_convert_and_start_an_encounter(tmp_path: Path):
     exports = sorted(Path(REAL or ".").glob("*.json"))
     assert exports, f"{REAL}: no .json exports in it"
