@@ -381,7 +381,7 @@ def _check_batch(scratch: Replay, recs: list[Record], unit: str, cited: _Citatio
     body = recs[1:]
     cut = tuple(scratch.timeline.undone)
     opens = bool(body) and isinstance(body[0].event, Abandoned)
-    if cut and not (opens and body[0].event.batches == cut):  # type: ignore[union-attr]
+    if cut and not (opens and body[0].event.batches == cut):
         seq = body[0].seq if body else first.seq + 1
         raise _Stop(
             Finding(
