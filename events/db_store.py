@@ -54,6 +54,10 @@ class DatabaseReads:
         """The first row of a query, or None (the store's connection, its errors named)."""
         raise NotImplementedError
 
+    def read(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
+        """The log's lines from version `start` (0: the first) up to `stop` (None: the end)."""
+        raise NotImplementedError
+
     def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """Every row of a query."""
         raise NotImplementedError
