@@ -157,8 +157,8 @@ def carry(
     if whole is None:
         whole = Timeline()
         whole.extend(records[:last])
-    began = records[0].event.settings  # type: ignore[attr-defined]  # set openly, as the encounter began
-    rs = get_ruleset(records[0].event.scenario.ruleset)  # type: ignore[attr-defined]
+    began = records[0].event.settings
+    rs = get_ruleset(records[0].event.scenario.ruleset)
     words = Words(rs)
     running = Timeline()
     in_force = RulingsInForce()

@@ -161,7 +161,9 @@ def _moves(moves: list[dict[str, Any]], w: render.Words) -> list[str]:
             f"  {at}{m['fighter']} moves on {render.RESOURCE_LENGTHS.get(m['resource'], m['resource'])}, "
             f"{_amount(m['budget'], length)} {unit} {'to go' if forced else 'left before it'}"
         )
-        rows = [("step", "cell", "terrain", "diagonal", "parity", "mode", "cost", "total", "left")]
+        rows: list[tuple[str, ...]] = [
+            ("step", "cell", "terrain", "diagonal", "parity", "mode", "cost", "total", "left")
+        ]
         for s in m["steps"]:
             x, y, z = s["cell"]
             rows.append(

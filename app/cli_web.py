@@ -108,9 +108,9 @@ def cmd_invite(args: argparse.Namespace) -> int:
             if args.json:
                 print(json_doc("invites", {"invites": rows}))
             for r in [] if args.json else rows:
-                made = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(r["made"])))  # type: ignore[arg-type]
+                made_at = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(r["made"])))  # type: ignore[arg-type]
                 status = "revoked" if r["revoked"] else "expired" if _expired(r) else "open"
-                print(f"{r['id']}  {r['role']:<10} {status:<8} made {made}  {r['label']}")
+                print(f"{r['id']}  {r['role']:<10} {status:<8} made {made_at}  {r['label']}")
             return 0
         sides = sorted({f.side for f in state.fighters})
         if [args.gm, args.watch, args.side is not None].count(True) != 1:

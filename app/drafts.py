@@ -337,8 +337,10 @@ class FolderDrafts(Drafts):
     def adopt_picture(self, name: str, raw: dict[str, Any]) -> None:
         """A scenario file's picture, opened as a draft, copied to be the draft's own."""
         pic = raw.get("picture")
-        source = Path(pic["file"]) if isinstance(pic, dict) and isinstance(pic.get("file"), str) else None
-        if source is None or not source.is_file():
+        if not isinstance(pic, dict) or not isinstance(pic.get("file"), str):
+            return
+        source = Path(pic["file"])
+        if not source.is_file():
             return
         data = source.read_bytes()
         pic["file"] = self._keep_picture(name, data, picture_suffix(data))

@@ -8,15 +8,18 @@ the same on every machine and an audit can be checked by hand.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from functools import lru_cache
 from math import isqrt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletrail.core.corrections import version_key
 from tabletrail.core.units import CU, root2_cu, to_cu
 from tabletrail.core.walls import Edges
 from tabletrail.events.scenario import CellKind, Scenario
+
+if TYPE_CHECKING:
+    from tabletrail.core.step_table import StepTable
 
 Pos = tuple[int, int, int]
 XY = tuple[int, int]
@@ -59,9 +62,8 @@ class Grid:
         self._blocked = tuple("wall" in t or ("solid" in t and "obstacle" not in t) for t in self._tags)
         text = "".join(rows)
         if len(chars) <= 256:
-            self.codes: bytes | array[int] = text.translate(
-                str.maketrans({ch: chr(i) for i, ch in enumerate(chars)})
-            ).encode("latin-1")
+            code: dict[str, str | int | None] = {ch: chr(i) for i, ch in enumerate(chars)}
+            self.codes: bytes | array[int] = text.translate(str.maketrans(code)).encode("latin-1")
         else:
             index = {ch: i for i, ch in enumerate(chars)}
             self.codes = array("H", map(index.__getitem__, text))
@@ -71,7 +73,8 @@ class Grid:
         self.top: tuple[tuple[int, ...], ...] = tuple(  # shared ints: a pointer a cell, read fastest
             tuple(map(tops.__getitem__, self.codes[y * w : (y + 1) * w])) for y in range(self.height)
         )
-        self.tables: dict = {}  # step prices kept for the reachable area (core/step_table.py)
+        # step prices kept for the reachable area (core/step_table.py)
+        self.tables: dict[Hashable, StepTable] = {}
         # Walls and doors on cell edges (core/walls.py), None on a map without them.
         self.edges: Edges | None = Edges.of(scenario, self.width, self.height)
 
@@ -248,5 +251,6 @@ def parse_cell(text: str) -> tuple[int, ...]:
         raise ValueError(f"{text!r} is not a cell; write whole numbers x,y such as 3,4") from None
 
 
-def show(pos: XY | Pos) -> str:
+def show(pos: tuple[int, ...]) -> str:
+    """'3,4': a cell's column and row, whatever else it carries (a height, as a command may name it)."""
     return f"{pos[0]},{pos[1]}"

@@ -160,7 +160,7 @@ def walk(
             flush()
             stopped = _ruled_test(b, dice, policy, fighter_id, cell, tested) if tested else ""
             stopped = stopped or policy.on_step(b, fighter_id, step)
-            f = b.state.fighter(fighter_id)  # type: ignore[assignment]
+            f = b.state.fighter(fighter_id)
             assert f is not None
             if stopped:
                 _note_stop(b, stopped)
@@ -218,7 +218,8 @@ def _ruled_test(
     _, _, rule, why, target = ruling
     if dice is None:
         raise Refusal(rule, f"the GM requires a test at {show(cell)} ({why}) but this move takes no checks")
-    modifier, because, cites = 0, "", ()
+    modifier, because = 0, ""
+    cites: tuple[str, ...] = ()
     hook = getattr(policy, "test_modifier", None)
     if hook is not None:
         modifier, because, *more = hook(b.state, fighter_id)

@@ -252,14 +252,14 @@ class Ruleset:
         """A stat as written (count stats) or in centi-units (length stats)."""
         spec = next(s for s in self.stats if s.name == name)
         value = f.stats.get(name, spec.default)
-        return to_cu(value) if spec.length else value
+        return to_cu(value) if spec.length and value is not None else value
 
     # --- deciding ------------------------------------------------------------
 
     def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:
         handler = self._handlers.get(type(command)) or ENGINE_HANDLERS.get(type(command))
         if handler is None:
-            verbs = sorted(c.__struct_config__.tag for c in self._handlers)  # type: ignore[misc]
+            verbs = sorted(str(c.__struct_config__.tag) for c in self._handlers)
             raise Refusal(
                 ENGINE_COMMAND,
                 f"{self.id} has no {command.__struct_config__.tag!r} command (it knows: {', '.join(verbs)})",

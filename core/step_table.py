@@ -29,13 +29,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from math import isqrt
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tabletrail.core.geometry import EUCLIDEAN, Grid
 from tabletrail.core.movement import QuietSteps
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import root2_cu
 from tabletrail.events.types import Step
+
+if TYPE_CHECKING:
+    from tabletrail.core.reach_arrays import StepArrays
 
 # Exact lengths in a search (diagonal=euclidean: whole + √2 parts, core/units.py) are counted as one
 # integer key, whole·S + root2·R with R = round(√2·S): keys add exactly, and they order lengths as the
@@ -108,10 +111,10 @@ class StepTable:
     def __init__(self) -> None:
         self.cost: dict[int, int] = {}
         self.step: dict[int, Step] = {}
-        self.out: dict[int, list[tuple[int, int, int, int]]] = {}  # node -> its steps out, for the search
+        self.out: dict[int, list[tuple[int, int, int]]] = {}  # node -> its steps out, for the search
         self.ends: dict[int, bool] = {}
         self.usable = True
-        self.arrays: Any = None  # a reach_arrays.StepArrays once the compiled search has run on it
+        self.arrays: StepArrays | None = None  # made once the compiled search has run on it
         self.filled: set[int] = set()  # start nodes the step-by-step search has priced the area of
         # Steps into occupied cells, by edge: (the mover and the cell's occupants it was priced for, the
         # step, or None when refused). Only read back for equal fighters: occupancy stays an overlay.

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from operator import attrgetter
 from pathlib import Path
-from typing import BinaryIO, Protocol, get_args
+from typing import IO, Protocol, get_args
 
 import msgspec
 from tabletrail.events.digest import blake2b
@@ -470,7 +470,7 @@ class JsonlStore:
     def exists(self) -> bool:
         return self.path.exists()
 
-    def _opened(self, flags: int, mode: str) -> BinaryIO:
+    def _opened(self, flags: int, mode: str) -> IO[bytes]:
         """The log file, opened with os.open flags; a missing file or a folder is an InputError."""
         try:
             fd = os.open(self.path, flags, 0o666)
@@ -987,7 +987,7 @@ class Store(Protocol):
 
     name: str
 
-    def read(self) -> Iterator[bytes]: ...
+    def read(self, start: int = 0) -> Iterator[bytes]: ...
 
     def append(self, lines: Sequence[bytes]) -> None: ...
 

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -415,7 +415,7 @@ class _Validator:
         self.source = source
         self.folder = folder
 
-    def fail(self, field: str, message: str) -> None:
+    def fail(self, field: str, message: str) -> NoReturn:
         raise InputError(f"{self.source}: {field}: {message}")
 
     def table(self, raw: dict[str, Any], key: str) -> dict[str, Any]:

@@ -10,14 +10,17 @@ Every event is a frozen msgspec Struct in one tagged union (`type` field).
 Changes stay additive: a new field gets a default, a new fact gets a new type.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
-from tabletrail.events.commands import command_union
+from tabletrail.events.commands import Command, command_union
 from tabletrail.events.scenario import Scenario
 
 SCHEMA_VERSION = 1
-AnyCommand = command_union()  # every command, ruleset modules included
+if TYPE_CHECKING:  # to the checker any command; msgspec decodes the tagged union of them all
+    AnyCommand = Command
+else:
+    AnyCommand = command_union()  # every command, ruleset modules included
 
 Pos = tuple[int, int, int]  # x (column), y (row), z height in centi-units
 
@@ -35,7 +38,7 @@ class Event(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="type
         _EVENT_TYPES.append(cls)
 
 
-class EncounterStarted(Event, tag="encounter-started"):
+class EncounterStarted(Event, frozen=True, tag="encounter-started"):
     scenario: Scenario
     settings: dict[str, Any]  # every setting in force, defaults included
     schema: int = SCHEMA_VERSION
@@ -45,7 +48,7 @@ class EncounterStarted(Event, tag="encounter-started"):
     rules_version: str = ""
 
 
-class CommandIssued(Event, tag="command"):
+class CommandIssued(Event, frozen=True, tag="command"):
     """Heads every batch: what was asked, in the table's own words and parsed."""
 
     command: AnyCommand
@@ -67,7 +70,7 @@ class Step(msgspec.Struct, frozen=True, gc=False, array_like=True):
     root2: int = 0
 
 
-class Moved(Event, tag="moved"):
+class Moved(Event, frozen=True, tag="moved"):
     """A fighter went along these steps. A forced move (resource forced or grapple) has as budget
     the distance the rule meant, so one cut short says how far it was to go; one stopped before
     its first step is recorded too, with no steps and what stopped it (a replay and verify carry it)."""
@@ -79,7 +82,7 @@ class Moved(Event, tag="moved"):
     stopped: str = ""  # why the move ended early, if it did (required when there are no steps)
 
 
-class Placed(Event, tag="placed"):
+class Placed(Event, frozen=True, tag="placed"):
     """A position set without walking: a fall, a push, a teleport, a GM placing a piece."""
 
     fighter: str
@@ -87,7 +90,7 @@ class Placed(Event, tag="placed"):
     how: str = ""
 
 
-class StateChanged(Event, tag="state"):
+class StateChanged(Event, frozen=True, tag="state"):
     """A fighter's state machine moved. `trigger` is what decide asked the machine."""
 
     fighter: str
@@ -97,19 +100,19 @@ class StateChanged(Event, tag="state"):
     dest: str
 
 
-class Linked(Event, tag="linked"):
+class Linked(Event, frozen=True, tag="linked"):
     kind: str  # "engaged", "grab"
     a: str
     b: str
 
 
-class Unlinked(Event, tag="unlinked"):
+class Unlinked(Event, frozen=True, tag="unlinked"):
     kind: str
     a: str
     b: str
 
 
-class CheckRolled(Event, tag="check"):
+class CheckRolled(Event, frozen=True, tag="check"):
     fighter: str
     check: str
     number: int  # the roll as rolled or entered: the sum of `dice`
@@ -121,13 +124,13 @@ class CheckRolled(Event, tag="check"):
     formula: str = ""
 
 
-class Damaged(Event, tag="damaged"):
+class Damaged(Event, frozen=True, tag="damaged"):
     fighter: str
     amount: int
     cause: str = ""
 
 
-class Spent(Event, tag="spent"):
+class Spent(Event, frozen=True, tag="spent"):
     """A budget moved: movement, AP, actions, maneuver meters. Negative refunds or grants."""
 
     fighter: str
@@ -135,14 +138,14 @@ class Spent(Event, tag="spent"):
     amount: int
 
 
-class Refreshed(Event, tag="refreshed"):
+class Refreshed(Event, frozen=True, tag="refreshed"):
     """Budgets start over, as the ruleset says (a new turn, a new round)."""
 
     fighter: str
     resources: tuple[str, ...]
 
 
-class Marked(Event, tag="marked"):
+class Marked(Event, frozen=True, tag="marked"):
     """A ruleset fact kept on a fighter (trajectory, held action, blocked square…)."""
 
     fighter: str
@@ -150,19 +153,19 @@ class Marked(Event, tag="marked"):
     value: Any = None
 
 
-class Unmarked(Event, tag="unmarked"):
+class Unmarked(Event, frozen=True, tag="unmarked"):
     fighter: str
     key: str
 
 
-class BoardMarked(Event, tag="board-marked"):
+class BoardMarked(Event, frozen=True, tag="board-marked"):
     """A fact about the whole encounter (gravity lost in a region, an area effect)."""
 
     key: str
     value: Any = None
 
 
-class DoorChanged(Event, tag="door"):
+class DoorChanged(Event, frozen=True, tag="door"):
     """A door on a cell edge changed state (the DOOR machine): who did it, the trigger, from and to."""
 
     door: str  # its two cells, "5,2|6,2"
@@ -172,37 +175,37 @@ class DoorChanged(Event, tag="door"):
     fighter: str = ""  # who opened or closed it ("" for the GM's own hand)
 
 
-class TurnStarted(Event, tag="turn-started"):
+class TurnStarted(Event, frozen=True, tag="turn-started"):
     fighter: str
     round: int
     pass_no: int = 1
 
 
-class TurnEnded(Event, tag="turn-ended"):
+class TurnEnded(Event, frozen=True, tag="turn-ended"):
     fighter: str
 
 
-class RoundStarted(Event, tag="round-started"):
+class RoundStarted(Event, frozen=True, tag="round-started"):
     round: int
 
 
-class PassStarted(Event, tag="pass-started"):
+class PassStarted(Event, frozen=True, tag="pass-started"):
     pass_no: int
 
 
-class OrderChanged(Event, tag="order-changed"):
+class OrderChanged(Event, frozen=True, tag="order-changed"):
     order: tuple[str, ...]
     index: int  # whose turn it is now, as a position in the new order
 
 
-class SettingChanged(Event, tag="setting-changed"):
+class SettingChanged(Event, frozen=True, tag="setting-changed"):
     """A GM ruling that changes a ruleset setting from here on."""
 
     key: str
     value: Any
 
 
-class RulingMade(Event, tag="ruling"):
+class RulingMade(Event, frozen=True, tag="ruling"):
     """A GM's ruling, logged with who and why; the facts it causes follow in the same batch."""
 
     by: str
@@ -211,19 +214,19 @@ class RulingMade(Event, tag="ruling"):
     detail: Any = None
 
 
-class Undone(Event, tag="undone"):
+class Undone(Event, frozen=True, tag="undone"):
     batch: int
     by: str = "gm"
     why: str = ""
 
 
-class Redone(Event, tag="redone"):
+class Redone(Event, frozen=True, tag="redone"):
     batch: int
     by: str = "gm"
     why: str = ""
 
 
-class Abandoned(Event, tag="abandoned"):
+class Abandoned(Event, frozen=True, tag="abandoned"):
     """A new command after an undo: these undone batches can no longer be redone."""
 
     batches: tuple[int, ...]

@@ -54,7 +54,7 @@ V = TypeVar("V")
 
 def _board_type() -> type:
     """EncounterState's fields but the Grid: what a snapshot stores of the board."""
-    fields = []
+    fields: list[tuple[str, Any] | tuple[str, Any, Any]] = []
     for f in msgspec.structs.fields(EncounterState):
         if f.name == "grid":
             continue
@@ -94,7 +94,7 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False):
     line_hash: str  # hash of that record's line: a snapshot of another log never fits
     batch: int  # that record's batch
     cursor: int  # the timeline's last command batch
-    board: Board  # type: ignore[valid-type]
+    board: Board
     applied: tuple[tuple[int, int], ...]  # runs (first, last) of the batches in force, in order
     undone: tuple[int, ...]  # the redo stack
     abandoned: tuple[tuple[int, int], ...]  # runs of the abandoned batches
@@ -103,8 +103,8 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False):
     rules_version: str = ""
     # The board before the latest batch in force and after the batch redo would bring back, as their
     # differences from `board` (None: no such batch, or a snapshot written before issue 29).
-    prior: Delta | None = None  # type: ignore[valid-type]
-    redo: Delta | None = None  # type: ignore[valid-type]
+    prior: Delta | None = None
+    redo: Delta | None = None
 
 
 _encoder = msgspec.msgpack.Encoder()
@@ -237,7 +237,7 @@ def restore(snapshot: Snapshot, lazy: "Lazy") -> Timeline:
     t.abandoned = set(expand(snapshot.abandoned))
     t.last_seq = snapshot.version
     t._batch = snapshot.cursor
-    t.before, t.after, t.commands, t.actors, t.first_seq = (  # type: ignore[assignment]
+    t.before, t.after, t.commands, t.actors, t.first_seq = (
         lazy.before,
         lazy.after,
         lazy.commands,

@@ -121,14 +121,14 @@ def options(call: Call) -> Response:
             except BadRequest:
                 continue
             result = enc.preview(command)
-            refused = isinstance(result, Rejection)
+            refused = result if isinstance(result, Rejection) else None
             out.append(
                 Option(
                     verb=str(c["verb"]),
                     text=text,
                     doc=str(c["doc"]),
-                    ok=not refused or views.needs_roll(result),
-                    **({"rule": result.rule, "reason": result.reason} if refused else {}),
+                    ok=refused is None or views.needs_roll(refused),
+                    **({"rule": refused.rule, "reason": refused.reason} if refused is not None else {}),
                 )
             )
         return answer(Options(version=len(enc.records), fighter=fid, options=out))

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from starlette.responses import FileResponse, JSONResponse, Response
 from tabletrail.core.rulesets import RULESETS
-from tabletrail.drafts import Problem, blank, check, resized, unfinished
+from tabletrail.drafts import Problem as Problem  # re-exported: a handler's refusal names one
+from tabletrail.drafts import blank, check, resized, unfinished
 from tabletrail.events.errors import InputError
 from tabletrail.events.picture import MEDIA_TYPES, sniff
 from tabletrail.events.uvtt import MAX_UVTT_BYTES

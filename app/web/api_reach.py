@@ -36,12 +36,12 @@ def reachable(call: Call) -> Response:
         ReachArea(
             version=version,
             fighter=fid,
-            from_=f.pos,
+            from_=list(f.pos),
             budget=area.budget,
             unit=area.unit,
-            cells=[(x, y, cost) for (x, y), cost in sorted(area.costs.items())],
+            cells=[[x, y, cost] for (x, y), cost in sorted(area.costs.items())],
             **routes(area, area.costs),
-            events=sorted((x, y) for x, y in area.events),
+            events=[[x, y] for x, y in sorted(area.events)],
             blocked=blocked(state, area),
             further=further(state, f, area),
         )
@@ -89,7 +89,7 @@ def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
             depth.append(depth[parent] + 1 if parent >= 0 else 1)
             parent = index[n]
         ends[f"{cell[0]},{cell[1]}"] = parent
-    out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}  # type: ignore[arg-type]
+    out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}
     if sum(depth[i] for i in ends.values() if i >= 0) <= ROUTE_STEPS:
         out["routes"] = {key: _route_of(steps, i) for key, i in ends.items()}
     return out
@@ -117,7 +117,7 @@ def further(state: EncounterState, f: Fighter, area: Reach) -> Further | None:
     return Further(
         budget=wide.budget,
         action=action,
-        cells=[(x, y, cost) for (x, y), cost in sorted(beyond.items())],
+        cells=[[x, y, cost] for (x, y), cost in sorted(beyond.items())],
         **routes(wide, beyond),
     )
 

@@ -55,7 +55,8 @@ async def stream(call: Call) -> Response:
     else:
         last = UNKNOWN if given == str(UNKNOWN) else whole(given)
     if last is None:
-        said = f"stream: last: expected a version number (0 up, or {UNKNOWN} for none), got {quoted(given)}"
+        got = quoted(given or "")  # given: a header's number is never refused (resumed)
+        said = f"stream: last: expected a version number (0 up, or {UNKNOWN} for none), got {got}"
         return error(400, "bad request", said)
 
     def read() -> int | Denied | Unavailable:

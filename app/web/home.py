@@ -107,7 +107,7 @@ class Folder:
         try:
             state, version = self._state(path)
         except (InputError, OSError) as exc:
-            row = {"name": name, "title": path.stem, "problem": str(exc)}
+            row: dict[str, Any] = {"name": name, "title": path.stem, "problem": str(exc)}
         else:
             row = summary_row(name, state, version)
         row["modified"] = st.st_mtime
@@ -187,7 +187,8 @@ class FolderTables:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         name = scope["path_params"]["encounter"]
         try:
-            app = self.folder.apps.get(name) or await anyio.to_thread.run_sync(self.folder.app_for, name)
+            kept = self.folder.apps.get(name)
+            app = kept if kept is not None else await anyio.to_thread.run_sync(self.folder.app_for, name)
         except LookupError as exc:
             response: Response = error(404, "not found", str(exc))
         except Unavailable as exc:
@@ -195,7 +196,8 @@ class FolderTables:
         except InputError as exc:
             response = error(500, "log unreadable", str(exc))
         else:
-            return await app(scope, receive, send)
+            await app(scope, receive, send)
+            return
         await response(scope, receive, send)
 
 

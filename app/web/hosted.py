@@ -34,7 +34,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from tabletrail.core.units import plural
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.events.postgres_store import CHANNEL, NAME, PostgresStore, encounters, parse_url
+from tabletrail.events.pg_names import NAME
+from tabletrail.events.postgres_store import CHANNEL, PostgresStore, encounters, parse_url
 from tabletrail.web.guard import GUARDED, LIMITS
 from tabletrail.web.live import Broker, Heard
 from tabletrail.web.server import LOCAL_HOSTS, STATIC, allowed_hosts, create_app
@@ -88,7 +89,8 @@ class Encounters:
             return await response(scope, receive, send)
         try:
             # An encounter already open is found without a thread; opening one reads the database.
-            app = self.apps.get(name) or await anyio.to_thread.run_sync(self.app_for, name)
+            kept = self.apps.get(name)
+            app = kept if kept is not None else await anyio.to_thread.run_sync(self.app_for, name)
         except LookupError as exc:
             response = _error(404, "not found", str(exc))
         except Unavailable as exc:
@@ -96,7 +98,8 @@ class Encounters:
         except InputError as exc:
             response = _error(500, "log unreadable", str(exc))
         else:
-            return await app(scope, receive, send)
+            await app(scope, receive, send)
+            return
         await response(scope, receive, send)
 
 

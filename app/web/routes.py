@@ -42,7 +42,8 @@ from tabletrail.web import (
 )
 from tabletrail.web.api_stream import STREAM_SECONDS
 from tabletrail.web.bodies import CommandBody, DoBody, InviteBody, UndoBody
-from tabletrail.web.invites import GM, Denied, Invite
+from tabletrail.web.invites import GM as GM  # the top of ROLES, re-exported with them
+from tabletrail.web.invites import Denied, Invite
 from tabletrail.web.numbers import MOST
 from tabletrail.web.table import Table
 from tabletrail.web.wire import BadRequest, Call, bad, denied, error, read_body, token_in_address, token_of
@@ -263,16 +264,15 @@ def _asgi(
                 return denied(exc)
             if not may(who, e.role):
                 return _forbidden(request, who, e.role)
-        body = None
+        body: Any = None  # an instance of the route's body type (Call.body)
         if e.body is not None:
             try:
                 body = await read_body(request, e.body)
             except BadRequest as exc:
                 return bad(exc)
         call = Call(request, table, who, body, exposed, heard)
-        if is_async:
-            return await e.handler(call)  # type: ignore[misc]
-        return await anyio.to_thread.run_sync(e.handler, call)  # type: ignore[arg-type, return-value]
+        made = e.handler(call) if is_async else await anyio.to_thread.run_sync(e.handler, call)
+        return made if isinstance(made, Response) else await made
 
     return endpoint
 

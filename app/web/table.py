@@ -152,7 +152,7 @@ class Table:
             if self.lock.looked and self.lock.depth > 1 and self._enc is not None:
                 return self._enc  # looked at already during the request that holds the lock
             told = heard is not None and not isinstance(self.store, JsonlStore)
-            mark = (heard,) if told else self._signature()
+            mark = (heard,) if told and heard is not None else self._signature()
             if self._enc is None:
                 self._enc = Encounter.open(self.store)
             elif mark is None or mark != self._mark:

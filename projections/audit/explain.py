@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,7 @@ from tabletrail.projections.audit.parts import (
 from tabletrail.projections.timeline import Timeline
 
 
-def _command_view(recs: Sequence[Record], commands: dict[int, CommandIssued]) -> dict[str, Any]:
+def _command_view(recs: Sequence[Record], commands: Mapping[int, CommandIssued]) -> dict[str, Any]:
     head = recs[0].event
     command, text = _command_of(head)
     base = {"batch": recs[0].batch, "actor": recs[0].actor, "at": recs[0].at, "text": text}

@@ -214,12 +214,12 @@ class RulingsInForce:
             made = self.made.setdefault(record.batch, [])
             if not made:
                 self.held.append(record.batch)
-            made.append(_ruling(record.seq, event, "in force"))  # type: ignore[arg-type]
+            made.append(_ruling(record.seq, event, "in force"))
         elif kind is Undone:
-            if self.held and self.held[-1] == event.batch:  # type: ignore[attr-defined]
+            if self.held and self.held[-1] == event.batch:
                 self.held.pop()
-        elif kind is Redone and event.batch in self.made:  # type: ignore[attr-defined]
-            self.held.append(event.batch)  # type: ignore[attr-defined]
+        elif kind is Redone and event.batch in self.made:
+            self.held.append(event.batch)
 
     def now(self) -> list[dict[str, Any]]:
         """The rulings in force after the records applied so far, oldest first."""
@@ -288,4 +288,4 @@ def _same(a: Event, b: Event, *also_ignored: str) -> bool:
     for key in (*PROSE, *also_ignored):
         pa.pop(key, None)
         pb.pop(key, None)
-    return pa == pb
+    return bool(pa == pb)

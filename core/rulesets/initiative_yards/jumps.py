@@ -9,8 +9,6 @@ keep the ruleset readable; `InitiativeYards` inherits it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
@@ -24,9 +22,6 @@ from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, half_down, rounded, sign, to_cu
 from tabletrail.events.commands.initiative_yards import Leap, PullUp, Vault
 from tabletrail.events.types import Step
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
 
 class Jumps(Walking, Falls):
@@ -167,7 +162,7 @@ class _Jump(_Walk):
 
     def __init__(
         self,
-        rs: InitiativeYards,
+        rs: Jumps,
         dice: Dice,
         kind: str,
         over: list[XY],
@@ -242,7 +237,7 @@ class _Jump(_Walk):
 class _PullUp(_Walk):
     """Jump and pull up onto a ledge: costs its height, then a check or a fall (ledge)."""
 
-    def __init__(self, rs: InitiativeYards, dice: Dice, *, tether: tuple[Fighter, ...], base: Pos) -> None:
+    def __init__(self, rs: Jumps, dice: Dice, *, tether: tuple[Fighter, ...], base: Pos) -> None:
         super().__init__(rs, dice, tether=tether, mode="pull-up")
         self.base = base
 

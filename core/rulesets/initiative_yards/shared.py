@@ -9,7 +9,7 @@ themselves live in the sibling modules.
 from __future__ import annotations
 
 from tabletrail.core.batch import Batch
-from tabletrail.core.crawling import CRAWL_FACTOR  # noqa: F401  (re-exported) crawl: a yard crawled costs 2
+from tabletrail.core.crawling import CRAWL_FACTOR as CRAWL_FACTOR  # re-exported: a yard crawled costs 2
 from tabletrail.core.dice import Dice, check
 from tabletrail.core.geometry import XY
 from tabletrail.core.movement import path_cells, waypoint
@@ -42,7 +42,8 @@ class Shared(Ruleset):
     # --- this turn's move action -----------------------------------------------------
 
     def initiative(self, f: Fighter) -> int:
-        return self.stat(f, "initiative")
+        initiative: int = self.stat(f, "initiative")  # a length: whole centi-units
+        return initiative
 
     def max_move(self, state: EncounterState, f: Fighter) -> int:
         """This turn's move action at most: Initiative, halved while dragging (drag)."""

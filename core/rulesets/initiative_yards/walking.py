@@ -38,11 +38,25 @@ from tabletrail.events.commands import CloseDoor, Move, OpenDoor
 from tabletrail.events.types import Step
 
 if TYPE_CHECKING:
-    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
+    from tabletrail.core.geometry import XY
 
 
 class Walking(Engagement):
     """The move action: walking, crawling, climbing stairs and ladders, and the ground underfoot."""
+
+    if TYPE_CHECKING:  # a fall off a ledge: falls.py, which InitiativeYards also inherits
+
+        def fall_down(
+            self,
+            b: Batch,
+            fighter_id: str,
+            cell: XY,
+            from_z: int,
+            cause: str,
+            note: str,
+            frm: Pos | None = None,
+            said: str = "",
+        ) -> str: ...
 
     # --- the reachable area --------------------------------------------------------
 
@@ -197,7 +211,7 @@ class _Walk:
     """
 
     def __init__(
-        self, rs: InitiativeYards, dice: Dice | None, *, tether: tuple[Fighter, ...] = (), mode: str = ""
+        self, rs: Walking, dice: Dice | None, *, tether: tuple[Fighter, ...] = (), mode: str = ""
     ) -> None:
         self.rs = rs
         self.unit = rs.unit

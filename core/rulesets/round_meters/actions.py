@@ -7,7 +7,7 @@ the ruleset readable; `RoundMeters` inherits it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice
@@ -21,6 +21,22 @@ from tabletrail.events.commands.round_meters import TakeAction
 
 class Actions(Holding):
     """Taking an action: its AP, its record, and the held actions waiting for it."""
+
+    if TYPE_CHECKING:  # a test with the sprint penalty in force: sprint.py, a subclass RoundMeters inherits
+
+        def test(
+            self,
+            b: Batch,
+            dice: Dice,
+            fighter_id: str,
+            name: str,
+            rule: str,
+            target: int,
+            *,
+            bonus: int = 0,
+            bonus_why: str = "",
+            penalised: bool = True,
+        ) -> ev.CheckRolled: ...
 
     def act(
         self,

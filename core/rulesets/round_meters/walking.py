@@ -9,7 +9,6 @@ action watches. `Walking` lives here only to keep the ruleset readable;
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 from tabletrail.core.batch import Batch
@@ -31,9 +30,6 @@ from tabletrail.core.units import fmt, root2_cu, rounded
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Move
 from tabletrail.events.types import Step
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.round_meters import RoundMeters
 
 
 class Walking(Holding):
@@ -93,8 +89,8 @@ class Walking(Holding):
         after = b.state.root2(fighter_id, "movement")  # the √2 part spent once every move is made
         moves = [
             i
-            for i in range(start, len(b.events))
-            if isinstance(b.events[i], ev.Moved) and b.events[i].fighter == fighter_id
+            for i, e in enumerate(b.events[start:], start)
+            if isinstance(e, ev.Moved) and e.fighter == fighter_id
         ]
         for i in reversed(moves):
             e = b.events[i]
@@ -137,7 +133,7 @@ class Walking(Holding):
 class _Walking:
     """How a step is priced under round-meters: the diagonal rule, doubled on difficult terrain."""
 
-    def __init__(self, rs: RoundMeters, state: EncounterState, dice: Dice | None = None) -> None:
+    def __init__(self, rs: Walking, state: EncounterState, dice: Dice | None = None) -> None:
         self.rs = rs
         self.unit = rs.unit
         self.grid = state.grid

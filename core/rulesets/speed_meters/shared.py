@@ -35,7 +35,7 @@ from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, fmt, plural, rounded, to_cu
-from tabletrail.core.walls import step_blocked
+from tabletrail.core.walls import DOORS, step_blocked
 from tabletrail.events import types as ev
 from tabletrail.events.commands.rulings import GM_RULING
 from tabletrail.events.types import Step
@@ -596,7 +596,7 @@ class Shared(Ruleset):
                 fighter=fid,
                 key=ON_THE_WAY,
                 value={**mark, **self._as_it_stands(b.state, f), "door": True},
-                rules=(self.rule("stop"), doors.DOORS),
+                rules=(self.rule("stop"), DOORS),
                 note=f"{what} on the way is not stopping: {fid}'s next walk goes on with the "
                 f"{fmt(int(mark['left']))} m left of this Movement",
             )

@@ -27,7 +27,7 @@ from tabletrail.core.units import CU, fmt, fmt_exact, rounded, sign
 from tabletrail.events.types import Step
 
 if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters import SpeedMeters
+    from tabletrail.core.rulesets.speed_meters.falls import Falls
 
 
 class _Walking(QuietSteps):
@@ -41,7 +41,7 @@ class _Walking(QuietSteps):
     """
 
     def __init__(
-        self, rs: SpeedMeters, speed: int, *, jumps: bool = False, maneuvers: int = MANEUVER_LIMIT
+        self, rs: Falls, speed: int, *, jumps: bool = False, maneuvers: int = MANEUVER_LIMIT
     ) -> None:
         self.rs = rs
         self.speed = speed
@@ -185,7 +185,7 @@ class _Through(QuietSteps):
     knows the height planned for each and asks the mode's judge to price it.
     """
 
-    def __init__(self, rs: SpeedMeters, plan: list[Pos], judge: JudgeFn, what: str) -> None:
+    def __init__(self, rs: Falls, plan: list[Pos], judge: JudgeFn, what: str) -> None:
         self.rs = rs
         self.unit = rs.unit
         self.plan = plan
