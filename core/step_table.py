@@ -20,9 +20,10 @@ A policy opts in by defining `table_key`; returning None (its prices read
 more than the map and the target cell's occupants, e.g. a tether to an
 enemy's Reach) keeps the search on the policy for every step.
 
-A table on a map of at most ARRAY_CELLS cells can also hold its prices as flat
-arrays (`StepArrays`, made by core/reach_arrays.py the first time its compiled
-search runs): `keep`, `refuse` and `judge` write both forms, so neither goes stale.
+A table can also hold its prices as numpy arrays, tile by tile where searches
+looked (`StepArrays`, made by core/reach_arrays.py the first time its compiled
+search runs, on a map of any size): `keep`, `refuse` and `judge` write both
+forms, so neither goes stale.
 """
 
 from __future__ import annotations
@@ -89,7 +90,6 @@ UNKNOWN = -2  # a step not priced yet (or only into an occupied cell)
 KEPT = 32  # tables kept per grid (fighters x settings in play); the oldest goes first
 MOST_LIVE = 4096  # steps into occupied cells kept per table: past that they are priced afresh
 MOST_STEPS = 500_000  # steps one table keeps (a huge budget on a huge map): past that it starts afresh
-ARRAY_CELLS = 40_000  # maps up to this many cells get flat arrays (8 steps x 2 parities x 13 bytes a cell)
 
 
 class StepTable:
@@ -135,7 +135,7 @@ class StepTable:
         """Keep whether a move may end on this empty cell; returns the verdict."""
         self.ends[cell] = ok
         if self.arrays is not None:
-            self.arrays.verdict[cell] = ok
+            self.arrays.judge(cell, ok)
         return ok
 
 
