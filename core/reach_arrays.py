@@ -62,6 +62,7 @@ FILL_ROUNDS = 3  # ... and so it does when pricing the unknown steps needs more 
 MOST_ROUNDS = 32  # searches one call may run before it leaves the answer to the step-by-step search
 TILE = 16  # cells a side of one tile of kept prices (16 x 16 cells x 16 steps: 32 KB of prices)
 WINDOWS = 8  # windows kept per table, the most recently used (fighters sharing the table each ask for one)
+CELL_GUESS = CU  # what a step is guessed to cost at least: the first window reaches budget / CELL_GUESS cells
 _EIGHT = np.arange(8)
 
 
@@ -258,7 +259,7 @@ def array_reach(
     price = policy.price
     filled: Reach | None = None
     rounds = 0
-    radius = max(1, budget // CU + 1)
+    radius = max(1, budget // CELL_GUESS + 1)
     start_global = (f.pos[0] * height + f.pos[1]) * 2
     w = a.window(f.pos[0], f.pos[1], radius)
     start = w.cell(f.pos[0], f.pos[1]) * 2
