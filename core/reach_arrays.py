@@ -91,7 +91,8 @@ class Window:
     """Tiles i0..i0+ni-1 by j0..j0+nj-1 laid out as one CSR graph over local nodes.
 
     A cell (x, y) of the map is local cell (x - x0) * rows + (y - y0); its node is
-    cell * 2 + parity class; its steps are entries node * 8 + direction. A step
+    cell * k + parity class (k = 2 under the alternating rule, else 1: one node a
+    cell); its steps are entries node * 8 + direction. A step
     leaving the window leads back to its own node and weighs inf in a search
     (`leave`): `StepArrays.leaks` says whether one of them matters.
     """
@@ -101,19 +102,21 @@ class Window:
         self.x0, self.y0 = i0 * TILE, j0 * TILE
         cols, rows = ni * TILE, nj * TILE
         self.cols, self.rows = cols, rows
-        self.nodes = cols * rows * 2
-        weight = np.empty((cols, rows, 2, 8))
-        known = np.empty((cols, rows, 2, 8), dtype=bool)
+        k = self.k = 2 if arrays.keep_parity else 1
+        self.nodes = cols * rows * k
+        weight = np.empty((cols, rows, k, 8))
+        known = np.empty((cols, rows, k, 8), dtype=bool)
         verdict = np.empty((cols, rows), dtype=np.int8)
         for a in range(ni):
             for b in range(nj):
                 tile = arrays.tile(i0 + a, j0 + b)
                 xs, ys = slice(a * TILE, (a + 1) * TILE), slice(b * TILE, (b + 1) * TILE)
-                weight[xs, ys], known[xs, ys], verdict[xs, ys] = tile.weight, tile.known, tile.verdict
+                weight[xs, ys], known[xs, ys] = tile.weight[:, :, :k], tile.known[:, :, :k]
+                verdict[xs, ys] = tile.verdict
         self.weight, self.known = weight.reshape(-1), known.reshape(-1)
         self.verdict = verdict.reshape(-1)
         node = np.arange(self.nodes)
-        cell, parity = node >> 1, node & 1
+        cell, parity = node // k, node % k
         lx, ly = cell // rows, cell % rows
         target = np.empty((self.nodes, 8), dtype=np.int32)
         leave = np.zeros((self.nodes, 8), dtype=bool)
@@ -122,7 +125,7 @@ class Window:
             tx, ty = lx + dx, ly + dy
             ok = (tx >= 0) & (tx < cols) & (ty >= 0) & (ty < rows)
             to_parity = (parity + (d & 1)) & 1 if arrays.keep_parity else 0
-            target[:, d] = np.where(ok, (tx * rows + ty) * 2 + to_parity, node)
+            target[:, d] = np.where(ok, (tx * rows + ty) * k + to_parity, node)
             leave[:, d] = ~ok
             gx, gy = tx + self.x0, ty + self.y0
             inside_map[:, d] = (gx >= 0) & (gx < arrays.width) & (gy >= 0) & (gy < arrays.height)
@@ -131,8 +134,10 @@ class Window:
         out = np.flatnonzero(leave.reshape(-1))
         self.leave = out  # steps out of the window: never taken by a search over it
         self.leave_map = out[inside_map.reshape(-1)[out]]  # ... those onto the map: they may matter
-        self.xs = (node[::2] >> 1) // rows + self.x0  # each local cell's x and y on the map
-        self.ys = (node[::2] >> 1) % rows + self.y0
+        local = np.arange(cols * rows)
+        self.xs = local // rows + self.x0  # each local cell's x and y on the map
+        self.ys = local % rows + self.y0
+        self.named = list(zip(self.xs.tolist(), self.ys.tolist(), strict=True))  # ... as (x, y)
 
     def holds(self, x: int, y: int) -> bool:
         return 0 <= x - self.x0 < self.cols and 0 <= y - self.y0 < self.rows
@@ -192,8 +197,8 @@ class StepArrays:
         tile.weight[x % TILE, y % TILE, p, d] = cost
         tile.known[x % TILE, y % TILE, p, d] = True
         for w in self.windows.values():
-            if w.holds(x, y):
-                e = (w.cell(x, y) * 2 + p) * 8 + d
+            if w.holds(x, y) and p < w.k:
+                e = (w.cell(x, y) * w.k + p) * 8 + d
                 w.weight[e], w.known[e] = cost, True
 
     def keep(self, edge: int, cost: int) -> None:
@@ -262,7 +267,7 @@ def array_reach(
     radius = max(1, budget // CELL_GUESS + 1)
     start_global = (f.pos[0] * height + f.pos[1]) * 2
     w = a.window(f.pos[0], f.pos[1], radius)
-    start = w.cell(f.pos[0], f.pos[1]) * 2
+    start = w.cell(f.pos[0], f.pos[1]) * w.k
     weight, known, stop, live = _overlay(state, f, table, w, start, occupants, scale)
     while True:
         graph = csr_matrix((weight, w.target, w.indptr), shape=(w.nodes, w.nodes), copy=False)
@@ -275,7 +280,7 @@ def array_reach(
             if _leaks(w, dist, stop, limit, start):  # a way may leave the window: search a wider one
                 radius *= 2
                 w = a.window(f.pos[0], f.pos[1], radius)
-                start = w.cell(f.pos[0], f.pos[1]) * 2
+                start = w.cell(f.pos[0], f.pos[1]) * w.k
                 weight, known, stop, live = _overlay(state, f, table, w, start, occupants, scale)
                 continue
             break
@@ -293,11 +298,11 @@ def array_reach(
         rows = w.rows
         for edge in missing.tolist():
             u, d = edge >> 3, edge & 7
-            lx, ly = divmod(u >> 1, rows)
+            lx, ly = divmod(u // w.k, rows)
             x, y = lx + w.x0, ly + w.y0
             dx, dy = NEIGHBOURS[d]
             tx, ty = x + dx, y + dy
-            p = u & 1
+            p = u % w.k
             known[edge] = True
             who = occupants.get((tx, ty))
             kept_edge = ((x * height + y) * 2 + p) * 8 + d  # the table's number for this step
@@ -369,7 +374,7 @@ def _overlay(
         if not w.holds(c[0], c[1]):
             continue
         for p in parities:
-            n = w.cell(c[0], c[1]) * 2 + p
+            n = w.cell(c[0], c[1]) * w.k + p
             if n != start:  # the start is left, never reached: never a stop
                 stop[n] = True
                 known[n * 8 : n * 8 + 8] = True
@@ -384,7 +389,7 @@ def _overlay(
                 if not (0 <= sx < state.grid.width and 0 <= sy < height):
                     continue
                 for p in parities:
-                    edge = (w.cell(sx, sy) * 2 + p) * 8 + d
+                    edge = (w.cell(sx, sy) * w.k + p) * 8 + d
                     seen = remembered.get(((sx * height + sy) * 2 + p) * 8 + d)
                     if who is not None and seen is not None and seen[0] == who:
                         known[edge] = True  # priced before for these very fighters
@@ -419,11 +424,10 @@ def _answer(
     budget, limit, scale = budgets
     height, top = state.grid.height, state.grid.top
     keep_parity = table.arrays.keep_parity
-    cheapest = dist.reshape(-1, 2).min(axis=1) if keep_parity else dist[0::2]
+    cheapest = dist.reshape(-1, 2).min(axis=1) if keep_parity else dist
     cells = np.flatnonzero(cheapest <= limit)
-    cells = cells[cells != start >> 1]
+    cells = cells[cells != start // w.k]
     verdict = w.verdict[cells]
-    xs, ys = w.xs[cells], w.ys[cells]
     ask = set(np.flatnonzero(verdict < 0).tolist())
     busy = [w.cell(x, y) for x, y in occupants if w.holds(x, y)]
     if busy:  # an occupied cell's verdict is asked afresh: who stands there may change it
@@ -431,17 +435,17 @@ def _answer(
     if ask:
         verdict = verdict.copy()
         for i in ask:
-            x, y = int(xs[i]), int(ys[i])
+            x, y = w.named[int(cells[i])]
             ok = _may_end(state, f, policy.can_end, x, y, top[y][x])
             verdict[i] = table.judge(x * height + y, ok) if (x, y) not in occupants else ok
     keep = verdict > 0
-    cells, xs, ys = cells[keep], xs[keep], ys[keep]
+    cells = cells[keep]
     found = cheapest[cells]
     order = np.argsort(found, kind="stable")
     keys = found[order].astype(np.int64)
     if scale.whole != 1:  # keys back to centi-units, rounded once
         keys = (keys + scale.whole // 2) // scale.whole
-    costs = dict(zip(zip(xs[order].tolist(), ys[order].tolist(), strict=True), keys.tolist(), strict=True))
+    costs = dict(zip(map(w.named.__getitem__, cells[order].tolist()), keys.tolist(), strict=True))
     tested = {(c[0], c[1]) for c in state.marks.get(TEST, ())}
     events = frozenset(c for c in tested if c in costs)
     trail = _Trail(w, keep_parity, top, dist, weight, stop, start, limit, live, table.step, height)
@@ -492,10 +496,10 @@ class _Trail(_Nodes):
         """The node a step in direction d into each node of v comes from, and whether it is in the window."""
         w = self.w
         dx, dy = NEIGHBOURS[d]
-        sx, sy = (v >> 1) // w.rows - dx, (v >> 1) % w.rows - dy
+        sx, sy = (v // w.k) // w.rows - dx, (v // w.k) % w.rows - dy
         ok = (sx >= 0) & (sx < w.cols) & (sy >= 0) & (sy < w.rows)
         p = ((v & 1) - (d & 1)) & 1 if self.keep_parity else 0
-        return np.where(ok, (sx * w.rows + sy) * 2 + p, 0), ok
+        return np.where(ok, (sx * w.rows + sy) * w.k + p, 0), ok
 
     def into(self, v: int, exact: bool) -> tuple[float, int, int] | None:
         """The first-popped node u (cost, u, edge) leaving by a step into v: exact, at v's cost.
@@ -564,18 +568,21 @@ class _Trail(_Nodes):
         return total
 
     def node(self, n: int) -> _Node:
-        x, y = self.w.xy(n >> 1)
-        return (x, y, self.top[y][x], n & 1)
+        x, y = self.w.xy(n // self.w.k)
+        return (x, y, self.top[y][x], n % self.w.k)
 
     def number(self, node: _Node) -> int:
         if not self.w.holds(node[0], node[1]):
             return -1
-        return self.w.cell(node[0], node[1]) * 2 + node[3]
+        if node[3] >= self.w.k:
+            return -1
+        return self.w.cell(node[0], node[1]) * self.w.k + node[3]
 
     def kept_edge(self, e: int) -> int:
         """A local edge as the table numbers it (`StepTable.step`, `live`)."""
-        x, y = self.w.xy(e >> 4)
-        return ((x * self.height + y) * 2 + ((e >> 3) & 1)) * 8 + (e & 7)
+        node = e >> 3
+        x, y = self.w.xy(node // self.w.k)
+        return ((x * self.height + y) * 2 + node % self.w.k) * 8 + (e & 7)
 
     def __getitem__(self, node: _Node) -> tuple[_Node, Step]:
         n = self.number(node)
@@ -606,7 +613,7 @@ class _Ends(Mapping[XY, _Node]):
         if cell not in self.costs:
             raise KeyError(cell)
         t = self.trail
-        n = t.w.cell(cell[0], cell[1]) * 2
+        n = t.w.cell(cell[0], cell[1]) * t.w.k
         if t.keep_parity:
             even, odd = t.dist[n], t.dist[n + 1]
             if odd < even:
