@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
+from msgspec.structs import replace
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 from tabletrail.core.cell_rulings import TEST, forbidden_cells
@@ -53,7 +54,7 @@ from tabletrail.core.movement import StepPolicy
 from tabletrail.core.reach import Reach, _as_counted, _may_end, _Node, _Nodes
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import MOST_LIVE, Scale, StepTable
+from tabletrail.core.step_table import MOST_LIVE, Scale, StepTable, two_cells
 from tabletrail.core.units import CU
 from tabletrail.events.types import Step
 
@@ -161,6 +162,12 @@ class StepArrays:
         self.width, self.height, self.keep_parity = width, height, keep_parity
         self.tiles: dict[tuple[int, int], _Tile] = {}
         self.windows: dict[tuple[int, int, int, int], Window] = {}
+        # Prices that read two cells (step_table.two_cells): each signature's step (None: refused), and
+        # the tiles whose steps were all priced from them.
+        self.bulk: dict[int, Step | None] = {}
+        self.bulked: set[tuple[int, int]] = set()
+        self.codes: Any = None  # each cell's legend entry, codes[x, y], once bulk pricing needs it
+        self.entries = 0  # ... and how many entries the legend has
         for edge, cost in table.cost.items():
             if cost >= 0:
                 self.keep(edge, cost)
@@ -175,12 +182,16 @@ class StepArrays:
             tile = self.tiles[(i, j)] = _Tile(i, j, self.width, self.height, self.keep_parity)
         return tile
 
-    def window(self, x: int, y: int, radius: int) -> Window:
-        """The window of tiles holding every cell within `radius` of (x, y) on the map."""
+    def box(self, x: int, y: int, radius: int) -> tuple[int, int, int, int]:
+        """The tiles (i0, j0, columns, rows) holding every cell within `radius` of (x, y) on the map."""
         last_i, last_j = (self.width - 1) // TILE, (self.height - 1) // TILE
         i0, j0 = max(0, (x - radius) // TILE), max(0, (y - radius) // TILE)
         i1, j1 = min(last_i, (x + radius) // TILE), min(last_j, (y + radius) // TILE)
-        key = (i0, j0, i1 - i0 + 1, j1 - j0 + 1)
+        return (i0, j0, i1 - i0 + 1, j1 - j0 + 1)
+
+    def window(self, x: int, y: int, radius: int) -> Window:
+        """The window of tiles holding every cell within `radius` of (x, y) on the map."""
+        key = self.box(x, y, radius)
         found = self.windows.pop(key, None)  # re-inserted last: the most recently used
         if found is None:
             found = Window(self, *key)
@@ -213,6 +224,105 @@ class StepArrays:
         for w in self.windows.values():
             if w.holds(x, y):
                 w.verdict[w.cell(x, y)] = ok
+
+
+def _signatures(a: StepArrays, sx: Any, sy: Any, d: int, p: int) -> Any:
+    """The signature of the steps from cells (sx, sy) in direction d at parity class p: what a price
+    that reads two cells reads of the map (the legend entries of both cells), and the step's direction
+    and parity class."""
+    dx, dy = NEIGHBOURS[d]
+    return ((a.codes[sx, sy].astype(np.int64) * a.entries + a.codes[sx + dx, sy + dy]) * 8 + d) * 2 + p
+
+
+def _price_tiles(
+    a: StepArrays,
+    box: tuple[int, int, int, int],
+    state: EncounterState,
+    f: Fighter,
+    policy: StepPolicy,
+    table: StepTable,
+    occupants: Mapping[XY, Any],
+    scale: Scale,
+) -> bool:
+    """Price every step out of the box's tiles in bulk, one policy call per signature never priced
+    (`step_table.two_cells`: one price stands for every step of a signature); False if a price made
+    the table unusable (the caller prices every step).
+
+    Each signature is priced on a step into an empty cell (occupancy stays an overlay); a signature
+    whose every step here goes into an occupied cell is left unknown, priced one step at a time.
+    Windows holding a tile priced here are dropped: they are rebuilt from the tiles when asked for.
+    """
+    grid = state.grid
+    top, width, height = grid.top, a.width, a.height
+    if a.codes is None:
+        dtype = np.uint8 if isinstance(grid.codes, bytes) else np.uint16
+        a.codes = np.frombuffer(grid.codes, dtype=dtype).reshape(height, width).T
+        a.entries = len(grid.entries)
+    k = 2 if a.keep_parity else 1
+    i0, j0, ni, nj = box
+    fresh = [(i, j) for i in range(i0, i0 + ni) for j in range(j0, j0 + nj) if (i, j) not in a.bulked]
+    if not fresh:
+        return True
+    taken = {c for c in occupants}
+    for i, j in fresh:
+        tile = a.tile(i, j)
+        xs = i * TILE + np.arange(TILE)[:, None]
+        ys = j * TILE + np.arange(TILE)[None, :]
+        xs, ys = np.broadcast_arrays(xs, ys)
+        for d, (dx, dy) in enumerate(NEIGHBOURS):
+            ok = (xs < width) & (ys < height) & (xs + dx >= 0) & (xs + dx < width)
+            ok &= (ys + dy >= 0) & (ys + dy < height)
+            lx, ly = np.nonzero(ok)
+            sx, sy = xs[ok], ys[ok]
+            for p in range(k):
+                sig = _signatures(a, sx, sy, d, p)
+                groups, first, inverse = np.unique(sig, return_index=True, return_inverse=True)
+                values = np.full(groups.size, np.inf)
+                known = np.ones(groups.size, dtype=bool)
+                for g, (s_, at) in enumerate(zip(groups.tolist(), first.tolist(), strict=True)):
+                    if s_ not in a.bulk:
+                        rep = _representative(sig, s_, at, sx, sy, dx, dy, taken)
+                        if rep is None:  # every step of it here goes into an occupied cell
+                            known[g] = False
+                            continue
+                        x, y = rep
+                        try:
+                            step = policy.price(state, f, (x, y, top[y][x]), (x + dx, y + dy), p)
+                        except Refusal:
+                            a.bulk[s_] = None
+                            continue
+                        if step.to[2] != top[y + dy][x + dx] or step.parity != p + step.diagonal:
+                            table.usable = False
+                            return False
+                        a.bulk[s_] = step
+                    step = a.bulk[s_]
+                    if step is not None:
+                        values[g] = scale.key(step)
+                tile.weight[lx, ly, p, d] = values[inverse]
+                tile.known[lx, ly, p, d] = known[inverse]
+        a.bulked.add((i, j))
+    for key in [key for key in a.windows if _overlaps(key, fresh)]:
+        del a.windows[key]
+    return True
+
+
+def _representative(
+    sig: Any, s_: int, at: int, sx: Any, sy: Any, dx: int, dy: int, taken: set[XY]
+) -> XY | None:
+    """A step of signature s_ into an empty cell: its cell of departure, or None if there is none."""
+    x, y = int(sx[at]), int(sy[at])
+    if (x + dx, y + dy) not in taken:
+        return x, y
+    for n in np.flatnonzero(sig == s_).tolist():
+        x, y = int(sx[n]), int(sy[n])
+        if (x + dx, y + dy) not in taken:
+            return x, y
+    return None
+
+
+def _overlaps(key: tuple[int, int, int, int], tiles: list[tuple[int, int]]) -> bool:
+    i0, j0, ni, nj = key
+    return any(i0 <= i < i0 + ni and j0 <= j < j0 + nj for i, j in tiles)
 
 
 def arrays_for(table: StepTable, width: int, height: int, keep_parity: bool) -> StepArrays:
@@ -266,6 +376,11 @@ def array_reach(
     rounds = 0
     radius = max(1, budget // CELL_GUESS + 1)
     start_global = (f.pos[0] * height + f.pos[1]) * 2
+    bulk = two_cells(policy)
+    if bulk and not _price_tiles(
+        a, a.box(f.pos[0], f.pos[1], radius), state, f, policy, table, occupants, scale
+    ):
+        return None
     w = a.window(f.pos[0], f.pos[1], radius)
     start = w.cell(f.pos[0], f.pos[1]) * w.k
     weight, known, stop, live = _overlay(state, f, table, w, start, occupants, scale)
@@ -279,6 +394,9 @@ def array_reach(
         if not missing.size:
             if _leaks(w, dist, stop, limit, start):  # a way may leave the window: search a wider one
                 radius *= 2
+                box = a.box(f.pos[0], f.pos[1], radius)
+                if bulk and not _price_tiles(a, box, state, f, policy, table, occupants, scale):
+                    return None
                 w = a.window(f.pos[0], f.pos[1], radius)
                 start = w.cell(f.pos[0], f.pos[1]) * w.k
                 weight, known, stop, live = _overlay(state, f, table, w, start, occupants, scale)
@@ -448,8 +566,33 @@ def _answer(
     costs = dict(zip(map(w.named.__getitem__, cells[order].tolist()), keys.tolist(), strict=True))
     tested = {(c[0], c[1]) for c in state.marks.get(TEST, ())}
     events = frozenset(c for c in tested if c in costs)
-    trail = _Trail(w, keep_parity, top, dist, weight, stop, start, limit, live, table.step, height)
+    trail = _Trail(w, keep_parity, top, dist, weight, stop, start, limit, live, _Kept(table, state), height)
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
+
+
+class _Kept(Mapping[int, Step]):
+    """The table's kept steps by edge, and the steps priced in bulk (`_price_tiles`) named when asked."""
+
+    def __init__(self, table: StepTable, state: EncounterState) -> None:
+        self.step, self.arrays, self.top = table.step, table.arrays, state.grid.top
+
+    def __getitem__(self, edge: int) -> Step:
+        found = self.step.get(edge)
+        if found is not None:
+            return found
+        a = self.arrays
+        node, d = edge >> 3, edge & 7
+        x, y = divmod(node >> 1, a.height)
+        step = a.bulk[int(_signatures(a, np.array([x]), np.array([y]), d, node & 1)[0])]
+        assert step is not None, edge
+        tx, ty = x + NEIGHBOURS[d][0], y + NEIGHBOURS[d][1]
+        return replace(step, to=(tx, ty, self.top[ty][tx]))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.step)
+
+    def __len__(self) -> int:
+        return len(self.step)
 
 
 class _Trail(_Nodes):
@@ -474,7 +617,7 @@ class _Trail(_Nodes):
         start: int,
         budget: int,
         live: dict[int, Step],
-        kept: dict[int, Step],
+        kept: Mapping[int, Step],
         height: int,
     ) -> None:
         self.w, self.keep_parity, self.top, self.dist, self.weight, self.stop = (

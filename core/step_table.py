@@ -20,6 +20,13 @@ A policy opts in by defining `table_key`; returning None (its prices read
 more than the map and the target cell's occupants, e.g. a tether to an
 enemy's Reach) keeps the search on the policy for every step.
 
+A policy may also declare `prices_read_two_cells = True`: besides its table key
+and the target cell's occupants, a step's price and facts (all but where it
+lands) read of the map only the legend entries of the step's two cells. One
+price then stands for every step between cells of the same two entries in the
+same direction and parity class, and the compiled search prices a window's
+steps in bulk, one policy call per such signature (`two_cells`).
+
 A table can also hold its prices as numpy arrays, tile by tile where searches
 looked (`StepArrays`, made by core/reach_arrays.py the first time its compiled
 search runs, on a map of any size): `keep`, `refuse` and `judge` write both
@@ -165,3 +172,8 @@ def table_for(state: EncounterState, f: Fighter, policy: Any) -> StepTable | Non
 def quiet(policy: Any) -> bool:
     """True when nothing ever happens on a step (the policy keeps QuietSteps' `eventful`)."""
     return getattr(type(policy), "eventful", None) is QuietSteps.eventful
+
+
+def two_cells(policy: Any) -> bool:
+    """Does the policy declare that a price reads of the map only the step's two cells (see above)?"""
+    return getattr(policy, "prices_read_two_cells", False) is True
