@@ -19,6 +19,7 @@ from support import do, encounter
 from tabletrail.core import reach_arrays
 from tabletrail.core.reach import reach
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.state import EncounterState
 from tabletrail.core.step_table import table_for
 
@@ -92,9 +93,10 @@ def counting(monkeypatch) -> list[bool]:
         st.tuples(st.sampled_from(["forbid", "test"]), st.integers(-4, 4), st.integers(-4, 4)), max_size=2
     ),
     small_guess=st.booleans(),
+    declared=st.booleans(),
 )
 def test_a_map_above_the_old_limit_is_searched_compiled_and_gives_the_slow_answer(
-    diagonal, seed, at, speed, people, rulings, small_guess
+    diagonal, seed, at, speed, people, rulings, small_guess, declared
 ):
     rows = big_map(seed)
     x0, y0 = at
@@ -129,12 +131,16 @@ def test_a_map_above_the_old_limit_is_searched_compiled_and_gives_the_slow_answe
     reach_arrays.array_reach = counted
     if small_guess:  # a first window of one cell a side: the search must widen it to be exact
         reach_arrays.CELL_GUESS = 100 * guess
+    if declared:  # the walker's prices read two cells: the windows are priced in bulk
+        _Walking.prices_read_two_cells = True
     try:
         for _ in range(3):  # cold (step by step), completing the table, then warm on the arrays
             for f in state.fighters:
                 same(state, f.id)
     finally:
         reach_arrays.array_reach, reach_arrays.CELL_GUESS = real, guess
+        if declared:
+            del _Walking.prices_read_two_cells
     assert answered and all(answered)  # the compiled search ran and answered: no fallback for the size
     f = state.fighter("m")
     kept = table_for(state, f, get_ruleset(state.ruleset).walker(state, f))
@@ -172,3 +178,57 @@ def test_a_fighter_moved_across_a_wide_map_is_searched_in_a_window_of_its_own():
         same(moved, "m")
     far = set(kept.arrays.tiles) - near
     assert far and all(i * reach_arrays.TILE >= 800 - 32 for i, _ in far)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    diagonal=st.sampled_from(DIAGONALS),
+    seed=st.integers(0, 10_000),
+    people=st.lists(
+        st.tuples(st.sampled_from(["blue", "red"]), st.integers(1, 30), st.integers(1, 20)), max_size=8
+    ),
+    rulings=st.lists(
+        st.tuples(st.sampled_from(["forbid", "test"]), st.integers(1, 30), st.integers(1, 20)), max_size=3
+    ),
+    speed=st.integers(2, 14),
+    prone=st.booleans(),
+)
+def test_prices_declared_to_read_two_cells_are_priced_in_bulk_and_give_the_slow_answer(
+    diagonal, seed, people, rulings, speed, prone
+):
+    """A walker that declares `prices_read_two_cells` has each window priced once per signature (two
+    legend entries, a direction, a parity class): the same cells, costs and steps as pricing every step."""
+    rnd = random.Random(seed)
+    inner = ["".join(rnd.choice(".....~~^#") for _ in range(30)) for _ in range(20)]
+    rows = ["#" * 32, *(f"#{r}#" for r in inner), "#" * 32]
+    placed = [("m", "blue", 15, 10, speed)]
+    taken = {(15, 10)}
+    for i, (side, x, y) in enumerate(people):
+        if (x, y) not in taken:
+            taken.add((x, y))
+            placed.append((f"o{i}", side, x, y, 3))
+    for x, y in taken:
+        rows[y] = rows[y][:x] + "." + rows[y][x + 1 :]
+    enc = encounter(scene(rows, diagonal, placed))
+    for kind, x, y in rulings:
+        if (x, y) != (15, 10):
+            do(
+                enc,
+                f'forbid {x},{y} why="rubble"'
+                if kind == "forbid"
+                else f'require-test {x},{y} target=3 why="ice"',
+            )
+    if prone:
+        do(enc, "drop-prone m")
+    state = enc.state
+    _Walking.prices_read_two_cells = True
+    try:
+        for _ in range(2):
+            for f in state.fighters:
+                same(state, f.id)
+        f = state.fighter("m")
+        kept = table_for(state, f, get_ruleset(state.ruleset).walker(state, f))
+        if kept.arrays is not None and kept.usable:
+            assert kept.arrays.bulked  # the windows were priced in bulk
+    finally:
+        del _Walking.prices_read_two_cells
