@@ -583,9 +583,10 @@ class _Kept(Mapping[int, Step]):
         a = self.arrays
         node, d = edge >> 3, edge & 7
         x, y = divmod(node >> 1, a.height)
-        step = a.bulk[int(_signatures(a, np.array([x]), np.array([y]), d, node & 1)[0])]
-        assert step is not None, edge
         tx, ty = x + NEIGHBOURS[d][0], y + NEIGHBOURS[d][1]
+        codes = a.codes
+        step = a.bulk[((int(codes[x, y]) * a.entries + int(codes[tx, ty])) * 8 + d) * 2 + (node & 1)]
+        assert step is not None, edge  # as `_signatures` numbers it
         return replace(step, to=(tx, ty, self.top[ty][tx]))
 
     def __iter__(self) -> Iterator[int]:
@@ -692,22 +693,22 @@ class _Trail(_Nodes):
         return came
 
     def edge(self, n: int) -> int:
-        if self._came is None:
-            self._came = self._find_all()
-        found = int(self._came[n])
-        assert found >= 0, n
-        return found
+        """The edge into node n on its cheapest way; -1 for the start or a node not reached."""
+        came = self._came
+        if came is None:
+            came = self._came = self._find_all().tolist()
+        return came[n]
 
     def count(self, n: int) -> int:
         """Diagonals taken on the way to node n."""
-        way = []
-        while n not in self._count:
+        counted, way = self._count, []
+        while n not in counted:
             way.append(n)
             n = self.edge(n) >> 3
-        total = self._count[n]
+        total = counted[n]
         for m in reversed(way):
             total += self.edge(m) & 1  # odd directions are the diagonals
-            self._count[m] = total
+            counted[m] = total
         return total
 
     def node(self, n: int) -> _Node:
@@ -729,11 +730,12 @@ class _Trail(_Nodes):
 
     def __getitem__(self, node: _Node) -> tuple[_Node, Step]:
         n = self.number(node)
-        if n == self.start or not self.reached(n) or node[2] != self.top[node[1]][node[0]]:
+        e = self.edge(n) if n >= 0 else -1
+        if e < 0 or node[2] != self.top[node[1]][node[0]]:
             raise KeyError(node)
-        edge = self.kept_edge(self.edge(n))
+        edge = self.kept_edge(e)
         step = self.live[edge] if edge in self.live else self.kept[edge]
-        return self.node(self.edge(n) >> 3), _as_counted(step, self.count(n))
+        return self.node(e >> 3), _as_counted(step, self.count(n))
 
     def __iter__(self) -> Iterator[_Node]:
         return (self.node(n) for n in np.flatnonzero(self.dist <= self.budget).tolist() if n != self.start)
