@@ -387,8 +387,8 @@ def array_reach(
     while True:
         graph = csr_matrix((weight, w.target, w.indptr), shape=(w.nodes, w.nodes), copy=False)
         dist = dijkstra(graph, directed=True, indices=start, limit=limit)
-        reached = np.flatnonzero(dist <= limit)
-        left = reached[~stop[reached]]
+        # The steps not priced yet out of the nodes the search leaves (reached, not a stop).
+        left = np.flatnonzero((dist <= limit) & ~stop & ~known.reshape(-1, 8).all(axis=1))
         edges = (left[:, None] * 8 + _EIGHT).ravel()
         missing = edges[~known[edges]]
         if not missing.size:
