@@ -567,6 +567,7 @@ def _answer(
     tested = {(c[0], c[1]) for c in state.marks.get(TEST, ())}
     events = frozenset(c for c in tested if c in costs)
     trail = _Trail(w, keep_parity, top, dist, weight, stop, start, limit, live, _Kept(table, state), height)
+    trail.scale = scale
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
 
 
@@ -632,6 +633,45 @@ class _Trail(_Nodes):
         self.start, self.budget, self.live, self.kept, self.height = start, budget, live, kept, height
         self._came: Any = None  # node -> the edge into it (-1: none), found for every node at once
         self._count: dict[int, int] = {start: 0}  # node -> diagonals on its way
+        self.scale: Scale | None = (
+            None  # how the costs count exact lengths (`tree` names them in centi-units)
+        )
+
+    def tree(self, ends: list[_Node]) -> tuple[list[list[int]], list[int]]:
+        """The cheapest ways to these end nodes as one tree of steps, found for all of them at once.
+
+        Returns the steps [x, y, running cost, parent] (parent: the index of the step before,
+        -1 from the start), ordered as the search settles them (a step's parent comes first), and
+        the index of each end's step. A running cost is the node's cost rounded once: the exact
+        length of the way to it (the keys count exact lengths, core/step_table.py), what
+        `app/web/api_reach.routes` reads off each step.
+        """
+        assert self.scale is not None
+        if self._came is None:
+            self._came = self._find_all().tolist()
+        came = np.asarray(self._came)
+        before = np.where(came >= 0, came >> 3, -1)
+        numbers = np.fromiter((self.number(n) for n in ends), dtype=np.int64, count=len(ends))
+        marked = np.zeros(self.w.nodes, dtype=bool)
+        frontier = np.unique(numbers[numbers != self.start])
+        marked[frontier] = True
+        while frontier.size:  # every node on the way to an end, one generation a round
+            up = before[frontier]
+            up = up[(up >= 0) & (up != self.start)]
+            up = np.unique(up[~marked[up]])
+            marked[up] = True
+            frontier = up
+        nodes = np.flatnonzero(marked)
+        order = nodes[np.lexsort((nodes, self.dist[nodes]))]  # as the search pops them: parents first
+        index = np.full(self.w.nodes, -1, dtype=np.int64)
+        index[order] = np.arange(order.size)
+        parent = np.where(before[order] >= 0, index[np.maximum(before[order], 0)], -1)
+        cells = order // self.w.k
+        keys = self.dist[order].astype(np.int64)
+        if self.scale.whole != 1:
+            keys = (keys + self.scale.whole // 2) // self.scale.whole
+        steps = np.stack([self.w.xs[cells], self.w.ys[cells], keys, parent], axis=1).tolist()
+        return steps, index[numbers].tolist()
 
     def reached(self, n: int) -> bool:
         return 0 <= n < self.w.nodes and bool(self.dist[n] <= self.budget)
