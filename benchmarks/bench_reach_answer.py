@@ -11,7 +11,7 @@ route steps the answer holds (the routes as the compact tree of steps).
 Targets (issue 40): on a 200x200 map the first request <= 0.5 s and the answer <= 3 MB.
 The server's start-up import of numpy and scipy (`warm_up`, as `serve` runs it) is paid
 before the clock starts. --declare: the speed-meters walker declares
-`prices_read_two_cells = True` for the run (core/step_table.py), said on the first line.
+`prices_read_two_cells = ends_read_one_cell = True` for the run (core/step_table.py).
 The load average is printed before and after.
 
 Run: .venv/bin/python benchmarks/bench_reach_answer.py [--sizes 50 100 200] [--declare]
@@ -40,7 +40,7 @@ def one(size: int, declare: bool) -> dict[str, float]:
     if declare:
         from tabletrail.core.rulesets.speed_meters.steps import _Walking
 
-        _Walking.prices_read_two_cells = True  # type: ignore[attr-defined]
+        _Walking.prices_read_two_cells = _Walking.ends_read_one_cell = True  # type: ignore[attr-defined]
 
     from starlette.testclient import TestClient
     from tabletrail.encounter import Encounter
@@ -97,13 +97,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 100, 200])
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--declare", action="store_true", help="the walker declares prices_read_two_cells")
+    parser.add_argument("--declare", action="store_true", help="the walker declares what it reads")
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one(args.one, args.declare)))
         return
     if args.declare:
-        print("the speed-meters walker declares prices_read_two_cells = True for this run (--declare)")
+        print(
+            "the speed-meters walker declares prices_read_two_cells = ends_read_one_cell = True (--declare)"
+        )
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} (start)")
     head = f"{'N':>5} {'bytes':>12} {'seconds':>8} {'again':>7} {'peak MB':>8} {'+MB':>7}"
     print(head + f" {'cells':>7} {'steps':>7} {'routes':>7}")

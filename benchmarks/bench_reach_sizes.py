@@ -18,9 +18,9 @@ speed-meters walker reads only the two cells of a step, and the map has no walls
 edges), so a 1000 x 1000 map's graph is quick to build; both answers are compared,
 cells and costs, after the same end-of-move filter (untimed), and must be equal.
 
---declare measures what the speed-meters walker's declaration `prices_read_two_cells
-= True` gives (core/step_table.py: a window's steps priced in bulk, one policy call
-per signature); it is set on the class for that run only, and said on the first line.
+--declare measures what the speed-meters walker's declarations `prices_read_two_cells
+= ends_read_one_cell = True` give (core/step_table.py: a window's steps priced and its
+empty cells judged in bulk); set on the class for that run only, and said on the first line.
 
 Run: .venv/bin/python benchmarks/bench_reach_sizes.py [--sizes 50 100 200 400 1000] [--repeat 15] [--declare]
 """
@@ -115,13 +115,15 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[50, 100, 200, 400, 1000])
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--diagonal", default="every-1")
-    parser.add_argument("--declare", action="store_true", help="the walker declares prices_read_two_cells")
+    parser.add_argument("--declare", action="store_true", help="the walker declares what it reads")
     args = parser.parse_args()
     if args.declare:
         from tabletrail.core.rulesets.speed_meters.steps import _Walking
 
-        _Walking.prices_read_two_cells = True  # type: ignore[attr-defined]
-        print("the speed-meters walker declares prices_read_two_cells = True for this run (--declare)")
+        _Walking.prices_read_two_cells = _Walking.ends_read_one_cell = True  # type: ignore[attr-defined]
+        print(
+            "the speed-meters walker declares prices_read_two_cells = ends_read_one_cell = True (--declare)"
+        )
     print(f"load average {load()} (start)")
     t0 = time.process_time()
     import tabletrail.core.reach_arrays  # noqa: F401

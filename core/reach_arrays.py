@@ -54,7 +54,7 @@ from tabletrail.core.movement import StepPolicy
 from tabletrail.core.reach import Reach, _as_counted, _may_end, _Node, _Nodes
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import MOST_LIVE, Scale, StepTable, two_cells
+from tabletrail.core.step_table import MOST_LIVE, Scale, StepTable, one_cell, two_cells
 from tabletrail.core.units import CU
 from tabletrail.events.types import Step
 
@@ -168,6 +168,7 @@ class StepArrays:
         self.bulked: set[tuple[int, int]] = set()
         self.codes: Any = None  # each cell's legend entry, codes[x, y], once bulk pricing needs it
         self.entries = 0  # ... and how many entries the legend has
+        self.ends_by_entry: dict[int, bool] = {}  # may a move end on an empty cell of this entry (one_cell)
         for edge, cost in table.cost.items():
             if cost >= 0:
                 self.keep(edge, cost)
@@ -254,10 +255,7 @@ def _price_tiles(
     """
     grid = state.grid
     top, width, height = grid.top, a.width, a.height
-    if a.codes is None:
-        dtype = np.uint8 if isinstance(grid.codes, bytes) else np.uint16
-        a.codes = np.frombuffer(grid.codes, dtype=dtype).reshape(height, width).T
-        a.entries = len(grid.entries)
+    _codes_of(a, grid)
     k = 2 if a.keep_parity else 1
     i0, j0, ni, nj = box
     fresh = [(i, j) for i in range(i0, i0 + ni) for j in range(j0, j0 + nj) if (i, j) not in a.bulked]
@@ -546,10 +544,13 @@ def _answer(
     cells = np.flatnonzero(cheapest <= limit)
     cells = cells[cells != start // w.k]
     verdict = w.verdict[cells]
-    ask = set(np.flatnonzero(verdict < 0).tolist())
     busy = [w.cell(x, y) for x, y in occupants if w.holds(x, y)]
+    occupied = np.isin(cells, busy) if busy else np.zeros(cells.size, dtype=bool)
+    if one_cell(policy) and (verdict < 0).any():
+        verdict = _judge_by_entry(state, f, policy, table.arrays, w, cells, verdict, occupied)
+    ask = set(np.flatnonzero(verdict < 0).tolist())
     if busy:  # an occupied cell's verdict is asked afresh: who stands there may change it
-        ask.update(np.flatnonzero(np.isin(cells, busy)).tolist())
+        ask.update(np.flatnonzero(occupied).tolist())
     if ask:
         verdict = verdict.copy()
         for i in ask:
@@ -569,6 +570,45 @@ def _answer(
     trail = _Trail(w, keep_parity, top, dist, weight, stop, start, limit, live, _Kept(table, state), height)
     trail.scale = scale
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
+
+
+def _judge_by_entry(
+    state: EncounterState,
+    f: Fighter,
+    policy: StepPolicy,
+    a: StepArrays,
+    w: Window,
+    cells: Any,
+    verdict: Any,
+    occupied: Any,
+) -> Any:
+    """The verdicts not known on empty cells, one `can_end` a legend entry (`step_table.one_cell`):
+    written into the window (a window made again asks the entries' kept verdicts again)."""
+    grid = state.grid
+    _codes_of(a, grid)
+    open_ = np.flatnonzero((verdict < 0) & ~occupied)
+    if not open_.size:
+        return verdict
+    local = cells[open_]
+    entry = a.codes[w.xs[local], w.ys[local]].astype(np.int64)
+    groups, first = np.unique(entry, return_index=True)
+    for code, at in zip(groups.tolist(), first.tolist(), strict=True):
+        if code not in a.ends_by_entry:
+            x, y = w.named[int(local[at])]
+            a.ends_by_entry[code] = _may_end(state, f, policy.can_end, x, y, grid.top[y][x])
+    table = np.array([a.ends_by_entry[c] for c in groups.tolist()], dtype=np.int8)
+    verdict = verdict.copy()
+    verdict[open_] = table[np.searchsorted(groups, entry)]
+    w.verdict[local] = verdict[open_]
+    return verdict
+
+
+def _codes_of(a: StepArrays, grid: Any) -> None:
+    """The grid's legend entry of each cell as codes[x, y], read once."""
+    if a.codes is None:
+        dtype = np.uint8 if isinstance(grid.codes, bytes) else np.uint16
+        a.codes = np.frombuffer(grid.codes, dtype=dtype).reshape(grid.height, grid.width).T
+        a.entries = len(grid.entries)
 
 
 class _Kept(Mapping[int, Step]):

@@ -25,7 +25,10 @@ and the target cell's occupants, a step's price and facts (all but where it
 lands) read of the map only the legend entries of the step's two cells. One
 price then stands for every step between cells of the same two entries in the
 same direction and parity class, and the compiled search prices a window's
-steps in bulk, one policy call per such signature (`two_cells`).
+steps in bulk, one policy call per such signature (`two_cells`). Likewise
+`ends_read_one_cell = True`: whether a move may end on an empty cell (`can_end`)
+reads of the map only that cell's legend entry, so one verdict stands for every
+empty cell of the entry (`one_cell`).
 
 A table can also hold its prices as numpy arrays, tile by tile where searches
 looked (`StepArrays`, made by core/reach_arrays.py the first time its compiled
@@ -177,3 +180,8 @@ def quiet(policy: Any) -> bool:
 def two_cells(policy: Any) -> bool:
     """Does the policy declare that a price reads of the map only the step's two cells (see above)?"""
     return getattr(policy, "prices_read_two_cells", False) is True
+
+
+def one_cell(policy: Any) -> bool:
+    """Does the policy declare that `can_end` on an empty cell reads of the map only that cell (see above)?"""
+    return getattr(policy, "ends_read_one_cell", False) is True

@@ -18,6 +18,7 @@ from msgspec.structs import replace
 from support import do, encounter
 from tabletrail.core import reach_arrays
 from tabletrail.core.reach import reach
+from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.state import EncounterState
@@ -131,8 +132,8 @@ def test_a_map_above_the_old_limit_is_searched_compiled_and_gives_the_slow_answe
     reach_arrays.array_reach = counted
     if small_guess:  # a first window of one cell a side: the search must widen it to be exact
         reach_arrays.CELL_GUESS = 100 * guess
-    if declared:  # the walker's prices read two cells: the windows are priced in bulk
-        _Walking.prices_read_two_cells = True
+    if declared:  # the walker's prices read two cells (ends one): windows priced and judged in bulk
+        _Walking.prices_read_two_cells = _Walking.ends_read_one_cell = True
     try:
         for _ in range(3):  # cold (step by step), completing the table, then warm on the arrays
             for f in state.fighters:
@@ -140,7 +141,7 @@ def test_a_map_above_the_old_limit_is_searched_compiled_and_gives_the_slow_answe
     finally:
         reach_arrays.array_reach, reach_arrays.CELL_GUESS = real, guess
         if declared:
-            del _Walking.prices_read_two_cells
+            del _Walking.prices_read_two_cells, _Walking.ends_read_one_cell
     assert answered and all(answered)  # the compiled search ran and answered: no fallback for the size
     f = state.fighter("m")
     kept = table_for(state, f, get_ruleset(state.ruleset).walker(state, f))
@@ -197,7 +198,8 @@ def test_prices_declared_to_read_two_cells_are_priced_in_bulk_and_give_the_slow_
     diagonal, seed, people, rulings, speed, prone
 ):
     """A walker that declares `prices_read_two_cells` has each window priced once per signature (two
-    legend entries, a direction, a parity class): the same cells, costs and steps as pricing every step."""
+    legend entries, a direction, a parity class), and with `ends_read_one_cell` each empty cell judged
+    once per legend entry: the same cells, costs and steps as asking the rules about every one."""
     rnd = random.Random(seed)
     inner = ["".join(rnd.choice(".....~~^#") for _ in range(30)) for _ in range(20)]
     rows = ["#" * 32, *(f"#{r}#" for r in inner), "#" * 32]
@@ -221,7 +223,15 @@ def test_prices_declared_to_read_two_cells_are_priced_in_bulk_and_give_the_slow_
     if prone:
         do(enc, "drop-prone m")
     state = enc.state
-    _Walking.prices_read_two_cells = True
+    original = _Walking.can_end
+
+    def no_end_on_rough(self, st, who):  # a verdict that reads the cell's entry: the walk never ends on rough
+        original(self, st, who)
+        if st.grid.has(who.pos[0], who.pos[1], "rough"):
+            raise Refusal(self.rs.rule("occupancy"), "not on rough ground (a test's own rule)")
+
+    _Walking.prices_read_two_cells = _Walking.ends_read_one_cell = True
+    _Walking.can_end = no_end_on_rough
     try:
         for _ in range(2):
             for f in state.fighters:
@@ -231,4 +241,5 @@ def test_prices_declared_to_read_two_cells_are_priced_in_bulk_and_give_the_slow_
         if kept.arrays is not None and kept.usable:
             assert kept.arrays.bulked  # the windows were priced in bulk
     finally:
-        del _Walking.prices_read_two_cells
+        del _Walking.prices_read_two_cells, _Walking.ends_read_one_cell
+        _Walking.can_end = original
