@@ -677,8 +677,9 @@ class _Trail(_Nodes):
             None  # how the costs count exact lengths (`tree` names them in centi-units)
         )
 
-    def tree(self, ends: list[_Node]) -> tuple[list[list[int]], list[int]]:
-        """The cheapest ways to these end nodes as one tree of steps, found for all of them at once.
+    def tree(self, cells: list[XY]) -> tuple[list[list[int]], list[int]]:
+        """The cheapest ways to these cells (each by its node in `Reach.ends`) as one tree of steps,
+        found for all of them at once.
 
         Returns the steps [x, y, running cost, parent] (parent: the index of the step before,
         -1 from the start), ordered as the search settles them (a step's parent comes first), and
@@ -691,7 +692,7 @@ class _Trail(_Nodes):
             self._came = self._find_all().tolist()
         came = np.asarray(self._came)
         before = np.where(came >= 0, came >> 3, -1)
-        numbers = np.fromiter((self.number(n) for n in ends), dtype=np.int64, count=len(ends))
+        numbers = self.ends_of(cells)
         marked = np.zeros(self.w.nodes, dtype=bool)
         frontier = np.unique(numbers[numbers != self.start])
         marked[frontier] = True
@@ -771,6 +772,20 @@ class _Trail(_Nodes):
             best_e = np.where(better, e, best_e)
         came[v] = best_e
         return came
+
+    def ends_of(self, cells: list[XY]) -> Any:
+        """The node each cell's cost comes from (`_Ends`), for many cells at once."""
+        w = self.w
+        xy = np.array(cells, dtype=np.int64).reshape(-1, 2)
+        n = ((xy[:, 0] - w.x0) * w.rows + (xy[:, 1] - w.y0)) * w.k
+        if self.keep_parity:
+            even, odd = self.dist[n], self.dist[n + 1]
+            n = n + (odd < even)
+            for i in np.flatnonzero(odd == even).tolist():  # equally cheap: the one put on the heap first
+                first_even, first_odd = self.into(int(n[i]), False), self.into(int(n[i]) + 1, False)
+                if first_odd is not None and (first_even is None or first_odd[:2] < first_even[:2]):
+                    n[i] += 1
+        return n
 
     def edge(self, n: int) -> int:
         """The edge into node n on its cheapest way; -1 for the start or a node not reached."""

@@ -100,7 +100,7 @@ def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
 
 def _tree_at_once(tree: Any, area: Reach, cells: list[XY]) -> dict[str, Any]:
     """`routes` from a trail that builds the tree in one pass: the same routes and running costs."""
-    steps, at = tree([area.ends[cell] for cell in cells])
+    steps, at = tree(cells)
     ends = {f"{x},{y}": i for (x, y), i in zip(cells, at, strict=True)}
     out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}  # type: ignore[arg-type]
     if len(ends) <= ROUTE_STEPS:  # each route holds a step at least: only then may they all be written out
