@@ -48,6 +48,7 @@ from tabletrail.core.reach import reach, reachable
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
+from tabletrail.core.step_table import Scale
 from tabletrail.core.walls import step_blocked
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
@@ -146,6 +147,7 @@ def graph(state: EncounterState) -> nx.DiGraph:
     assert policy is not None
     g = nx.DiGraph()
     grid = state.grid
+    scale = Scale.of(state)
     for y in range(grid.height):
         for x in range(grid.width):
             here = (x, y, grid.top[y][x])
@@ -156,7 +158,7 @@ def graph(state: EncounterState) -> nx.DiGraph:
                     step = policy.price(state, f, here, to, 0)
                 except Refusal:
                     continue
-                g.add_edge((x, y), to, weight=step.cost)
+                g.add_edge((x, y), to, weight=scale.key(step))  # exact: √2 kept (step_table.Scale)
     return g
 
 
@@ -165,7 +167,8 @@ def networkx_search(state: EncounterState, g: nx.DiGraph) -> dict[tuple[int, int
     rs = get_ruleset(state.ruleset)
     f = state.fighter(MOVER)
     assert f is not None
-    return nx.single_source_dijkstra_path_length(g, f.pos[:2], cutoff=rs.move_budget(state, f))
+    cutoff = Scale.of(state).exact(rs.move_budget(state, f), 0)
+    return nx.single_source_dijkstra_path_length(g, f.pos[:2], cutoff=cutoff)
 
 
 def end_filter(state: EncounterState, found: dict[tuple[int, int], int]) -> dict[tuple[int, int], int]:
@@ -175,6 +178,7 @@ def end_filter(state: EncounterState, found: dict[tuple[int, int], int]) -> dict
     assert f is not None
     policy = rs.walker(state, f)
     assert policy is not None
+    scale = Scale.of(state)
     out = {}
     for (x, y), cost in found.items():
         if (x, y) == f.pos[:2]:
@@ -184,7 +188,7 @@ def end_filter(state: EncounterState, found: dict[tuple[int, int], int]) -> dict
             policy.can_end(moved, moved.fighter(MOVER))  # type: ignore[arg-type]
         except Refusal:
             continue
-        out[(x, y)] = cost
+        out[(x, y)] = scale.cu(cost)  # the exact length rounded once, as reachable() reports it
     return out
 
 

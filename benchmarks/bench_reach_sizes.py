@@ -41,6 +41,7 @@ from tabletrail.core.reach import reachable  # noqa: E402
 from tabletrail.core.refusal import Refusal  # noqa: E402
 from tabletrail.core.rulesets import get as get_ruleset  # noqa: E402
 from tabletrail.core.state import EncounterState  # noqa: E402
+from tabletrail.core.step_table import Scale  # noqa: E402
 
 
 def load() -> str:
@@ -66,6 +67,7 @@ def whole_graph(state: EncounterState) -> Any:
     for o in state.fighters:
         if o.id != f.id:
             taken[o.pos[0], o.pos[1]] = True
+    scale = Scale.of(state)
     rows, cols, costs = [], [], []
     xs, ys = np.meshgrid(np.arange(w), np.arange(h), indexing="ij")
     for dx, dy in NEIGHBOURS:
@@ -83,7 +85,7 @@ def whole_graph(state: EncounterState) -> Any:
                 step = policy.price(state, f, (*a, grid.top[a[1]][a[0]]), b, 0)
             except Refusal:
                 continue
-            price[pair == p] = step.cost
+            price[pair == p] = scale.key(step)  # exact: √2 kept (step_table.Scale)
         keep = ~np.isnan(price)
         rows.append(sx[keep] * h + sy[keep])
         cols.append(tx[keep] * h + ty[keep])
@@ -98,7 +100,7 @@ def scipy_search(state: EncounterState, graph: Any) -> Any:
 
     f = state.fighter(MOVER)
     assert f is not None
-    budget = get_ruleset(state.ruleset).move_budget(state, f)
+    budget = Scale.of(state).exact(get_ruleset(state.ruleset).move_budget(state, f), 0)
     return dijkstra(graph, directed=True, indices=f.pos[0] * state.grid.height + f.pos[1], limit=budget)
 
 
