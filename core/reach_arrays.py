@@ -63,28 +63,30 @@ FILL_ROUNDS = 3  # ... and so it does when pricing the unknown steps needs more 
 MOST_ROUNDS = 32  # searches one call may run before it leaves the answer to the step-by-step search
 TILE = 16  # cells a side of one tile of kept prices (16 x 16 cells x 16 steps: 32 KB of prices)
 WINDOWS = 8  # windows kept per table, the most recently used (fighters sharing the table each ask for one)
+MOST_WINDOW_NODES = (
+    1 << 20
+)  # ... and the nodes they hold together (a node's 8 steps: ~80 bytes), past the newest
 CELL_GUESS = CU  # what a step is guessed to cost at least: the first window reaches budget / CELL_GUESS cells
 _EIGHT = np.arange(8)
 
 
 class _Tile:
-    """The kept prices of TILE x TILE cells: weight[x, y, parity, direction] (inf: refused or not
-    priced), known[...] (a step off the map, or from an odd node when parity is not kept, counts as
-    refused), verdict[x, y] (1 or 0: whether a move may end there; -1: not asked)."""
+    """The kept prices of TILE x TILE cells: weight[x, y, parity class, direction] (inf: refused or
+    not priced; one parity class unless the alternating rule keeps two), known[...] (a step off the
+    map counts as refused), verdict[x, y] (1 or 0: whether a move may end there; -1: not asked)."""
 
     __slots__ = ("weight", "known", "verdict")
 
     def __init__(self, i: int, j: int, width: int, height: int, keep_parity: bool) -> None:
         x = i * TILE + np.arange(TILE)[:, None]
         y = j * TILE + np.arange(TILE)[None, :]
-        self.weight = np.full((TILE, TILE, 2, 8), np.inf)
-        self.known = np.zeros((TILE, TILE, 2, 8), dtype=bool)
+        k = 2 if keep_parity else 1
+        self.weight = np.full((TILE, TILE, k, 8), np.inf)
+        self.known = np.zeros((TILE, TILE, k, 8), dtype=bool)
         for d, (dx, dy) in enumerate(NEIGHBOURS):
             tx, ty = x + dx, y + dy
             off = (tx < 0) | (tx >= width) | (ty < 0) | (ty >= height)
             self.known[:, :, :, d] = off[:, :, None]
-        if not keep_parity:  # odd nodes are never reached: their steps are known to lead nowhere
-            self.known[:, :, 1, :] = True
         self.verdict = np.full((TILE, TILE), -1, dtype=np.int8)
 
 
@@ -196,8 +198,11 @@ class StepArrays:
         found = self.windows.pop(key, None)  # re-inserted last: the most recently used
         if found is None:
             found = Window(self, *key)
-            while len(self.windows) >= WINDOWS:
-                del self.windows[next(iter(self.windows))]
+            held = found.nodes
+            for kept in self.windows.values():
+                held += kept.nodes
+            while self.windows and (len(self.windows) >= WINDOWS or held > MOST_WINDOW_NODES):
+                held -= self.windows.pop(next(iter(self.windows))).nodes
         self.windows[key] = found
         return found
 
@@ -205,6 +210,8 @@ class StepArrays:
         node, d = edge >> 3, edge & 7
         x, y = divmod(node >> 1, self.height)
         p = node & 1
+        if p and not self.keep_parity:
+            return  # odd parity classes exist only under the alternating rule
         tile = self.tile(x // TILE, y // TILE)
         tile.weight[x % TILE, y % TILE, p, d] = cost
         tile.known[x % TILE, y % TILE, p, d] = True

@@ -243,3 +243,18 @@ def test_prices_declared_to_read_two_cells_are_priced_in_bulk_and_give_the_slow_
     finally:
         del _Walking.prices_read_two_cells, _Walking.ends_read_one_cell
         _Walking.can_end = original
+
+
+def test_the_windows_kept_are_bounded_and_a_dropped_one_is_made_again(monkeypatch):
+    """Fighters far apart share one table, each with a window of its own: past MOST_WINDOW_NODES the
+    oldest windows are dropped (memory stays bounded), and a window made again gives the same answer."""
+    rows = ["#" * 90, *("#" + "." * 88 + "#" for _ in range(38)), "#" * 90]
+    where = [("a", 8, 8), ("b", 80, 30), ("c", 45, 20)]
+    state = encounter(scene(rows, "every-1", [(fid, "blue", x, y, 5) for fid, x, y in where])).state
+    monkeypatch.setattr(reach_arrays, "MOST_WINDOW_NODES", 1)  # room for the newest window only
+    for _ in range(3):
+        for fid, _, _ in where:
+            same(state, fid)
+    f = state.fighter("a")
+    kept = table_for(state, f, get_ruleset(state.ruleset).walker(state, f))
+    assert len(kept.arrays.windows) == 1
