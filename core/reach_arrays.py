@@ -170,6 +170,7 @@ class StepArrays:
         self.bulked: set[tuple[int, int]] = set()
         self.codes: Any = None  # each cell's legend entry, codes[x, y], once bulk pricing needs it
         self.entries = 0  # ... and how many entries the legend has
+        self.pending: list[tuple[int, float]] = []  # prices kept, not yet written (`flush`)
         self.ends_by_entry: dict[int, bool] = {}  # may a move end on an empty cell of this entry (one_cell)
         for edge, cost in table.cost.items():
             if cost >= 0:
@@ -194,6 +195,7 @@ class StepArrays:
 
     def window(self, x: int, y: int, radius: int) -> Window:
         """The window of tiles holding every cell within `radius` of (x, y) on the map."""
+        self.flush()
         key = self.box(x, y, radius)
         found = self.windows.pop(key, None)  # re-inserted last: the most recently used
         if found is None:
@@ -206,25 +208,37 @@ class StepArrays:
         self.windows[key] = found
         return found
 
-    def _write(self, edge: int, cost: float) -> None:
-        node, d = edge >> 3, edge & 7
-        x, y = divmod(node >> 1, self.height)
-        p = node & 1
-        if p and not self.keep_parity:
-            return  # odd parity classes exist only under the alternating rule
-        tile = self.tile(x // TILE, y // TILE)
-        tile.weight[x % TILE, y % TILE, p, d] = cost
-        tile.known[x % TILE, y % TILE, p, d] = True
-        for w in self.windows.values():
-            if w.holds(x, y) and p < w.k:
-                e = (w.cell(x, y) * w.k + p) * 8 + d
-                w.weight[e], w.known[e] = cost, True
-
     def keep(self, edge: int, cost: int) -> None:
-        self._write(edge, cost)
+        self.pending.append((edge, cost))
 
     def refuse(self, edge: int) -> None:
-        self._write(edge, np.inf)
+        self.pending.append((edge, np.inf))
+
+    def flush(self) -> None:
+        """Write the prices kept since the last flush into their tiles and the kept windows, at once
+        (a search prices thousands of steps one by one: one numpy write each would cost more)."""
+        if not self.pending:
+            return
+        edge, cost = np.array(self.pending, dtype=np.float64).T
+        self.pending = []
+        edge = edge.astype(np.int64)
+        node, d = edge >> 3, edge & 7
+        p = node & 1
+        if not self.keep_parity:  # odd parity classes exist only under the alternating rule
+            node, d, p, cost = node[p == 0], d[p == 0], p[p == 0], cost[p == 0]
+        x, y = (node >> 1) // self.height, (node >> 1) % self.height
+        tiles = (x // TILE) * (1 << 20) + y // TILE
+        for t in np.unique(tiles).tolist():
+            at = tiles == t
+            tile = self.tile(t >> 20, t & ((1 << 20) - 1))
+            tx, ty = x[at] % TILE, y[at] % TILE
+            tile.weight[tx, ty, p[at], d[at]] = cost[at]
+            tile.known[tx, ty, p[at], d[at]] = True
+        for w in self.windows.values():
+            lx, ly = x - w.x0, y - w.y0
+            at = (lx >= 0) & (lx < w.cols) & (ly >= 0) & (ly < w.rows)
+            e = ((lx[at] * w.rows + ly[at]) * w.k + p[at]) * 8 + d[at]
+            w.weight[e], w.known[e] = cost[at], True
 
     def judge(self, cell: int, ok: bool) -> None:
         x, y = divmod(cell, self.height)
@@ -397,7 +411,7 @@ def array_reach(
         edges = (left[:, None] * 8 + _EIGHT).ravel()
         missing = edges[~known[edges]]
         if not missing.size:
-            if _leaks(w, dist, stop, limit, start):  # a way may leave the window: search a wider one
+            if _leaks(a, w, dist, stop, limit, start):  # a way may leave the window: search a wider one
                 radius *= 2
                 box = a.box(f.pos[0], f.pos[1], radius)
                 if bulk and not _price_tiles(a, box, state, f, policy, table, occupants, scale):
@@ -449,19 +463,20 @@ def array_reach(
                 table.keep(kept_edge, price_key, step)
             total = dist[u] + price_key
             shorter = shorter or (total <= limit and total < dist[w.target[edge]])
-        if not shorter and not _leaks(w, dist, stop, limit, start):
+        if not shorter and not _leaks(a, w, dist, stop, limit, start):
             break
     return _answer(
         state, f, policy, (budget, limit, scale), table, w, dist, weight, stop, start, occupants, live
     )
 
 
-def _leaks(w: Window, dist: Any, stop: Any, limit: int, start: int) -> bool:
+def _leaks(arrays: StepArrays, w: Window, dist: Any, stop: Any, limit: int, start: int) -> bool:
     """Might a way within the budget leave the window? A node the search leaves has a step out of
     it onto the map that is not known to be refused (priced, or not yet)."""
     out = w.leave_map
     if not out.size:
         return False
+    arrays.flush()
     src = out >> 3
     leaving = (dist[src] <= limit) & (~stop[src] | (src == start))
     if not leaving.any():
@@ -487,6 +502,7 @@ def _overlay(
     window are never taken (`Window.leave`). `live` is keyed by the table's edge numbers.
     """
     height = state.grid.height
+    table.arrays.flush()
     parities = (0, 1) if table.arrays.keep_parity else (0,)
     weight, known = w.weight.copy(), w.known.copy()
     weight[w.leave], known[w.leave] = np.inf, True
