@@ -20,9 +20,20 @@ A policy opts in by defining `table_key`; returning None (its prices read
 more than the map and the target cell's occupants, e.g. a tether to an
 enemy's Reach) keeps the search on the policy for every step.
 
-A table on a map of at most ARRAY_CELLS cells can also hold its prices as flat
-arrays (`StepArrays`, made by core/reach_arrays.py the first time its compiled
-search runs): `keep`, `refuse` and `judge` write both forms, so neither goes stale.
+A policy may also declare `prices_read_two_cells = True`: besides its table key
+and the target cell's occupants, a step's price and facts (all but where it
+lands) read of the map only the legend entries of the step's two cells. One
+price then stands for every step between cells of the same two entries in the
+same direction and parity class, and the compiled search prices a window's
+steps in bulk, one policy call per such signature (`two_cells`). Likewise
+`ends_read_one_cell = True`: whether a move may end on an empty cell (`can_end`)
+reads of the map only that cell's legend entry, so one verdict stands for every
+empty cell of the entry (`one_cell`).
+
+A table can also hold its prices as numpy arrays, tile by tile where searches
+looked (`StepArrays`, made by core/reach_arrays.py the first time its compiled
+search runs, on a map of any size): `keep`, `refuse` and `judge` write both
+forms, so neither goes stale.
 """
 
 from __future__ import annotations
@@ -92,7 +103,6 @@ UNKNOWN = -2  # a step not priced yet (or only into an occupied cell)
 KEPT = 32  # tables kept per grid (fighters x settings in play); the oldest goes first
 MOST_LIVE = 4096  # steps into occupied cells kept per table: past that they are priced afresh
 MOST_STEPS = 500_000  # steps one table keeps (a huge budget on a huge map): past that it starts afresh
-ARRAY_CELLS = 40_000  # maps up to this many cells get flat arrays (8 steps x 2 parities x 13 bytes a cell)
 
 
 class StepTable:
@@ -138,7 +148,7 @@ class StepTable:
         """Keep whether a move may end on this empty cell; returns the verdict."""
         self.ends[cell] = ok
         if self.arrays is not None:
-            self.arrays.verdict[cell] = ok
+            self.arrays.judge(cell, ok)
         return ok
 
 
@@ -168,3 +178,13 @@ def table_for(state: EncounterState, f: Fighter, policy: Any) -> StepTable | Non
 def quiet(policy: Any) -> bool:
     """True when nothing ever happens on a step (the policy keeps QuietSteps' `eventful`)."""
     return getattr(type(policy), "eventful", None) is QuietSteps.eventful
+
+
+def two_cells(policy: Any) -> bool:
+    """Does the policy declare that a price reads of the map only the step's two cells (see above)?"""
+    return getattr(policy, "prices_read_two_cells", False) is True
+
+
+def one_cell(policy: Any) -> bool:
+    """Does the policy declare that `can_end` on an empty cell reads of the map only that cell (see above)?"""
+    return getattr(policy, "ends_read_one_cell", False) is True

@@ -62,6 +62,9 @@ def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
     also sent as `routes` ({"x,y": [[x, y, running cost], ...]}), the field the page
     read before the tree; past that only the tree is.
     """
+    fast = getattr(area.came, "tree", None)
+    if fast is not None:  # the compiled search's trail finds the whole tree at once (core/reach_arrays.py)
+        return _tree_at_once(fast, area, list(cells))
     index: dict[Any, int] = {}
     steps: list[list[int]] = []
     depth: list[int] = []
@@ -92,6 +95,20 @@ def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
     out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}
     if sum(depth[i] for i in ends.values() if i >= 0) <= ROUTE_STEPS:
         out["routes"] = {key: _route_of(steps, i) for key, i in ends.items()}
+    return out
+
+
+def _tree_at_once(tree: Any, area: Reach, cells: list[XY]) -> dict[str, Any]:
+    """`routes` from a trail that builds the tree in one pass: the same routes and running costs."""
+    steps, at = tree(cells)
+    ends = {f"{x},{y}": i for (x, y), i in zip(cells, at, strict=True)}
+    out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}  # type: ignore[arg-type]
+    if len(ends) <= ROUTE_STEPS:  # each route holds a step at least: only then may they all be written out
+        depth: list[int] = []
+        for step in steps:
+            depth.append(depth[step[3]] + 1 if step[3] >= 0 else 1)
+        if sum(depth[i] for i in ends.values() if i >= 0) <= ROUTE_STEPS:
+            out["routes"] = {key: _route_of(steps, i) for key, i in ends.items()}
     return out
 
 
