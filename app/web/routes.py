@@ -140,8 +140,8 @@ ROUTES: tuple[Endpoint, ...] = (
              params=(Param("seen", int, "the version this page holds the board of (the list answered is "
                            "at least that new)", bounds=VERSION),
                      Param("after", int, "the version of the list this page holds: only what changed "
-                           "since is answered (new lines; `statuses`, the batches an undo or redo changed). Not with "
-                           "before or limit", bounds=VERSION),
+                           "since is answered (new lines; `statuses`, the batches an undo or redo "
+                           "changed). Not with before or limit", bounds=VERSION),
                      Param("before", int, "a page of the list: the lines before this sequence number (the "
                            "answer's `older` asks for the page before it)", bounds=SEQUENCE),
                      Param("limit", int, "a page of the list: at most this many records' lines (200 if "
