@@ -200,30 +200,15 @@ def test_the_route_answers_the_parts_and_refuses_a_bad_query_in_one_line(table):
 def test_one_move_is_a_small_answer_however_long_the_log(table):  # noqa: F811
     client, links = table
     headers = {"Authorization": f"Bearer {links['gm']}", "Accept-Encoding": "gzip"}
-    there = [
-        "move ari 3,1",
-        "end-turn",
-        "move bo 2,3",
-        "end-turn",
-        "move cyn 9,5",
-        "end-turn",
-        "move dax 9,1",
-    ]
-    back = [
-        "move ari 1,1",
-        "end-turn",
-        "move bo 2,1",
-        "end-turn",
-        "move cyn 10,6",
-        "end-turn",
-        "move dax 10,1",
-    ]
+    places = {"ari": ["3,1", "1,1"], "bo": ["2,3", "2,1"], "cyn": ["9,5", "10,6"], "dax": ["9,1", "10,1"]}
     sizes: dict[str, list[int]] = {}
-    for text in (there + ["end-turn"] + back + ["end-turn"]) * 3:
-        version = client.get("/api/state", headers=headers).json()["version"]
-        done = client.post("/api/do", json={"version": version, "text": text}, headers=headers)
+    for n in range(48):
+        board = client.get("/api/state", headers=headers).json()
+        active = next(f["id"] for f in board["fighters"] if f["active"])
+        text = f"move {active} {places[active][n // 8 % 2]}" if n % 2 == 0 else "end-turn"
+        done = client.post("/api/do", json={"version": board["version"], "text": text}, headers=headers)
         assert done.status_code == 200, (text, done.text)
-        with client.stream("GET", f"/api/events?after={version}", headers=headers) as got:
+        with client.stream("GET", f"/api/events?after={board['version']}", headers=headers) as got:
             body = b"".join(got.iter_raw())
         sizes.setdefault(text, []).append(len(gzip.decompress(body)))
     moves = {text: sent for text, sent in sizes.items() if text.startswith("move")}
@@ -244,7 +229,6 @@ def test_the_lines_of_a_range_are_those_of_the_whole_list_from_any_record():
         assert run(enc, text), text
     for w in WHO:
         every = views.records(enc, w.role)
-        assert len(every) < len(enc.records) or w.role == GM  # a player's list says a repeated line once
         for start in range(len(enc.records) + 1):
             for stop in (start + 1, start + 3, None):
                 expected = [e for e in every if start < e["seq"] <= (stop or len(enc.records))]
