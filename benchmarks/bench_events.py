@@ -49,7 +49,7 @@ def made(who: Invite, enc: Encounter, part: Part) -> tuple[int, int, float]:
 
 
 def one_move(enc: Encounter, n: int) -> None:
-    """The fighter to act walks 5 m there or back, and the turn passes (as bench_log plays)."""
+    """The fighter to act walks 5 m there or back (as bench_log plays)."""
     fid = enc.state.turn.active
     must(enc, Move(fighter=fid, path=((6 if n % 2 == 0 else 1, 1 if fid == "a" else 3),)))
 
@@ -77,6 +77,7 @@ def main() -> None:
                     ("newest", Part(limit=PAGE)),
                 ):
                     figures.setdefault((who.role, name), []).append(made(who, enc, part))
+            must(enc, EndTurn())  # not measured: the next move is the other fighter's
         for (role, name), runs in figures.items():
             gz, plain, cpu = (statistics.median(r[i] for r in runs) for i in range(3))
             sizes = f"{fmt_bytes(gz):>10} {fmt_bytes(plain):>12}"
