@@ -48,10 +48,12 @@ def made(who: Invite, enc: Encounter, part: Part) -> tuple[int, int, float]:
     return len(zipped), len(plain), time.process_time() - c0
 
 
-def one_move(enc: Encounter, n: int) -> None:
+def one_move(enc: Encounter) -> None:
     """The fighter to act walks 5 m there or back (as bench_log plays)."""
-    fid = enc.state.turn.active
-    must(enc, Move(fighter=fid, path=((6 if n % 2 == 0 else 1, 1 if fid == "a" else 3),)))
+    fighter = enc.state.fighter(enc.state.turn.active)
+    assert fighter is not None
+    x, y = fighter.pos[0], fighter.pos[1]
+    must(enc, Move(fighter=fighter.id, path=((1 if x == 6 else 6, y),)))
 
 
 def main() -> None:
@@ -67,9 +69,9 @@ def main() -> None:
         for who in WHO:
             answer(who, enc, WHOLE)  # the side's caches, as a serving table holds them
         figures: dict[tuple[str, str], list[tuple[int, int, float]]] = {}
-        for m in range(args.moves):
+        for _ in range(args.moves):
             held = len(enc.records)
-            one_move(enc, m)
+            one_move(enc)
             for who in WHO:
                 for name, part in (
                     ("whole", WHOLE),
