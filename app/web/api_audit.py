@@ -21,9 +21,9 @@ PAGE, MOST_PAGE = 200, 1000  # the lines of a page of the list when `limit` is n
 
 
 class Part(NamedTuple):
-    """Which part of the event list a page asks for: the whole (neither), the changes since version
-    `after`, or the page of at most `limit` lines before sequence number `before` (the newest page when
-    only `limit` is given)."""
+    """Which part of the event list a page asks for: the whole (none given), the changes since version
+    `after` (if no more than `limit` records, else MOST_PAGE, are new), or the page of at most `limit`
+    records' lines before sequence number `before` (the newest page when only `limit` is given)."""
 
     after: int | None = None
     before: int | None = None
@@ -31,7 +31,7 @@ class Part(NamedTuple):
 
     def key(self) -> tuple[int, ...]:
         if self.after is not None:
-            return (0, self.after)
+            return (0, self.after, self.limit or 0)
         if self.before is None and self.limit is None:
             return ()
         return (1, self.before or 0, self.limit or PAGE)
@@ -53,13 +53,8 @@ def asked(call: Call) -> Part | Response:
             said = f"events: {name}: expected a whole number from {least} to {most}, got {quoted(raw)}"
             return error(400, "bad request", said)
         values[name] = value
-    if "after" in values and len(values) > 1:
-        return error(
-            400,
-            "bad request",
-            "events: after asks for what changed since a version, before and "
-            "limit for a page of the list: give one or the other",
-        )
+    if "after" in values:
+        values.pop("before", None)  # the changes since a version end at the newest line: no page of them
     return Part(**values)
 
 
@@ -116,18 +111,19 @@ def answer(who: Invite, enc: Encounter, part: Part | None = None) -> dict[str, A
 
     The changes since a version a page can't fold onto what it holds (a version past the log's
     end: another log; for a player, a ruling's why new since, which its older lines are scrubbed
-    of) are answered as the newest page, which the page takes in place of its list."""
+    of), or should not (more new records than its `limit`: a page away for long), are answered as
+    the newest page, which the page takes in place of its list."""
     version, part = len(enc.records), part or WHOLE
     if part.after is not None:
         rescrubbed = not redact.sees_all(who) and redact.new_reason_since(enc, part.after)
-        if part.after <= version and not rescrubbed:
+        if part.after <= version and version - part.after <= (part.limit or MOST_PAGE) and not rescrubbed:
             return {
                 "version": version,
                 "after": part.after,
                 "events": lines(who, enc, part.after, version),
                 "statuses": statuses(enc, part.after),
             }
-        part = Part(limit=PAGE)
+        part = Part(limit=part.limit or PAGE)
     if part.before is None and part.limit is None:
         return {"version": version, "events": lines(who, enc, 0, version)}
     stop = min(part.before if part.before is not None else version + 1, version + 1) - 1  # the records shown

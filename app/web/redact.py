@@ -48,14 +48,17 @@ def ruling_batches(enc: Encounter) -> set[int]:
 
     Kept per timeline and extended by the batches folded since: a long encounter
     keeps its older commands packed (projections/timeline.py), and unpacking every
-    one at each player's request cost tens of milliseconds."""
+    one at each player's request cost tens of milliseconds. Only the batch numbers past the last
+    one looked at are looked up (batches are numbered upward), not every command's: a player's
+    list is asked for at every move."""
     commands = enc.timeline.commands
     last, ruled = _RULED.get(enc.timeline, (-1, frozenset()))
-    newer = [b for b in commands if b > last]
-    if not newer:
+    top = enc.records[-1].batch if enc.records else -1
+    if top <= last:
         return set(ruled)
+    newer = [b for b in range(last + 1, top + 1) if b in commands]
     found = set(ruled) | {b for b in newer if type(commands[b].command) in ENGINE_HANDLERS}
-    _RULED[enc.timeline] = (max(newer), frozenset(found))
+    _RULED[enc.timeline] = (top, frozenset(found))
     return found
 
 

@@ -141,9 +141,11 @@ ROUTES: tuple[Endpoint, ...] = (
                            "at least that new)", bounds=VERSION),
                      Param("after", int, "the version of the list this page holds: only what changed "
                            "since is answered (new lines; `statuses`, the batches an undo or redo "
-                           "changed). Not with before or limit", bounds=VERSION),
+                           "changed), or the newest page if more than `limit` (1000 if not given) records "
+                           "are new", bounds=VERSION),
                      Param("before", int, "a page of the list: the lines before this sequence number (the "
-                           "answer's `older` asks for the page before it)", bounds=SEQUENCE),
+                           "answer's `older` asks for the page before it); not read with after",
+                           bounds=SEQUENCE),
                      Param("limit", int, "a page of the list: at most this many records' lines (200 if "
                            "not given); alone, the newest page", bounds=PAGE_LIMIT)),
              answers={200: A.EventList, 400: E}, tag="audit"),
