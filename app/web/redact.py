@@ -107,11 +107,14 @@ def _ruling_targets(enc: Encounter, ruled: set[int], rows: list[dict[str, Any]])
 
     Only the rows' own records are looked at: a page asking what changed since its version
     (`/api/events?after=V`) is answered in the time its new lines take, not the log's."""
+    seqs = [row["seq"] for row in rows if row["type"] in _UNDO_TAGS]
+    if not seqs:
+        return {}
+    first = min(seqs)
+    span = enc.records[first - 1 : max(seqs)]  # read at once: older records come from the store
     out = {}
-    for row in rows:
-        if row["type"] not in _UNDO_TAGS:
-            continue
-        r = enc.records[row["seq"] - 1]
+    for seq in seqs:
+        r = span[seq - first]
         if isinstance(r.event, Undone | Redone) and r.event.batch in ruled:
             out[r.seq] = "undone" if isinstance(r.event, Undone) else "redone"
     return out
