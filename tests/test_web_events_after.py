@@ -236,3 +236,24 @@ def test_the_lines_of_a_range_are_those_of_the_whole_list_from_any_record():
                 expected = [e for e in every if start < e["seq"] <= (stop or len(enc.records))]
                 assert views.records(enc, w.role, start, stop) == expected, (w.role, start, stop)
     assert Part() == WHOLE
+
+
+def test_a_line_said_twice_in_a_row_is_said_once_in_a_range_as_in_the_whole_list(monkeypatch):
+    """A player's list leaves out a line that says what the one before it in its batch said; a range
+    that starts after such a line leaves it out too (the line before the range is looked at)."""
+    enc = new_encounter()
+    for text in ["move ari 3,1", "end-turn", "move bo 2,3", "end-turn"]:
+        assert run(enc, text), text
+    record = views.record
+
+    def alike(enc, r, w=None, role=GM):  # noqa: ANN001, ANN202
+        line = record(enc, r, w, role)
+        return {**line, "text": f"batch {r.batch} said"} if r.seq % 3 else line
+
+    monkeypatch.setattr(views, "record", alike)
+    for w in WHO[1:]:
+        every = views.records(enc, w.role)
+        assert len(every) < len(enc.records)  # some lines were said twice in a row
+        for start in range(len(enc.records) + 1):
+            expected = [e for e in every if e["seq"] > start]
+            assert views.records(enc, w.role, start) == expected, (w.role, start)
