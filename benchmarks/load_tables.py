@@ -14,7 +14,8 @@ at once, as after a server restart, when every stream then ends and reconnects i
 the same second. With --fetch a page has seen a move only once it holds the new
 board (`GET /api/state?seen=V` on a keep-alive connection of its own, as table.js
 asks for it when told of V), not when the stream told it; it then asks for the
-event list too (`GET /api/events?seen=V`), as table.js does (the fighter sheet's
+event list too (`GET /api/events?after=H&seen=V`, H the version its list holds; the
+newest page, `?limit=200`, the first time), as explain.js does (the fighter sheet's
 `/api/actions`, asked only while a fighter is selected, is left out).
 
 Figures per N: commands/s committed; p50/p99 from a command's POST to the moment
@@ -196,19 +197,25 @@ def make_tables(database: str, n: int) -> list[Table]:
 
 class Board:
     """A page's own keep-alive connection for what table.js asks for when told of a version: the board
-    (`GET /api/state?seen=V`), then the event list it draws beside it (`GET /api/events?seen=V`)."""
+    (`GET /api/state?seen=V`), then what changed in the event list it draws beside it
+    (`GET /api/events?after=H&seen=V`)."""
 
     def __init__(self, port: int, table: Table, token: str) -> None:
         self.port, self.base, self.token = port, f"/e/{table.name}/api", token
         self.conn: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self.listed: int | None = None  # the version of the event list the page holds
 
     async def version(self, told: int) -> int:
         """The version of the board the server answers when the stream told of `told`."""
         return int(json.loads(await self.get(f"state?seen={told}"))["version"])
 
     async def events(self, seen: int) -> None:
-        """The event list, as the page asks for it once it holds the board of version `seen`."""
-        await self.get(f"events?seen={seen}")
+        """The event list, as the page asks for it once it holds the board of version `seen`: the newest
+        page first, then only what changed since the version it holds (explain.js)."""
+        held = self.listed
+        part = f"after={held}" if held is not None else "limit=200"
+        await self.get(f"events?{part}&seen={seen}")
+        self.listed = seen  # at least that new: a later ask may get a line twice, never miss one
 
     async def get(self, what: str) -> bytes:
         """One answer's body (a broken connection is opened again once); a status but 200 is an error."""

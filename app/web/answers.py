@@ -233,9 +233,23 @@ class EventLine(Answer):
     status: str  # "", "undone" or "abandoned"
 
 
+class StatusChange(Answer):
+    """A batch whose lines changed status (an undo, a redo, or an undone batch a new command abandoned)."""
+
+    batch: int
+    status: str  # "", "undone" or "abandoned"
+
+
 class EventList(Answer):
+    """The event list, or a part of it: with `after`, what changed since that version (the new lines, and
+    the batches whose status changed); with `older`, one page (newest first: `before=older` asks the one
+    before it; null, none is older). With neither, the whole list: a page replaces what it held."""
+
     version: int
     events: list[EventLine]
+    after: int | UnsetType = UNSET
+    statuses: list[StatusChange] | UnsetType = UNSET
+    older: int | None | UnsetType = UNSET
 
 
 class Explanation(Answer):

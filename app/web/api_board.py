@@ -14,7 +14,7 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.events.picture import MEDIA_TYPES, PictureSpec
 from tabletrail.syntax import parse
-from tabletrail.web import api_audit, redact, views
+from tabletrail.web import redact, views
 from tabletrail.web.answers import Me, Option, Options
 from tabletrail.web.api_commands import authorise
 from tabletrail.web.invites import GM, Denied, Invite
@@ -82,9 +82,6 @@ def _state(call: Call, heard: int | None) -> Response:
             Encoded(BOARD, role),
             lambda: msgspec.json.encode(redact.board(call.user, enc, views.board(enc, version, role))),
         )
-        # The page asks for the event list next, on the same connection (so of this worker): made now, in
-        # this thread, it is then answered on the event loop.
-        api_audit.listed(call, enc, api_audit.accepts_gzip(call.request))
     return _with_me(board, call)
 
 

@@ -5,6 +5,11 @@ back (Last-Event-ID) and is told only of a newer one. A stream ends after
 STREAM_SECONDS and the browser reconnects (so servers stop cleanly); a link
 revoked meanwhile ends its stream at once (`denied`), and a database restarting
 is said (`unavailable`) while the page waits.
+
+A page told of version W asks for what changed since the version its event list
+holds (`/api/events?after=V&seen=W`): the version told is where the answer must
+reach, the one held where it starts, so a version the page was never told of (two
+moves between looks) is still in what it is sent.
 """
 
 from __future__ import annotations

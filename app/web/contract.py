@@ -199,10 +199,11 @@ def asyncapi(base: str = "") -> dict[str, Any]:
     names = {"version": schemas[0], "denied": schemas[1], "unavailable": schemas[2]}
     said = {
         "version": "The log now holds `version` records. Sent at once (unless the client already has that "
-        "version) and whenever it changes; the SSE `id` is the same number. Re-read /api/state or "
-        "/api/events on it, with `?seen=` that version (a server of several workers then never answers "
-        "an older one): the version only grows, so a client that saw version N and reads again "
-        "never misses nor doubles a move.",
+        "version) and whenever it changes; the SSE `id` is the same number. Re-read /api/state on it, "
+        "and /api/events?after= the version the client's event list holds (only what changed since), "
+        "with `?seen=` that version (a server of several workers then never answers an older one): the "
+        "version only grows, so a client that saw version N and reads again never misses nor doubles a "
+        "move.",
         "denied": "The link was revoked or has expired: the stream ends, and so should the page.",
         "unavailable": "The database is restarting; the stream goes on and says the version once it is back.",
     }

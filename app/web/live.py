@@ -13,7 +13,9 @@ worker read stay right until an "invites" NOTIFY says otherwise. So a live page
 is told of a move, and kept alive, without a query or a thread (`Heard`), and the
 board and event list it then asks for are folded without asking for the version
 first (api_board.state, api_audit.events: `?seen=` the version it was told of, so
-a worker whose NOTIFY is still on its way reads the log instead).
+a worker whose NOTIFY is still on its way reads the log instead). The event list a
+page asks for after a move is only what changed since the version it holds
+(`?after=V`), made once a side and version as the whole list was.
 
 When the connection drops (PostgreSQL restarting) every stream is woken (it finds
 the database unavailable and says so), what was heard is forgotten, the broker

@@ -114,6 +114,7 @@ def may(who: Invite, role: str) -> bool:
 # What a number read as text may be (app/web/numbers.py reads it: ASCII digits, at most MOST).
 VERSION = {"minimum": 0, "maximum": MOST}  # a record count
 SEQUENCE = {"minimum": 1, "maximum": MOST}  # an event's sequence number
+PAGE_LIMIT = {"minimum": 1, "maximum": api_audit.MOST_PAGE}  # the lines of one page of the event list
 FIGHTER = Param("fighter", str, "the fighter's id", required=True)
 TOKEN = Param("token", str, "the invitation link's token", "path", True)
 A = answers
@@ -138,8 +139,17 @@ ROUTES: tuple[Endpoint, ...] = (
              answers={200: A.Board, 400: E, 404: E}, tag="board"),
     Endpoint("GET", "/api/events", api_audit.events, WATCHER, "the event list with rule ids",
              params=(Param("seen", int, "the version this page holds the board of (the list answered is "
-                           "at least that new)", bounds=VERSION),),
-             answers={200: A.EventList}, tag="audit"),
+                           "at least that new)", bounds=VERSION),
+                     Param("after", int, "the version of the list this page holds: only what changed "
+                           "since is answered (new lines; `statuses`, the batches an undo or redo "
+                           "changed), or the newest page if more than `limit` (1000 if not given) records "
+                           "are new", bounds=VERSION),
+                     Param("before", int, "a page of the list: the lines before this sequence number (the "
+                           "answer's `older` asks for the page before it); not read with after",
+                           bounds=SEQUENCE),
+                     Param("limit", int, "a page of the list: at most this many records' lines (200 if "
+                           "not given); alone, the newest page", bounds=PAGE_LIMIT)),
+             answers={200: A.EventList, 400: E}, tag="audit"),
     Endpoint("GET", "/api/events/{seq}", api_audit.explain, WATCHER, "why one event happened",
              params=(Param("seq", int, "the event's sequence number", "path", True, SEQUENCE),),
              answers={200: A.Explanation, 404: E}, tag="audit"),

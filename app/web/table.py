@@ -39,9 +39,13 @@ class Encoded(NamedTuple):
 
     kind: str
     role: str
+    part: tuple[int, ...] = ()  # which part of it: the event list's changes since a version, or one page
 
 
 BOARD, EVENTS, EVENTS_GZ = "board", "events", "events.gz"
+# A part (`Encoded.part`) is kept for the table's other pages only while small and few: a page may ask
+# for the changes since any version, and those since version 1 are nearly the whole list.
+PARTS_KEPT, PART_BYTES = 16, 64 * 1024
 
 
 class Hold:
@@ -178,7 +182,10 @@ class Table:
                 self._encoded = (enc, version, made_for)
             made = made_for.get(key)
             if made is None:
-                made = made_for[key] = encode()
+                made = encode()
+                parts = sum(1 for k in made_for if k.part)
+                if not key.part or (len(made) <= PART_BYTES and parts < PARTS_KEPT):
+                    made_for[key] = made
             return made
 
     def encoded_at(self, version: int, key: Encoded) -> bytes | None:

@@ -352,17 +352,22 @@ def _repeats(text: str, note: str) -> bool:
     return bool(extra) and (extra == said or said.endswith(extra) or extra in said)
 
 
-def records(enc: Encounter, role: str = GM) -> list[dict[str, Any]]:
+def records(enc: Encounter, role: str = GM, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
     """The event list as this link reads it: for a player, a sentence said twice in a row in one
-    batch (a turn's end told by the state machine and by the turn) is said once."""
+    batch (a turn's end told by the state machine and by the turn) is said once.
+
+    `start`, `stop`: only the lines of records `start` to `stop` (a page's new lines, or one page of
+    the list), said exactly as they are in the whole list."""
     w = words_of(enc)
     out: list[dict[str, Any]] = []
-    for r in enc.records:
+    if 0 < start < len(enc.records):  # the line before: whether the first is said twice in a row
+        out.append(record(enc, enc.records[start - 1], w, role))
+    for r in enc.records[start:stop]:
         line = record(enc, r, w, role)
         if role != GM and out and out[-1]["batch"] == line["batch"] and out[-1]["text"] == line["text"]:
             continue
         out.append(line)
-    return out
+    return out[1:] if 0 < start < len(enc.records) else out
 
 
 def event(e: Event, w: Words) -> dict[str, Any]:

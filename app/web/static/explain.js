@@ -6,23 +6,60 @@ import { $, S, forPlayers, h, hooks, isGM, named, ruleChip, say } from "./shared
 // Who entered a command is this screen's own business: a player reads the command without it.
 const plain = (text) => (isGM() ? text : named(String(text || "").replace(/\s+by=\S+/g, "")));
 
-export async function loadEvents() {
-  const { status, data } = await api("GET", "/api/events" + (Number.isInteger(S.version) ? "?seen=" + S.version : ""));
+// The list is held with the version it is of (S.eventsAt): after a move the page asks only for what
+// changed since (?after=), its new lines and the batches an undo or redo changed the status of. Opened
+// fresh, it reads the newest page, and older pages when asked ("older events": ?before=).
+const PAGE = 200;
+let queue = Promise.resolve();  // one request at a time: each asks after the version the last one left
+
+export function loadEvents() {
+  queue = queue.then(refreshEvents, refreshEvents);
+  return queue;
+}
+
+async function refreshEvents() {
+  const seen = Number.isInteger(S.version) ? "&seen=" + S.version : "";
+  const held = Array.isArray(S.events) && Number.isInteger(S.eventsAt);
+  const ask = held ? "?after=" + S.eventsAt : "?limit=" + PAGE;
+  if (held && S.eventsAt === S.version) return;  // nothing new since the list was read
+  const { status, data } = await api("GET", "/api/events" + ask + seen);
   if (status !== 200) return;
-  S.events = data.events;
+  if (data.after === undefined) {  // a page (or the whole list) in place of what was held
+    S.events = data.events;
+    S.eventsOlder = data.older ?? null;
+  } else {
+    const changed = new Map(data.statuses.map((c) => [c.batch, c.status]));
+    S.events = S.events.filter((e) => e.seq <= data.after)
+      .map((e) => (changed.has(e.batch) ? { ...e, status: changed.get(e.batch) } : e))
+      .concat(data.events);
+  }
+  S.eventsAt = data.version;
   renderEvents();
 }
 
-export function renderEvents() {
+// The page of lines before the oldest held, put in front of them.
+export async function loadOlder() {
+  if (S.eventsOlder === null || S.eventsOlder === undefined) return;
+  const { status, data } = await api("GET", `/api/events?before=${S.eventsOlder}&limit=${PAGE}`);
+  if (status !== 200) return;
+  const first = S.events.length ? S.events[0].seq : Infinity;
+  S.events = data.events.filter((e) => e.seq < first).concat(S.events);
+  S.eventsOlder = data.older ?? null;
+  renderEvents(false);
+}
+
+export function renderEvents(follow = true) {
   const list = $("events");
   const at = S.board ? S.board.at : Infinity;
-  list.replaceChildren(...S.events.filter(forPlayers).map((e) => {
+  const older = S.eventsOlder === null || S.eventsOlder === undefined ? [] :
+    [h("li", { class: "older" }, h("button", { type: "button", id: "events-older", onclick: loadOlder }, "older events"))];
+  list.replaceChildren(...older, ...S.events.filter(forPlayers).map((e) => {
     const cls = [e.status, e.seq > at && !S.live ? "future" : "", e.seq === S.explainSeq ? "chosen" : ""].filter(Boolean).join(" ");
     // The GM sees each line's rules; a player taps the line for them (the explain panel's "why?").
     return h("li", { class: cls, "data-seq": e.seq, onclick: () => explain(e.seq) },
       `${e.seq} · ${plain(e.text)} `, ...(isGM() ? e.rules.map(ruleChip) : []), ...why(e));
   }));
-  if (S.live) { list.scrollTop = list.scrollHeight; return; }
+  if (S.live) { if (follow) list.scrollTop = list.scrollHeight; return; }
   const now = list.querySelector(`li[data-seq="${at}"]`);  // the point the board shows, mid-list
   if (now) list.scrollTop = now.offsetTop - list.clientHeight / 2;
 }
