@@ -132,16 +132,16 @@ def test_a_map_above_the_old_limit_is_searched_compiled_and_gives_the_slow_answe
     reach_arrays.array_reach = counted
     if small_guess:  # a first window of one cell a side: the search must widen it to be exact
         reach_arrays.CELL_GUESS = 100 * guess
-    if declared:  # the walker's prices read two cells (ends one): windows priced and judged in bulk
-        _Walking.prices_read_two_cells = _Walking.ends_read_one_cell = True
+    # speed-meters' walker declares that its prices read two cells (its ends one): windows priced and judged
+    # in bulk; the search must give the slow answer with the declaration and without it
+    _Walking.prices_read_two_cells = _Walking.ends_read_one_cell = declared
     try:
         for _ in range(3):  # cold (step by step), completing the table, then warm on the arrays
             for f in state.fighters:
                 same(state, f.id)
     finally:
         reach_arrays.array_reach, reach_arrays.CELL_GUESS = real, guess
-        if declared:
-            del _Walking.prices_read_two_cells, _Walking.ends_read_one_cell
+        _Walking.prices_read_two_cells = _Walking.ends_read_one_cell = True  # as the ruleset declares
     assert answered and all(answered)  # the compiled search ran and answered: no fallback for the size
     f = state.fighter("m")
     kept = table_for(state, f, get_ruleset(state.ruleset).walker(state, f))
@@ -230,7 +230,6 @@ def test_prices_declared_to_read_two_cells_are_priced_in_bulk_and_give_the_slow_
         if st.grid.has(who.pos[0], who.pos[1], "rough"):
             raise Refusal(self.rs.rule("occupancy"), "not on rough ground (a test's own rule)")
 
-    _Walking.prices_read_two_cells = _Walking.ends_read_one_cell = True
     _Walking.can_end = no_end_on_rough
     try:
         for _ in range(2):
@@ -241,7 +240,6 @@ def test_prices_declared_to_read_two_cells_are_priced_in_bulk_and_give_the_slow_
         if kept.arrays is not None and kept.usable:
             assert kept.arrays.bulked  # the windows were priced in bulk
     finally:
-        del _Walking.prices_read_two_cells, _Walking.ends_read_one_cell
         _Walking.can_end = original
 
 

@@ -102,7 +102,7 @@ def _tree_at_once(tree: Any, area: Reach, cells: list[XY]) -> dict[str, Any]:
     """`routes` from a trail that builds the tree in one pass: the same routes and running costs."""
     steps, at = tree(cells)
     ends = {f"{x},{y}": i for (x, y), i in zip(cells, at, strict=True)}
-    out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}  # type: ignore[arg-type]
+    out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}
     if len(ends) <= ROUTE_STEPS:  # each route holds a step at least: only then may they all be written out
         depth: list[int] = []
         for step in steps:

@@ -40,6 +40,12 @@ class _Walking(QuietSteps):
     only where a path would take more than 2 m of jumps).
     """
 
+    # A step's price reads only its two cells' legend entries (Speed, posture and the diagonal rule are in
+    # the table key; occupants are priced apart), and whether a move may end on an empty cell reads only
+    # that cell: the reachable area may price and judge a window in bulk (core/step_table.py).
+    prices_read_two_cells = True
+    ends_read_one_cell = True
+
     def __init__(
         self, rs: Falls, speed: int, *, jumps: bool = False, maneuvers: int = MANEUVER_LIMIT
     ) -> None:
