@@ -76,3 +76,30 @@ class ChangeSetting(Command, tag="setting"):
 
     name: str
     value: str
+
+
+class Join(Command, tag="join"):
+    """A fighter joins mid-fight: stands on a cell and takes a place in the turn order.
+
+    stats: the ruleset's stats as name:value, e.g. stats=move:6,reach:1 (`tabletrail rules RULESET`
+    lists them); after: the fighter the newcomer acts after ("": last in the order, after everyone
+    who already holds a place).
+    """
+
+    example = "join gob 1,1 side=red stats=move:6 why='reinforcements arrive'"
+
+    fighter: str  # the newcomer's id
+    at: Cell
+    side: str
+    name: str = ""  # the name players read ("": the id)
+    size: str = "medium"
+    stats: tuple[str, ...] = ()
+    after: str = ""
+
+
+class Leave(Command, tag="leave"):
+    """A fighter leaves the fight: off the board and out of the turn order, its holds on others let go."""
+
+    example = "leave ari why='fled down the stairs'"
+
+    fighter: str
