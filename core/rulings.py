@@ -378,8 +378,10 @@ def _stats(cmd: Join) -> dict[str, Any]:
 def _join_field(message: str) -> str:
     """The reader's `join: fighter.X: why` said with the command's own field names (at, side, stats.X)."""
     head = "join: fighter."
+    if message.startswith("join: fighter ("):  # a stat the ruleset needs is not given
+        return "join: stats: " + message.split("): ", 1)[1]
     if not message.startswith(head):
-        return message.replace("join: fighter ", "join: ", 1).replace("join: fighter:", "join:", 1)
+        return message
     field, _, why = message[len(head) :].partition(": ")
     field = field.split(" ", 1)[0]
     said = "fighter" if field == "id" else field if field.split("[")[0] in FIGHTER_KEYS else f"stats.{field}"
@@ -401,7 +403,7 @@ def join(rs: Ruleset, b: Batch, cmd: Join, dice: Dice) -> None:
     require(
         taken is None,
         RULING,
-        f"join: fighter: {cmd.fighter!r} is already {taken.name if taken else ''}'s id: "
+        f"join: fighter: {cmd.fighter!r} is already the id of {taken.name if taken else ''}: "
         "give the newcomer another",
     )
     raw: dict[str, Any] = {
