@@ -86,8 +86,6 @@ class Join(Command, tag="join"):
     who already holds a place).
     """
 
-    example = "join gob 1,1 side=red stats=move:6 why='reinforcements arrive'"
-
     fighter: str  # the newcomer's id
     at: Cell
     side: str
@@ -99,7 +97,5 @@ class Join(Command, tag="join"):
 
 class Leave(Command, tag="leave"):
     """A fighter leaves the fight: off the board and out of the turn order, its holds on others let go."""
-
-    example = "leave ari why='fled down the stairs'"
 
     fighter: str
