@@ -167,7 +167,7 @@ ROUTES: tuple[Endpoint, ...] = (
     Endpoint("POST", "/api/redo", api_commands.redo, PLAYER, "put back the latest command taken back",
              body=UndoBody, answers={200: A.Written, 409: E, 422: A.Refused}, tag="commands"),
     Endpoint("GET", "/api/gm/roster", api_gm.roster, GM,
-             "what the GM's Add fighter form is made from: the ruleset's stats, the sizes, sides and turn order",
+             "the GM's Add fighter form's makings: the ruleset's stats, the sizes, sides and turn order",
              answers={200: dict[str, Any]}, tag="commands"),
     Endpoint("GET", "/api/invites", api_invites.invites, GM, "every link (never a token)",
              answers={200: A.InviteList}, tag="invites"),
