@@ -6,9 +6,10 @@
 // them. A drop opens the same preview a tap on the cell opens.
 import { api } from "./api.js";
 import { el, fmt, drawRoute } from "./board.js";
-import { $, S, fighterOf, hooks, say } from "./shared.js";
+import { $, S, fighterOf, hooks, isGM, say } from "./shared.js";
 import { cellAt } from "./view.js";
 import { clearPreview, loadReach, startPreview } from "./actions.js";
+import { offerPlace } from "./gm.js";
 
 // How long the pointer must rest on a cell to make it a waypoint (a slow hand or a test may set it).
 const pauseMs = () => window.TABLETRAIL_PAUSE_MS || 800;
@@ -143,6 +144,7 @@ function drawRuler() {
   }
   g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: `ruler ${kind}`, id: "ruler" }));
   g.append(el("circle", { cx: d.cell[0] + 0.5, cy: d.cell[1] + 0.5, r: 0.2, class: `ruler-end ${kind}` }));
+  if (isGM() && kind !== "in" && kind !== "pending") words += " · drop to place it by hand";
   tip.hidden = false;
   tip.className = kind === "in" || kind === "pending" ? "" : kind === "event" ? "far" : kind === "further" ? "further" : "out";
   tip.textContent = words;
@@ -193,6 +195,7 @@ export async function dropAt(px, py) {
   const f = fighterOf(d.fid);
   if (!cell) { cancelDrag(); say("refused", "Dropped off the board: nothing was moved."); return; }
   if (!wps.length && cell[0] === f.pos[0] && cell[1] === f.pos[1]) { cancelDrag(); return; }
+  if (isGM()) offerPlace(d.fid, cell);  // the GM may also put it there by hand, as a ruling
   if (wps.length) {
     S.waypoints = cells;
     await startPreview({ move: { fighter: d.fid, waypoints: S.waypoints } });
