@@ -137,10 +137,12 @@ function buildJoinForm() {
     st.doc));
   const cell = h("input", { "data-field": "at", placeholder: "x,y", pattern: "[0-9]+,[0-9]+", required: true, size: 6 });
   const pick = h("button", { type: "button", class: "small", onclick: () => pickCell(cell) }, "Pick on the board");
+  const side = h("input", { "data-field": "side", required: true });
+  side.setAttribute("list", "join-sides");  // a read-only property: only the attribute sets it
   form.replaceChildren(
     field("id", h("input", { "data-field": "fighter", required: true, pattern: "[A-Za-z0-9_-]+", placeholder: "e.g. gob2" }), "letters, digits, - and _"),
     field("name", h("input", { "data-field": "name", placeholder: "what players read" })),
-    field("side", h("input", { "data-field": "side", required: true, list: "join-sides" }), "a side at the table, or a new one"),
+    field("side", side, "a side at the table, or a new one"),
     h("datalist", { id: "join-sides" }),
     field("size", h("select", { "data-field": "size" }, ...roster.sizes.map((s) => h("option", { value: s, selected: s === "medium" }, s)))),
     h("label", { class: "field" }, h("span", {}, "cell"), cell, pick),
@@ -148,6 +150,7 @@ function buildJoinForm() {
     field("acts", h("select", { "data-field": "after" })),
     field("why", h("input", { "data-field": "why", required: true, placeholder: "e.g. reinforcements arrive" })),
     h("div", { class: "form-end" }, h("button", { type: "submit" }, "Add fighter")));
+  form.noValidate = true;  // the engine's reader checks every field and says what is wrong beside it
   form.onsubmit = submitJoin;
   refreshJoinChoices();
 }
