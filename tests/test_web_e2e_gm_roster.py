@@ -102,6 +102,8 @@ def test_the_gm_adds_removes_and_places_fighters_and_a_player_sees_it_live(tmp_p
             gm.screenshot(path=str(shots / "gm-place-by-hand.png"))
             place.get_by_role("button", name="Place").click()
             expect(place).to_be_hidden()
+            expect(gm.locator("#message")).to_have_text("Done: bo put on 8,4 by hand.")
+            expect(gm.locator("#preview-panel")).to_be_hidden()  # the drop's move preview is gone with it
             token = gm.locator('#fighters [data-fid="bo"]')
             expect(token).to_have_attribute("data-x", "8")
             expect(blue.locator('#fighters [data-fid="bo"]')).to_have_attribute("data-x", "8")

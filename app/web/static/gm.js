@@ -1,5 +1,6 @@
 // The GM's own panel: the rulings and settings verbs (the command box takes them), the links, the
 // fighters (add one mid-fight, remove one) and a token put on a cell by hand.
+import { clearPreview } from "./actions.js";
 import { api, send } from "./api.js";
 import { $, S, h, hooks, isGM, say, sideColour } from "./shared.js";
 import { cellAt } from "./view.js";
@@ -65,10 +66,11 @@ let roster = null;  // the form's makings (/api/gm/roster), fetched once a versi
 let picking = null; // a cell asked for on the board: the function that takes it
 
 /** Run a ruling; on a refusal, its words go beside the field it names (`join: stats.reach: …`). */
-async function rule(text, form) {
+async function rule(text, form, done) {
   const { status, data } = await send("/api/do", { text, version: S.version });
   if (status === 200) {
-    say("info", `Done: ${data.records.length} events (${text.split(" ")[0]})`);
+    clearPreview();  // a move previewed before (a drop's) is no longer what the board shows
+    say("info", `Done: ${done}.`);
     S.version = data.version;
     await hooks.loadLive(data.version);
     return true;
@@ -117,7 +119,7 @@ function askLeave(f) {
     h("button", { type: "button", class: "small", onclick: () => form.remove() }, "Cancel"), h("span", { class: "form-end" }));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    if (await rule(`leave ${f.id} why=${word(why.value.trim())}`, form)) form.remove();
+    if (await rule(`leave ${f.id} why=${word(why.value.trim())}`, form, `${f.name} has left the fight`)) form.remove();
   });
   li.append(form);
   why.focus();
@@ -197,7 +199,7 @@ async function submitJoin(ev) {
   if (stats.length) parts.push(`stats=${stats.join(",")}`);
   if (val("after")) parts.push(`after=${word(val("after"))}`);
   parts.push(`why=${word(val("why"))}`);
-  if (await rule(parts.join(" "), form)) {
+  if (await rule(parts.join(" "), form, `${val("name") || val("fighter")} has joined the fight at ${val("at")}`)) {
     for (const old of form.querySelectorAll(".field-error")) old.remove();
     for (const f of ["fighter", "name", "at"]) form.querySelector(`[data-field="${f}"]`).value = "";
     roster = null;
@@ -215,7 +217,8 @@ export function offerPlace(fid, cell) {
   panel.hidden = false;
   form.onsubmit = async (ev) => {
     ev.preventDefault();
-    if (await rule(`place ${f.id} ${cell[0]},${cell[1]} why=${word(why.value.trim())}`, form)) {
+    const done = `${f.name} put on ${cell[0]},${cell[1]} by hand`;
+    if (await rule(`place ${f.id} ${cell[0]},${cell[1]} why=${word(why.value.trim())}`, form, done)) {
       panel.hidden = true;
       why.value = "";
     }
