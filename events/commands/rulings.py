@@ -81,9 +81,10 @@ class ChangeSetting(Command, tag="setting"):
 class Join(Command, tag="join"):
     """A fighter joins mid-fight: stands on a cell and takes a place in the turn order.
 
-    stats: the ruleset's stats as name:value, e.g. stats=move:6,reach:1 (`tabletrail rules RULESET`
-    lists them); after: the fighter the newcomer acts after ("": last in the order, after everyone
-    who already holds a place).
+    stats: the ruleset's stats as name:value, e.g. stats=initiative:6,height:1.8 (`tabletrail rules
+    RULESET` lists them); after: the fighter the newcomer acts after. None of the four documents says
+    where a newcomer enters the order, so by default ("") it acts last, after everyone who already
+    holds a place (as round-meters' Delay lets a fighter "act at the end of the current pass").
     """
 
     fighter: str  # the newcomer's id
