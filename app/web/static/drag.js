@@ -3,7 +3,8 @@
 // looks them up. Out of the area, the ruler says so and a drop asks the engine anyway, so its
 // refusal and reason are shown. A pause on a cell (or W) makes it a waypoint: from there the
 // route is the engine's dry run of the waypoints joined by straight lines, as Shift+click makes
-// them. A drop opens the same preview a tap on the cell opens.
+// them. A drop opens the same preview a tap on the cell opens; on the GM's screen it also offers to
+// put the token there by hand, a `place` ruling with its reason (gm.js), wherever the rules say no.
 import { api } from "./api.js";
 import { el, fmt, drawRoute } from "./board.js";
 import { $, S, fighterOf, hooks, isGM, say } from "./shared.js";
@@ -144,7 +145,6 @@ function drawRuler() {
   }
   g.append(el("polyline", { points: pts.map(([x, y]) => `${x + 0.5},${y + 0.5}`).join(" "), class: `ruler ${kind}`, id: "ruler" }));
   g.append(el("circle", { cx: d.cell[0] + 0.5, cy: d.cell[1] + 0.5, r: 0.2, class: `ruler-end ${kind}` }));
-  if (isGM() && kind !== "in" && kind !== "pending") words += " · drop to place it by hand";
   tip.hidden = false;
   tip.className = kind === "in" || kind === "pending" ? "" : kind === "event" ? "far" : kind === "further" ? "further" : "out";
   tip.textContent = words;
