@@ -8,6 +8,7 @@ A fighter leaving passes its turn on as end-turn would, lets go of its holds, an
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -279,3 +280,40 @@ def test_the_ruling_is_explained_and_parsed_from_the_tables_words():
     seq = next(r.seq for r in enc.records if isinstance(r.event, FighterJoined))
     out = explain(enc.records, seq)
     assert "the GM brings Gob (red) into the fight" in str(out)
+
+
+# --- the command line ----------------------------------------------------------------------------------
+
+
+def test_join_and_leave_from_the_command_line_one_json_document_each(tmp_path: Path, capsys):
+    from test_cli_syntax import new, run
+
+    log = new(capsys, tmp_path / "f.jsonl", ROOT / "scenarios" / SHIPPED["initiative-yards"])
+    before = log.read_bytes()
+    code, out, err = run(
+        capsys, "do", log, "join", "gob", "40,1", "side=red", "stats=initiative:5,height:1.5", "why=x"
+    )
+    assert code == 1 and err.strip() == "refused by tabletrail/gm-ruling: join: at: 40,1 is off the 10x6 map"
+    code, out, _ = run(
+        capsys, "do", log, "join", "gob", "40,1", "side=red", "stats=initiative:5", "why=x", "--json"
+    )
+    doc = json.loads(out)
+    assert code == 1 and doc["kind"] == "refused" and doc["data"]["reason"].startswith("join: at: 40,1")
+    assert log.read_bytes() == before
+    words = [
+        "join",
+        "gob",
+        "0,0",
+        "side=red",
+        "name=Gob",
+        "stats=initiative:5,height:1.5",
+        "why=reinforcements",
+    ]
+    code, out, _ = run(capsys, "do", log, *words, "--json")
+    assert code == 0 and json.loads(out)["kind"] == "appended"
+    code, out, _ = run(capsys, "do", log, "leave", "gob", "why=fled", "--json")
+    assert code == 0 and json.loads(out)["kind"] == "appended"
+    code, out, _ = run(capsys, "log", log)
+    assert "Gob (red) joins the fight at 0,0" in out and "gob leaves the fight" in out
+    code, out, _ = run(capsys, "verify", log)
+    assert code == 0 and "join by gm: reinforcements" in out and "leave by gm: fled" in out
