@@ -576,6 +576,10 @@ def _describe(w: Words, event: Event) -> str:
     if isinstance(event, ev.RulingMade):
         detail = f" ({w.value(event.detail)})" if event.detail not in (None, {}, []) else ""
         return f"GM ruling by {event.by}, {event.kind.replace('-', ' ')}{detail}: {event.why}"
+    if isinstance(event, ev.FighterJoined):
+        return f"{event.name} ({event.side}) joins the fight at {w.cell(event.pos)}"
+    if isinstance(event, ev.FighterLeft):
+        return f"{event.fighter} leaves the fight"
     if isinstance(event, ev.Undone | ev.Redone):
         what = "undone" if isinstance(event, ev.Undone) else "redone"
         why = f": {event.why}" if event.why else ""

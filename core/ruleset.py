@@ -36,7 +36,7 @@ from tabletrail.events.commands import (
 )
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_NUMBER
-from tabletrail.events.scenario import Scenario
+from tabletrail.events.scenario import FighterSpec, Scenario
 
 ENGINE_FIGHTER = "tabletrail/fighter"
 ENGINE_TURN = "tabletrail/turn-order"
@@ -231,22 +231,24 @@ class Ruleset:
 
     def validate(self, scenario: Scenario, where: str) -> None:
         """Check the fighters carry the stats this ruleset needs."""
-        names = {s.name for s in self.stats}
         for i, spec in enumerate(scenario.fighters):
-            for stat in self.stats:
-                if stat.default is None and stat.name not in spec.stats:
-                    raise InputError(
-                        f"{where}: fighters[{i}] ({spec.id}): missing stat {stat.name!r} ({stat.doc})"
-                    )
-                value = spec.stats.get(stat.name)
-                if value is not None and value < 0 and not stat.signed:
-                    raise InputError(f"{where}: fighters[{i}].{stat.name}: must not be negative, got {value}")
-            for key in spec.stats:
-                if key not in names:
-                    raise InputError(
-                        f"{where}: fighters[{i}].{key}: {self.id} has no stat {key!r} "
-                        f"(it uses: {', '.join(sorted(names))})"
-                    )
+            self.validate_fighter(spec, where, f"fighters[{i}]")
+
+    def validate_fighter(self, spec: FighterSpec, where: str, field: str) -> None:
+        """One fighter's stats against this ruleset's catalogue (a scenario's, or a GM's `join`)."""
+        names = {s.name for s in self.stats}
+        for stat in self.stats:
+            if stat.default is None and stat.name not in spec.stats:
+                raise InputError(f"{where}: {field} ({spec.id}): missing stat {stat.name!r} ({stat.doc})")
+            value = spec.stats.get(stat.name)
+            if value is not None and value < 0 and not stat.signed:
+                raise InputError(f"{where}: {field}.{stat.name}: must not be negative, got {value}")
+        for key in spec.stats:
+            if key not in names:
+                raise InputError(
+                    f"{where}: {field}.{key}: {self.id} has no stat {key!r} "
+                    f"(it uses: {', '.join(sorted(names))})"
+                )
 
     def stat(self, f: Fighter, name: str) -> Any:
         """A stat as written (count stats) or in centi-units (length stats)."""

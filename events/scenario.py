@@ -410,6 +410,11 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
     )
 
 
+def read_fighter(raw: dict[str, Any], width: int, height: int, source: str, field: str) -> FighterSpec:
+    """One fighter as a `[[fighters]]` table is read (a GM's `join`): errors name `source` and `field`."""
+    return _Validator(source).fighter(0, raw, width, height, field)
+
+
 class _Validator:
     def __init__(self, source: str, folder: Path | None = None) -> None:
         self.source = source
@@ -480,8 +485,8 @@ class _Validator:
             self.fail(f"{field}.climb", f"expected a difficulty 1, 2 or 3, got {climb!r}")
         return CellKind(terrain=terrain, tags=tuple(tags), climb=climb, **numbers)
 
-    def fighter(self, i: int, spec: Any, width: int, height: int) -> FighterSpec:
-        field = f"fighters[{i}]"
+    def fighter(self, i: int, spec: Any, width: int, height: int, field: str = "") -> FighterSpec:
+        field = field or f"fighters[{i}]"
         if not isinstance(spec, dict):
             self.fail(field, "expected a table")
         fid = self.string(spec, "id", f"{field}.id")

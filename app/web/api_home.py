@@ -14,10 +14,11 @@ from typing import Any
 from starlette.responses import FileResponse, JSONResponse, Response
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.events.errors import InputError
-from tabletrail.events.limits import MAX_FIGHTERS, MAX_MAP_CELLS, MAX_MAP_SIDE, MAX_NUMBER
+from tabletrail.events.limits import MAX_FIGHTERS, MAX_MAP_CELLS, MAX_MAP_SIDE
 from tabletrail.events.scenario import SIZES, TERRAIN_TAGS, WALL_BLOCKS
 from tabletrail.web import api_builder as b
 from tabletrail.web.api_board import STATIC
+from tabletrail.web.api_gm import stat_rows
 from tabletrail.web.invites import GM, Denied
 from tabletrail.web.routes import ANYONE, HTML, JSON, Endpoint, Param
 from tabletrail.web.wire import Call, error, notice
@@ -185,17 +186,7 @@ def catalogue(call: Call) -> Response:
                     }
                     for s in rs.all_settings()
                 ],
-                "stats": [
-                    {
-                        "name": s.name,
-                        "doc": s.doc,
-                        "default": s.default,
-                        "unit": rs.unit if s.length else "",
-                        "min": -MAX_NUMBER if s.signed else 0,
-                        "max": MAX_NUMBER,
-                    }
-                    for s in rs.stats
-                ],
+                "stats": stat_rows(rs),
             }
         )
     return JSONResponse(

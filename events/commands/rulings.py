@@ -76,3 +76,27 @@ class ChangeSetting(Command, frozen=True, tag="setting"):
 
     name: str
     value: str
+
+
+class Join(Command, tag="join"):
+    """A fighter joins mid-fight: stands on a cell and takes a place in the turn order.
+
+    stats: the ruleset's stats as name:value, e.g. stats=initiative:6,height:1.8 (`tabletrail rules
+    RULESET` lists them); after: the fighter the newcomer acts after. None of the four documents says
+    where a newcomer enters the order, so by default ("") it acts last, after everyone who already
+    holds a place (as round-meters' Delay lets a fighter "act at the end of the current pass").
+    """
+
+    fighter: str  # the newcomer's id
+    at: Cell
+    side: str
+    name: str = ""  # the name players read ("": the id)
+    size: str = "medium"
+    stats: tuple[str, ...] = ()
+    after: str = ""
+
+
+class Leave(Command, tag="leave"):
+    """A fighter leaves the fight: off the board and out of the turn order, its holds on others let go."""
+
+    fighter: str
