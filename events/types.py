@@ -232,7 +232,7 @@ class Abandoned(Event, frozen=True, tag="abandoned"):
     batches: tuple[int, ...]
 
 
-class FighterJoined(Event, tag="fighter-joined"):
+class FighterJoined(Event, frozen=True, tag="fighter-joined"):
     """A fighter joins mid-fight (a GM ruling): who, whose side, where, and its stats as the scenario
     reader checked them; its place in the turn order follows as an `OrderChanged`."""
 
@@ -245,7 +245,7 @@ class FighterJoined(Event, tag="fighter-joined"):
     tags: tuple[str, ...] = ()
 
 
-class FighterLeft(Event, tag="fighter-left"):
+class FighterLeft(Event, frozen=True, tag="fighter-left"):
     """A fighter leaves the fight (a GM ruling): off the board; the facts before it (its turn passed on,
     its holds let go, the order without it) are events of their own in the same batch."""
 

@@ -78,7 +78,7 @@ class ChangeSetting(Command, frozen=True, tag="setting"):
     value: str
 
 
-class Join(Command, tag="join"):
+class Join(Command, frozen=True, tag="join"):
     """A fighter joins mid-fight: stands on a cell and takes a place in the turn order.
 
     stats: the ruleset's stats as name:value, e.g. stats=initiative:6,height:1.8 (`tabletrail rules
@@ -96,7 +96,7 @@ class Join(Command, tag="join"):
     after: str = ""
 
 
-class Leave(Command, tag="leave"):
+class Leave(Command, frozen=True, tag="leave"):
     """A fighter leaves the fight: off the board and out of the turn order, its holds on others let go."""
 
     fighter: str
