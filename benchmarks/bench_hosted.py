@@ -11,6 +11,12 @@ Figures:
   costs, the client process's and (PostgreSQL, on this machine) its server
   backend's: with 8 clients on 2 cores the run is CPU-bound, so the ratio of
   throughputs follows the ratio of CPU per batch more than any wait.
+- cpu: the CPU one append costs, the client process's plus its server backend's (read from
+  /proc/<pid>/stat of `pg_backend_pid()`), against its floor, a bare psycopg INSERT + COMMIT of
+  the same bytes as one row (same server, same durability), one client, sides in turns, the
+  least of --rounds rounds of --cpu-batches appends: PostgresStore.append alone (target <= 2x
+  the floor) and a whole command through Encounter.execute (decide, encode, append, fold, and
+  a refused move's row), each split into client and server, with the load average.
 - fan-out: --streams live streams (default 50) spread over --servers `tabletrail
   serve URL` processes (default 4) sharing the database; one move posted to one of
   them; the time until every stream has the new version: p50/p99 over
