@@ -186,20 +186,97 @@ def bench_append(kind: str, where: str, encounters: int, clients: int, batches: 
     return Appended(rate, pct(latencies, 50), (cpu + served) / n)
 
 
+def floor_client(conninfo: str, table: str, rows: int, row: bytes, seed: int, go: Any, out: Any) -> None:
+    """One client process of the floor: `rows` bare INSERT + COMMITs of the same bytes, on its own
+    connection, timed as `client` times an append."""
+    conn = psycopg.connect(conninfo)
+    server = conn.info.backend_pid
+    go.wait()
+    cpu, served = client_cpu(), server_cpu(server)
+    latencies = []
+    for n in range(rows):
+        start = time.perf_counter()
+        floor_append(conn, table, seed * 10_000_000 + n, row)
+        latencies.append(time.perf_counter() - start)
+    out.put((latencies, time.time(), client_cpu() - cpu, server_cpu(server) - served))
+    conn.close()
+
+
+def bench_floor(database: str, clients: int, rows: int, turn: int) -> Appended:
+    """The floor with `clients` processes: each `rows` bare INSERT + COMMITs of one batch's bytes."""
+    where = parse_url(database)
+    table = f'"{where.schema}".{FLOOR_TABLE}_{turn}'
+    appended = batch_bytes()
+    with psycopg.connect(where.conninfo, autocommit=True) as conn:
+        conn.execute(f"CREATE TABLE IF NOT EXISTS {table} (n BIGINT PRIMARY KEY, line BYTEA NOT NULL)")
+    spawn = multiprocessing.get_context("spawn")
+    out, go = spawn.Queue(), spawn.Barrier(clients + 1)
+    procs = [
+        spawn.Process(target=floor_client, args=(where.conninfo, table, rows, appended, c + 1, go, out))
+        for c in range(clients)
+    ]
+    for p in procs:
+        p.start()
+    go.wait()
+    start = time.time()
+    latencies: list[float] = []
+    ends = []
+    cpu = served = 0.0
+    for _ in procs:
+        got, end, used, backend_used = out.get()
+        latencies += got
+        ends.append(end)
+        cpu += used
+        served += backend_used
+    seconds = max(ends) - start
+    for p in procs:
+        p.join()
+    rate, n = len(latencies) / seconds, len(latencies)
+    print(
+        f"  {'floor: bare INSERT + COMMIT':34s} {rate:8.0f} rows/s     p50 {ms(pct(latencies, 50))}  "
+        f"p99 {ms(pct(latencies, 99))}  ({n} rows of {len(appended)} bytes in {seconds:.1f} s)"
+    )
+    print(f"  {'':34s} CPU per row: the client {cpu_ms(cpu / n)}, its server backend {cpu_ms(served / n)}")
+    return Appended(rate, pct(latencies, 50), (cpu + served) / n)
+
+
+def batch_bytes() -> bytes:
+    """The bytes of a typical batch as a store keeps it (its lines, newline-joined): the median-sized
+    batch of a played log."""
+    groups = batches_of(generate(2000), 200)[1:]
+    rows = sorted((b"\n".join(g) for g in groups), key=len)
+    return rows[len(rows) // 2]
+
+
 def bench_rounds(database: str, encounters: int, clients: int, batches: int, rounds: int) -> None:
-    """PostgreSQL and SQLite in turns (a neighbour's load then weighs on both), and the median ratios."""
-    ratios: list[tuple[float, float, float]] = []
+    """PostgreSQL, its floor and SQLite in turns (a neighbour's load then weighs on all), and the median
+    ratios: PostgreSQL against SQLite, and against the floor (bare INSERT + COMMIT, as many clients)."""
+    ratios: list[tuple[float, float, float, float, float]] = []
     for turn in range(1, rounds + 1):
         print(f" round {turn}:")
         pg = bench_append("postgres", database, encounters, clients, batches, turn)
+        floor = bench_floor(database, clients, batches * encounters // clients, turn)
         with tempfile.TemporaryDirectory() as folder:
             lite = bench_append("sqlite", folder, encounters, clients, batches, turn)
-        ratios.append((pg.rate / lite.rate, pg.p50 / lite.p50, pg.cpu / lite.cpu))
-    rate, p50, cpu = (statistics.median(r[k] for r in ratios) for k in range(3))
+        ratios.append(
+            (
+                pg.rate / lite.rate,
+                pg.p50 / lite.p50,
+                pg.cpu / lite.cpu,
+                pg.rate / floor.rate,
+                pg.cpu / floor.cpu,
+            )
+        )
+    rate, p50, cpu, to_floor, cpu_floor = (statistics.median(r[k] for r in ratios) for k in range(5))
     each = " ".join(f"{r[0]:.2f}" for r in ratios)
     print(
         f"  PostgreSQL / SQLite, median of {rounds} rounds: throughput {rate:.2f} (target >= 0.8; "
         f"rounds {each}), p50 {p50:.2f}x, CPU per batch {cpu:.2f}x"
+    )
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"  PostgreSQL commands / the floor, median of {rounds} rounds: throughput {to_floor:.2f}, "
+        f"CPU per batch {cpu_floor:.2f}x (a command decides and folds too; load average {load})"
     )
 
 
