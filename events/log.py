@@ -15,7 +15,6 @@ default for live encounters).
 # compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import contextlib
 import itertools
-import operator
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
@@ -340,20 +339,10 @@ def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Rec
             records = [decode(line, where(lo + i)) for i, line in enumerate(chunk)]
         elif list(map(_schema, records)).count(current) != len(records) or not _PLAIN.issuperset(
             map(type, map(_event, records))
-        ):  # an older line, a start that may name a newer vocabulary, a door: decode's own checks,
-            # for those records only (found by C loops), in order; the rest stand as decoded
-            for i in itertools.compress(range(len(records)), _to_check(records, current)):
-                records[i] = decode(chunk[i], where(lo + i))
+        ):  # an older line, a start that may name a newer vocabulary, a door: decode's own checks
+            records = [_checked(r, chunk[i], where, lo + i) for i, r in enumerate(records)]
         out += records
     return out
-
-
-def _to_check(records: list[Record], current: int) -> Iterator[bool]:
-    """For each record: does `decode` check it beyond its types (an older line, or an event of
-    `_CHECKED`)? A lazy map of C calls, so a chunk holding one start or one door costs no Python
-    call per record."""
-    older = map(current.__ne__, map(_schema, records))
-    return map(operator.or_, older, map(_CHECKED.__contains__, map(type, map(_event, records))))
 
 
 def _as_array(lines: Sequence[bytes]) -> bytes:
@@ -361,6 +350,13 @@ def _as_array(lines: Sequence[bytes]) -> bytes:
     if len(lines) == 1:
         return b"[" + lines[0] + b"]"
     return b",".join([b"[" + lines[0], *itertools.islice(lines, 1, len(lines) - 1), lines[-1] + b"]"])
+
+
+def _checked(record: Record, line: bytes, where: Callable[[int], str], i: int) -> Record:
+    """A record of the current vocabulary as decoded, any other through `decode` (upcast or named)."""
+    if record.schema == CHAIN.current and type(record.event) not in _CHECKED:
+        return record
+    return decode(line, where(i))
 
 
 def now() -> str:
