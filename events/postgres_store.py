@@ -126,8 +126,11 @@ APPENDED = "SELECT pg_notify($1, $2) FROM {s}.encounters WHERE encounter = $3 AN
 APPENDED_TYPES, APPENDED_FORMATS = (TEXT, TEXT, TEXT, INT8), (0, 0, 0, 0)
 
 # A refused command's line ($2, binary) kept in the side table after the encounter's ($1) last one.
+# Two writers noting a refusal at once read the same last one: the second to commit collides on the
+# key and is run again, up to REFUSE_TRIES times (each try sees the other's row), so none is lost.
 REFUSE = """INSERT INTO {s}.refused (encounter, n, line)
     SELECT $1, coalesce(max(n), 0) + 1, $2 FROM {s}.refused WHERE encounter = $1"""
+REFUSE_TRIES = 5
 
 # The table view's invitation links (app/web/invites.py), hashed, kept with the encounter.
 INVITES = """CREATE TABLE IF NOT EXISTS {s}.invites (
@@ -865,11 +868,18 @@ class PostgresStore(DatabaseReads):
     def note_refusal(self, refused: Refused) -> None:
         """Keep a refusal in the side table; one that cannot be written is told to `warn` (see JsonlStore)."""
         line = msgspec.json.encode(refused)
+        statement = Prepared(self._q(REFUSE), (TEXT, BYTEA), (self.encounter.encode(), line), (0, 1))
         try:
             with self._conn("noting a refusal") as conn:  # one statement: its own transaction
-                run_prepared(
-                    conn, Prepared(self._q(REFUSE), (TEXT, BYTEA), (self.encounter.encode(), line), (0, 1))
-                )
+                for tries_left in reversed(range(REFUSE_TRIES)):
+                    try:
+                        run_prepared(conn, statement)
+                        break
+                    except pg_errors.UniqueViolation:
+                        # Another writer's refusal took the number ours read, committing first: the
+                        # number is read again, after it.
+                        if not tries_left:
+                            raise
         except InputError as exc:
             if self.warn is None:
                 raise
