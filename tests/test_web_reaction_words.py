@@ -85,7 +85,9 @@ def test_the_preview_of_walking_into_bos_square_says_bo_will_be_asked(tmp_path: 
 
 def test_a_refusal_while_bo_must_answer_reads_without_command_syntax(tmp_path: Path):
     log = derelict(tmp_path)
-    blue = TestClient(create_app(log), base_url="http://127.0.0.1:8000", headers=bearer(invite(log, "blue")[1]))
+    blue = TestClient(
+        create_app(log), base_url="http://127.0.0.1:8000", headers=bearer(invite(log, "blue")[1])
+    )
     v = blue.get("/api/state").json()["version"]
     assert blue.post("/api/do", json={"version": v, "text": "move ari 3,1"}).status_code == 200
     v = blue.get("/api/state").json()["version"]
@@ -111,7 +113,9 @@ def test_a_flat_cellar_offers_no_leap_vault_or_pull_up_as_buttons(tmp_path: Path
 
 def test_ap_squares_offers_rotate_about_as_a_button_the_engine_takes(tmp_path: Path):
     enc = Encounter.open(store_for(str(derelict(tmp_path))))
-    offered = [a for a in actions.answer(enc, "blue", "ari")["actions"] if a["key"].startswith("rotate-about")]
+    offered = [
+        a for a in actions.answer(enc, "blue", "ari")["actions"] if a["key"].startswith("rotate-about")
+    ]
     assert offered and all(a["ok"] for a in offered), offered
     a = offered[0]
     x, y = a["targets"][0]

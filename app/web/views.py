@@ -340,7 +340,7 @@ def said(state: EncounterState, command: Command) -> str:
 
 
 def _field_words(state: EncounterState, name: str, value: Any) -> str:
-    """One field of a command in words: a cell 'x,y', a path 'to x,y', a fighter its name, a choice its label."""
+    """A command's field in words: a cell 'x,y', a path 'to x,y', a fighter its name, a choice its label."""
     from tabletrail.web.actions import LABELS
 
     def cell(v: Any) -> bool:
@@ -437,7 +437,7 @@ def _explains(e: Event) -> bool:
 
 
 def concerned(e: Event) -> list[str]:
-    """The fighters an event is about (its fighter, both ends of a link, a target): whose screen it is news for."""
+    """The fighters an event is about (its fighter, a link's ends, a target): whose screen it is news for."""
     out = []
     for name in ("fighter", "a", "b", "target", "occupant"):
         value = getattr(e, name, None)
