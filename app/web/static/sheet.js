@@ -115,7 +115,8 @@ function reachSummary(f) {
   const box = h("div", { id: "reach-summary" });
   if (!r || r.fighter !== f.id) return box;
   if (isGM()) box.append(`reach: ${r.cells.length} cells, ${fmt(r.budget)} ${r.unit} left to spend`);
-  else if (r.cells.length && !r.blocked) box.append(`Tap a shaded cell to move there: ${fmt(r.budget)} ${r.unit} left to spend.`);
+  else if (r.cells.length && !r.blocked && canCommand(f.id)) box.append(`Tap a shaded cell to move there: ${fmt(r.budget)} ${r.unit} left to spend.`);
+  else if (r.cells.length && !r.blocked) box.append(`${f.name} may move over the shaded cells: ${fmt(r.budget)} ${r.unit} left to spend.`);
   if (r.blocked) {
     box.className = "blocked-note";
     if (isGM()) box.append(h("br"), "but it can't move now: ", ruleChip(r.blocked.rule), " " + r.blocked.reason);
