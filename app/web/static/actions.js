@@ -3,11 +3,11 @@
 // shows, in words for a player, with the rule ids and numbers under "why?".
 import { api, send } from "./api.js";
 import { drawReach, drawRoute } from "./board.js";
-import { $, S, asSaid, canCommand, fighterOf, forPlayers, h, hooks, isGM, named, ruleChip, say } from "./shared.js";
+import { $, S, asSaid, canCommand, fighterOf, forPlayers, h, hooks, isGM, named, ruleChip, say, whyBox } from "./shared.js";
 import { follow, sizeBox } from "./view.js";
 import { checksBlock, fightersBlock, ruleLine, stepsTable, why } from "./explain.js";
 import {
-  choiceAt, choose, doorAction, doorRefusal, loadActions, plainText, renderAwaiting, renderFighter, stopChoosing, whyBox,
+  choiceAt, choose, doorAction, doorRefusal, loadActions, plainText, renderAwaiting, renderFighter, stopChoosing,
 } from "./sheet.js";
 
 const svg = () => $("board");
@@ -16,8 +16,8 @@ const svg = () => $("board");
 export function sayRefusal(data) {
   const reason = data.why || data.reason || data.message;
   if (isGM()) {
-    say("refused", "Refused by ", ruleChip(data.rule), ": ", h("span", { class: "reason" }, reason),
-      data.enforce ? h("span", { class: "muted" }, ` (${data.rule}: ${data.enforce})`) : "");
+    say("refused", "Refused by the rules: ", h("span", { class: "reason" }, named(reason)),
+      whyBox(ruleChip(data.rule), data.enforce ? " " + data.enforce : ""));
     return;
   }
   say("refused", h("span", { class: "reason" }, sentence(reason)),
@@ -123,9 +123,9 @@ export async function runPreview() {
   if (!data.ok) {
     // A refused preview offers no Confirm: only the reason, and Cancel.
     box.replaceChildren(isGM() ? h("div", {}, said) : "",
-      isGM() ? h("div", { class: "refusal" }, "Refused by ", ruleChip(data.rule), ": ", named(data.why || data.reason))
+      isGM() ? h("div", { class: "refusal" }, "Refused by the rules: ", named(data.reason))
         : h("div", { class: "refusal" }, sentence(data.why || data.reason)),
-      isGM() ? h("div", { class: "muted" }, data.rule + ": " + data.enforce)
+      isGM() ? whyBox(h("div", {}, ruleChip(data.rule), " " + (data.enforce || "")))
         : whyBox(h("div", {}, ruleChip(data.rule), " " + (data.enforce || "")), h("div", {}, said)));
     if (isGM()) sayRefusal(data);
     else say("", "");  // said once, in the preview, not again in the message line
@@ -138,13 +138,13 @@ export async function runPreview() {
   confirm.disabled = false; confirm.hidden = false;
   // The GM reads each line's rule at once; a player, under "why?".
   const consequences = h("ul", { id: "consequences" }, ...data.events.filter(forPlayers).map(asSaid).map((e) => h("li", { class: e.explains ? "asks" : "" }, named(e.text) + " ",
-    ...(isGM() ? e.rules.map(ruleChip) : []), ...why(e))));
+    ...why(e))));
   const hidden = data.checks.some((c) => c.hidden) ? h("div", { class: "muted", id: "hidden-note" },
     "A seeded check is drawn when you confirm: its number, its outcome and what follows stay hidden until then.") : "";
   if (isGM()) {
-    box.replaceChildren(h("div", {}, said), ...data.moves.map(stepsTable), h("div", {}, h("b", {}, "What happens")),
-      consequences, hidden, data.checks.length ? checksBlock(data.checks) : "", fightersBlock(data.fighters),
-      h("details", {}, h("summary", {}, "rules in play"), ...data.rules.map(ruleLine)));
+    box.replaceChildren(h("div", {}, said), h("div", {}, h("b", {}, "What happens")),
+      consequences, hidden, fightersBlock(data.fighters),
+      whyBox(...data.moves.map(stepsTable), data.checks.length ? checksBlock(data.checks) : "", ...data.rules.map(ruleLine)));
   } else {
     box.replaceChildren(h("div", { class: "what" }, h("b", {}, "If you confirm:")), consequences, hidden,
       whyBox(h("div", {}, said), ...data.moves.map(stepsTable), data.checks.length ? checksBlock(data.checks) : "",
@@ -156,7 +156,7 @@ export async function runPreview() {
 
 function askRoll(data) {
   $("roll-panel").hidden = false;
-  $("roll-reason").replaceChildren(isGM() ? ruleChip(data.rule) : "", " " + (isGM() ? data.reason : sentence(data.reason)));
+  $("roll-reason").replaceChildren(sentence(data.reason), whyBox(ruleChip(data.rule)));
   const input = $("roll-input");
   input.value = "";
   if (!document.body.classList.contains("touch")) input.focus();  // a phone's keyboard would cover the board

@@ -1,7 +1,7 @@
 // The event list, the timeline and the explain panel: what happened, and why, one tap away.
 import { BASE, TOKEN, api } from "./api.js";
 import { fmt } from "./board.js";
-import { $, S, forPlayers, h, hooks, isGM, named, ruleChip, say } from "./shared.js";
+import { $, S, forPlayers, h, hooks, isGM, named, ruleChip, say, whyBox } from "./shared.js";
 
 // Who entered a command is this screen's own business: a player reads the command without it.
 const plain = (text) => named(String(text || "").replace(/\s+by=\S+/g, ""));  // every screen: names, no by=
@@ -20,7 +20,7 @@ export function renderEvents() {
     const cls = [e.status, e.seq > at && !S.live ? "future" : "", e.seq === S.explainSeq ? "chosen" : ""].filter(Boolean).join(" ");
     // The GM sees each line's rules; a player taps the line for them (the explain panel's "why?").
     return h("li", { class: cls, "data-seq": e.seq, onclick: () => explain(e.seq) },
-      `${e.seq} · ${plain(e.text)} `, ...(isGM() ? e.rules.map(ruleChip) : []), ...why(e));
+      `${e.seq} · ${plain(e.text)} `, ...why(e));  // the rules: tap the line, "why?"
   }));
   if (S.live) { list.scrollTop = list.scrollHeight; return; }
   const now = list.querySelector(`li[data-seq="${at}"]`);  // the point the board shows, mid-list
@@ -87,11 +87,11 @@ export async function explain(seq) {
     h("div", {}, "asked: ", c.words || plain(c.text), ` by ${c.by === "gm" ? "the GM" : c.by} (entered by ${c.actor === "gm" ? "the GM" : c.actor} at ${c.at})` + (c.why ? ` · why: ${c.why}` : "")),
   ];
   if (data.note) parts.push(h("div", {}, "note: " + named(data.note)));
-  parts.push(h("div", {}, h("b", {}, "rules")), ...data.rules.map(ruleLine));
   const more = data.batch_rules.filter((r) => !data.rules.some((x) => x.id === r.id));
-  if (more.length) parts.push(h("div", { class: "muted" }, "the rest of the batch cites:"), ...more.map(ruleLine));
-  for (const m of data.moves) parts.push(stepsTable(m));
-  if (data.checks.length) parts.push(checksBlock(data.checks));
+  // the rules, the steps and the checks one tap away, on the GM's screen as on a player's
+  parts.push(whyBox(...data.rules.map(ruleLine),
+    more.length ? h("div", { class: "muted" }, "the rest of the batch cites:") : "", ...more.map(ruleLine),
+    ...data.moves.map(stepsTable), data.checks.length ? checksBlock(data.checks) : ""));
   if (data.fighters.length) parts.push(h("div", {}, h("b", {}, "before → after")), fightersBlock(data.fighters));
   const bearing = data.settings.filter((x) => x.bears);
   if (bearing.length) parts.push(h("div", {}, "settings in force: " + bearing.map((x) => `${x.name} = ${JSON.stringify(x.value)}`).join(", ")));

@@ -50,6 +50,13 @@ export const asSaid = (e) => (!isGM() && e.explains && MEMORY.has(e.type) ? { ..
 
 export function ruleChip(id) { return h("span", { class: "rule" }, id); }
 
+/** "why?": what stays one tap away on every screen, the GM's too (rule ids, numbers, steps). */
+export function whyBox(...parts) {
+  const shown = parts.filter((p) => p !== null && p !== undefined && p !== "");
+  if (!shown.length) return "";
+  return h("details", { class: "why-more" }, h("summary", {}, "why?"), ...shown);
+}
+
 export function say(kind, ...parts) {
   const m = $("message");
   m.className = kind;
