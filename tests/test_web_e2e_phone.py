@@ -59,7 +59,15 @@ side = "red"
 at = [6, 4]
 {budget}
 """
-BUDGETS = {"speed-meters": "speed = 6", "ap-squares": "ap = 10"}
+BUDGETS = {
+    "speed-meters": "speed = 6",
+    "ap-squares": "ap = 10",
+    "initiative-yards": "initiative = 8\nheight = 1.8",
+    "round-meters": "movement = 6\nap = 3",
+}
+# Rulesets where the turn has no posture step: round-meters has no drop-prone, and under
+# initiative-yards dropping prone takes a whole move action's movement, spent by the walk.
+NO_POSTURE = frozenset({"initiative-yards", "round-meters"})
 DOOR = "3,2|4,2"
 
 
@@ -155,8 +163,8 @@ def preview_then_confirm(t: Taps, name: str) -> None:
     t.shot(name + "-done")
 
 
-def play_a_turn(page, log: Path, shots: Path) -> int:  # noqa: ANN001
-    """Walk to the door, open it, go through, drop prone, end the turn: by taps only. The tap count."""
+def play_a_turn(page, log: Path, shots: Path, posture: bool = True) -> int:  # noqa: ANN001
+    """Walk to the door, open it, go through, drop prone (`posture`), end the turn, by taps: the tap count."""
     t = Taps(page, shots)
     expect(token(page, "ari")).to_have_attribute("data-x", "1")
     # Ari's turn: its own fighter is selected for it, its reachable cells shaded.
@@ -190,12 +198,13 @@ def play_a_turn(page, log: Path, shots: Path) -> int:  # noqa: ANN001
     expect(token(page, "ari")).to_have_attribute("data-x", "5")
 
     # Drop prone: a button in words on the sheet.
-    prone = page.locator('#quick button[data-verb="drop-prone"]')
-    expect(prone).to_be_visible()
-    t.tap(prone)
-    preview_then_confirm(t, "prone")
-    expect(token(page, "ari")).to_have_class("fighter selected active prone")
-    assert board_of(log).fighter("ari").state("posture", "") == "prone"
+    if posture:
+        prone = page.locator('#quick button[data-verb="drop-prone"]')
+        expect(prone).to_be_visible()
+        t.tap(prone)
+        preview_then_confirm(t, "prone")
+        expect(token(page, "ari")).to_have_class("fighter selected active prone")
+        assert board_of(log).fighter("ari").state("posture", "") == "prone"
 
     # End the turn.
     end = page.locator('#quick button[data-verb="end-turn"]')
