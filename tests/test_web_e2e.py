@@ -128,7 +128,7 @@ def test_select_move_undo_redo_scrub_refuse_and_a_second_screen_follows(tmp_path
         gm.locator('#reach rect.reach[data-x="4"][data-y="1"]').click()
         expect(gm.locator("#preview-text")).to_have_text("Ari: Move to 4,1")  # in words
         expect(gm.locator("#preview table.steps tr")).to_have_count(1 + 3)  # header + 3 steps
-        expect(gm.locator("#consequences")).to_contain_text("speed-meters/movement")
+        expect(gm.locator("#preview .why-more")).to_contain_text("speed-meters/movement")  # under "why?"
         assert len(log.read_bytes().splitlines()) == start_version  # a preview appends nothing
         gm.locator("#confirm").click()
         expect(token(gm, "ari")).to_have_attribute("data-x", "4")
@@ -137,7 +137,7 @@ def test_select_move_undo_redo_scrub_refuse_and_a_second_screen_follows(tmp_path
 
         # The second screen follows without a reload.
         expect(token(players, "ari")).to_have_attribute("data-x", "4")
-        expect(players.locator("#events li").last).to_contain_text("ari moved")
+        expect(players.locator("#events li").last).to_contain_text("Ari moved")
 
         # Undo with the button, redo with the keyboard.
         gm.locator("#undo").click()
@@ -180,7 +180,7 @@ def test_select_move_undo_redo_scrub_refuse_and_a_second_screen_follows(tmp_path
         assert log.read_bytes() == before
 
         # The explain panel of the move names its rule in words.
-        gm.locator("#events li", has_text="ari moved").first.click()
+        gm.locator("#events li", has_text="Ari moved").first.click()
         expect(gm.locator("#explain")).to_contain_text("speed-meters/movement")
         expect(gm.locator("#explain")).to_contain_text("Speed meters")
         assert moved_version < len(log.read_bytes().splitlines())  # undo and redo were appended
