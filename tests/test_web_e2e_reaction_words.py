@@ -18,6 +18,7 @@ import pytest
 from tabletrail.cli import main
 from test_web_e2e import ARGS, CHROMIUM, Running, token
 from test_web_e2e_phone import PHONE, SHOTS, touch_page
+from test_web_e2e_phone_first_view import problems
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
 expect = sync_api.expect
@@ -83,6 +84,8 @@ def test_the_mover_reads_the_outcome_of_bos_body_block_and_every_list_explains_i
             for page, who in ((blue, "blue"), (watch, "watcher")):
                 if who == "blue":
                     page.locator("#drawer-toggle").tap()
+                    page.screenshot(path=str(SHOTS / "reaction" / "02b-drawer.png"))
+                    assert problems(page) == []  # the board shrunk for the list: whole rows, no token cut
                 expect(page.locator("#events li", has_text="kept out")).to_have_count(1)
                 said = events_text(page)
                 assert "the move waits for Bo the Guard's answer" in said, said

@@ -409,9 +409,11 @@ def record(enc: Encounter, r: Record, w: Words | None = None, role: str = GM) ->
     if isinstance(e, CommandIssued):  # every screen, the GM's too: the command in words, not as typed
         text = said(enc.state, e.command)
     explains = _explains(e)
+    if explains and (role != GM or _repeats(note, text)):
+        # the engine's memory, said by the note the ruleset wrote for it (the GM's list too, where the
+        # note already says the mark's words: never "ari may not … — ari may not … (cycle 1)")
+        text, note = note, ""
     if role != GM:
-        if explains:  # the engine's memory, said by the note the ruleset wrote for it
-            text, note = note, ""
         note = "" if _repeats(text, note) else note
     return {
         "seq": r.seq,

@@ -69,7 +69,8 @@ function tellNews(before) {
   if (!news.length) return;
   const command = S.events.find((e) => e.batch === news[0].batch && e.type === "command");
   const seen = new Set(), lines = [];
-  for (const e of news) {
+  // the outcome first ("… Ari is kept out"), then the rolls and costs behind it
+  for (const e of [...news.filter((x) => x.explains), ...news.filter((x) => !x.explains)]) {
     const t = named(String(e.text || "").replace(/\s*\((seeded|table|rolled)\)$/, "")).trim();
     if (t && !seen.has(t)) { seen.add(t); lines.push(t); }
   }

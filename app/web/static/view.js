@@ -71,8 +71,8 @@ export function sizeBox() {
   const more = document.body.classList.contains("drawer-open") ? 0.7 : 0.56;  // the sheet's most
   const room = main.clientHeight - 12 - $("board-foot").offsetHeight - Math.min(sheet, main.clientHeight * more);
   // fewer rows than the map's: a whole number of them, so the bottom edge cuts no token
-  const rows = room < want ? Math.max(110, Math.floor(room / z) * z) : want;
-  const height = `${Math.max(110, Math.min(want, Math.floor(rows)))}px`;
+  const rows = room < want ? Math.max(2, Math.floor(room / z)) * z : want;
+  const height = `${Math.floor(Math.min(want, rows))}px`;
   if (box.style.height !== height) box.style.height = height;
 }
 
@@ -128,7 +128,7 @@ export function applyView() {
   V.cx = vw >= m.width ? m.width / 2 : Math.min(Math.max(V.cx, vw / 2 - edge), m.width - vw / 2 + edge);
   V.cy = vh >= m.height ? m.height / 2 : Math.min(Math.max(V.cy, vh / 2 - edge), m.height - vh / 2 + edge);
   $("board").setAttribute("viewBox", `${(V.cx - vw / 2).toFixed(4)} ${(V.cy - vh / 2).toFixed(4)} ${vw.toFixed(4)} ${vh.toFixed(4)}`);
-  keepPlates(V.cx - vw / 2, V.cx + vw / 2);
+  keepPlates(V.cx - vw / 2, V.cx + vw / 2, V.cy - vh / 2, V.cy + vh / 2);
   $("board").dataset.cell = V.z.toFixed(1);  // CSS px per cell, for the tests and the curious
   // Names stay a readable 13-16 px whatever the zoom (in board units, a cell being 1).
   $("board").style.setProperty("--plate", `${Math.min(0.3, 16 / V.z).toFixed(3)}px`);
@@ -187,9 +187,12 @@ export function cellAt(px, py) {
 }
 
 
-/** A name plate wider than its cell, its token in view by the board's side edge, slides in to be read whole. */
-function keepPlates(x0, x1) {
+/** A name plate wider than its cell, its token in view by the board's side edge, slides in to be read whole;
+ * the plate of a token out of view is not shown poking in over the edge. */
+function keepPlates(x0, x1, y0, y1) {
   for (const t of document.querySelectorAll("#fighters .name-plate")) {
+    const row = Number(t.parentNode.dataset.y) + 0.5;
+    t.style.visibility = row < y0 || row > y1 ? "hidden" : "";
     if (t.dataset.home === undefined) t.dataset.home = t.getAttribute("x");
     const home = Number(t.dataset.home);
     let x = home;
