@@ -97,6 +97,7 @@ def test_a_phones_first_view_cuts_no_fighter_and_no_plates_overlap(tmp_path: Pat
                 token(page, "ari").tap()
                 expect(page.locator("#quick button")).to_have_count(0)
                 expect(page.locator("#reach-summary")).to_be_visible()
+                page.screenshot(path=str(SHOTS / "first-view" / "watcher-sheet.png"))
                 assert "Tap a shaded cell" not in page.locator("body").inner_text()
         finally:
             context.close()
