@@ -26,7 +26,7 @@ from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_WAYPOINTS
 from tabletrail.events.log import Record
 from tabletrail.syntax import parse
-from tabletrail.web import redact, views
+from tabletrail.web import actions, redact, views
 from tabletrail.web.bodies import CommandBody, DoBody, MoveBody, UndoBody
 from tabletrail.web.invites import GM, Invite
 from tabletrail.web.table import Table
@@ -49,6 +49,8 @@ def preview(call: Call) -> Response:
     except BadRequest as exc:
         return bad(exc)
     said = {**dry, "version": version, **extra, "from": list(f.pos) if f else None}
+    if not dry["ok"]:  # the refusal in words: names for ids, no command syntax or by= in brackets
+        said["why"] = actions.plain(enc.state, dry["reason"])
     return JSONResponse(redact.scrub(call.user, enc, said))
 
 
@@ -125,6 +127,7 @@ def _command(
         raise BadRequest(str(exc)) from None
     authorise(table.live(), who, command, getattr(body, "reveal", False), where)
     extra["text"] = text if who.role == GM else views.without_by(text)  # a player's screen says no by=
+    extra["words"] = views.said(table.live().state, command)  # what every screen shows: no syntax
     return command, text, extra
 
 
@@ -274,6 +277,7 @@ def _write_answer(
             "message": f"refused by {result.rule}: {result.reason}",
             **extra,
             **views.refusal(get_ruleset(enc.state.ruleset), result),
+            "why": actions.plain(enc.state, result.reason),
         }
         return JSONResponse(redact.scrub(who, enc, said), status_code=422)
     said = {

@@ -33,6 +33,7 @@ from tabletrail.projections.timeline import Timeline
 from tabletrail.web.invites import GM, Invite
 
 RULED = "the GM made a ruling"
+MEMORY = ("marked", "unmarked", "board-marked")  # the engine's memory: a player reads one by its note
 REASON = "the GM's reason"
 A_RULING = "a GM ruling"
 NO_RULINGS: dict[str, list[Any]] = {"forbid": [], "test": []}
@@ -137,6 +138,8 @@ def explain(who: Invite, enc: Encounter, data: dict[str, Any]) -> dict[str, Any]
         "event": _unseeded(data["event"]),
         "events": [{**e, "event": _unseeded(e["event"])} for e in data["events"]],
     }
+    if data.get("type") in MEMORY and data.get("note"):  # a mark that explains: said by its note, as listed
+        out["text"], out["note"] = data["note"], ""
     command = dict(data["command"])
     if data["batch"] in ruled:
         out["text"], out["note"] = RULED, ""
