@@ -161,7 +161,9 @@ def test_the_gms_displace_is_a_ruling_and_blink_is_a_teleport(served: Path):
     )  # no Teleport range
 
 
-def test_an_unknown_action_or_a_cell_off_the_map_is_a_400(served: Path):
+def test_an_unknown_action_is_a_400_and_a_cell_off_the_map_a_404(served: Path):
+    """An action the contract doesn't list is a malformed request; a cell is well formed but not on
+    this map (as the ruler answers)."""
     gm = client(served, invite(served)[1])
     start(gm)
     body = {"fighter": "ari", "cells": [[2, 2]], "command_id": "sidestep00000001", "action": "sidestep"}
@@ -170,7 +172,9 @@ def test_an_unknown_action_or_a_cell_off_the_map_is_a_400(served: Path):
     r = gm.post(
         "/api/foundry/move", json={"fighter": "ari", "cells": [[40, 2]], "command_id": "offmap0000000001"}
     )
-    assert r.status_code == 400 and "40,2 is off the 12x9 map" in r.json()["message"]
+    assert r.status_code == 404 and "40,2 is off the 12x9 map" in r.json()["message"]
+    r = gm.post("/api/foundry/move", json={"fighter": "ari", "cells": [], "command_id": "nocells000000001"})
+    assert r.status_code == 400 and "cells" in r.json()["message"]  # the body's type says at least one
 
 
 def test_each_ruleset_names_a_verb_for_walk_and_none_it_lacks():

@@ -38,7 +38,7 @@ from tabletrail.events.scenario import parse_scenario
 from tabletrail.events.types import Moved, Placed
 from tabletrail.syntax import verbs_for
 from tabletrail.web import api_commands
-from tabletrail.web.bodies import CommandBody
+from tabletrail.web.bodies import CommandBody, CommandId
 from tabletrail.web.table import Table
 from tabletrail.web.wire import BadRequest, Call, Stale, bad, error, stale
 
@@ -55,6 +55,9 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "blink": ("teleport",),
     "displace": ("place",),
 }
+
+
+Coordinate = Annotated[int, Meta(ge=0, le=9_999)]  # a cell's column or row
 
 
 def verbs(ruleset_id: str) -> dict[str, str | None]:
@@ -85,9 +88,10 @@ class FoundryMoveBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One Foundry movement: the fighter, the cells its waypoints fall in, its action, its id."""
 
     fighter: str
-    cells: tuple[tuple[int, int], ...]
-    command_id: str  # Foundry's movement id: the same movement sent twice is recorded once
-    action: str = "walk"
+    # the cells its waypoints fall in, where it ends last (x, y: column, row)
+    cells: Annotated[tuple[tuple[Coordinate, Coordinate], ...], Meta(min_length=1, max_length=MAX_WAYPOINTS)]
+    command_id: CommandId  # Foundry's movement id: the same movement sent twice is recorded once
+    action: Annotated[str, Meta(extra_json_schema={"enum": list(ACTIONS)})] = "walk"
     version: int | None = None  # the version the module saw; none: decided on the board as it stands
     why: Annotated[str, Meta(max_length=200)] = ""  # a displace's reason (a ruling says why)
 
@@ -191,7 +195,7 @@ def _text(enc: Encounter, body: FoundryMoveBody) -> str:
         raise BadRequest(f"move: {len(body.cells):,} waypoints; the limit is {MAX_WAYPOINTS} (MAX_WAYPOINTS)")
     for x, y in body.cells:
         if not state.grid.inside(x, y):
-            raise BadRequest(f"move: {x},{y} is off the {state.grid.width}x{state.grid.height} map")
+            raise BadRequest(f"move: {x},{y} is off the {state.grid.width}x{state.grid.height} map", 404)
     verb = verbs(state.ruleset)[body.action]
     if verb is None:
         rs = get_ruleset(state.ruleset)
