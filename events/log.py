@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import BinaryIO, Protocol, get_args
 
 import msgspec
+from tabletrail.events import plugins
 from tabletrail.events.digest import blake2b
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.scenario import door_cells, door_name
@@ -278,7 +279,9 @@ def _named(record: Record, where: str) -> Record:
 
     Every reader of a door event (its words in `log`, `verify`'s report, the board)
     takes the name apart at its `|`: a line that names no door must stop at the
-    reading, as one line naming it, not deep in a reader.
+    reading, as one line naming it, not deep in a reader. A log's first line must
+    name a ruleset installed here, else the one line names the package to install
+    (before a later line's command of that ruleset fails to decode).
     """
     if type(record.event) is DoorChanged:
         door = record.event.door
@@ -291,6 +294,9 @@ def _named(record: Record, where: str) -> Record:
                 f"{where}: $.event.door: {door!r} is not written as the engine names a door "
                 f"({canonical!r}: its two cells x,y|x,y in reading order)"
             )
+    elif type(record.event) is EncounterStarted:
+        started = record.event
+        plugins.needed(started.scenario.ruleset, started.package, started.ruleset_rules, where)
     return record
 
 

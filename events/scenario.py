@@ -27,56 +27,12 @@ from tabletrail.events.limits import (
     check_number,
 )
 from tabletrail.events.picture import PictureSpec, picture_spec
+from tabletrail.events.plugins import known_tags, terrain_tags
+from tabletrail.events.terrain import KNOWN_TAGS, TERRAIN_TAGS  # noqa: F401  (the shared ones, named here before)
 
 Number = int | float
 SettingValue = str | int | float | bool
 
-# Tags a legend entry may carry; rulesets give them meaning. Kept closed so a
-# typo such as "slipery" is caught when the scenario is loaded.
-KNOWN_TAGS = frozenset(
-    {
-        "floor",
-        "wall",
-        "solid",
-        "rough",
-        "difficult",
-        "water",
-        "deep",
-        "slippery",
-        "unstable",
-        "soft",
-        "liquid",
-        "hazard",
-        "trap",
-        "ladder",
-        "stairs",
-        "gap",
-        "obstacle",
-        "ledge",
-        "stable",
-        "climbable",
-    }
-)
-# A terrain name is shorthand for its tags.
-TERRAIN_TAGS: dict[str, tuple[str, ...]] = {
-    "floor": ("floor",),
-    "wall": ("wall", "solid", "stable"),
-    "rough": ("rough", "difficult"),
-    "difficult": ("rough", "difficult"),
-    "water": ("water", "rough", "difficult", "liquid"),
-    "deep-water": ("water", "deep", "liquid"),
-    "slippery": ("slippery",),
-    "unstable": ("unstable",),
-    "soft": ("soft",),
-    "hazard": ("hazard",),
-    "trap": ("trap",),
-    "ladder": ("ladder", "climbable"),
-    "stairs": ("stairs",),
-    "gap": ("gap",),
-    "obstacle": ("obstacle", "solid"),
-    "ledge": ("ledge", "climbable"),
-    "stable": ("stable", "solid"),
-}
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 
@@ -92,7 +48,7 @@ class CellKind(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True
 
     @property
     def all_tags(self) -> frozenset[str]:
-        return frozenset(TERRAIN_TAGS.get(self.terrain, ()) + self.tags)
+        return frozenset(terrain_tags().get(self.terrain, ()) + self.tags)
 
 
 class FighterSpec(msgspec.Struct, frozen=True, gc=False):
@@ -433,14 +389,16 @@ class _Validator:
             if key not in allowed:
                 self.fail(f"{field}.{key}", f"unknown field (expected one of {sorted(allowed)})")
         terrain = spec.get("terrain", "floor")
-        if not isinstance(terrain, str) or terrain not in TERRAIN_TAGS:
-            self.fail(f"{field}.terrain", f"unknown terrain {terrain!r} (known: {sorted(TERRAIN_TAGS)})")
+        terrains = terrain_tags()
+        if not isinstance(terrain, str) or terrain not in terrains:
+            self.fail(f"{field}.terrain", f"unknown terrain {terrain!r} (known: {sorted(terrains)})")
         tags = spec.get("tags", [])
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
             self.fail(f"{field}.tags", "expected a list of tag names")
+        known = known_tags()
         for t in tags:
-            if t not in KNOWN_TAGS:
-                self.fail(f"{field}.tags", f"unknown tag {t!r} (known: {sorted(KNOWN_TAGS)})")
+            if t not in known:
+                self.fail(f"{field}.tags", f"unknown tag {t!r} (known: {sorted(known)})")
         numbers = {
             k: self.number(spec[k], f"{field}.{k}") for k in ("ground", "height", "depth") if k in spec
         }

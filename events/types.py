@@ -17,7 +17,6 @@ from tabletrail.events.commands import command_union
 from tabletrail.events.scenario import Scenario
 
 SCHEMA_VERSION = 1
-AnyCommand = command_union()  # every command, ruleset modules included
 
 Pos = tuple[int, int, int]  # x (column), y (row), z height in centi-units
 
@@ -43,12 +42,24 @@ class EncounterStarted(Event, tag="encounter-started"):
     # corrections made since where an older log's batch differs. "" (absent): a log from before logs
     # recorded it, decided under 0.1.
     rules_version: str = ""
+    # Who provides the ruleset (events/plugins.py): its package, that package's version, and the
+    # ruleset's own rules version (a built-in's is rules_version). `verify` and `replay` of a log whose
+    # plug-in is not installed name them in one line. "" (absent): a log from before rulesets were
+    # plug-ins, decided by one of tabletrail's own.
+    package: str = ""
+    package_version: str = ""
+    ruleset_rules: str = ""
 
 
 class CommandIssued(Event, tag="command"):
-    """Heads every batch: what was asked, in the table's own words and parsed."""
+    """Heads every batch: what was asked, in the table's own words and parsed.
 
-    command: AnyCommand
+    `command` is any command of any installed ruleset. Its type, the union of them all, is made
+    when msgspec first reads this annotation (the first log decoded, the first schema written),
+    so the rulesets' entry points are read then and not when this module is imported.
+    """
+
+    command: "command_union()"  # type: ignore[valid-type]  # a union made at run time
     text: str = ""
 
 

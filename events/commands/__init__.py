@@ -2,13 +2,19 @@
 
 A command is a request, not a fact: `decide` turns it into events or a
 rejection. Commands are frozen msgspec Structs in one tagged union (`cmd`
-field); every ruleset adds its own in a module of this package, and the CLI
+field); every ruleset adds its own in the module that holds its plug-in's
+declaration (tabletrail's four: a module of this package each), and the CLI
 parses any of them from the same generic syntax (see tabletrail.syntax).
+
+The union is made when first asked for, after the installed rulesets'
+declarations are loaded (events/plugins.py): a plug-in's commands are in it
+like the built-ins', and a call that decodes and parses nothing loads none.
 """
 
 from typing import Annotated, Any, ClassVar
 
 import msgspec
+from tabletrail.events import plugins
 
 # x, y or x, y, z as typed at the table; the title tells the CLI parser it is a cell.
 Cell = Annotated[tuple[int, ...], msgspec.Meta(title="cell")]
@@ -31,7 +37,8 @@ class Command(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="cm
 
 
 def command_types() -> dict[str, type[Command]]:
-    """Every command by its verb (its tag), once the ruleset modules are imported."""
+    """Every command by its verb (its tag): the engine's and every installed ruleset's."""
+    plugins.installed()  # imports each ruleset's declaration, and so defines its commands
     found: dict[str, type[Command]] = {}
     todo = list(Command.__subclasses__())
     while todo:
@@ -118,11 +125,5 @@ class Redo(Command, tag="redo"):
     """Put back the batch undone most recently, re-applying its recorded events."""
 
 
-# Ruleset command modules register themselves on import.
-from tabletrail.events.commands import (  # noqa: E402
-    ap_squares,  # noqa: F401
-    initiative_yards,  # noqa: F401
-    round_meters,  # noqa: F401
-    rulings,  # noqa: F401
-    speed_meters,  # noqa: F401
-)
+# The GM's rulings: commands every ruleset takes (a ruleset's own come with its plug-in).
+from tabletrail.events.commands import rulings  # noqa: E402, F401
