@@ -254,6 +254,13 @@ def needed(ruleset_id: str, package: str, rules_version: str, where: str) -> Ins
         ) from None
 
 
+def leave_out(ruleset_id: str, why: str) -> None:
+    """A plug-in whose rules would not load: no longer listed, and `problems()` gives `why`."""
+    found = _discover()
+    if found.plugins.pop(ruleset_id, None) is not None:
+        found.problems.append(why)
+
+
 def reset(entries: list[EntryPoint] | None = None) -> None:
     """Forget what was found (tests), or take these entry points instead of reading sys.path."""
     global _found

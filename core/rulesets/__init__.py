@@ -8,7 +8,7 @@ answers faster; see benchmarks/bench_cli.py). Iterating RULESETS loads them all.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, ValuesView
 
 from tabletrail.core import rulings  # noqa: F401  (GM rulings: commands every ruleset accepts)
 from tabletrail.core.ruleset import Ruleset
@@ -24,7 +24,8 @@ def _make(ruleset_id: str) -> Ruleset:
     try:
         cls = getattr(importlib.import_module(module), name)
     except Exception as exc:  # a third party's import failing is that plug-in's, said in one line
-        raise InputError(f"{where}: cannot load {found.plugin.ruleset}: {type(exc).__name__}: {exc}") from None
+        why = f"{type(exc).__name__}: {exc}"
+        raise InputError(f"{where}: cannot load {found.plugin.ruleset}: {why}") from None
     if not (isinstance(cls, type) and issubclass(cls, Ruleset)):
         raise InputError(f"{where}: {found.plugin.ruleset} is not a tabletrail Ruleset")
     if cls.id != ruleset_id:
@@ -44,8 +45,15 @@ class _Registry(Mapping[str, Ruleset]):
             try:
                 made = self._made[ruleset_id] = _make(ruleset_id)
             except InputError as exc:
+                plugins.leave_out(ruleset_id, str(exc))  # `rules` says why; the others still list
                 raise KeyError(str(exc)) from None
         return made
+
+    def values(self) -> ValuesView[Ruleset]:
+        """Every ruleset that loads (one that doesn't is left out, `plugins.problems()` says why)."""
+        for ruleset_id in list(self):
+            self.get(ruleset_id)  # loads it, or leaves it out
+        return ValuesView(self)
 
     def __iter__(self) -> Iterator[str]:
         return iter(plugins.installed())

@@ -102,7 +102,7 @@ class LetGo(Command, tag="let-go"):
     direction: Direction
 
 
-# The ruleset's declaration, named by tabletrail's entry point 'ap-squares' (pyproject.toml): its rules are
+# The ruleset's declaration, named by the entry point 'ap-squares' (pyproject.toml): its rules are
 # imported only when a command of it is decided; its rules version is tabletrail's own (RULES_VERSION).
 PLUGIN = RulesetPlugin(
     id="ap-squares",

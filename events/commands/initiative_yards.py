@@ -65,7 +65,7 @@ class Resolve(Command, tag="resolve"):
     damage: int = 0
 
 
-# The ruleset's declaration, named by tabletrail's entry point 'initiative-yards' (pyproject.toml): its rules are
+# The ruleset's declaration, named by the entry point 'initiative-yards' (pyproject.toml): its rules are
 # imported only when a command of it is decided; its rules version is tabletrail's own (RULES_VERSION).
 PLUGIN = RulesetPlugin(
     id="initiative-yards",

@@ -65,7 +65,7 @@ class Hold(Command, tag="hold"):
     target: str = ""
 
 
-# The ruleset's declaration, named by tabletrail's entry point 'round-meters' (pyproject.toml): its rules are
+# The ruleset's declaration, named by the entry point 'round-meters' (pyproject.toml): its rules are
 # imported only when a command of it is decided; its rules version is tabletrail's own (RULES_VERSION).
 PLUGIN = RulesetPlugin(
     id="round-meters",

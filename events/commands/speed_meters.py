@@ -173,7 +173,7 @@ class Release(Command, tag="release"):
     fighter: str
 
 
-# The ruleset's declaration, named by tabletrail's entry point 'speed-meters' (pyproject.toml): its rules are
+# The ruleset's declaration, named by the entry point 'speed-meters' (pyproject.toml): its rules are
 # imported only when a command of it is decided; its rules version is tabletrail's own (RULES_VERSION).
 PLUGIN = RulesetPlugin(
     id="speed-meters",
