@@ -74,6 +74,7 @@ from tabletrail.core.rulesets.ap_squares.shared import (
     LEAP_MIN_AP,
     WALK_AP,
 )
+from tabletrail.core.rulesets.ap_squares.table_view import TableView
 from tabletrail.core.rulesets.ap_squares.walking import Stepping
 from tabletrail.core.rulesets.ap_squares.zero_g import ZeroGravity, ap, is_object
 from tabletrail.core.state import EncounterState
@@ -101,6 +102,7 @@ __all__ = [
 
 
 class ApSquares(RotatingAbout, Leaps, ZeroGravity):
+    parts = (TableView,)  # what the table view shows of its marks
     id = "ap-squares"
     title = "Action points per cycle, 1 m squares"
     document = "002_0a50226be3a32e43.txt"

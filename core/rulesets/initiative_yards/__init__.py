@@ -59,6 +59,7 @@ from tabletrail.core.rulesets.initiative_yards.shared import (
     STRIKING,
     hostile,
 )
+from tabletrail.core.rulesets.initiative_yards.table_view import TableView
 from tabletrail.core.units import fmt, plural
 from tabletrail.events import types as ev
 from tabletrail.events.errors import InputError
@@ -81,6 +82,7 @@ __all__ = [
 
 
 class InitiativeYards(Jumps, Dragging, Actions):
+    parts = (TableView,)  # what the table view shows of its marks
     id = "initiative-yards"
     title = "Initiative yards per move action"
     document = "000_764c39d2887f9ddf.txt"

@@ -89,6 +89,7 @@ from tabletrail.core.rulesets.round_meters.shared import (
     parse_costs,
 )
 from tabletrail.core.rulesets.round_meters.sprint import Sprinting
+from tabletrail.core.rulesets.round_meters.table_view import TableView
 from tabletrail.core.rulesets.round_meters.walking import Walking
 from tabletrail.events import types as ev
 from tabletrail.events.errors import InputError
@@ -122,6 +123,7 @@ __all__ = [
 
 
 class RoundMeters(Walking, Sprinting, Delaying):
+    parts = (TableView,)  # what the table view shows of its marks
     id = "round-meters"
     title = "Movement per round, AP for actions"
     document = "001_f4ae7af380350405.txt"

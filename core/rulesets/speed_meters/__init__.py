@@ -63,6 +63,7 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     water_bottom,
 )
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
+from tabletrail.core.rulesets.speed_meters.table_view import TableView
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, plural
 from tabletrail.events import types as ev
@@ -73,6 +74,7 @@ __all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", 
 
 
 class SpeedMeters(Modes, Forces, Falls, Shared):
+    parts = (TableView,)  # what the table view shows of its marks
     id = "speed-meters"
     title = "Speed per Movement action, 1 m spaces"
     document = "004_1955ec219bb4ca54.txt"
