@@ -3,8 +3,10 @@
 core is the rules, pure: it imports nothing from the stores (events/log.py, db_store.py and the
 database stores), the projections or the app. events (the vocabulary, the log and its stores) imports
 neither the projections nor the app; the projections don't import the app; and no ruleset
-package imports another (a shared mechanic goes in core, written once). Every import
-statement counts, at the top of a module or inside a function.
+package imports another (a shared mechanic goes in core, written once). The public ruleset
+API (ruleset_api/, tabletrail.ruleset_api) is made of core and events and imported by the
+rulesets: nothing else in core or events imports it, and it imports no store, projection
+or app. Every import statement counts, at the top of a module or inside a function.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ FOLDERS = {  # folder -> the package it installs as (pyproject.toml)
     "core": "tabletrail.core",
     "events": "tabletrail.events",
     "projections": "tabletrail.projections",
+    "ruleset_api": "tabletrail.ruleset_api",
 }
 STORES = tuple(f"tabletrail.events.{m}" for m in ("log", "db_store", "sqlite_store", "postgres_store"))
 RULESETS = "tabletrail.core.rulesets"
+API = "tabletrail.ruleset_api"
 
 # layer -> (what it must not import, why)
 FORBIDDEN: dict[str, list[tuple[str, str]]] = {
@@ -30,10 +34,17 @@ FORBIDDEN: dict[str, list[tuple[str, str]]] = {
     + [
         ("tabletrail.projections", "the rules don't depend on a view"),
         ("app", "the rules don't know the app"),
+        (API, "the engine doesn't import the API made of it (a ruleset does)"),
     ],
     "events": [
         ("tabletrail.projections", "the log doesn't depend on a view"),
         ("app", "the log doesn't know the app"),
+        (API, "the vocabulary doesn't import the API made of it"),
+    ],
+    "ruleset_api": [(s, "the ruleset API doesn't know the stores") for s in STORES]
+    + [
+        ("tabletrail.projections", "the ruleset API doesn't depend on a view"),
+        ("app", "the ruleset API doesn't know the app"),
     ],
     "projections": [("app", "a projection doesn't know the service that writes the log")],
     "app": [],
@@ -41,8 +52,8 @@ FORBIDDEN: dict[str, list[tuple[str, str]]] = {
 
 
 def _layer(module: str) -> str:
-    """Which folder an imported tabletrail module lives in: core, events, projections or app."""
-    for layer in ("core", "events", "projections"):
+    """Which folder an imported tabletrail module lives in: core, events, projections, ruleset_api or app."""
+    for layer in ("core", "events", "projections", "ruleset_api"):
         name = FOLDERS[layer]
         if module == name or module.startswith(name + "."):
             return layer
@@ -107,6 +118,8 @@ def violations(root: Path) -> list[str]:
             if module != "tabletrail" and not module.startswith("tabletrail."):
                 continue
             why = _banned(folder, module)
+            if mine and (module == API or module.startswith(API + ".")):
+                why = None  # a ruleset imports the public API
             theirs = _ruleset_of(module, rulesets)
             if why is None and mine and theirs and theirs != mine:
                 why = "a ruleset doesn't import another (a shared mechanic goes in core, once)"
@@ -166,6 +179,26 @@ def test_a_planted_violation_is_named_with_file_and_line(tmp_path: Path) -> None
         "events/log.py:1: imports tabletrail.encounter: the log doesn't know the app",
         "projections/audit/dry_run.py:1: imports tabletrail.encounter: "
         "a projection doesn't know the service that writes the log",
+    ]
+
+
+def test_only_a_ruleset_imports_the_ruleset_api(tmp_path: Path) -> None:
+    """The API is made of the engine: the engine importing it would close a circle; a ruleset may."""
+    _plant(
+        tmp_path,
+        {
+            "core/evolve.py": "from tabletrail.ruleset_api import Ruleset\n",
+            "core/rulesets/alpha/walk.py": "from tabletrail.ruleset_api import Ruleset\n",
+            "events/types.py": "import tabletrail.ruleset_api\n",
+            "ruleset_api/__init__.py": "from tabletrail.projections.board import view\n",
+        },
+    )
+    assert violations(tmp_path) == [
+        "core/evolve.py:1: imports tabletrail.ruleset_api.Ruleset: "
+        "the engine doesn't import the API made of it (a ruleset does)",
+        "events/types.py:1: imports tabletrail.ruleset_api: the vocabulary doesn't import the API made of it",
+        "ruleset_api/__init__.py:1: imports tabletrail.projections.board: "
+        "the ruleset API doesn't depend on a view",
     ]
 
 
