@@ -34,6 +34,7 @@ The names, by job:
 - state machines: `Graph`, `register`
 """
 
+# ruff: noqa: F401  (the names under TYPE_CHECKING are this module's exports, for type checkers)
 from __future__ import annotations
 
 import importlib
