@@ -31,6 +31,7 @@ import sys
 from typing import Any
 
 import msgspec
+from tabletrail.events.command_base import defined
 from tabletrail.events.errors import InputError
 from tabletrail.events.terrain import KNOWN_TAGS, TERRAIN_TAGS
 
@@ -138,6 +139,11 @@ def _group(text: str, group: str) -> list[tuple[str, str]]:
     return out
 
 
+def _verbs(module: str | None = None) -> dict[str, str]:
+    """Every command verb defined so far (by `module`, when named), with the module defining it."""
+    return {tag: cls.__module__ for tag, cls in defined() if module in (None, cls.__module__)}
+
+
 def _load(entry: EntryPoint) -> RulesetPlugin:
     """The declaration an entry point names; an InputError in one line when it can't be had."""
     where = f"ruleset plug-in {entry.name!r} (package {entry.package} {entry.version}, {entry.value})"
@@ -160,6 +166,7 @@ class _Found(msgspec.Struct):
     problems: list[str]
     terrains: dict[str, tuple[str, ...]]
     tags: frozenset[str]
+    shut_out: frozenset[str]  # modules of plug-ins left out: their commands are no verbs of this table
 
 
 _found: _Found | None = None
@@ -179,6 +186,8 @@ def _gather(entries: list[EntryPoint]) -> _Found:
     problems: list[str] = []
     terrains = dict(TERRAIN_TAGS)
     tags = set(KNOWN_TAGS)
+    verbs = _verbs()  # the engine's own, then each plug-in's as it loads: a verb means one command
+    shut_out: set[str] = set()
     for entry in entries:
         if entry.name in plugins:
             other = plugins[entry.name]
@@ -192,8 +201,20 @@ def _gather(entries: list[EntryPoint]) -> _Found:
         except InputError as exc:
             problems.append(str(exc))
             continue
+        module = entry.value.partition(":")[0].strip()
+        own = _verbs(module)
+        taken = sorted(v for v in own if verbs.get(v, module) != module)
         clash = [t for t, kinds in plugin.terrains.items() if terrains.get(t, kinds) != tuple(kinds)]
+        if taken:
+            shut_out.add(module)
+            problems.append(
+                f"ruleset plug-in {entry.name!r} of package {entry.package} is left out: its command "
+                f"{taken[0]!r} is a verb of {verbs[taken[0]]} already (a plug-in's verbs must be new)"
+            )
+            continue
+        verbs.update(own)
         if clash:
+            shut_out.add(module)
             problems.append(
                 f"ruleset plug-in {entry.name!r} of package {entry.package} is left out: terrain "
                 f"{clash[0]!r} is declared already with other tags ({', '.join(terrains[clash[0]])})"
@@ -204,12 +225,23 @@ def _gather(entries: list[EntryPoint]) -> _Found:
         for name, kinds in plugin.terrains.items():
             terrains[name] = tuple(kinds)
             tags.update(kinds)
-    return _Found(plugins=plugins, problems=problems, terrains=terrains, tags=frozenset(tags))
+    return _Found(
+        plugins=plugins,
+        problems=problems,
+        terrains=terrains,
+        tags=frozenset(tags),
+        shut_out=frozenset(shut_out),
+    )
 
 
 def installed() -> dict[str, Installed]:
     """Every ruleset plug-in that loaded, by id (its commands now importable and decodable)."""
     return _discover().plugins
+
+
+def shut_out() -> frozenset[str]:
+    """The modules of plug-ins left out: the commands they define are not this table's."""
+    return _discover().shut_out
 
 
 def problems() -> list[str]:

@@ -11,42 +11,18 @@ declarations are loaded (events/plugins.py): a plug-in's commands are in it
 like the built-ins', and a call that decodes and parses nothing loads none.
 """
 
-from typing import Annotated, Any, ClassVar
+from typing import Any
 
-import msgspec
 from tabletrail.events import plugins
+from tabletrail.events.command_base import Cell, Command, defined
 
-# x, y or x, y, z as typed at the table; the title tells the CLI parser it is a cell.
-Cell = Annotated[tuple[int, ...], msgspec.Meta(title="cell")]
-
-
-class Command(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="cmd"):
-    """Base of every command.
-
-    by: who asked (a side name or "gm"); rolls: numbers rolled at the table for
-    this command's checks, used in order before any seeded draw; why: optional
-    words for the audit.
-    """
-
-    by: str = "gm"
-    rolls: tuple[int, ...] = ()
-    why: str = ""
-    # a command line `tabletrail commands` prints after the syntax; a test runs every one
-    # on the ruleset's shipped scenario (tests/test_cli_syntax.py), so none is refused
-    example: ClassVar[str] = ""
-
+__all__ = ["Cell", "Command", "command_types", "command_union"]
 
 def command_types() -> dict[str, type[Command]]:
     """Every command by its verb (its tag): the engine's and every installed ruleset's."""
     plugins.installed()  # imports each ruleset's declaration, and so defines its commands
-    found: dict[str, type[Command]] = {}
-    todo = list(Command.__subclasses__())
-    while todo:
-        cls = todo.pop()
-        todo.extend(cls.__subclasses__())
-        tag = cls.__struct_config__.tag
-        if isinstance(tag, str):
-            found[tag] = cls
+    left_out = plugins.shut_out()  # a plug-in whose verbs clash: its commands are not this table's
+    found = {tag: cls for tag, cls in defined() if cls.__module__ not in left_out}
     return dict(sorted(found.items()))
 
 
