@@ -90,8 +90,23 @@ class TornTail(InputError):
 
 
 _encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(Record)
 _plain = msgspec.json.Decoder()
+
+
+class _Typed:
+    """The record decoders, made on first use: a record's type holds every installed ruleset's
+    commands (events/types.py CommandIssued), so making them reads the rulesets' entry points."""
+
+    one: msgspec.json.Decoder[Record]
+    many: msgspec.json.Decoder[list[Record]]
+
+    def __getattr__(self, name: str) -> object:
+        self.one = msgspec.json.Decoder(Record)
+        self.many = msgspec.json.Decoder(list[Record])
+        return getattr(self, name)
+
+
+_typed = _Typed()
 
 
 KEY_VARIABLE = "TABLETRAIL_KEY"
@@ -245,7 +260,7 @@ def decode(line: bytes, where: str) -> Record:
             "`tabletrail repair` cuts them)"
         )
     try:
-        record = _decoder.decode(line)
+        record = _typed.one.decode(line)
     except msgspec.ValidationError as exc:
         problem: msgspec.ValidationError | None = exc
     except msgspec.DecodeError as exc:
@@ -309,7 +324,6 @@ _schema, _event = attrgetter("schema"), attrgetter("event")
 _CHECKED = frozenset({EncounterStarted, DoorChanged})  # event types `decode` checks beyond their types
 _PLAIN = frozenset(get_args(AnyEvent)) - _CHECKED
 _CHUNK = 2048  # lines decoded by one msgspec call: a chunk it refuses is decoded again line by line
-_many = msgspec.json.Decoder(list[Record])
 
 
 def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Record]:
@@ -327,7 +341,7 @@ def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Rec
         chunk = lines[lo : lo + _CHUNK]
         records: list[Record] | None
         try:
-            records = _many.decode(_as_array(chunk))
+            records = _typed.many.decode(_as_array(chunk))
         except (msgspec.DecodeError, RecursionError):
             records = None
         if records is None or len(records) != len(chunk):

@@ -39,6 +39,10 @@ GROUP = "tabletrail.rulesets"
 HOME = "tabletrail"  # the package of the built-in rulesets; a log that names none was decided by it
 
 
+class MissingRuleset(InputError):
+    """A log's ruleset is not installed here: nothing is wrong with the log, it can't be read here."""
+
+
 class RulesetPlugin(msgspec.Struct, frozen=True):
     """What a ruleset declares to tabletrail, read before any of its rules is imported.
 
@@ -278,11 +282,12 @@ def needed(ruleset_id: str, package: str, rules_version: str, where: str) -> Ins
     try:
         return find(ruleset_id)
     except InputError as exc:
+        broken = "" if str(exc).startswith("unknown ruleset") else f" ({exc})"
         package = package or HOME
         version = f" (rules {rules_version})" if rules_version else ""
-        raise InputError(
+        raise MissingRuleset(
             f"{where}: this log was decided by the ruleset {ruleset_id!r} of the package {package}{version}, "
-            f"which is not installed here ({exc}): install {package} to read it"
+            f"which is not installed here{broken}: install {package} to read it"
         ) from None
 
 

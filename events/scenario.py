@@ -27,6 +27,7 @@ from tabletrail.events.limits import (
     check_number,
 )
 from tabletrail.events.picture import PictureSpec, picture_spec
+from tabletrail.events import plugins
 from tabletrail.events.plugins import known_tags, terrain_tags
 from tabletrail.events.terrain import KNOWN_TAGS, TERRAIN_TAGS  # noqa: F401  (the shared ones, named here before)
 
@@ -268,6 +269,10 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
     enc = v.table(raw, "encounter")
     name = v.string(enc, "name", "encounter.name")
     ruleset = v.string(enc, "ruleset", "encounter.ruleset")
+    try:  # first, before the map: a plug-in's terrains are known once its ruleset is
+        plugins.find(ruleset)
+    except InputError as exc:
+        v.fail("encounter.ruleset", str(exc))
     seed = enc.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         v.fail("encounter.seed", f"expected a whole number from 0 below 2**63, got {seed!r}")

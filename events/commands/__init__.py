@@ -18,6 +18,7 @@ from tabletrail.events.command_base import Cell, Command, defined
 
 __all__ = ["Cell", "Command", "command_types", "command_union"]
 
+
 def command_types() -> dict[str, type[Command]]:
     """Every command by its verb (its tag): the engine's and every installed ruleset's."""
     plugins.installed()  # imports each ruleset's declaration, and so defines its commands

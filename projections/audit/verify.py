@@ -33,6 +33,7 @@ from tabletrail.events.log import (
     table_key,
     tip_hash,
 )
+from tabletrail.events.plugins import MissingRuleset
 from tabletrail.events.types import (
     SCHEMA_VERSION,
     Abandoned,
@@ -161,6 +162,8 @@ def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
             )
         try:
             record = decode(line, f"{name}:{n}")
+        except MissingRuleset:  # no fault of the log: it can't be checked here, and the line says why
+            raise
         except (InputError, msgspec.MsgspecError, ValueError) as exc:  # any undecodable line is a finding
             why = str(exc).removeprefix(f"{name}:{n}: ").removeprefix("not a log record: ")
             raise _Stop(Finding(n, "line", f"line {n} is not a log record: {why}")) from None
