@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 from msgspec import UNSET, UnsetType
+from tabletrail.events import plugins
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import (
     MAX_DOORS,
@@ -27,7 +28,6 @@ from tabletrail.events.limits import (
     check_number,
 )
 from tabletrail.events.picture import PictureSpec, picture_spec
-from tabletrail.events import plugins
 from tabletrail.events.plugins import known_tags, terrain_tags
 from tabletrail.events.terrain import KNOWN_TAGS, TERRAIN_TAGS  # noqa: F401  (the shared ones, named here before)
 
