@@ -43,7 +43,8 @@ class Hopping(Part):
     def hop(self, b: Batch, cmd: Hop, dice: Dice) -> None:
         f = self.rs.acting(b.state, cmd.fighter)
         x, y = cmd.to[0], cmd.to[1]
-        require(max(abs(x - f.pos[0]), abs(y - f.pos[1])) == 1, self.rule("hop"), f"{show((x, y))} is not next")
+        near = max(abs(x - f.pos[0]), abs(y - f.pos[1])) == 1
+        require(near, self.rule("hop"), f"{show((x, y))} is not next")
         step = Step(to=(x, y, 0), cost=100, terrain=b.state.grid.kind(x, y).terrain)
         b.emit(Moved(fighter=f.id, steps=(step,), rules=(self.rule("hop"),)))
 
