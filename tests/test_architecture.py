@@ -133,6 +133,39 @@ def test_the_source_folders_import_one_way_only() -> None:
     assert not found, "imports against the direction:\n" + "\n".join(found)
 
 
+def ruleset_reaches(root: Path) -> list[str]:
+    """Every import of a ruleset's own modules from outside the rulesets, as `file:line: module`:
+    the app, the projections and the engine reach a ruleset only through the registry
+    (core/rulesets/__init__.py) and its hooks, so a plug-in's ruleset shows like a built-in's."""
+    packages = {"tabletrail", *FOLDERS.values(), RULESETS}
+    rulesets = {p.name for p in (root / "core" / "rulesets").glob("*") if p.is_dir()}
+    found = []
+    for _, path, package in _sources(root):
+        if path.is_relative_to(root / "core" / "rulesets"):
+            continue
+        for line, module in _imports(path, package, packages):
+            if _ruleset_of(module, rulesets):
+                found.append(f"{path.relative_to(root).as_posix()}:{line}: {module}")
+    return sorted(found)
+
+
+def test_nothing_outside_the_rulesets_imports_a_rulesets_modules() -> None:
+    found = ruleset_reaches(ROOT)
+    assert not found, "a ruleset's modules imported from outside the rulesets:\n" + "\n".join(found)
+
+
+def test_a_planted_reach_into_a_ruleset_is_named(tmp_path: Path) -> None:
+    _plant(
+        tmp_path,
+        {
+            "app/web/views.py": "from tabletrail.core.rulesets.round_meters.shared import HELD\n",
+            "core/rulesets/round_meters/shared.py": "HELD = 'held'\n",
+            "app/cli.py": "from tabletrail.core.rulesets import get\n",
+        },
+    )
+    assert ruleset_reaches(tmp_path) == ["app/web/views.py:1: tabletrail.core.rulesets.round_meters.shared"]
+
+
 def test_the_check_reads_every_source_folder() -> None:
     """A check that read nothing would pass: it must see the modules the direction is about."""
     seen = {(folder, p.relative_to(ROOT).as_posix(), pkg) for folder, p, pkg in _sources(ROOT)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+import msgspec.inspect as mi
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
@@ -49,28 +50,30 @@ def check_declaration(ruleset_id: str) -> Ruleset:
 
 def _blank(cls: type[Command]) -> Command:
     """A command of this type with every required field given a plain value (for a round trip)."""
-    fields = {}
-    for f in msgspec.structs.fields(cls):
-        if f.required:
-            fields[f.name] = msgspec.convert(_plain(f.type), f.type)
+    fields = {
+        f.name: msgspec.convert(_plain(mi.type_info(f.type)), f.type)
+        for f in msgspec.structs.fields(cls)
+        if f.required
+    }
     return cls(**fields)
 
 
-def _plain(t: object) -> object:
-    info = msgspec.inspect.type_info(t)
-    if isinstance(info, msgspec.inspect.StrType):
-        return "x"
-    if isinstance(info, msgspec.inspect.IntType):
-        return 1
-    if isinstance(info, msgspec.inspect.FloatType):
-        return 1.0
-    if isinstance(info, msgspec.inspect.BoolType):
-        return False
-    if isinstance(info, msgspec.inspect.LiteralType):
-        return info.values[0]
-    if isinstance(info, msgspec.inspect.TupleType | msgspec.inspect.VarTupleType | msgspec.inspect.ListType):
-        return [] if not isinstance(info, msgspec.inspect.TupleType) else [1] * len(info.item_types)
-    return None
+def _plain(t: mi.Type) -> object:
+    """A plain value of a field's type, as JSON would carry it."""
+    if isinstance(t, mi.Metadata):
+        return _plain(t.type)
+    if isinstance(t, mi.UnionType):
+        return _plain(next((u for u in t.types if not isinstance(u, mi.NoneType)), t.types[0]))
+    if isinstance(t, mi.LiteralType):
+        return t.values[0]
+    if isinstance(t, mi.TupleType):
+        return [_plain(item) for item in t.item_types]
+    if isinstance(t, mi.VarTupleType | mi.ListType | mi.SetType | mi.FrozenSetType):
+        return []
+    if isinstance(t, mi.DictType):
+        return {}
+    plain = {mi.StrType: "x", mi.IntType: 1, mi.FloatType: 1.0, mi.BoolType: False}
+    return next((value for kind, value in plain.items() if isinstance(t, kind)), None)
 
 
 def check_examples(ruleset_id: str, scenario: str) -> None:
