@@ -220,4 +220,5 @@ def parse_cell(text: str) -> tuple[int, ...]:
 
 
 def show(pos: XY | Pos) -> str:
+    """A cell as the table writes it: "3,4" (x, y; a height is left out)."""
     return f"{pos[0]},{pos[1]}"

@@ -77,12 +77,16 @@ ENGINE_RULE_WORDS = {
 # The catalogue's records are frozen Structs, not dataclasses: a dataclass writes and
 # compiles its methods when the module loads, ~5 ms of every CLI command (bench_cli.py).
 class Rule(msgspec.Struct, frozen=True):
+    """One catalogue entry: the rule id's last part, what the engine enforces, the default ruling."""
+
     name: str  # short id inside the ruleset, e.g. "rough"
     enforce: str  # what the engine enforces, in the catalogue's words
     default: str = ""  # the default ruling where the text is silent
 
 
 class Setting(msgspec.Struct, frozen=True):
+    """A choice a scenario (or the GM's ruling) makes: its default, what it means, its choices, its rule."""
+
     name: str
     default: Any
     doc: str
@@ -116,6 +120,8 @@ class Setting(msgspec.Struct, frozen=True):
 
 
 class Stat(msgspec.Struct, frozen=True):
+    """A number every fighter of the ruleset carries (`speed = 6`); `length` ones are read in centi-units."""
+
     name: str
     doc: str
     length: bool = False  # a distance or height, in the ruleset's unit
@@ -248,6 +254,14 @@ TURN_WORDS = {
 
 
 class Ruleset:
+    """The base of every ruleset: its catalogue, its handlers, its hooks (see this module's docstring).
+
+    A subclass sets `id`, `title`, `document`, `unit` (one cell: "m", "yd", "sq"), `rules`,
+    `settings`, `stats`, and `parts` (its families of rules, each a `Part`); handlers and hooks may
+    also be written on the subclass itself. The engine handles end-turn, doors and (with
+    `posture_rules`) dropping prone and standing up for every ruleset.
+    """
+
     id: ClassVar[str]
     title: ClassVar[str]
     document: ClassVar[str]
@@ -639,6 +653,8 @@ class Ruleset:
 
 
 class Modifier(msgspec.Struct, frozen=True):
+    """A modifier in force for or against a fighter (prone: -2 to ranged attacks), with its rule id."""
+
     applies_to: str  # "defense", "ranged attack", "melee attack", "attack against"
     value: int | str  # a number, or "advantage" / "no dexterity"
     rule: str

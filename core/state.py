@@ -15,6 +15,8 @@ from tabletrail.events.scenario import Scenario
 
 
 class Fighter(msgspec.Struct, frozen=True, gc=False):
+    """One fighter as the log has left it: where, its machines' states, what it spent, its marks."""
+
     id: str
     name: str
     side: str
@@ -46,6 +48,8 @@ class Turn(msgspec.Struct, frozen=True, gc=False):
 
 
 class EncounterState(msgspec.Struct, frozen=True, gc=False):
+    """The whole board at one point of the log, immutable: the fold of every event before it."""
+
     scenario: Scenario
     grid: Grid
     settings: dict[str, Any]

@@ -117,6 +117,8 @@ class Unlinked(Event, tag="unlinked"):
 
 
 class CheckRolled(Event, tag="check"):
+    """A check made: the number rolled or entered, its modifier and target, and whether it passed."""
+
     fighter: str
     check: str
     number: int  # the roll as rolled or entered: the sum of `dice`
@@ -129,6 +131,8 @@ class CheckRolled(Event, tag="check"):
 
 
 class Damaged(Event, tag="damaged"):
+    """Damage a fighter takes (a fall, a shove into a wall), and its cause in words."""
+
     fighter: str
     amount: int
     cause: str = ""
@@ -158,6 +162,8 @@ class Marked(Event, tag="marked"):
 
 
 class Unmarked(Event, tag="unmarked"):
+    """A ruleset's fact on a fighter lifted (see Marked)."""
+
     fighter: str
     key: str
 
