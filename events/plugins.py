@@ -248,6 +248,11 @@ def shut_out() -> frozenset[str]:
     return _discover().shut_out
 
 
+def built_in() -> list[str]:
+    """The ids of tabletrail's own rulesets (other installed plug-ins left out), in declared order."""
+    return [i for i, found in installed().items() if found.package == HOME]
+
+
 def problems() -> list[str]:
     """One line for each plug-in that was left out, saying which and why."""
     return list(_discover().problems)
