@@ -31,7 +31,7 @@ import sys
 from typing import Any
 
 import msgspec
-from tabletrail.events.command_base import defined
+from tabletrail.events.command_base import Command, defined
 from tabletrail.events.errors import InputError
 from tabletrail.events.terrain import KNOWN_TAGS, TERRAIN_TAGS
 
@@ -144,8 +144,12 @@ def _group(text: str, group: str) -> list[tuple[str, str]]:
 
 
 def _verbs(module: str | None = None) -> dict[str, str]:
-    """Every command verb defined so far (by `module`, when named), with the module defining it."""
-    return {tag: cls.__module__ for tag, cls in defined() if module in (None, cls.__module__)}
+    """Every command verb defined so far, or those `module` defines, with the module defining it."""
+    if module is None:
+        return {tag: cls.__module__ for tag, cls in defined()}
+    space = vars(sys.modules[module]).values()  # a module's own names: no walk of every command
+    mine = (c for c in space if isinstance(c, type) and issubclass(c, Command) and c.__module__ == module)
+    return {c.__struct_config__.tag: module for c in mine if isinstance(c.__struct_config__.tag, str)}
 
 
 def _load(entry: EntryPoint) -> RulesetPlugin:
