@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import sys
 from typing import Any
 
@@ -68,25 +67,31 @@ class RulesetPlugin(msgspec.Struct, frozen=True):
     title: str = ""
 
 
-class Installed(msgspec.Struct, frozen=True):
+# The records below are plain classes, not Structs: each Struct class made costs every CLI call that
+# reads a log ~0.3 ms (benchmarks/bench_cli.py), and these are never encoded.
+
+
+class Installed:
     """A plug-in as found: its declaration and the package that installed it."""
 
-    plugin: RulesetPlugin
-    package: str  # the distribution's name, as pip knows it ("tabletrail-squares-example")
-    version: str  # the distribution's version
+    __slots__ = ("package", "plugin", "version")
+
+    def __init__(self, plugin: RulesetPlugin, package: str, version: str) -> None:
+        self.plugin = plugin
+        self.package = package  # the distribution's name, as pip knows it ("tabletrail-squares-example")
+        self.version = version  # the distribution's version
 
 
-class EntryPoint(msgspec.Struct, frozen=True):
+class EntryPoint:
     """One line of a group in an entry_points.txt: `name = module:attr`, and whose it is."""
 
-    name: str
-    value: str
-    package: str
-    version: str
+    __slots__ = ("name", "package", "value", "version")
 
+    def __init__(self, name: str, value: str, package: str, version: str) -> None:
+        self.name, self.value, self.package, self.version = name, value, package, version
 
-_ENTRY = re.compile(r"^\s*([^=\s][^=]*?)\s*=\s*(\S.*?)\s*$")
-_DIST = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+)\.dist-info$")
+    def __repr__(self) -> str:
+        return f"EntryPoint({self.name} = {self.value}, from {self.package} {self.version})"
 
 
 def _display(name: str) -> str:
@@ -97,7 +102,8 @@ def _display(name: str) -> str:
 def read_entry_points(group: str = GROUP, path: list[str] | None = None) -> list[EntryPoint]:
     """Every entry point of `group` in the distributions on `path` (sys.path), first found first.
 
-    The first distribution of a name on the path wins, as the import system's does.
+    A distribution is a `NAME-VERSION.dist-info` folder; the first of a name on the path wins, as
+    the import system's does.
     """
     found: list[EntryPoint] = []
     seen: set[str] = set()
@@ -107,22 +113,19 @@ def read_entry_points(group: str = GROUP, path: list[str] | None = None) -> list
         except OSError:  # not a folder (a zip file), or gone
             continue
         for dist in names:
-            m = _DIST.match(dist)
-            if m is None:
+            name, _, version = dist.removesuffix(".dist-info").partition("-")
+            if not dist.endswith(".dist-info") or not version or "-" in version:
                 continue
-            package = _display(m["name"])
+            package = _display(name)
             if package in seen:
                 continue
             seen.add(package)
-            try:
-                with open(os.path.join(folder or ".", dist, "entry_points.txt"), encoding="utf-8") as f:
-                    text = f.read()
-            except OSError:
+            where = os.path.join(folder or ".", dist, "entry_points.txt")
+            if not os.access(where, os.R_OK):  # most packages declare none: no exception each
                 continue
-            found.extend(
-                EntryPoint(name=n, value=v, package=package, version=m["version"])
-                for n, v in _group(text, group)
-            )
+            with open(where, encoding="utf-8") as f:
+                text = f.read()
+            found.extend(EntryPoint(n, v, package, version) for n, v in _group(text, group))
     return found
 
 
@@ -137,9 +140,9 @@ def _group(text: str, group: str) -> list[tuple[str, str]]:
         if stripped.startswith("["):
             inside = stripped == f"[{group}]"
             continue
-        m = _ENTRY.match(line)
-        if inside and m:
-            out.append((m[1], m[2]))
+        name, equals, value = stripped.partition("=")
+        if inside and equals and name.strip() and value.strip():
+            out.append((name.strip(), value.strip()))
     return out
 
 
@@ -169,12 +172,26 @@ def _load(entry: EntryPoint) -> RulesetPlugin:
     return value
 
 
-class _Found(msgspec.Struct):
-    plugins: dict[str, Installed]
-    problems: list[str]
-    terrains: dict[str, tuple[str, ...]]
-    tags: frozenset[str]
-    shut_out: frozenset[str]  # modules of plug-ins left out: their commands are no verbs of this table
+class _Found:
+    """What discovery found: the plug-ins loaded, the problems, the merged terrains and tags."""
+
+    __slots__ = ("plugins", "problems", "shut_out", "tags", "terrains")
+
+    def __init__(
+        self,
+        plugins: dict[str, Installed],
+        problems: list[str],
+        terrains: dict[str, tuple[str, ...]],
+        tags: frozenset[str],
+        shut_out: frozenset[str],  # modules of plug-ins left out: their commands are no verbs of this table
+    ) -> None:
+        self.plugins, self.problems, self.terrains, self.tags, self.shut_out = (
+            plugins,
+            problems,
+            terrains,
+            tags,
+            shut_out,
+        )
 
 
 _found: _Found | None = None
