@@ -153,6 +153,8 @@ def door_name(a: tuple[int, ...], b: tuple[int, ...]) -> str:
 
 
 class Scenario(msgspec.Struct, frozen=True, gc=False):
+    """A scenario as checked: the map, the fighters, the settings chosen, the ruleset it is played under."""
+
     name: str
     ruleset: str
     rows: tuple[str, ...]

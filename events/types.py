@@ -35,6 +35,8 @@ class Event(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="type
 
 
 class EncounterStarted(Event, tag="encounter-started"):
+    """A log's first line: the scenario, every setting in force, and the rules that decided it."""
+
     scenario: Scenario
     settings: dict[str, Any]  # every setting in force, defaults included
     schema: int = SCHEMA_VERSION
@@ -105,12 +107,16 @@ class StateChanged(Event, tag="state"):
 
 
 class Linked(Event, tag="linked"):
+    """Two fighters bound together (an engagement, a grab) until Unlinked."""
+
     kind: str  # "engaged", "grab"
     a: str
     b: str
 
 
 class Unlinked(Event, tag="unlinked"):
+    """A link between two fighters ended."""
+
     kind: str
     a: str
     b: str
@@ -186,24 +192,34 @@ class DoorChanged(Event, tag="door"):
 
 
 class TurnStarted(Event, tag="turn-started"):
+    """A fighter's turn begins (the engine emits it; a ruleset's start_turn follows)."""
+
     fighter: str
     round: int
     pass_no: int = 1
 
 
 class TurnEnded(Event, tag="turn-ended"):
+    """A fighter's turn is over."""
+
     fighter: str
 
 
 class RoundStarted(Event, tag="round-started"):
+    """A new round begins, after the last fighter's turn."""
+
     round: int
 
 
 class PassStarted(Event, tag="pass-started"):
+    """A new pass through the order begins within the round (rulesets that act in passes)."""
+
     pass_no: int
 
 
 class OrderChanged(Event, tag="order-changed"):
+    """The turn order is rearranged (a delay, a held action): the new order and whose turn it is."""
+
     order: tuple[str, ...]
     index: int  # whose turn it is now, as a position in the new order
 
@@ -225,12 +241,16 @@ class RulingMade(Event, tag="ruling"):
 
 
 class Undone(Event, tag="undone"):
+    """A batch taken back: its events no longer count (the log keeps them)."""
+
     batch: int
     by: str = "gm"
     why: str = ""
 
 
 class Redone(Event, tag="redone"):
+    """A batch taken back earlier put back, its recorded events applied again."""
+
     batch: int
     by: str = "gm"
     why: str = ""

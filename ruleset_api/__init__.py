@@ -31,7 +31,15 @@ The names, by job:
   (falling, landing prone), prone through `Ruleset.posture_rules` (the engine's POSTURE machine)
 - numbers: `CU`, `to_cu`, `fmt`, `plural`
 - the table view: `Awaited`, `Answer`, `Heading`
-- state machines: `Graph`, `register`
+- state machines: `Graph`, `register`, `TURN`
+- the engine's shared pieces a ruleset may ask: walls and doors on cell edges (`step_blocked`,
+  `refuse_step`, `path_blocked`, `reach_blocked`, `sight_walls`, `WALLS`, `doors_beside`,
+  `part_of_move`), sight (`blockers`), the GM's rulings on cells (`forbidden`, `FORBID`, `TEST`,
+  `GM_RULING`), geometry (`line`, `step_cost`, `hypot_cu`, `parse_cell`, `NEIGHBOURS`,
+  `DIAGONAL_RULES`, `MANHATTAN`, `DIAGONALS`, `rise`, `waypoint`, `landing_height`, `half_down`),
+  the scenario (`Scenario`, `SIZES`, `InputError` for a scenario a ruleset refuses)
+- the whole event vocabulary as a namespace: `from tabletrail.ruleset_api import events as ev`
+  (`ev.Marked`…); each event is also a name here (`Event`, `Linked`, `TurnStarted`, `RulingMade`…)
 """
 
 # ruff: noqa: F401  (the names under TYPE_CHECKING are this module's exports, for type checkers)
@@ -104,13 +112,59 @@ _WHERE = {
     "Heading": "tabletrail.core.presentation",
     "Graph": "tabletrail.core.machines",
     "register": "tabletrail.core.machines",
+    "Event": "tabletrail.events.types",
+    "Linked": "tabletrail.events.types",
+    "Unlinked": "tabletrail.events.types",
+    "TurnStarted": "tabletrail.events.types",
+    "TurnEnded": "tabletrail.events.types",
+    "RoundStarted": "tabletrail.events.types",
+    "PassStarted": "tabletrail.events.types",
+    "OrderChanged": "tabletrail.events.types",
+    "RulingMade": "tabletrail.events.types",
+    "OpenDoor": "tabletrail.events.commands",
+    "CloseDoor": "tabletrail.events.commands",
+    "GM_RULING": "tabletrail.events.commands.rulings",
+    "InputError": "tabletrail.events.errors",
+    "Scenario": "tabletrail.events.scenario",
+    "SIZES": "tabletrail.events.scenario",
+    "FORBID": "tabletrail.core.cell_rulings",
+    "TEST": "tabletrail.core.cell_rulings",
+    "forbidden": "tabletrail.core.cell_rulings",
+    "landing_height": "tabletrail.core.falling",
+    "DIAGONAL_RULES": "tabletrail.core.geometry",
+    "MANHATTAN": "tabletrail.core.geometry",
+    "NEIGHBOURS": "tabletrail.core.geometry",
+    "hypot_cu": "tabletrail.core.geometry",
+    "line": "tabletrail.core.geometry",
+    "parse_cell": "tabletrail.core.geometry",
+    "step_cost": "tabletrail.core.geometry",
+    "TURN": "tabletrail.core.machines",
+    "DIAGONALS": "tabletrail.core.movement",
+    "rise": "tabletrail.core.movement",
+    "waypoint": "tabletrail.core.movement",
+    "blockers": "tabletrail.core.sight",
+    "half_down": "tabletrail.core.units",
+    "WALLS": "tabletrail.core.walls",
+    "path_blocked": "tabletrail.core.walls",
+    "reach_blocked": "tabletrail.core.walls",
+    "refuse_step": "tabletrail.core.walls",
+    "sight_walls": "tabletrail.core.walls",
+    "step_blocked": "tabletrail.core.walls",
+    "doors_beside": "tabletrail.core.doors",
+    "part_of_move": "tabletrail.core.doors",
 }
+# names that are a module of the vocabulary: `from tabletrail.ruleset_api import events as ev`
+_MODULES = {"events": "tabletrail.events.types"}
 
-__all__ = sorted(_WHERE)
+__all__ = sorted([*_WHERE, *_MODULES])
 
 
 def __getattr__(name: str) -> Any:
     """A public name, imported from where it is defined the first time it is asked for."""
+    if name in _MODULES:
+        value: Any = importlib.import_module(_MODULES[name])
+        globals()[name] = value
+        return value
     where = _WHERE.get(name)
     if where is None:
         raise AttributeError(f"tabletrail.ruleset_api has no {name!r} (it has: {', '.join(__all__)})")
@@ -125,12 +179,40 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # the same names, for type checkers and editors
     from tabletrail.core.batch import Batch
+    from tabletrail.core.cell_rulings import FORBID, TEST, forbidden
     from tabletrail.core.dice import Dice, check
-    from tabletrail.core.falling import fall
-    from tabletrail.core.geometry import ALTERNATING, EUCLIDEAN, EVERY_1, XY, Grid, Pos, distance, show
-    from tabletrail.core.machines import Graph, register
+    from tabletrail.core.doors import doors_beside, part_of_move
+    from tabletrail.core.falling import fall, landing_height
+    from tabletrail.core.geometry import (
+        ALTERNATING,
+        DIAGONAL_RULES,
+        EUCLIDEAN,
+        EVERY_1,
+        MANHATTAN,
+        NEIGHBOURS,
+        XY,
+        Grid,
+        Pos,
+        distance,
+        hypot_cu,
+        line,
+        parse_cell,
+        show,
+        step_cost,
+    )
+    from tabletrail.core.machines import TURN, Graph, register
     from tabletrail.core.mechanics import away, difficult, forced_move
-    from tabletrail.core.movement import QuietSteps, StepPolicy, end_alone, flat_step, path_cells, walk
+    from tabletrail.core.movement import (
+        DIAGONALS,
+        QuietSteps,
+        StepPolicy,
+        end_alone,
+        flat_step,
+        path_cells,
+        rise,
+        walk,
+        waypoint,
+    )
     from tabletrail.core.presentation import Answer, Awaited, Heading
     from tabletrail.core.refusal import Refusal, require
     from tabletrail.core.ruleset import (
@@ -145,20 +227,51 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
         Stat,
         handles,
     )
+    from tabletrail.core.sight import blockers
     from tabletrail.core.state import EncounterState, Fighter
-    from tabletrail.core.units import CU, fmt, plural, to_cu
-    from tabletrail.events.commands import Cell, Command, DropProne, EndTurn, Move, StandUp
+    from tabletrail.core.units import CU, fmt, half_down, plural, to_cu
+    from tabletrail.core.walls import (
+        WALLS,
+        path_blocked,
+        reach_blocked,
+        refuse_step,
+        sight_walls,
+        step_blocked,
+    )
+    from tabletrail.events import types as events
+    from tabletrail.events.commands import (
+        Cell,
+        CloseDoor,
+        Command,
+        DropProne,
+        EndTurn,
+        Move,
+        OpenDoor,
+        StandUp,
+    )
+    from tabletrail.events.commands.rulings import GM_RULING
+    from tabletrail.events.errors import InputError
     from tabletrail.events.plugins import RulesetPlugin
+    from tabletrail.events.scenario import SIZES, Scenario
     from tabletrail.events.types import (
         BoardMarked,
         CheckRolled,
         Damaged,
+        Event,
+        Linked,
         Marked,
         Moved,
+        OrderChanged,
+        PassStarted,
         Placed,
         Refreshed,
+        RoundStarted,
+        RulingMade,
         Spent,
         StateChanged,
         Step,
+        TurnEnded,
+        TurnStarted,
+        Unlinked,
         Unmarked,
     )
