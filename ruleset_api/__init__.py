@@ -33,7 +33,7 @@ The names, by job:
 - the table view: `Awaited`, `Answer`, `Heading`
 - state machines: `Graph`, `register`, `TURN`
 - the engine's shared pieces a ruleset may ask: walls and doors on cell edges (`step_blocked`,
-  `refuse_step`, `path_blocked`, `reach_blocked`, `sight_walls`, `WALLS`, `doors_beside`,
+  `refuse_step`, `path_blocked`, `reach_blocked`, `sight_walls`, `WALLS`, `DOORS`, `doors_beside`,
   `part_of_move`), sight (`blockers`), the GM's rulings on cells (`forbidden`, `FORBID`, `TEST`,
   `GM_RULING`), geometry (`line`, `step_cost`, `hypot_cu`, `parse_cell`, `NEIGHBOURS`,
   `DIAGONAL_RULES`, `MANHATTAN`, `DIAGONALS`, `rise`, `waypoint`, `landing_height`, `half_down`),
@@ -145,6 +145,7 @@ _WHERE = {
     "blockers": "tabletrail.core.sight",
     "half_down": "tabletrail.core.units",
     "WALLS": "tabletrail.core.walls",
+    "DOORS": "tabletrail.core.walls",
     "path_blocked": "tabletrail.core.walls",
     "reach_blocked": "tabletrail.core.walls",
     "refuse_step": "tabletrail.core.walls",

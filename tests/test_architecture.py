@@ -166,6 +166,47 @@ def test_a_planted_reach_into_a_ruleset_is_named(tmp_path: Path) -> None:
     assert ruleset_reaches(tmp_path) == ["app/web/views.py:1: tabletrail.core.rulesets.round_meters.shared"]
 
 
+def reaches_past_the_api(root: Path) -> list[str]:
+    """Every import a ruleset makes of tabletrail other than the public API (tabletrail.ruleset_api),
+    its own package and its own vocabulary (events/commands/<its name>.py), as `file:line: module`:
+    the built-ins are written as a plug-in is, so what they need, a plug-in can have."""
+    packages = {"tabletrail", *FOLDERS.values(), RULESETS}
+    rulesets = {p.name for p in (root / "core" / "rulesets").glob("*") if p.is_dir()}
+    found = []
+    for _, path, package in _sources(root):
+        mine = _ruleset_of(package, rulesets)
+        if not mine:
+            continue
+        own = (f"{RULESETS}.{mine}", f"tabletrail.events.commands.{mine}", API)
+        for line, module in _imports(path, package, packages):
+            if module.startswith("tabletrail.") and not any(
+                module == o or module.startswith(o + ".") for o in own
+            ):
+                found.append(f"{path.relative_to(root).as_posix()}:{line}: {module}")
+    return sorted(found)
+
+
+def test_a_ruleset_imports_only_the_public_api() -> None:
+    found = reaches_past_the_api(ROOT)
+    assert not found, "a ruleset reaches past tabletrail.ruleset_api:\n" + "\n".join(found)
+
+
+def test_a_planted_reach_past_the_api_is_named(tmp_path: Path) -> None:
+    _plant(
+        tmp_path,
+        {
+            "core/rulesets/alpha/walk.py": "from tabletrail.core.walls import step_blocked\n"
+            "from tabletrail.ruleset_api import walk\n"
+            "from tabletrail.core.rulesets.alpha.shared import X\n"
+            "from tabletrail.events.commands.alpha import Hop\n",
+            "core/rulesets/alpha/shared.py": "X = 1\n",
+        },
+    )
+    assert reaches_past_the_api(tmp_path) == [
+        "core/rulesets/alpha/walk.py:1: tabletrail.core.walls"
+    ]
+
+
 def test_the_check_reads_every_source_folder() -> None:
     """A check that read nothing would pass: it must see the modules the direction is about."""
     seen = {(folder, p.relative_to(ROOT).as_posix(), pkg) for folder, p, pkg in _sources(ROOT)}

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tabletrail.core.presentation import Answer, Awaited, Heading
-from tabletrail.core.ruleset import Part
 from tabletrail.core.rulesets.ap_squares.shared import AREA, INVADING
 from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS, TRAJECTORY, trajectory
-from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.ruleset_api import Answer, Awaited, EncounterState, Fighter, Heading, Part
 
 # The occupant's answers to an invasion (rule invade), as the buttons say them.
 INVASION_ANSWERS = (("parry", "Parry"), ("block", "Body-block"), ("allow", "Let in"))

@@ -39,11 +39,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import DIAGONAL_RULES, EUCLIDEAN
-from tabletrail.core.movement import DIAGONALS
-from tabletrail.core.ruleset import ENGINE_TURN, Rule, Setting, Stat
 from tabletrail.core.rulesets.initiative_yards.actions import Actions
 from tabletrail.core.rulesets.initiative_yards.dragging import Dragging
 from tabletrail.core.rulesets.initiative_yards.falls import fall_damage
@@ -60,10 +55,22 @@ from tabletrail.core.rulesets.initiative_yards.shared import (
     hostile,
 )
 from tabletrail.core.rulesets.initiative_yards.table_view import TableView
-from tabletrail.core.units import fmt, plural
-from tabletrail.events import types as ev
-from tabletrail.events.errors import InputError
-from tabletrail.events.scenario import Scenario
+from tabletrail.ruleset_api import (
+    DIAGONAL_RULES,
+    DIAGONALS,
+    ENGINE_TURN,
+    EUCLIDEAN,
+    Batch,
+    Dice,
+    InputError,
+    Rule,
+    Scenario,
+    Setting,
+    Stat,
+    fmt,
+    plural,
+)
+from tabletrail.ruleset_api import events as ev
 
 __all__ = [
     "CLIMBABLE",

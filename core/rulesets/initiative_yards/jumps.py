@@ -12,18 +12,29 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import ALTERNATING, XY, Grid, Pos, line, show
-from tabletrail.core.movement import flat_step, rise
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.falls import Falls
 from tabletrail.core.rulesets.initiative_yards.walking import Walking, _Walk
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, half_down, to_cu
 from tabletrail.events.commands.initiative_yards import Leap, PullUp, Vault
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    ALTERNATING,
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Grid,
+    Pos,
+    Step,
+    flat_step,
+    fmt,
+    half_down,
+    handles,
+    line,
+    require,
+    rise,
+    show,
+    to_cu,
+)
 
 if TYPE_CHECKING:
     from tabletrail.core.rulesets.initiative_yards import InitiativeYards

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from tabletrail.core.presentation import Answer, Awaited
-from tabletrail.core.ruleset import Part
 from tabletrail.core.rulesets.initiative_yards.shared import STRIKING
-from tabletrail.core.state import EncounterState
+from tabletrail.ruleset_api import Answer, Awaited, EncounterState, Part
 
 
 class TableView(Part):

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from tabletrail.core.presentation import Awaited
-from tabletrail.core.ruleset import Part
 from tabletrail.core.rulesets.round_meters.shared import DELAYED, HELD
-from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.ruleset_api import Awaited, EncounterState, Fighter, Part
 
 
 class TableView(Part):

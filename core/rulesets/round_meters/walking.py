@@ -12,12 +12,6 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import end_alone, flat_step, path_cells, walk
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
 from tabletrail.core.rulesets.round_meters.shared import (
     DIFFICULT_FACTOR,
@@ -26,11 +20,25 @@ from tabletrail.core.rulesets.round_meters.shared import (
     SPRINT_METERS,
     SPRINTS,
 )
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt
-from tabletrail.events import types as ev
-from tabletrail.events.commands import Move
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Move,
+    Pos,
+    Refusal,
+    Step,
+    end_alone,
+    flat_step,
+    fmt,
+    handles,
+    path_cells,
+    show,
+    walk,
+)
+from tabletrail.ruleset_api import events as ev
 
 if TYPE_CHECKING:
     from tabletrail.core.rulesets.round_meters import RoundMeters

@@ -43,12 +43,6 @@ from __future__ import annotations
 from typing import Any
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import DIAGONAL_RULES, EVERY_1, show
-from tabletrail.core.movement import walk
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import Rule, Setting, Stat, handles
 from tabletrail.core.rulesets.speed_meters.falls import Falls, fall_quarters, fall_rolls
 from tabletrail.core.rulesets.speed_meters.forces import Forces
 from tabletrail.core.rulesets.speed_meters.modes import Modes
@@ -64,11 +58,31 @@ from tabletrail.core.rulesets.speed_meters.shared import (
 )
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.rulesets.speed_meters.table_view import TableView
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, plural
-from tabletrail.events import types as ev
-from tabletrail.events.commands import CloseDoor, Command, EndTurn, Move, OpenDoor
-from tabletrail.events.commands.rulings import GM_RULING
+from tabletrail.ruleset_api import (
+    DIAGONAL_RULES,
+    EVERY_1,
+    GM_RULING,
+    Batch,
+    CloseDoor,
+    Command,
+    Dice,
+    EncounterState,
+    EndTurn,
+    Fighter,
+    Move,
+    OpenDoor,
+    Refusal,
+    Rule,
+    Setting,
+    Stat,
+    fmt,
+    handles,
+    plural,
+    require,
+    show,
+    walk,
+)
+from tabletrail.ruleset_api import events as ev
 
 __all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", "swimmable", "water_bottom"]
 

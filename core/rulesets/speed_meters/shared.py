@@ -12,31 +12,39 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tabletrail.core import doors
-from tabletrail.core.batch import Batch
-from tabletrail.core.geometry import (
+from tabletrail.ruleset_api import (
     ALTERNATING,
+    CU,
+    DOORS,
     EUCLIDEAN,
     EVERY_1,
+    GM_RULING,
     MANHATTAN,
     NEIGHBOURS,
     XY,
+    Batch,
+    EncounterState,
+    Fighter,
+    Graph,
     Grid,
     Pos,
+    Refusal,
+    Ruleset,
+    Step,
+    doors_beside,
+    fmt,
     hypot_cu,
+    part_of_move,
+    path_cells,
+    plural,
+    register,
+    require,
     show,
+    step_blocked,
     step_cost,
+    to_cu,
 )
-from tabletrail.core.machines import Graph, register
-from tabletrail.core.movement import path_cells
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import Ruleset
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt, plural, to_cu
-from tabletrail.core.walls import step_blocked
-from tabletrail.events import types as ev
-from tabletrail.events.commands.rulings import GM_RULING
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import events as ev
 
 # --- the document's own numbers ---------------------------------------------------
 
@@ -509,7 +517,7 @@ class Shared(Ruleset):
         is this Movement going on with what is left (`movement_going_on`).
         """
         f = self.fighter(b.state, fid)
-        if left <= 0 or not doors.part_of_move(self, b.state) or not doors.doors_beside(b.state, fid):
+        if left <= 0 or not part_of_move(self, b.state) or not doors_beside(b.state, fid):
             return
         if self.mode(f) != "walking" or self.above_ground(b.state, f) != 0:
             return
@@ -562,14 +570,14 @@ class Shared(Ruleset):
         """stop: a door used on the way keeps the fighter's Movement going (it is not stopping)."""
         f = self.fighter(b.state, fid)
         mark = self.paused(b.state, f)
-        if mark is None or not doors.part_of_move(self, b.state):
+        if mark is None or not part_of_move(self, b.state):
             return
         b.emit(
             ev.Marked(
                 fighter=fid,
                 key=ON_THE_WAY,
                 value={**mark, **self._as_it_stands(b.state, f), "door": True},
-                rules=(self.rule("stop"), doors.DOORS),
+                rules=(self.rule("stop"), DOORS),
                 note=f"{what} on the way is not stopping: {fid}'s next walk goes on with the "
                 f"{fmt(int(mark['left']))} m left of this Movement",
             )

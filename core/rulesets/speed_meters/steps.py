@@ -11,9 +11,6 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
-from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import QuietSteps, flat_step
-from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets.speed_meters.shared import (
     JUMP_ACROSS,
     JUMP_UP,
@@ -21,9 +18,19 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     JudgeFn,
     swimmable,
 )
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    CU,
+    XY,
+    EncounterState,
+    Fighter,
+    Pos,
+    QuietSteps,
+    Refusal,
+    Step,
+    flat_step,
+    fmt,
+    show,
+)
 
 if TYPE_CHECKING:
     from tabletrail.core.rulesets.speed_meters import SpeedMeters

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from tabletrail.core.presentation import Answer, Awaited, Heading
-from tabletrail.core.ruleset import Part
 from tabletrail.core.rulesets.speed_meters.shared import BUMPS_PER_SKIP
-from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.ruleset_api import Answer, Awaited, EncounterState, Fighter, Heading, Part
 
 GLIDE = "glide"  # mark on a gliding fighter: [dx, dy], where the glide carries it
 
