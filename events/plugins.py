@@ -109,7 +109,7 @@ def read_entry_points(group: str = GROUP, path: list[str] | None = None) -> list
     seen: set[str] = set()
     for folder in sys.path if path is None else path:
         try:
-            names = sorted(os.listdir(folder or "."))
+            names = os.listdir(folder or ".")
         except OSError:  # not a folder (a zip file), or gone
             continue
         for dist in names:
@@ -123,9 +123,11 @@ def read_entry_points(group: str = GROUP, path: list[str] | None = None) -> list
             where = os.path.join(folder or ".", dist, "entry_points.txt")
             if not os.access(where, os.R_OK):  # most packages declare none: no exception each
                 continue
-            with open(where, encoding="utf-8") as f:
-                text = f.read()
-            found.extend(EntryPoint(n, v, package, version) for n, v in _group(text, group))
+            with open(where, "rb") as f:
+                data = f.read()
+            if f"[{group}]".encode() in data:  # most declare only console scripts: no parsing then
+                text = data.decode("utf-8")
+                found.extend(EntryPoint(n, v, package, version) for n, v in _group(text, group))
     return found
 
 
