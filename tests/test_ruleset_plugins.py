@@ -85,12 +85,17 @@ at = [3, 1]
 
 
 def install(
-    site: Path, vocabulary: str = VOCABULARY, *, name: str = "fakeplug", version: str = "1.2"
+    site: Path,
+    vocabulary: str = VOCABULARY,
+    *,
+    name: str = "fakeplug",
+    version: str = "1.2",
+    rules: str = RULES,
 ) -> Path:
     """A plug-in as pip leaves one: its modules and a dist-info folder naming its entry point."""
     site.mkdir(parents=True, exist_ok=True)
     (site / "fakeplug_vocab.py").write_text(textwrap.dedent(vocabulary), encoding="utf-8")
-    (site / "fakeplug_rules.py").write_text(textwrap.dedent(RULES), encoding="utf-8")
+    (site / "fakeplug_rules.py").write_text(textwrap.dedent(rules), encoding="utf-8")
     info = site / f"{name}-{version}.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(
@@ -165,6 +170,22 @@ def test_a_log_whose_plugin_is_missing_names_the_package_and_version_in_one_line
     said = missing.stderr.strip()
     assert "Traceback" not in said and len(said.splitlines()) == 1, said
     assert "'hop-example'" in said and "package fakeplug" in said and "rules 7" in said, said
+
+
+def test_verify_names_the_rules_version_that_decided_a_differing_batch(played: tuple[Path, Path]):
+    """A plug-in whose rules changed (a hop now costs 2): verify says which version decided the log."""
+    _, log = played
+    newer = install(
+        log.parent / "newer",
+        VOCABULARY.replace('rules_version="7"', 'rules_version="8"'),
+        version="1.3",
+        rules=RULES.replace("cost=100", "cost=200"),
+    )
+    verified = tabletrail("verify", log.name, site=newer, cwd=log.parent)
+    assert verified.returncode != 0
+    assert "decided under hop-example rules 7 of fakeplug 1.2; installed here: rules 8 of fakeplug 1.3" in (
+        verified.stdout
+    ), verified.stdout + verified.stderr
 
 
 def test_a_broken_plugin_is_one_warning_line_and_the_others_still_list(tmp_path: Path):
