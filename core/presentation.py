@@ -2,7 +2,7 @@
 
 A ruleset's facts live in marks only it knows the meaning of (a held action, a Strike awaiting
 its outcome, a drift). The table view asks the ruleset, through the hooks `Ruleset.awaited`,
-`Ruleset.heading` and `Ruleset.turn_words`, and draws what these plain records say: it never
+`Ruleset.heading`, `Ruleset.turn_words` and `Ruleset.card_words`, and draws what they say: it never
 imports a ruleset's marks, so a plug-in's reactions show like the built-ins'.
 """
 

@@ -234,6 +234,10 @@ class Part:
         """The fighter's turn in words where this family's marks say more than the turn machine."""
         return ""
 
+    def card_words(self, state: EncounterState, f: Fighter) -> list[str]:
+        """Lines this family adds to the fighter's card at the table ("braced against a push")."""
+        return []
+
 
 def _part_handler(part: type[Part], fn: Handler) -> Handler:
     """A part's handler called as the ruleset's: with the part the ruleset built, not the ruleset."""
@@ -571,6 +575,10 @@ class Ruleset:
     def heading(self, state: EncounterState, f: Fighter) -> Heading | None:
         """Where the fighter is carried without walking (a drift, a glide), for the board's arrow."""
         return next((h for p in self._parts.values() if (h := p.heading(state, f)) is not None), None)
+
+    def card_words(self, state: EncounterState, f: Fighter) -> list[str]:
+        """Lines the ruleset adds to a fighter's card at the table, after its states (every part's)."""
+        return [line for part in self._parts.values() for line in part.card_words(state, f)]
 
     def answer_verbs(self) -> frozenset[str]:
         """The verbs that only answer a reaction (`Part.answers` of every part)."""

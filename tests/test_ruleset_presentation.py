@@ -76,6 +76,14 @@ def test_a_reaction_of_no_fighter_is_the_gms_alone(monkeypatch: pytest.MonkeyPat
     assert gm["fighter"] is None and gm["side"] == "gm" and gm["prompt"] == "the GM decides"
 
 
+def test_a_rulesets_words_end_a_fighters_card(monkeypatch: pytest.MonkeyPatch):
+    enc = encounter(AP_SQUARES)
+    rs = get_ruleset("ap-squares")
+    monkeypatch.setattr(type(rs), "card_words", lambda self, state, f: [f"{f.id} is braced"])
+    card = views.card(enc.state, enc.state.fighter("bo"))
+    assert card["states"][-1] == "bo is braced"
+
+
 def test_a_turn_is_said_by_the_ruleset_else_by_the_turn_machine():
     enc = encounter(AP_SQUARES)
     rs = get_ruleset("ap-squares")

@@ -145,7 +145,7 @@ def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
     spent = spent_words(rs, f.spent)
     if spent:
         lines.append("spent " + ", ".join(spent))
-    return {"left": lines, "states": states_words(state, f)}
+    return {"left": lines, "states": states_words(state, f) + rs.card_words(state, f)}
 
 
 def states_words(state: EncounterState, f: Fighter) -> list[str]:
