@@ -37,8 +37,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             ) from None
     try:
         from tabletrail.web.server import serve
-    except ImportError as exc:  # the web extra is not installed
-        raise InputError(f"serve needs the web extra: pip install 'tabletrail[web]' ({exc})") from None
+    except ImportError as exc:  # a broken install
+        raise InputError(f"serve: the table view's packages are missing: reinstall ({exc})") from None
     if is_url(args.log):
         from tabletrail.web.hosted import serve_hosted
 
@@ -105,7 +105,7 @@ def cmd_invite(args: argparse.Namespace) -> int:
         try:
             print(qr_text(url), end="")
         except ImportError as exc:
-            raise InputError(f"--qr needs the web extra: pip install 'tabletrail[web]' ({exc})") from None
+            raise InputError(f"--qr: the QR code's package is missing: reinstall ({exc})") from None
     print(url)
     what = "to watch the table (it commands nothing)" if role == WATCHER else f"for {role}"
     print(

@@ -7,9 +7,10 @@ from typing import Any
 
 from tabletrail.core.doors import WORDS as DOOR_WORDS
 from tabletrail.core.machines import GRAPHS
+from tabletrail.core.movement import length_of
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState
+from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import CU, UNIT_RESOURCES, fmt, fmt_number, plural, unit_of  # noqa: F401  (re-exported)
 from tabletrail.core.walls import door_list
 from tabletrail.events import types as ev
@@ -238,7 +239,7 @@ def fighters(state: EncounterState) -> str:
     mark = marks(state)
     for f in state.fighters:
         states = " ".join(v for k, v in sorted(f.states.items()) if k != "turn") or "-"
-        spent = ", ".join(spent_text(w, k, v) for k, v in sorted(f.spent.items()) if v) or "-"
+        spent = ", ".join(_spent(w, rs, state, f)) or "-"
         facts = "; ".join(short(w.mark(f.id, k, v)) for k, v in sorted(f.marks.items()))
         rows.append(
             (
@@ -257,6 +258,16 @@ def fighters(state: EncounterState) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     table = "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows)
     return f"{head}\n{table}" + (f"\nlinks: {links}" if links else "") + f"\nunits: {rs.unit}"
+
+
+def _spent(w: Words, rs: Ruleset, state: EncounterState, f: Fighter) -> list[str]:
+    """`movement 2 m of 8 m`, `2 AP`: what a fighter spent as its document counts it, and of what."""
+    out = []
+    for k, v in sorted(rs.spent_counted(state, f).items()):
+        if v or f.used(k):
+            allowed = rs.allowed(state, f, k)
+            out.append(spent_text(w, k, v) + (f" of {w.measure(k, allowed)}" if allowed is not None else ""))
+    return out
 
 
 def spent_text(w: Words, resource: str, value: int) -> str:
@@ -402,6 +413,8 @@ def _action(w: Words, fid: str, v: dict[str, Any]) -> str:
 
 def _rotation(w: Words, fid: str, v: dict[str, Any]) -> str:
     turn = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(v["direction"], v["direction"])
+    if not v.get("back"):  # waiting to enter its first square: no tile travelled from yet
+        return f"{fid} is rotating {turn} about {w.cell(v['pivot'])}, waiting at {w.cell(v['at'])}"
     return (
         f"{fid} has rotated {turn} about {w.cell(v['pivot'])} to {w.cell(v['at'])}: "
         f"it may not turn back to {w.cell(v['back'])} until it does something else"
@@ -497,6 +510,8 @@ LINKS = {
 def _describe(w: Words, event: Event) -> str:
     name = type(event).__struct_config__.tag  # type: ignore[attr-defined]
     if isinstance(event, Spent):
+        if event.amount < 0 and event.resource == "movement":  # a grant: a Sprint's, the GM's
+            return f"{event.fighter} gains {w.amount(event.resource, -event.amount)} of Movement"
         verb = "spends" if event.amount >= 0 else "gets back"
         return f"{event.fighter} {verb} {w.amount(event.resource, abs(event.amount))}"
     if isinstance(event, Refreshed):
@@ -598,7 +613,7 @@ def _and(items: list[str]) -> str:
 
 def _moved(w: Words, event: Moved) -> str:
     """`ari moved 2,1 (1 m), 3,1 (1 m): 2 m of 6 m`, and why it stopped; costs in the budget's unit."""
-    used = w.progress(event.resource, sum(s.cost for s in event.steps), event.budget)
+    used = w.progress(event.resource, length_of(event.steps), event.budget)  # exact, rounded once
     stop = f"; stopped: {event.stopped}" if event.stopped else ""
     if not event.steps:  # a forced move stopped before its first step: what it meant, what stopped it
         return f"{event.fighter} did not move: {used}{stop}"

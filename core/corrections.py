@@ -26,7 +26,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-RULES_VERSION = "0.2"  # the rules of this tabletrail; raise it with each correction appended below
+RULES_VERSION = "0.3"  # the rules of this tabletrail; raise it with each correction appended below
 FIRST = "0.1"  # a log that records no version was decided under this
 
 
@@ -220,6 +220,35 @@ CORRECTIONS: tuple[Correction, ...] = (
         ("speed-meters/glide", "speed-meters/occupancy"),
         "a glide's leg at turn start has passed allies in the air, stopped before an enemy and never "
         "ended on anyone"),
+    # issue 36, item 12: diagonal=euclidean (initiative-yards' default, round-meters' too; a setting of
+    # every ruleset). A log decided before it records each diagonal at 1.41 (2.82 crawled) and a
+    # budget spent as the sum of those roundings; `replay` folds it as recorded.
+    Correction("0.3", "2026-12-03T08:25", "", (),
+        (
+            "initiative-yards/move",
+            "initiative-yards/crawl",
+            "initiative-yards/drag",
+            "initiative-yards/leap",
+            "initiative-yards/vault",
+            "initiative-yards/climb",
+            "initiative-yards/engaged-actions",
+            "round-meters/round-budget",
+            "round-meters/difficult",
+            "round-meters/move-free",
+            "ap-squares/walk",
+            "ap-squares/crawl",
+            "ap-squares/zero-g-crawl",
+            "ap-squares/invade",
+            "speed-meters/movement",
+            "speed-meters/rough",
+            "speed-meters/jump",
+            "speed-meters/maneuver",
+            "speed-meters/stop",
+        ),
+        "a euclidean path has measured the exact sum of its steps (a diagonal √2, crawled or through "
+        "difficult ground 2·√2 = 2.83), held against the budget exactly and rounded once, not each "
+        "diagonal rounded to 1.41 first (three diagonals 4.24, not 4.23; 17 on Initiative 24 are 24.04 yd)",
+        ("moved", "refused", "spent")),
 )
 # fmt: on
 

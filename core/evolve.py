@@ -21,7 +21,7 @@ from typing import Any
 from msgspec.structs import replace
 from tabletrail.core.geometry import Grid
 from tabletrail.core.state import EncounterState, Fighter, Turn
-from tabletrail.core.units import to_cu
+from tabletrail.core.units import root2_cu, to_cu
 from tabletrail.events import types as ev
 
 
@@ -58,6 +58,7 @@ def initial_state(started: ev.EncounterStarted) -> EncounterState:
 
 
 _cost = attrgetter("cost")
+_root2 = attrgetter("root2")
 
 
 # Facts about one fighter: each returns the fighter as the fact leaves it (the same one if unchanged).
@@ -214,7 +215,31 @@ def _walked(s: EncounterState, e: ev.Moved) -> EncounterState:
         if not e.stopped:
             raise ValueError(f"a move of {e.fighter} with no steps must say what stopped it")
         return s
-    return _on_fighter(_moved, s, e)
+    root2 = sum(map(_root2, e.steps))
+    if not root2:  # whole centi-units: the recorded costs add up
+        return _on_fighter(_moved, s, e)
+    # Steps with a √2 part (exact euclidean lengths): the exact sums are kept (EncounterState.roots)
+    # and the spent amount is their total rounded once; each recorded cost is rounded, for display.
+    f = s.fighter(e.fighter)
+    if f is None:
+        raise KeyError(f"no fighter {e.fighter!r}")
+    whole, before = s.used_exact(f, e.resource)
+    whole += sum(map(_cost, e.steps)) - sum(root2_cu(step.root2) for step in e.steps)
+    spent = {**f.spent, e.resource: whole + root2_cu(before + root2)}
+    roots = {**s.roots, f.id: {**s.roots.get(f.id, {}), e.resource: before + root2}}
+    moved = replace(f, pos=e.steps[-1].to, spent=spent)
+    return replace(s.with_fighter(moved), roots=roots)
+
+
+def _refreshed_roots(s: EncounterState, e: ev.Refreshed) -> EncounterState:
+    """Refreshed, and the √2 parts of the budgets that start over gone with them."""
+    s = _on_fighter(_refreshed, s, e)
+    kept = s.roots.get(e.fighter)
+    if not kept or kept.keys().isdisjoint(e.resources):
+        return s
+    left = {k: v for k, v in kept.items() if k not in e.resources}
+    others = {k: v for k, v in s.roots.items() if k != e.fighter}
+    return replace(s, roots={**others, e.fighter: left} if left else others)
 
 
 # The fold of each event type, one call for the board's dispatch (projections/timeline.py): a
@@ -222,6 +247,7 @@ def _walked(s: EncounterState, e: ev.Moved) -> EncounterState:
 APPLY: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
     **{kind: partial(_on_fighter, change) for kind, change in FIGHTER.items()},
     ev.Moved: _walked,
+    ev.Refreshed: _refreshed_roots,
     **BOARD,
 }
 

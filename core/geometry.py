@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from math import isqrt
 from typing import Any
 
-from tabletrail.core.units import CU, to_cu
+from tabletrail.core.units import CU, root2_cu, to_cu
 from tabletrail.core.walls import Edges
 from tabletrail.events.scenario import CellKind, Scenario
 
@@ -22,7 +22,9 @@ XY = tuple[int, int]
 # Diagonal rules, a setting of every ruleset.
 EVERY_1 = "every-1"  # a diagonal step costs 1, like a straight one
 ALTERNATING = "alternating"  # diagonals cost 1, 2, 1, 2… within one move
-EUCLIDEAN = "euclidean"  # true length between cell centres, to 0.01
+# true length between cell centres: a diagonal is √2, kept exact along a path (a count of √2 parts,
+# core/units.py) and rounded once, to 0.01, for display: three diagonals 4.24, not 3 x 1.41 = 4.23
+EUCLIDEAN = "euclidean"
 MANHATTAN = "manhattan"  # a diagonal step costs 2
 DIAGONAL_RULES = (EVERY_1, ALTERNATING, EUCLIDEAN, MANHATTAN)
 
@@ -176,21 +178,30 @@ def hypot_cu(dx_cu: int, dy_cu: int, dz_cu: int = 0) -> int:
 
 
 def step_cost(rule: str, dx: int, dy: int, parity: int) -> tuple[int, int]:
-    """Cost of one horizontal king's step under a diagonal rule, and the new parity.
+    """Cost of one horizontal king's step under a diagonal rule (rounded to 0.01), and the new parity.
 
     parity counts the diagonals taken so far in this move (alternating rule).
     """
+    whole, root2, parity = step_length(rule, dx, dy, parity)
+    return whole + root2_cu(root2), parity
+
+
+def step_length(rule: str, dx: int, dy: int, parity: int) -> tuple[int, int, int]:
+    """One horizontal king's step under a diagonal rule, exact: (whole, √2 part, new parity).
+
+    Only a euclidean diagonal has a √2 part (CU·√2); every other step is whole centi-units.
+    """
     if dx and dy:
         if rule == EVERY_1:
-            return CU, parity + 1
+            return CU, 0, parity + 1
         if rule == ALTERNATING:
-            return (2 * CU if parity % 2 else CU), parity + 1
+            return (2 * CU if parity % 2 else CU), 0, parity + 1
         if rule == EUCLIDEAN:
-            return hypot_cu(CU, CU), parity + 1
+            return 0, CU, parity + 1
         if rule == MANHATTAN:
-            return 2 * CU, parity + 1
+            return 2 * CU, 0, parity + 1
         raise ValueError(f"unknown diagonal rule {rule!r}")
-    return (CU if dx or dy else 0), parity
+    return (CU if dx or dy else 0), 0, parity
 
 
 def distance(rule: str, a: XY | Pos, b: XY | Pos) -> int:

@@ -10,16 +10,16 @@ A refusal anywhere drops the whole command: nothing is appended.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.cell_rulings import forbidden, test_required
 from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import ALTERNATING, XY, Grid, Pos, expand, show, step_cost
+from tabletrail.core.geometry import ALTERNATING, EUCLIDEAN, XY, Grid, Pos, expand, show, step_length
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt
+from tabletrail.core.units import fmt, fmt_exact, root2_cu, rounded, sign
 from tabletrail.core.walls import refuse_step
 from tabletrail.events.types import Marked, Moved, Step
 
@@ -88,6 +88,11 @@ def walk(
     parity: the diagonals already taken by the move this command goes on with, when the ruleset
     keeps that itself (a Movement going on past a door); ignored when carry_diagonals applies.
 
+    Lengths are exact: a step with a √2 part (a euclidean diagonal, Step.root2) adds that part,
+    the move's length is held against the budget in integers (units.sign) and rounded once for
+    the refusal's words and the Moved event's budget. With carry_diagonals the budget's exact
+    remainder counts too (the √2 part already spent of `resource`, EncounterState.roots).
+
     GM rulings on cells apply to every ruleset here: a forbidden cell refuses the
     move, a cell that needs a test stops the move there when the test fails (pass
     `dice` so the test can be rolled). So do walls and shut doors on cell edges: a
@@ -95,17 +100,20 @@ def walk(
     """
     pending: list[Step] = []
     taken: list[Step] = []
-    left = budget
     f = b.state.fighter(fighter_id)
     assert f is not None
     carried = carry_diagonals and b.state.settings.get("diagonal") == ALTERNATING
     parity = int(f.marks.get(DIAGONALS, 0)) if carried else parity
     cited = set(rules)
+    # The budget left, exact: a budget shared by several commands is what its exact spent amount
+    # leaves (core/units.py), so splitting a euclidean move never rounds any of it away.
+    left_whole, left_root2 = exact_left(b.state, f, budget, resource, carry_diagonals)
+    left = budget  # the same, rounded once: what the Moved events record
 
     def flush(stopped: str = "") -> None:
-        nonlocal left
+        nonlocal left, left_whole, left_root2
         if pending:
-            cost = sum(s.cost for s in pending)
+            whole, root2 = exact_length(pending)
             b.emit(
                 Moved(
                     fighter=fighter_id,
@@ -116,12 +124,14 @@ def walk(
                     rules=tuple(sorted(cited)),
                 )
             )
-            left -= cost
+            left_whole, left_root2 = left_whole - whole, left_root2 - root2
+            left = rounded(left_whole, left_root2)
             taken.extend(pending)
             pending.clear()
 
     here = f.pos
-    spent = 0
+    spent_whole = spent_root2 = 0  # this command's steps so far, exact
+    start_whole, start_root2 = left_whole, left_root2
     for cell in cells:
         # tabletrail/walls: walls and shut doors on the edges (and what shuts the way round a wall)
         refuse_step(b.state, here, cell, what, way=(policy, fighter_id, cells[-1], left))
@@ -129,11 +139,15 @@ def walk(
         if ruling:
             raise Refusal(ruling[2], f"the GM ruled {show(cell)} can't be crossed: {ruling[3]}")
         step = policy.price(b.state, f, here, cell, parity)
-        spent += step.cost
-        if spent > budget:
+        if step.root2:
+            spent_whole += step.cost - root2_cu(step.root2)
+            spent_root2 += step.root2
+        else:
+            spent_whole += step.cost
+        if sign(spent_whole - start_whole, spent_root2 - start_root2) > 0:  # exact, in integers
             raise Refusal(
                 budget_rule,
-                f"{what} costs {fmt(spent)} {policy.unit} by {show(cell)}, "
+                f"{what} costs {fmt_exact(spent_whole, spent_root2, budget)} {policy.unit} by {show(cell)}, "
                 f"but only {fmt(budget)} {policy.unit} are left",
             )
         parity = step.parity
@@ -163,6 +177,19 @@ def walk(
     assert f is not None
     policy.can_end(b.state, f)
     return taken, ""
+
+
+def exact_left(
+    state: EncounterState, f: Fighter, budget: int, resource: str, shared: bool
+) -> tuple[int, int]:
+    """A move's budget, exact (whole, √2 part): `budget` itself, or when the budget is shared by
+    several commands (`shared`), what the exact amount already spent of `resource` leaves of it.
+
+    `budget` is counted from the rounded spent amount (Fighter.spent); the exact one (with its √2
+    part, EncounterState.roots) differs from it by less than half a centi-unit, put back here."""
+    exact = shared and state.settings.get("diagonal") == EUCLIDEAN  # as the reachable area counts it
+    root2 = state.root2(f.id, resource) if exact else 0
+    return budget + root2_cu(root2), -root2
 
 
 def _carry_diagonals(b: Batch, fighter_id: str, parity: int, rule: str) -> None:
@@ -247,17 +274,37 @@ def flat_step(
     dx, dy = to[0] - frm[0], to[1] - frm[1]
     if max(abs(dx), abs(dy)) != 1:
         raise ValueError(f"{show(frm)} to {show(to)} is not one step")
-    cost, parity = step_cost(diagonal, dx, dy, parity)
+    whole, root2, parity = step_length(diagonal, dx, dy, parity)
     z = grid.top[to[1]][to[0]]
     kind = grid.kind(*to)
+    # The multiplier applies to the exact length, then it is rounded: a crawled euclidean diagonal is
+    # 2·√2 = 2.83, not 2 x 1.41 (the √2 part is kept, so the path is rounded once, core/units.py).
     return Step(
         to=(to[0], to[1], z),
-        cost=cost * terrain_factor,
+        cost=rounded(whole * terrain_factor, root2 * terrain_factor),
         terrain=kind.terrain,
         diagonal=bool(dx and dy),
         parity=parity,
         mode=mode,
+        root2=root2 * terrain_factor,
     )
+
+
+def exact_length(steps: Iterable[Step]) -> tuple[int, int]:
+    """The exact length of steps: (whole, √2 part) in centi-units (core/units.py)."""
+    whole = root2 = 0
+    for s in steps:
+        if s.root2:
+            whole += s.cost - root2_cu(s.root2)
+            root2 += s.root2
+        else:
+            whole += s.cost
+    return whole, root2
+
+
+def length_of(steps: Iterable[Step]) -> int:
+    """What steps cost, their exact length rounded once (three euclidean diagonals: 4.24)."""
+    return rounded(*exact_length(steps))
 
 
 def rise(frm: Pos, to: Pos) -> int:

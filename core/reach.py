@@ -32,12 +32,13 @@ from typing import Any
 
 from msgspec.structs import replace
 from tabletrail.core.cell_rulings import TEST, forbidden_cells
-from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY, Pos
+from tabletrail.core.geometry import ALTERNATING, EUCLIDEAN, NEIGHBOURS, XY, Pos
 from tabletrail.core.movement import DIAGONALS, StepPolicy
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import ARRAY_CELLS, REFUSED, UNKNOWN, StepTable, quiet, table_for
+from tabletrail.core.step_table import ARRAY_CELLS, REFUSED, UNKNOWN, Scale, StepTable, quiet, table_for
+from tabletrail.core.units import root2_cu
 from tabletrail.core.walls import step_blocked
 from tabletrail.events.types import Step
 
@@ -105,15 +106,21 @@ def reach(
     if budget <= 0:
         return Reach(f.id, f.pos, 0, {}, unit=policy.unit)
     budget += extra
+    # Exact lengths (diagonal=euclidean): the budget is held exactly, less the √2 part already spent
+    # of it when moves share it, as `walk` holds it; searches count lengths as Scale keys.
+    spent_root2 = rs.move_root2(state, f) if state.settings.get("diagonal") == EUCLIDEAN else 0
+    exact_budget = (budget + root2_cu(spent_root2), -spent_root2)
 
     # The shortcut (see _search) needs the fighter to start on its cell's surface.
     on_surface = f.pos[2] == state.grid.top[f.pos[1]][f.pos[0]]
     # A budget that carries the alternating count over commands (movement.DIAGONALS) may start on
     # an odd diagonal: only `_search` starts from there (the kept tables start even).
     parity = int(f.marks.get(DIAGONALS, 0)) & 1 if state.settings.get("diagonal") == ALTERNATING else 0
-    if shortcut and on_surface and table and not parity:
+    scale = Scale.of(state)
+    if shortcut and on_surface and table and not parity and scale.safe(budget, spent_root2):
         kept = table_for(state, f, policy)
         if kept is not None and kept.usable:
+            limit = scale.exact(*exact_budget)
             # The compiled search reads kept prices only; an edge that stops a step is asked in the
             # table search's loop (step_blocked), so a map with walls or doors keeps that search.
             compiled = not _steps_walled(state) and state.grid.width * state.grid.height <= ARRAY_CELLS
@@ -121,17 +128,26 @@ def reach(
                 from tabletrail.core.reach_arrays import array_reach  # numpy and scipy: only when asked
 
                 area = array_reach(
-                    state, f, policy, budget, kept, lambda: _table_reach(state, f, policy, budget, kept)
+                    state,
+                    f,
+                    policy,
+                    budget,
+                    kept,
+                    lambda: _table_reach(state, f, policy, budget, kept, limit, scale),
+                    limit,
+                    scale,
                 )
             else:
-                area = _table_reach(state, f, policy, budget, kept)
+                area = _table_reach(state, f, policy, budget, kept, limit, scale)
             if area is not None:
                 return area
-    found = (
-        _search(state, f, policy, budget, shortcut=True, parity=parity) if shortcut and on_surface else None
-    )
+    scale = Scale.safe_for(state, budget, spent_root2)  # any budget: keys as wide as it needs
+    limit = scale.exact(*exact_budget)
+    found = None
+    if shortcut and on_surface:
+        found = _search(state, f, policy, limit, scale, shortcut=True, parity=parity)
     if found is None:
-        found = _search(state, f, policy, budget, shortcut=False, parity=parity)
+        found = _search(state, f, policy, limit, scale, shortcut=False, parity=parity)
     best, came, stops = found
 
     costs: dict[XY, int] = {}
@@ -142,7 +158,7 @@ def reach(
             continue
         if not _may_end(state, f, policy.can_end, node[0], node[1], node[2]):
             continue
-        costs[cell] = best[node]
+        costs[cell] = scale.cu(best[node])
         ends[cell] = node
     events = frozenset(cell for cell, node in ends.items() if node in stops)
     return Reach(f.id, f.pos, budget, costs, events, ends, came, policy.unit)
@@ -165,9 +181,18 @@ def _may_end(state: EncounterState, f: Fighter, can_end: Callable[..., None], x:
 
 
 def _search(
-    state: EncounterState, f: Fighter, policy: StepPolicy, budget: int, *, shortcut: bool, parity: int = 0
+    state: EncounterState,
+    f: Fighter,
+    policy: StepPolicy,
+    budget: int,
+    scale: Scale,
+    *,
+    shortcut: bool,
+    parity: int = 0,
 ) -> tuple[dict[_Node, int], dict[_Node, tuple[_Node, Step]], set[_Node]] | None:
     """Dijkstra from the fighter's position; every step priced by the policy, never above the budget.
+
+    Costs and the budget are `scale` keys: exact lengths as integers (core/step_table.py).
 
     Returns the cheapest cost of every node found, how each was reached, and the
     nodes the search may not leave. With `shortcut`, a step into a cell already
@@ -186,6 +211,7 @@ def _search(
     price = policy.price
     eventful = policy.eventful
     walled = _steps_walled(state)
+    key = scale.key
 
     start: _Node = (f.pos[0], f.pos[1], f.pos[2], parity)
     best: dict[_Node, int] = {start: 0}
@@ -219,7 +245,7 @@ def _search(
                 continue  # the rules forbid this step
             if shortcut and (step.to[2] != top[ty][tx] or (keep_parity and step.parity != counted)):
                 return None
-            total = cost + step.cost
+            total = cost + key(step)
             if total > budget:
                 continue
             nxt = (tx, ty, step.to[2], step.parity & 1 if keep_parity else 0)
@@ -236,9 +262,18 @@ def _search(
 
 
 def _table_reach(
-    state: EncounterState, f: Fighter, policy: StepPolicy, budget: int, table: StepTable
+    state: EncounterState,
+    f: Fighter,
+    policy: StepPolicy,
+    budget: int,
+    table: StepTable,
+    limit: int,
+    scale: Scale,
 ) -> Reach | None:
     """`_search` with the shortcut, then the end-of-move filter, reading kept prices and verdicts.
+
+    Kept prices are `scale` keys (exact lengths as integers, core/step_table.py); `limit` is the
+    budget as one, `budget` the one the answer reports.
 
     The same answer as the search that prices every step, node for node: nodes are
     numbered (x * height + y) * 2 + parity class and the heap holds cost * nodes +
@@ -328,13 +363,13 @@ def _table_reach(
                 if step.to[2] != top[ty][tx] or step.parity != parity + step.diagonal:
                     table.usable = False
                     return None
-                c = step.cost
+                c = scale.key(step)
                 if flag & _OCCUPIED:
                     live[edge] = step
                 else:
                     table.keep(edge, c, step)  # the node's steps are rebuilt with the price next time
             total = cost + c
-            if total > budget or total >= best.get(nxt, total + 1):
+            if total > limit or total >= best.get(nxt, total + 1):
                 continue
             best[nxt] = total
             came[nxt] = edge
@@ -365,7 +400,7 @@ def _table_reach(
             if ok is None:
                 ok = table.judge(cell, _may_end(state, f, policy.can_end, x, y, top[y][x]))
         if ok:
-            costs[(x, y)] = best[n]
+            costs[(x, y)] = scale.cu(best[n])
             ends[(x, y)] = n
             if n in stops:
                 events.append((x, y))

@@ -44,7 +44,7 @@ from tabletrail.core.movement import StepPolicy
 from tabletrail.core.reach import Reach, _as_counted, _may_end, _Node, _Nodes
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import MOST_LIVE, StepTable
+from tabletrail.core.step_table import MOST_LIVE, Scale, StepTable
 from tabletrail.events.types import Step
 
 FILL = 256  # more unknown steps than this at a start the step-by-step search never priced: it prices them
@@ -116,8 +116,14 @@ def array_reach(
     budget: int,
     table: StepTable,
     fill: Callable[[], Reach | None],
+    limit: int,
+    scale: Scale,
 ) -> Reach | None:
     """The table search's answer from the compiled search; None when the table turns out unusable.
+
+    Prices and `limit` (the budget) are `scale` keys, exact lengths as integers (core/step_table.py):
+    under diagonal=euclidean too, every sum the compiled search makes is an integer a float holds
+    exactly (core/reach.py keeps larger budgets off this search), so it orders as `_search` does.
 
     `fill` is the step-by-step table search. At a start it never ran from, when the kept
     prices lack more than FILL steps (or pricing them takes more than FILL_ROUNDS
@@ -139,14 +145,14 @@ def array_reach(
     if len(table.live) > MOST_LIVE:
         table.live.clear()
     remembered = table.live
-    weight, known, stop, live = _overlay(state, f, table, a, start, occupants)
+    weight, known, stop, live = _overlay(state, f, table, a, start, occupants, scale)
     price = policy.price
     filled: Reach | None = None
     rounds = 0
     while True:
         graph = csr_matrix((weight, a.target, a.indptr), shape=(nodes, nodes), copy=False)
-        dist = dijkstra(graph, directed=True, indices=start, limit=budget)
-        reached = np.flatnonzero(dist <= budget)
+        dist = dijkstra(graph, directed=True, indices=start, limit=limit)
+        reached = np.flatnonzero(dist <= limit)
         left = reached[~stop[reached]]
         edges = (left[:, None] * 8 + _EIGHT).ravel()
         missing = edges[~known[edges]]
@@ -158,7 +164,7 @@ def array_reach(
             filled = fill()
             if filled is None:
                 return None
-            weight, known, stop, live = _overlay(state, f, table, a, start, occupants)
+            weight, known, stop, live = _overlay(state, f, table, a, start, occupants, scale)
             continue
         if rounds > MOST_ROUNDS:  # a winding map keeps finding steps: the exact search, step by step
             return filled if filled is not None else fill()
@@ -182,17 +188,20 @@ def array_reach(
             if step.to[2] != top[ty][tx] or step.parity != p + step.diagonal:
                 table.usable = False  # as the table search gives up: the caller prices every step
                 return None
-            weight[edge] = step.cost
+            price_key = scale.key(step)
+            weight[edge] = price_key
             if who is not None:
                 live[edge] = step
                 remembered[edge] = (who, step)
             else:
-                table.keep(edge, step.cost, step)
-            total = dist[u] + step.cost
-            shorter = shorter or (total <= budget and total < dist[a.target[edge]])
+                table.keep(edge, price_key, step)
+            total = dist[u] + price_key
+            shorter = shorter or (total <= limit and total < dist[a.target[edge]])
         if not shorter:
             break
-    return _answer(state, f, policy, budget, table, a, dist, weight, stop, start, occupants.keys(), live)
+    return _answer(
+        state, f, policy, (budget, limit, scale), table, a, dist, weight, stop, start, occupants.keys(), live
+    )
 
 
 def _overlay(
@@ -202,6 +211,7 @@ def _overlay(
     a: StepArrays,
     start: int,
     occupants: dict[XY, tuple[Fighter, ...]],
+    scale: Scale,
 ) -> tuple[Any, Any, Any, dict[int, Step]]:
     """This call's copy of the kept prices with the board laid over them: (weight, known, stop, live).
 
@@ -234,7 +244,7 @@ def _overlay(
                         if who is not None and seen is not None and seen[0] == who:
                             known[edge] = True  # priced before for these very fighters
                             if seen[1] is not None:
-                                weight[edge] = seen[1].cost
+                                weight[edge] = scale.key(seen[1])
                                 live[edge] = seen[1]
                             else:
                                 weight[edge] = np.inf
@@ -248,7 +258,7 @@ def _answer(
     state: EncounterState,
     f: Fighter,
     policy: StepPolicy,
-    budget: int,
+    budgets: tuple[int, int, Scale],
     table: StepTable,
     a: StepArrays,
     dist: Any,
@@ -258,10 +268,13 @@ def _answer(
     occupied: Any,
     live: dict[int, Step],
 ) -> Reach:
-    """The end-of-move filter (kept verdicts for empty cells, live for occupied ones) and the Reach."""
+    """The end-of-move filter (kept verdicts for empty cells, live for occupied ones) and the Reach.
+
+    `budgets`: the budget reported, the same as a key, and the scale of the keys."""
+    budget, limit, scale = budgets
     height, top = a.height, state.grid.top
     cheapest = dist.reshape(-1, 2).min(axis=1) if a.keep_parity else dist[0::2]
-    cells = np.flatnonzero(cheapest <= budget)
+    cells = np.flatnonzero(cheapest <= limit)
     cells = cells[cells != start >> 1]
     verdict = a.verdict[cells]
     cell_xy = a.cells
@@ -280,11 +293,14 @@ def _answer(
     cells = cells[verdict > 0]
     found = cheapest[cells]
     order = np.argsort(found, kind="stable")
-    cells, found = cells[order].tolist(), found[order].astype(np.int64).tolist()
+    keys = found[order].astype(np.int64)
+    if scale.whole != 1:  # keys back to centi-units, rounded once
+        keys = (keys + scale.whole // 2) // scale.whole
+    cells, found = cells[order].tolist(), keys.tolist()
     costs = dict(zip(map(cell_xy.__getitem__, cells), found, strict=True))
     tested = {(c[0], c[1]) for c in state.marks.get(TEST, ())}
     events = frozenset(c for c in tested if c in costs)
-    trail = _Trail(a, top, dist, weight, stop, start, budget, live, table.step)
+    trail = _Trail(a, top, dist, weight, stop, start, limit, live, table.step)
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
 
 

@@ -589,6 +589,22 @@ class Ruleset:
         said = next((w for p in self._parts.values() if (w := p.turn_words(f))), "")
         return said or TURN_WORDS.get(f.state("turn", ""), "")
 
+    def spent_counted(self, state: EncounterState, f: Fighter) -> dict[str, int]:
+        """What the fighter has spent, as its document counts it, for people: by default the budgets
+        as the state keeps them (a ruleset whose grants are kept as negative spending says otherwise)."""
+        return dict(f.spent)
+
+    def allowed(self, state: EncounterState, f: Fighter, resource: str) -> int | None:
+        """What the fighter may spend of `resource` in all, where its document counts spending
+        against such a total (round-meters: the round's Movement, Sprints included); else None."""
+        return None
+
+    def move_root2(self, state: EncounterState, f: Fighter) -> int:
+        """The √2 part of what is already spent of that budget, when several moves share it and
+        lengths are exact (core/units.py): the reachable area holds a move against the exact
+        remainder, as `walk(carry_diagonals=True)` does. 0: each move's budget starts afresh."""
+        return 0
+
     def budget_unit(self, state: EncounterState, f: Fighter) -> str:
         """What that budget counts (m, yd, AP): the fighter's walking policy's unit, else the ruleset's."""
         policy = self.walker(state, f)

@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 from tabletrail.core.geometry import Grid, Pos
+from tabletrail.core.units import root2_cu
 from tabletrail.events.scenario import Scenario
 
 
@@ -59,6 +60,12 @@ class EncounterState(msgspec.Struct, frozen=True, gc=False):
     dice: int = 0  # seeded dice drawn so far: the dice state lives in the encounter
     marks: dict[str, Any] = {}  # encounter-wide facts (gravity regions, area effects)
     doors: dict[str, str] = {}  # door name ("5,2|6,2") -> open, closed or locked (core/walls.py)
+    # fighter -> budget name -> the √2 part (centi-units) of what its `spent` holds, where a path
+    # was measured exactly (diagonal=euclidean): spent is that exact amount rounded once, and the
+    # exact amount is spent - round(root2·√2) + root2·√2 (core/units.py). A budget several moves
+    # share is held against its exact remainder, never against a sum of roundings. Kept beside the
+    # fighters, not on them: the board view (a fighter as it is written) stays what it was.
+    roots: dict[str, dict[str, int]] = {}
 
     @property
     def ruleset(self) -> str:
@@ -83,6 +90,15 @@ class EncounterState(msgspec.Struct, frozen=True, gc=False):
 
     def at(self, x: int, y: int) -> list[Fighter]:
         return [f for f in self.fighters if f.pos[0] == x and f.pos[1] == y]
+
+    def root2(self, fighter_id: str, resource: str) -> int:
+        """The √2 part of what a fighter spent of a budget (0: what `spent` holds is exact)."""
+        return self.roots.get(fighter_id, {}).get(resource, 0)
+
+    def used_exact(self, f: Fighter, resource: str) -> tuple[int, int]:
+        """What a fighter spent of a budget, exact: (whole, √2 part) in centi-units (core/units.py)."""
+        root2 = self.root2(f.id, resource)
+        return f.used(resource) - root2_cu(root2), root2
 
     def linked(self, kind: str, fighter_id: str) -> list[str]:
         """The fighters linked to this one by a relation (engaged with, grabbing…)."""

@@ -28,13 +28,62 @@ search runs): `keep`, `refuse` and `judge` write both forms, so neither goes sta
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from math import isqrt
+from typing import Any, NamedTuple
 
-from tabletrail.core.geometry import Grid
+from tabletrail.core.geometry import EUCLIDEAN, Grid
 from tabletrail.core.movement import QuietSteps
 from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import root2_cu
 from tabletrail.events.types import Step
 
+# Exact lengths in a search (diagonal=euclidean: whole + √2 parts, core/units.py) are counted as one
+# integer key, whole·S + root2·R with R = round(√2·S): keys add exactly, and they order lengths as the
+# lengths themselves are ordered (equal keys: equal lengths) while every √2 part compared stays
+# below safe(S) (|whole + root2·√2| >= 1 / (|whole| + |root2|·√2) when not 0, and R is off by at
+# most 1/2). Kept prices use TABLE_SCALE, so the compiled search's float sums stay exact integers.
+TABLE_SCALE = 1 << 32
+
+
+class Scale(NamedTuple):
+    """How a search counts exact lengths as integer keys: (1, 0) where no step has a √2 part."""
+
+    whole: int
+    root2: int
+
+    @classmethod
+    def of(cls, state: EncounterState, whole: int = TABLE_SCALE) -> Scale:
+        if state.settings.get("diagonal") != EUCLIDEAN:
+            return PLAIN
+        return cls(whole, (isqrt(2 * whole * whole * 4) + 1) // 2)
+
+    @classmethod
+    def safe_for(cls, state: EncounterState, budget: int, root2: int) -> Scale:
+        """A scale exact for a search of this budget (and √2 part already spent)."""
+        bound = budget + 2 * abs(root2) + SAFE_MARGIN
+        return cls.of(state, 1 << max(32, 2 * bound.bit_length() + 2))
+
+    def safe(self, budget: int, root2: int) -> bool:
+        """Are keys at this scale exact for a search within `budget` (√2 part `root2` spent)?"""
+        return self is PLAIN or 2 * (budget + 2 * abs(root2) + SAFE_MARGIN) ** 2 < self.whole
+
+    def key(self, step: Step) -> int:
+        if not step.root2:
+            return step.cost * self.whole
+        return (step.cost - root2_cu(step.root2)) * self.whole + step.root2 * self.root2
+
+    def exact(self, whole: int, root2: int) -> int:
+        return whole * self.whole + root2 * self.root2
+
+    def cu(self, key: int) -> int:
+        """A key back in centi-units, rounded once."""
+        return key if self.whole == 1 else (key + self.whole // 2) // self.whole
+
+
+PLAIN = Scale(1, 0)
+# What one step may add to the √2 part of a path the search compares with the budget (a diagonal
+# adds 100 walked, 200 crawled or through difficult ground): only √2 parts bound a key's exactness.
+SAFE_MARGIN = 10_000
 REFUSED = -1  # a step the rules forbid whatever the occupancy
 UNKNOWN = -2  # a step not priced yet (or only into an occupied cell)
 KEPT = 32  # tables kept per grid (fighters x settings in play); the oldest goes first
@@ -44,7 +93,8 @@ ARRAY_CELLS = 40_000  # maps up to this many cells get flat arrays (8 steps x 2 
 
 
 class StepTable:
-    """Known step prices of one policy on one map: `cost[edge]` (REFUSED or centi-units), `step[edge]`.
+    """Known step prices of one policy on one map: `cost[edge]` (REFUSED or a `Scale` key at
+    TABLE_SCALE: centi-units where no step has a √2 part), `step[edge]`.
 
     An edge is `node * 8 + direction` where node = (x * height + y) * 2 + parity class
     and direction indexes `geometry.NEIGHBOURS`. `ends[x * height + y]` is whether a move

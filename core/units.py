@@ -53,6 +53,53 @@ def root_cu(units_squared: int) -> int:
     return (doubled + 1) // 2
 
 
+# --- exact lengths: a + b·√2 centi-units ------------------------------------------------------
+#
+# Under diagonal=euclidean a diagonal step is √2 cells long. A path's length is kept exact as a
+# whole part and a count of √2 centi-units (a walked diagonal: 0 + 100·√2; crawled: 0 + 200·√2),
+# compared with a budget exactly in integers, and rounded once, for display and for the log. A
+# priced Step records its cost rounded to 0.01 and its √2 part (`Step.root2`): its exact length
+# is `cost - root2_cu(root2) + root2·√2`.
+
+
+def root2_cu(b: int) -> int:
+    """b·√2 rounded to the nearest centi-unit (b·√2 is never halfway for b != 0): 100 -> 141, 300 -> 424."""
+    if b < 0:
+        return -root2_cu(-b)
+    return (isqrt(8 * b * b) + 1) // 2
+
+
+def exact_of(cost: int, root2: int) -> tuple[int, int]:
+    """The exact length (whole, √2 part) of a value recorded as its rounding `cost` and its √2 part."""
+    return cost - root2_cu(root2), root2
+
+
+def rounded(whole: int, root2: int) -> int:
+    """whole + root2·√2, rounded once to the centi-unit."""
+    return whole + root2_cu(root2)
+
+
+def sign(whole: int, root2: int) -> int:
+    """The sign of whole + root2·√2, decided in integers (squares compared, never a float)."""
+    if root2 == 0 or (whole >= 0) == (root2 >= 0):
+        return (whole > 0) - (whole < 0) or (root2 > 0) - (root2 < 0)
+    # opposite signs: |whole| against |root2|·√2, squared
+    bigger = whole * whole - 2 * root2 * root2
+    return (1 if whole > 0 else -1) if bigger > 0 else (1 if root2 > 0 else -1)
+
+
+def fmt_exact(whole: int, root2: int, beside: int | None = None) -> str:
+    """An exact length for people, to 0.01; to 0.0001 when that is needed to tell it from `beside`
+    (a path of 24.003 yd is not within a budget of 24: '24.0032', not '24')."""
+    shown = rounded(whole, root2)
+    if beside is None or shown != beside or root2 == 0:
+        return fmt(shown)
+    fine = whole * CU + root2_cu(root2 * CU)  # ten-thousandths
+    sign_ = "-" if fine < 0 else ""
+    whole_part, frac = divmod(abs(fine), CU * CU)
+    return f"{sign_}{whole_part}.{frac:04d}".rstrip("0").rstrip(".")
+
+
 def half_down(cu: int) -> int:
     """Half a length, rounding down to the centi-unit (never grants extra movement)."""
     return cu // 2

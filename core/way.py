@@ -28,6 +28,7 @@ from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.step_table import Scale
 from tabletrail.core.units import CU, fmt
 from tabletrail.core.walls import WALLS, step_blocked
 
@@ -109,8 +110,14 @@ def _search(
     state: EncounterState, f: Fighter, policy: Any, target: XY, budget: int, *, bounded: bool
 ) -> Way | None:
     """Dijkstra over (x, y, diagonal parity, stops passed); bounded: within the budget, and the way
-    with the fewest stops wins; unbounded: the first way found (the cheapest), MOST_NODES at most."""
+    with the fewest stops wins; unbounded: the first way found (the cheapest), MOST_NODES at most.
+
+    Lengths are exact (a euclidean diagonal is √2): costs are `Scale` keys (core/step_table.py),
+    rounded once for the Way."""
     grid = state.grid
+    scale = Scale.safe_for(state, budget, 0)
+    whole, key_of = scale.whole, scale.key
+    limit = budget * whole
     edges = grid.edges
     walled = edges is not None and edges.steps
     width, height, top = grid.width, grid.height, grid.top
@@ -121,9 +128,9 @@ def _search(
 
     def ahead(x: int, y: int) -> int:
         """What is left at least: a step a cell (the search heads for the target first)."""
-        return max(abs(tx0 - x), abs(ty0 - y)) * CU
+        return max(abs(tx0 - x), abs(ty0 - y)) * CU * whole
 
-    if bounded and ahead(*start[:2]) > budget:
+    if bounded and ahead(*start[:2]) > limit:
         return None  # not a step of it fits: the budget is the cause, named by the search past it
     best: dict[tuple[int, int, int, int], int] = {start: 0}
     came: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int], Stop | None]] = {}
@@ -166,12 +173,12 @@ def _search(
             step_parity = parity + 1 if dx and dy else parity
             try:
                 step = policy.price(state, f, (x, y, top[y][x]), (tx, ty), parity)
-                price, step_parity = step.cost, step.parity
+                price, step_parity = key_of(step), step.parity
             except Refusal as exc:
-                price = CU
+                price = CU * whole
                 stop = stop or Stop((tx, ty), exc.rule, exc.reason)
             total = cost + price
-            if bounded and total > budget:
+            if bounded and total > limit:
                 continue
             more = passed + (stop is not None)
             if more > MOST_STOPS:
@@ -196,7 +203,12 @@ def _search(
             stops.append(stop)
         node = before
     return Way(
-        (f.pos[0], f.pos[1]), tuple(reversed(cells)), cost, budget, tuple(reversed(stops)), policy.unit
+        (f.pos[0], f.pos[1]),
+        tuple(reversed(cells)),
+        scale.cu(cost),
+        budget,
+        tuple(reversed(stops)),
+        policy.unit,
     )
 
 

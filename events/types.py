@@ -74,6 +74,10 @@ class Step(msgspec.Struct, frozen=True, gc=False, array_like=True):
     diagonal: bool = False
     parity: int = 0  # diagonals taken so far in this move (alternating 1-2-1)
     mode: str = ""
+    # The √2 part of the step's length in centi-units (diagonal=euclidean: 100 a diagonal walked, 200
+    # crawled); then `cost` is that length rounded to 0.01 and the exact one is
+    # cost - round(root2·√2) + root2·√2 (core/units.py). 0: cost is exact.
+    root2: int = 0
 
 
 class Moved(Event, tag="moved"):

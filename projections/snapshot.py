@@ -42,9 +42,10 @@ from tabletrail.events.digest import blake2b
 from tabletrail.events.types import SCHEMA_VERSION, CommandIssued
 from tabletrail.projections.timeline import Timeline
 
-FORMAT = 3  # raise when Snapshot or EncounterState changes shape: older snapshots are then ignored
+FORMAT = 4  # raise when Snapshot or EncounterState changes shape: older snapshots are then ignored
 # 2: the stored bytes start with a checksum of the rest (issue 13: a cache is checked before it is trusted)
 # 3: the board keeps the doors' states (issue 19)
+# 4: the board keeps the √2 part of what each fighter spent (issue 36: exact euclidean lengths)
 _SUM = 16  # bytes of the blake2b checksum in front of a snapshot
 
 V = TypeVar("V")

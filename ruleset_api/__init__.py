@@ -29,6 +29,8 @@ The names, by job:
   `XY`, `Pos`, `show`, `distance`, `EVERY_1`, `ALTERNATING`, `EUCLIDEAN`
 - shared mechanics: `difficult` (difficult terrain), `forced_move` and `away` (a push), `fall`
   (falling, landing prone), prone through `Ruleset.posture_rules` (the engine's POSTURE machine)
+  and crawling (`is_prone`, `crawl_factor`, `CRAWL_FACTOR`); exact lengths (`exact_length`,
+  `length_of`, `step_length`, `root2_cu`, `rounded`, `sign`, `fmt_exact`)
 - numbers: `CU`, `to_cu`, `fmt`, `plural`
 - the table view: `Awaited`, `Answer`, `Heading`
 - state machines: `Graph`, `register`, `TURN`
@@ -112,6 +114,16 @@ _WHERE = {
     "Heading": "tabletrail.core.presentation",
     "Graph": "tabletrail.core.machines",
     "register": "tabletrail.core.machines",
+    "CRAWL_FACTOR": "tabletrail.core.crawling",
+    "crawl_factor": "tabletrail.core.crawling",
+    "is_prone": "tabletrail.core.crawling",
+    "step_length": "tabletrail.core.geometry",
+    "exact_length": "tabletrail.core.movement",
+    "length_of": "tabletrail.core.movement",
+    "fmt_exact": "tabletrail.core.units",
+    "root2_cu": "tabletrail.core.units",
+    "rounded": "tabletrail.core.units",
+    "sign": "tabletrail.core.units",
     "Event": "tabletrail.events.types",
     "Linked": "tabletrail.events.types",
     "Unlinked": "tabletrail.events.types",
@@ -181,6 +193,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # the same names, for type checkers and editors
     from tabletrail.core.batch import Batch
     from tabletrail.core.cell_rulings import FORBID, TEST, forbidden
+    from tabletrail.core.crawling import CRAWL_FACTOR, crawl_factor, is_prone
     from tabletrail.core.dice import Dice, check
     from tabletrail.core.doors import doors_beside, part_of_move
     from tabletrail.core.falling import fall, landing_height
@@ -200,6 +213,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
         parse_cell,
         show,
         step_cost,
+        step_length,
     )
     from tabletrail.core.machines import TURN, Graph, register
     from tabletrail.core.mechanics import away, difficult, forced_move
@@ -208,7 +222,9 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
         QuietSteps,
         StepPolicy,
         end_alone,
+        exact_length,
         flat_step,
+        length_of,
         path_cells,
         rise,
         walk,
@@ -230,7 +246,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     )
     from tabletrail.core.sight import blockers
     from tabletrail.core.state import EncounterState, Fighter
-    from tabletrail.core.units import CU, fmt, half_down, plural, to_cu
+    from tabletrail.core.units import CU, fmt, fmt_exact, half_down, plural, root2_cu, rounded, sign, to_cu
     from tabletrail.core.walls import (
         WALLS,
         path_blocked,

@@ -6,12 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient  # noqa: E402
 from support_bundle import ROOT
 from tabletrail import bundle
 from tabletrail.cli import main
-
-pytest.importorskip("starlette", reason="the web extra is not installed")
-from starlette.testclient import TestClient  # noqa: E402
 from tabletrail.web.server import create_app  # noqa: E402
 from test_web_support import bearer, invite  # noqa: E402
 

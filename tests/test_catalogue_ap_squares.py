@@ -81,4 +81,4 @@ def test_whatif_a_setting_both_ways_prices_in_ap_and_names_the_value_in_force(
     assert "ari spends 1 AP  [ap-squares/crawl]" in out and "100 AP" not in out
     assert main(["whatif", str(log), "--set", "diagonal=euclidean"]) == 0
     out = capsys.readouterr().out
-    assert "ari moved 2,2 (2.82 AP): 2.82 AP of 9 AP" in out  # crawl: 2 AP a square, x 1.41 diagonal
+    assert "ari moved 2,2 (2.83 AP): 2.83 AP of 9 AP" in out  # crawl: 2 AP a square, x √2, rounded once

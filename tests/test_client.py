@@ -17,11 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("uvicorn", reason="the web extra's uvicorn is not installed")
-
-from tabletrail.cli import main  # noqa: E402
-from tabletrail.client import ClientError, Table, read_stream  # noqa: E402
+from tabletrail.cli import main
+from tabletrail.client import ClientError, Table, read_stream
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"

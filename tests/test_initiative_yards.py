@@ -207,7 +207,11 @@ def test_crawling_more_than_half_the_initiative_is_refused():
 
 def test_crawling_diagonally_doubles_the_euclidean_step():
     enc = prone_arena()
-    assert moved(do(enc, "move a 2,2")).steps[0].cost == 2 * 141
+    # crawl: "every yard crawled costs 2" on the exact length: 2·√2 = 2.83, doubled then rounded once
+    # (issue 36, item 9a: not the diagonal rounded to 1.41, then doubled to 2.82)
+    step = moved(do(enc, "move a 2,2")).steps[0]
+    assert (step.cost, step.root2) == (283, 2 * CU)
+    assert enc.state.fighter("a").used("movement") == 283
 
 
 # --- climb: "spend movement as they move vertically just like horizontally" --------------

@@ -99,7 +99,7 @@ def test_the_checks_themselves_catch_what_they_look_for():
         (ev.Spent(fighter="ari", resource="actions", amount=1), "ari spends 1 action"),
         (ev.Spent(fighter="ari", resource="actions", amount=2), "ari spends 2 actions"),
         (ev.Spent(fighter="ari", resource="forced", amount=150), "ari spends 1.5 m of forced movement"),
-        (ev.Spent(fighter="ari", resource="movement", amount=-200), "ari gets back 2 m"),
+        (ev.Spent(fighter="ari", resource="movement", amount=-200), "ari gains 2 m of Movement"),
         (
             ev.Marked(
                 fighter="mara",

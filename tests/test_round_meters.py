@@ -290,7 +290,7 @@ def test_a_diagonal_into_difficult_terrain_costs_twice_its_length():
     enc = encounter(arena())
     do(enc, "move ari 2,1")
     m = of_type(do(enc, "move ari 3,2"), Moved)[0]
-    assert [s.cost for s in m.steps] == [2 * 141]
+    assert [s.cost for s in m.steps] == [283]  # 2·√2 m, doubled exactly and rounded once (not 2 x 1.41)
 
 
 def test_difficult_terrain_runs_the_movement_out_sooner():

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import uvicorn
 from tabletrail.core.reach import reach, reachable
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.units import fmt
@@ -39,7 +40,6 @@ WAIT_MS = 10_000  # the longest any single step may take before the test fails
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
-uvicorn = pytest.importorskip("uvicorn", reason="the web extra's uvicorn is not installed")
 expect = sync_api.expect
 
 

@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import uvicorn
 from tabletrail.web.server import create_app
 from test_web_e2e import ARGS, CHROMIUM, Running, token
 from test_web_e2e_phone import PHONE, SHOTS, TABLET, gate_log, touch_page
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
-uvicorn = pytest.importorskip("uvicorn", reason="the web extra's uvicorn is not installed")
 expect = sync_api.expect
 
 FINGER = 44  # CSS px

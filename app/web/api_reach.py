@@ -9,10 +9,12 @@ from typing import Any
 from starlette.responses import Response
 from tabletrail.core.decide import decide
 from tabletrail.core.geometry import NEIGHBOURS, XY
+from tabletrail.core.movement import exact_length
 from tabletrail.core.reach import Reach, reach, waypoints
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.units import rounded
 from tabletrail.syntax import parse
 from tabletrail.web import views
 from tabletrail.web.answers import Blocked, Further, ReachArea, Tree
@@ -63,6 +65,7 @@ def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
     index: dict[Any, int] = {}
     steps: list[list[int]] = []
     depth: list[int] = []
+    exact: list[tuple[int, int]] = []  # each step's running length, exact (core/units.py)
     ends: dict[str, int] = {}
     came = area.came
     for cell in cells:
@@ -77,7 +80,10 @@ def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
             node = before
         parent = index.get(node, -1)
         for n, step in reversed(chain):
-            total = (steps[parent][2] if parent >= 0 else 0) + step.cost
+            whole, root2 = exact[parent] if parent >= 0 else (0, 0)
+            more_whole, more_root2 = exact_length((step,))
+            exact.append((whole + more_whole, root2 + more_root2))
+            total = rounded(*exact[-1])  # the exact running length, rounded once
             index[n] = len(steps)
             steps.append([step.to[0], step.to[1], total, parent])
             depth.append(depth[parent] + 1 if parent >= 0 else 1)

@@ -87,7 +87,7 @@ def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
         "size": f.size,
         "states": dict(f.states),
         "spent": dict(f.spent),
-        "spent_text": spent_words(rs, f.spent),
+        "spent_text": spent_words(rs, rs.spent_counted(state, f)),
         "move_unit": rs.budget_unit(state, f),
         "move_left": (left := rs.move_budget(state, f)),
         "move_left_text": f"{fmt(left)} {rs.budget_unit(state, f)}",
@@ -142,7 +142,7 @@ def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
     more, what = rs.further_budget(state, f)
     if more > 0 and what:
         lines.append(f"{what}: {w.measure('movement', more)} more")
-    spent = spent_words(rs, f.spent)
+    spent = spent_words(rs, rs.spent_counted(state, f))
     if spent:
         lines.append("spent " + ", ".join(spent))
     return {"left": lines, "states": states_words(state, f) + rs.card_words(state, f)}

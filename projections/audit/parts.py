@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 from tabletrail.core.cell_rulings import FORBID, TEST, exempted
+from tabletrail.core.movement import length_of
 from tabletrail.core.ruleset import ENGINE_RULE_WORDS, Ruleset
 from tabletrail.core.rulings import LENGTH_RESOURCES
 from tabletrail.core.state import EncounterState
@@ -56,7 +57,7 @@ def moves(
         total = 0
         steps = []
         for n, s in enumerate(e.steps, start=1):
-            total += s.cost
+            total = length_of(e.steps[:n])  # the exact running length, rounded once (1.41, 2.83, 4.24)
             steps.append(
                 {
                     "n": n,
@@ -136,7 +137,7 @@ def fighter_card(rs: Ruleset, state: EncounterState | None, fid: str) -> dict[st
     return {
         "pos": list(f.pos),
         "states": {k: v for k, v in sorted(f.states.items())},
-        "spent": dict(sorted(f.spent.items())),
+        "spent": dict(sorted(rs.spent_counted(state, f).items())),  # as its document counts it
         "damage": f.damage,
         "marks": plain(f.marks),
         "move_left": rs.move_budget(state, f),

@@ -144,8 +144,9 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             "circle a pivot square at the starting distance, clockwise or counter-clockwise, never turning "
             "back; each square entered costs movement as usual",
             "path squares are those whose distance best matches the radius (setting rotate_distance); "
-            "the ban on turning back lasts until the character does something else, a new cycle or "
-            "not (setting rotate_back_new_cycle)",
+            "the ban on turning back lasts until the character does something else (an occupant's "
+            "parry, body-block or leave to enter is not that), a new cycle or not (setting "
+            "rotate_back_new_cycle)",
         ),
         Rule(
             "zero-g-drift",

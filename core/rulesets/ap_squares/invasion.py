@@ -225,9 +225,14 @@ class Invasion(Walking):
             walk(b, policy, invader.id, [cell], budget=self.ap_left(b.state, invader.id),
                  budget_rule=policy.rule, rules=(policy.rule, rule), resource="ap",
                  what=f"the {policy.mode}", dice=dice)  # fmt: skip
+            self.let_in(b, invader, cell)
             return
         self.kept_out(b, invader, cell, policy.price(b.state, invader, invader.pos, cell, parity).cost,
                       policy.mode)  # fmt: skip
+
+    def let_in(self, b: Batch, before: Fighter, cell: XY) -> None:
+        """invade: the invader (as it stood waiting, `before`) has entered `cell`; a move it was
+        part of may go on (rotate-about keeps its rotation)."""
 
     def kept_out(self, b: Batch, invader: Fighter, cell: XY, wasted: int, mode: str) -> None:
         """invade: "the invading character simply wastes the movement AP" and "may not make another

@@ -11,6 +11,7 @@ from functools import cmp_to_key
 from typing import Any
 
 from tabletrail.core.rulesets.ap_squares.invasion import Invasion
+from tabletrail.core.rulesets.ap_squares.shared import INVADING
 from tabletrail.core.rulesets.ap_squares.zero_g import ap
 from tabletrail.events.commands.ap_squares import RotateAbout
 from tabletrail.ruleset_api import (
@@ -66,7 +67,7 @@ class RotatingAbout(Invasion):
         # "never allows a character to change directions and return to the tile they immediately
         # travelled from": not even by splitting the rotation into two commands.
         last = self.last_rotation(b.state, f)
-        if last and last["pivot"] == list(pivot) and last["direction"] != cmd.direction:
+        if last and last["pivot"] == list(pivot) and last["direction"] != cmd.direction and last["back"]:
             back = tuple(last["back"])
             require(
                 cells[0] != back,
@@ -88,7 +89,31 @@ class RotatingAbout(Invasion):
         assert now is not None
         path = [here, *cells]
         at = (now.pos[0], now.pos[1])
-        if at != here and at in path:
+        if (
+            at == here
+            and INVADING in now.marks
+            and not (last and last["pivot"] == list(pivot) and last["direction"] == cmd.direction)
+        ):
+            # invade: the rotation waits before its first square; once let in, it will have come
+            # from here (let_in). Until then there is no tile it travelled from.
+            b.emit(
+                ev.Marked(
+                    fighter=f.id,
+                    key=ROTATION,
+                    value={
+                        "pivot": list(pivot),
+                        "direction": cmd.direction,
+                        "back": None,
+                        "at": list(at),
+                        "spent": now.used("ap"),
+                        "round": b.state.turn.round,
+                    },
+                    rules=(rule,),
+                    note=f"{f.id} starts rotating {turn} about {show(pivot)}, waiting to enter "
+                    f"{show(cells[0])}",
+                )
+            )
+        elif at != here and at in path:
             b.emit(
                 ev.Marked(
                     fighter=f.id,
@@ -172,8 +197,37 @@ class RotatingAbout(Invasion):
         travelled from" (and going on round is the square invade forbids this cycle)."""
         last = self.last_rotation(b.state, invader)
         super().kept_out(b, invader, cell, wasted, mode)
-        if last is not None:
+        if last is not None and last["back"]:  # kept out of its first square: it travelled from nowhere
             self.keep_rotation(b, invader.id, last, f"body-blocked out of {show(cell)}")
+
+    def let_in(self, b: Batch, before: Fighter, cell: XY) -> None:
+        """rotate-about: a rotation that waited for the occupant's answer and was let in (a parry
+        "still enters", or allowed) goes on round into `cell`: that is not doing something else, so
+        it may not turn back to the square it waited on."""
+        last = self.last_rotation(b.state, before)
+        super().let_in(b, before, cell)
+        now = self.fighter(b.state, before.id)
+        if last is None or (now.pos[0], now.pos[1]) != cell:
+            return
+        back = [before.pos[0], before.pos[1]]
+        b.emit(
+            ev.Marked(
+                fighter=before.id,
+                key=ROTATION,
+                value={
+                    **last,
+                    "back": back,
+                    "at": [cell[0], cell[1]],
+                    "spent": now.used("ap"),
+                    "round": b.state.turn.round,
+                },  # fmt: skip
+                rules=(self.rule("rotate-about"),),
+                note=f"let into {show(cell)}, {before.id} goes on rotating "
+                f"{'clockwise' if last['direction'] == 'cw' else 'counter-clockwise'} about "
+                f"{show(tuple(last['pivot']))}: it may not turn back to {show(tuple(back))} until it does "
+                "something else",
+            )
+        )
 
 
 def rotate_path(measure: str, start: XY, pivot: XY, clockwise: bool, squares: int) -> list[XY]:

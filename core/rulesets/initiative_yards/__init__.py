@@ -10,7 +10,9 @@ draws on that one budget, so a move may be split around the turn's non-move acti
 prone-stand). A prone fighter's drag crawls at 2 a yard on the halved move (setting
 prone_drag). The moves the document calls attempts end in an Initiative check, whose
 number the table enters (`roll=N`) or the seeded dice draw; a failure has its
-consequence in the same batch.
+consequence in the same batch. A fall stops the walk where the faller lands,
+prone; it keeps what is left of its movement to crawl on with (setting
+fall_rest: the text, unlike its slippery rule, never takes it).
 
 Map conventions: stairs and ladders are climbed by walking (climb); any cell higher than
 the fighter stands (a `ledge` cell, a roof's edge, the rim of a gap it fell into) is
@@ -49,6 +51,7 @@ from tabletrail.core.rulesets.initiative_yards.shared import (
     DRAGGING,
     ENGAGED,
     ENGAGED_ACTIONS,
+    FELL,
     OBJECT,
     SLIP_CHECKED,
     STRIKING,
@@ -135,8 +138,9 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "fall",
             "fall straight down, land prone, 1 damage per whole yard fallen past own height "
             "(1.5 yd tall, 4 yd fall: 2 damage)",
-            "walking off an edge more than step_height down steps off and falls, ending the move "
-            "(setting step_off)",
+            "walking off an edge more than step_height down steps off and falls (setting step_off); "
+            "the walk stops where the faller lands, prone, and it keeps what is left of its movement, "
+            "to crawl on with: unlike its slippery rule, the text never takes it (setting fall_rest)",
         ),
         Rule(
             "drag",
@@ -174,7 +178,8 @@ class InitiativeYards(Jumps, Dragging, Actions):
             EUCLIDEAN,
             "cost of a diagonal step: every-1, alternating (1, 2, 1, 2... counted over "
             "the whole move action, across its commands), "
-            "euclidean, manhattan",
+            "euclidean (√2, exact: a path's length is the exact sum of its steps, a crawled diagonal "
+            "2·√2 = 2.83, held against the move action exactly and rounded once), manhattan",
             DIAGONAL_RULES,
             "initiative-yards/move",
         ),
@@ -258,9 +263,21 @@ class InitiativeYards(Jumps, Dragging, Actions):
             "step_off",
             "fall",
             "walking off an edge more than step_height down (a roof, a ledge, a crate, into a gap): "
-            "'fall' steps off and falls straight down by the fall rule, ending the move; 'refuse' it, so "
-            "only stairs and ladders lead down (house default: the document is silent)",
+            "'fall' steps off and falls straight down by the fall rule (the walk stops there; what is "
+            "left of the movement is as fall_rest says); 'refuse' it, so only stairs and ladders lead "
+            "down (house default: the document is silent)",
             ("fall", "refuse"),
+            "initiative-yards/fall",
+        ),
+        Setting(
+            "fall_rest",
+            "keep",
+            "what is left of the move action after a fall (a step off an edge, a failed jump-and-pull, "
+            "a missed leap): 'keep' (house default: the document says a faller 'falls strait down and "
+            "drops prone', and unlike slippery ground never that it loses the rest of its movement; "
+            "the faller may crawl on with it at 2 a yard) or 'lost' (the fall ends the move action, as "
+            "a slip does)",
+            ("keep", "lost"),
             "initiative-yards/fall",
         ),
         Setting(
@@ -318,7 +335,7 @@ class InitiativeYards(Jumps, Dragging, Actions):
                 f"{plural(per, 'non-move action')}",
             )
         )
-        for key in (DRAGGING, SLIP_CHECKED, DIAGONALS):
+        for key in (DRAGGING, SLIP_CHECKED, FELL, DIAGONALS):
             self.unmark(b, f, key, self.rule("move"), "a new move action")
         if STRIKING in f.marks:  # engage-break: a Strike is resolved before its striker's next turn
             self.unmark(

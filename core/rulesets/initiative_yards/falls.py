@@ -7,7 +7,8 @@ here only to keep the ruleset readable; `InitiativeYards` inherits it.
 from __future__ import annotations
 
 from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
-from tabletrail.ruleset_api import CU, XY, Batch, Pos, fall, fmt
+from tabletrail.core.rulesets.initiative_yards.shared import FELL
+from tabletrail.ruleset_api import CU, XY, Batch, Pos, fall, fmt, show
 from tabletrail.ruleset_api import events as ev
 
 
@@ -56,4 +57,36 @@ class Falls(Engagement):
                     f"{fmt(height)} yd: {damage} damage (1 per whole yard)",
                 )
             )
+        self.rest_after_fall(b, fighter_id, cell)
         return "; ".join(x for x in (said, self.arrived(b, fighter_id, frm)) if x)
+
+    def rest_after_fall(self, b: Batch, fighter_id: str, cell: XY) -> None:
+        """fall: "falls strait down and drops prone", and no more: unlike slippery ground, the text
+        never takes the rest of the movement, so by default the faller keeps it, to crawl on with
+        (setting fall_rest = keep); a table that rules it lost sets fall_rest = lost."""
+        if b.state.settings["fall_rest"] != "lost":
+            return
+        f = self.fighter(b.state, fighter_id)
+        lost = self.left(b.state, f)
+        if not lost:
+            return
+        rule = self.rule("fall")
+        b.emit(
+            ev.Spent(
+                fighter=fighter_id,
+                resource="movement",
+                amount=lost,
+                rules=(rule,),
+                note=f"the fall ends the move action: the rest of the movement, {fmt(lost)} yd, is lost "
+                "(fall_rest = lost)",
+            )
+        )
+        b.emit(
+            ev.Marked(
+                fighter=fighter_id,
+                key=FELL,
+                value=[cell[0], cell[1]],
+                rules=(rule,),
+                note=f"{fighter_id} fell at {show(cell)}: no more movement this turn (fall_rest = lost)",
+            )
+        )

@@ -25,6 +25,7 @@ from tabletrail.ruleset_api import (
     Grid,
     Pos,
     Step,
+    exact_length,
     flat_step,
     fmt,
     half_down,
@@ -32,7 +33,9 @@ from tabletrail.ruleset_api import (
     line,
     require,
     rise,
+    rounded,
     show,
+    sign,
     to_cu,
 )
 
@@ -108,8 +111,9 @@ class Jumps(Walking, Falls):
         require(not grid.has(f.pos[0], f.pos[1], "gap"), rule, f"{f.id} is in the gap: leap from its edge")
         over = line((f.pos[0], f.pos[1]), land)[:-1]
         require(bool(over), rule, f"no gap lies between {show(f.pos)} and {show(land)} to leap")
-        width, parity, here = 0, 0, f.pos
+        parity, here = 0, f.pos
         level = to_cu(b.state.settings["step_height"])
+        spans: list[Step] = []
         for c in over:
             require(
                 in_gap(grid, c, f.pos[2], level),
@@ -117,12 +121,16 @@ class Jumps(Walking, Falls):
                 f"{show(c)} on the way is not part of the gap: land there first",
             )
             step = flat_step(grid, here, c, parity, diagonal=b.state.settings["diagonal"])
-            width, parity, here = width + step.cost, step.parity, step.to
+            spans.append(step)
+            parity, here = step.parity, step.to
         # leap: "half the fighter's maximum movement"; drag: a move while dragging is at "half their
         # maximum movement", so a leap in a dragging move action is at most a quarter of Initiative.
+        # The gap is measured exactly (a euclidean diagonal is √2) and compared in integers.
         most = self.max_move(b.state, f)
+        whole, root2 = exact_length(spans)
+        width = rounded(whole, root2)
         require(
-            2 * width <= most,
+            sign(2 * whole - most, 2 * root2) <= 0,
             rule,
             f"gap {fmt(width)} yd > half of max movement {fmt(half_down(most))} yd",
         )
@@ -248,7 +256,7 @@ class _PullUp(_Walk):
         # ledge: "they spend movement moving vertically equal to the height of the ledge": the height
         # only, so a pull-up from a corner is no diagonal paid for: the alternating count stays.
         paid = parity if state.settings["diagonal"] == ALTERNATING else step.parity
-        step = replace(step, cost=rise(frm, step.to), parity=paid)
+        step = replace(step, cost=rise(frm, step.to), parity=paid, root2=0)
         self.keep_within(state, f, step)
         return step
 

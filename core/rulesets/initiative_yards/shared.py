@@ -9,6 +9,7 @@ themselves live in the sibling modules.
 from __future__ import annotations
 
 from tabletrail.ruleset_api import (
+    CRAWL_FACTOR,  # noqa: F401  (re-exported) crawl: a yard crawled costs 2
     CU,
     XY,
     Batch,
@@ -28,11 +29,11 @@ from tabletrail.ruleset_api import (
 ENGAGED = "engaged"  # the Linked kind of an engaged pair, and the ENGAGEMENT state
 OBJECT = "object"  # a fighter entry with this tag is a movable object, not a fighter
 ENGAGED_ACTIONS = ("strike", "command", "manifest")  # engaged-actions: all an engaged fighter may do
-CRAWL_FACTOR = 2  # crawl: every yard crawled costs 2
 CLIMBABLE = ("stairs", "ladder")
 DRAGGING = "dragging"  # mark: this turn's move action drags someone, so it is halved
 SLIP_CHECKED = "slip_checked"  # mark: this move action has had a slippery check (per-move: its one)
 STRIKING = "striking"  # mark: the fighter's Strike awaiting the table's outcome
+FELL = "fell"  # mark: this move action's rest was lost in a fall (setting fall_rest = lost): the cell
 STEP_OFF = "step-off"  # a step's mode: off an edge, falling once over the lower cell (setting step_off)
 
 

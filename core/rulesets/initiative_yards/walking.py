@@ -17,8 +17,8 @@ from msgspec.structs import replace
 from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
 from tabletrail.core.rulesets.initiative_yards.shared import (
     CLIMBABLE,
-    CRAWL_FACTOR,
     DRAGGING,
+    FELL,
     OBJECT,
     SLIP_CHECKED,
     STEP_OFF,
@@ -36,6 +36,7 @@ from tabletrail.ruleset_api import (
     Pos,
     Refusal,
     Step,
+    crawl_factor,
     end_alone,
     flat_step,
     fmt,
@@ -68,6 +69,10 @@ class Walking(Engagement):
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         return self.left(state, f)
 
+    def move_root2(self, state: EncounterState, f: Fighter) -> int:
+        """Every move shares the budget (walk carries it): its exact remainder counts."""
+        return state.root2(f.id, "movement")
+
     def slips(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         """Does entering this step's cell call for a slippery check (slippery)?"""
         grid = state.grid
@@ -91,6 +96,12 @@ class Walking(Engagement):
     ) -> str:
         """Walk the cells on what is left of this turn's move action; returns why it stopped early."""
         left = self.left(b.state, f)
+        require(
+            left > 0 or FELL not in f.marks,
+            self.rule("fall"),
+            f"{f.id} fell at {show(tuple(f.marks.get(FELL) or (0, 0)))} and lost the rest of its movement "
+            "this turn (fall_rest = lost: a fall ends the move action)",
+        )
         require(
             left > 0,
             rule,
@@ -192,7 +203,9 @@ class _Walk:
     """How a fighter's steps are priced and what happens where it arrives.
 
     Walking, crawling (prone: double cost) and climbing stairs and ladders
-    (vertical yards cost like horizontal ones). Subclasses price jumps.
+    (vertical yards cost like horizontal ones). Subclasses price jumps. Under
+    diagonal = euclidean a step keeps its length exact (Step.root2: √2 a diagonal,
+    2·√2 crawled) and the move is held against the move action exactly (core/units.py).
     """
 
     def __init__(
@@ -246,12 +259,16 @@ class _Walk:
     def crawl_factor(self, state: EncounterState, f: Fighter) -> int:
         """crawl: what a yard costs, 2 while prone; drag: a prone drag is "a move as normal" (a crawl)
         on "half their maximum movement", both halvings, unless the table halves only once (setting
-        prone_drag = half: crawled yards cost 1 while dragging)."""
-        if f.state("posture", "standing") != "prone":
-            return 1
+        prone_drag = half: crawled yards cost 1 while dragging).
+
+        The factor multiplies the exact length, which is then rounded once: under diagonal =
+        euclidean a crawled diagonal is 2·√2 = 2.83 yd, not 2 x 1.41 = 2.82 (issue 36, 9a). Rounding
+        the diagonal first would round twice, against the default ruling ("exact to 0.01 yd ...
+        rounded once"), so it is no setting; logs decided that way before rules 0.3 are named by
+        their correction (core/corrections.py)."""
         if DRAGGING in f.marks and state.settings["prone_drag"] == "half":
             return 1
-        return CRAWL_FACTOR
+        return crawl_factor(f)  # the crawl every ruleset shares (core/crawling.py)
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable | None:
         """What a price reads besides the map and the target cell's occupants (core/step_table.py).

@@ -7,7 +7,12 @@ table can change (`tabletrail rules round-meters` lists them):
 - Budgets. `movement` (meters) and `ap` are per-round stats. Both refresh when a
   round starts, never when a turn starts: meters moved stay spent across a
   fighter's turns in that round (round-budget). A Sprint's extra meters are a
-  negative `Spent` of movement, so they vanish with the round's refresh too.
+  negative `Spent` of movement, so they vanish with the round's refresh too;
+  people are told them as the document counts them (`spent_counted`, `allowed`):
+  the Movement allowed goes up, the meters moved never go down.
+- The way. The document names no diagonal rule (`diagonal`, house default
+  euclidean) and says nothing of others on a move's way: anyone may be passed
+  and no one ended on (`fighters_in_the_way`; enemies-block as document 004 reads).
 - Passes (passes). A round is one or more initiative passes, each pass every
   combatant's turn in initiative order. Pass 1 gives everyone a turn. After a
   pass, another follows while some combatant has AP left (and `max_passes`, if
@@ -139,6 +144,10 @@ class RoundMeters(Walking, Sprinting, Delaying):
             "round-budget",
             "Movement meters per round, spendable in pieces across the character's turns and between "
             "actions; spent meters stay spent until the next round",
+            "the document names no diagonal rule: a diagonal step costs its Euclidean length, 1.41 m, "
+            "or by every-1, alternating or manhattan (setting diagonal); it says nothing of others on "
+            "the way: anyone may be passed and no one ended on, or enemies block, as document 004 "
+            "reads (setting fighters_in_the_way)",
         ),
         Rule("move-free", "normal movement costs no AP"),
         Rule(
@@ -173,8 +182,17 @@ class RoundMeters(Walking, Sprinting, Delaying):
             EUCLIDEAN,
             "cost of a diagonal step: every-1, alternating (1, 2, 1, 2... counted over "
             "the round's Movement, across commands and turns), "
-            "euclidean, manhattan",
+            "euclidean, manhattan (house default euclidean: the document names no diagonal rule)",
             DIAGONAL_RULES,
+            "round-meters/round-budget",
+        ),
+        Setting(
+            "fighters_in_the_way",
+            "pass-anyone",
+            "others on a move's way: 'pass-anyone' (house default: the document says nothing of them; "
+            "a move passes friend and foe and ends on no one) or 'enemies-block' (a move never passes "
+            "an enemy's cell, as document 004 reads: 'Cannot move through spaces occupied by enemies')",
+            ("pass-anyone", "enemies-block"),
             "round-meters/round-budget",
         ),
         Setting(

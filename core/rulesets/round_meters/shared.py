@@ -61,6 +61,22 @@ class Shared(Ruleset):
         """round-budget: Movement this round (sprints included) less what was moved, in centi-units."""
         return self.stat(f, "movement") - f.used("movement")
 
+    def sprinted(self, f: Fighter) -> int:
+        """sprint: the meters of Movement this round's Sprints gained, in centi-units."""
+        return int(f.marks.get(SPRINTS, {}).get("meters", 0))
+
+    def spent_counted(self, state: EncounterState, f: Fighter) -> dict[str, int]:
+        """round-budget, sprint: Movement spent is the meters moved, which "remains spent" until the
+        next round; a Sprint's gain is kept as negative spending, so it is added back here."""
+        spent = dict(f.spent)
+        if "movement" in spent or self.sprinted(f):
+            spent["movement"] = f.used("movement") + self.sprinted(f)
+        return spent
+
+    def allowed(self, state: EncounterState, f: Fighter, resource: str) -> int | None:
+        """round-budget, sprint: the Movement this round, "+2 meters" gained for each positive Hit."""
+        return self.stat(f, "movement") + self.sprinted(f) if resource == "movement" else None
+
     def penalty(self, f: Fighter) -> int:
         """sprint: the cumulative penalty to the fighter's other tests this round."""
         return int(f.marks.get(SPRINTS, {}).get("penalty", 0))

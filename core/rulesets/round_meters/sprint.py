@@ -135,7 +135,11 @@ class Sprinting(Actions):
             else f"Athletics {total}: no positive Hit (one needs {threshold + step}), no extra Movement"
         )
         if hits:
-            before = self.meters_left(b.state.fighter(f.id))  # type: ignore[arg-type]
+            # sprint: "gain +2 meters of Movement for the current round": kept as negative spending
+            # (the log's own form), said as the document counts it: the Movement allowed goes up,
+            # the meters moved stay as they were.
+            was = self.fighter(b.state, f.id)
+            allowed, moved = self.allowed(b.state, was, "movement") or 0, self.spent_counted(b.state, was)
             gain = hits * SPRINT_METERS
             b.emit(
                 ev.Spent(
@@ -143,8 +147,9 @@ class Sprinting(Actions):
                     resource="movement",
                     amount=-gain,
                     rules=(rule, self.rule("round-budget")),
-                    note=f"{scored}: +{fmt(gain)} m of Movement this round "
-                    f"({fmt(before)} → {fmt(before + gain)} m left)",
+                    note=f"{scored}: gains {fmt(gain)} m of Movement ({fmt(allowed)} -> "
+                    f"{fmt(allowed + gain)} this round; {fmt(moved.get('movement', 0))} m moved, "
+                    f"{fmt(self.meters_left(was) + gain)} m left)",
                 )
             )
         now = b.state.fighter(f.id)

@@ -31,10 +31,13 @@ from tabletrail.ruleset_api import (
     Refusal,
     Step,
     end_alone,
+    exact_length,
     flat_step,
     fmt,
     handles,
     path_cells,
+    root2_cu,
+    rounded,
     show,
     walk,
 )
@@ -52,6 +55,10 @@ class Walking(Holding):
 
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         return max(0, self.meters_left(f))
+
+    def move_root2(self, state: EncounterState, f: Fighter) -> int:
+        """Every move shares the budget (walk carries it): its exact remainder counts."""
+        return state.root2(f.id, "movement")
 
     def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
         """sprint: 1 AP buys +2 m of Movement per positive Hit; the ruler shows one Hit's worth."""
@@ -87,20 +94,49 @@ class Walking(Holding):
         self.explain_moves(b, start, f.id)
 
     def explain_moves(self, b: Batch, start: int, fighter_id: str) -> None:
-        """Say on each Moved what it cost, what is left of the round, and that no AP was paid."""
-        for i in range(start, len(b.events)):
+        """Say on each Moved what it cost, what is left of the round, and that no AP was paid.
+
+        round-budget: the meters moved and the round's Movement (Sprints included) are said as the
+        document counts them. Lengths are exact (diagonal=euclidean: a diagonal is √2) and rounded
+        once: what is left after a move is the exact remainder rounded, as the next move is held
+        against it, and the meters moved are the Movement less that remainder."""
+        allowed = self.allowed(b.state, self.fighter(b.state, fighter_id), "movement") or 0
+        after = b.state.root2(fighter_id, "movement")  # the √2 part spent once every move is made
+        moves = [
+            i
+            for i in range(start, len(b.events))
+            if isinstance(b.events[i], ev.Moved) and b.events[i].fighter == fighter_id
+        ]
+        for i in reversed(moves):
             e = b.events[i]
-            if not isinstance(e, ev.Moved) or e.fighter != fighter_id or e.note:
+            assert isinstance(e, ev.Moved)
+            whole, root2 = exact_length(e.steps)
+            before, after = after - root2, after - root2
+            if e.note:
                 continue
-            cost = sum(s.cost for s in e.steps)
+            cost = rounded(whole, root2)
+            left = rounded(e.budget + root2_cu(before) - whole, -before - root2)
             rough = [show(s.to) for s in e.steps if self.difficult(b.state, s.to)]
             note = (
-                f"{fmt(cost)} m of this round's Movement ({fmt(e.budget)} → {fmt(e.budget - cost)} m left); "
-                "no AP: normal movement is free"
+                f"{fmt(cost)} m of this round's Movement ({fmt(allowed - left)} m moved of {fmt(allowed)} m "
+                f"this round, {fmt(left)} m left); no AP: normal movement is free"
             )
             if rough:
                 note += f"; difficult terrain at {' '.join(rough)} costs 2 m a meter"
             b.events[i] = replace(e, note=note)
+
+    def not_through_enemies(self, state: EncounterState, f: Fighter, cell: XY) -> None:
+        """round-budget: the document is silent on others in the way; anyone may be passed unless the
+        table rules that enemies block (fighters_in_the_way = enemies-block)."""
+        if state.settings["fighters_in_the_way"] != "enemies-block":
+            return
+        foes = [o.id for o in state.at(cell[0], cell[1]) if o.side != f.side]
+        if foes:
+            raise Refusal(
+                self.rule("round-budget"),
+                f"{show(cell)} is held by {', '.join(foes)}, an enemy of {f.id}: this table's moves never "
+                "pass an enemy (fighters_in_the_way = enemies-block)",
+            )
 
     def difficult(self, state: EncounterState, cell: XY | Pos) -> bool:
         return any(state.grid.has(cell[0], cell[1], tag) for tag in DIFFICULT_TAGS)
@@ -125,13 +161,15 @@ class _Walking:
                 self.rs.rule("round-budget"),
                 f"{show(to)} is {grid.kind(*to).terrain}: a circumstance no move can pass",
             )
+        self.rs.not_through_enemies(state, f, to)
         # difficult: "Each meter moved through Difficult Terrain costs 2 meters of Movement."
         factor = DIFFICULT_FACTOR if self.rs.difficult(state, to) else 1
         return flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=factor)
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable:
-        """What a price reads besides the map (core/step_table.py): the diagonal rule."""
-        return state.settings["diagonal"]
+        """What a price reads besides the map (core/step_table.py): the diagonal rule, and who may
+        be passed (a step into an occupied cell is priced for its occupants, not for this setting)."""
+        return state.settings["diagonal"], state.settings["fighters_in_the_way"]
 
     def cites(self, step: Step) -> tuple[str, ...]:
         """walk adds these to the Moved event: difficult, when this step paid double."""
@@ -156,4 +194,13 @@ class _Walking:
         return ""  # the held action does not stop the move by itself
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
-        end_alone(state, f, self.rs.rule("round-budget"))
+        """round-budget: no move ends on another fighter, whatever fighters_in_the_way says of
+        passing them; the refusal names the ruling in force."""
+        try:
+            end_alone(state, f, self.rs.rule("round-budget"))
+        except Refusal as no:
+            how = state.settings["fighters_in_the_way"]
+            passed = "others may be passed" if how == "pass-anyone" else "friends may be passed"
+            raise Refusal(
+                no.rule, f"{no.reason} ({passed}, never ended on: fighters_in_the_way = {how})"
+            ) from None

@@ -20,7 +20,11 @@ code that enforces it. The chapter in the engine's terms:
   two fighters share a space when those spans overlap (so a flyer may pass
   over a walker's head, a hoverer may not).
 - Falls go through `core.falling.fall`; what they cost (the falling table,
-  the time a fall takes) is in falls.py.
+  the time a fall takes) is in falls.py. The document lands fallers prone but
+  never says how a prone fighter moves: by default it walks at the normal cost
+  (`prone_move`; stand-first, or crawl by the shared `core.crawling`).
+- One jump goes up or across, as written (`jump_up_and_across`; both counts the
+  climb and the air crossed within the 2 m of maneuver).
 - Every roll is a check (`core.dice.check`): `roll=N` enters it at the table;
   otherwise the seeded dice draw it. Opposed rolls, climbs, saves and escapes
   use the `check_formula` setting (house default 1d6); the falling table rolls
@@ -77,6 +81,7 @@ from tabletrail.ruleset_api import (
     Stat,
     fmt,
     handles,
+    length_of,
     plural,
     require,
     show,
@@ -103,7 +108,9 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "movement",
             "a Movement action moves up to Speed meters, horizontally or diagonally, "
             "at most 1 m up by jumping",
-            "diagonal rule is a ruleset setting (default: every step costs 1)",
+            "diagonal rule is a ruleset setting (default: every step costs 1); the document never "
+            "says how a prone fighter moves: it walks its whole Speed at the normal cost, or stands "
+            "first, or crawls at 2 m a meter (setting prone_move)",
         ),
         Rule(
             "occupancy",
@@ -137,7 +144,8 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "jump",
             "1 m up or 2 m across as part of any Movement",
             "a normal Movement can't end in the air; stepping off a ledge is refused or falls "
-            "(setting ledge_drop)",
+            "(setting ledge_drop); one jump goes up or across, not both, as written (setting "
+            "jump_up_and_across: either, or both within the 2 m of maneuver)",
         ),
         Rule(
             "climb",
@@ -264,6 +272,16 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "speed-meters/movement",
         ),
         Setting(
+            "prone_move",
+            "walk",
+            "how a prone fighter moves (house default 'walk': the document lands fallers prone and "
+            "never says; it walks its whole Speed at the normal cost without standing); 'stand-first': "
+            "a Movement while prone is refused until it stands up (stand-up, stand_up_actions); "
+            "'crawl': every meter costs 2, as a crawl does",
+            ("walk", "stand-first", "crawl"),
+            "speed-meters/movement",
+        ),
+        Setting(
             "body_height",
             2,
             "meters a fighter fills above where it stands; two fighters whose spans overlap share a space",
@@ -276,6 +294,16 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
             "a walk that steps off a drop of more than 1 m and does not land: 'refuse' it, or let the "
             "fighter 'fall'",
             ("refuse", "fall"),
+            "speed-meters/jump",
+        ),
+        Setting(
+            "jump_up_and_across",
+            "either",
+            "one jump across the air that lands on ground higher than its take-off (a shelf 1 m up): "
+            "'either' refuses it, as the text reads ('1 meter vertically or 2 meters horizontally'); "
+            "'both' allows it, the climb and the spaces crossed counted together as maneuver meters "
+            "within the 2 m (1 m across + 1 m up)",
+            ("either", "both"),
             "speed-meters/jump",
         ),
         Setting(
@@ -631,7 +659,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
                 b,
                 f.id,
                 speed=speed,
-                left=budget - sum(s.cost for s in taken),
+                left=budget - length_of(taken),  # the exact length, rounded once
                 maneuvers=maneuvers - policy.maneuver,
                 risen=policy.risen,
                 parity=taken[-1].parity if taken else parity,

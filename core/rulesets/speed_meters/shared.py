@@ -31,17 +31,21 @@ from tabletrail.ruleset_api import (
     Refusal,
     Ruleset,
     Step,
+    crawl_factor,
     doors_beside,
     fmt,
     hypot_cu,
+    is_prone,
     part_of_move,
     path_cells,
     plural,
     register,
     require,
+    rounded,
     show,
     step_blocked,
     step_cost,
+    step_length,
     to_cu,
 )
 from tabletrail.ruleset_api import events as ev
@@ -277,14 +281,21 @@ def meters_apart(a: Pos, b: Pos) -> str:
 def step3(state: EncounterState, frm: Pos, to: Pos, parity: int, mode: str, factor: int = 1) -> Step:
     """A priced step between two positions: the diagonal rule in 3-D, then a terrain factor."""
     dx, dy = to[0] - frm[0], to[1] - frm[1]
-    cost, parity = cost3(state.settings["diagonal"], dx, dy, to[2] - frm[2], parity)
+    root2 = 0
+    if to[2] == frm[2]:  # level: the flat step, exact (a euclidean diagonal keeps its √2 part)
+        whole, root2, parity = step_length(state.settings["diagonal"], dx, dy, parity)
+        cost = whole * factor
+    else:
+        cost, parity = cost3(state.settings["diagonal"], dx, dy, to[2] - frm[2], parity)
+        cost *= factor
     return Step(
         to=to,
-        cost=cost * factor,
+        cost=rounded(cost, root2 * factor),
         terrain=state.grid.kind(to[0], to[1]).terrain,
         diagonal=bool(dx and dy),
         parity=parity,
         mode=mode,
+        root2=root2 * factor,
     )
 
 
@@ -355,6 +366,22 @@ class Shared(Ruleset):
                     self.rule("occupancy"), f"{show(pos)} is held by {other.id}, an enemy of {f.id}"
                 )
         return (self.rule("occupancy"),) if others else ()
+
+    def prone_factor(self, state: EncounterState, f: Fighter) -> int:
+        """movement: what a walking step costs a prone fighter, as a multiple of its price standing.
+
+        The document never says how a prone fighter moves (setting prone_move): 'walk' at the normal
+        cost, 'crawl' at the shared crawl's 2 a meter, or 'stand-first', refused until it stands."""
+        how = state.settings["prone_move"]
+        if how == "walk" or not is_prone(f):
+            return 1
+        if how == "stand-first":
+            raise Refusal(
+                self.rule("movement"),
+                f"{f.id} is prone: this table's fighters stand up before they move (prone_move = "
+                f"stand-first): stand-up {f.id} first",
+            )
+        return crawl_factor(f)
 
     def can_end(self, state: EncounterState, f: Fighter, what: str = "the Movement") -> None:
         """occupancy: never end in an occupied space."""

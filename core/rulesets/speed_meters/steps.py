@@ -27,9 +27,14 @@ from tabletrail.ruleset_api import (
     QuietSteps,
     Refusal,
     Step,
+    exact_length,
     flat_step,
     fmt,
+    fmt_exact,
+    is_prone,
+    rounded,
     show,
+    sign,
 )
 
 if TYPE_CHECKING:
@@ -54,8 +59,10 @@ class _Walking(QuietSteps):
         self.maneuvers = maneuvers  # maneuver: 2 m, and what the GM gave or took (adjust)
         self.unit = rs.unit
         self.jumps = jumps
-        self.spent = 0  # this Movement's cost so far
-        self.maneuver = 0  # maneuver: meters of jumps so far
+        self.spent = 0  # this Movement's cost so far: its whole part, and its √2 part (core/units.py)
+        self.spent_root2 = 0
+        self.maneuver = 0  # maneuver: meters of jumps so far (their exact length rounded once)
+        self.jumped = (0, 0)  # ... exact: whole and √2 parts (a euclidean diagonal jump, core/units.py)
         self.across = 0  # jump: spaces crossed in the air in the jump under way
         self.risen = 0  # movement: meters gone up by jumping in this Movement (at most 1 in all)
         self._cites: tuple[str, ...] = ()
@@ -69,6 +76,7 @@ class _Walking(QuietSteps):
                 rs.rule("occupancy"),
                 f"{show(to)} is {grid.kind(*to).terrain}: a solid obstacle blocks the way",
             )
+        crawl = rs.prone_factor(state, f)  # movement: a prone fighter (setting prone_move)
         takeoff = frm[2]
         in_air = takeoff > grid.top[frm[1]][frm[0]]  # mid-jump: frm is above its own ground
         ground = grid.top[to[1]][to[0]]
@@ -94,10 +102,11 @@ class _Walking(QuietSteps):
             cites.append(rs.rule("jump"))
         else:
             up = ground - takeoff
-            if in_air and up > 0:
+            if in_air and up > 0 and state.settings["jump_up_and_across"] != "both":
                 raise Refusal(
                     rs.rule("jump"),
-                    f"a jump goes 1 m up or 2 m across, not both: "
+                    f"a jump goes 1 m up or 2 m across, not both (jump_up_and_across = either; 'both' "
+                    f"counts the climb and the air crossed within the 2 m of maneuver): "
                     f"{show(to)} is {fmt(up)} m above the take-off",
                 )
             if up > JUMP_UP:
@@ -128,16 +137,22 @@ class _Walking(QuietSteps):
                         f"{show(to)} would make {fmt(self.risen)} m up by jumping in this Movement: "
                         "a Movement goes only 1 meter vertically by jumping (a new Movement may go up again)",
                     )
+        if crawl > 1:  # prone_move = crawl: the step costs the crawl's multiple of its price
+            step = replace(step, cost=step.cost * crawl, mode=step.mode or "crawl")
         cites.extend(rs.no_enemy(state, f, step.to))  # occupancy: cited when passing an ally
-        self.spent += step.cost
+        whole, root2 = exact_length((step,))
+        self.spent, self.spent_root2 = self.spent + whole, self.spent_root2 + root2
         if step.mode == "jump" and self.jumps:
-            self.maneuver += step.cost
+            self.jumped = (self.jumped[0] + whole, self.jumped[1] + root2)
+            self.maneuver = rounded(*self.jumped)
             # maneuver: a Movement over budget is refused for that first (by walk).
-            if self.maneuver > self.maneuvers and self.spent <= self.speed:
+            over = sign(self.jumped[0] - self.maneuvers, self.jumped[1]) > 0  # exact, in integers
+            if over and sign(self.spent - self.speed, self.spent_root2) <= 0:
                 raise Refusal(
                     rs.rule("maneuver"),
-                    f"jumps in this Movement come to {fmt(self.maneuver)} m by {show(to)}; at most "
-                    f"{fmt(self.maneuvers)} m of a Movement may be jumps, rolls or slides",
+                    f"jumps in this Movement come to {fmt_exact(*self.jumped, self.maneuvers)} m by "
+                    f"{show(to)}; at most {fmt(self.maneuvers)} m of a Movement may be jumps, rolls or "
+                    "slides",
                 )
             cites.append(rs.rule("maneuver"))
         self._cites = tuple(cites)
@@ -153,7 +168,8 @@ class _Walking(QuietSteps):
         mover's Speed a price reads only whether it is 1 (rough's exception), so fighters of other
         Speeds share one table (issue 29: no cliff when more fighters than tables are kept).
         """
-        return None if self.jumps else (state.settings["diagonal"], self.speed == CU)
+        prone = state.settings["prone_move"] if is_prone(f) else ""  # movement: setting prone_move
+        return None if self.jumps else (state.settings["diagonal"], self.speed == CU, prone)
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
         self.rs.can_end(state, f)
