@@ -262,8 +262,9 @@ class Ruleset:
 
     A subclass sets `id`, `title`, `document`, `unit` (one cell: "m", "yd", "sq"), `rules`,
     `settings`, `stats`, and `parts` (its families of rules, each a `Part`); handlers and hooks may
-    also be written on the subclass itself. The engine handles end-turn, doors and (with
-    `posture_rules`) dropping prone and standing up for every ruleset.
+    also be written on the subclass itself (a hook overridden there calls `super()` to keep its
+    parts' turn). The engine handles end-turn, doors and (with `posture_rules`) dropping prone
+    and standing up for every ruleset.
     """
 
     id: ClassVar[str]
