@@ -65,6 +65,10 @@ class Walking(Part):
         # speed: "it moves up to its Speed in squares" (a length stat: centi-squares)
         return self.rs.stat(f, "speed") if self.moves_left(f) else 0
 
+    def card_words(self, state: EncounterState, f: Fighter) -> list[str]:
+        # what the table view adds to the fighter's card: a player sees the Movement is spent
+        return [] if self.moves_left(f) else ["its Movement is spent this turn"]
+
     def moves_left(self, f: Fighter) -> bool:
         return f.spent.get(MOVES, 0) < 1
 

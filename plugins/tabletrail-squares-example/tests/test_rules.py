@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabletrail.ruleset_api import CU, Moved, Spent
-from tabletrail.testing import do, encounter, grid, of_type, refuse
+from tabletrail.testing import do, encounter, get_ruleset, grid, of_type, refuse
 
 # ana (blue, Speed 4) at 1,1 beside bo (red, Speed 3) at 2,1; a bog (difficult) at 3..5,2..3.
 MAP = grid(
@@ -74,6 +74,14 @@ def test_movement_one_movement_a_turn():
     enc = encounter(table())
     do(enc, "move ana 1,2")
     refuse(enc, "move ana 1,3", "squares-example/movement")
+
+
+def test_movement_spent_shows_on_the_fighters_card():
+    enc = encounter(table())
+    rs = get_ruleset("squares-example")
+    assert rs.card_words(enc.state, enc.state.fighter("ana")) == []
+    do(enc, "move ana 1,2")
+    assert rs.card_words(enc.state, enc.state.fighter("ana")) == ["its Movement is spent this turn"]
 
 
 def test_movement_starts_over_on_the_next_turn():
