@@ -12,10 +12,11 @@ map's picture are inline). The file holds, in `<script>` elements the browser ne
   and the lines withheld from that role (`withheld`: line number, its chain hash, why).
 - `tt-lines`: the lines exactly as written, joined by newlines, gzip then base64 (a
   withheld line is left empty): the bytes `verify` hashes, read back byte for byte.
-- `tt-words`: gzip then base64 of a JSON document: the static board (map, walls, sides),
-  the board after every carried event (one full view, then per event what changed: the
-  engine's fold, app/bundle_data.py), each event as `log` says it, and each event's
-  `explain` text as line numbers into a table of lines kept once.
+- `tt-words`: gzip then base64 of a JSON document: the static board (map, walls, sides)
+  as `board`; `steps`, one a carried event: the board after it (the first a full view,
+  then what changed: the engine's fold, app/bundle_data.py), the event as `log` says it,
+  and its `explain` text as line numbers into `strings`, a table of lines kept once. It is
+  written in log order as the fold goes, streamed into its gzip.
 
 The page (app/web/static/bundle.js) recomputes the chain with the vendored BLAKE2b
 (app/web/static/vendor/) and draws the recorded boards; re-deciding every command under
@@ -30,13 +31,15 @@ import hashlib
 import html
 import json
 import re
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore, Record, Store, line_hash
+from tabletrail.events.log import MemoryStore, Record, Store, chain_broken, line_hash
 from tabletrail.events.picture import PictureSpec
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Undone
 
@@ -84,6 +87,16 @@ def withheld_from_players(records: Sequence[Record]) -> dict[int, str]:
     return out
 
 
+def _check_at(at: int | None, length: int, lo: int, hi: int) -> None:
+    """The event a page opens at: in the log, and in the range carried."""
+    if at is None:
+        return
+    if not 1 <= at <= length:
+        raise InputError(f"--at: {at} is outside the log (events 1 to {length})")
+    if not lo <= at <= hi:
+        raise InputError(f"--at: {at} is outside the range carried ({lo} to {hi})")
+
+
 def _range(records: Sequence[Record], at: int | None, first: int | None, last: int | None) -> tuple[int, int]:
     n = len(records)
     for flag, value in (("--at", at), ("--from", first), ("--to", last)):
@@ -92,8 +105,7 @@ def _range(records: Sequence[Record], at: int | None, first: int | None, last: i
     lo, hi = first or 1, last or n
     if lo > hi:
         raise InputError(f"--from {lo} comes after --to {hi}: nothing to carry")
-    if at is not None and not lo <= at <= hi:
-        raise InputError(f"--at: {at} is outside the range carried ({lo} to {hi})")
+    _check_at(at, n, lo, hi)
     # A range holds whole batches (one command each), so the lines carried can be re-decided.
     for flag, seq, edge in (("--from", lo, "starts"), ("--to", hi, "ends")):
         batch = records[seq - 1].batch
@@ -121,6 +133,21 @@ def picture_bytes(spec: PictureSpec, log: str | Path | None) -> bytes | None:
     return None
 
 
+@dataclass(frozen=True)
+class Made:
+    """A bundle made and packed, before the page around it: a server keeps it for every request
+    of a side at one version, whatever event each asks the page to open at (`page`)."""
+
+    head: dict[str, Any]  # tt-head, its "at" the last event carried
+    lines: str  # tt-lines, packed
+    words: str  # tt-words, packed
+
+    def page(self, at: int | None = None) -> bytes:
+        """The HTML page, opening at event `at` (the last carried by default)."""
+        _check_at(at, self.head["length"], self.head["first"], self.head["last"])
+        return page({**self.head, "at": at or self.head["last"]}, self.lines, self.words)
+
+
 def build(
     store: Store,
     *,
@@ -137,12 +164,33 @@ def build(
     `find_picture` gives the battle map's bytes (the server's own finder); by default they
     are looked for where the scenario had them and beside `log_path`.
     """
-    from tabletrail.bundle_data import carry, static_board
+    made = make(store, role=role, at=at, first=first, last=last, log_path=log_path, find_picture=find_picture)
+    return made.page(at)
+
+
+def make(
+    store: Store,
+    *,
+    role: str = GM,
+    at: int | None = None,
+    first: int | None = None,
+    last: int | None = None,
+    log_path: str | Path | None = None,
+    find_picture: Callable[[PictureSpec], bytes | None] | None = None,
+    upto: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Made:
+    """`build`'s bundle made and packed (`at` only checked, before the work): of the log's first
+    `upto` lines when given (the version a server was asked at), telling `progress(done, of)` the
+    events made so far as it goes."""
+    from tabletrail.bundle_data import Lines, carry, static_board
     from tabletrail.cli_audit import explain_texts
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import key_check
 
     lines = list(store.read())  # read once: a live table may append while the bundle is made
+    if upto is not None:
+        lines = lines[:upto]
     held = MemoryStore(lines)
     held.name = store.name  # errors name the log, not the copy
     enc = Encounter.open(held, snapshots=False)  # every line checked: a bundle is made of a sound log
@@ -157,8 +205,18 @@ def build(
     refused = store.refused() if hasattr(store, "refused") else []
     if player:
         refused = [x for x in refused if getattr(x, "by", GM) == role]
-    carried = carry(
-        records, lo, hi, explain_texts, refused, shown=shown, rulings=not player, where=store.name
+    strings = Lines()
+    steps = carry(
+        records,
+        lo,
+        hi,
+        explain_texts,
+        refused,
+        shown=shown,
+        rulings=not player,
+        progress=progress,
+        whole=enc.timeline if hi == len(records) else None,
+        strings=strings,
     )
     key = enc.key
     withheld = [
@@ -183,7 +241,7 @@ def build(
         "first": lo,
         "last": hi,
         "length": len(records),  # the whole log's, when the bundle was made
-        "at": at or hi,
+        "at": hi,
         "anchor": line_hash(lines[lo - 2]) if lo > 1 else "",
         "anchor_chain": line_hash(lines[lo - 2], key) if lo > 1 else "",
         "tip": _tip(hi, lines[hi - 1], key),
@@ -192,17 +250,9 @@ def build(
         "role": role,
         "withheld": [[w.seq, w.chain, w.plain, w.why] for w in withheld],
     }
-    words = {
-        "board": board,
-        "base": carried.base,
-        "deltas": carried.deltas,
-        "events": carried.events,
-        "explain": carried.explain,
-        "strings": carried.strings,
-    }
     gone = {w.seq for w in withheld}
     body = b"".join((b"" if seq in gone else lines[seq - 1]) + b"\n" for seq in range(lo, hi + 1))
-    return page(head, body, json.dumps(words, separators=(",", ":"), ensure_ascii=False).encode())
+    return Made(head, _packed(body), _streamed(board, steps, strings))
 
 
 def _tip(seq: int, last: bytes, key: bytes) -> dict[str, Any]:
@@ -236,6 +286,19 @@ def _picture(spec: Any, find: Callable[[PictureSpec], bytes | None]) -> dict[str
 def _packed(data: bytes) -> str:
     """gzip then base64: fixed header time, so the same log bundles to the same bytes."""
     return base64.b64encode(gzip.compress(data, compresslevel=9, mtime=0)).decode()
+
+
+def _streamed(board: dict[str, Any], steps: Iterator[Any], strings: Any) -> str:
+    """tt-words, packed as the steps are made: `{"board": …, "steps": [[board or what changed, event,
+    explanation's line numbers], …], "strings": [the lines]}`, gzip then base64, none of it held whole."""
+    encode = msgspec.json.encode
+    gz = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip, its header's time 0: the same log, the same bytes
+    out = [gz.compress(b'{"board":' + encode(board) + b',"steps":[')]
+    for n, step in enumerate(steps):
+        out.append(gz.compress((b"," if n else b"") + encode(step)))
+    out.append(gz.compress(b'],"strings":' + encode(strings.table) + b"}"))
+    out.append(gz.flush())
+    return base64.b64encode(b"".join(out)).decode()
 
 
 def _script_body(name: str) -> str:
@@ -292,16 +355,16 @@ def _csp(scripts: Sequence[str]) -> str:
     )
 
 
-def page(head: dict[str, Any], lines: bytes, words: bytes) -> bytes:
-    """The HTML page around the three payloads: styles and scripts inline, every request forbidden."""
+def page(head: dict[str, Any], lines: str, words: str) -> bytes:
+    """The HTML page around the payloads, packed: styles and scripts inline, every request forbidden."""
     scripts = [vendored(), drawer(), _script_body("bundle.js")]
     parts = {
         "title": html.escape(f"{head['name']} · tabletrail replay"),
         "csp": html.escape(_csp(scripts)),
         "style": _script_body("table.css") + "\n" + _script_body("bundle.css"),
         "head": json.dumps(head, separators=(",", ":")).replace("<", "\\u003c"),
-        "lines": _packed(lines),
-        "words": _packed(words),
+        "lines": lines,
+        "words": words,
         "scripts": "\n".join(f"<script>{s}</script>" for s in scripts),
     }
     template = _script_body("bundle.html")
@@ -411,8 +474,10 @@ def check_chain(bundle: Bundle, key: bytes = b"") -> dict[str, Any]:
             finding = _finding(
                 n,
                 "chain",
-                f"line {n} does not carry the hash of line {n - 1}: line {n - 1} was edited, "
-                "or a line was inserted, deleted or moved here",
+                f"line {n} does not carry the hash of line {n - 1} recorded with this range: it was changed, "
+                "or the range does not follow that line"
+                if n == lo > 1
+                else chain_broken(n),
             )
             break
         if record.seq != n:

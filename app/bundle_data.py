@@ -10,8 +10,7 @@ most of theirs.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,8 +20,8 @@ from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.events.log import Record
-from tabletrail.projections import audit
-from tabletrail.projections.audit.parts import _status, plain, rule_words
+from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
+from tabletrail.projections.audit.parts import RulingsInForce, Statuses, plain, rule_words
 from tabletrail.projections.timeline import Timeline
 from tabletrail.render import Words
 from tabletrail.web import views
@@ -114,13 +113,6 @@ class Lines:
         return out
 
 
-def _frozen(t: Timeline) -> Timeline:
-    """A copy of the timeline as it stands, for explain to read while the fold goes on."""
-    out = copy.copy(t)
-    out.applied, out.undone, out.abandoned = list(t.applied), list(t.undone), set(t.abandoned)
-    return out
-
-
 def _batches(records: Sequence[Record]) -> list[list[Record]]:
     groups: list[list[Record]] = []
     for r in records:
@@ -131,15 +123,10 @@ def _batches(records: Sequence[Record]) -> list[list[Record]]:
     return groups
 
 
-@dataclass
-class Carried:
-    """The words and boards of events `first`..`last`, as the page reads them."""
-
-    base: dict[str, Any]  # the board after event `first`
-    deltas: list[dict[str, Any]]  # for each later event, what changed
-    events: list[dict[str, Any]]  # each event as `log` says it
-    explain: list[list[int]]  # each event's `explain` text, as line numbers into `strings`
-    strings: list[str]
+# One carried event as the page reads it: the board after it (the whole board for the first event
+# carried, then only what changed), the event as `log` says it, and its `explain` text as line
+# numbers into the table of lines (`Lines`) kept once.
+Step = tuple[dict[str, Any], dict[str, Any], list[int]]
 
 
 def carry(
@@ -151,45 +138,63 @@ def carry(
     *,
     shown: Callable[[Record], bool] = lambda r: True,
     rulings: bool = True,
-    where: str = "log",
-) -> Carried:
-    """Fold the log once, keeping the board after each carried event and its explanation.
+    progress: Callable[[int, int], None] | None = None,
+    whole: Timeline | None = None,
+    strings: Lines | None = None,
+) -> Iterator[Step]:
+    """Fold the log once, giving the board after each carried event and its explanation as it goes
+    (so a long log's bundle is streamed into its gzip, never held whole); the lines of the
+    explanations are kept in `strings`.
 
     `explain_texts` is the CLI's (app/cli_audit.py), so the page says what `explain`
     says. An event `shown` refuses is carried as a gap: no words, no explanation.
     Without `rulings` (a player's bundle) the GM's rulings are left out of every board and
     explanation, and so are the settings a ruling changed: the rules of the server's per-role
-    redaction (a player's screen), applied to what a bundle carries.
+    redaction (a player's screen), applied to what a bundle carries. `progress(done, of)` is told
+    after each batch how many events are made. `whole`: the timeline of `records[:last]` when the
+    caller has it folded already (an encounter opened from the log), so it is not folded again.
     """
-    whole = Timeline.of(records[:last])
-    began = records[0].event.settings  # type: ignore[attr-defined]  # set openly, as the encounter began
-    rs = get_ruleset(records[0].event.scenario.ruleset)  # type: ignore[attr-defined]
+    if whole is None:
+        whole = Timeline()
+        whole.extend(records[:last])
+    began = records[0].event.settings
+    rs = get_ruleset(records[0].event.scenario.ruleset)
     words = Words(rs)
     running = Timeline()
-    strings = Lines()
-    base: dict[str, Any] | None = None
-    previous: dict[str, Any] = {}
-    deltas: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    explained: list[list[int]] = []
+    in_force = RulingsInForce()
+    statuses = Statuses(whole)
+    refused_after: dict[int, list[Any]] = {}
+    for x in refused:
+        refused_after.setdefault(getattr(x, "after_seq", None), []).append(x)  # type: ignore[arg-type]
+    strings = strings if strings is not None else Lines()
+    previous: dict[str, Any] | None = None
     last_state: EncounterState | None = None
     last_board: dict[str, Any] = {}
     for batch in _batches(records[:last]):
-        before = _frozen(running) if running.state is not None else None
+        before = running.state
+        rulings_before = in_force.now() if before is not None and batch[0].seq >= first else []
         boards = []
         for r in batch:
             running.apply(r)
+            in_force.apply(r)
             if r.seq >= first:
                 if running.state is not last_state:  # a command's header changes nothing: same board
                     last_state, last_board = running.state, board_view(running.state, rulings)  # type: ignore[arg-type]
                 boards.append(last_board)
+        if progress is not None:
+            progress(batch[-1].seq, last)
         if not boards:
             continue
-        end = batch[-1].seq
-        data = audit.explain(
-            records[:end], batch[0].seq, refused, where, timelines=(before, _frozen(running), whole)
+        around = Around(
+            before=before,
+            after=running.state,  # type: ignore[arg-type]
+            whole=whole,
+            rulings=rulings_before,
+            target=target_batch(records, whole, batch[0].event),
+            refused=refused_after.get(batch[0].seq - 1, []),
+            status=statuses.of(batch[0].batch),
         )
-        data["status"] = _status(whole, batch[0].batch)
+        data = explain_batch(batch, batch[0].seq, around)
         if not rulings:  # a player's: no ruling's words, no cell ruled, no setting a ruling changed
             data["rulings"] = {"in_force": [], "cells": [], "made_here": []}
             data["settings"] = [s for s in data["settings"] if began.get(s["name"], _NONE) == s["value"]]
@@ -211,31 +216,23 @@ def carry(
             else ()
         )
         for r, board in zip(carried, boards, strict=True):
-            if base is None:
-                base = board
-            else:
-                deltas.append(delta(previous, board))
+            changed = board if previous is None else delta(previous, board)
             previous = board
             if not shown(r):
-                events.append({"seq": r.seq, "batch": r.batch, "withheld": True})
-                explained.append([])
+                yield changed, {"seq": r.seq, "batch": r.batch, "withheld": True}, []
                 continue
             text = next(texts)
             if not rulings:
                 text = text.replace("GM rulings in force before it: none", RULINGS_LEFT_OUT)
-            explained.append(strings.ids(text))
-            events.append(
-                {
-                    "seq": r.seq,
-                    "batch": r.batch,
-                    "actor": r.actor,
-                    "at": r.at,
-                    "type": type(r.event).__struct_config__.tag,
-                    "text": words.event(r.event),
-                    "rules": list(r.event.rules),
-                    "note": r.event.note,
-                    "status": data["status"] if data["status"] != "in force" else "",
-                }
-            )
-    assert base is not None, "the range holds no event"
-    return Carried(base, deltas, events, explained, strings.table)
+            told_as = {
+                "seq": r.seq,
+                "batch": r.batch,
+                "actor": r.actor,
+                "at": r.at,
+                "type": type(r.event).__struct_config__.tag,
+                "text": words.event(r.event),
+                "rules": list(r.event.rules),
+                "note": r.event.note,
+                "status": data["status"] if data["status"] != "in force" else "",
+            }
+            yield changed, told_as, strings.ids(text)

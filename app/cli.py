@@ -14,9 +14,11 @@ from tabletrail.events.errors import InputError
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
 
     from tabletrail.core.ruleset import Ruleset
     from tabletrail.encounter import Encounter
+    from tabletrail.events.commands import Command
 
 # A verb imports what it uses when it runs (a `do` never loads the audit, the web
 # server or the other rulesets): a GM types dozens of commands an hour.
@@ -47,15 +49,15 @@ def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
 
 def _rulesets_named(name: str | None) -> list[Ruleset]:
     """The ruleset a GM names, or the one a log runs under (`commands fight.db`); all when none."""
-    from tabletrail import cli_store
     from tabletrail.core.rulesets import RULESETS
     from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.events.pg_names import is_url
 
     if not name:
         return list(RULESETS.values())
     if name in RULESETS:
         return [RULESETS[name]]
-    if Path(name).is_file() or cli_store.is_url(name):
+    if Path(name).is_file() or is_url(name):
         return [get_ruleset(_open(name).state.ruleset)]
     known = ", ".join(sorted(RULESETS))
     raise InputError(f"unknown ruleset {name!r} (known: {known}), and no log file of that name")
@@ -81,7 +83,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(enc: Encounter, command, text: str, command_id: str | None = None, as_json: bool = False) -> int:  # noqa: ANN001
+def _run(
+    enc: Encounter, command: Command, text: str, command_id: str | None = None, as_json: bool = False
+) -> int:
     from tabletrail import render
     from tabletrail.core.refusal import Rejection
     from tabletrail.core.rulesets import get as get_ruleset
@@ -243,7 +247,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if not args.ruleset:
         for problem in plugins.problems():  # a broken plug-in: one line each, the others listed
             print(f"warning: {problem}", file=sys.stderr)
-    data = [
+    data: list[dict[str, Any]] = [
         {
             "id": rs.id,
             "title": rs.title,
@@ -262,7 +266,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
                 for s in rs.all_settings()
             ],
             "stats": [{"name": s.name, "doc": s.doc, "default": s.default} for s in rs.stats],
-            "commands": sorted(c.__struct_config__.tag for c in rs._handlers),  # type: ignore[misc]
+            "commands": sorted(str(c.__struct_config__.tag) for c in rs._handlers),
         }
         for rs in chosen
     ]
@@ -309,7 +313,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     with at_its_place(args.scenario):
         enc = Encounter.create(memory, scenario, where=args.scenario)
     refused = play_script(enc, Path(args.script))
-    target.create(memory.lines, refused=memory.refused_lines())  # type: ignore[attr-defined]
+    target.create(memory.lines, refused=memory.refused_lines())
     played = f"{len(enc.records)} events, {plural(refused, 'refusal')} as expected"
     print(f"played {args.script}: {played} in {args.log}")
     print(render.board(enc.state))
@@ -389,15 +393,15 @@ def cmd_commands(args: argparse.Namespace) -> int:
     from tabletrail.syntax import usage, verbs
 
     chosen = _rulesets_named(args.ruleset)
-    listed = []
+    listed: list[dict[str, Any]] = []
     for cls in verbs().values():
-        known = [rs.id for rs in chosen if cls in rs._handlers]  # type: ignore[misc]
-        if args.ruleset and not known and any(cls in rs._handlers for rs in RULESETS.values()):  # type: ignore[misc]
+        known = [rs.id for rs in chosen if cls in rs._handlers]
+        if args.ruleset and not known and any(cls in rs._handlers for rs in RULESETS.values()):
             continue  # another ruleset's command
         doc = (cls.__doc__ or "").strip().splitlines()
         listed.append(
             {
-                "verb": cls.__struct_config__.tag,  # type: ignore[attr-defined]
+                "verb": cls.__struct_config__.tag,
                 "usage": usage(cls),
                 "doc": doc[0] if doc else "",
                 "example": cls.example,
@@ -488,7 +492,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="verb", required=True)
 
-    def add(name: str, fn, help_: str) -> argparse.ArgumentParser:  # noqa: ANN001
+    def add(name: str, fn: Callable[[argparse.Namespace], int], help_: str) -> argparse.ArgumentParser:
         names.append(name)
         if only is not None and name != only:
             return _Unbuilt()  # type: ignore[return-value]
@@ -685,7 +689,8 @@ def _main(argv: list[str] | None = None) -> int:
     if isinstance(args, int):
         return args
     try:
-        return args.fn(args)
+        status: int = args.fn(args)  # every verb returns its exit status
+        return status
     except InputError as exc:
         line = f"error: {exc}"
     except BrokenPipeError:

@@ -15,7 +15,9 @@ AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
 
 def cmd_import_map(args: argparse.Namespace) -> int:
-    """Convert a Universal VTT file into a scenario and its picture; nothing is written on any error."""
+    """Convert a Universal VTT file (a scenario and its picture) or a Foundry scene export (a scenario with a
+    fighter for each token) into a scenario; the format is told by the file's content. Nothing is written
+    on any error."""
     from tabletrail import render
     from tabletrail.core.rulesets import get as get_ruleset
     from tabletrail.events.errors import InputError
@@ -26,7 +28,7 @@ def cmd_import_map(args: argparse.Namespace) -> int:
     out = Path(args.output)
     rs = get_ruleset(args.ruleset)
     if source.is_dir():
-        raise InputError(f"{source}: is a folder, not a Universal VTT file")
+        raise InputError(f"{source}: is a folder, not a Universal VTT file or a Foundry scene")
     if out.suffix != ".toml":
         raise InputError(f"-o {out}: the scenario is a TOML file: name it NAME.toml")
     if out.is_dir() or not out.parent.is_dir():
@@ -39,6 +41,10 @@ def cmd_import_map(args: argparse.Namespace) -> int:
         data = source.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{source}: no such file") from None
+    if b'"resolution"' not in data:  # a UVTT file always has one; a Foundry scene never does
+        scene = _foundry_scene(data, str(source))
+        if scene is not None:
+            return _import_scene(args, scene, rs.id, [s.name for s in rs.stats if s.default is None])
     imported = convert(
         data,
         ruleset=rs.id,
@@ -68,6 +74,51 @@ def cmd_import_map(args: argparse.Namespace) -> int:
     for line in report.lines():
         print(f"  {line}")
     print(f'next: place your fighters in {out} (one example, "scout", is there), then: tabletrail new {out}')
+    return 0
+
+
+def _foundry_scene(data: bytes, source: str) -> dict[str, Any] | None:
+    """The Foundry scene a file holds (the JSON of a scene's "Export Data"), or None: another format."""
+    from tabletrail.events.errors import InputError
+    from tabletrail.events.foundry_scene import MAX_SCENE_BYTES, is_scene
+    from tabletrail.events.uvtt import read
+
+    try:
+        raw = read(data, source, "a Foundry scene", MAX_SCENE_BYTES, "MAX_SCENE_BYTES")
+    except InputError:  # not JSON, or not an object: the UVTT reader says what is wrong, in its words
+        return None
+    return raw if is_scene(raw) else None
+
+
+def _import_scene(args: argparse.Namespace, raw: dict[str, Any], ruleset: str, stats: list[str]) -> int:
+    """A Foundry scene into a scenario: walls and doors on cell edges, a fighter for each token."""
+    from tabletrail import render
+    from tabletrail.events.errors import InputError
+    from tabletrail.events.foundry_scene import convert_scene
+    from tabletrail.events.scenario import parse_scenario
+
+    source, out = Path(args.file), Path(args.output)
+    if args.open_portals != "door" or args.objects != "sight":
+        raise InputError(
+            f"{source}: a Foundry scene has no portals or objects: drop --open-portals and --objects"
+        )
+    done = convert_scene(raw, ruleset=ruleset, source=str(source), stats=stats, tolerance=args.tolerance)
+    parse_scenario(tomllib.loads(done.toml), source=str(out))
+    if out.exists() and not args.force:
+        raise InputError(f"{out}: already exists; pick another -o name, or --force to replace it")
+    _write_both(out, done.toml.encode("utf-8"), None, None)
+    fighters = [
+        {"token": p.token, "fighter": p.fighter, "at": list(p.at), "side": p.side} for p in done.fighters
+    ]
+    if args.json:
+        doc = {"scenario": str(out), "picture": None, "format": "foundry-scene", **done.report.data()}
+        doc["fighters"] = fighters  # each token's fighter (the report's count is their number)
+        print(render.json_doc("import-map", doc, ruleset))
+        return 0
+    print(f"imported the Foundry scene {source} into {out} ({ruleset})")
+    for line in done.report.lines():
+        print(f"  {line}")
+    print(f"next: check the fighters' stats in {out}, then: tabletrail new {out}")
     return 0
 
 
@@ -107,10 +158,13 @@ def register(sub: Any, add: AddVerb) -> None:
         "import-map",
         cmd_import_map,
         "turn a Universal VTT battle map (.dd2vtt, .df2vtt, .uvtt from Dungeondraft, DungeonFog, Arkenforge, "
-        "Dungeon Alchemist) into a scenario: walls and doors on cell edges, the picture beside it",
+        "Dungeon Alchemist) or a Foundry VTT scene export (its Export Data JSON) into a scenario: walls and "
+        "doors on cell edges, the picture beside it (UVTT), a fighter for each token (Foundry)",
     )
     p.add_argument(
-        "file", help="the Universal VTT file (JSON with resolution, line_of_sight, portals, image)"
+        "file",
+        help="the Universal VTT file (JSON with resolution, line_of_sight, portals, image), or a Foundry "
+        "scene export (JSON with width, height, grid, walls, tokens; square grids only)",
     )
     p.add_argument("--ruleset", required=True, help="the scenario's ruleset, e.g. speed-meters")
     p.add_argument(
@@ -144,4 +198,7 @@ def register(sub: Any, add: AddVerb) -> None:
 
 
 def examples() -> dict[str, str]:
-    return {"import-map": "tabletrail import-map scenarios/cave.dd2vtt --ruleset speed-meters -o cave.toml"}
+    return {
+        "import-map": "tabletrail import-map scenarios/cave.dd2vtt --ruleset speed-meters -o cave.toml\n"
+        "  tabletrail import-map fvtt-Scene-crypt.json --ruleset speed-meters -o crypt.toml  # Foundry"
+    }

@@ -70,7 +70,9 @@ def close_opened() -> None:
             close()
 
 
-def store_for(path: str, snapshot_every: int | None = None, *, heal: bool = True) -> Store:
+def store_for(
+    path: str, snapshot_every: int | None = None, *, heal: bool = True
+) -> JsonlStore | SqliteStore | PostgresStore:
     """The store behind a log path given on the command line (see the module docstring).
 
     heal: a JSONL log a crash left mid-batch is cut back to its last whole batch by
@@ -82,7 +84,9 @@ def store_for(path: str, snapshot_every: int | None = None, *, heal: bool = True
     return store
 
 
-def _store_for(path: str, snapshot_every: int | None, *, heal: bool) -> Store:
+def _store_for(
+    path: str, snapshot_every: int | None, *, heal: bool
+) -> JsonlStore | SqliteStore | PostgresStore:
     if is_url(path):
         from tabletrail.events.postgres_store import PostgresStore
 
@@ -127,7 +131,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
     store = store_for(args.log, heal=False)
     if not isinstance(store, JsonlStore):  # SQLite or PostgreSQL
         try:
-            return _repair_database(store, args.dry_run)  # type: ignore[arg-type]
+            return _repair_database(store, args.dry_run)
         finally:
             store.close()
     assert isinstance(store, JsonlStore)
@@ -200,7 +204,7 @@ def transfer(source: Store, target: Store) -> tuple[int, int]:
     refused = refused_lines() if refused_lines is not None else []
     target.create(lines, refused=refused)  # type: ignore[attr-defined]
     if snapshots and hasattr(target, "save_snapshots"):
-        target.save_snapshots(FORMAT, snapshots)  # type: ignore[attr-defined]
+        target.save_snapshots(FORMAT, snapshots)
     return len(lines), len(snapshots) if hasattr(target, "save_snapshots") else 0
 
 

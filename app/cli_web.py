@@ -6,6 +6,7 @@ import argparse
 import ipaddress
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
@@ -39,13 +40,42 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from tabletrail.web.server import serve
     except ImportError as exc:  # a broken install
         raise InputError(f"serve: the table view's packages are missing: reinstall ({exc})") from None
+    if Path(args.log).is_dir():  # a folder of encounters: the GM's home page and builder, every log of it
+        from tabletrail.web.home import serve_folder
+
+        serve_folder(args.log, args.port, args.host, tuple(args.allow_host))
+        return 0
     if is_url(args.log):
         from tabletrail.web.hosted import serve_hosted
 
+        if args.allow_origin:
+            raise InputError(
+                "--allow-origin: a hosted table (a PostgreSQL database) takes no other origins yet; serve "
+                "the encounter's log file for a Foundry VTT table"
+            )
+
         serve_hosted(args.log, args.port, args.workers, args.host, tuple(args.allow_host))
         return 0
-    serve(args.log, args.port, args.host, tuple(args.allow_host))
+    serve(args.log, args.port, args.host, tuple(args.allow_host), origins(args.allow_origin))
     return 0
+
+
+def origins(given: list[str]) -> tuple[str, ...]:
+    """`--allow-origin` values as browsers send an Origin: scheme://host[:port], nothing after it."""
+    from urllib.parse import urlsplit
+
+    from tabletrail.events.errors import InputError
+
+    out = []
+    for url in given:
+        parts = urlsplit(url.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/") or parts.query:
+            raise InputError(
+                f"--allow-origin: {url!r} is not an origin; give scheme://host[:port], e.g. "
+                "https://foundry.example.com or http://localhost:30000"
+            )
+        out.append(f"{parts.scheme}://{parts.netloc.lower()}")
+    return tuple(dict.fromkeys(out))
 
 
 def cmd_invite(args: argparse.Namespace) -> int:
@@ -78,9 +108,9 @@ def cmd_invite(args: argparse.Namespace) -> int:
             if args.json:
                 print(json_doc("invites", {"invites": rows}))
             for r in [] if args.json else rows:
-                made = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(r["made"])))  # type: ignore[arg-type]
+                made_at = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(r["made"])))  # type: ignore[arg-type]
                 status = "revoked" if r["revoked"] else "expired" if _expired(r) else "open"
-                print(f"{r['id']}  {r['role']:<10} {status:<8} made {made}  {r['label']}")
+                print(f"{r['id']}  {r['role']:<10} {status:<8} made {made_at}  {r['label']}")
             return 0
         sides = sorted({f.side for f in state.fighters})
         if [args.gm, args.watch, args.side is not None].count(True) != 1:
@@ -139,8 +169,9 @@ def register(sub: Any, add: AddVerb) -> None:
     )
     p.add_argument(
         "log",
-        help="the encounter's log (made by tabletrail new), or a PostgreSQL database URL: every encounter "
-        "in it, each at /e/NAME/",
+        help="the encounter's log (made by tabletrail new), a folder (the GM's home page and encounter "
+        "builder, every log in it at /e/NAME/), or a PostgreSQL database URL: every encounter in it, each "
+        "at /e/NAME/",
     )
     p.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
@@ -163,6 +194,14 @@ def register(sub: Any, add: AddVerb) -> None:
         default=[],
         metavar="NAME",
         help="a host name the pages may be addressed to as well (e.g. the reverse proxy's name); repeatable",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a site whose pages may call this server (CORS for it only; tokens as ever, never cookies), "
+        "e.g. your Foundry VTT at https://foundry.example.com; repeatable",
     )
     q = add("invite", cmd_invite, "make, list or revoke the invitation links of an encounter")
     q.add_argument("log", help="the encounter's log")
@@ -194,6 +233,7 @@ def register(sub: Any, add: AddVerb) -> None:
 def examples() -> dict[str, str]:
     return {
         "serve": "tabletrail serve fight.jsonl --host 0.0.0.0   # then open the GM link it prints\n"
+        "  tabletrail serve games/   # the GM's home page: every encounter of the folder, and the builder\n"
         "  tabletrail serve postgresql://localhost/test --workers 4   # every encounter, at /e/NAME/",
         "invite": "tabletrail invite fight.jsonl --side blue --label Maya   # prints the link for Maya\n"
         "  tabletrail invite fight.jsonl --watch --qr   # a view-only link for the TV, as a QR code too",

@@ -97,7 +97,8 @@ class Table:
         )
         try:
             with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
-                return json.loads(resp.read() or b"{}")
+                answer: dict[str, Any] = json.loads(resp.read() or b"{}")  # the API answers an object
+                return answer
         except urllib.error.HTTPError as exc:
             try:
                 said = json.loads(exc.read() or b"{}")
@@ -189,7 +190,8 @@ class Table:
 
 def read_stream(lines: Any) -> Iterator[Update]:
     """Server-sent events read from a byte-line iterator: `event:`, `data:`, `id:`; comments skipped."""
-    event, data, ident = "message", [], ""
+    event, ident = "message", ""
+    data: list[str] = []
     for raw in lines:
         line = raw.decode("utf-8").rstrip("\r\n")
         if not line:

@@ -47,6 +47,7 @@ from tabletrail.events.log import (
     Store,
     TornTail,
     batch_lines,
+    chain_broken,
     chain_key,
     decode,
     decode_many,
@@ -408,9 +409,7 @@ class Encounter:
             if record.seq != seq:
                 raise InputError(f"{where}: seq is {record.seq}, expected {seq}")
             if record.prev != prev:
-                raise InputError(
-                    f"{where}: hash chain broken: this line's prev does not match the line before"
-                )
+                raise InputError(f"{where}: {chain_broken(seq)}")
             if (seq == 1) != (type(record.event) is EncounterStarted):
                 raise InputError(
                     f"{where}: a log must start with an encounter-started event"

@@ -71,7 +71,7 @@ class History:
         return [decode(line, f"{name}:{n}") for n, line in enumerate(self.store.read(first - 1, last), first)]
 
     def _span(self, batch: int) -> tuple[int, int]:
-        span = self.store.batch_span(batch)
+        span: tuple[int, int] | None = self.store.batch_span(batch)
         if span is None:
             raise KeyError(batch)
         return span
@@ -124,7 +124,7 @@ class History:
                 t = None
         if t is None:
             t, start = Timeline(), 0
-            t.before, t.after, t.commands, t.actors, t.first_seq = (  # type: ignore[assignment]
+            t.before, t.after, t.commands, t.actors, t.first_seq = (
                 self.lazy.before,
                 self.lazy.after,
                 self.lazy.commands,

@@ -30,7 +30,8 @@ class Printable:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        return self.stream.write(printable(text))
+        written: int = self.stream.write(printable(text))  # a text stream's count
+        return written
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from tabletrail.core.doors import WORDS as DOOR_WORDS
@@ -11,7 +12,9 @@ from tabletrail.core.movement import length_of
 from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, UNIT_RESOURCES, fmt, fmt_number, plural, unit_of  # noqa: F401  (re-exported)
+from tabletrail.core.units import CU, UNIT_RESOURCES, fmt, fmt_number
+from tabletrail.core.units import plural as plural  # re-exported for the CLI's words
+from tabletrail.core.units import unit_of as unit_of  # re-exported for the CLI's words
 from tabletrail.core.walls import door_list
 from tabletrail.events import types as ev
 from tabletrail.events.log import Record
@@ -508,7 +511,7 @@ LINKS = {
 
 
 def _describe(w: Words, event: Event) -> str:
-    name = type(event).__struct_config__.tag  # type: ignore[attr-defined]
+    name = str(type(event).__struct_config__.tag)
     if isinstance(event, Spent):
         if event.amount < 0 and event.resource == "movement":  # a grant: a Sprint's, the GM's
             return f"{event.fighter} gains {w.amount(event.resource, -event.amount)} of Movement"
@@ -573,6 +576,10 @@ def _describe(w: Words, event: Event) -> str:
     if isinstance(event, ev.RulingMade):
         detail = f" ({w.value(event.detail)})" if event.detail not in (None, {}, []) else ""
         return f"GM ruling by {event.by}, {event.kind.replace('-', ' ')}{detail}: {event.why}"
+    if isinstance(event, ev.FighterJoined):
+        return f"{event.name} ({event.side}) joins the fight at {w.cell(event.pos)}"
+    if isinstance(event, ev.FighterLeft):
+        return f"{event.fighter} leaves the fight"
     if isinstance(event, ev.Undone | ev.Redone):
         what = "undone" if isinstance(event, ev.Undone) else "redone"
         why = f": {event.why}" if event.why else ""
@@ -674,7 +681,10 @@ def json_doc(kind: str, data: Any, ruleset_id: str | None = None, *, sort_keys: 
 
 
 def records_data(
-    records: list[Record], rs: Ruleset, abandoned: set[int] = frozenset(), undone: set[int] = frozenset()
+    records: list[Record],
+    rs: Ruleset,
+    abandoned: AbstractSet[int] = frozenset(),
+    undone: AbstractSet[int] = frozenset(),
 ) -> list[dict[str, Any]]:
     """Records for --json: the event exactly as logged, and the line `log` prints of it in words."""
     from msgspec import to_builtins

@@ -139,6 +139,7 @@ class Shell:
     def run(self, words: list[str]) -> None:
         from tabletrail import render
         from tabletrail.core.refusal import Rejection
+        from tabletrail.core.rulesets import get as get_ruleset
         from tabletrail.syntax import command_words, parse, verbs_for
 
         verb, rest = words[0], words[1:]
@@ -151,7 +152,7 @@ class Shell:
             return
         if verb == "log":
             t = self.enc.timeline
-            rs = render.get_ruleset(self.enc.state.ruleset)
+            rs = get_ruleset(self.enc.state.ruleset)
             self.say(render.log_lines(self.enc.records, t.abandoned, set(t.undone), rs))
             return
         if verb in ("why", "explain"):
@@ -183,7 +184,7 @@ class Shell:
         self.say(cli_audit.why_text(audit.dry_run(whole, command, text)))
 
 
-def run_shell(path: str, history: str | None = None, session: PromptSession | None = None) -> int:
+def run_shell(path: str, history: str | None = None, session: PromptSession[str] | None = None) -> int:
     """The prompt loop: one line at a time until quit or end of input."""
     shell = Shell(path)
     if session is None and not sys.stdin.isatty():

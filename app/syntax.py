@@ -30,7 +30,7 @@ def verbs_for(ruleset_id: str) -> dict[str, type[Command]]:
     from tabletrail.core.rulesets import get as get_ruleset
 
     ruleset = get_ruleset(ruleset_id)
-    handled, withheld = ruleset._handlers, ruleset.withheld  # type: ignore[attr-defined]
+    handled, withheld = ruleset._handlers, ruleset.withheld
     shared = ("tabletrail.events.commands", "tabletrail.events.commands.rulings")
     return {
         tag: cls
@@ -58,7 +58,7 @@ def usage(cls: type[Command]) -> str:
     reading a type's fields (msgspec.inspect) cost a third of a hosted worker's time under load."""
     info = mi.type_info(cls)
     assert isinstance(info, mi.StructType)
-    parts = [cls.__struct_config__.tag]  # type: ignore[list-item]
+    parts = [cls.__struct_config__.tag]
     after_list = False  # a field after a list of cells can only be named: `drag … put=4,2`
     for field in info.fields:
         if field.name in BASE_FIELDS:

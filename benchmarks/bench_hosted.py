@@ -11,6 +11,12 @@ Figures:
   costs, the client process's and (PostgreSQL, on this machine) its server
   backend's: with 8 clients on 2 cores the run is CPU-bound, so the ratio of
   throughputs follows the ratio of CPU per batch more than any wait.
+- cpu: the CPU one append costs, the client process's plus its server backend's (read from
+  /proc/<pid>/stat of `pg_backend_pid()`), against its floor, a bare psycopg INSERT + COMMIT of
+  the same bytes as one row (same server, same durability), one client, sides in turns, the
+  least of --rounds rounds of --cpu-batches appends: PostgresStore.append alone (target <= 2x
+  the floor) and a whole command through Encounter.execute (decide, encode, append, fold, and
+  a refused move's row), each split into client and server, with the load average.
 - fan-out: --streams live streams (default 50) spread over --servers `tabletrail
   serve URL` processes (default 4) sharing the database; one move posted to one of
   them; the time until every stream has the new version: p50/p99 over
@@ -26,12 +32,13 @@ using the same server). Run from the repository root:
 
     .venv/bin/python benchmarks/bench_hosted.py [--database postgresql://postgres@127.0.0.1/test]
         [--encounters 200] [--clients 8] [--batches 20] [--rounds 3] [--streams 50] [--servers 4]
-        [--events 1000000] [--skip append,fanout,open,fold]
+        [--events 1000000] [--cpu-batches 300] [--skip append,cpu,fanout,open,fold]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing
 import os
@@ -46,16 +53,17 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import httpx
 import psycopg
-from bench_store import SCENARIO, clock, generate
+from bench_store import SCENARIO, batches_of, clock, generate
 from tabletrail.encounter import Encounter, fold_with_snapshots
 from tabletrail.events.commands import EndTurn, Move
 from tabletrail.events.log import MemoryStore, Store
-from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.events.postgres_store import PostgresStore, parse_url
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
@@ -178,21 +186,221 @@ def bench_append(kind: str, where: str, encounters: int, clients: int, batches: 
     return Appended(rate, pct(latencies, 50), (cpu + served) / n)
 
 
+def floor_client(conninfo: str, table: str, rows: int, row: bytes, seed: int, go: Any, out: Any) -> None:
+    """One client process of the floor: `rows` bare INSERT + COMMITs of the same bytes, on its own
+    connection, timed as `client` times an append."""
+    conn = psycopg.connect(conninfo)
+    server = conn.info.backend_pid
+    go.wait()
+    cpu, served = client_cpu(), server_cpu(server)
+    latencies = []
+    for n in range(rows):
+        start = time.perf_counter()
+        floor_append(conn, table, seed * 10_000_000 + n, row)
+        latencies.append(time.perf_counter() - start)
+    out.put((latencies, time.time(), client_cpu() - cpu, server_cpu(server) - served))
+    conn.close()
+
+
+def bench_floor(database: str, clients: int, rows: int, turn: int) -> Appended:
+    """The floor with `clients` processes: each `rows` bare INSERT + COMMITs of one batch's bytes."""
+    where = parse_url(database)
+    table = f'"{where.schema}".{FLOOR_TABLE}_{turn}'
+    appended = batch_bytes()
+    with psycopg.connect(where.conninfo, autocommit=True) as conn:
+        conn.execute(f"CREATE TABLE IF NOT EXISTS {table} (n BIGINT PRIMARY KEY, line BYTEA NOT NULL)")
+    spawn = multiprocessing.get_context("spawn")
+    out, go = spawn.Queue(), spawn.Barrier(clients + 1)
+    procs = [
+        spawn.Process(target=floor_client, args=(where.conninfo, table, rows, appended, c + 1, go, out))
+        for c in range(clients)
+    ]
+    for p in procs:
+        p.start()
+    go.wait()
+    start = time.time()
+    latencies: list[float] = []
+    ends = []
+    cpu = served = 0.0
+    for _ in procs:
+        got, end, used, backend_used = out.get()
+        latencies += got
+        ends.append(end)
+        cpu += used
+        served += backend_used
+    seconds = max(ends) - start
+    for p in procs:
+        p.join()
+    rate, n = len(latencies) / seconds, len(latencies)
+    print(
+        f"  {'floor: bare INSERT + COMMIT':34s} {rate:8.0f} rows/s     p50 {ms(pct(latencies, 50))}  "
+        f"p99 {ms(pct(latencies, 99))}  ({n} rows of {len(appended)} bytes in {seconds:.1f} s)"
+    )
+    print(f"  {'':34s} CPU per row: the client {cpu_ms(cpu / n)}, its server backend {cpu_ms(served / n)}")
+    return Appended(rate, pct(latencies, 50), (cpu + served) / n)
+
+
+def batch_bytes() -> bytes:
+    """The bytes of a typical batch as a store keeps it (its lines, newline-joined): the median-sized
+    batch of a played log."""
+    groups = batches_of(generate(2000), 200)[1:]
+    rows = sorted((b"\n".join(g) for g in groups), key=len)
+    return rows[len(rows) // 2]
+
+
 def bench_rounds(database: str, encounters: int, clients: int, batches: int, rounds: int) -> None:
-    """PostgreSQL and SQLite in turns (a neighbour's load then weighs on both), and the median ratios."""
-    ratios: list[tuple[float, float, float]] = []
+    """PostgreSQL, its floor and SQLite in turns (a neighbour's load then weighs on all), and the median
+    ratios: PostgreSQL against SQLite, and against the floor (bare INSERT + COMMIT, as many clients)."""
+    ratios: list[tuple[float, float, float, float, float]] = []
     for turn in range(1, rounds + 1):
         print(f" round {turn}:")
         pg = bench_append("postgres", database, encounters, clients, batches, turn)
+        floor = bench_floor(database, clients, batches * encounters // clients, turn)
         with tempfile.TemporaryDirectory() as folder:
             lite = bench_append("sqlite", folder, encounters, clients, batches, turn)
-        ratios.append((pg.rate / lite.rate, pg.p50 / lite.p50, pg.cpu / lite.cpu))
-    rate, p50, cpu = (statistics.median(r[k] for r in ratios) for k in range(3))
+        ratios.append(
+            (
+                pg.rate / lite.rate,
+                pg.p50 / lite.p50,
+                pg.cpu / lite.cpu,
+                pg.rate / floor.rate,
+                pg.cpu / floor.cpu,
+            )
+        )
+    rate, p50, cpu, to_floor, cpu_floor = (statistics.median(r[k] for r in ratios) for k in range(5))
     each = " ".join(f"{r[0]:.2f}" for r in ratios)
     print(
         f"  PostgreSQL / SQLite, median of {rounds} rounds: throughput {rate:.2f} (target >= 0.8; "
         f"rounds {each}), p50 {p50:.2f}x, CPU per batch {cpu:.2f}x"
     )
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"  PostgreSQL commands / the floor, median of {rounds} rounds: throughput {to_floor:.2f}, "
+        f"CPU per batch {cpu_floor:.2f}x (a command decides and folds too; load average {load})"
+    )
+
+
+# --- CPU per append against its floor: a bare INSERT + COMMIT of the same bytes ---------------------------
+
+FLOOR_TABLE = "append_floor"
+
+
+class Cpu(NamedTuple):
+    """CPU seconds of one append: the client process's and its server backend's."""
+
+    client: float
+    server: float
+
+    @property
+    def total(self) -> float:
+        return self.client + self.server
+
+    def __str__(self) -> str:
+        return f"{cpu_ms(self.total)} ({cpu_ms(self.client)} client + {cpu_ms(self.server)} server)"
+
+
+def floor_append(conn: psycopg.Connection, table: str, n: int, row: bytes) -> None:
+    """The floor: one row of the batch's bytes, INSERT then COMMIT, as psycopg does it bare."""
+    conn.execute(f"INSERT INTO {table} (n, line) VALUES (%s, %s)", (n, row))
+    conn.commit()
+
+
+def per_append(pid: int | None, count: int, run: Callable[[], object]) -> Cpu:
+    """CPU per append of `run` (which makes `count` appends): this process's and backend `pid`'s."""
+    cpu, served = client_cpu(), server_cpu(pid)
+    run()
+    return Cpu((client_cpu() - cpu) / count, (server_cpu(pid) - served) / count)
+
+
+def appends_cpu(database: str, lines: list[bytes], batches: int, rounds: int) -> tuple[Cpu, Cpu, Cpu]:
+    """CPU per append, client + its server backend, least of `rounds` rounds each, sides in turns:
+    PostgresStore.append of real batches; a whole command through Encounter.execute (decide, encode,
+    append, fold, and a refused move's row: what a client pays); and the floor, one INSERT + COMMIT
+    of the same bytes as one row. Prints each round; returns (store, command, floor)."""
+    groups = batches_of(lines, batches * rounds)
+    setup, rest = groups[0], groups[1:]
+    name = f"cpu-{uuid.uuid4().hex[:8]}"
+    store = PostgresStore(database, encounter=name, private=True)
+    store.create(setup)
+    version = len(setup)
+    store_pid = backend(store)
+    table_enc = Encounter.create(
+        PostgresStore(database, encounter=f"{name}-played", private=True),
+        load_scenario(SCENARIO),
+        clock=clock,
+    )
+    played_pid = backend(table_enc.store)
+    rng = random.Random(1)
+    where = parse_url(database)
+    table = f'"{where.schema}".{FLOOR_TABLE}'
+    floor = psycopg.connect(where.conninfo)  # not autocommit: INSERT, then COMMIT
+    floor.execute(f"CREATE TABLE IF NOT EXISTS {table} (n BIGINT PRIMARY KEY, line BYTEA NOT NULL)")
+    floor.commit()
+    floor_pid = floor.info.backend_pid
+    size = statistics.mean(sum(map(len, g)) for g in rest)
+    print(
+        f"  {len(rest)} batches of {statistics.mean(map(len, rest)):.1f} records ({size:.0f} bytes) on "
+        f"average, one client, {rounds} rounds of {batches} appends a side"
+    )
+    ours: list[Cpu] = []
+    played: list[Cpu] = []
+    bare: list[Cpu] = []
+    counter = itertools.count(1)
+    for turn in range(rounds):
+        part = rest[turn * batches : (turn + 1) * batches]
+
+        def appends(part: list[list[bytes]] = part) -> None:
+            nonlocal version
+            for group in part:
+                store.append(group, expected=version)
+                version += len(group)
+
+        ours.append(per_append(store_pid, len(part), appends))
+        played.append(
+            per_append(played_pid, len(part), lambda part=part: [play_one(table_enc, rng) for _ in part])
+        )
+        bare.append(
+            per_append(
+                floor_pid,
+                len(part),
+                lambda part=part: [floor_append(floor, table, next(counter), b"\n".join(g)) for g in part],
+            )
+        )
+        print(
+            f"   round {turn + 1}: PostgresStore.append {cpu_ms(ours[-1].total)}, Encounter.execute "
+            f"{cpu_ms(played[-1].total)}, bare INSERT + COMMIT {cpu_ms(bare[-1].total)}: "
+            f"{ours[-1].total / bare[-1].total:.2f}x and {played[-1].total / bare[-1].total:.2f}x"
+        )
+    floor.close()
+    store.close()
+    table_enc.store.close()
+    least = lambda runs: min(runs, key=lambda c: c.total)  # noqa: E731
+    return least(ours), least(played), least(bare)
+
+
+def play_one(enc: Encounter, rng: random.Random) -> None:
+    """One command as a client of the append benchmark plays it: a move of the active fighter, else
+    an end-turn (a refused move appends nothing but its refusal row)."""
+    f = enc.state.fighter(enc.state.turn.active)
+    assert f is not None
+    x = min(max(f.pos[0] + rng.randint(-1, 1), 1), 10)
+    y = min(max(f.pos[1] + rng.randint(-1, 1), 1), 6)
+    if not isinstance(enc.execute(Move(fighter=f.id, path=((x, y),)), f"move {f.id} {x},{y}"), list):
+        enc.execute(EndTurn(), "end-turn")
+
+
+def bench_cpu(database: str, batches: int, rounds: int) -> None:
+    """CPU per append (client + server backend) against its floor, same durability, same run."""
+    lines = generate(20 * batches * rounds)
+    ours, played, bare = appends_cpu(database, lines, batches, rounds)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"  CPU per append, client + server backend, least of {rounds} rounds (load average {load}):")
+    print(f"    floor, bare INSERT + COMMIT         {bare}")
+    print(
+        f"    PostgresStore.append                {ours}  {ours.total / bare.total:.2f}x the floor "
+        "(target <= 2x)"
+    )
+    print(f"    a command, Encounter.execute        {played}  {played.total / bare.total:.2f}x the floor")
 
 
 # --- fan-out: one move, every open page told -------------------------------------------------------------
@@ -370,7 +578,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10)
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--every", type=int, default=1000)
-    parser.add_argument("--skip", default="", help="comma-separated: append, fanout, open, fold")
+    parser.add_argument("--cpu-batches", type=int, default=300, help="appends per side and round (cpu)")
+    parser.add_argument("--skip", default="", help="comma-separated: append, cpu, fanout, open, fold")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     schema = f"tt_bench_{uuid.uuid4().hex[:10]}"
@@ -384,6 +593,9 @@ def main() -> None:
                 f"{args.rounds} rounds of PostgreSQL then SQLite"
             )
             bench_rounds(database, args.encounters, args.clients, args.batches, args.rounds)
+        if "cpu" not in skip:
+            print("cpu: one append's CPU (client + its server backend) against a bare INSERT + COMMIT")
+            bench_cpu(database, args.cpu_batches, args.rounds)
         if "fanout" not in skip:
             print("fan-out: one move, every open page told (NOTIFY on commit, one LISTEN per server)")
             bench_fanout(database, args.streams, args.servers, args.moves)

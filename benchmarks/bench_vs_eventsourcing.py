@@ -32,6 +32,7 @@ import argparse
 import gc
 import importlib.metadata
 import json
+import os
 import subprocess
 import sys
 import time
@@ -172,6 +173,11 @@ def main() -> None:
         f"  decode + hash alone, with nothing folded: {floor / n * 1e6:.2f} us/event, so at most "
         f"{n / floor:,.0f} events/s for any fold of this format (300,000 events/s leaves "
         f"{max(0.0, 1e6 / 300_000 - floor / n * 1e6):.2f} us/event for the fold and the checks)"
+    )
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"  Encounter.open / (decode + hash), same run: {ours_s / floor:.2f}x (target <= 1.2x; "
+        f"{ours_s / n * 1e6:.2f} against {floor / n * 1e6:.2f} us/event; load average {load})"
     )
 
 

@@ -2,10 +2,12 @@
 
 The same run as tests/test_web_contract_schemathesis.py (tests/support_contract.py:
 a real uvicorn server on 127.0.0.1 on a temporary encounter, every operation of
-its /openapi.json, as the GM and as a player, positive and negative examples), with
---examples per operation, role and mode instead of the test's few. Prints the
-examples sent, the answers per status, the operations with nothing to make wrong,
-and every failure (none is the contract kept). Exit status 1 if any failed.
+its /openapi.json, as the GM, a player and a watcher, positive and negative examples),
+with --examples per operation, role and mode instead of the test's few; then
+schemathesis' own command line with every check, as each role, with as many
+(tests/support_contract_cli.py). Prints the examples sent, the answers per status,
+the operations with nothing to make wrong, and every failure (none is the contract
+kept). Exit status 1 if any failed.
 
 Run: .venv/bin/python benchmarks/contract_long.py [--examples 100]
 """
@@ -21,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from support_contract import run, served  # noqa: E402
+from support_contract_cli import run_cli  # noqa: E402
 from test_web_support import invite, new_log  # noqa: E402
 
 
@@ -31,10 +34,18 @@ def main() -> int:
     )
     args = parser.parse_args()
     log = new_log(Path(tempfile.mkdtemp()))
-    tokens = {"gm": invite(log, "gm")[1], "blue": invite(log, "blue")[1]}
+    tokens = {
+        "gm": invite(log, "gm")[1],
+        "blue": invite(log, "blue")[1],
+        "watcher": invite(log, "watcher")[1],
+    }
     start = time.perf_counter()
     with served(log) as base:
         figures = run(base, tokens, log, args.examples)
+        for role, token in tokens.items():  # every check schemathesis has, as each role
+            ran = run_cli(base, token, log.parent, args.examples)
+            if not ran.ok:
+                figures.failures.append(f"schemathesis run --checks all as {role}:\n{ran.said}")
     seconds = time.perf_counter() - start
     print(
         f"examples sent: {figures.examples:,} in {seconds:.0f} s ({args.examples} per operation, role, mode)"

@@ -14,7 +14,8 @@ at once, as after a server restart, when every stream then ends and reconnects i
 the same second. With --fetch a page has seen a move only once it holds the new
 board (`GET /api/state?seen=V` on a keep-alive connection of its own, as table.js
 asks for it when told of V), not when the stream told it; it then asks for the
-event list too (`GET /api/events?seen=V`), as table.js does (the fighter sheet's
+event list too (`GET /api/events?after=H&seen=V`, H the version its list holds; the
+newest page, `?limit=200`, the first time), as explain.js does (the fighter sheet's
 `/api/actions`, asked only while a fighter is selected, is left out).
 
 Figures per N: commands/s committed; p50/p99 from a command's POST to the moment
@@ -171,6 +172,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     posts: list[float] = field(default_factory=list)
     reconnects: int = 0
+    lags: list[float] = field(default_factory=list)  # this generator's event loop, late by (seconds)
 
     def error(self, what: str) -> None:
         self.errors.append(what)
@@ -191,24 +193,42 @@ def make_tables(database: str, n: int) -> list[Table]:
     return tables
 
 
+LAG_TICK = 0.05  # seconds between two looks at how late this generator's event loop runs
+
+
+async def loop_lag(stop: asyncio.Event, lags: list[float]) -> None:
+    """How late this process's event loop wakes a sleeper, every LAG_TICK until `stop`: a page is told
+    of a move only when its loop reads the stream, so a late loop is delay the server did not cause."""
+    while not stop.is_set():
+        asked = time.perf_counter()
+        await asyncio.sleep(LAG_TICK)
+        lags.append(time.perf_counter() - asked - LAG_TICK)
+
+
 # --- one page's live stream: a raw HTTP/1.1 connection, chunked server-sent events ------------------------
 
 
 class Board:
     """A page's own keep-alive connection for what table.js asks for when told of a version: the board
-    (`GET /api/state?seen=V`), then the event list it draws beside it (`GET /api/events?seen=V`)."""
+    (`GET /api/state?seen=V`), then what changed in the event list it draws beside it
+    (`GET /api/events?after=H&seen=V`)."""
 
     def __init__(self, port: int, table: Table, token: str) -> None:
         self.port, self.base, self.token = port, f"/e/{table.name}/api", token
         self.conn: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self.listed: int | None = None  # the version of the event list the page holds
 
     async def version(self, told: int) -> int:
         """The version of the board the server answers when the stream told of `told`."""
         return int(json.loads(await self.get(f"state?seen={told}"))["version"])
 
     async def events(self, seen: int) -> None:
-        """The event list, as the page asks for it once it holds the board of version `seen`."""
-        await self.get(f"events?seen={seen}")
+        """The event list, as the page asks for it once it holds the board of version `seen`: the newest
+        page first, then only what changed since the version it holds (explain.js)."""
+        held = self.listed
+        part = f"after={held}" if held is not None else "limit=200"
+        await self.get(f"events?{part}&seen={seen}")
+        self.listed = seen  # at least that new: a later ask may get a line twice, never miss one
 
     async def get(self, what: str) -> bytes:
         """One answer's body (a broken connection is opened again once); a status but 200 is an error."""
@@ -408,13 +428,15 @@ def page_process(
         tasks = await open_pages(port, tables, share, began, spread, stop, tally, fetch)
         await first_versions(tables, share, tally)
         conn.send("opened")
+        lagging = asyncio.create_task(loop_lag(stop, tally.lags))
         await asyncio.get_running_loop().run_in_executor(None, conn.recv)
         stop.set()
+        await lagging
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         told = {(ti, p): tables[ti].told[p] for ti, p in share}
-        conn.send((told, tally.errors, tally.reconnects, time.process_time()))
+        conn.send((told, tally.errors, tally.reconnects, time.process_time(), tally.lags))
 
     asyncio.run(main())
 
@@ -456,6 +478,7 @@ async def load(
         for _, ours in workers:
             await loop.run_in_executor(None, ours.recv)  # "opened"
     busy0, wall0 = cpu_seconds(pids), time.perf_counter()
+    lagging = asyncio.create_task(loop_lag(stop, tally.lags))
     start = time.perf_counter() + 0.5
     end = start + seconds
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
@@ -469,13 +492,15 @@ async def load(
     busy = (cpu_seconds(pids) - busy0) / (time.perf_counter() - wall0)
     memory = rss_mb(pids)
     stop.set()
+    await lagging
     for task in pages:
         task.cancel()
     await asyncio.gather(*pages, return_exceptions=True)
     pages_cpu = 0.0
     for proc, ours in workers:
         ours.send("stop")
-        told, errors, reconnects, cpu = await loop.run_in_executor(None, ours.recv)
+        told, errors, reconnects, cpu, lags = await loop.run_in_executor(None, ours.recv)
+        tally.lags += lags
         for (ti, p), seen in told.items():
             tables[ti].told[p] = seen
         tally.errors += errors
@@ -579,6 +604,13 @@ def report(f: dict, seconds: float) -> bool:
         f"RSS {f['rss']:.0f} MB ({(f['rss'] - f['idle']) * 1024 / max(n, 1):.0f} KB a table above "
         f"{f['idle']:.0f} MB idle); this client {f['client_cpu']:.2f} cores; "
         f"{tally.reconnects} stream reconnects; load {os.getloadavg()[0]:.2f}"
+    )
+    lags = tally.lags or [0.0]
+    print(
+        f"  this load generator's event loop (every process of it) woke late by p50 "
+        f"{pct(lags, 50) * 1000:.1f} ms, p99 {pct(lags, 99) * 1000:.1f} ms, max {max(lags) * 1000:.0f} ms: "
+        "a page is told only when its loop reads, so that much of the delay is the generator's, "
+        "not the server's"
     )
     slowest = ", ".join(
         f"{name} at {at:.1f} s: {w * 1000:.0f} ms (POST {p * 1000:.0f} ms)" for w, at, p, name in f["slowest"]

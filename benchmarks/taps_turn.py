@@ -2,8 +2,10 @@
 
 The turn is the browser test's (tests/test_web_e2e_phone.py): a player opens its link on a
 phone (390x844, touch) or an upright tablet (820x1180, touch) and, by taps only, walks to a
-door, opens it, goes through, drops prone and ends the turn, under speed-meters and
-ap-squares. Each tap is Playwright's `tap()` on what a person would tap; the test's own checks
+door, opens it, goes through, drops prone and ends the turn, under each of the four rulesets
+(round-meters has no posture verb, and under initiative-yards dropping prone takes a whole move
+action's movement, which the walk spent: there the turn has no posture step, and the table says so).
+Each tap is Playwright's `tap()` on what a person would tap; the test's own checks
 run between them (they take no taps). Printed per ruleset and screen: the taps, the commands
 they made (records of type `command` appended), taps per command, and the turn's wall time
 (a shared machine's: compare the rows of one run, never against a number). Screenshots of each
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -28,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 from test_web_e2e import ARGS, CHROMIUM, Running  # noqa: E402
-from test_web_e2e_phone import PHONE, SHOTS, TABLET, gate_log, play_a_turn, touch_page  # noqa: E402
+from test_web_e2e_phone import NO_POSTURE, PHONE, SHOTS, TABLET, gate_log, play_a_turn, touch_page  # noqa: E402
 from test_web_support import records  # noqa: E402
 
 SCREENS = {"phone": PHONE, "tablet": TABLET}
@@ -40,11 +43,15 @@ def commands(log: Path) -> int:
 
 
 def main() -> None:
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ruleset", nargs="+", default=["speed-meters", "ap-squares"])
+    ap.add_argument(
+        "--ruleset", nargs="+", default=["speed-meters", "ap-squares", "initiative-yards", "round-meters"]
+    )
     ap.add_argument("--screen", nargs="+", choices=sorted(SCREENS), default=["phone", "tablet"])
     args = ap.parse_args()
-    print(f"{'ruleset':<14} {'screen':<16} {'taps':>4} {'commands':>8} {'taps/command':>12} {'wall s':>7}")
+    head = f"{'ruleset':<16} {'screen':<16} {'taps':>4} {'commands':>8} {'taps/command':>12} {'wall s':>7}"
+    print(head + "  steps")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
@@ -60,13 +67,15 @@ def main() -> None:
                             try:
                                 before = commands(log)
                                 start = time.perf_counter()
-                                taps = play_a_turn(page, log, shots)
+                                taps = play_a_turn(page, log, shots, posture=ruleset not in NO_POSTURE)
                                 wall = time.perf_counter() - start
                                 made = commands(log) - before
                             finally:
                                 context.close()
                     label = f"{screen} {size[0]}x{size[1]}"
-                    print(f"{ruleset:<14} {label:<16} {taps:>4} {made:>8} {taps / made:>12.1f} {wall:>7.1f}")
+                    steps = "walk+door+through+" + ("end" if ruleset in NO_POSTURE else "posture+end")
+                    row = f"{ruleset:<16} {label:<16} {taps:>4} {made:>8} {taps / made:>12.1f} {wall:>7.1f}"
+                    print(f"{row}  {steps}")
         finally:
             browser.close()
 

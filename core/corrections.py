@@ -8,6 +8,11 @@ under 0.1; speed-meters `adjust` has given meters to the next Movement since 0.2
 keeps the batch as recorded and checks everything else. Such a log still does not pass
 (nothing in it tells an older decision from an edit), but the report says which it may be.
 
+A correction can instead be gated by the version a log began under (`gated`): the rules
+read that version (`EncounterState.rules_version`), so an encounter begun before the
+correction goes on deciding the old way for its whole life, `verify` and `whatif`
+re-decide it so, and its log verifies as recorded. Such an entry is listed, never named.
+
 A maintainer who corrects a rule so that some command decides otherwise than before
 raises RULES_VERSION and appends one entry here: since (the new version), made (when,
 UTC), the ruleset ("" for the engine's own rules, every ruleset), the command verbs
@@ -40,6 +45,10 @@ class Correction(NamedTuple):
     # The facts it changed: event types ("marked"…) or "refused" (today's rules refuse the command); the
     # differing event, recorded or expected, must be one of them. (): any fact its rules give.
     events: tuple[str, ...] = ()
+    # True: the rules read the version a log began under (EncounterState.rules_version), so a log
+    # begun before `since` goes on deciding the old way for its whole life; verify and whatif re-decide
+    # it so and it verifies as recorded. Such an entry is listed here, never named for a difference.
+    gated: bool = False
 
 
 # fmt: off
@@ -221,8 +230,9 @@ CORRECTIONS: tuple[Correction, ...] = (
         "a glide's leg at turn start has passed allies in the air, stopped before an enemy and never "
         "ended on anyone"),
     # issue 36, item 12: diagonal=euclidean (initiative-yards' default, round-meters' too; a setting of
-    # every ruleset). A log decided before it records each diagonal at 1.41 (2.82 crawled) and a
-    # budget spent as the sum of those roundings; `replay` folds it as recorded.
+    # every ruleset). Gated by the version a log began under (geometry.step_length): an encounter
+    # begun before 0.3 keeps each diagonal at 1.41 (2.82 crawled), added, for its whole life, and a
+    # log decided so verifies as recorded; one begun under 0.3 or later measures exactly.
     Correction("0.3", "2026-12-03T08:25", "", (),
         (
             "initiative-yards/move",
@@ -247,8 +257,10 @@ CORRECTIONS: tuple[Correction, ...] = (
         ),
         "a euclidean path has measured the exact sum of its steps (a diagonal √2, crawled or through "
         "difficult ground 2·√2 = 2.83), held against the budget exactly and rounded once, not each "
-        "diagonal rounded to 1.41 first (three diagonals 4.24, not 4.23; 17 on Initiative 24 are 24.04 yd)",
-        ("moved", "refused", "spent")),
+        "diagonal rounded to 1.41 first (three diagonals 4.24, not 4.23; 17 on Initiative 24 are 24.04 yd), "
+        "in an encounter begun under it or later; one begun before keeps 1.41 a diagonal, added, for its "
+        "whole life, so its log verifies as recorded",
+        ("moved", "refused", "spent"), gated=True),
 )
 # fmt: on
 
@@ -287,7 +299,8 @@ def bearing_on(
     the rules and facts it changed. Corrections that name the verb come first, and
     alone when there are any. `recorded`: the log records its version. One that does
     not (decided under 0.1) was decided by whatever tabletrail wrote it, so a
-    correction made before the batch's time `at` was in force already and is not named.
+    correction made before the batch's time `at` was in force already and is not named. A gated
+    correction is never named: an older log is re-decided the old way, so it changed nothing there.
     """
     version = version_key(under)
     moment = None if recorded else _when(at)
@@ -295,6 +308,7 @@ def bearing_on(
         c
         for c in CORRECTIONS
         if version < version_key(c.since)
+        and not c.gated
         and c.ruleset in ("", ruleset)
         and (not c.commands or verb in c.commands)
         and rule in c.rules

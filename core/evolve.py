@@ -19,6 +19,7 @@ from operator import attrgetter
 from typing import Any
 
 from msgspec.structs import replace
+from tabletrail.core.corrections import FIRST
 from tabletrail.core.geometry import Grid
 from tabletrail.core.state import EncounterState, Fighter, Turn
 from tabletrail.core.units import root2_cu, to_cu
@@ -54,6 +55,7 @@ def initial_state(started: ev.EncounterStarted) -> EncounterState:
         fighters=tuple(fighters),
         turn=Turn(order=order),
         doors={d.at: d.state for d in sc.door_list()},
+        rules_version=started.rules_version or FIRST,  # the fact line 1 records: "" is the first version
     )
 
 
@@ -159,6 +161,30 @@ def _door(s: EncounterState, e: ev.DoorChanged) -> EncounterState:
     return replace(s, doors={**s.doors, e.door: e.dest})
 
 
+def _joined(s: EncounterState, e: ev.FighterJoined) -> EncounterState:
+    """A newcomer stands where the ruling put it, with nothing spent and every machine at its start."""
+    f = Fighter(
+        id=e.fighter,
+        name=e.name,
+        side=e.side,
+        pos=e.pos,
+        size=e.size,
+        stats=dict(e.stats),
+        states={},
+        spent={},
+        marks={},
+        tags=e.tags,
+    )
+    return replace(s, fighters=(*s.fighters, f))
+
+
+def _left(s: EncounterState, e: ev.FighterLeft) -> EncounterState:
+    """The fighter is off the board, its exact budgets with it (the order changes by its own event)."""
+    s.index_of(e.fighter)  # an unknown fighter is a KeyError, as for every fighter's fact
+    roots = {k: v for k, v in s.roots.items() if k != e.fighter} if e.fighter in s.roots else s.roots
+    return replace(s, fighters=tuple(f for f in s.fighters if f.id != e.fighter), roots=roots)
+
+
 def no_change(s: EncounterState, e: ev.Event) -> EncounterState:
     """The fold of a fact that changes nothing on the board (a replay need not call it)."""
     return s
@@ -188,6 +214,8 @@ BOARD: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
     ev.SettingChanged: _setting_changed,
     ev.CommandIssued: no_change,
     ev.RulingMade: no_change,
+    ev.FighterJoined: _joined,
+    ev.FighterLeft: _left,
 }
 
 

@@ -8,13 +8,18 @@ the same on every machine and an audit can be checked by hand.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
+from functools import lru_cache
 from math import isqrt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from tabletrail.core.corrections import version_key
 from tabletrail.core.units import CU, root2_cu, to_cu
 from tabletrail.core.walls import Edges
 from tabletrail.events.scenario import CellKind, Scenario
+
+if TYPE_CHECKING:
+    from tabletrail.core.step_table import StepTable
 
 Pos = tuple[int, int, int]
 XY = tuple[int, int]
@@ -23,8 +28,11 @@ XY = tuple[int, int]
 EVERY_1 = "every-1"  # a diagonal step costs 1, like a straight one
 ALTERNATING = "alternating"  # diagonals cost 1, 2, 1, 2… within one move
 # true length between cell centres: a diagonal is √2, kept exact along a path (a count of √2 parts,
-# core/units.py) and rounded once, to 0.01, for display: three diagonals 4.24, not 3 x 1.41 = 4.23
+# core/units.py) and rounded once, to 0.01, for display: three diagonals 4.24, not 3 x 1.41 = 4.23.
+# So since rules 0.3: an encounter begun under an older version keeps each diagonal at 1.41, added,
+# for its whole life (step_length reads the version its log began under, EncounterState.rules_version).
 EUCLIDEAN = "euclidean"
+EXACT_SINCE = "0.3"  # the correction of that name in core/corrections.py
 MANHATTAN = "manhattan"  # a diagonal step costs 2
 DIAGONAL_RULES = (EVERY_1, ALTERNATING, EUCLIDEAN, MANHATTAN)
 
@@ -54,9 +62,8 @@ class Grid:
         self._blocked = tuple("wall" in t or ("solid" in t and "obstacle" not in t) for t in self._tags)
         text = "".join(rows)
         if len(chars) <= 256:
-            self.codes: bytes | array[int] = text.translate(
-                str.maketrans({ch: chr(i) for i, ch in enumerate(chars)})
-            ).encode("latin-1")
+            code: dict[str, str | int | None] = {ch: chr(i) for i, ch in enumerate(chars)}
+            self.codes: bytes | array[int] = text.translate(str.maketrans(code)).encode("latin-1")
         else:
             index = {ch: i for i, ch in enumerate(chars)}
             self.codes = array("H", map(index.__getitem__, text))
@@ -66,7 +73,8 @@ class Grid:
         self.top: tuple[tuple[int, ...], ...] = tuple(  # shared ints: a pointer a cell, read fastest
             tuple(map(tops.__getitem__, self.codes[y * w : (y + 1) * w])) for y in range(self.height)
         )
-        self.tables: dict = {}  # step prices kept for the reachable area (core/step_table.py)
+        # step prices kept for the reachable area (core/step_table.py)
+        self.tables: dict[Hashable, StepTable] = {}
         # Walls and doors on cell edges (core/walls.py), None on a map without them.
         self.edges: Edges | None = Edges.of(scenario, self.width, self.height)
 
@@ -182,14 +190,25 @@ def step_cost(rule: str, dx: int, dy: int, parity: int) -> tuple[int, int]:
 
     parity counts the diagonals taken so far in this move (alternating rule).
     """
-    whole, root2, parity = step_length(rule, dx, dy, parity)
+    # One step rounded is 1.41 a diagonal under every rules version: today's is as good as any.
+    whole, root2, parity = step_length(rule, dx, dy, parity, version=EXACT_SINCE)
     return whole + root2_cu(root2), parity
 
 
-def step_length(rule: str, dx: int, dy: int, parity: int) -> tuple[int, int, int]:
+@lru_cache(maxsize=16)
+def exact_diagonals(version: str) -> bool:
+    """Are euclidean diagonals kept exact under this rules version (0.3 on), or 1.41 each, added?"""
+    return version_key(version) >= version_key(EXACT_SINCE)
+
+
+def step_length(rule: str, dx: int, dy: int, parity: int, *, version: str) -> tuple[int, int, int]:
     """One horizontal king's step under a diagonal rule, exact: (whole, √2 part, new parity).
 
     Only a euclidean diagonal has a √2 part (CU·√2); every other step is whole centi-units.
+    `version`: the rules version the encounter's log began under (EncounterState.rules_version).
+    Before 0.3 a euclidean diagonal was 1.41 whole centi-units, each rounded and then added; a
+    fight keeps the arithmetic it began with, so an older log is re-decided (verify, whatif) and
+    goes on as it was recorded.
     """
     if dx and dy:
         if rule == EVERY_1:
@@ -197,6 +216,8 @@ def step_length(rule: str, dx: int, dy: int, parity: int) -> tuple[int, int, int
         if rule == ALTERNATING:
             return (2 * CU if parity % 2 else CU), 0, parity + 1
         if rule == EUCLIDEAN:
+            if not exact_diagonals(version):
+                return hypot_cu(CU, CU), 0, parity + 1
             return 0, CU, parity + 1
         if rule == MANHATTAN:
             return 2 * CU, 0, parity + 1
@@ -230,6 +251,6 @@ def parse_cell(text: str) -> tuple[int, ...]:
         raise ValueError(f"{text!r} is not a cell; write whole numbers x,y such as 3,4") from None
 
 
-def show(pos: XY | Pos) -> str:
-    """A cell as the table writes it: "3,4" (x, y; a height is left out)."""
+def show(pos: tuple[int, ...]) -> str:
+    """'3,4': a cell's column and row, whatever else it carries (a height, as a command may name it)."""
     return f"{pos[0]},{pos[1]}"

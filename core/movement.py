@@ -163,7 +163,7 @@ def walk(
             flush()
             stopped = _ruled_test(b, dice, policy, fighter_id, cell, tested) if tested else ""
             stopped = stopped or policy.on_step(b, fighter_id, step)
-            f = b.state.fighter(fighter_id)  # type: ignore[assignment]
+            f = b.state.fighter(fighter_id)
             assert f is not None
             if stopped:
                 _note_stop(b, stopped)
@@ -221,7 +221,8 @@ def _ruled_test(
     _, _, rule, why, target = ruling
     if dice is None:
         raise Refusal(rule, f"the GM requires a test at {show(cell)} ({why}) but this move takes no checks")
-    modifier, because, cites = 0, "", ()
+    modifier, because = 0, ""
+    cites: tuple[str, ...] = ()
     hook = getattr(policy, "test_modifier", None)
     if hook is not None:
         modifier, because, *more = hook(b.state, fighter_id)
@@ -267,14 +268,18 @@ def flat_step(
     parity: int,
     *,
     diagonal: str,
+    version: str,
     terrain_factor: int = 1,
     mode: str = "",
 ) -> Step:
-    """A king's step across the ground: diagonal rule, then a terrain multiplier."""
+    """A king's step across the ground: diagonal rule, then a terrain multiplier.
+
+    version: the rules version the encounter began under (EncounterState.rules_version), which
+    decides how a euclidean diagonal is counted (geometry.step_length)."""
     dx, dy = to[0] - frm[0], to[1] - frm[1]
     if max(abs(dx), abs(dy)) != 1:
         raise ValueError(f"{show(frm)} to {show(to)} is not one step")
-    whole, root2, parity = step_length(diagonal, dx, dy, parity)
+    whole, root2, parity = step_length(diagonal, dx, dy, parity, version=version)
     z = grid.top[to[1]][to[0]]
     kind = grid.kind(*to)
     # The multiplier applies to the exact length, then it is rounded: a crawled euclidean diagonal is

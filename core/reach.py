@@ -37,7 +37,7 @@ from tabletrail.core.movement import DIAGONALS, StepPolicy
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import ARRAY_CELLS, REFUSED, UNKNOWN, Scale, StepTable, quiet, table_for
+from tabletrail.core.step_table import REFUSED, UNKNOWN, Scale, StepTable, quiet, table_for
 from tabletrail.core.units import root2_cu
 from tabletrail.core.walls import step_blocked
 from tabletrail.events.types import Step
@@ -121,10 +121,10 @@ def reach(
         kept = table_for(state, f, policy)
         if kept is not None and kept.usable:
             limit = scale.exact(*exact_budget)
-            # The compiled search reads kept prices only; an edge that stops a step is asked in the
-            # table search's loop (step_blocked), so a map with walls or doors keeps that search.
-            compiled = not _steps_walled(state) and state.grid.width * state.grid.height <= ARRAY_CELLS
-            if compiled and quiet(policy):
+            # The compiled search reads kept prices only, over a window around the fighter on a map of
+            # any size; an edge that stops a step is asked in the table search's loop (step_blocked),
+            # so a map with walls or doors keeps that search.
+            if not _steps_walled(state) and quiet(policy):
                 from tabletrail.core.reach_arrays import array_reach  # numpy and scipy: only when asked
 
                 area = array_reach(

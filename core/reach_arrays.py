@@ -2,9 +2,15 @@
 
 The table search in core/reach.py runs Dijkstra in Python, a heap push per
 step; the table view asks for the same area on every selection and drag. Here
-the kept prices of one `StepTable` are also held as flat numpy arrays laid out
-as a CSR graph (node n's eight steps are entries 8n..8n+7, the table's own edge
-numbers), and scipy's compiled Dijkstra (`limit=` the budget) searches them.
+the kept prices of one `StepTable` are also held as numpy arrays, tile by tile
+(TILE x TILE cells, made where a search looks, so a 4,000 x 4,000 map holds only
+the tiles anyone searched), and each search runs scipy's compiled Dijkstra
+(`limit=` the budget) over a window of tiles around the fighter laid out as a
+CSR graph (a node's eight steps are its entries 8n..8n+7). The window starts at
+the budget's reach (a step of one unit a cell) and doubles while a node the
+search may leave has a step out of it that is not known to be refused (a
+cheaper step, a push, a fall: whatever the rules price), so the work is bounded
+by what the budget reaches, never by the map.
 Chosen by measurement (bench_reach.py, issue 16, a loaded 2-core machine): on
 its 100x100 map the Python heap search over the same kept prices took ~33 ms,
 this one 3-5 ms, networkx's Dijkstra alone on a prebuilt graph 25-55 ms.
@@ -21,9 +27,12 @@ The answer is the table search's, node for node, which is the policy search's:
   it, and the search runs again, until every step out of every node it may leave
   is known (the first call at a new place lets core/reach.py's step-by-step
   search price the area: it meets far fewer steps);
+- a window is exact once no node the search may leave has a step out of it: a
+  cheaper way that left the window would have to leave from such a node;
 - where `_search` keeps the first of equally cheap ways (its heap breaks ties by
   node), the way back from a node is the equally cheap step from the node its
-  heap pops first: rebuilt from the costs when a path is asked for (`_Trail`).
+  heap pops first: found for every node at once when a path is first asked for
+  (`_Trail`).
 
 Only policies where nothing happens on a step (`step_table.quiet`) come here:
 `eventful` asks about the step a node was reached by, one Python call per
@@ -36,6 +45,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
+from msgspec.structs import replace
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 from tabletrail.core.cell_rulings import TEST, forbidden_cells
@@ -44,61 +54,294 @@ from tabletrail.core.movement import StepPolicy
 from tabletrail.core.reach import Reach, _as_counted, _may_end, _Node, _Nodes
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import MOST_LIVE, Scale, StepTable
+from tabletrail.core.step_table import MOST_LIVE, Scale, StepTable, one_cell, two_cells
+from tabletrail.core.units import CU
 from tabletrail.events.types import Step
 
 FILL = 256  # more unknown steps than this at a start the step-by-step search never priced: it prices them
 FILL_ROUNDS = 3  # ... and so it does when pricing the unknown steps needs more searches than this
 MOST_ROUNDS = 32  # searches one call may run before it leaves the answer to the step-by-step search
+TILE = 16  # cells a side of one tile of kept prices (16 x 16 cells x 16 steps: 32 KB of prices)
+WINDOWS = 8  # windows kept per table, the most recently used (fighters sharing the table each ask for one)
+MOST_WINDOW_NODES = (
+    1 << 20
+)  # ... and the nodes they hold together (a node's 8 steps: ~80 bytes), past the newest
+CELL_GUESS = CU  # what a step is guessed to cost at least: the first window reaches budget / CELL_GUESS cells
 _EIGHT = np.arange(8)
 
 
-class StepArrays:
-    """A table's prices as a CSR graph over nodes (x * height + y) * 2 + parity class.
+class _Tile:
+    """The kept prices of TILE x TILE cells: weight[x, y, parity class, direction] (inf: refused or
+    not priced; one parity class unless the alternating rule keeps two), known[...] (a step off the
+    map counts as refused), verdict[x, y] (1 or 0: whether a move may end there; -1: not asked)."""
 
-    `weight[edge]` is the kept cost (inf: refused or not priced), `known[edge]` whether
-    the table has an answer for it (a step off the map counts as refused), `target[edge]`
-    the node it leads to, `verdict[cell]` whether a move may end there (-1: not asked).
+    __slots__ = ("weight", "known", "verdict")
+
+    def __init__(self, i: int, j: int, width: int, height: int, keep_parity: bool) -> None:
+        x = i * TILE + np.arange(TILE)[:, None]
+        y = j * TILE + np.arange(TILE)[None, :]
+        k = 2 if keep_parity else 1
+        self.weight = np.full((TILE, TILE, k, 8), np.inf)
+        self.known = np.zeros((TILE, TILE, k, 8), dtype=bool)
+        for d, (dx, dy) in enumerate(NEIGHBOURS):
+            tx, ty = x + dx, y + dy
+            off = (tx < 0) | (tx >= width) | (ty < 0) | (ty >= height)
+            self.known[:, :, :, d] = off[:, :, None]
+        self.verdict = np.full((TILE, TILE), -1, dtype=np.int8)
+
+
+class Window:
+    """Tiles i0..i0+ni-1 by j0..j0+nj-1 laid out as one CSR graph over local nodes.
+
+    A cell (x, y) of the map is local cell (x - x0) * rows + (y - y0); its node is
+    cell * k + parity class (k = 2 under the alternating rule, else 1: one node a
+    cell); its steps are entries node * 8 + direction. A step
+    leaving the window leads back to its own node and weighs inf in a search
+    (`leave`): `StepArrays.leaks` says whether one of them matters.
+    """
+
+    def __init__(self, arrays: StepArrays, i0: int, j0: int, ni: int, nj: int) -> None:
+        self.i0, self.j0, self.ni, self.nj = i0, j0, ni, nj
+        self.x0, self.y0 = i0 * TILE, j0 * TILE
+        cols, rows = ni * TILE, nj * TILE
+        self.cols, self.rows = cols, rows
+        k = self.k = 2 if arrays.keep_parity else 1
+        self.nodes = cols * rows * k
+        weight = np.empty((cols, rows, k, 8))
+        known = np.empty((cols, rows, k, 8), dtype=bool)
+        verdict = np.empty((cols, rows), dtype=np.int8)
+        for a in range(ni):
+            for b in range(nj):
+                tile = arrays.tile(i0 + a, j0 + b)
+                xs, ys = slice(a * TILE, (a + 1) * TILE), slice(b * TILE, (b + 1) * TILE)
+                weight[xs, ys], known[xs, ys] = tile.weight[:, :, :k], tile.known[:, :, :k]
+                verdict[xs, ys] = tile.verdict
+        self.weight, self.known = weight.reshape(-1), known.reshape(-1)
+        self.verdict = verdict.reshape(-1)
+        node = np.arange(self.nodes)
+        cell, parity = node // k, node % k
+        lx, ly = cell // rows, cell % rows
+        target = np.empty((self.nodes, 8), dtype=np.int32)
+        leave = np.zeros((self.nodes, 8), dtype=bool)
+        inside_map = np.zeros((self.nodes, 8), dtype=bool)
+        for d, (dx, dy) in enumerate(NEIGHBOURS):
+            tx, ty = lx + dx, ly + dy
+            ok = (tx >= 0) & (tx < cols) & (ty >= 0) & (ty < rows)
+            to_parity = (parity + (d & 1)) & 1 if arrays.keep_parity else 0
+            target[:, d] = np.where(ok, (tx * rows + ty) * k + to_parity, node)
+            leave[:, d] = ~ok
+            gx, gy = tx + self.x0, ty + self.y0
+            inside_map[:, d] = (gx >= 0) & (gx < arrays.width) & (gy >= 0) & (gy < arrays.height)
+        self.target = target.reshape(-1)
+        self.indptr = np.arange(0, self.nodes * 8 + 1, 8, dtype=np.int32)
+        out = np.flatnonzero(leave.reshape(-1))
+        self.leave = out  # steps out of the window: never taken by a search over it
+        self.leave_map = out[inside_map.reshape(-1)[out]]  # ... those onto the map: they may matter
+        local = np.arange(cols * rows)
+        self.xs = local // rows + self.x0  # each local cell's x and y on the map
+        self.ys = local % rows + self.y0
+        self.named = list(zip(self.xs.tolist(), self.ys.tolist(), strict=True))  # ... as (x, y)
+
+    def holds(self, x: int, y: int) -> bool:
+        return 0 <= x - self.x0 < self.cols and 0 <= y - self.y0 < self.rows
+
+    def cell(self, x: int, y: int) -> int:
+        return (x - self.x0) * self.rows + (y - self.y0)
+
+    def xy(self, cell: int) -> XY:
+        lx, ly = divmod(cell, self.rows)
+        return (lx + self.x0, ly + self.y0)
+
+
+class StepArrays:
+    """A table's prices as numpy tiles, and the windows searched over them (the most recent kept).
+
+    `keep`, `refuse` and `judge` write the tile and every kept window holding the cell,
+    so neither goes stale. Global edges and cells are the table's own numbers (core/step_table.py).
     """
 
     def __init__(self, table: StepTable, width: int, height: int, keep_parity: bool) -> None:
         self.width, self.height, self.keep_parity = width, height, keep_parity
-        nodes = 2 * width * height
-        self.nodes = nodes
-        node = np.arange(nodes)
-        cell, parity = node >> 1, node & 1
-        x, y = cell // height, cell % height
-        target = np.empty((nodes, 8), dtype=np.int32)
-        inside = np.empty((nodes, 8), dtype=bool)
-        for d, (dx, dy) in enumerate(NEIGHBOURS):
-            tx, ty = x + dx, y + dy
-            ok = (tx >= 0) & (tx < width) & (ty >= 0) & (ty < height)
-            to_parity = (parity + (d & 1)) & 1 if keep_parity else 0
-            target[:, d] = np.where(ok, (tx * height + ty) * 2 + to_parity, node)
-            inside[:, d] = ok
-        if not keep_parity:  # odd nodes are never reached: their steps are known to lead nowhere
-            inside[1::2] = False
-        self.target = target.ravel()
-        self.known = ~inside.ravel()
-        self.weight = np.full(nodes * 8, np.inf)
-        self.indptr = np.arange(0, nodes * 8 + 1, 8, dtype=np.int32)
-        self.verdict = np.full(width * height, -1, dtype=np.int8)
-        self.cells: list[XY] = [(int(a), int(b)) for a, b in zip(x[::2], y[::2], strict=True)]
+        self.tiles: dict[tuple[int, int], _Tile] = {}
+        self.windows: dict[tuple[int, int, int, int], Window] = {}
+        # Prices that read two cells (step_table.two_cells): each signature's step (None: refused), and
+        # the tiles whose steps were all priced from them.
+        self.bulk: dict[int, Step | None] = {}
+        self.bulked: set[tuple[int, int]] = set()
+        self.codes: Any = None  # each cell's legend entry, codes[x, y], once bulk pricing needs it
+        self.entries = 0  # ... and how many entries the legend has
+        self.pending: list[tuple[int, float]] = []  # prices kept, not yet written (`flush`)
+        self.ends_by_entry: dict[int, bool] = {}  # may a move end on an empty cell of this entry (one_cell)
         for edge, cost in table.cost.items():
             if cost >= 0:
                 self.keep(edge, cost)
             else:
                 self.refuse(edge)
         for c, ok in table.ends.items():
-            self.verdict[c] = ok
+            self.judge(c, ok)
+
+    def tile(self, i: int, j: int) -> _Tile:
+        tile = self.tiles.get((i, j))
+        if tile is None:
+            tile = self.tiles[(i, j)] = _Tile(i, j, self.width, self.height, self.keep_parity)
+        return tile
+
+    def box(self, x: int, y: int, radius: int) -> tuple[int, int, int, int]:
+        """The tiles (i0, j0, columns, rows) holding every cell within `radius` of (x, y) on the map."""
+        last_i, last_j = (self.width - 1) // TILE, (self.height - 1) // TILE
+        i0, j0 = max(0, (x - radius) // TILE), max(0, (y - radius) // TILE)
+        i1, j1 = min(last_i, (x + radius) // TILE), min(last_j, (y + radius) // TILE)
+        return (i0, j0, i1 - i0 + 1, j1 - j0 + 1)
+
+    def window(self, x: int, y: int, radius: int) -> Window:
+        """The window of tiles holding every cell within `radius` of (x, y) on the map."""
+        self.flush()
+        key = self.box(x, y, radius)
+        found = self.windows.pop(key, None)  # re-inserted last: the most recently used
+        if found is None:
+            found = Window(self, *key)
+            held = found.nodes
+            for kept in self.windows.values():
+                held += kept.nodes
+            while self.windows and (len(self.windows) >= WINDOWS or held > MOST_WINDOW_NODES):
+                held -= self.windows.pop(next(iter(self.windows))).nodes
+        self.windows[key] = found
+        return found
 
     def keep(self, edge: int, cost: int) -> None:
-        self.weight[edge] = cost
-        self.known[edge] = True
+        self.pending.append((edge, cost))
 
     def refuse(self, edge: int) -> None:
-        self.weight[edge] = np.inf
-        self.known[edge] = True
+        self.pending.append((edge, np.inf))
+
+    def flush(self) -> None:
+        """Write the prices kept since the last flush into their tiles and the kept windows, at once
+        (a search prices thousands of steps one by one: one numpy write each would cost more)."""
+        if not self.pending:
+            return
+        edge, cost = np.array(self.pending, dtype=np.float64).T
+        self.pending = []
+        edge = edge.astype(np.int64)
+        node, d = edge >> 3, edge & 7
+        p = node & 1
+        if not self.keep_parity:  # odd parity classes exist only under the alternating rule
+            node, d, p, cost = node[p == 0], d[p == 0], p[p == 0], cost[p == 0]
+        x, y = (node >> 1) // self.height, (node >> 1) % self.height
+        tiles = (x // TILE) * (1 << 20) + y // TILE
+        for t in np.unique(tiles).tolist():
+            at = tiles == t
+            tile = self.tile(t >> 20, t & ((1 << 20) - 1))
+            tx, ty = x[at] % TILE, y[at] % TILE
+            tile.weight[tx, ty, p[at], d[at]] = cost[at]
+            tile.known[tx, ty, p[at], d[at]] = True
+        for w in self.windows.values():
+            lx, ly = x - w.x0, y - w.y0
+            at = (lx >= 0) & (lx < w.cols) & (ly >= 0) & (ly < w.rows)
+            e = ((lx[at] * w.rows + ly[at]) * w.k + p[at]) * 8 + d[at]
+            w.weight[e], w.known[e] = cost[at], True
+
+    def judge(self, cell: int, ok: bool) -> None:
+        x, y = divmod(cell, self.height)
+        self.tile(x // TILE, y // TILE).verdict[x % TILE, y % TILE] = ok
+        for w in self.windows.values():
+            if w.holds(x, y):
+                w.verdict[w.cell(x, y)] = ok
+
+
+def _signatures(a: StepArrays, sx: Any, sy: Any, d: int, p: int) -> Any:
+    """The signature of the steps from cells (sx, sy) in direction d at parity class p: what a price
+    that reads two cells reads of the map (the legend entries of both cells), and the step's direction
+    and parity class."""
+    dx, dy = NEIGHBOURS[d]
+    return ((a.codes[sx, sy].astype(np.int64) * a.entries + a.codes[sx + dx, sy + dy]) * 8 + d) * 2 + p
+
+
+def _price_tiles(
+    a: StepArrays,
+    box: tuple[int, int, int, int],
+    state: EncounterState,
+    f: Fighter,
+    policy: StepPolicy,
+    table: StepTable,
+    occupants: Mapping[XY, Any],
+    scale: Scale,
+) -> bool:
+    """Price every step out of the box's tiles in bulk, one policy call per signature never priced
+    (`step_table.two_cells`: one price stands for every step of a signature); False if a price made
+    the table unusable (the caller prices every step).
+
+    Each signature is priced on a step into an empty cell (occupancy stays an overlay); a signature
+    whose every step here goes into an occupied cell is left unknown, priced one step at a time.
+    Windows holding a tile priced here are dropped: they are rebuilt from the tiles when asked for.
+    """
+    grid = state.grid
+    top, width, height = grid.top, a.width, a.height
+    _codes_of(a, grid)
+    k = 2 if a.keep_parity else 1
+    i0, j0, ni, nj = box
+    fresh = [(i, j) for i in range(i0, i0 + ni) for j in range(j0, j0 + nj) if (i, j) not in a.bulked]
+    if not fresh:
+        return True
+    taken = {c for c in occupants}
+    for i, j in fresh:
+        tile = a.tile(i, j)
+        xs = i * TILE + np.arange(TILE)[:, None]
+        ys = j * TILE + np.arange(TILE)[None, :]
+        xs, ys = np.broadcast_arrays(xs, ys)
+        for d, (dx, dy) in enumerate(NEIGHBOURS):
+            ok = (xs < width) & (ys < height) & (xs + dx >= 0) & (xs + dx < width)
+            ok &= (ys + dy >= 0) & (ys + dy < height)
+            lx, ly = np.nonzero(ok)
+            sx, sy = xs[ok], ys[ok]
+            for p in range(k):
+                sig = _signatures(a, sx, sy, d, p)
+                groups, first, inverse = np.unique(sig, return_index=True, return_inverse=True)
+                values = np.full(groups.size, np.inf)
+                known = np.ones(groups.size, dtype=bool)
+                for g, (s_, at) in enumerate(zip(groups.tolist(), first.tolist(), strict=True)):
+                    if s_ not in a.bulk:
+                        rep = _representative(sig, s_, at, sx, sy, dx, dy, taken)
+                        if rep is None:  # every step of it here goes into an occupied cell
+                            known[g] = False
+                            continue
+                        x, y = rep
+                        try:
+                            step = policy.price(state, f, (x, y, top[y][x]), (x + dx, y + dy), p)
+                        except Refusal:
+                            a.bulk[s_] = None
+                            continue
+                        if step.to[2] != top[y + dy][x + dx] or step.parity != p + step.diagonal:
+                            table.usable = False
+                            return False
+                        a.bulk[s_] = step
+                    step = a.bulk[s_]
+                    if step is not None:
+                        values[g] = scale.key(step)
+                tile.weight[lx, ly, p, d] = values[inverse]
+                tile.known[lx, ly, p, d] = known[inverse]
+        a.bulked.add((i, j))
+    for key in [key for key in a.windows if _overlaps(key, fresh)]:
+        del a.windows[key]
+    return True
+
+
+def _representative(
+    sig: Any, s_: int, at: int, sx: Any, sy: Any, dx: int, dy: int, taken: set[XY]
+) -> XY | None:
+    """A step of signature s_ into an empty cell: its cell of departure, or None if there is none."""
+    x, y = int(sx[at]), int(sy[at])
+    if (x + dx, y + dy) not in taken:
+        return x, y
+    for n in np.flatnonzero(sig == s_).tolist():
+        x, y = int(sx[n]), int(sy[n])
+        if (x + dx, y + dy) not in taken:
+            return x, y
+    return None
+
+
+def _overlaps(key: tuple[int, int, int, int], tiles: list[tuple[int, int]]) -> bool:
+    i0, j0, ni, nj = key
+    return any(i0 <= i < i0 + ni and j0 <= j < j0 + nj for i, j in tiles)
 
 
 def arrays_for(table: StepTable, width: int, height: int, keep_parity: bool) -> StepArrays:
@@ -131,13 +374,15 @@ def array_reach(
     (into cells already settled) are priced after it, so the next call finds the table
     complete. Its answer is returned if the compiled search still finds steps to price
     after MOST_ROUNDS searches.
+
+    The search runs over a window around the fighter (`StepArrays.window`): at first the
+    cells within the budget at one unit a cell, twice as far each time a node it may leave
+    has a step out of the window not known to be refused.
     """
     grid = state.grid
     width, height, top = grid.width, grid.height, grid.top
     keep_parity = state.settings.get("diagonal") == ALTERNATING
     a = arrays_for(table, width, height, keep_parity)
-    nodes = a.nodes
-    start = (f.pos[0] * height + f.pos[1]) * 2
     occupants: dict[XY, tuple[Fighter, ...]] = {}  # who a step into each occupied cell is priced for
     for o in state.fighters:
         if o.id != f.id:
@@ -145,45 +390,66 @@ def array_reach(
     if len(table.live) > MOST_LIVE:
         table.live.clear()
     remembered = table.live
-    weight, known, stop, live = _overlay(state, f, table, a, start, occupants, scale)
     price = policy.price
     filled: Reach | None = None
     rounds = 0
+    radius = max(1, budget // CELL_GUESS + 1)
+    start_global = (f.pos[0] * height + f.pos[1]) * 2
+    bulk = two_cells(policy)
+    if bulk and not _price_tiles(
+        a, a.box(f.pos[0], f.pos[1], radius), state, f, policy, table, occupants, scale
+    ):
+        return None
+    w = a.window(f.pos[0], f.pos[1], radius)
+    start = w.cell(f.pos[0], f.pos[1]) * w.k
+    weight, known, stop, live = _overlay(state, f, table, w, start, occupants, scale)
     while True:
-        graph = csr_matrix((weight, a.target, a.indptr), shape=(nodes, nodes), copy=False)
+        graph = csr_matrix((weight, w.target, w.indptr), shape=(w.nodes, w.nodes), copy=False)
         dist = dijkstra(graph, directed=True, indices=start, limit=limit)
-        reached = np.flatnonzero(dist <= limit)
-        left = reached[~stop[reached]]
+        # The steps not priced yet out of the nodes the search leaves (reached, not a stop).
+        left = np.flatnonzero((dist <= limit) & ~stop & ~known.reshape(-1, 8).all(axis=1))
         edges = (left[:, None] * 8 + _EIGHT).ravel()
         missing = edges[~known[edges]]
         if not missing.size:
+            if _leaks(a, w, dist, stop, limit, start):  # a way may leave the window: search a wider one
+                radius *= 2
+                box = a.box(f.pos[0], f.pos[1], radius)
+                if bulk and not _price_tiles(a, box, state, f, policy, table, occupants, scale):
+                    return None
+                w = a.window(f.pos[0], f.pos[1], radius)
+                start = w.cell(f.pos[0], f.pos[1]) * w.k
+                weight, known, stop, live = _overlay(state, f, table, w, start, occupants, scale)
+                continue
             break
         rounds += 1
-        if start not in table.filled and (missing.size > FILL or rounds > FILL_ROUNDS):
-            table.filled.add(start)  # a new place: the step-by-step search prices its area in one pass
+        if start_global not in table.filled and (missing.size > FILL or rounds > FILL_ROUNDS):
+            table.filled.add(start_global)  # a new place: the step-by-step search prices its area in one pass
             filled = fill()
             if filled is None:
                 return None
-            weight, known, stop, live = _overlay(state, f, table, a, start, occupants, scale)
+            weight, known, stop, live = _overlay(state, f, table, w, start, occupants, scale)
             continue
         if rounds > MOST_ROUNDS:  # a winding map keeps finding steps: the exact search, step by step
             return filled if filled is not None else fill()
         shorter = False  # does a step priced now lead anywhere cheaper? If not, the costs stand
+        rows = w.rows
         for edge in missing.tolist():
             u, d = edge >> 3, edge & 7
-            x, y = divmod(u >> 1, height)
+            lx, ly = divmod(u // w.k, rows)
+            x, y = lx + w.x0, ly + w.y0
             dx, dy = NEIGHBOURS[d]
             tx, ty = x + dx, y + dy
-            p = u & 1
+            p = u % w.k
             known[edge] = True
             who = occupants.get((tx, ty))
+            kept_edge = ((x * height + y) * 2 + p) * 8 + d  # the table's number for this step
             try:
                 step = price(state, f, (x, y, top[y][x]), (tx, ty), p)
             except Refusal:
                 if who is None:
-                    table.refuse(edge)
+                    table.refuse(kept_edge)
                 else:
-                    remembered[edge] = (who, None)
+                    remembered[kept_edge] = (who, None)
                 continue
             if step.to[2] != top[ty][tx] or step.parity != p + step.diagonal:
                 table.usable = False  # as the table search gives up: the caller prices every step
@@ -191,43 +457,63 @@ def array_reach(
             price_key = scale.key(step)
             weight[edge] = price_key
             if who is not None:
-                live[edge] = step
-                remembered[edge] = (who, step)
+                live[kept_edge] = step
+                remembered[kept_edge] = (who, step)
             else:
-                table.keep(edge, price_key, step)
+                table.keep(kept_edge, price_key, step)
             total = dist[u] + price_key
-            shorter = shorter or (total <= limit and total < dist[a.target[edge]])
-        if not shorter:
+            shorter = shorter or (total <= limit and total < dist[w.target[edge]])
+        if not shorter and not _leaks(a, w, dist, stop, limit, start):
             break
     return _answer(
-        state, f, policy, (budget, limit, scale), table, a, dist, weight, stop, start, occupants.keys(), live
+        state, f, policy, (budget, limit, scale), table, w, dist, weight, stop, start, occupants, live
     )
+
+
+def _leaks(arrays: StepArrays, w: Window, dist: Any, stop: Any, limit: int, start: int) -> bool:
+    """Might a way within the budget leave the window? A node the search leaves has a step out of
+    it onto the map that is not known to be refused (priced, or not yet)."""
+    out = w.leave_map
+    if not out.size:
+        return False
+    arrays.flush()
+    src = out >> 3
+    leaving = (dist[src] <= limit) & (~stop[src] | (src == start))
+    if not leaving.any():
+        return False
+    steps = out[leaving]
+    return bool((~w.known[steps] | np.isfinite(w.weight[steps])).any())
 
 
 def _overlay(
     state: EncounterState,
     f: Fighter,
     table: StepTable,
-    a: StepArrays,
+    w: Window,
     start: int,
     occupants: dict[XY, tuple[Fighter, ...]],
     scale: Scale,
 ) -> tuple[Any, Any, Any, dict[int, Step]]:
-    """This call's copy of the kept prices with the board laid over them: (weight, known, stop, live).
+    """This call's copy of the window's prices with the board laid over them: (weight, known, stop, live).
 
     A GM's test makes a stop (its steps out cut); steps into a forbidden cell are never
     taken; steps into an occupied cell are read from `StepTable.live` when priced for
-    the same fighters, else left unknown (priced by the search loop).
+    the same fighters, else left unknown (priced by the search loop). Steps out of the
+    window are never taken (`Window.leave`). `live` is keyed by the table's edge numbers.
     """
-    height, width = a.height, a.width
-    parities = (0, 1) if a.keep_parity else (0,)
-    weight, known = a.weight.copy(), a.known.copy()
+    height = state.grid.height
+    table.arrays.flush()
+    parities = (0, 1) if table.arrays.keep_parity else (0,)
+    weight, known = w.weight.copy(), w.known.copy()
+    weight[w.leave], known[w.leave] = np.inf, True
     remembered = table.live
-    live: dict[int, Step] = {}  # steps into occupied cells for this call, by edge
-    stop = np.zeros(a.nodes, dtype=bool)
+    live: dict[int, Step] = {}  # steps into occupied cells for this call, by the table's edge
+    stop = np.zeros(w.nodes, dtype=bool)
     for c in state.marks.get(TEST, ()):
+        if not w.holds(c[0], c[1]):
+            continue
         for p in parities:
-            n = (c[0] * height + c[1]) * 2 + p
+            n = w.cell(c[0], c[1]) * w.k + p
             if n != start:  # the start is left, never reached: never a stop
                 stop[n] = True
                 known[n * 8 : n * 8 + 8] = True
@@ -237,20 +523,23 @@ def _overlay(
             who = None if cut else occupants[(cx, cy)]
             for d, (dx, dy) in enumerate(NEIGHBOURS):
                 sx, sy = cx - dx, cy - dy
-                if 0 <= sx < width and 0 <= sy < height:
-                    for p in parities:
-                        edge = ((sx * height + sy) * 2 + p) * 8 + d
-                        seen = remembered.get(edge)
-                        if who is not None and seen is not None and seen[0] == who:
-                            known[edge] = True  # priced before for these very fighters
-                            if seen[1] is not None:
-                                weight[edge] = scale.key(seen[1])
-                                live[edge] = seen[1]
-                            else:
-                                weight[edge] = np.inf
+                if not (w.holds(sx, sy) and w.holds(cx, cy)):
+                    continue  # out of the window, or a step out of it: never taken by this search
+                if not (0 <= sx < state.grid.width and 0 <= sy < height):
+                    continue
+                for p in parities:
+                    edge = (w.cell(sx, sy) * w.k + p) * 8 + d
+                    seen = remembered.get(((sx * height + sy) * 2 + p) * 8 + d)
+                    if who is not None and seen is not None and seen[0] == who:
+                        known[edge] = True  # priced before for these very fighters
+                        if seen[1] is not None:
+                            weight[edge] = scale.key(seen[1])
+                            live[((sx * height + sy) * 2 + p) * 8 + d] = seen[1]
                         else:
                             weight[edge] = np.inf
-                            known[edge] = cut
+                    else:
+                        weight[edge] = np.inf
+                        known[edge] = cut
     return weight, known, stop, live
 
 
@@ -260,48 +549,115 @@ def _answer(
     policy: StepPolicy,
     budgets: tuple[int, int, Scale],
     table: StepTable,
-    a: StepArrays,
+    w: Window,
     dist: Any,
     weight: Any,
     stop: Any,
     start: int,
-    occupied: Any,
+    occupants: Mapping[XY, Any],
     live: dict[int, Step],
 ) -> Reach:
     """The end-of-move filter (kept verdicts for empty cells, live for occupied ones) and the Reach.
 
     `budgets`: the budget reported, the same as a key, and the scale of the keys."""
     budget, limit, scale = budgets
-    height, top = a.height, state.grid.top
-    cheapest = dist.reshape(-1, 2).min(axis=1) if a.keep_parity else dist[0::2]
+    height, top = state.grid.height, state.grid.top
+    keep_parity = table.arrays.keep_parity
+    cheapest = dist.reshape(-1, 2).min(axis=1) if keep_parity else dist
     cells = np.flatnonzero(cheapest <= limit)
-    cells = cells[cells != start >> 1]
-    verdict = a.verdict[cells]
-    cell_xy = a.cells
+    cells = cells[cells != start // w.k]
+    verdict = w.verdict[cells]
+    busy = [w.cell(x, y) for x, y in occupants if w.holds(x, y)]
+    occupied = np.isin(cells, busy) if busy else np.zeros(cells.size, dtype=bool)
+    if one_cell(policy) and (verdict < 0).any():
+        verdict = _judge_by_entry(state, f, policy, table.arrays, w, cells, verdict, occupied)
     ask = set(np.flatnonzero(verdict < 0).tolist())
-    if occupied:  # an occupied cell's verdict is asked afresh: who stands there may change it
-        busy = np.zeros(len(cell_xy), dtype=bool)
-        busy[[x * height + y for x, y in occupied]] = True
-        ask.update(np.flatnonzero(busy[cells]).tolist())
+    if busy:  # an occupied cell's verdict is asked afresh: who stands there may change it
+        ask.update(np.flatnonzero(occupied).tolist())
     if ask:
         verdict = verdict.copy()
         for i in ask:
-            c = int(cells[i])
-            x, y = cell_xy[c]
+            x, y = w.named[int(cells[i])]
             ok = _may_end(state, f, policy.can_end, x, y, top[y][x])
-            verdict[i] = table.judge(c, ok) if cell_xy[c] not in occupied else ok
-    cells = cells[verdict > 0]
+            verdict[i] = table.judge(x * height + y, ok) if (x, y) not in occupants else ok
+    keep = verdict > 0
+    cells = cells[keep]
     found = cheapest[cells]
     order = np.argsort(found, kind="stable")
     keys = found[order].astype(np.int64)
     if scale.whole != 1:  # keys back to centi-units, rounded once
         keys = (keys + scale.whole // 2) // scale.whole
-    cells, found = cells[order].tolist(), keys.tolist()
-    costs = dict(zip(map(cell_xy.__getitem__, cells), found, strict=True))
+    costs = dict(zip(map(w.named.__getitem__, cells[order].tolist()), keys.tolist(), strict=True))
     tested = {(c[0], c[1]) for c in state.marks.get(TEST, ())}
     events = frozenset(c for c in tested if c in costs)
-    trail = _Trail(a, top, dist, weight, stop, start, limit, live, table.step)
+    trail = _Trail(w, keep_parity, top, dist, weight, stop, start, limit, live, _Kept(table, state), height)
+    trail.scale = scale
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
+
+
+def _judge_by_entry(
+    state: EncounterState,
+    f: Fighter,
+    policy: StepPolicy,
+    a: StepArrays,
+    w: Window,
+    cells: Any,
+    verdict: Any,
+    occupied: Any,
+) -> Any:
+    """The verdicts not known on empty cells, one `can_end` a legend entry (`step_table.one_cell`):
+    written into the window (a window made again asks the entries' kept verdicts again)."""
+    grid = state.grid
+    _codes_of(a, grid)
+    open_ = np.flatnonzero((verdict < 0) & ~occupied)
+    if not open_.size:
+        return verdict
+    local = cells[open_]
+    entry = a.codes[w.xs[local], w.ys[local]].astype(np.int64)
+    groups, first = np.unique(entry, return_index=True)
+    for code, at in zip(groups.tolist(), first.tolist(), strict=True):
+        if code not in a.ends_by_entry:
+            x, y = w.named[int(local[at])]
+            a.ends_by_entry[code] = _may_end(state, f, policy.can_end, x, y, grid.top[y][x])
+    table = np.array([a.ends_by_entry[c] for c in groups.tolist()], dtype=np.int8)
+    verdict = verdict.copy()
+    verdict[open_] = table[np.searchsorted(groups, entry)]
+    w.verdict[local] = verdict[open_]
+    return verdict
+
+
+def _codes_of(a: StepArrays, grid: Any) -> None:
+    """The grid's legend entry of each cell as codes[x, y], read once."""
+    if a.codes is None:
+        dtype = np.uint8 if isinstance(grid.codes, bytes) else np.uint16
+        a.codes = np.frombuffer(grid.codes, dtype=dtype).reshape(grid.height, grid.width).T
+        a.entries = len(grid.entries)
+
+
+class _Kept(Mapping[int, Step]):
+    """The table's kept steps by edge, and the steps priced in bulk (`_price_tiles`) named when asked."""
+
+    def __init__(self, table: StepTable, state: EncounterState) -> None:
+        self.step, self.arrays, self.top = table.step, table.arrays, state.grid.top
+
+    def __getitem__(self, edge: int) -> Step:
+        found = self.step.get(edge)
+        if found is not None:
+            return found
+        a = self.arrays
+        node, d = edge >> 3, edge & 7
+        x, y = divmod(node >> 1, a.height)
+        tx, ty = x + NEIGHBOURS[d][0], y + NEIGHBOURS[d][1]
+        codes = a.codes
+        step = a.bulk[((int(codes[x, y]) * a.entries + int(codes[tx, ty])) * 8 + d) * 2 + (node & 1)]
+        assert step is not None, edge  # as `_signatures` numbers it
+        return replace(step, to=(tx, ty, self.top[ty][tx]))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.step)
+
+    def __len__(self) -> int:
+        return len(self.step)
 
 
 class _Trail(_Nodes):
@@ -310,12 +666,15 @@ class _Trail(_Nodes):
     `_search` keeps the first way to a node at its final cost, and pops nodes in
     (cost, node) order: so the step comes from the least (cost, node) u with
     cost(u) + price(u -> v) == cost(v), among the nodes it leaves (reached, not a
-    stop) and pops before v (a step costing nothing only from a lesser node).
+    stop) and pops before v (a step costing nothing only from a lesser node). Local
+    node numbers order as the map's do (by x, then y, then parity), so the window's
+    order is `_search`'s.
     """
 
     def __init__(
         self,
-        a: StepArrays,
+        w: Window,
+        keep_parity: bool,
         top: Any,
         dist: Any,
         weight: Any,
@@ -323,15 +682,72 @@ class _Trail(_Nodes):
         start: int,
         budget: int,
         live: dict[int, Step],
-        kept: dict[int, Step],
+        kept: Mapping[int, Step],
+        height: int,
     ) -> None:
-        self.a, self.top, self.dist, self.weight, self.stop = a, top, dist, weight, stop
-        self.start, self.budget, self.live, self.kept = start, budget, live, kept
-        self._came: dict[int, int] = {}  # node -> the edge into it
+        self.w, self.keep_parity, self.top, self.dist, self.weight, self.stop = (
+            w,
+            keep_parity,
+            top,
+            dist,
+            weight,
+            stop,
+        )
+        self.start, self.budget, self.live, self.kept, self.height = start, budget, live, kept, height
+        self._came: Any = None  # node -> the edge into it (-1: none), found for every node at once
         self._count: dict[int, int] = {start: 0}  # node -> diagonals on its way
+        self.scale: Scale | None = (
+            None  # how the costs count exact lengths (`tree` names them in centi-units)
+        )
+
+    def tree(self, cells: list[XY]) -> tuple[list[list[int]], list[int]]:
+        """The cheapest ways to these cells (each by its node in `Reach.ends`) as one tree of steps,
+        found for all of them at once.
+
+        Returns the steps [x, y, running cost, parent] (parent: the index of the step before,
+        -1 from the start), ordered as the search settles them (a step's parent comes first), and
+        the index of each end's step. A running cost is the node's cost rounded once: the exact
+        length of the way to it (the keys count exact lengths, core/step_table.py), what
+        `app/web/api_reach.routes` reads off each step.
+        """
+        assert self.scale is not None
+        if self._came is None:
+            self._came = self._find_all().tolist()
+        came = np.asarray(self._came)
+        before = np.where(came >= 0, came >> 3, -1)
+        numbers = self.ends_of(cells)
+        marked = np.zeros(self.w.nodes, dtype=bool)
+        frontier = np.unique(numbers[numbers != self.start])
+        marked[frontier] = True
+        while frontier.size:  # every node on the way to an end, one generation a round
+            up = before[frontier]
+            up = up[(up >= 0) & (up != self.start)]
+            up = np.unique(up[~marked[up]])
+            marked[up] = True
+            frontier = up
+        nodes = np.flatnonzero(marked)
+        order = nodes[np.lexsort((nodes, self.dist[nodes]))]  # as the search pops them: parents first
+        index = np.full(self.w.nodes, -1, dtype=np.int64)
+        index[order] = np.arange(order.size)
+        parent = np.where(before[order] >= 0, index[np.maximum(before[order], 0)], -1)
+        cells = order // self.w.k
+        keys = self.dist[order].astype(np.int64)
+        if self.scale.whole != 1:
+            keys = (keys + self.scale.whole // 2) // self.scale.whole
+        steps = np.stack([self.w.xs[cells], self.w.ys[cells], keys, parent], axis=1).tolist()
+        return steps, index[numbers].tolist()
 
     def reached(self, n: int) -> bool:
-        return 0 <= n < self.a.nodes and bool(self.dist[n] <= self.budget)
+        return 0 <= n < self.w.nodes and bool(self.dist[n] <= self.budget)
+
+    def _sources(self, v: Any, d: int) -> tuple[Any, Any]:
+        """The node a step in direction d into each node of v comes from, and whether it is in the window."""
+        w = self.w
+        dx, dy = NEIGHBOURS[d]
+        sx, sy = (v // w.k) // w.rows - dx, (v // w.k) % w.rows - dy
+        ok = (sx >= 0) & (sx < w.cols) & (sy >= 0) & (sy < w.rows)
+        p = ((v & 1) - (d & 1)) & 1 if self.keep_parity else 0
+        return np.where(ok, (sx * w.rows + sy) * w.k + p, 0), ok
 
     def into(self, v: int, exact: bool) -> tuple[float, int, int] | None:
         """The first-popped node u (cost, u, edge) leaving by a step into v: exact, at v's cost.
@@ -339,16 +755,14 @@ class _Trail(_Nodes):
         Exact, this is the way `_search` keeps; else any step within the budget: the one
         that first put v on the heap (which orders equally cheap parity classes of a cell).
         """
-        a, dist, weight = self.a, self.dist, self.weight
-        height, width = a.height, a.width
-        x, y = divmod(v >> 1, height)
+        dist, weight = self.dist, self.weight
         dv = dist[v]
         best: tuple[float, int, int] | None = None
-        for d, (dx, dy) in enumerate(NEIGHBOURS):
-            sx, sy = x - dx, y - dy
-            if not (0 <= sx < width and 0 <= sy < height):
+        for d in range(8):
+            us, ok = self._sources(np.array([v]), d)
+            if not ok[0]:
                 continue
-            u = (sx * height + sy) * 2 + (((v & 1) - (d & 1)) & 1 if a.keep_parity else 0)
+            u = int(us[0])
             du = dist[u]
             if du > self.budget or (self.stop[u] and u != self.start):
                 continue
@@ -359,39 +773,87 @@ class _Trail(_Nodes):
                 best = (du, u, u * 8 + d)
         return best
 
+    def _find_all(self) -> Any:
+        """`into(v, True)` for every reached node at once: its edge, or -1."""
+        dist, budget = self.dist, self.budget
+        came = np.full(self.w.nodes, -1, dtype=np.int64)
+        v = np.flatnonzero(dist <= budget)
+        v = v[v != self.start]
+        dv = dist[v]
+        best_du = np.full(v.size, np.inf)
+        best_u = np.full(v.size, self.w.nodes, dtype=np.int64)
+        best_e = np.full(v.size, -1, dtype=np.int64)
+        for d in range(8):
+            u, ok = self._sources(v, d)
+            du = dist[u]
+            e = u * 8 + d
+            fine = ok & (du <= budget) & (~self.stop[u] | (u == self.start)) & (du + self.weight[e] == dv)
+            fine &= (du < dv) | ((du == dv) & (u < v))
+            better = fine & ((du < best_du) | ((du == best_du) & (u < best_u)))
+            best_du = np.where(better, du, best_du)
+            best_u = np.where(better, u, best_u)
+            best_e = np.where(better, e, best_e)
+        came[v] = best_e
+        return came
+
+    def ends_of(self, cells: list[XY]) -> Any:
+        """The node each cell's cost comes from (`_Ends`), for many cells at once."""
+        w = self.w
+        xy = np.array(cells, dtype=np.int64).reshape(-1, 2)
+        n = ((xy[:, 0] - w.x0) * w.rows + (xy[:, 1] - w.y0)) * w.k
+        if self.keep_parity:
+            even, odd = self.dist[n], self.dist[n + 1]
+            n = n + (odd < even)
+            for i in np.flatnonzero(odd == even).tolist():  # equally cheap: the one put on the heap first
+                first_even, first_odd = self.into(int(n[i]), False), self.into(int(n[i]) + 1, False)
+                if first_odd is not None and (first_even is None or first_odd[:2] < first_even[:2]):
+                    n[i] += 1
+        return n
+
     def edge(self, n: int) -> int:
-        if n not in self._came:
-            found = self.into(n, True)
-            assert found is not None, n
-            self._came[n] = found[2]
-        return self._came[n]
+        """The edge into node n on its cheapest way; -1 for the start or a node not reached."""
+        came = self._came
+        if came is None:
+            came = self._came = self._find_all().tolist()
+        return came[n]
 
     def count(self, n: int) -> int:
         """Diagonals taken on the way to node n."""
-        way = []
-        while n not in self._count:
+        counted, way = self._count, []
+        while n not in counted:
             way.append(n)
             n = self.edge(n) >> 3
-        total = self._count[n]
+        total = counted[n]
         for m in reversed(way):
             total += self.edge(m) & 1  # odd directions are the diagonals
-            self._count[m] = total
+            counted[m] = total
         return total
 
     def node(self, n: int) -> _Node:
-        x, y = divmod(n >> 1, self.a.height)
-        return (x, y, self.top[y][x], n & 1)
+        x, y = self.w.xy(n // self.w.k)
+        return (x, y, self.top[y][x], n % self.w.k)
 
     def number(self, node: _Node) -> int:
-        return (node[0] * self.a.height + node[1]) * 2 + node[3]
+        if not self.w.holds(node[0], node[1]):
+            return -1
+        if node[3] >= self.w.k:
+            return -1
+        return self.w.cell(node[0], node[1]) * self.w.k + node[3]
+
+    def kept_edge(self, e: int) -> int:
+        """A local edge as the table numbers it (`StepTable.step`, `live`)."""
+        node = e >> 3
+        x, y = self.w.xy(node // self.w.k)
+        return ((x * self.height + y) * 2 + node % self.w.k) * 8 + (e & 7)
 
     def __getitem__(self, node: _Node) -> tuple[_Node, Step]:
         n = self.number(node)
-        if n == self.start or not self.reached(n) or node[2] != self.top[node[1]][node[0]]:
+        e = self.edge(n) if n >= 0 else -1
+        if e < 0 or node[2] != self.top[node[1]][node[0]]:
             raise KeyError(node)
-        edge = self.edge(n)
+        edge = self.kept_edge(e)
         step = self.live[edge] if edge in self.live else self.kept[edge]
-        return self.node(edge >> 3), _as_counted(step, self.count(n))
+        return self.node(e >> 3), _as_counted(step, self.count(n))
 
     def __iter__(self) -> Iterator[_Node]:
         return (self.node(n) for n in np.flatnonzero(self.dist <= self.budget).tolist() if n != self.start)
@@ -414,8 +876,8 @@ class _Ends(Mapping[XY, _Node]):
         if cell not in self.costs:
             raise KeyError(cell)
         t = self.trail
-        n = (cell[0] * t.a.height + cell[1]) * 2
-        if t.a.keep_parity:
+        n = t.w.cell(cell[0], cell[1]) * t.w.k
+        if t.keep_parity:
             even, odd = t.dist[n], t.dist[n + 1]
             if odd < even:
                 n += 1

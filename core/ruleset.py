@@ -42,7 +42,7 @@ from tabletrail.events.commands import (
 )
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_NUMBER
-from tabletrail.events.scenario import Scenario
+from tabletrail.events.scenario import FighterSpec, Scenario
 
 ENGINE_FIGHTER = "tabletrail/fighter"
 ENGINE_TURN = "tabletrail/turn-order"
@@ -351,35 +351,37 @@ class Ruleset:
 
     def validate(self, scenario: Scenario, where: str) -> None:
         """Check the fighters carry the stats this ruleset needs."""
-        names = {s.name for s in self.stats}
         for i, spec in enumerate(scenario.fighters):
-            for stat in self.stats:
-                if stat.default is None and stat.name not in spec.stats:
-                    raise InputError(
-                        f"{where}: fighters[{i}] ({spec.id}): missing stat {stat.name!r} ({stat.doc})"
-                    )
-                value = spec.stats.get(stat.name)
-                if value is not None and value < 0 and not stat.signed:
-                    raise InputError(f"{where}: fighters[{i}].{stat.name}: must not be negative, got {value}")
-            for key in spec.stats:
-                if key not in names:
-                    raise InputError(
-                        f"{where}: fighters[{i}].{key}: {self.id} has no stat {key!r} "
-                        f"(it uses: {', '.join(sorted(names))})"
-                    )
+            self.validate_fighter(spec, where, f"fighters[{i}]")
+
+    def validate_fighter(self, spec: FighterSpec, where: str, field: str) -> None:
+        """One fighter's stats against this ruleset's catalogue (a scenario's, or a GM's `join`)."""
+        names = {s.name for s in self.stats}
+        for stat in self.stats:
+            if stat.default is None and stat.name not in spec.stats:
+                raise InputError(f"{where}: {field} ({spec.id}): missing stat {stat.name!r} ({stat.doc})")
+            value = spec.stats.get(stat.name)
+            if value is not None and value < 0 and not stat.signed:
+                raise InputError(f"{where}: {field}.{stat.name}: must not be negative, got {value}")
+        for key in spec.stats:
+            if key not in names:
+                raise InputError(
+                    f"{where}: {field}.{key}: {self.id} has no stat {key!r} "
+                    f"(it uses: {', '.join(sorted(names))})"
+                )
 
     def stat(self, f: Fighter, name: str) -> Any:
         """A stat as written (count stats) or in centi-units (length stats)."""
         spec = next(s for s in self.stats if s.name == name)
         value = f.stats.get(name, spec.default)
-        return to_cu(value) if spec.length else value
+        return to_cu(value) if spec.length and value is not None else value
 
     # --- deciding ------------------------------------------------------------
 
     def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:
         handler = self._handlers.get(type(command)) or ENGINE_HANDLERS.get(type(command))
         if handler is None:
-            verbs = sorted(c.__struct_config__.tag for c in self._handlers)  # type: ignore[misc]
+            verbs = sorted(str(c.__struct_config__.tag) for c in self._handlers)
             raise Refusal(
                 ENGINE_COMMAND,
                 f"{self.id} has no {command.__struct_config__.tag!r} command (it knows: {', '.join(verbs)})",

@@ -30,19 +30,34 @@ from tabletrail.core.ruleset import (
 )
 from tabletrail.core.state import EncounterState
 from tabletrail.core.units import fmt, to_cu
-from tabletrail.events.commands import Command
+from tabletrail.events.commands import Command, EndTurn
 from tabletrail.events.commands.rulings import (
     GM_RULING,
     Adjust,
     ChangeSetting,
     Forbid,
+    Join,
+    Leave,
     Lift,
     Override,
     Place,
     RequireTest,
 )
 from tabletrail.events.errors import InputError
-from tabletrail.events.types import BoardMarked, Placed, RulingMade, SettingChanged, Spent
+from tabletrail.events.limits import MAX_FIGHTERS
+from tabletrail.events.scenario import FIGHTER_KEYS, read_fighter
+from tabletrail.events.types import (
+    BoardMarked,
+    FighterJoined,
+    FighterLeft,
+    OrderChanged,
+    Placed,
+    RulingMade,
+    SettingChanged,
+    Spent,
+    Unlinked,
+    Unmarked,
+)
 
 RULING = GM_RULING
 ENGINE_RULES = (ENGINE_FIGHTER, ENGINE_TURN, ENGINE_SIDE, ENGINE_COMMAND, CHECKS, RULING)
@@ -331,3 +346,185 @@ def change_setting(rs: Ruleset, b: Batch, cmd: ChangeSetting, dice: Dice) -> Non
     note = f"{spec.name} goes from {_said(old)} to {_said(value)} from here on"
     _made(b, cmd, "setting", {"setting": spec.name, "from": old, "to": value}, rules, note)
     b.emit(SettingChanged(key=spec.name, value=value, rules=rules, note=note))
+
+
+# --- fighters joining and leaving ----------------------------------------------------
+
+
+def _stats(cmd: Join) -> dict[str, Any]:
+    """`stats=move:6,reach:1` as a [[fighters]] table writes them: name = number."""
+    out: dict[str, Any] = {}
+    for item in cmd.stats:
+        name, colon, raw = item.partition(":")
+        name = name.strip()
+        require(
+            bool(colon and name and raw),
+            RULING,
+            f"join: stats: write each stat as name:value, e.g. move:6, got {item!r}",
+        )
+        require(
+            name not in FIGHTER_KEYS,
+            RULING,
+            f"join: stats.{name}: {name} is not a stat (give it as {name}=...)",
+        )
+        try:
+            value = float(raw)
+        except ValueError:
+            raise Refusal(RULING, f"join: stats.{name}: expected a number, got {raw!r}") from None
+        out[name] = int(value) if value.is_integer() and "." not in raw else value
+    return out
+
+
+def _join_field(message: str) -> str:
+    """The reader's `join: fighter.X: why` said with the command's own field names (at, side, stats.X)."""
+    head = "join: fighter."
+    if message.startswith("join: fighter ("):  # a stat the ruleset needs is not given
+        return "join: stats: " + message.split("): ", 1)[1]
+    if not message.startswith(head):
+        return message
+    field, _, why = message[len(head) :].partition(": ")
+    field = field.split(" ", 1)[0]
+    said = "fighter" if field == "id" else field if field.split("[")[0] in FIGHTER_KEYS else f"stats.{field}"
+    return f"join: {said}: {why}"
+
+
+@engine_command(Join)
+def join(rs: Ruleset, b: Batch, cmd: Join, dice: Dice) -> None:
+    """A newcomer read as a [[fighters]] table is (events/scenario.py) and checked against the ruleset's
+    stats; it stands on a free cell and enters the turn order after `after` (by default: last)."""
+    _gm(cmd, "join")
+    state = b.state
+    require(
+        len(state.fighters) < MAX_FIGHTERS,
+        RULING,
+        f"join: {len(state.fighters)} fighters already; the limit is {MAX_FIGHTERS} (MAX_FIGHTERS)",
+    )
+    taken = state.fighter(cmd.fighter)
+    require(
+        taken is None,
+        RULING,
+        f"join: fighter: {cmd.fighter!r} is already the id of {taken.name if taken else ''}: "
+        "give the newcomer another",
+    )
+    raw: dict[str, Any] = {
+        "id": cmd.fighter,
+        "side": cmd.side,
+        "at": list(cmd.at),
+        "size": cmd.size,
+        **_stats(cmd),
+    }
+    if cmd.name:
+        raw["name"] = cmd.name
+    try:
+        spec = read_fighter(raw, state.grid.width, state.grid.height, "join", "fighter")
+        rs.validate_fighter(spec, "join", "fighter")
+    except InputError as exc:
+        raise Refusal(RULING, _join_field(str(exc))) from None
+    require(spec.side != "gm", RULING, "join: side: 'gm' is the GM's link, not a side")
+    try:
+        to = _spot(state, spec.at)
+    except Refusal as exc:
+        raise Refusal(RULING, f"join: at: {exc.reason}") from None
+    there = state.at(to[0], to[1])
+    require(
+        not there,
+        RULING,
+        f"join: at: {show(to)} is taken by {there[0].name if there else ''}: a newcomer needs a free cell",
+    )
+    order = list(state.turn.order)
+    if cmd.after:
+        require(
+            cmd.after in order,
+            RULING,
+            f"join: after: {cmd.after!r} is not in the turn order ({', '.join(order)})",
+        )
+        order.insert(order.index(cmd.after) + 1, spec.id)
+        place = f"acts after {cmd.after}"
+    else:
+        order.append(spec.id)
+        place = "acts last in the order"
+    note = f"the GM brings {spec.name} ({spec.side}) into the fight at {show(to)}; {place}"
+    detail: dict[str, Any] = {"fighter": spec.id, "side": spec.side, "at": list(to), "after": cmd.after}
+    _made(b, cmd, "join", detail, (RULING, ENGINE_TURN), note)
+    b.emit(
+        FighterJoined(
+            fighter=spec.id,
+            name=spec.name,
+            side=spec.side,
+            pos=to,
+            size=spec.size,
+            stats=dict(spec.stats),
+            tags=spec.tags,
+            rules=(RULING,),
+            note=note,
+        )
+    )
+    active = state.turn.active
+    b.emit(
+        OrderChanged(order=tuple(order), index=order.index(active), rules=(RULING, ENGINE_TURN), note=note)
+    )
+
+
+# A hold two fighters share, let go when one leaves: the partner's machine goes back as its own rule
+# lets it go (ENGAGEMENT: resolve; speed-meters GRAB: let_go), with the marks only the hold gives.
+RELEASE: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "engaged": ("engagement", "resolve", ()),
+    "grab": ("grab", "let_go", ("escape",)),
+}
+
+
+def _names(value: Any, fid: str) -> bool:
+    """Does a mark's value name this fighter (a reaction waiting on it, a target)?"""
+    if isinstance(value, str):
+        return value == fid
+    if isinstance(value, dict):
+        return any(_names(v, fid) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_names(v, fid) for v in value)
+    return False
+
+
+@engine_command(Leave)
+def leave(rs: Ruleset, b: Batch, cmd: Leave, dice: Dice) -> None:
+    """The fighter's turn passes on if it is acting, its holds are let go, and it leaves board and order."""
+    _gm(cmd, "leave")
+    f = rs.fighter(b.state, cmd.fighter)
+    require(
+        len(b.state.fighters) > 1, RULING, f"{f.name} is the last fighter: an encounter keeps at least one"
+    )
+    for other in b.state.fighters:
+        for key, value in other.marks.items():
+            require(
+                other.id == f.id or not _names(value, f.id),
+                RULING,
+                f"{other.name} waits on {f.name} ({key.replace('-', ' ')}): settle that first, or undo it",
+            )
+    note = f"the GM takes {f.name} ({f.side}) out of the fight from {show(f.pos)}"
+    _made(b, cmd, "leave", {"fighter": f.id, "from": list(f.pos)}, (RULING, ENGINE_TURN), note)
+    for _ in range(len(b.state.turn.order)):  # its turn ends as end-turn ends one; never its turn again
+        if b.state.turn.active != f.id:
+            break
+        rs._handlers[EndTurn](rs, b, EndTurn(fighter=f.id), dice)  # the ruleset's own end of a turn
+    require(b.state.turn.active != f.id, RULING, f"{f.name} is the only one left who can act")
+    for kind, a, c in b.state.links:
+        if f.id not in (a, c):
+            continue
+        b.emit(
+            Unlinked(kind=kind, a=a, b=c, rules=(RULING,), note=f"{f.name} leaves the fight: the hold ends")
+        )
+        partner = b.state.fighter(c if a == f.id else a)
+        release = RELEASE.get(kind)
+        if partner is None or release is None or b.state.linked(kind, partner.id):
+            continue
+        machine, trigger, marks = release
+        if machine in partner.states:
+            rs.change(b, partner, machine, trigger, RULING, f"{f.name} leaves the fight")
+        for key in marks:
+            if key in partner.marks:
+                b.emit(
+                    Unmarked(fighter=partner.id, key=key, rules=(RULING,), note=f"{f.name} leaves the fight")
+                )
+    order = tuple(x for x in b.state.turn.order if x != f.id)
+    active = b.state.turn.active
+    b.emit(FighterLeft(fighter=f.id, rules=(RULING,), note=note))
+    b.emit(OrderChanged(order=order, index=order.index(active), rules=(RULING, ENGINE_TURN), note=note))

@@ -10,6 +10,7 @@ every batch therefore costs little, and undo/redo is a cursor move.
 from typing import Any
 
 import msgspec
+from tabletrail.core.corrections import RULES_VERSION
 from tabletrail.core.geometry import Grid, Pos
 from tabletrail.core.units import root2_cu
 from tabletrail.events.scenario import Scenario
@@ -66,6 +67,10 @@ class EncounterState(msgspec.Struct, frozen=True, gc=False):
     # share is held against its exact remainder, never against a sum of roundings. Kept beside the
     # fighters, not on them: the board view (a fighter as it is written) stays what it was.
     roots: dict[str, dict[str, int]] = {}
+    # The rules version the encounter's log began under (line 1, EncounterStarted.rules_version; a
+    # log that records none began under 0.1): a rule corrected since reads it, so a fight keeps the
+    # arithmetic it began with (core/corrections.py). A state built without a log: today's rules.
+    rules_version: str = RULES_VERSION
 
     @property
     def ruleset(self) -> str:

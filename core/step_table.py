@@ -20,22 +20,36 @@ A policy opts in by defining `table_key`; returning None (its prices read
 more than the map and the target cell's occupants, e.g. a tether to an
 enemy's Reach) keeps the search on the policy for every step.
 
-A table on a map of at most ARRAY_CELLS cells can also hold its prices as flat
-arrays (`StepArrays`, made by core/reach_arrays.py the first time its compiled
-search runs): `keep`, `refuse` and `judge` write both forms, so neither goes stale.
+A policy may also declare `prices_read_two_cells = True`: besides its table key
+and the target cell's occupants, a step's price and facts (all but where it
+lands) read of the map only the legend entries of the step's two cells. One
+price then stands for every step between cells of the same two entries in the
+same direction and parity class, and the compiled search prices a window's
+steps in bulk, one policy call per such signature (`two_cells`). Likewise
+`ends_read_one_cell = True`: whether a move may end on an empty cell (`can_end`)
+reads of the map only that cell's legend entry, so one verdict stands for every
+empty cell of the entry (`one_cell`).
+
+A table can also hold its prices as numpy arrays, tile by tile where searches
+looked (`StepArrays`, made by core/reach_arrays.py the first time its compiled
+search runs, on a map of any size): `keep`, `refuse` and `judge` write both
+forms, so neither goes stale.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from math import isqrt
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tabletrail.core.geometry import EUCLIDEAN, Grid
 from tabletrail.core.movement import QuietSteps
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import root2_cu
 from tabletrail.events.types import Step
+
+if TYPE_CHECKING:
+    from tabletrail.core.reach_arrays import StepArrays
 
 # Exact lengths in a search (diagonal=euclidean: whole + √2 parts, core/units.py) are counted as one
 # integer key, whole·S + root2·R with R = round(√2·S): keys add exactly, and they order lengths as the
@@ -89,7 +103,6 @@ UNKNOWN = -2  # a step not priced yet (or only into an occupied cell)
 KEPT = 32  # tables kept per grid (fighters x settings in play); the oldest goes first
 MOST_LIVE = 4096  # steps into occupied cells kept per table: past that they are priced afresh
 MOST_STEPS = 500_000  # steps one table keeps (a huge budget on a huge map): past that it starts afresh
-ARRAY_CELLS = 40_000  # maps up to this many cells get flat arrays (8 steps x 2 parities x 13 bytes a cell)
 
 
 class StepTable:
@@ -108,10 +121,10 @@ class StepTable:
     def __init__(self) -> None:
         self.cost: dict[int, int] = {}
         self.step: dict[int, Step] = {}
-        self.out: dict[int, list[tuple[int, int, int, int]]] = {}  # node -> its steps out, for the search
+        self.out: dict[int, list[tuple[int, int, int]]] = {}  # node -> its steps out, for the search
         self.ends: dict[int, bool] = {}
         self.usable = True
-        self.arrays: Any = None  # a reach_arrays.StepArrays once the compiled search has run on it
+        self.arrays: StepArrays | None = None  # made once the compiled search has run on it
         self.filled: set[int] = set()  # start nodes the step-by-step search has priced the area of
         # Steps into occupied cells, by edge: (the mover and the cell's occupants it was priced for, the
         # step, or None when refused). Only read back for equal fighters: occupancy stays an overlay.
@@ -135,7 +148,7 @@ class StepTable:
         """Keep whether a move may end on this empty cell; returns the verdict."""
         self.ends[cell] = ok
         if self.arrays is not None:
-            self.arrays.verdict[cell] = ok
+            self.arrays.judge(cell, ok)
         return ok
 
 
@@ -150,7 +163,7 @@ def table_for(state: EncounterState, f: Fighter, policy: Any) -> StepTable | Non
     grid: Grid = state.grid
     tables = grid.tables
     doors = tuple(sorted(state.doors.items())) if grid.edges is not None else ()
-    full = (type(policy), key, doors)
+    full = (type(policy), key, doors, state.rules_version)  # the version prices a euclidean diagonal
     table = tables.pop(full, None)  # re-inserted last: the most recently used
     if table is None:
         table = StepTable()
@@ -165,3 +178,13 @@ def table_for(state: EncounterState, f: Fighter, policy: Any) -> StepTable | Non
 def quiet(policy: Any) -> bool:
     """True when nothing ever happens on a step (the policy keeps QuietSteps' `eventful`)."""
     return getattr(type(policy), "eventful", None) is QuietSteps.eventful
+
+
+def two_cells(policy: Any) -> bool:
+    """Does the policy declare that a price reads of the map only the step's two cells (see above)?"""
+    return getattr(policy, "prices_read_two_cells", False) is True
+
+
+def one_cell(policy: Any) -> bool:
+    """Does the policy declare that `can_end` on an empty cell reads of the map only that cell (see above)?"""
+    return getattr(policy, "ends_read_one_cell", False) is True

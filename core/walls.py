@@ -29,7 +29,7 @@ runs along the same segment but asks the edges that stop a body (see there why).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tabletrail.core.refusal import Refusal
@@ -211,7 +211,7 @@ def _way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]
     return f"; the way round is shut: {found.cause()}"
 
 
-def path_blocked(state: EncounterState, start: tuple[int, ...], cells: list[tuple[int, ...]]) -> str:
+def path_blocked(state: EncounterState, start: tuple[int, ...], cells: Sequence[tuple[int, ...]]) -> str:
     """The first step of a path of king's steps that an edge stops, in words, or ""."""
     if state.grid.edges is None or not state.grid.edges.steps:
         return ""
@@ -333,7 +333,8 @@ def _edge_kinds(scenario: Scenario) -> dict[tuple[int, int, int], str]:
 
 def _runs(units: set[int]) -> Iterator[tuple[int, int]]:
     """{1, 2, 3, 7} -> (1, 4), (7, 8): consecutive unit edges as [start, end) runs."""
-    start = prev = None
+    start: int | None = None
+    prev = 0
     for u in sorted(units):
         if start is None:
             start = prev = u

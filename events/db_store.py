@@ -20,7 +20,7 @@ from tabletrail.events.log import Record, Refused, decode, decode_refusals, pars
 DEFAULT_SNAPSHOT_EVERY = 1000  # events between snapshots unless the store says otherwise
 PAGE = 20_000  # rows per query when reading a long log
 
-Spans = dict[int, list]  # batch -> [first version, last version, command id or None]
+Spans = dict[int, list[int | str | None]]  # batch -> [first version, last version, command id or None]
 
 
 def batch_rows(lines: Sequence[bytes], name: str) -> tuple[list[Record], Spans]:
@@ -50,11 +50,15 @@ class DatabaseReads:
     _kept_key: bytes | None = None  # the key of this encounter's kept tip, once line 1 was read
     _line_one: bytes | None = None  # line 1, once a read passed it (see `_tip_key`)
 
-    def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
+    def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
         """The first row of a query, or None (the store's connection, its errors named)."""
         raise NotImplementedError
 
-    def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple]:
+    def read(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
+        """The log's lines from version `start` (0: the first) up to `stop` (None: the end)."""
+        raise NotImplementedError
+
+    def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """Every row of a query."""
         raise NotImplementedError
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from operator import attrgetter
 from pathlib import Path
-from typing import BinaryIO, Protocol, get_args
+from typing import IO, Protocol, get_args
 
 import msgspec
 from tabletrail.events import plugins
@@ -115,6 +115,17 @@ KEY_VARIABLE = "TABLETRAIL_KEY"
 def line_hash(line: bytes, key: bytes = b"") -> str:
     """The hash the next line carries as `prev`; with the table's key it is a MAC (keyed BLAKE2b)."""
     return blake2b(line, digest_size=16, key=key).hexdigest()
+
+
+def chain_broken(n: int) -> str:
+    """What a break of the hash chain at line `n` means, in the words every verb and the bundle's
+    page use: the line before it (or the lines' order) is not what was written."""
+    if n <= 1:
+        return "line 1 must carry no previous hash"
+    return (
+        f"line {n - 1} was changed after it was written, or a line was removed, added or moved there: "
+        f"line {n} no longer carries its hash"
+    )
 
 
 def line_hashes(lines: Sequence[bytes], key: bytes = b"") -> list[str]:
@@ -479,7 +490,7 @@ class JsonlStore:
     def exists(self) -> bool:
         return self.path.exists()
 
-    def _opened(self, flags: int, mode: str) -> BinaryIO:
+    def _opened(self, flags: int, mode: str) -> IO[bytes]:
         """The log file, opened with os.open flags; a missing file or a folder is an InputError."""
         try:
             fd = os.open(self.path, flags, 0o666)
@@ -996,7 +1007,7 @@ class Store(Protocol):
 
     name: str
 
-    def read(self) -> Iterator[bytes]: ...
+    def read(self, start: int = 0) -> Iterator[bytes]: ...
 
     def append(self, lines: Sequence[bytes]) -> None: ...
 
@@ -1015,10 +1026,7 @@ def read_records(store: Store) -> Iterator[Record]:
                 raise InputError(f"{where}: a log must start with an encounter-started event")
             key = chain_key(record, where)
         if record.prev != expected_prev:
-            raise InputError(
-                f"{where}: hash chain broken: prev is {record.prev!r}, "
-                f"the line before hashes to {expected_prev!r}"
-            )
+            raise InputError(f"{where}: {chain_broken(lineno)}")
         expected_prev = line_hash(line, key)
         yield record
 

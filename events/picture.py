@@ -12,7 +12,7 @@ import math
 import struct
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import msgspec
 
@@ -114,7 +114,7 @@ class PictureSpec(msgspec.Struct, frozen=True, gc=False):
 PICTURE_KEYS = ("file", "pixels_per_grid", "origin")
 
 
-def picture_spec(raw: Any, folder: Path | None, fail: Callable[[str, str], Any]) -> PictureSpec:
+def picture_spec(raw: Any, folder: Path | None, fail: Callable[[str, str], NoReturn]) -> PictureSpec:
     """Validate a scenario's `[picture]` table; `fail(field, what)` raises naming the field."""
     if not isinstance(raw, dict):
         fail("picture", 'expected a table: [picture] file = "cave.png", pixels_per_grid = 70')

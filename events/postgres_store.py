@@ -84,6 +84,7 @@ DEFAULT_SCHEMA = "tabletrail"
 CHANNEL = "tabletrail"  # NOTIFY channel: payload "schema\tencounter\tversion"
 INVITES_CHANGED = "invites"  # ... or, in the version's place, this: a link was made or revoked
 _T = TypeVar("_T")
+HAS_TABLES, HAS_INVITES = "tables", "invites"  # what Database.checked found made, for a schema
 _TICKS = itertools.count()  # the order of asks and reads in this process (PostgresStore._shared)
 _COMPOSED: dict[tuple[str, str], bytes] = {}  # (schema, statement) -> its bytes (see PostgresStore._q)
 WINDOW = (1_000, 64_000)  # versions the first read query asks for, and the most any asks for
@@ -125,8 +126,11 @@ APPENDED = "SELECT pg_notify($1, $2) FROM {s}.encounters WHERE encounter = $3 AN
 APPENDED_TYPES, APPENDED_FORMATS = (TEXT, TEXT, TEXT, INT8), (0, 0, 0, 0)
 
 # A refused command's line ($2, binary) kept in the side table after the encounter's ($1) last one.
+# Two writers noting a refusal at once read the same last one: the second to commit collides on the
+# key and is run again, up to REFUSE_TRIES times (each try sees the other's row), so none is lost.
 REFUSE = """INSERT INTO {s}.refused (encounter, n, line)
     SELECT $1, coalesce(max(n), 0) + 1, $2 FROM {s}.refused WHERE encounter = $1"""
+REFUSE_TRIES = 5
 
 # The table view's invitation links (app/web/invites.py), hashed, kept with the encounter.
 INVITES = """CREATE TABLE IF NOT EXISTS {s}.invites (
@@ -228,7 +232,8 @@ class Database:
         self.out = 0  # connections held by threads now
         self.generation = 0  # moved on by close(): a connection held across it is closed when given back
         self.mine = threading.local()  # this thread's connection, how deep its holding() is, its generation
-        self.checked: set[str] = set()  # schemas whose tables were found (or made) on this database
+        # (schema, HAS_TABLES or HAS_INVITES): tables found (or made) on this database; a tuple, never glued
+        self.checked: set[tuple[str, str]] = set()
 
     @classmethod
     def shared(cls, conninfo: str) -> Database:
@@ -486,12 +491,24 @@ class PostgresStore(DatabaseReads):
         return query
 
     def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
-        with self._conn(doing) as conn:
-            return conn.execute(self._q(query), params).fetchone()
+        return self._read(doing, lambda conn: conn.execute(self._q(query), params).fetchone())
 
     def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple]:
-        with self._conn(doing) as conn:
-            return conn.execute(self._q(query), params).fetchall()
+        return self._read(doing, lambda conn: conn.execute(self._q(query), params).fetchall())
+
+    def _read(self, doing: str, read: Callable[[psycopg.Connection], _T]) -> _T:
+        """`read` on a connection; tried once more, on a new one, if the first was found dropped.
+
+        A pooled connection the server ended (a restart, a failover, a pooler recycling it) is found
+        broken only when used: the user's request should not be the one that pays for finding it. A
+        read changes nothing, so it is simply asked again; a server really down fails twice, quickly
+        (nothing answers the new connection), and says so."""
+        try:
+            with self._conn(doing) as conn:
+                return read(conn)
+        except Unavailable:
+            with self._conn(doing) as conn:
+                return read(conn)
 
     @contextmanager
     def _conn(self, doing: str, create: bool = False, check: bool = True) -> Iterator[psycopg.Connection]:
@@ -502,9 +519,9 @@ class PostgresStore(DatabaseReads):
                     conn = self.db.connect()
                 except InputError as exc:  # the connection is shared: the store names itself
                     raise type(exc)(f"{self.name}: {exc}") from None
-                if check and self.schema not in self.db.checked:
+                if check and (self.schema, HAS_TABLES) not in self.db.checked:
                     self._migrate(conn) if create else self._check_tables(conn)
-                    self.db.checked.add(self.schema)
+                    self.db.checked.add((self.schema, HAS_TABLES))
                 yield conn
             except psycopg.OperationalError as exc:
                 broken = self.db.conn is None or self.db.conn.broken or self.db.conn.closed
@@ -516,8 +533,8 @@ class PostgresStore(DatabaseReads):
                     ) from None
                 raise InputError(f"{self.name}: {doing}: {_first_line(exc)}") from None
             except pg_errors.UndefinedTable:
-                self.db.checked.discard(self.schema)
-                self.db.checked.discard(f"{self.schema}\tinvites")
+                self.db.checked.discard((self.schema, HAS_TABLES))
+                self.db.checked.discard((self.schema, HAS_INVITES))
                 raise InputError(
                     f"{self.name}: {doing}: the database has no tabletrail tables in schema "
                     f"{self.schema!r} (they were dropped?); nothing was changed"
@@ -590,7 +607,8 @@ class PostgresStore(DatabaseReads):
         its own would); only if none did does it run the query itself.
         """
         asked = next(_TICKS)
-        with self._conn(doing) as conn:
+
+        def shared(conn: psycopg.Connection) -> _T:
             began, value = self._reads.get(key, (-1, None))
             if began > asked:
                 return value  # type: ignore[no-any-return]
@@ -598,6 +616,8 @@ class PostgresStore(DatabaseReads):
             value = read(conn)
             self._reads[key] = (began, value)
             return value
+
+        return self._read(doing, shared)
 
     def _head(self) -> int | None:
         def read(conn: psycopg.Connection) -> int | None:
@@ -642,7 +662,7 @@ class PostgresStore(DatabaseReads):
             low, width = high, min(2 * width, WINDOW[1])
 
     def _lines(self, low: int, high: int) -> list[bytes]:
-        with self._conn("reading") as conn:
+        def read(conn: psycopg.Connection) -> list[bytes]:
             cur = conn.cursor(binary=True, row_factory=scalar_row)
             return cur.execute(
                 self._q(
@@ -651,6 +671,8 @@ class PostgresStore(DatabaseReads):
                 ),
                 (self.encounter, low, high),
             ).fetchall()
+
+        return self._read("reading", read)
 
     def version(self) -> int:
         """How many records the encounter holds (its tip)."""
@@ -670,11 +692,23 @@ class PostgresStore(DatabaseReads):
         if not lines:
             return
         records, batches, expected = self._planned(lines, expected)
-        with self._conn("appending") as conn:
-            if len(batches) == 1 and len(records) <= COPY_FROM:
-                self._append(conn, records, lines, batches, expected)
-            else:
-                self._write(conn, records, lines, batches, expected)
+
+        def write() -> None:
+            with self._conn("appending") as conn:
+                if len(batches) == 1 and len(records) <= COPY_FROM:
+                    self._append(conn, records, lines, batches, expected)
+                else:
+                    self._write(conn, records, lines, batches, expected)
+
+        try:
+            write()
+        except Unavailable:
+            # A dropped connection may have taken the batch in before it broke: the write is tried again
+            # only when every batch carries its command id. Then a batch already in is a conflict (the
+            # tip moved, or the id is taken) that the caller resolves by finding its command id.
+            if not all(command_id is not None for _, _, command_id in batches.values()):
+                raise
+            write()
 
     def _append(
         self,
@@ -834,11 +868,18 @@ class PostgresStore(DatabaseReads):
     def note_refusal(self, refused: Refused) -> None:
         """Keep a refusal in the side table; one that cannot be written is told to `warn` (see JsonlStore)."""
         line = msgspec.json.encode(refused)
+        statement = Prepared(self._q(REFUSE), (TEXT, BYTEA), (self.encounter.encode(), line), (0, 1))
         try:
             with self._conn("noting a refusal") as conn:  # one statement: its own transaction
-                run_prepared(
-                    conn, Prepared(self._q(REFUSE), (TEXT, BYTEA), (self.encounter.encode(), line), (0, 1))
-                )
+                for tries_left in reversed(range(REFUSE_TRIES)):
+                    try:
+                        run_prepared(conn, statement)
+                        break
+                    except pg_errors.UniqueViolation:
+                        # Another writer's refusal took the number ours read, committing first: the
+                        # number is read again, after it.
+                        if not tries_left:
+                            raise
         except InputError as exc:
             if self.warn is None:
                 raise
@@ -849,7 +890,7 @@ class PostgresStore(DatabaseReads):
     def _invites_table(self, conn: psycopg.Connection) -> None:
         """Make the invites table if an older store lacks it: once a connection, not at every check
         (a live page checks its link at every change; that was one round trip in three)."""
-        made = f"{self.schema}\tinvites"
+        made = (self.schema, HAS_INVITES)
         if made not in self.db.checked:
             conn.execute(self._q(INVITES))
             self.db.checked.add(made)

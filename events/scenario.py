@@ -9,10 +9,11 @@ of every log, which makes a log self-contained.
 # Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
 # compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -256,6 +257,26 @@ def at_its_place(path: str | Path) -> Iterator[None]:
         raise InputError(locate(str(exc), str(path), text)) from None
 
 
+def unfit_name(name: str) -> str | None:
+    """Why a name (a side, a fighter, an encounter) can't be shown and told apart from another, or None.
+
+    Names are shown on every screen, printed in a terminal and keyed on by the server: a control or
+    format character (a tab, a zero-width joiner, a right-to-left override), a space other than the
+    plain one, a space at either end, or a letter that has a plainer twin ('ａ', '²', an 'é' spelt as
+    'e' and an accent) would let two names look alike, or one look like something else."""
+    for ch in name:
+        kind = unicodedata.category(ch)
+        if kind[0] == "C" or kind in ("Zl", "Zp") or (kind == "Zs" and ch != " "):
+            what = "a control character" if kind == "Cc" else unicodedata.name(ch, "an unprintable character")
+            return f"{name!r} has {what} (U+{ord(ch):04X}); use letters, digits, spaces and punctuation"
+    if name != name.strip():
+        return f"{name!r} starts or ends with a space"
+    plain = unicodedata.normalize("NFKC", name)
+    if plain != name:
+        return f"{name!r} has characters that look like plainer ones; write it as {plain!r}"
+    return None
+
+
 def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path | None = None) -> Scenario:
     """Validate a decoded TOML document; errors name `source` and the field path.
 
@@ -269,7 +290,7 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
             "unknown section (expected encounter, settings, map, fighters, sides, picture)",
         )
     enc = v.table(raw, "encounter")
-    name = v.string(enc, "name", "encounter.name")
+    name = v.name(v.string(enc, "name", "encounter.name"), "encounter.name")
     ruleset = v.string(enc, "ruleset", "encounter.ruleset")
     try:  # first, before the map: a plug-in's terrains are known once its ruleset is
         plugins.find(ruleset)
@@ -352,12 +373,17 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
     )
 
 
+def read_fighter(raw: dict[str, Any], width: int, height: int, source: str, field: str) -> FighterSpec:
+    """One fighter as a `[[fighters]]` table is read (a GM's `join`): errors name `source` and `field`."""
+    return _Validator(source).fighter(0, raw, width, height, field)
+
+
 class _Validator:
     def __init__(self, source: str, folder: Path | None = None) -> None:
         self.source = source
         self.folder = folder
 
-    def fail(self, field: str, message: str) -> None:
+    def fail(self, field: str, message: str) -> NoReturn:
         raise InputError(f"{self.source}: {field}: {message}")
 
     def table(self, raw: dict[str, Any], key: str) -> dict[str, Any]:
@@ -372,6 +398,13 @@ class _Validator:
             self.fail(field, f'missing (expected a non-empty string, e.g. {key} = "...")')
         if not isinstance(value, str) or not value:
             self.fail(field, f"expected a non-empty string, got {value!r}")
+        return value
+
+    def name(self, value: str, field: str) -> str:
+        """A name people read (see unfit_name), or the error naming the field."""
+        problem = unfit_name(value)
+        if problem is not None:
+            self.fail(field, problem)
         return value
 
     def number(self, value: Any, field: str) -> Number:
@@ -417,17 +450,19 @@ class _Validator:
             self.fail(f"{field}.climb", f"expected a difficulty 1, 2 or 3, got {climb!r}")
         return CellKind(terrain=terrain, tags=tuple(tags), climb=climb, **numbers)
 
-    def fighter(self, i: int, spec: Any, width: int, height: int) -> FighterSpec:
-        field = f"fighters[{i}]"
+    def fighter(self, i: int, spec: Any, width: int, height: int, field: str = "") -> FighterSpec:
+        field = field or f"fighters[{i}]"
         if not isinstance(spec, dict):
             self.fail(field, "expected a table")
         fid = self.string(spec, "id", f"{field}.id")
         if not fid.replace("-", "").replace("_", "").isalnum():
             self.fail(f"{field}.id", f"use letters, digits, - and _ only, got {fid!r}")
+        self.name(fid, f"{field}.id")
         name = spec.get("name", fid)
         if not isinstance(name, str):
             self.fail(f"{field}.name", f"expected a string, got {name!r}")
-        side = self.string(spec, "side", f"{field}.side")
+        self.name(name, f"{field}.name")
+        side = self.name(self.string(spec, "side", f"{field}.side"), f"{field}.side")
         if side == "watcher":  # its players' links would be view-only links (app/web/invites.py)
             self.fail(f"{field}.side", "'watcher' is the name of a view-only link's role, not a side")
         at = spec.get("at")

@@ -137,7 +137,7 @@ class SqliteStore(DatabaseReads):
         self._snapshot_every = snapshot_every
         self._conn: sqlite3.Connection | None = None
         self._shared: _Shared | None = None  # this file's connection in this process (see _Shared)
-        self._let_go: weakref.finalize | None = None
+        self._let_go: weakref.finalize[[_Shared], SqliteStore] | None = None
         self._lock = threading.RLock()  # one store, shared safely by a web server's threads
 
     def exists(self) -> bool:
@@ -260,11 +260,12 @@ class SqliteStore(DatabaseReads):
             raise
         conn.execute("COMMIT")
 
-    def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
+    def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
         with self._db(doing) as conn:
-            return conn.execute(_dialect(query), params).fetchone()
+            row: tuple[Any, ...] | None = conn.execute(_dialect(query), params).fetchone()
+            return row
 
-    def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple]:
+    def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         with self._db(doing) as conn:
             return conn.execute(_dialect(query), params).fetchall()
 
@@ -335,7 +336,7 @@ class SqliteStore(DatabaseReads):
                 (self.encounter, tip_text(records[-1].seq, lines[-1], self._tip_key(records, lines))),
             )
         except sqlite3.IntegrityError:  # the unique (encounter, command_id): this id was appended before
-            ids = [cid for _, _, cid in batches.values() if cid is not None]
+            ids = [cid for _, _, cid in batches.values() if isinstance(cid, str)]
             taken = [
                 cid
                 for cid in ids

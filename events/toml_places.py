@@ -36,14 +36,15 @@ def _code(line: str) -> str:
 def places(text: str) -> dict[str, tuple[int, int]]:
     """Field path -> (line, column), both from 1, of every table, key and array item of the text."""
     found: dict[str, tuple[int, int]] = {}
-    table, counts = "", {}  # the current [table] or [[array]][i]; how many of each array so far
+    table = ""  # the current [table] or [[array]][i]
+    counts: dict[str, int] = {}  # how many of each array so far
     open_array: str | None = None  # the path of a multi-line array being read, and its items so far
     items = 0
     for lineno, line in enumerate(text.splitlines(), start=1):
         body = _code(line)
         if open_array is not None:
-            for m in STRING.finditer(body):
-                found.setdefault(f"{open_array}[{items}]", (lineno, m.start() + 1))
+            for item in STRING.finditer(body):
+                found.setdefault(f"{open_array}[{items}]", (lineno, item.start() + 1))
                 items += 1
             if "]" in STRING.sub("", body):
                 open_array = None

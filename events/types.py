@@ -10,13 +10,21 @@ Every event is a frozen msgspec Struct in one tagged union (`type` field).
 Changes stay additive: a new field gets a default, a new fact gets a new type.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
-from tabletrail.events.commands import command_union
+from tabletrail.events.commands import Command, command_union  # noqa: F401  (read by AnyCommand, on first use)
 from tabletrail.events.scenario import Scenario
 
 SCHEMA_VERSION = 1
+if TYPE_CHECKING:  # to the checker any command; msgspec decodes the tagged union of them all
+    AnyCommand = Command
+else:
+    # The union of every installed ruleset's commands, made when msgspec first reads the annotation
+    # (the first log decoded, the first schema written): the rulesets' entry points are read then,
+    # not when this module is imported (events/plugins.py). A string is an annotation msgspec
+    # evaluates on first use, in this module: `command_union` below.
+    AnyCommand = "command_union()"
 
 Pos = tuple[int, int, int]  # x (column), y (row), z height in centi-units
 
@@ -34,7 +42,7 @@ class Event(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="type
         _EVENT_TYPES.append(cls)
 
 
-class EncounterStarted(Event, tag="encounter-started"):
+class EncounterStarted(Event, frozen=True, tag="encounter-started"):
     """A log's first line: the scenario, every setting in force, and the rules that decided it."""
 
     scenario: Scenario
@@ -53,15 +61,10 @@ class EncounterStarted(Event, tag="encounter-started"):
     ruleset_rules: str = ""
 
 
-class CommandIssued(Event, tag="command"):
-    """Heads every batch: what was asked, in the table's own words and parsed.
+class CommandIssued(Event, frozen=True, tag="command"):
+    """Heads every batch: what was asked, in the table's own words and parsed."""
 
-    `command` is any command of any installed ruleset. Its type, the union of them all, is made
-    when msgspec first reads this annotation (the first log decoded, the first schema written),
-    so the rulesets' entry points are read then and not when this module is imported.
-    """
-
-    command: "command_union()"  # type: ignore[valid-type]  # a union made at run time
+    command: AnyCommand
     text: str = ""
 
 
@@ -80,7 +83,7 @@ class Step(msgspec.Struct, frozen=True, gc=False, array_like=True):
     root2: int = 0
 
 
-class Moved(Event, tag="moved"):
+class Moved(Event, frozen=True, tag="moved"):
     """A fighter went along these steps. A forced move (resource forced or grapple) has as budget
     the distance the rule meant, so one cut short says how far it was to go; one stopped before
     its first step is recorded too, with no steps and what stopped it (a replay and verify carry it)."""
@@ -92,7 +95,7 @@ class Moved(Event, tag="moved"):
     stopped: str = ""  # why the move ended early, if it did (required when there are no steps)
 
 
-class Placed(Event, tag="placed"):
+class Placed(Event, frozen=True, tag="placed"):
     """A position set without walking: a fall, a push, a teleport, a GM placing a piece."""
 
     fighter: str
@@ -100,7 +103,7 @@ class Placed(Event, tag="placed"):
     how: str = ""
 
 
-class StateChanged(Event, tag="state"):
+class StateChanged(Event, frozen=True, tag="state"):
     """A fighter's state machine moved. `trigger` is what decide asked the machine."""
 
     fighter: str
@@ -110,7 +113,7 @@ class StateChanged(Event, tag="state"):
     dest: str
 
 
-class Linked(Event, tag="linked"):
+class Linked(Event, frozen=True, tag="linked"):
     """Two fighters bound together (an engagement, a grab) until Unlinked."""
 
     kind: str  # "engaged", "grab"
@@ -118,7 +121,7 @@ class Linked(Event, tag="linked"):
     b: str
 
 
-class Unlinked(Event, tag="unlinked"):
+class Unlinked(Event, frozen=True, tag="unlinked"):
     """A link between two fighters ended."""
 
     kind: str
@@ -126,7 +129,7 @@ class Unlinked(Event, tag="unlinked"):
     b: str
 
 
-class CheckRolled(Event, tag="check"):
+class CheckRolled(Event, frozen=True, tag="check"):
     """A check made: the number rolled or entered, its modifier and target, and whether it passed."""
 
     fighter: str
@@ -140,7 +143,7 @@ class CheckRolled(Event, tag="check"):
     formula: str = ""
 
 
-class Damaged(Event, tag="damaged"):
+class Damaged(Event, frozen=True, tag="damaged"):
     """Damage a fighter takes (a fall, a shove into a wall), and its cause in words."""
 
     fighter: str
@@ -148,7 +151,7 @@ class Damaged(Event, tag="damaged"):
     cause: str = ""
 
 
-class Spent(Event, tag="spent"):
+class Spent(Event, frozen=True, tag="spent"):
     """A budget moved: movement, AP, actions, maneuver meters. Negative refunds or grants."""
 
     fighter: str
@@ -156,14 +159,14 @@ class Spent(Event, tag="spent"):
     amount: int
 
 
-class Refreshed(Event, tag="refreshed"):
+class Refreshed(Event, frozen=True, tag="refreshed"):
     """Budgets start over, as the ruleset says (a new turn, a new round)."""
 
     fighter: str
     resources: tuple[str, ...]
 
 
-class Marked(Event, tag="marked"):
+class Marked(Event, frozen=True, tag="marked"):
     """A ruleset fact kept on a fighter (trajectory, held action, blocked square…)."""
 
     fighter: str
@@ -171,21 +174,21 @@ class Marked(Event, tag="marked"):
     value: Any = None
 
 
-class Unmarked(Event, tag="unmarked"):
+class Unmarked(Event, frozen=True, tag="unmarked"):
     """A ruleset's fact on a fighter lifted (see Marked)."""
 
     fighter: str
     key: str
 
 
-class BoardMarked(Event, tag="board-marked"):
+class BoardMarked(Event, frozen=True, tag="board-marked"):
     """A fact about the whole encounter (gravity lost in a region, an area effect)."""
 
     key: str
     value: Any = None
 
 
-class DoorChanged(Event, tag="door"):
+class DoorChanged(Event, frozen=True, tag="door"):
     """A door on a cell edge changed state (the DOOR machine): who did it, the trigger, from and to."""
 
     door: str  # its two cells, "5,2|6,2"
@@ -195,7 +198,7 @@ class DoorChanged(Event, tag="door"):
     fighter: str = ""  # who opened or closed it ("" for the GM's own hand)
 
 
-class TurnStarted(Event, tag="turn-started"):
+class TurnStarted(Event, frozen=True, tag="turn-started"):
     """A fighter's turn begins (the engine emits it; a ruleset's start_turn follows)."""
 
     fighter: str
@@ -203,39 +206,39 @@ class TurnStarted(Event, tag="turn-started"):
     pass_no: int = 1
 
 
-class TurnEnded(Event, tag="turn-ended"):
+class TurnEnded(Event, frozen=True, tag="turn-ended"):
     """A fighter's turn is over."""
 
     fighter: str
 
 
-class RoundStarted(Event, tag="round-started"):
+class RoundStarted(Event, frozen=True, tag="round-started"):
     """A new round begins, after the last fighter's turn."""
 
     round: int
 
 
-class PassStarted(Event, tag="pass-started"):
+class PassStarted(Event, frozen=True, tag="pass-started"):
     """A new pass through the order begins within the round (rulesets that act in passes)."""
 
     pass_no: int
 
 
-class OrderChanged(Event, tag="order-changed"):
+class OrderChanged(Event, frozen=True, tag="order-changed"):
     """The turn order is rearranged (a delay, a held action): the new order and whose turn it is."""
 
     order: tuple[str, ...]
     index: int  # whose turn it is now, as a position in the new order
 
 
-class SettingChanged(Event, tag="setting-changed"):
+class SettingChanged(Event, frozen=True, tag="setting-changed"):
     """A GM ruling that changes a ruleset setting from here on."""
 
     key: str
     value: Any
 
 
-class RulingMade(Event, tag="ruling"):
+class RulingMade(Event, frozen=True, tag="ruling"):
     """A GM's ruling, logged with who and why; the facts it causes follow in the same batch."""
 
     by: str
@@ -244,7 +247,7 @@ class RulingMade(Event, tag="ruling"):
     detail: Any = None
 
 
-class Undone(Event, tag="undone"):
+class Undone(Event, frozen=True, tag="undone"):
     """A batch taken back: its events no longer count (the log keeps them)."""
 
     batch: int
@@ -252,7 +255,7 @@ class Undone(Event, tag="undone"):
     why: str = ""
 
 
-class Redone(Event, tag="redone"):
+class Redone(Event, frozen=True, tag="redone"):
     """A batch taken back earlier put back, its recorded events applied again."""
 
     batch: int
@@ -260,10 +263,30 @@ class Redone(Event, tag="redone"):
     why: str = ""
 
 
-class Abandoned(Event, tag="abandoned"):
+class Abandoned(Event, frozen=True, tag="abandoned"):
     """A new command after an undo: these undone batches can no longer be redone."""
 
     batches: tuple[int, ...]
+
+
+class FighterJoined(Event, frozen=True, tag="fighter-joined"):
+    """A fighter joins mid-fight (a GM ruling): who, whose side, where, and its stats as the scenario
+    reader checked them; its place in the turn order follows as an `OrderChanged`."""
+
+    fighter: str
+    name: str
+    side: str
+    pos: Pos
+    size: str = "medium"
+    stats: dict[str, int | float] = {}
+    tags: tuple[str, ...] = ()
+
+
+class FighterLeft(Event, frozen=True, tag="fighter-left"):
+    """A fighter leaves the fight (a GM ruling): off the board; the facts before it (its turn passed on,
+    its holds let go, the order without it) are events of their own in the same batch."""
+
+    fighter: str
 
 
 def _all_events() -> Any:

@@ -246,28 +246,32 @@ def _kind(raw: Any) -> str:
     return names.get(type(raw), f"the number {raw!r}" if isinstance(raw, int | float) else type(raw).__name__)
 
 
-def read(data: bytes, source: str) -> dict[str, Any]:
-    """The JSON document of a UVTT file: its size bounded first, its nesting by the decoder."""
-    if len(data) > MAX_UVTT_BYTES:
-        raise InputError(
-            f"{source}: {len(data):,} bytes; a Universal VTT file may hold {MAX_UVTT_BYTES:,} "
-            "(MAX_UVTT_BYTES)"
-        )
+def read(
+    data: bytes,
+    source: str,
+    kind: str = "a Universal VTT file",
+    limit: int | None = None,
+    name: str = "MAX_UVTT_BYTES",
+) -> dict[str, Any]:
+    """The JSON document of a map file (a UVTT file, a Foundry scene: `kind` names it in errors): its size
+    bounded first by `limit` (MAX_UVTT_BYTES unless told), its nesting by the decoder."""
+    limit = MAX_UVTT_BYTES if limit is None else limit
+    if len(data) > limit:
+        raise InputError(f"{source}: {len(data):,} bytes; {kind} may hold {limit:,} ({name})")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{source}: not a Universal VTT file: not UTF-8 text (byte {exc.start})") from None
+        raise InputError(f"{source}: not {kind}: not UTF-8 text (byte {exc.start})") from None
     try:  # json's decoder bounds its own recursion (RecursionError below), so no bracket scan first:
         raw = json.loads(text)  # limits.check_nesting would spend seconds skipping a 30 MB image string
     except json.JSONDecodeError as exc:
         raise InputError(
-            f"{source}: not a Universal VTT file: not JSON ({exc.msg} at line {exc.lineno} "
-            f"column {exc.colno})"
+            f"{source}: not {kind}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
         ) from None
     except RecursionError:
-        raise InputError(f"{source}: not a Universal VTT file: its brackets nest too deeply") from None
+        raise InputError(f"{source}: not {kind}: its brackets nest too deeply") from None
     if not isinstance(raw, dict):
-        raise InputError(f"{source}: not a Universal VTT file: expected a JSON object, got {_kind(raw)}")
+        raise InputError(f"{source}: not {kind}: expected a JSON object, got {_kind(raw)}")
     return raw
 
 

@@ -97,8 +97,13 @@ def batch_events(timeline: Timeline, command: Command, text: str, decided: list[
     return [header, *extra, *decided]
 
 
-def started_event(scenario: Scenario, where: str = "scenario") -> EncounterStarted:
-    """The first event of a log: the scenario checked, under its ruleset's settings in force."""
+def started_event(
+    scenario: Scenario, where: str = "scenario", rules_version: str = RULES_VERSION
+) -> EncounterStarted:
+    """The first event of a log: the scenario checked, under its ruleset's settings in force.
+
+    rules_version: today's for a new log; a what-if of an older log begins under that log's own
+    (a fight keeps the arithmetic it began with, core/corrections.py)."""
     try:
         ruleset = get_ruleset(scenario.ruleset)
     except InputError as exc:
@@ -111,10 +116,10 @@ def started_event(scenario: Scenario, where: str = "scenario") -> EncounterStart
         scenario=scenario,
         settings=settings,
         note=f"{scenario.name} under {ruleset.id}",
-        rules_version=RULES_VERSION,
+        rules_version=rules_version,
         package=provider.package,
         package_version=provider.version,
-        ruleset_rules=provider.plugin.rules_version or RULES_VERSION,
+        ruleset_rules=provider.plugin.rules_version or rules_version,
     )
 
 
@@ -169,10 +174,12 @@ class Replay:
         decide: Decide = decide_on,
         clock: Callable[[], str] = lambda: "",
         where: str = "scenario",
+        rules_version: str = RULES_VERSION,
     ) -> Replay:
-        """A new encounter in memory: its setup batch, as `Encounter.create` writes it."""
+        """A new encounter in memory: its setup batch, as `Encounter.create` writes it (begun under
+        `rules_version`: another log's, to re-decide that log's commands as it decides them)."""
         replay = cls(decide, clock)
-        replay._add(setup_events(started_event(scenario, where)), "gm")
+        replay._add(setup_events(started_event(scenario, where, rules_version)), "gm")
         return replay
 
     @property

@@ -42,10 +42,11 @@ from tabletrail.events.digest import blake2b
 from tabletrail.events.types import SCHEMA_VERSION, CommandIssued
 from tabletrail.projections.timeline import Timeline
 
-FORMAT = 4  # raise when Snapshot or EncounterState changes shape: older snapshots are then ignored
+FORMAT = 5  # raise when Snapshot or EncounterState changes shape: older snapshots are then ignored
 # 2: the stored bytes start with a checksum of the rest (issue 13: a cache is checked before it is trusted)
 # 3: the board keeps the doors' states (issue 19)
 # 4: the board keeps the √2 part of what each fighter spent (issue 36: exact euclidean lengths)
+# 5: the board keeps the rules version its log began under (a fight keeps the arithmetic it began with)
 _SUM = 16  # bytes of the blake2b checksum in front of a snapshot
 
 V = TypeVar("V")
@@ -53,7 +54,7 @@ V = TypeVar("V")
 
 def _board_type() -> type:
     """EncounterState's fields but the Grid: what a snapshot stores of the board."""
-    fields = []
+    fields: list[tuple[str, Any] | tuple[str, Any, Any]] = []
     for f in msgspec.structs.fields(EncounterState):
         if f.name == "grid":
             continue
@@ -93,7 +94,7 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False):
     line_hash: str  # hash of that record's line: a snapshot of another log never fits
     batch: int  # that record's batch
     cursor: int  # the timeline's last command batch
-    board: Board  # type: ignore[valid-type]
+    board: Board
     applied: tuple[tuple[int, int], ...]  # runs (first, last) of the batches in force, in order
     undone: tuple[int, ...]  # the redo stack
     abandoned: tuple[tuple[int, int], ...]  # runs of the abandoned batches
@@ -102,8 +103,8 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False):
     rules_version: str = ""
     # The board before the latest batch in force and after the batch redo would bring back, as their
     # differences from `board` (None: no such batch, or a snapshot written before issue 29).
-    prior: Delta | None = None  # type: ignore[valid-type]
-    redo: Delta | None = None  # type: ignore[valid-type]
+    prior: Delta | None = None
+    redo: Delta | None = None
 
 
 _encoder = msgspec.msgpack.Encoder()
@@ -236,7 +237,7 @@ def restore(snapshot: Snapshot, lazy: "Lazy") -> Timeline:
     t.abandoned = set(expand(snapshot.abandoned))
     t.last_seq = snapshot.version
     t._batch = snapshot.cursor
-    t.before, t.after, t.commands, t.actors, t.first_seq = (  # type: ignore[assignment]
+    t.before, t.after, t.commands, t.actors, t.first_seq = (
         lazy.before,
         lazy.after,
         lazy.commands,

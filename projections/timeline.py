@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import ItemsView, Iterable, Iterator, KeysView, Sequence, ValuesView
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, MutableMapping, Sequence, ValuesView
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -151,15 +151,15 @@ class FoldError(Exception):
 class Timeline:
     def __init__(self) -> None:
         self.state: EncounterState | None = None
-        self.before: dict[int, EncounterState] = {}
-        self.after: dict[int, EncounterState] = {}
+        self.before: MutableMapping[int, EncounterState] = {}
+        self.after: MutableMapping[int, EncounterState] = {}
         self.applied: list[int] = []  # batches in force, oldest first (the setup batch included)
         self.undone: list[int] = []  # the redo stack: last undone last
         self.abandoned: set[int] = set()  # undone batches a later command cut off
-        self.commands: dict[int, CommandIssued] = Packed(CommandIssued)
-        self.actors: dict[int, str] = Packed(str)
+        self.commands: MutableMapping[int, CommandIssued] = Packed(CommandIssued)
+        self.actors: MutableMapping[int, str] = Packed(str)
         self.seeded: set[int] = set()  # batches that drew from the seeded dice
-        self.first_seq: dict[int, int] = Packed(int)
+        self.first_seq: MutableMapping[int, int] = Packed(int)
         self.last_seq = 0
         self._batch = 0
 

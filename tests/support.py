@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tabletrail.events.log import line_hash
+from tabletrail.encounter import Encounter
+from tabletrail.events.log import MemoryStore, line_hash
 from tabletrail.testing.helpers import CLOCK, do, encounter, grid, of_type, refuse  # noqa: F401  (the kit's)
 
 
@@ -19,3 +20,13 @@ def rechain(lines: list[bytes]) -> list[bytes]:
         out.append(data)
         prev = line_hash(data)
     return out
+
+
+def begun_under(enc: Encounter, version: str) -> Encounter:
+    """The encounter as a log begun under another rules version ("": one that records none, 0.1), as
+    an older tabletrail wrote line 1: what is decided from then on is decided under that version."""
+    lines = [json.loads(line) for line in enc.store.lines]
+    lines[0]["event"]["rules_version"] = version
+    return Encounter.open(
+        MemoryStore(rechain([json.dumps(line).encode() for line in lines])), clock=lambda: CLOCK
+    )

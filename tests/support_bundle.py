@@ -18,10 +18,27 @@ WORDS = re.compile(rb'<script type="application/x-tabletrail" id="tt-words"[^>]*
 
 
 def words_of(path: Path) -> dict[str, Any]:
-    """The bundle's boards and words, as the page unpacks them."""
+    """The bundle's boards and words, as the page reads them (its `unstep`): the first board, each
+    change after it, each event, each explanation's line numbers, and the lines."""
     found = WORDS.search(path.read_bytes())
     assert found is not None, f"{path}: no tt-words element"
-    return json.loads(gzip.decompress(base64.b64decode(found.group(1))))
+    written = json.loads(gzip.decompress(base64.b64decode(found.group(1))))
+    steps = written["steps"]
+    return {
+        "board": written["board"],
+        "base": steps[0][0],
+        "deltas": [s[0] for s in steps[1:]],
+        "events": [s[1] for s in steps],
+        "explain": [s[2] for s in steps],
+        "strings": written["strings"],
+    }
+
+
+def as_written(words: dict[str, Any]) -> dict[str, Any]:
+    """`words_of`'s shape back to the one written in a bundle (one step an event)."""
+    boards = [words["base"], *words["deltas"]]
+    steps = [list(s) for s in zip(boards, words["events"], words["explain"], strict=True)]
+    return {"board": words["board"], "steps": steps, "strings": words["strings"]}
 
 
 def boards(words: dict[str, Any]) -> list[dict[str, Any]]:
@@ -71,7 +88,7 @@ def swapped(lines: list[bytes], n: int) -> list[bytes]:
 
 def with_words(path: Path, words: dict[str, Any], out: Path) -> Path:
     """A copy of the bundle carrying other boards and words (a forged copy), its lines unchanged."""
-    packed = base64.b64encode(gzip.compress(json.dumps(words).encode(), mtime=0))
+    packed = base64.b64encode(gzip.compress(json.dumps(as_written(words)).encode(), mtime=0))
     data = re.sub(
         rb'(<script type="application/x-tabletrail" id="tt-words"[^>]*>)[^<]*(</script>)',
         lambda m: m.group(1) + packed + m.group(2),
@@ -79,4 +96,14 @@ def with_words(path: Path, words: dict[str, Any], out: Path) -> Path:
         count=1,
     )
     out.write_bytes(data)
+    return out
+
+
+HEAD = re.compile(rb'(<script type="application/json" id="tt-head">)([^<]*)(</script>)')
+
+
+def with_head(path: Path, head: dict[str, Any], out: Path) -> Path:
+    """A copy of the bundle with another header (its claims edited), everything else unchanged."""
+    text = json.dumps(head, separators=(",", ":")).replace("<", "\\u003c").encode()
+    out.write_bytes(HEAD.sub(lambda m: m.group(1) + text + m.group(3), path.read_bytes(), count=1))
     return out

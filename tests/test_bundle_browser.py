@@ -19,6 +19,7 @@ from support_bundle import (
     lines_of,
     one_byte,
     swapped,
+    with_head,
     with_lines,
     with_words,
     words_of,
@@ -193,6 +194,45 @@ def test_a_keyed_log_asks_for_the_secret_and_checks_the_chain_with_it(
     page.click("#key-form button")
     assert integrity(page)[0] == "intact"
     assert page.locator("#key-form").is_hidden()
+
+
+def test_a_keyed_log_rechained_without_the_key_and_its_header_claim_dropped_is_not_intact(
+    tmp_path: Path, capsys, open_file, monkeypatch
+) -> None:
+    """The page learns that the chain is keyed from line 1, as `verify fight.html` does, not from the
+    header a forger can edit: a log re-chained with plain hashes still asks for the secret, and
+    with it names line 2, the first line whose hash is not the keyed one (issue 36, item 4)."""
+    from tabletrail.bundle import read_bundle
+    from tabletrail.events.log import line_hash
+
+    monkeypatch.setenv("TABLETRAIL_KEY", "the table's secret")
+    log = tmp_path / "fight.jsonl"
+    assert main(["new", str(ROOT / "scenarios" / "speed-meters-skirmish.toml"), "--log", str(log)]) == 0
+    assert main(["do", str(log), "move", "ari", "2,2", "4,2"]) == 0
+    out = bundle_of(capsys, log, tmp_path / "fight.html")
+    made = read_bundle(out)
+    lines, prev = [], ""
+    for line in made.lines:  # a forger without the secret: every prev a plain hash
+        record = json.loads(line)
+        record["prev"] = prev
+        line = json.dumps(record, separators=(",", ":")).encode()
+        prev = line_hash(line)
+        lines.append(line)
+    assert json.loads(lines[0])["keyed"]  # line 1 still says the chain is keyed
+    head = {**made.head, "keyed": "", "tip": {"seq": made.head["tip"]["seq"], "hash": line_hash(lines[-1])}}
+    forged = with_head(with_lines(out, lines, tmp_path / "x.html"), head, tmp_path / "forged.html")
+    monkeypatch.delenv("TABLETRAIL_KEY")
+    assert main(["verify", str(forged)]) != 0  # verify reads line 1: the secret is asked for
+    capsys.readouterr()
+    page = open_file(forged)
+    state, text, _ = integrity(page)
+    assert state == "keyed" and "can only be checked with it" in text
+    assert page.locator("#key-form").is_visible()
+    page.fill("#key-input", "the table's secret")
+    page.click("#key-form button")
+    state, text, line = integrity(page)
+    assert (state, line) == ("broken", "2"), text
+    assert "line 1 was changed after it was written" in text
 
 
 def test_the_maps_picture_is_drawn_from_the_file_itself(tmp_path: Path, capsys, open_file) -> None:

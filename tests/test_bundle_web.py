@@ -52,8 +52,10 @@ def test_a_sides_download_is_its_share(tmp_path: Path, log: Path) -> None:
     assert bundle.check_chain(found)["ok"]
 
 
-def test_a_bad_at_is_a_400_naming_it(log: Path) -> None:
+def test_a_bad_at_is_refused_naming_it(log: Path) -> None:
+    """What is no sequence number is a 400; a sequence number past the log's end is a 404, as on
+    /api/state (the contract says both)."""
     status, _, body = fetch(log, "gm", "?at=soon")
-    assert status == 400 and b"at: expected a sequence number, got 'soon'" in body
+    assert status == 400 and b"at: expected a sequence number (1 or more), got 'soon'" in body
     status, _, body = fetch(log, "gm", "?at=9999")
-    assert status == 400 and b"--at: 9999 is outside the log" in body
+    assert status == 404 and b"at: no event 9999 (the log has 1 to" in body

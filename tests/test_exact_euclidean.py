@@ -10,11 +10,15 @@ A diagonal is √2 cells: one crawled costs 2·√2 = 2.83 (doubled, then rounde
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import do, encounter, grid, of_type, rechain, refuse
+from msgspec.structs import replace
+from support import begun_under, do, encounter, grid, of_type, rechain, refuse
 from tabletrail.cli import main
+from tabletrail.core.corrections import FIRST, RULES_VERSION, version_key
 from tabletrail.core.movement import length_of
 from tabletrail.core.reach import reach, waypoints
 from tabletrail.core.refusal import Rejection
@@ -22,9 +26,11 @@ from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.types import Moved
-from tabletrail.projections.audit import verify_lines
+from tabletrail.projections.audit import verify_lines, whatif
+from tabletrail.projections.snapshot import board_of, state_of
 from tabletrail.syntax import parse
 
+ROOT = Path(__file__).resolve().parent.parent
 OPEN = ["." * 22 for _ in range(22)]  # room for 20 diagonals
 
 
@@ -280,28 +286,117 @@ def test_the_board_view_is_the_same_shape_as_before():
     assert "roots" not in fighter and fighter["spent"] == {"movement": 424}
 
 
-# --- an older log, decided each diagonal at 1.41 ----------------------------------------------------
+# --- an older log: begun before rules 0.3, it keeps 1.41 a diagonal for its whole life ------------
 
 
-def test_an_older_log_decided_the_old_way_names_the_correction():
-    """A log decided under 0.2 recorded three diagonals as 3 x 1.41 (no √2 parts): verify keeps that
-    batch as recorded, names the correction, and checks the rest (core/corrections.py)."""
+def test_a_log_begun_under_0_2_keeps_each_diagonal_at_1_41_and_verifies_as_recorded():
+    """17 diagonals on Initiative 24 were 17 x 1.41 = 23.97 yd before 0.3: allowed. A log begun then
+    goes on deciding so, and verify re-decides it under its own version: it passes, nothing named."""
+    old = begun_under(initiative_yards(), "0.2")
+    assert old.state.rules_version == "0.2"
+    assert reach(old.state, "a").costs[(18, 18)] == 2397
+    (m,) = of_type(do(old, "move a 18,18"), Moved)
+    assert {(s.cost, s.root2) for s in m.steps} == {(141, 0)} and spent(old, "a") == 2397
+    do(old, "end-turn")
+    report = verify_lines(old.store.lines, "old")
+    assert report["ok"], report["finding"]
+    assert report["corrected"] == [] and report["rules_version"] == "0.2"
+    assert report["checked"]["command"] == 2
+
+
+def test_the_same_log_begun_under_0_3_refuses_the_seventeenth_diagonal():
+    enc = begun_under(initiative_yards(), "0.3")
+    refuse(enc, "move a 18,18", "initiative-yards/move")
+    assert (18, 18) not in reach(enc.state, "a").costs
+
+
+def test_a_new_log_records_0_3_on_its_first_line_and_measures_exactly():
     enc = initiative_yards()
-    do(enc, "move a 4,4")
-    do(enc, "end-turn")
-    lines = [json.loads(line) for line in enc.store.lines]
-    lines[0]["event"]["rules_version"] = "0.2"  # written by the tabletrail before this correction
+    started = json.loads(enc.store.lines[0])["event"]
+    assert started["rules_version"] == RULES_VERSION == enc.state.rules_version
+    assert version_key(RULES_VERSION) >= version_key("0.3")
+
+
+def test_a_log_that_records_no_version_began_under_0_1_and_keeps_1_41():
+    old = begun_under(initiative_yards(), "")
+    assert old.state.rules_version == FIRST
+    do(old, "move a 4,4")
+    assert spent(old, "a") == 423  # 3 x 1.41, as a tabletrail before 0.3 decided it
+
+
+def test_an_old_log_split_and_crawled_is_decided_the_old_way_throughout():
+    """Split moves add 1.41s (no √2 part carried); a crawled diagonal is 2 x 1.41 = 2.82; a reopened
+    log, folded from its snapshots or its lines, keeps its version: a fight never changes midway."""
+    old = begun_under(initiative_yards(), "0.2")
+    for n in range(2, 19):
+        do(old, f"move a {n},{n}")
+    assert spent(old, "a") == 2397 and old.state.roots == {}
+    again = Encounter.open(MemoryStore(list(old.store.lines)))
+    assert again.state.rules_version == "0.2"
+    assert state_of(board_of(old.state)).rules_version == "0.2"
+    old = begun_under(initiative_yards(), "0.2")
+    do(old, "drop-prone a")
+    next_turn_of(old, "a")
+    (m,) = of_type(do(old, "move a 2,2"), Moved)
+    assert [(s.cost, s.root2) for s in m.steps] == [(282, 0)]
+
+
+def test_old_round_meters_and_speed_meters_logs_keep_their_roundings():
+    old = begun_under(round_meters(4.24), "0.2")
+    do(old, "move ari 4,4")  # 3 x 1.41 = 4.23: within 4.24 m then
+    assert spent(old, "ari") == 423
+    old = begun_under(speed_meters(6), "0.2")
+    (m,) = of_type(do(old, "move ari 2,2 3,2 4,3"), Moved)  # 4,3 is rough: 2 x 1.41
+    assert [(s.cost, s.root2) for s in m.steps] == [(141, 0), (100, 0), (282, 0)]
+    assert verify_lines(old.store.lines, "old")["ok"]
+
+
+def test_whatif_re_decides_an_old_log_under_its_own_version():
+    """A what-if of a 0.2 log changes only what it sets: 17 diagonals are still 23.97 yd, allowed."""
+    old = begun_under(initiative_yards(), "0.2")
+    do(old, "move a 18,18")
+    same = whatif(old.records, ["diagonal=euclidean"])
+    assert same.divergence is None and same.refused == [] and same.differences == []
+    assert same.alternative.rules_version == "0.2"
+    new = initiative_yards()
+    do(new, "move a 17,17")
+    assert whatif(new.records, ["diagonal=euclidean"]).alternative.fighter("a").used("movement") == 2263
+
+
+def test_kept_step_prices_of_one_version_never_price_another():
+    """The step table is kept per map: a state of the same map under 0.2 reads its own prices."""
+    enc = initiative_yards()
+    assert reach(enc.state, "a").costs[(17, 17)] == 2263  # the table keeps exact prices
+    old = replace(enc.state, rules_version="0.2")
+    assert old.grid is enc.state.grid
+    assert reach(old, "a").costs[(17, 17)] == 16 * 141 and reach(old, "a").costs[(18, 18)] == 2397
+    assert reach(old, "a").costs == reach(old, "a", table=False).costs
+
+
+def test_an_edited_move_in_an_old_log_is_a_fault_not_the_correction():
+    """The 0.3 correction changed nothing an older log decides, so it never excuses a difference."""
+    old = begun_under(initiative_yards(), "0.2")
+    do(old, "move a 4,4")
+    do(old, "end-turn")
+    lines = [json.loads(line) for line in old.store.lines]
     for line in lines:
         if line["event"]["type"] == "moved":
-            line["event"]["steps"] = [step[:6] for step in line["event"]["steps"]]  # 141 each, no √2 part
-    old = rechain([json.dumps(line).encode() for line in lines])
-    report = verify_lines(old, "old")
-    assert not report["ok"] and report["finding"]["kind"] == "corrected"
-    [note] = report["corrected"]
-    assert note["words"].startswith("decided under 0.2; under every ruleset, a euclidean path has measured")
-    assert "since 0.3" in note["words"]
-    assert report["checked"]["command"] == 1, "the end-turn after it was re-decided (and matched)"
-    assert verify_lines(enc.store.lines, "new")["ok"]
+            line["event"]["steps"] = [[*step[:6], 100] for step in line["event"]["steps"]]  # a √2 part each
+    report = verify_lines(rechain([json.dumps(line).encode() for line in lines]), "edited")
+    assert not report["ok"] and report["finding"]["kind"] == "decision" and report["corrected"] == []
+
+
+@pytest.mark.parametrize("name", ["initiative-yards-ruined-bridge", "round-meters-ambush"])
+def test_the_shipped_replays_with_euclidean_diagonals_verify_as_recorded(name):
+    """vex's vault 2.82 yd, bo's ladder climb 6.82 yd, ari's difficult diagonal 2.82 m: as recorded."""
+    lines = (ROOT / "replays" / f"{name}.jsonl").read_bytes().splitlines()
+    report = verify_lines(lines, name)
+    assert report["ok"], report["finding"]
+    assert report["corrected"] == [] and report["rules_version"] == FIRST
+    moved = [json.loads(line)["event"] for line in lines if b'"type":"moved"' in line]
+    # diagonals recorded at 2 x 1.41 in one move (2·√2 = 2.83 measured exactly), with no √2 part
+    assert any(sum(step[1] for step in m["steps"] if step[3]) == 282 for m in moved)
+    assert all(len(step) < 7 or step[6] == 0 for m in moved for step in m["steps"])
 
 
 # --- every search agrees with the others and with walk, on an exact remainder ------------------
@@ -310,14 +405,16 @@ def test_an_older_log_decided_the_old_way_names_the_correction():
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     ruleset=st.sampled_from(["initiative-yards", "round-meters"]),
-    budget=st.sampled_from([3, 4.24, 4.25, 5.66, 6.5, 8]),
+    version=st.sampled_from(["0.2", RULES_VERSION]),
+    budget=st.sampled_from([3, 4.23, 4.24, 4.25, 5.64, 5.66, 6.5, 8]),
     first=st.tuples(st.integers(1, 6), st.integers(1, 6)),
     mud=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6)), max_size=6),
 )
-def test_after_a_first_move_every_search_gives_the_area_walk_accepts(ruleset, budget, first, mud):
+def test_after_a_first_move_every_search_gives_the_area_walk_accepts(ruleset, version, budget, first, mud):
     """A move leaves an exact remainder (a √2 part spent): the table, compiled and step-by-step
     searches give the same area and paths, and walk accepts the cheapest path to every cell of it
-    at the cost the area says, and refuses a step more where the area has none."""
+    at the cost the area says, and refuses a step more where the area has none. The same in a log
+    begun under 0.2, where each diagonal is 1.41, added."""
     rows = [list("." * 8) for _ in range(8)]
     for x, y in mud:
         if (x, y) not in ((1, 1), first):
@@ -343,6 +440,7 @@ at = [1, 1]
 {stats}
 """
     )
+    enc = begun_under(enc, version)
     if first != (1, 1):
         enc.execute(parse(f"move m {first[0]},{first[1]}"), "first")  # refused or not: either is a start
     state = enc.state
@@ -355,7 +453,9 @@ at = [1, 1]
         path = " ".join(f"{x},{y}" for x, y in waypoints((here[0], here[1]), fast.path(cell)))
         result = enc.preview(parse(f"move m {path}"))
         assert not isinstance(result, Rejection), (cell, path, result)
-        assert length_of([s for m in of_type(result, Moved) for s in m.steps]) == cost
+        taken = [s for m in of_type(result, Moved) for s in m.steps]
+        assert length_of(taken) == cost
+        assert version == RULES_VERSION or not any(s.root2 for s in taken), "0.2: 1.41 a diagonal, added"
 
 
 def test_speed_meters_a_movement_going_on_past_a_door_keeps_its_length_rounded_once():

@@ -274,7 +274,7 @@ def test_a_wrong_seq_names_the_line(log: Path, capsys: pytest.CaptureFixture[str
 def test_a_broken_hash_chain_names_the_line(log: Path, capsys: pytest.CaptureFixture[str]):
     rewrite(log, 4, lambda r: r["event"].__setitem__("note", "edited by hand"))
     err = input_error(capsys, "show", log)
-    assert f"{log}:5:" in err and "hash chain" in err  # line 4 changed, so line 5's prev no longer matches
+    assert f"{log}:5:" in err and "line 4 was changed after it was written" in err
 
 
 def test_a_log_must_start_with_the_encounter(log: Path, capsys: pytest.CaptureFixture[str]):

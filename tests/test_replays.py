@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support import begun_under
 from tabletrail.cli import play_script
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, MemoryStore
@@ -40,6 +41,8 @@ def test_script_still_decides_the_same_board(log: Path):
     script = log.with_suffix(".script")
     first = script.read_text(encoding="utf-8").splitlines()[0]
     scenario = load_scenario(ROOT / first.split(":", 1)[1].strip())
-    enc = Encounter.create(MemoryStore(), scenario)
+    # begun under the rules version the replay was (a fight keeps the arithmetic it began with)
+    started = json.loads(log.read_bytes().split(b"\n", 1)[0])["event"]
+    enc = begun_under(Encounter.create(MemoryStore(), scenario), started.get("rules_version", ""))
     play_script(enc, script)
     assert _normal(view(enc.state)) == _expected(log)

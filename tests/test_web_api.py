@@ -113,10 +113,16 @@ def test_state_at_a_past_point_is_read_only_and_shows_the_board_then(client: Tes
     assert fighter(past, "ari")["pos"][:2] == [1, 1]
 
 
-@pytest.mark.parametrize("at", ["0", "999", "x", "-1"])
-def test_state_at_outside_the_log_is_a_clear_400(client: TestClient, at: str):
+@pytest.mark.parametrize("at", ["0", "x", "-1", "²"])
+def test_state_at_that_is_no_sequence_number_is_a_clear_400(client: TestClient, at: str):
     r = client.get(f"/api/state?at={at}")
     assert r.status_code == 400 and r.json()["message"].startswith("at:")
+
+
+def test_state_at_past_the_log_is_a_404_naming_the_log(client: TestClient):
+    """A sequence number the document allows but the log has not reached: no such event (yet)."""
+    r = client.get("/api/state?at=999")
+    assert r.status_code == 404 and r.json()["message"].startswith("at: no event 999")
 
 
 def test_state_carries_every_fighter_state_link_mark_and_height(client: TestClient, log: Path):
@@ -196,6 +202,9 @@ def test_the_event_list_and_the_preview_say_what_do_prints(client: TestClient, l
     rs = get_ruleset(enc.state.ruleset)
     listed = client.get("/api/events").json()["events"]
     for e, r in zip(listed, enc.records, strict=True):
+        if e["type"] == "command":  # a command in words, never as typed (issue 38): "Ari: Move to 3,2 …"
+            assert e["text"] == views.said(enc.state, r.event.command) and "move ari" not in e["text"]
+            continue
         line = event_line(r.event, rs)  # what `do` and `log` print after the sequence number
         assert line.startswith(e["text"]) and (not e["note"] or line.endswith(f"— {e['note']}"))
     moved = next(e for e in listed if e["type"] == "moved")
@@ -468,7 +477,10 @@ def test_a_stale_do_is_a_409_and_changes_nothing(client: TestClient, log: Path):
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"text": "end-turn"}, "give the version"),
+        ({"text": "end-turn"}, "missing required field `version`"),
+        ({"version": 4, "text": "end-turn", "reveal": True}, "unknown field `reveal`"),
+        ({"version": None, "text": "end-turn"}, "$.version"),
+        ({"version": 4, "text": "end-turn", "command_id": ""}, "$.command_id"),
         ({"version": 4, "text": "move"}, "move needs fighter"),
         ({"version": 4, "text": "end-turn", "rolls": ["six"]}, "$.rolls[0]"),
         ({"version": 4, "text": 'move ari "3,1'}, "No closing quotation"),

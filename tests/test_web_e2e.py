@@ -126,9 +126,9 @@ def test_select_move_undo_redo_scrub_refuse_and_a_second_screen_follows(tmp_path
 
         # Move: click a destination, read the preview, confirm.
         gm.locator('#reach rect.reach[data-x="4"][data-y="1"]').click()
-        expect(gm.locator("#preview-text")).to_have_text("move ari 4,1")
+        expect(gm.locator("#preview-text")).to_have_text("Ari: Move to 4,1")  # in words
         expect(gm.locator("#preview table.steps tr")).to_have_count(1 + 3)  # header + 3 steps
-        expect(gm.locator("#consequences")).to_contain_text("speed-meters/movement")
+        expect(gm.locator("#preview .why-more")).to_contain_text("speed-meters/movement")  # under "why?"
         assert len(log.read_bytes().splitlines()) == start_version  # a preview appends nothing
         gm.locator("#confirm").click()
         expect(token(gm, "ari")).to_have_attribute("data-x", "4")
@@ -137,7 +137,7 @@ def test_select_move_undo_redo_scrub_refuse_and_a_second_screen_follows(tmp_path
 
         # The second screen follows without a reload.
         expect(token(players, "ari")).to_have_attribute("data-x", "4")
-        expect(players.locator("#events li").last).to_contain_text("ari moved")
+        expect(players.locator("#events li").last).to_contain_text("Ari moved")
 
         # Undo with the button, redo with the keyboard.
         gm.locator("#undo").click()
@@ -180,7 +180,7 @@ def test_select_move_undo_redo_scrub_refuse_and_a_second_screen_follows(tmp_path
         assert log.read_bytes() == before
 
         # The explain panel of the move names its rule in words.
-        gm.locator("#events li", has_text="ari moved").first.click()
+        gm.locator("#events li", has_text="Ari moved").first.click()
         expect(gm.locator("#explain")).to_contain_text("speed-meters/movement")
         expect(gm.locator("#explain")).to_contain_text("Speed meters")
         assert moved_version < len(log.read_bytes().splitlines())  # undo and redo were appended
@@ -213,7 +213,7 @@ def test_a_table_roll_is_asked_for_entered_and_logged(tmp_path: Path, pages):
         expect(gm.locator("#roll-reason")).to_contain_text("tabletrail/checks")
         gm.locator("#roll-input").fill("5")
         gm.locator("#roll-form button").click()
-        expect(gm.locator("#preview-text")).to_have_text("move ari 2,2 roll=5")
+        expect(gm.locator("#preview-text")).to_have_text("Ari: Move to 2,2")  # the roll: the check
         expect(gm.locator("#consequences")).to_contain_text("rolled 5")
         gm.locator("#confirm").click()
         expect(token(gm, "ari")).to_have_attribute("data-x", "2")
@@ -317,7 +317,7 @@ def test_on_a_1280_by_800_laptop_the_board_stays_put_and_nothing_overflows(tmp_p
             expect(gm.locator("#reach rect.reach").first).to_be_visible()
             board = box(gm.locator("#board"))
             gm.locator('#reach rect.reach[data-x="4"][data-y="1"]').click()
-            expect(gm.locator("#preview-text")).to_have_text("move ari 4,1")
+            expect(gm.locator("#preview-text")).to_have_text("Ari: Move to 4,1")  # in words
             confirm = box(gm.locator("#confirm"))  # reachable without scrolling anything
             assert confirm["y"] >= 0 and confirm["y"] + confirm["height"] <= 800
             gm.locator("#command").fill("move ari 2,1")  # a refusal: a message appears

@@ -145,6 +145,96 @@ def test_every_control_is_a_fingertips_size_and_the_words_hold_no_internals(tmp_
             red_ctx.close()
 
 
+DERELICT = Path(__file__).parents[1] / "scenarios" / "ap-squares-derelict.toml"
+
+
+def leaks(text: str, enc) -> list[str]:  # noqa: ANN001
+    """What no page, the GM's included, may hold (issue 38): a command as typed (a verb of the ruleset
+    before a fighter's id, a choice list `a|b|c`), `by=`, a fighter's id where it has a name, and a
+    rule id outside "why?" (closed, its contents are no page text)."""
+    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.web.views import commands
+
+    verbs = "|".join(re.escape(str(c["verb"])) for c in commands(get_ruleset(enc.state.ruleset)))
+    named = [f for f in enc.state.fighters if f.name and f.name != f.id]
+    ids = "|".join(re.escape(f.id) for f in named)
+    found = [f"by= in {m.group()!r}" for m in re.finditer(r"\S*\bby=\S*", text)]
+    found += [f"syntax {m.group()!r}" for m in re.finditer(rf"\b(?:{verbs}) (?:{ids})\b", text)]
+    found += [f"syntax {m.group()!r}" for m in re.finditer(r"\b\w+\|\w+\|\w+\b", text)]
+    found += [f"rule id {m.group()!r}" for m in RULE_ID.finditer(text)]
+    without_names = text
+    for f in sorted(named, key=lambda f: -len(f.name)):
+        without_names = without_names.replace(f.name, "·")
+    found += [f"id {m.group()!r}" for m in re.finditer(rf"(?<![\w/-])(?:{ids})(?![\w/-])", without_names)]
+    return found
+
+
+def test_no_page_gm_player_or_watcher_holds_syntax_ids_by_or_rule_ids(tmp_path: Path, browser):  # noqa: ANN001
+    """The derelict after Bo's body-block: the GM's laptop, both sides' phones and a watcher's page,
+    at rest, with the event list open and an event explained."""
+    from tabletrail.cli import main
+    from tabletrail.cli_store import store_for
+    from tabletrail.encounter import Encounter
+
+    (SHOTS / "census").mkdir(parents=True, exist_ok=True)
+    log = tmp_path / "hold.jsonl"
+    assert main(["new", str(DERELICT), "--log", str(log)]) == 0
+    for said in ("move ari 3,1 by=blue", "move ari 4,1 by=blue", "react-invasion bo block by=red"):
+        assert main(["do", str(log), *said.split()]) == 0
+    enc = Encounter.open(store_for(str(log)))
+    with Exposed(log) as server:
+        screens = {
+            "gm": browser.new_context(viewport={"width": 1366, "height": 768}),
+            "blue": browser.new_context(
+                viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, is_mobile=True
+            ),
+            "red": browser.new_context(
+                viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, is_mobile=True
+            ),
+            "watcher": browser.new_context(
+                viewport={"width": TABLET[0], "height": TABLET[1]}, has_touch=True
+            ),
+        }
+        try:
+            for role, context in screens.items():
+                page = context.new_page()
+                page.goto(server.gm if role == "gm" else server.link(role))
+                expect(page.locator("#events li").last).to_be_attached()
+                expect(token(page, "ari")).to_be_visible()
+                page.wait_for_timeout(300)
+                assert leaks(page.locator("body").inner_text(), enc) == [], (role, "at rest")
+                if role != "gm":
+                    page.locator("#drawer-toggle").click()
+                last = page.locator("#events li", has_text="kept out")
+                expect(last).to_be_visible()
+                last.click()
+                expect(page.locator("#explain")).not_to_be_empty()
+                page.wait_for_timeout(200)
+                page.screenshot(path=str(SHOTS / "census" / f"derelict-{role}.png"))
+                assert leaks(page.locator("body").inner_text(), enc) == [], (role, "explained")
+        finally:
+            for context in screens.values():
+                context.close()
+
+
+def test_the_leaks_check_finds_what_the_issue_found(tmp_path: Path) -> None:
+    from tabletrail.cli import main
+    from tabletrail.cli_store import store_for
+    from tabletrail.encounter import Encounter
+
+    log = tmp_path / "hold.jsonl"
+    assert main(["new", str(DERELICT), "--log", str(log)]) == 0
+    enc = Encounter.open(store_for(str(log)))
+    for line in (
+        "Bo the Guard must answer first (react-invasion Bo the Guard parry|block|allow)",
+        "Undone: react-invasion bo block by=red",
+        "#17 unmarked · ap-squares/invade",
+        "bo chose to block: ari is kept out",
+    ):
+        assert leaks(line, enc), line
+    assert leaks("Bo the Guard: React invasion, Body-block · loose fuel drum moved", enc) == []
+
+
 def test_the_words_check_finds_what_the_issue_found() -> None:
     """The census's word check is not blind: each line a player met in the issue is caught."""
     met = [

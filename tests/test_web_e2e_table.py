@@ -113,7 +113,7 @@ def test_three_screens_from_invite_links_each_speak_only_for_their_side(tmp_path
 
         # Blue drags Ari three cells and confirms; both other screens follow (live, not on a reload).
         drag(blue, "ari", [(2, 2), (3, 2), (4, 1)])
-        expect(blue.locator("#preview-text")).to_have_text("move ari 4,1")  # a player's screen says no by=
+        expect(blue.locator("#preview-text")).to_have_text("Ari: Move to 4,1")  # in words: no syntax, no by=
         expect(blue.locator("#preview")).not_to_contain_text("by=")
         blue.locator("#confirm").click()
         expect(token(blue, "ari")).to_have_attribute("data-x", "4")
@@ -128,7 +128,7 @@ def test_three_screens_from_invite_links_each_speak_only_for_their_side(tmp_path
         expect(token(red, "cy")).to_have_class("fighter selected active")  # its turn: selected for red
         token(red, "cy").click()
         red.locator('#reach rect.reach[data-x="7"][data-y="4"]').click()
-        expect(red.locator("#preview-text")).to_have_text("move cy 7,4")
+        expect(red.locator("#preview-text")).to_have_text("cy: Move to 7,4")
         red.locator("#confirm").click()
         expect(token(blue, "cy")).to_have_attribute("data-y", "4")
 
@@ -180,7 +180,7 @@ def test_a_drag_makes_exactly_the_command_a_click_makes_and_the_ruler_shows_the_
         # Click: select Ari, click 4,1, read the preview.
         token(page, "ari").click()
         page.locator('#reach rect.reach[data-x="4"][data-y="1"]').click()
-        expect(page.locator("#preview-text")).to_have_text("move ari 4,1")
+        expect(page.locator("#preview-text")).to_have_text("Ari: Move to 4,1")
         clicked = page.locator("#preview").inner_html()
         page.locator("#cancel").click()
 
@@ -194,7 +194,7 @@ def test_a_drag_makes_exactly_the_command_a_click_makes_and_the_ruler_shows_the_
         points = page.locator("#ruler").get_attribute("points").split()
         assert len(points) == 1 + len(area.path((4, 1)))  # the engine's cheapest route, cell by cell
         page.mouse.up()
-        expect(page.locator("#preview-text")).to_have_text("move ari 4,1")
+        expect(page.locator("#preview-text")).to_have_text("Ari: Move to 4,1")
         assert page.locator("#preview").inner_html() == clicked  # same route, same cost, same words
         before = records(log)
         page.locator("#confirm").click()
@@ -379,13 +379,13 @@ def test_a_key_during_a_drag_makes_a_waypoint_and_the_route_follows_the_engines_
         drag_on(page, [(2, 4)])
         expect(page.locator("#ruler-tip")).to_contain_text("(waypoints)")
         page.mouse.up()
-        expect(page.locator("#preview-text")).to_have_text("move ari 1,3 2,4")
+        expect(page.locator("#preview-text")).to_have_text("Ari: Move to 2,4 by way of 1,3")
         shifted = page.locator("#preview").inner_html()
         page.locator("#cancel").click()
         # Shift+click the same waypoints: the same command, the same preview.
         page.locator('#reach rect.reach[data-x="1"][data-y="3"]').click(modifiers=["Shift"])
         page.locator('#reach rect.reach[data-x="2"][data-y="4"]').click(modifiers=["Shift"])
-        expect(page.locator("#preview-text")).to_have_text("move ari 1,3 2,4")
+        expect(page.locator("#preview-text")).to_have_text("Ari: Move to 2,4 by way of 1,3")
         assert page.locator("#preview").inner_html() == shifted
 
 

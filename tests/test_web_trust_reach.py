@@ -13,14 +13,20 @@ while it is small (ROUTE_STEPS), for clients that still read it.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
+from support import encounter as support_encounter
 from tabletrail.core.reach import reach
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.web import api_reach
+from tabletrail.web.api_reach import routes
 from tabletrail.web.server import create_app
 from test_web_support import bearer, invite, new_log
 
@@ -105,3 +111,80 @@ def test_the_old_routes_field_is_kept_up_to_its_bound(tmp_path: Path, monkeypatc
     monkeypatch.setattr(api_reach, "ROUTE_STEPS", 3)
     r = client.get("/api/reach?fighter=ari").json()
     assert "routes" not in r and "routes" not in r["further"] and r["tree"]["steps"]
+
+
+class _Plain(Mapping):
+    """A trail without `tree`: `routes` walks it node by node, as for the step-by-step searches."""
+
+    def __init__(self, came):
+        self.came = came
+
+    def __getitem__(self, node):
+        return self.came[node]
+
+    def __iter__(self):
+        return iter(self.came)
+
+    def __len__(self):
+        return len(self.came)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    diagonal=st.sampled_from(["every-1", "alternating", "euclidean", "manhattan"]),
+    seed=st.integers(0, 10_000),
+    people=st.lists(
+        st.tuples(st.sampled_from(["blue", "red"]), st.integers(1, 20), st.integers(1, 12)), max_size=5
+    ),
+    speed=st.integers(2, 9),
+)
+def test_the_tree_the_compiled_search_builds_at_once_is_the_one_walked_node_by_node(
+    diagonal, seed, people, speed
+):
+    """Issue 40: the route tree of a compiled search is built in one pass; every route and running cost
+    read from it is the one `routes` finds walking the trail node by node."""
+    import random
+
+    rnd = random.Random(seed)
+    inner = ["".join(rnd.choice("....~~^#") for _ in range(20)) for _ in range(12)]
+    rows = ["#" * 22, *(f"#{r}#" for r in inner), "#" * 22]
+    fighters = [("ari", "blue", 10, 6, speed)]
+    for i, (side, x, y) in enumerate(people):
+        if (x, y) not in {(f[2], f[3]) for f in fighters}:
+            fighters.append((f"o{i}", side, x, y, 2))
+    for _, _, x, y, _ in fighters:
+        rows[y] = rows[y][:x] + "." + rows[y][x + 1 :]
+    people_toml = "".join(
+        f'[[fighters]]\nid = "{fid}"\nside = "{side}"\nat = [{x}, {y}]\nspeed = {s}\n'
+        for fid, side, x, y, s in fighters
+    )
+    body = ", ".join(f'"{r}"' for r in rows)
+    toml = f"""
+[encounter]
+name = "tree"
+ruleset = "speed-meters"
+[settings]
+diagonal = "{diagonal}"
+[map]
+rows = [{body}]
+[map.legend]
+"." = "floor"
+"#" = "wall"
+"~" = "rough"
+"^" = {{terrain = "floor", ground = 1}}
+{people_toml}
+"""
+    state = support_encounter(toml).state
+    for _ in range(3):  # cold, completing, then the compiled search
+        area = reach(state, "ari")
+    assert hasattr(area.came, "tree")  # the compiled search answered
+    fast = routes(area, area.costs)
+    slow = routes(replace(area, came=_Plain(area.came)), area.costs)
+    assert set(fast["tree"].ends) == set(slow["tree"].ends)
+    for key in slow["tree"].ends:
+        assert route_of(_as_dict(fast["tree"]), key) == route_of(_as_dict(slow["tree"]), key), key
+    assert fast.get("routes") == slow.get("routes")
+
+
+def _as_dict(tree) -> dict:
+    return {"steps": tree.steps, "ends": tree.ends}

@@ -63,7 +63,8 @@ def test_a_players_event_list_names_no_by_and_says_each_sentence_once():
     enc = rounds()
     gm = views.records(enc, "gm")
     blue = views.records(enc, "blue")
-    assert any("by=blue" in e["text"] for e in gm)  # the GM's list keeps what was typed
+    assert not any("by=" in e["text"] for e in gm)  # the GM's list too says commands in words (issue 38)
+    assert "ari: Move to 2,1" in [e["text"] for e in gm if e["type"] == "command"]  # ari has no other name
     plain_words([e["text"] for e in blue])
     for e in blue:
         assert not e["note"] or e["note"].rstrip(".") not in e["text"], e

@@ -71,6 +71,8 @@ NEAR = 2  # fighters this many cells away or closer are offered as targets
 CELL_RADIUS = 3  # cells this far away or closer are tried for a verb that needs one (other than move)
 FIRST_TRIES = 8  # when the nearest places are refused for one same reason, the rest are not tried
 MOST_TRIES = 48  # previews at most for one verb's places: beyond that, the page asks and previews
+# Whole-number fields a button sets to one step, the player tapping again for the next (a circle's squares).
+STEPS = frozenset({"squares"})
 
 
 @dataclass(frozen=True)
@@ -85,10 +87,12 @@ class Verb:
     choice_field: str = ""
     place_field: str = ""
     path: bool = False  # the place is a path of cells (move, fly…): one cell tapped is a path of one
+    # a whole number a button can't ask for, set to one step (rotate-about's squares: tap again for more)
+    fixed: tuple[tuple[str, int], ...] = ()
 
     def command(self, fid: str, role: str, place: str = "") -> Command:
         """The command itself, built from its fields (parsing its text for every try costs more)."""
-        fields: dict[str, Any] = {"fighter": fid, "by": role}
+        fields: dict[str, Any] = {"fighter": fid, "by": role, **dict(self.fixed)}
         if self.choice_field:
             fields[self.choice_field] = self.choice
         if self.place_field:
@@ -138,6 +142,7 @@ def _buttons(cls: type[Command], verb: str) -> list[Verb]:
     assert isinstance(info, mi.StructType)
     words, needs, choices = [verb], None, None
     place_field, choice_field, path = "", "", False
+    fixed: list[tuple[str, int]] = []
     for field in info.fields:
         if field.name == "fighter":  # the actor, also where it is optional (end-turn checks whose turn)
             words.append("{fighter}")
@@ -156,6 +161,10 @@ def _buttons(cls: type[Command], verb: str) -> list[Verb]:
             if isinstance(t, mi.LiteralType) and choices is None
             else None
         )
+        if kind is None and isinstance(t, mi.IntType) and field.name in STEPS:
+            fixed.append((field.name, 1))
+            words.append("1")
+            continue
         if kind is None or (kind != "choice" and needs is not None):
             return []  # a number, free words, a second place: the command line's, not a button's
         if kind == "choice":
@@ -167,7 +176,7 @@ def _buttons(cls: type[Command], verb: str) -> list[Verb]:
             needs, place_field, path = kind, field.name, isinstance(t, mi.VarTupleType)
             words.append("{place}")
     template = " ".join(words)
-    made = dict(place_field=place_field, path=path, choice_field=choice_field)
+    made = dict(place_field=place_field, path=path, choice_field=choice_field, fixed=tuple(fixed))
     if choices is None:
         return [Verb(cls, verb, needs, template, **made)]  # type: ignore[arg-type]
     return [Verb(cls, verb, needs, template.replace("{choice}", c), c, **made) for c in choices]  # type: ignore[arg-type]
@@ -333,12 +342,14 @@ def action(enc: Encounter, role: str, v: Verb, f: Fighter, w: Words) -> dict[str
         return {**out, "label": label, "ok": True, "why": None}
     refusals = [t.result for t in tried if isinstance(t.result, Rejection)]
     reasons = {r.reason for r in refusals}
-    if v.needs == "cell" and (not complete or len(reasons) > 1):
+    if v.needs == "cell" and not complete and len(reasons) > 1:
         out.pop("targets")  # none nearby, but further off may do: the page asks, the preview tells
         return {**out, "ok": True, "why": None}
     if not refusals:
         return None
-    return {**out, "ok": False, "why": why_not(state, f.id, v.base, refusals[0]), "rule": refusals[0].rule}
+    said = [r.reason for r in refusals]
+    common = max(refusals, key=lambda r: said.count(r.reason))  # the reason most places give
+    return {**out, "ok": False, "why": why_not(state, f.id, v.base, common), "rule": common.rule}
 
 
 def _move(

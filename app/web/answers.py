@@ -63,6 +63,8 @@ class Refused(Answer):
     text: str | UnsetType = UNSET
     route: str | UnsetType = UNSET
     path: list[Cell] | UnsetType = UNSET
+    words: str | UnsetType = UNSET  # the command in words, names for ids
+    why: str | UnsetType = UNSET  # the reason as a player reads it: no syntax, names for ids
 
 
 # --- who asks -----------------------------------------------------------------------------------
@@ -166,6 +168,7 @@ class Turn(Answer):
 class BatchLabel(Answer):
     batch: int
     text: str
+    words: str | UnsetType = UNSET  # the command in words, names for ids: what every screen shows
 
 
 class CommandInfo(Answer):
@@ -231,11 +234,27 @@ class EventLine(Answer):
     rules: list[str]
     note: str
     status: str  # "", "undone" or "abandoned"
+    explains: bool | UnsetType = UNSET  # a mark whose note explains an outcome: every screen lists it
+    fighters: list[str] | UnsetType = UNSET  # the fighters the event is about
+
+
+class StatusChange(Answer):
+    """A batch whose lines changed status (an undo, a redo, or an undone batch a new command abandoned)."""
+
+    batch: int
+    status: str  # "", "undone" or "abandoned"
 
 
 class EventList(Answer):
+    """The event list, or a part of it: with `after`, what changed since that version (the new lines, and
+    the batches whose status changed); with `older`, one page (newest first: `before=older` asks the one
+    before it; null, none is older). With neither, the whole list: a page replaces what it held."""
+
     version: int
     events: list[EventLine]
+    after: int | UnsetType = UNSET
+    statuses: list[StatusChange] | UnsetType = UNSET
+    older: int | None | UnsetType = UNSET
 
 
 class Explanation(Answer):
@@ -347,6 +366,8 @@ class DryRun(Answer):
     enforce: str | UnsetType = UNSET
     reason: str | UnsetType = UNSET
     needs_roll: bool | UnsetType = UNSET
+    words: str | UnsetType = UNSET  # the command in words, names for ids
+    why: str | UnsetType = UNSET  # a refusal as a player reads it: no syntax, names for ids
 
 
 class Written(Answer):
@@ -360,6 +381,7 @@ class Written(Answer):
     route: str | UnsetType = UNSET
     path: list[Cell] | UnsetType = UNSET
     replayed: bool | UnsetType = UNSET
+    words: str | UnsetType = UNSET  # the command in words, names for ids
 
 
 # --- the live stream ----------------------------------------------------------------------------

@@ -14,11 +14,12 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.events.picture import MEDIA_TYPES, PictureSpec
 from tabletrail.syntax import parse
-from tabletrail.web import api_audit, redact, views
+from tabletrail.web import redact, views
 from tabletrail.web.answers import Me, Option, Options
 from tabletrail.web.api_commands import authorise
 from tabletrail.web.invites import GM, Denied, Invite
-from tabletrail.web.wire import BadRequest, Call, answer, error, notice
+from tabletrail.web.table import BOARD, Encoded
+from tabletrail.web.wire import BadRequest, Call, answer, error, event_at, notice
 
 STATIC = Path(__file__).with_name("static")
 IMAGE_BYTES = 4_000_000  # a token picture larger than this is not served (a photo straight off a camera)
@@ -46,8 +47,11 @@ async def state(call: Call) -> Response:
     A hosted worker answers the live board on the event loop, with no query and no thread, when its
     listener has heard of the newest version (at least the `seen` one the page was told of) and
     that side's board at that version is made already: after a move, every page of the table asks."""
+    bad = call.bad_seen()
+    if bad is not None:
+        return bad
     known = call.heard_version()
-    board = call.table.encoded_at(known, call.user.role) if known is not None else None
+    board = call.table.encoded_at(known, Encoded(BOARD, call.user.role)) if known is not None else None
     if board is not None:
         return _with_me(board, call)
     return await anyio.to_thread.run_sync(_state, call, known)
@@ -61,34 +65,23 @@ def _with_me(board: bytes, call: Call) -> Response:
 
 def _state(call: Call, heard: int | None) -> Response:
     table = call.table
-    bad = call.bad_seen()
-    if bad is not None:
-        return bad
     with table.lock:
         enc = table.live(heard)
         version = len(enc.records)
-        raw = call.request.query_params.get("at")
-        if raw is not None:
-            try:
-                at = int(raw)
-            except ValueError:
-                return error(400, "bad request", f"at: expected a sequence number, got {raw!r}")
-            if not 1 <= at <= version:
-                return error(400, "bad request", f"at: {at} is outside the log (1 to {version})")
-            if at != version:
-                past = table.past(at)
-                shown = redact.board(call.user, past, views.board(past, version, call.user.role))
-                return JSONResponse({**shown, "me": me_of(call.user), "exposed": exposed_for(call)})
+        at = event_at(call.request.query_params.get("at"), version)
+        if isinstance(at, Response):
+            return at
+        if at is not None and at != version:
+            past = table.past(at)
+            shown = redact.board(call.user, past, views.board(past, version, call.user.role))
+            return JSONResponse({**shown, "me": me_of(call.user), "exposed": exposed_for(call)})
         role = call.user.role
         board = table.encoded_once(
             enc,
             version,
-            role,
+            Encoded(BOARD, role),
             lambda: msgspec.json.encode(redact.board(call.user, enc, views.board(enc, version, role))),
         )
-        # The page asks for the event list next, on the same connection (so of this worker): made now, in
-        # this thread, it is then answered on the event loop.
-        api_audit.listed(call, enc, api_audit.accepts_gzip(call.request))
     return _with_me(board, call)
 
 
@@ -125,14 +118,14 @@ def options(call: Call) -> Response:
             except BadRequest:
                 continue
             result = enc.preview(command)
-            refused = isinstance(result, Rejection)
+            refused = result if isinstance(result, Rejection) else None
             out.append(
                 Option(
                     verb=str(c["verb"]),
                     text=text,
                     doc=str(c["doc"]),
-                    ok=not refused or views.needs_roll(result),
-                    **({"rule": result.rule, "reason": result.reason} if refused else {}),
+                    ok=refused is None or views.needs_roll(refused),
+                    **({"rule": refused.rule, "reason": refused.reason} if refused is not None else {}),
                 )
             )
         return answer(Options(version=len(enc.records), fighter=fid, options=out))

@@ -10,7 +10,6 @@ command, so a retry after a dropped connection appends nothing.
 
 from __future__ import annotations
 
-import re
 import shlex
 from typing import Any
 
@@ -27,8 +26,8 @@ from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_WAYPOINTS
 from tabletrail.events.log import Record
 from tabletrail.syntax import parse
-from tabletrail.web import redact, views
-from tabletrail.web.bodies import CommandBody, MoveBody, UndoBody
+from tabletrail.web import actions, redact, views
+from tabletrail.web.bodies import CommandBody, DoBody, MoveBody, UndoBody
 from tabletrail.web.invites import GM, Invite
 from tabletrail.web.table import Table
 from tabletrail.web.wire import BadRequest, Call, Stale, bad, stale
@@ -50,25 +49,23 @@ def preview(call: Call) -> Response:
     except BadRequest as exc:
         return bad(exc)
     said = {**dry, "version": version, **extra, "from": list(f.pos) if f else None}
+    if not dry["ok"]:  # the refusal in words: names for ids, no command syntax or by= in brackets
+        said["why"] = actions.plain(enc.state, dry["reason"])
     return JSONResponse(redact.scrub(call.user, enc, said))
 
 
 def do(call: Call) -> Response:
     """Run a command seen at `version`: 200 with the records appended, 422 refused, 409 stale."""
-    body: CommandBody = call.body
+    body: DoBody = call.body
     table, who = call.table, call.user
     try:
-        if body.version is None:
-            raise BadRequest("do: give the version (record count) this page saw")
-        if body.reveal:
-            raise BadRequest("do: reveal is for previews; a command draws its rolls when it runs")
         with table.lock:
             again = replayed(table, body.command_id, who, "do")
             if again is not None:
                 return again
             version = table.version()
             if body.version != version:
-                return stale(Stale(body.version or 0, version))
+                return stale(Stale(body.version, version))
             command, text, extra = _command(table, body, "do", who)
             return _written(table, body.version, command, text, extra, who, body.command_id)
     except BadRequest as exc:
@@ -102,7 +99,9 @@ def _undo_or_redo(call: Call, kind: type[Undo] | type[Redo]) -> Response:
         return bad(exc)
 
 
-def _command(table: Table, body: CommandBody, where: str, who: Invite) -> tuple[Command, str, dict[str, Any]]:
+def _command(
+    table: Table, body: CommandBody | DoBody, where: str, who: Invite
+) -> tuple[Command, str, dict[str, Any]]:
     """The command a body asks for, said by whom the link speaks for, its text as the log will
     show it, and what the page should draw. A player's command is authorised here (403)."""
     extra: dict[str, Any] = {}
@@ -126,8 +125,9 @@ def _command(table: Table, body: CommandBody, where: str, who: Invite) -> tuple[
         command = parse(text, where)
     except InputError as exc:
         raise BadRequest(str(exc)) from None
-    authorise(table.live(), who, command, body.reveal, where)
+    authorise(table.live(), who, command, getattr(body, "reveal", False), where)
     extra["text"] = text if who.role == GM else views.without_by(text)  # a player's screen says no by=
+    extra["words"] = views.said(table.live().state, command)  # what every screen shows: no syntax
     return command, text, extra
 
 
@@ -226,16 +226,11 @@ def _blocked_way(
     return (points, "blocked") if len(points) <= MAX_WAYPOINTS else (cells, route)
 
 
-COMMAND_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-
-
 def replayed(table: Table, command_id: str | None, who: Invite, where: str) -> Response | None:
     """The answer to a command sent again with the key it was first sent with (a retry after a
     dropped connection): the records it appended then, and nothing new. None if it is new."""
     if command_id is None:
         return None
-    if not COMMAND_ID.match(command_id):
-        raise BadRequest(f"{where}: command_id: expected 8 to 64 letters, digits, - or _, got {command_id!r}")
     enc = table.live()
     done = enc.recorded(command_id)
     if done is None:
@@ -282,6 +277,7 @@ def _write_answer(
             "message": f"refused by {result.rule}: {result.reason}",
             **extra,
             **views.refusal(get_ruleset(enc.state.ruleset), result),
+            "why": actions.plain(enc.state, result.reason),
         }
         return JSONResponse(redact.scrub(who, enc, said), status_code=422)
     said = {

@@ -8,7 +8,7 @@ from starlette.responses import Response
 from tabletrail.events.errors import InputError
 from tabletrail.web.answers import InviteInfo, InviteList, MadeInvite
 from tabletrail.web.bodies import InviteBody
-from tabletrail.web.invites import Invite, qr_svg, role_for
+from tabletrail.web.invites import Invite, UnknownRole, qr_svg, role_for
 from tabletrail.web.wire import Call, answer, error
 
 
@@ -34,6 +34,8 @@ def invite(call: Call) -> Response:
     sides = sorted({f.side for f in table.live().state.fighters})
     try:
         made, tok = table.invites.make(role_for(body.role, sides), body.hours, body.label)
+    except UnknownRole as exc:
+        return error(404, "not found", str(exc))
     except InputError as exc:
         return error(400, "bad request", str(exc))
     url = f"{str(call.request.base_url).rstrip('/')}/join/{tok}"

@@ -36,12 +36,12 @@ def reachable(call: Call) -> Response:
         ReachArea(
             version=version,
             fighter=fid,
-            from_=f.pos,
+            from_=list(f.pos),
             budget=area.budget,
             unit=area.unit,
-            cells=[(x, y, cost) for (x, y), cost in sorted(area.costs.items())],
+            cells=[[x, y, cost] for (x, y), cost in sorted(area.costs.items())],
             **routes(area, area.costs),
-            events=sorted((x, y) for x, y in area.events),
+            events=[[x, y] for x, y in sorted(area.events)],
             blocked=blocked(state, area),
             further=further(state, f, area),
         )
@@ -62,6 +62,9 @@ def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
     also sent as `routes` ({"x,y": [[x, y, running cost], ...]}), the field the page
     read before the tree; past that only the tree is.
     """
+    fast = getattr(area.came, "tree", None)
+    if fast is not None:  # the compiled search's trail finds the whole tree at once (core/reach_arrays.py)
+        return _tree_at_once(fast, area, list(cells))
     index: dict[Any, int] = {}
     steps: list[list[int]] = []
     depth: list[int] = []
@@ -89,9 +92,23 @@ def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
             depth.append(depth[parent] + 1 if parent >= 0 else 1)
             parent = index[n]
         ends[f"{cell[0]},{cell[1]}"] = parent
-    out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}  # type: ignore[arg-type]
+    out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}
     if sum(depth[i] for i in ends.values() if i >= 0) <= ROUTE_STEPS:
         out["routes"] = {key: _route_of(steps, i) for key, i in ends.items()}
+    return out
+
+
+def _tree_at_once(tree: Any, area: Reach, cells: list[XY]) -> dict[str, Any]:
+    """`routes` from a trail that builds the tree in one pass: the same routes and running costs."""
+    steps, at = tree(cells)
+    ends = {f"{x},{y}": i for (x, y), i in zip(cells, at, strict=True)}
+    out: dict[str, Any] = {"tree": Tree(steps=steps, ends=ends)}
+    if len(ends) <= ROUTE_STEPS:  # each route holds a step at least: only then may they all be written out
+        depth: list[int] = []
+        for step in steps:
+            depth.append(depth[step[3]] + 1 if step[3] >= 0 else 1)
+        if sum(depth[i] for i in ends.values() if i >= 0) <= ROUTE_STEPS:
+            out["routes"] = {key: _route_of(steps, i) for key, i in ends.items()}
     return out
 
 
@@ -117,7 +134,7 @@ def further(state: EncounterState, f: Fighter, area: Reach) -> Further | None:
     return Further(
         budget=wide.budget,
         action=action,
-        cells=[(x, y, cost) for (x, y), cost in sorted(beyond.items())],
+        cells=[[x, y, cost] for (x, y), cost in sorted(beyond.items())],
         **routes(wide, beyond),
     )
 

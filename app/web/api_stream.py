@@ -5,12 +5,16 @@ back (Last-Event-ID) and is told only of a newer one. A stream ends after
 STREAM_SECONDS and the browser reconnects (so servers stop cleanly); a link
 revoked meanwhile ends its stream at once (`denied`), and a database restarting
 is said (`unavailable`) while the page waits.
+
+A page told of version W asks for what changed since the version its event list
+holds (`/api/events?after=V&seen=W`): the version told is where the answer must
+reach, the one held where it starts, so a version the page was never told of (two
+moves between looks) is still in what it is sent.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import random
 import time
 from collections.abc import AsyncIterator
@@ -19,6 +23,7 @@ import anyio
 from starlette.responses import Response, StreamingResponse
 from tabletrail.events.errors import Unavailable
 from tabletrail.web.invites import Denied
+from tabletrail.web.numbers import decimal, quoted, whole
 from tabletrail.web.wire import Call, error, token_of
 
 POLL_SECONDS = 0.2  # how often a live stream looks at the log: well inside the 1 s promise
@@ -28,10 +33,14 @@ STREAM_SECONDS = 120.0
 KEEPALIVE_SECONDS = 20.0  # a comment line this often: well inside a reverse proxy's usual 60 s idle cut
 
 
+UNKNOWN = -1  # `?last=` when a client has no version yet: it is told the version at once
+
+
 def resumed(last_event_id: str | None) -> int:
     """The version a reconnecting EventSource already has: its Last-Event-ID (each `version` event's id is
     the version). Anything else (none, or not a number) says nothing is known: -1, so it is told at once."""
-    return int(last_event_id) if last_event_id is not None and last_event_id.strip().isdigit() else -1
+    known = whole(last_event_id.strip()) if last_event_id is not None else None
+    return known if known is not None else UNKNOWN
 
 
 async def stream(call: Call) -> Response:
@@ -40,14 +49,20 @@ async def stream(call: Call) -> Response:
     version, or being told one twice)."""
     table, heard = call.table, call.heard
     token = token_of(call.request, query=True)  # EventSource can't set a header
-    try:
-        asked = call.request.query_params.get("seconds")
-        seconds = float(asked) if asked is not None else STREAM_SECONDS * random.uniform(0.75, 1.0)
-        last = int(call.request.query_params.get("last", resumed(call.request.headers.get("last-event-id"))))
-    except ValueError:
-        return error(400, "bad request", "stream: seconds and last must be numbers")
-    if not math.isfinite(seconds) or seconds < 0:  # a NaN would never end the stream
-        return error(400, "bad request", f"stream: seconds must be a number from 0 up, got {seconds}")
+    query = call.request.query_params
+    asked, given = query.get("seconds"), query.get("last")
+    seconds = decimal(asked) if asked is not None else STREAM_SECONDS * random.uniform(0.75, 1.0)
+    if seconds is None:  # (a NaN would never end the stream: refused with the rest)
+        said = f"stream: seconds: expected a number from 0 up, got {quoted(asked or '')}"
+        return error(400, "bad request", said)
+    if given is None:
+        last: int | None = resumed(call.request.headers.get("last-event-id"))
+    else:
+        last = UNKNOWN if given == str(UNKNOWN) else whole(given)
+    if last is None:
+        got = quoted(given or "")  # given: a header's number is never refused (resumed)
+        said = f"stream: last: expected a version number (0 up, or {UNKNOWN} for none), got {got}"
+        return error(400, "bad request", said)
 
     def read() -> int | Denied | Unavailable:
         """The link checked and the version read from the store (a query each: run in a thread)."""

@@ -6,7 +6,7 @@ the handler runs, so a malformed body is a 400 naming the field, at the route.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 from msgspec import Meta
@@ -24,16 +24,37 @@ class MoveBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     waypoints: tuple[tuple[int, int], ...] = ()
 
 
-class CommandBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A command as typed (`text`, the CLI syntax) or picked on the board (`move`)."""
+# The page's own key for a write: a retry with it appends nothing (app/web/api_commands.py, `replayed`).
+CommandId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 
-    version: int | None = None
+
+class _Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """What a preview and a command share: the command itself, as typed or picked, and who sends it."""
+
+    # Exactly one of text and move: the contract says so beside the fields (app/web/contract.py).
+    one_of: ClassVar[list[dict[str, Any]]] = [
+        {"required": ["text"], "properties": {"text": {"type": "string"}}},
+        {"required": ["move"], "properties": {"move": {"type": "object"}}},
+    ]
+
     text: str | None = None
     move: MoveBody | None = None
     rolls: tuple[int, ...] = ()  # numbers rolled at the table for this command's checks, in order
     by: str | None = None  # optional: if given, it must be whom the link speaks for
-    reveal: bool = False  # preview only: show seeded checks' numbers and what follows (the GM's choice)
-    command_id: str | None = None  # the page's own key for this command: a retry appends nothing
+    command_id: CommandId | None = None
+
+
+class CommandBody(_Command, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A command to dry-run, as typed (`text`, the CLI syntax) or picked on the board (`move`)."""
+
+    version: int | None = None  # given, a log moved on since is a 409
+    reveal: bool = False  # show seeded checks' numbers and what follows (the GM's choice)
+
+
+class DoBody(_Command, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A command to run, as typed (`text`) or picked on the board (`move`), seen at `version`."""
+
+    version: int  # the record count the page saw: a log moved on since is a 409
 
 
 class UndoBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -42,7 +63,7 @@ class UndoBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     version: int
     by: str | None = None  # optional: if given, it must be whom the link speaks for
     why: str = ""
-    command_id: str | None = None
+    command_id: CommandId | None = None
 
 
 class InviteBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -108,6 +108,10 @@ def openapi(base: str = "") -> dict[str, Any]:
     types = _types()
     schemas, components = msgspec.json.schema_components(types, ref_template=REF)
     refs = dict(zip(types, schemas, strict=True))
+    for kind in types:  # what a body's fields can't say alone (CommandBody: text or move, one of them)
+        one_of = getattr(kind, "one_of", None)
+        if one_of is not None:
+            components[kind.__name__]["oneOf"] = one_of
     paths: dict[str, dict[str, Any]] = {}
     for e in ROUTES:
         op: dict[str, Any] = {
@@ -195,10 +199,11 @@ def asyncapi(base: str = "") -> dict[str, Any]:
     names = {"version": schemas[0], "denied": schemas[1], "unavailable": schemas[2]}
     said = {
         "version": "The log now holds `version` records. Sent at once (unless the client already has that "
-        "version) and whenever it changes; the SSE `id` is the same number. Re-read /api/state or "
-        "/api/events on it, with `?seen=` that version (a server of several workers then never answers "
-        "an older one): the version only grows, so a client that saw version N and reads again "
-        "never misses nor doubles a move.",
+        "version) and whenever it changes; the SSE `id` is the same number. Re-read /api/state on it, "
+        "and /api/events?after= the version the client's event list holds (only what changed since), "
+        "with `?seen=` that version (a server of several workers then never answers an older one): the "
+        "version only grows, so a client that saw version N and reads again never misses nor doubles a "
+        "move.",
         "denied": "The link was revoked or has expired: the stream ends, and so should the page.",
         "unavailable": "The database is restarting; the stream goes on and says the version once it is back.",
     }

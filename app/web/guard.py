@@ -33,6 +33,7 @@ from typing import Any
 
 import h11
 from tabletrail.events.errors import InputError
+from tabletrail.web.numbers import quoted, whole
 from uvicorn import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -80,9 +81,11 @@ def limits_from_env() -> Limits:
     cap = connection_cap()
     if not raw:
         return Limits(max_connections=cap)
-    if not raw.isdigit() or not 1 <= int(raw) <= 100_000:
-        raise InputError(f"{PER_CLIENT_ENV}={raw!r}: expected a whole number of connections, 1 to 100000")
-    return Limits(per_client=int(raw), max_connections=cap)
+    per_client = whole(raw)
+    if per_client is None or not 1 <= per_client <= 100_000:
+        said = "expected a whole number of connections, 1 to 100000"
+        raise InputError(f"{PER_CLIENT_ENV}={quoted(raw)}: {said}")
+    return Limits(per_client=per_client, max_connections=cap)
 
 
 LIMITS = limits_from_env()

@@ -34,7 +34,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from tabletrail.core.units import plural
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.events.postgres_store import CHANNEL, NAME, PostgresStore, encounters, parse_url
+from tabletrail.events.pg_names import NAME
+from tabletrail.events.postgres_store import CHANNEL, PostgresStore, encounters, parse_url
 from tabletrail.web.guard import GUARDED, LIMITS
 from tabletrail.web.live import Broker, Heard
 from tabletrail.web.server import LOCAL_HOSTS, STATIC, allowed_hosts, create_app
@@ -88,7 +89,8 @@ class Encounters:
             return await response(scope, receive, send)
         try:
             # An encounter already open is found without a thread; opening one reads the database.
-            app = self.apps.get(name) or await anyio.to_thread.run_sync(self.app_for, name)
+            kept = self.apps.get(name)
+            app = kept if kept is not None else await anyio.to_thread.run_sync(self.app_for, name)
         except LookupError as exc:
             response = _error(404, "not found", str(exc))
         except Unavailable as exc:
@@ -96,7 +98,8 @@ class Encounters:
         except InputError as exc:
             response = _error(500, "log unreadable", str(exc))
         else:
-            return await app(scope, receive, send)
+            await app(scope, receive, send)
+            return
         await response(scope, receive, send)
 
 
@@ -138,9 +141,12 @@ def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlet
         yield
         await tables.broker.stop()
 
+    from tabletrail.web.home_db import home_routes  # the GM's home page and builder (issue 38)
+
     app = Starlette(
         routes=[
             Route("/", index),
+            *home_routes(url, tables),
             Route("/e/{encounter}", to_slash),
             Mount("/e/{encounter}", app=tables),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -179,6 +185,9 @@ def serve_hosted(
         f"links: tabletrail invite '{shown.split('?')[0]}?encounter={name}' --gm --url {where}/e/{name}",
         flush=True,
     )
+    from tabletrail.web.home_db import home_link
+
+    print(f"GM home page (a bearer secret: yours alone): {where}/home/{home_link(url)}", flush=True)
     print("(Ctrl+C stops)", flush=True)
     options: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 2, "workers": workers}
     # Each worker speaks the guarded protocol (app/web/guard.py): a request's head and body must arrive in

@@ -33,6 +33,7 @@ from typing import Protocol
 import msgspec
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import Store, line_hash
+from tabletrail.events.scenario import unfit_name
 
 GM = "gm"
 WATCHER = "watcher"  # a view-only link: reads and follows live, every command is refused (403)
@@ -242,6 +243,10 @@ def bounded_hours(hours: float | None) -> float | None:
     return float(hours)
 
 
+class UnknownRole(InputError):
+    """A link asked for a side the encounter does not have (the web answers 404: no such side)."""
+
+
 def role_for(asked: str, sides: list[str]) -> str:
     """The role a new link speaks for: a side of the encounter, the GM or a watcher; anything else is
     refused in one line. Fighters on side gm are the GM's own (crates, hazards): only a GM link moves
@@ -253,9 +258,16 @@ def role_for(asked: str, sides: list[str]) -> str:
             f"invite: this encounter has a side named {clash[0]!r}, which is a role's name "
             f"({', '.join(RESERVED)}); rename that side in the scenario before inviting anyone"
         )
-    if asked in RESERVED or asked in sides:
+    if asked in RESERVED:
         return asked
-    raise InputError(f"invite: no side {asked!r} (sides: {', '.join(sides)}; or gm, or watcher)")
+    if asked in sides:
+        problem = unfit_name(asked)  # a log started before the scenario reader refused such names
+        if problem is not None:
+            raise InputError(
+                f"invite: side {problem}; rename that side in the scenario before inviting anyone"
+            )
+        return asked
+    raise UnknownRole(f"invite: no side {asked!r} (sides: {', '.join(sides)}; or gm, or watcher)")
 
 
 def qr_svg(url: str) -> str:

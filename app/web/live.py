@@ -13,7 +13,9 @@ worker read stay right until an "invites" NOTIFY says otherwise. So a live page
 is told of a move, and kept alive, without a query or a thread (`Heard`), and the
 board and event list it then asks for are folded without asking for the version
 first (api_board.state, api_audit.events: `?seen=` the version it was told of, so
-a worker whose NOTIFY is still on its way reads the log instead).
+a worker whose NOTIFY is still on its way reads the log instead). The event list a
+page asks for after a move is only what changed since the version it holds
+(`?after=V`), made once a side and version as the whole list was.
 
 When the connection drops (PostgreSQL restarting) every stream is woken (it finds
 the database unavailable and says so), what was heard is forgotten, the broker
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 import anyio
 import psycopg
 from tabletrail.events.postgres_store import INVITES_CHANGED
+from tabletrail.web.numbers import whole
 
 RETRY_SECONDS = 0.5
 
@@ -80,8 +83,8 @@ class Broker:
         encounter, _, what = rest.partition("\t")
         if what == INVITES_CHANGED:
             self._links[encounter] = self._links.get(encounter, 0) + 1
-        elif what.isdigit():
-            self._versions[encounter] = max(int(what), self._versions.get(encounter, 0))
+        elif (version := whole(what)) is not None:
+            self._versions[encounter] = max(version, self._versions.get(encounter, 0))
         self._wake(encounter)
 
     def _wake(self, encounter: str | None = None) -> None:

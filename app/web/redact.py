@@ -33,6 +33,7 @@ from tabletrail.projections.timeline import Timeline
 from tabletrail.web.invites import GM, Invite
 
 RULED = "the GM made a ruling"
+MEMORY = ("marked", "unmarked", "board-marked")  # the engine's memory: a player reads one by its note
 REASON = "the GM's reason"
 A_RULING = "a GM ruling"
 NO_RULINGS: dict[str, list[Any]] = {"forbid": [], "test": []}
@@ -48,14 +49,17 @@ def ruling_batches(enc: Encounter) -> set[int]:
 
     Kept per timeline and extended by the batches folded since: a long encounter
     keeps its older commands packed (projections/timeline.py), and unpacking every
-    one at each player's request cost tens of milliseconds."""
+    one at each player's request cost tens of milliseconds. Only the batch numbers past the last
+    one looked at are looked up (batches are numbered upward), not every command's: a player's
+    list is asked for at every move."""
     commands = enc.timeline.commands
     last, ruled = _RULED.get(enc.timeline, (-1, frozenset()))
-    newer = [b for b in commands if b > last]
-    if not newer:
+    top = enc.records[-1].batch if enc.records else -1
+    if top <= last:
         return set(ruled)
+    newer = [b for b in range(last + 1, top + 1) if b in commands]
     found = set(ruled) | {b for b in newer if type(commands[b].command) in ENGINE_HANDLERS}
-    _RULED[enc.timeline] = (max(newer), frozenset(found))
+    _RULED[enc.timeline] = (top, frozenset(found))
     return found
 
 
@@ -88,7 +92,7 @@ def records(who: Invite, enc: Encounter, rows: list[dict[str, Any]]) -> list[dic
     if sees_all(who):
         return rows
     ruled = ruling_batches(enc)
-    targets = _ruling_targets(enc, ruled)
+    targets = _ruling_targets(enc, ruled, rows)
     out = []
     for row in rows:
         if row["batch"] in ruled:
@@ -99,13 +103,25 @@ def records(who: Invite, enc: Encounter, rows: list[dict[str, Any]]) -> list[dic
     return scrub(who, enc, out)
 
 
-def _ruling_targets(enc: Encounter, ruled: set[int]) -> dict[int, str]:
-    """The undo and redo records whose batch is a ruling: seq -> "undone" or "redone"."""
+def _ruling_targets(enc: Encounter, ruled: set[int], rows: list[dict[str, Any]]) -> dict[int, str]:
+    """The undo and redo records among `rows` whose batch is a ruling: seq -> "undone" or "redone".
+
+    Only the rows' own records are looked at: a page asking what changed since its version
+    (`/api/events?after=V`) is answered in the time its new lines take, not the log's."""
+    seqs = [row["seq"] for row in rows if row["type"] in _UNDO_TAGS]
+    if not seqs:
+        return {}
+    first = min(seqs)
+    span = enc.records[first - 1 : max(seqs)]  # read at once: older records come from the store
     out = {}
-    for r in enc.records:
+    for seq in seqs:
+        r = span[seq - first]
         if isinstance(r.event, Undone | Redone) and r.event.batch in ruled:
             out[r.seq] = "undone" if isinstance(r.event, Undone) else "redone"
     return out
+
+
+_UNDO_TAGS = {str(Undone.__struct_config__.tag), str(Redone.__struct_config__.tag)}
 
 
 def explain(who: Invite, enc: Encounter, data: dict[str, Any]) -> dict[str, Any]:
@@ -122,6 +138,8 @@ def explain(who: Invite, enc: Encounter, data: dict[str, Any]) -> dict[str, Any]
         "event": _unseeded(data["event"]),
         "events": [{**e, "event": _unseeded(e["event"])} for e in data["events"]],
     }
+    if data.get("type") in MEMORY and data.get("note"):  # a mark that explains: said by its note, as listed
+        out["text"], out["note"] = data["note"], ""
     command = dict(data["command"])
     if data["batch"] in ruled:
         out["text"], out["note"] = RULED, ""
@@ -150,8 +168,39 @@ def reasons(enc: Encounter) -> list[str]:
     whys = {
         str(entry[3]) for key in (FORBID, TEST) for entry in enc.state.marks.get(key, ()) if len(entry) > 3
     }
-    whys.update(r.event.why for r in enc.records if isinstance(r.event, RulingMade))
-    return sorted((w for w in whys if len(w.strip()) >= 3), key=len, reverse=True)
+    whys.update(given_whys(enc))
+    return sorted((w for w in whys if _scrubbed(w)), key=len, reverse=True)
+
+
+def _scrubbed(why: str) -> bool:
+    return len(why.strip()) >= 3  # a shorter why would blank out ordinary words
+
+
+def given_whys(enc: Encounter) -> dict[str, int]:
+    """Every why a ruling of the log gave (RulingMade), with the sequence number that first gave it.
+
+    Kept per timeline and extended by the records folded since, as `ruling_batches` is: a
+    player's event list is scrubbed at every move, and reading the whole log each time grew
+    with it. A why first given after a page's version is what changes that page's older lines."""
+    seen, whys = _WHYS.get(enc.timeline, (0, {}))
+    if seen < len(enc.records):
+        whys = dict(whys)
+        for r in enc.records[seen:]:
+            if isinstance(r.event, RulingMade):
+                whys.setdefault(r.event.why, r.seq)
+        _WHYS[enc.timeline] = (len(enc.records), whys)
+    return whys
+
+
+def new_reason_since(enc: Encounter, version: int) -> bool:
+    """Whether a ruling after `version` gave a why a player's lines are scrubbed of that none gave before.
+
+    The cells' rulings carry the why of the ruling that made them, so the whys given are every
+    reason `scrub` replaces: the lines up to `version` read the same unless one is new since."""
+    return any(seq > version and _scrubbed(why) for why, seq in given_whys(enc).items())
+
+
+_WHYS: weakref.WeakKeyDictionary[Timeline, tuple[int, dict[str, int]]] = weakref.WeakKeyDictionary()
 
 
 def scrub(who: Invite, enc: Encounter, data: Any) -> Any:

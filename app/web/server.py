@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
@@ -59,6 +60,7 @@ def create_app(
     hosts: tuple[str, ...] = LOCAL_HOSTS,
     exposed: bool = False,
     heard: Heard | None = None,
+    origins: tuple[str, ...] = (),
 ) -> Starlette:
     """The table view of one encounter log, answering only requests addressed to `hosts`.
 
@@ -84,13 +86,31 @@ def create_app(
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={InputError: broken_log, Unavailable: unavailable},
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
+        middleware=[*cors(origins), Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
     )
     app.state.table = table
     return app
 
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def cors(origins: tuple[str, ...]) -> list[Middleware]:
+    """Cross-origin calls from these origins only (`serve --allow-origin`, a Foundry VTT server): the token
+    rides in the Authorization header (or ?token= for the live stream), never a cookie, so no credentials
+    are allowed; every other origin gets no CORS header and its browser keeps the answer from it."""
+    if not origins:
+        return []
+    return [
+        Middleware(
+            CORSMiddleware,
+            allow_origins=list(origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+            allow_credentials=False,
+            max_age=600,
+        )
+    ]
 
 
 def lan_address() -> str | None:
@@ -119,7 +139,9 @@ def allowed_hosts(host: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def serve(log: str, port: int, host: str = "127.0.0.1", allow: tuple[str, ...] = ()) -> None:
+def serve(
+    log: str, port: int, host: str = "127.0.0.1", allow: tuple[str, ...] = (), origins: tuple[str, ...] = ()
+) -> None:
     """Run the table view until Ctrl+C, printing the GM link (kept for this log: it outlives a restart)
     and recording where it listens beside the log, so `tabletrail invite` prints links that reach it."""
     import uvicorn
@@ -128,7 +150,7 @@ def serve(log: str, port: int, host: str = "127.0.0.1", allow: tuple[str, ...] =
     from tabletrail.core.reach import warm_up
 
     warm_up()  # numpy and scipy imported now, not when the first player taps a fighter (issue 29)
-    app = create_app(log, hosts=allowed_hosts(host, allow), exposed=exposed)
+    app = create_app(log, hosts=allowed_hosts(host, allow), exposed=exposed, origins=origins)
     table: Table = app.state.table
     session, token = session_link(table.invites)
 

@@ -15,7 +15,7 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tabletrail.cli_store import store_for
 from tabletrail.core.refusal import Rejection
@@ -29,6 +29,23 @@ from tabletrail.web.wire import Stale
 
 if TYPE_CHECKING:
     from tabletrail.web.live import Heard  # needs psycopg: only hosted tables have one
+
+
+class Encoded(NamedTuple):
+    """The key of what a table encodes once a version: what it is (BOARD, EVENTS…) and for which side.
+
+    A tuple, never one string glued from the two: a side is named by the scenario, and a side named
+    "events<TAB>gm" must not find the GM's event list under its own name."""
+
+    kind: str
+    role: str
+    part: tuple[int, ...] = ()  # which part of it: the event list's changes since a version, or one page
+
+
+BOARD, EVENTS, EVENTS_GZ = "board", "events", "events.gz"
+# A part (`Encoded.part`) is kept for the table's other pages only while small and few: a page may ask
+# for the changes since any version, and those since version 1 are nearly the whole list.
+PARTS_KEPT, PART_BYTES = 16, 64 * 1024
 
 
 class Hold:
@@ -63,6 +80,7 @@ class Table:
 
     def __init__(self, path: str | Path, store: Store | None = None, heard: Heard | None = None) -> None:
         self.path = Path(path)
+        self.served = self.path  # the log `serve` was given: the Foundry bridge may play another (switch)
         self.store = store if store is not None else store_for(str(path))
         self.lock = Hold()
         self._enc: Encounter | None = None
@@ -75,8 +93,19 @@ class Table:
         self.invites = Invites(keep, encounter_key(self.store))
         # What encoded_once made: for which encounter and version, and per key; one tuple, replaced whole,
         # so `encoded_at` can read it without the lock.
-        self._encoded: tuple[Encounter | None, int, dict[str, bytes]] = (None, -1, {})
+        self._encoded: tuple[Encounter | None, int, dict[Encoded, bytes]] = (None, -1, {})
         self._pictures: dict[str, tuple[Path, int, int]] = {}  # sha256 -> the file found, its size, mtime
+
+    def switch(self, path: Path) -> None:
+        """Play another log from now on (the Foundry bridge's scene): what was read and encoded of the
+        old one is dropped; the links, kept with the log `serve` was given, stay valid."""
+        with self.lock:
+            self.path = path
+            self.store = store_for(str(path))
+            self._enc = None
+            self._mark = None
+            self._encoded = (None, -1, {})
+            self.live()
 
     def picture_file(self, spec: PictureSpec) -> Path | None:
         """The battle-map picture the scenario pinned: at the path kept in the log, else by its name
@@ -127,7 +156,7 @@ class Table:
             if self.lock.looked and self.lock.depth > 1 and self._enc is not None:
                 return self._enc  # looked at already during the request that holds the lock
             told = heard is not None and not isinstance(self.store, JsonlStore)
-            mark = (heard,) if told else self._signature()
+            mark = (heard,) if told and heard is not None else self._signature()
             if self._enc is None:
                 self._enc = Encounter.open(self.store)
             elif mark is None or mark != self._mark:
@@ -142,7 +171,7 @@ class Table:
     def version(self) -> int:
         return len(self.live().records)
 
-    def encoded_once(self, enc: Encounter, version: int, key: str, encode: Callable[[], bytes]) -> bytes:
+    def encoded_once(self, enc: Encounter, version: int, key: Encoded, encode: Callable[[], bytes]) -> bytes:
         """What `encode()` makes at this version of `enc`, made once for every page that asks by `key` (a
         side's board, its event list): after a move the table's six pages ask together, and a side's
         pages see the same."""
@@ -153,10 +182,13 @@ class Table:
                 self._encoded = (enc, version, made_for)
             made = made_for.get(key)
             if made is None:
-                made = made_for[key] = encode()
+                made = encode()
+                parts = sum(1 for k in made_for if k.part)
+                if not key.part or (len(made) <= PART_BYTES and parts < PARTS_KEPT):
+                    made_for[key] = made
             return made
 
-    def encoded_at(self, version: int, key: str) -> bytes | None:
+    def encoded_at(self, version: int, key: Encoded) -> bytes | None:
         """What `encoded_once` made by `key` at `version` of the live encounter, if it made it.
 
         Read without the lock, so the event loop can answer a page with it at once (no thread):

@@ -6,6 +6,7 @@ state and records. The browser draws it and holds no rules.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,13 +19,22 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS, Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, to_cu
+from tabletrail.core.units import fmt, fmt_number, to_cu
 from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
 from tabletrail.events.picture import PictureSpec
-from tabletrail.events.types import AnyEvent, CheckRolled, CommandIssued, Event, Moved
+from tabletrail.events.types import (
+    AnyEvent,
+    BoardMarked,
+    CheckRolled,
+    CommandIssued,
+    Event,
+    Marked,
+    Moved,
+    Unmarked,
+)
 from tabletrail.projections import audit
 from tabletrail.render import Words
 from tabletrail.syntax import usage
@@ -264,9 +274,72 @@ def _batch_label(enc: Encounter, batch: int | None, role: str = GM) -> dict[str,
     return {
         "batch": batch,
         "text": text if role == GM else without_by(text),
+        # what every screen shows, the GM's included: the command in words, names for ids
+        "words": said(enc.state, issued.command) if issued else "an earlier command",
         "by": owner,
         "mine": role == GM or (role == owner and role != WATCHER),
     }
+
+
+def said(state: EncounterState, command: Command) -> str:
+    """A command in words, as every screen shows it: 'Ari the Boarder: Move to 4,1', 'Bo the Guard:
+    React invasion, Body-block' — names for ids, the buttons' words for verbs and choices, no syntax."""
+    from tabletrail.web.actions import LABELS  # actions builds on this module's words
+
+    tag = str(command.__struct_config__.tag)
+    parts = [LABELS.get(tag, tag.replace("-", " ").capitalize())]
+    for name in command.__struct_fields__:
+        if name in ("fighter", "by", "rolls", "why"):
+            continue
+        value = getattr(command, name)
+        if value in ((), [], None, ""):
+            continue
+        parts.append(_field_words(state, name, value))
+    fid = getattr(command, "fighter", None)
+    who = f"{name_of(state, fid)}: " if isinstance(fid, str) and fid else ""
+    text = parts[0]
+    for p in parts[1:]:
+        text += (" " if p.startswith("to ") else ", ") + p if p else ""
+    return who + text
+
+
+def _field_words(state: EncounterState, name: str, value: Any) -> str:
+    """A command's field in words: a cell 'x,y', a path 'to x,y', a fighter its name, a choice its label."""
+    from tabletrail.web.actions import LABELS
+
+    def cell(v: Any) -> bool:
+        return isinstance(v, list | tuple) and 2 <= len(v) <= 3 and all(isinstance(n, int) for n in v)
+
+    def xy(v: Any) -> str:
+        return ",".join(str(n) for n in v[:2]) + (f" at height {fmt(v[2])}" if len(v) > 2 and v[2] else "")
+
+    if cell(value):
+        return f"{name.replace('_', ' ')} {xy(value)}"
+    if isinstance(value, list | tuple) and value and all(cell(v) for v in value):
+        via = f" by way of {' and '.join(xy(v) for v in value[:-1])}" if len(value) > 1 else ""
+        return f"to {xy(value[-1])}{via}"
+    if isinstance(value, str):
+        if state.fighter(value) is not None:
+            return name_of(state, value)
+        if "|" in value and value.count(",") == 2:
+            a, b = value.split("|", 1)
+            return f"the door between {a} and {b}"
+        return LABELS.get(value, value.replace("_", " "))
+    if isinstance(value, list | tuple):
+        return ", ".join(_field_words(state, name, v) for v in value)
+    if isinstance(value, bool):
+        return name.replace("_", " ") if value else ""
+    if isinstance(value, int | float):
+        return f"{name.replace('_', ' ')} {fmt_number(value)}" if value else ""
+    return ""
+
+
+BY = re.compile(r"\s*\(by=[^)]*\)|\s*;?\s*\bby=\S+")
+
+
+def unsigned(text: str) -> str:
+    """A sentence without the `by=` a ruleset's note may carry ('bo chose to block (by=red): …')."""
+    return BY.sub("", text)
 
 
 def without_by(text: str) -> str:
@@ -294,21 +367,51 @@ def record(enc: Encounter, r: Record, w: Words | None = None, role: str = GM) ->
     For a player (`role` not the GM's) a command's line names no `by=`, and a note that
     only repeats the sentence is left out.
     """
-    text = (w or words_of(enc)).event(r.event)
-    note = r.event.note
+    e = r.event
+    text = (w or words_of(enc)).event(e)
+    note = unsigned(e.note)
+    if isinstance(e, CommandIssued):  # every screen, the GM's too: the command in words, not as typed
+        text = said(enc.state, e.command)
+    explains = _explains(e)
+    if explains and (role != GM or _repeats(note, text)):
+        # the engine's memory, said by the note the ruleset wrote for it (the GM's list too, where the
+        # note already says the mark's words: never "ari may not … — ari may not … (cycle 1)")
+        text, note = note, ""
     if role != GM:
-        text = without_by(text) if isinstance(r.event, CommandIssued) else text
         note = "" if _repeats(text, note) else note
     return {
         "seq": r.seq,
         "batch": r.batch,
         "actor": r.actor,
-        "type": type(r.event).__struct_config__.tag,
+        "type": type(e).__struct_config__.tag,
         "text": text,
-        "rules": list(r.event.rules),
+        "rules": list(e.rules),
         "note": note,
         "status": status(enc, r.batch),
+        "explains": explains,
+        "fighters": concerned(e),
     }
+
+
+MEMORY = (Marked, Unmarked, BoardMarked)
+
+
+def _explains(e: Event) -> bool:
+    """A mark the engine notes down that explains an outcome (its ruleset wrote why: 'ari is kept out',
+    'the move waits for bo's answer'): every screen lists it. A bare mark is the engine's bookkeeping."""
+    return isinstance(e, MEMORY) and bool(e.note.strip())
+
+
+def concerned(e: Event) -> list[str]:
+    """The fighters an event is about (its fighter, a link's ends, a target): whose screen it is news for."""
+    out = []
+    for name in ("fighter", "a", "b", "target", "occupant"):
+        value = getattr(e, name, None)
+        if isinstance(value, str) and value and value not in out:
+            out.append(value)
+    if isinstance(e, CommandIssued):
+        out += [f for f in concerned(e.command) if f not in out]  # type: ignore[arg-type]
+    return out
 
 
 def _repeats(text: str, note: str) -> bool:
@@ -316,26 +419,36 @@ def _repeats(text: str, note: str) -> bool:
     return bool(extra) and (extra == said or said.endswith(extra) or extra in said)
 
 
-def records(enc: Encounter, role: str = GM) -> list[dict[str, Any]]:
+def records(enc: Encounter, role: str = GM, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
     """The event list as this link reads it: for a player, a sentence said twice in a row in one
-    batch (a turn's end told by the state machine and by the turn) is said once."""
+    batch (a turn's end told by the state machine and by the turn) is said once.
+
+    `start`, `stop`: only the lines of records `start` to `stop` (a page's new lines, or one page of
+    the list), said exactly as they are in the whole list."""
     w = words_of(enc)
     out: list[dict[str, Any]] = []
-    for r in enc.records:
+    if 0 < start < len(enc.records):  # the line before: whether the first is said twice in a row
+        out.append(record(enc, enc.records[start - 1], w, role))
+    for r in enc.records[start:stop]:
         line = record(enc, r, w, role)
         if role != GM and out and out[-1]["batch"] == line["batch"] and out[-1]["text"] == line["text"]:
             continue
         out.append(line)
-    return out
+    return out[1:] if 0 < start < len(enc.records) else out
 
 
 def event(e: Event, w: Words) -> dict[str, Any]:
-    """An event of a dry run: what it says (as `do` would print it), why, and the rules behind it."""
+    """An event of a dry run: what it says (as `do` would print it), why, and the rules behind it.
+
+    A mark that explains (`_explains`: "the move waits for bo's answer") carries `explains`: a
+    player's preview says it by its note, so the mover learns before confirming that another side
+    will be asked to react."""
     return {
         "type": type(e).__struct_config__.tag,
         "text": w.event(e),
         "rules": list(e.rules),
-        "note": e.note,
+        "note": unsigned(e.note),
+        "explains": _explains(e),
     }
 
 
@@ -432,11 +545,15 @@ def explain(enc: Encounter, seq: int) -> dict[str, Any]:
     refused = enc.store.refused() if hasattr(enc.store, "refused") else []
     out = audit.explain(enc.records, seq, refused, where=enc.store.name)
     e = enc.records[seq - 1].event
+    batch = enc.records[seq - 1].batch
+    issued = enc.timeline.commands.get(batch)
+    command = {**out["command"], "words": said(enc.state, issued.command) if issued else ""}
     return {
         **out,
+        "command": command,
         "moves": worded_moves(words_of(enc), out["moves"]),
         "fighters": worded(enc, out["fighters"]),
         "type": type(e).__struct_config__.tag,
-        "text": words_of(enc).event(e),
-        "note": e.note,
+        "text": said(enc.state, e.command) if isinstance(e, CommandIssued) else words_of(enc).event(e),
+        "note": unsigned(e.note),
     }

@@ -18,6 +18,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_BODY_BYTES, check_nesting
 from tabletrail.web.invites import Denied, Invite
+from tabletrail.web.numbers import MOST, quoted, whole
 
 if TYPE_CHECKING:
     from tabletrail.web.live import Heard
@@ -65,8 +66,9 @@ async def read_body(request: Request, kind: type[_T]) -> _T:
             f"{request.url.path}: send the body as application/json, not {kind_of or 'no content type'}", 415
         )
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise BadRequest(_too_big(request, int(declared)), 413)
+    size = whole(declared)  # (not a number: the read below stops at the limit all the same)
+    if size is not None and size > MAX_BODY_BYTES:
+        raise BadRequest(_too_big(request, size), 413)
     raw = b""
     try:
         async for chunk in request.stream():  # read no further than the limit, whatever the header said
@@ -96,6 +98,20 @@ def _too_big(request: Request, size: int) -> str:
 def error(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
     """The one shape of every error answer."""
     return JSONResponse({"error": error, "message": message, **extra}, status_code=status)
+
+
+def event_at(raw: str | None, version: int) -> int | None | JSONResponse:
+    """`?at=`, the event a view opens at: None when not asked, else a sequence number of the log, or the
+    answer refusing it (400 for what is no sequence number, 404 past the log's end, as for any address
+    of a thing that is not there yet). The board and the bundle read it alike."""
+    if raw is None:
+        return None
+    at = whole(raw)
+    if at is None or at < 1:
+        return error(400, "bad request", f"at: expected a sequence number (1 or more), got {quoted(raw)}")
+    if at > version:
+        return error(404, "not found", f"at: no event {at} (the log has 1 to {version})")
+    return at
 
 
 def bad(exc: BadRequest) -> JSONResponse:
@@ -181,16 +197,18 @@ class Call:
         if self.heard is None or "at" in query:
             return None
         known = self.heard.version()
-        seen = query.get("seen", "")
-        if known is None or (seen and (not seen.isdigit() or int(seen) > known)):
+        seen = query.get("seen")
+        if known is None or (seen is not None and (whole(seen) or 0) > known):
             return None
         return known
 
     def bad_seen(self) -> Response | None:
-        """The 400 for a `?seen=` that is not a version number, if it is not."""
+        """The 400 for a `?seen=` that is not a version number, if it is not: asked before anything is
+        looked up, so every worker (listening or not, the board made or not) answers it alike."""
         seen = self.request.query_params.get("seen")
-        if seen is not None and not seen.isdigit():
-            return error(400, "bad request", f"seen: expected a version number (0 or more), got {seen!r}")
+        if seen is not None and whole(seen) is None:
+            said = f"seen: expected a version number (ASCII digits, 0 to {MOST}), got {quoted(seen)}"
+            return error(400, "bad request", said)
         return None
 
 

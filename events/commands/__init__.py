@@ -36,7 +36,7 @@ def command_union() -> Any:
 # --- commands every ruleset understands -------------------------------------
 
 
-class Move(Command, tag="move"):
+class Move(Command, frozen=True, tag="move"):
     """Walk along waypoints; consecutive waypoints are joined by straight lines.
 
     bumps: speed-meters only: the Bumps of a Skill Feat reaction, if the walk steps off a ledge and falls.
@@ -47,58 +47,58 @@ class Move(Command, tag="move"):
     bumps: int = 0
 
 
-class EndTurn(Command, tag="end-turn"):
+class EndTurn(Command, frozen=True, tag="end-turn"):
     """End the turn of the fighter acting (name it to check whose turn the table thinks it is)."""
 
     example = "end-turn ari"
     fighter: str = ""  # optional check: whose turn the table thinks it is
 
 
-class DropProne(Command, tag="drop-prone"):
+class DropProne(Command, frozen=True, tag="drop-prone"):
     """Drop prone on purpose, at the cost the ruleset sets (`tabletrail rules RULESET` says it)."""
 
     fighter: str
 
 
-class StandUp(Command, tag="stand-up"):
+class StandUp(Command, frozen=True, tag="stand-up"):
     """Stand up from prone, at the cost the ruleset sets (`tabletrail rules RULESET` says it)."""
 
     fighter: str
 
 
-class OpenDoor(Command, tag="open"):
+class OpenDoor(Command, frozen=True, tag="open"):
     """Open a door beside the fighter, named by the two cells it stands between (5,2|6,2)."""
 
     fighter: str
     door: str
 
 
-class CloseDoor(Command, tag="close"):
+class CloseDoor(Command, frozen=True, tag="close"):
     """Close an open door beside the fighter, named by the two cells it stands between (5,2|6,2)."""
 
     fighter: str
     door: str
 
 
-class LockDoor(Command, tag="lock"):
+class LockDoor(Command, frozen=True, tag="lock"):
     """The GM locks a closed door beside the fighter (by=gm): it stays shut until unlocked."""
 
     fighter: str
     door: str
 
 
-class UnlockDoor(Command, tag="unlock"):
+class UnlockDoor(Command, frozen=True, tag="unlock"):
     """The GM unlocks a locked door beside the fighter (a key found, a lock picked): it is closed."""
 
     fighter: str
     door: str
 
 
-class Undo(Command, tag="undo"):
+class Undo(Command, frozen=True, tag="undo"):
     """Take back the latest batch still in force. Handled by the encounter, not decide."""
 
 
-class Redo(Command, tag="redo"):
+class Redo(Command, frozen=True, tag="redo"):
     """Put back the batch undone most recently, re-applying its recorded events."""
 
 

@@ -15,7 +15,7 @@ from tabletrail.events.plugins import RulesetPlugin
 Direction = Literal["n", "ne", "e", "se", "s", "sw", "w", "nw"]
 
 
-class ReactInvasion(Command, tag="react-invasion"):
+class ReactInvasion(Command, frozen=True, tag="react-invasion"):
     """The occupant answers a move that waits to enter its square: parry, block (2 AP) or allow.
 
     Give by=<the occupant's side> (or by=gm) so the log shows who chose.
@@ -25,7 +25,7 @@ class ReactInvasion(Command, tag="react-invasion"):
     choice: Literal["parry", "block", "allow"]
 
 
-class RotateAbout(Command, tag="rotate-about"):
+class RotateAbout(Command, frozen=True, tag="rotate-about"):
     """Circle a pivot square at the starting distance, clockwise (cw) or counter-clockwise (ccw)."""
 
     fighter: str
@@ -34,7 +34,7 @@ class RotateAbout(Command, tag="rotate-about"):
     squares: int  # how many squares to move along the circle
 
 
-class AreaEffect(Command, tag="area-effect"):
+class AreaEffect(Command, frozen=True, tag="area-effect"):
     """The GM announces an area effect: its squares and damage; those caught may react."""
 
     cells: tuple[Cell, ...]
@@ -42,18 +42,18 @@ class AreaEffect(Command, tag="area-effect"):
     unaware: tuple[str, ...] = ()  # characters who do not know it is coming
 
 
-class AreaHit(Command, tag="area-hit"):
+class AreaHit(Command, frozen=True, tag="area-hit"):
     """The announced area effect lands on everyone still caught in it."""
 
 
-class ReflexiveLeap(Command, tag="reflexive-leap"):
+class ReflexiveLeap(Command, frozen=True, tag="reflexive-leap"):
     """React to an area effect: dive to `to` (Celerity roll), or with no way out halve the damage."""
 
     fighter: str
     to: Cell | None = None
 
 
-class GravityOff(Command, tag="gravity-off"):
+class GravityOff(Command, frozen=True, tag="gravity-off"):
     """The GM turns gravity off over a rectangle; `grab` lists who spends 4 AP to grab hold at once."""
 
     corner: Cell
@@ -61,14 +61,14 @@ class GravityOff(Command, tag="gravity-off"):
     grab: tuple[str, ...] = ()
 
 
-class GravityOn(Command, tag="gravity-on"):
+class GravityOn(Command, frozen=True, tag="gravity-on"):
     """The GM turns gravity back on over a rectangle."""
 
     corner: Cell
     opposite: Cell
 
 
-class PushOff(Command, tag="push-off"):
+class PushOff(Command, frozen=True, tag="push-off"):
     """Push off a stable solid object (6 AP): a direction away from its surface and a speed in m per cycle."""
 
     fighter: str
@@ -76,26 +76,26 @@ class PushOff(Command, tag="push-off"):
     speed: int
 
 
-class Brake(Command, tag="brake"):
+class Brake(Command, frozen=True, tag="brake"):
     """Break 1 m of push-off speed (4 AP)."""
 
     fighter: str
 
 
-class TurnDrift(Command, tag="turn-drift"):
+class TurnDrift(Command, frozen=True, tag="turn-drift"):
     """Twist to turn a drift's direction (6 AP); never its speed."""
 
     fighter: str
     direction: Direction
 
 
-class GrabHold(Command, tag="grab-hold"):
+class GrabHold(Command, frozen=True, tag="grab-hold"):
     """Stop drifting by grabbing an adjacent stable object (4 AP), to crawl along it."""
 
     fighter: str
 
 
-class LetGo(Command, tag="let-go"):
+class LetGo(Command, frozen=True, tag="let-go"):
     """Next to a stable object, let go and drift the way one chooses."""
 
     fighter: str

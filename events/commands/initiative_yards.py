@@ -10,28 +10,28 @@ from tabletrail.events.commands import Cell, Command
 from tabletrail.events.plugins import RulesetPlugin
 
 
-class PullUp(Command, tag="pull-up"):
+class PullUp(Command, frozen=True, tag="pull-up"):
     """Jump and pull up onto the ledge in the next cell (initiative-yards/ledge)."""
 
     fighter: str
     to: Cell
 
 
-class Vault(Command, tag="vault"):
+class Vault(Command, frozen=True, tag="vault"):
     """Vault the obstacle ahead, landing on `to`, straight across it (initiative-yards/vault)."""
 
     fighter: str
     to: Cell
 
 
-class Leap(Command, tag="leap"):
+class Leap(Command, frozen=True, tag="leap"):
     """Leap a gap in a straight line, landing on `to` (initiative-yards/leap)."""
 
     fighter: str
     to: Cell
 
 
-class Drag(Command, tag="drag"):
+class Drag(Command, frozen=True, tag="drag"):
     """Move along `path` dragging `target`, then place it on `put` (initiative-yards/drag)."""
 
     fighter: str
@@ -40,7 +40,7 @@ class Drag(Command, tag="drag"):
     put: Cell
 
 
-class Act(Command, tag="act"):
+class Act(Command, frozen=True, tag="act"):
     """Take the turn's non-move action, at any point of the move (initiative-yards/combined).
 
     `action` is a word: strike, command and manifest are the ones an engaged fighter
@@ -52,7 +52,7 @@ class Act(Command, tag="act"):
     target: str = ""
 
 
-class Resolve(Command, tag="resolve"):
+class Resolve(Command, frozen=True, tag="resolve"):
     """Record a Strike's outcome as the table entered it; ends that pair's engagement.
 
     `fighter` struck `target`; `outcome` is the table's words ("hit", "miss", …) and

@@ -14,13 +14,13 @@ from tabletrail.events.commands import Command
 from tabletrail.events.plugins import RulesetPlugin
 
 
-class Sprint(Command, tag="sprint"):
+class Sprint(Command, frozen=True, tag="sprint"):
     """Sprint: a Minor Action for 1 AP; each positive Hit of the Athletics test gives +2 m this round."""
 
     fighter: str
 
 
-class TakeAction(Command, tag="take-action"):
+class TakeAction(Command, frozen=True, tag="take-action"):
     """Take an action of the table's `action_costs` setting and pay its AP.
 
     target: who or where it is aimed at (a fighter id or x,y), for the record and for
@@ -33,7 +33,7 @@ class TakeAction(Command, tag="take-action"):
     test: int | None = None
 
 
-class RollTest(Command, tag="roll-test"):
+class RollTest(Command, frozen=True, tag="roll-test"):
     """A test the GM calls for (Perception, Athletics…) against a number; no AP, any time."""
 
     fighter: str
@@ -41,7 +41,7 @@ class RollTest(Command, tag="roll-test"):
     target: int
 
 
-class Delay(Command, tag="delay"):
+class Delay(Command, frozen=True, tag="delay"):
     """Lower your place in this pass: behind `after` (who has not acted yet), or to the pass's end.
 
     into_pass names the pass the delayed turn would fall in; only the current one is allowed.
@@ -52,7 +52,7 @@ class Delay(Command, tag="delay"):
     into_pass: int = 0
 
 
-class Hold(Command, tag="hold"):
+class Hold(Command, frozen=True, tag="hold"):
     """Hold a specific action for a specific trigger, paying its AP now.
 
     trigger is one of: "enemy-enters X,Y [X,Y…]", "starts-move FIGHTER",

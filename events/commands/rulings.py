@@ -11,7 +11,7 @@ from tabletrail.events.commands import Cell, Command
 GM_RULING = "tabletrail/gm-ruling"  # the engine rule every ruling rests on
 
 
-class Override(Command, tag="override"):
+class Override(Command, frozen=True, tag="override"):
     """Overrule a refusal: place the fighter where the refused command would have put it.
 
     It does not re-run the refused command: it sets the one rule aside by placing
@@ -26,7 +26,7 @@ class Override(Command, tag="override"):
     attempt: str = ""  # the refused command, in the table's words
 
 
-class Adjust(Command, tag="adjust"):
+class Adjust(Command, frozen=True, tag="adjust"):
     """Give (positive amount) or take (negative) a fighter's remaining movement or another budget."""
 
     fighter: str
@@ -34,14 +34,14 @@ class Adjust(Command, tag="adjust"):
     resource: str = "movement"
 
 
-class Place(Command, tag="place"):
+class Place(Command, frozen=True, tag="place"):
     """Put a fighter (or an object the scenario lists as one) on a cell by hand."""
 
     fighter: str
     to: Cell
 
 
-class RequireTest(Command, tag="require-test"):
+class RequireTest(Command, frozen=True, tag="require-test"):
     """Crossing these cells takes a test against `target`; failing it ends the move there."""
 
     cells: tuple[Cell, ...]
@@ -49,7 +49,7 @@ class RequireTest(Command, tag="require-test"):
     rule: str = GM_RULING  # the rule the ruling rests on, e.g. round-meters/difficult
 
 
-class Forbid(Command, tag="forbid"):
+class Forbid(Command, frozen=True, tag="forbid"):
     """These cells can't be crossed or entered until the ruling is lifted.
 
     except: fighter ids or tags that may cross anyway, e.g. except=climbing-gear,ari
@@ -63,16 +63,40 @@ class Forbid(Command, tag="forbid"):
     exempt: tuple[str, ...] = ()
 
 
-class Lift(Command, tag="lift"):
+class Lift(Command, frozen=True, tag="lift"):
     """Lift the forbid and test rulings on these cells."""
 
     cells: tuple[Cell, ...]
 
 
-class ChangeSetting(Command, tag="setting"):
+class ChangeSetting(Command, frozen=True, tag="setting"):
     """Change one of the ruleset's settings from here on; like every ruling it must say why."""
 
     example = "setting checks table why='we roll at the table'"
 
     name: str
     value: str
+
+
+class Join(Command, frozen=True, tag="join"):
+    """A fighter joins mid-fight: stands on a cell and takes a place in the turn order.
+
+    stats: the ruleset's stats as name:value, e.g. stats=initiative:6,height:1.8 (`tabletrail rules
+    RULESET` lists them); after: the fighter the newcomer acts after. None of the four documents says
+    where a newcomer enters the order, so by default ("") it acts last, after everyone who already
+    holds a place (as round-meters' Delay lets a fighter "act at the end of the current pass").
+    """
+
+    fighter: str  # the newcomer's id
+    at: Cell
+    side: str
+    name: str = ""  # the name players read ("": the id)
+    size: str = "medium"
+    stats: tuple[str, ...] = ()
+    after: str = ""
+
+
+class Leave(Command, frozen=True, tag="leave"):
+    """A fighter leaves the fight: off the board and out of the turn order, its holds on others let go."""
+
+    fighter: str

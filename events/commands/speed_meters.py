@@ -12,14 +12,14 @@ from tabletrail.events.plugins import RulesetPlugin
 # --- modes of movement and special movement: each is a Movement action ------
 
 
-class Swim(Command, tag="swim"):
+class Swim(Command, frozen=True, tag="swim"):
     """Swim through deep water in 3-D (x,y,z); the last waypoint may climb out onto the bank."""
 
     fighter: str
     path: tuple[Cell, ...]
 
 
-class Climb(Command, tag="climb"):
+class Climb(Command, frozen=True, tag="climb"):
     """Climb along a surface (x,y,z): one roll +Brawn against its difficulty; failure falls.
 
     bumps: the Bumps of a Skill Feat reaction to a fall, if the climb fails.
@@ -30,34 +30,34 @@ class Climb(Command, tag="climb"):
     bumps: int = 0
 
 
-class Fly(Command, tag="fly"):
+class Fly(Command, frozen=True, tag="fly"):
     """Fly (needs a Fly speed) in any direction (x,y,z); may end in the air."""
 
     fighter: str
     path: tuple[Cell, ...]
 
 
-class Hover(Command, tag="hover"):
+class Hover(Command, frozen=True, tag="hover"):
     """Hover (needs a Hover speed) 1 m above the ground along x,y waypoints."""
 
     fighter: str
     path: tuple[Cell, ...]
 
 
-class Land(Command, tag="land"):
+class Land(Command, frozen=True, tag="land"):
     """Stop hovering: settle the last meter down onto the ground."""
 
     fighter: str
 
 
-class Glide(Command, tag="glide"):
+class Glide(Command, frozen=True, tag="glide"):
     """Start gliding (needs a Glide speed) toward a cell; the glide moves at each turn start."""
 
     fighter: str
     toward: Cell
 
 
-class Leap(Command, tag="special-jump"):
+class Leap(Command, frozen=True, tag="special-jump"):
     """The special Jump (needs a Jump speed): any direction (x,y,z), landing on a surface.
 
     bumps: the Bumps of a Skill Feat reaction, if the jump is cut short and the fighter falls.
@@ -68,14 +68,14 @@ class Leap(Command, tag="special-jump"):
     bumps: int = 0
 
 
-class Teleport(Command, tag="teleport"):
+class Teleport(Command, frozen=True, tag="teleport"):
     """Teleport (needs a Teleport range) to a space in range and in line of sight."""
 
     fighter: str
     to: Cell
 
 
-class SkillFeat(Command, tag="skill-feat"):
+class SkillFeat(Command, frozen=True, tag="skill-feat"):
     """A Skill Feat reaction to a fall: its Bumps skip falling-table rolls when the fighter lands.
 
     Entered while the fighter falls (a fall longer than a turn's 20 m lands at a later turn
@@ -88,7 +88,7 @@ class SkillFeat(Command, tag="skill-feat"):
     bumps: int
 
 
-class Fall(Command, tag="fall"):
+class Fall(Command, frozen=True, tag="fall"):
     """An effect makes an airborne or climbing fighter fall from where it is (GM command)."""
 
     fighter: str
@@ -98,7 +98,7 @@ class Fall(Command, tag="fall"):
 # --- forced movement -------------------------------------------------------------
 
 
-class Force(Command, tag="force"):
+class Force(Command, frozen=True, tag="force"):
     """Forced movement by an effect (GM command): kind push, pull or slide along a path.
 
     source: the fighter the force comes from, or origin: the cell it comes from
@@ -115,7 +115,7 @@ class Force(Command, tag="force"):
     bumps: int = 0
 
 
-class RandomMove(Command, tag="random"):
+class RandomMove(Command, frozen=True, tag="random"):
     """Move a fighter in a random direction (GM command): a 1d8 picks the neighbour.
 
     meters: how far it goes that way. Rolls: the 1d8, then any save.
@@ -130,7 +130,7 @@ class RandomMove(Command, tag="random"):
 # --- grappling: actions of the attacker ---------------------------------------
 
 
-class Shove(Command, tag="shove"):
+class Shove(Command, frozen=True, tag="shove"):
     """Shove an adjacent creature away; rolls: attacker's +Brawn, then defender's."""
 
     fighter: str
@@ -138,7 +138,7 @@ class Shove(Command, tag="shove"):
     bumps: int = 0
 
 
-class Push(Command, tag="push"):
+class Push(Command, frozen=True, tag="push"):
     """Push an adjacent creature and follow it; rolls: attacker's +Brawn, then defender's."""
 
     fighter: str
@@ -146,7 +146,7 @@ class Push(Command, tag="push"):
     bumps: int = 0
 
 
-class Pull(Command, tag="pull"):
+class Pull(Command, frozen=True, tag="pull"):
     """Step back pulling an adjacent creature after you; rolls: attacker's, then defender's."""
 
     fighter: str
@@ -154,20 +154,20 @@ class Pull(Command, tag="pull"):
     bumps: int = 0
 
 
-class Grab(Command, tag="grab"):
+class Grab(Command, frozen=True, tag="grab"):
     """Grab an adjacent creature; rolls: attacker's +Brawn, then defender's."""
 
     fighter: str
     target: str
 
 
-class Escape(Command, tag="escape"):
+class Escape(Command, frozen=True, tag="escape"):
     """A grabbed fighter tries to break free: a roll +Brawn against the escape difficulty."""
 
     fighter: str
 
 
-class Release(Command, tag="release"):
+class Release(Command, frozen=True, tag="release"):
     """A grabber lets go."""
 
     fighter: str

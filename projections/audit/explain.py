@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.state import EncounterState
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import Record
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, RulingMade, Undone
@@ -27,7 +29,7 @@ from tabletrail.projections.audit.parts import (
 from tabletrail.projections.timeline import Timeline
 
 
-def _command_view(recs: Sequence[Record], commands: dict[int, CommandIssued]) -> dict[str, Any]:
+def _command_view(recs: Sequence[Record], commands: Mapping[int, CommandIssued]) -> dict[str, Any]:
     head = recs[0].event
     command, text = _command_of(head)
     base = {"batch": recs[0].batch, "actor": recs[0].actor, "at": recs[0].at, "text": text}
@@ -58,40 +60,71 @@ def explain(
     seq: int,
     refused: Sequence[Any] = (),
     where: str = "log",
-    *,
-    timelines: tuple[Timeline | None, Timeline, Timeline] | None = None,
 ) -> dict[str, Any]:
-    """Everything behind one event; InputError when the log has no such sequence number.
-
-    `timelines` (before the event's batch, after it, after the whole log) spares the three
-    folds when the caller keeps them: a replay bundle explains every batch in one pass.
-    """
+    """Everything behind one event; InputError when the log has no such sequence number."""
     if not records:
         raise InputError(f"{where}: the log is empty")
     last = records[-1].seq
     if not 1 <= seq <= last:
         raise InputError(f"{where}: no event {seq}: the log holds events 1 to {last}")
-    record = records[seq - 1]
     batch = _batch_around(records, seq - 1)
     first, end = batch[0].seq, batch[-1].seq
-    if timelines is None:
-        before_tl = Timeline.of(records[: first - 1]) if first > 1 else None
-        after_tl = Timeline.of(records[:end])
-        whole = Timeline.of(records)
-    else:
-        before_tl, after_tl, whole = timelines
-    state_before = before_tl.state if before_tl else None
-    state_after = after_tl.state
-    rs = get_ruleset(records[0].event.scenario.ruleset)  # type: ignore[attr-defined]
+    before_tl = Timeline.of(records[: first - 1]) if first > 1 else None
+    whole = Timeline.of(records)
+    head = batch[0].event
+    target = target_batch(records, whole, head)
+    return explain_batch(
+        batch,
+        seq,
+        Around(
+            before=before_tl.state if before_tl else None,
+            after=Timeline.of(records[:end]).state,  # type: ignore[arg-type]
+            whole=whole,
+            rulings=rulings_in_force(records, before_tl) if before_tl else [],
+            target=target,
+            refused=[x for x in refused if getattr(x, "after_seq", None) == first - 1],
+            status=_status(whole, batch[0].batch),
+        ),
+    )
+
+
+def target_batch(records: Sequence[Record], whole: Timeline, head: Any) -> list[Record]:
+    """The batch an undo or redo takes back or puts back (none for any other batch)."""
+    if not isinstance(head, Undone | Redone):
+        return []
+    first = whole.first_seq.get(head.batch)
+    return _batch_around(records, first - 1) if first else []
+
+
+@dataclass(frozen=True)
+class Around:
+    """What one batch's explanation reads besides the batch: the boards before and after it, the
+    whole log's timeline, the GM's rulings in force before it, the batch an undo or redo targets,
+    the attempts refused just before it, and its status in the whole log. `explain` folds them;
+    a replay bundle keeps them as it folds the log once (app/bundle_data.py)."""
+
+    before: EncounterState | None
+    after: EncounterState
+    whole: Timeline
+    rulings: list[dict[str, Any]]
+    target: Sequence[Record]
+    refused: Sequence[Any]
+    status: str  # the batch's (parts.Statuses)
+
+
+def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str, Any]:
+    """Everything behind event `seq` of `batch` (its records, in order), from what is around it."""
+    record = next(r for r in batch if r.seq == seq)
+    state_before, state_after, whole = around.before, around.after, around.whole
+    rs = get_ruleset((state_before or state_after).ruleset)
     events = [r.event for r in batch]
     numbered = [(r.seq, r.event) for r in batch]
     head = batch[0].event
     command, _ = _command_of(head)
     touched = events
     if isinstance(head, Undone | Redone):  # what was taken back or put back
-        target = [r for r in records if r.batch == head.batch]
-        touched = [r.event for r in target]
-        numbered = [(r.seq, r.event) for r in target]
+        touched = [r.event for r in around.target]
+        numbered = [(r.seq, r.event) for r in around.target]
     cited = _cited(events if not isinstance(head, Undone | Redone) else touched)
     fighters = [
         {
@@ -101,11 +134,10 @@ def explain(
         }
         for fid in involved(touched, command)
     ]
-    rulings_before = rulings_in_force(records, before_tl) if before_tl else []
     return {
         "seq": seq,
         "batch": record.batch,
-        "status": _status(whole, record.batch),
+        "status": around.status,
         "ruleset": rs.id,
         "unit": rs.unit,
         "centi": list(rs.centi_resources),
@@ -117,11 +149,11 @@ def explain(
         "checks": checks(numbered),
         "settings": settings_view(rs, state_before or state_after, cited),
         "rulings": {
-            "in_force": rulings_before,
+            "in_force": around.rulings,
             "cells": cell_rulings(state_before),
             "made_here": [_ruling(s, e) for s, e in numbered if isinstance(e, RulingMade)],
         },
         "fighters": fighters,
         "events": [{"seq": r.seq, "event": plain(r.event)} for r in batch],
-        "refused_before": [plain(x) for x in refused if getattr(x, "after_seq", None) == first - 1],
+        "refused_before": [plain(x) for x in around.refused],
     }

@@ -11,7 +11,7 @@ the service that writes the log.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 from tabletrail.core.refusal import Rejection
@@ -21,6 +21,14 @@ from tabletrail.events.log import Record
 from tabletrail.events.types import Event
 from tabletrail.projections.decider import Decide, Replay, decide_on
 from tabletrail.projections.timeline import Timeline
+
+
+class Logged(Protocol):
+    """A log verify reads line by line: any store, or a bundle's log, which takes no appends."""
+
+    name: str
+
+    def read(self, start: int = 0) -> Iterator[bytes]: ...
 
 
 class Live(Protocol):
@@ -38,4 +46,4 @@ class Live(Protocol):
     def preview(self, command: Command) -> list[Event] | Rejection: ...
 
 
-__all__ = ["Decide", "Live", "Replay", "decide_on"]
+__all__ = ["Decide", "Live", "Logged", "Replay", "decide_on"]

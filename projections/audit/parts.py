@@ -195,6 +195,37 @@ def rulings_in_force(records: Sequence[Record], timeline: Timeline) -> list[dict
     ]
 
 
+class RulingsInForce:
+    """`rulings_in_force` folded record by record, in log order, as the timeline folds its batches.
+
+    The batches in force are a stack (a new batch goes on top, undo takes the top one off,
+    redo puts it back; tabletrail/undo), so the rulings in force are those of a stack of
+    the batches that made any: a replay bundle asks before every batch, in O(the answer).
+    """
+
+    def __init__(self) -> None:
+        self.made: dict[int, list[dict[str, Any]]] = {}  # each batch's rulings, as `explain` words them
+        self.held: list[int] = []  # the batches in force that made any, oldest first
+
+    def apply(self, record: Record) -> None:
+        event = record.event
+        kind = type(event)
+        if kind is RulingMade:
+            made = self.made.setdefault(record.batch, [])
+            if not made:
+                self.held.append(record.batch)
+            made.append(_ruling(record.seq, event, "in force"))
+        elif kind is Undone:
+            if self.held and self.held[-1] == event.batch:
+                self.held.pop()
+        elif kind is Redone and event.batch in self.made:
+            self.held.append(event.batch)
+
+    def now(self) -> list[dict[str, Any]]:
+        """The rulings in force after the records applied so far, oldest first."""
+        return [r for batch in self.held for r in self.made[batch]]
+
+
 def settings_view(rs: Ruleset, state: EncounterState | None, rules: Sequence[str]) -> list[dict[str, Any]]:
     """The settings in force; `bears` marks those whose ruling a cited rule depends on."""
     if state is None:
@@ -212,13 +243,26 @@ def settings_view(rs: Ruleset, state: EncounterState | None, rules: Sequence[str
 
 
 def _status(timeline: Timeline, batch: int) -> str:
-    if batch in timeline.abandoned:
-        return "abandoned"
-    if batch in timeline.undone:
-        return "undone"
-    if batch in timeline.applied:
-        return "in force"
-    return "undo/redo"
+    return Statuses(timeline).of(batch)
+
+
+class Statuses:
+    """Each batch's status in a timeline (in force, undone, abandoned, or an undo/redo itself),
+    asked in O(1): a replay bundle asks it of every batch of a long log."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        self.abandoned = timeline.abandoned
+        self.undone = set(timeline.undone)
+        self.applied = set(timeline.applied)
+
+    def of(self, batch: int) -> str:
+        if batch in self.abandoned:
+            return "abandoned"
+        if batch in self.undone:
+            return "undone"
+        if batch in self.applied:
+            return "in force"
+        return "undo/redo"
 
 
 def _command_of(head: Event) -> tuple[Command | None, str]:
@@ -244,4 +288,4 @@ def _same(a: Event, b: Event, *also_ignored: str) -> bool:
     for key in (*PROSE, *also_ignored):
         pa.pop(key, None)
         pb.pop(key, None)
-    return pa == pb
+    return bool(pa == pb)

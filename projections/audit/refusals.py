@@ -34,7 +34,7 @@ def refusals(store: Store) -> list[dict[str, Any]]:
         raise InputError(f"{store.name}: the log is empty")
     refused = store.refused() if hasattr(store, "refused") else []
     try:
-        rs = get_ruleset(decode(first, f"{store.name}:1").event.scenario.ruleset)  # type: ignore[attr-defined]
+        rs = get_ruleset(decode(first, f"{store.name}:1").event.scenario.ruleset)
     except (InputError, AttributeError):
         rs = None
     out = []

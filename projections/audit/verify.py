@@ -26,7 +26,7 @@ from tabletrail.events.log import (
     KEY_VARIABLE,
     JsonlStore,
     Record,
-    Store,
+    chain_broken,
     chain_key,
     decode,
     encode,
@@ -46,7 +46,7 @@ from tabletrail.events.types import (
     RulingMade,
     Undone,
 )
-from tabletrail.projections.audit.inputs import Decide, Replay, decide_on
+from tabletrail.projections.audit.inputs import Decide, Logged, Replay, decide_on
 from tabletrail.projections.audit.parts import CITATIONS, _command_of, _groups, _ruling, _same, _status, plain
 from tabletrail.projections.snapshot import FORMAT as SNAPSHOT_FORMAT
 from tabletrail.projections.snapshot import loads, take
@@ -179,10 +179,7 @@ def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
                 Finding(
                     n,
                     "chain",
-                    f"line {n} does not carry the hash of line {n - 1}: line {n - 1} was edited, "
-                    f"or a line was inserted, deleted or moved here"
-                    if n > 1
-                    else "line 1 must carry no previous hash",
+                    chain_broken(n),
                 )
             )
         if record.seq != n:
@@ -387,7 +384,7 @@ def _check_batch(scratch: Replay, recs: list[Record], unit: str, cited: _Citatio
     body = recs[1:]
     cut = tuple(scratch.timeline.undone)
     opens = bool(body) and isinstance(body[0].event, Abandoned)
-    if cut and not (opens and body[0].event.batches == cut):  # type: ignore[union-attr]
+    if cut and not (opens and body[0].event.batches == cut):
         seq = body[0].seq if body else first.seq + 1
         raise _Stop(
             Finding(
@@ -439,7 +436,7 @@ def _tip_names(line: bytes, digest: str, key: bytes, versioned: bool) -> str:
 
 
 def _kept_tip(
-    store: Store, lines: Sequence[bytes], data: dict[str, Any], key: bytes = b"", versioned: bool = False
+    store: Logged, lines: Sequence[bytes], data: dict[str, Any], key: bytes = b"", versioned: bool = False
 ) -> Finding | None:
     """The log must end where the store's kept tip says it does: a cut at a batch end is caught.
 
@@ -495,7 +492,7 @@ def _kept_tip(
     )
 
 
-def _snapshots(store: Store, data: dict[str, Any]) -> Finding | None:
+def _snapshots(store: Logged, data: dict[str, Any]) -> Finding | None:
     """Every snapshot checked: its checksum, and equal to the one the full fold takes at its version.
 
     Called on a log verify found whole, so the fold needs none of the opener's checks.
@@ -732,7 +729,7 @@ def verify_file(path: str | Path, tip: str = "", *, decide: Decide = decide_on) 
     return verify_lines(lines, str(path), tip, torn, decide=decide)
 
 
-def verify_store(store: Store, tip: str = "", *, decide: Decide = decide_on) -> dict[str, Any]:
+def verify_store(store: Logged, tip: str = "", *, decide: Decide = decide_on) -> dict[str, Any]:
     """verify a store's raw lines: a file is read byte for byte, other stores line by line.
 
     Then what the store keeps beside its log (issue 13): the tip (version and last

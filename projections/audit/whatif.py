@@ -63,7 +63,7 @@ def _decided(events: Sequence[Event]) -> list[Event]:
 
 def _first_gap(
     seq_of: Callable[[int], int], mine: Sequence[Event], theirs: Sequence[Event], text: str
-) -> dict | None:
+) -> dict[str, Any] | None:
     for i in range(max(len(mine), len(theirs))):
         a = mine[i] if i < len(mine) else None
         b = theirs[i] if i < len(theirs) else None
@@ -112,7 +112,14 @@ def whatif(
         )
     changes = parse_sets(rs, sets, where) if sets else {}
     scenario = replace(started.scenario, settings={**started.settings, **changes})
-    alt = Replay.start(scenario, decide=decide, clock=lambda: records[-1].at, where="what-if")
+    # begun under the log's own rules version: only what is set changes, never the log's arithmetic
+    alt = Replay.start(
+        scenario,
+        decide=decide,
+        clock=lambda: records[-1].at,
+        where="what-if",
+        rules_version=started.rules_version,
+    )
     groups = _groups(records)
     setup = [r.event for r in groups[0][1:]]
     divergence = _first_gap(
@@ -121,8 +128,8 @@ def whatif(
         [r.event for r in alt.records[1:]],
         "(setup)",
     )
-    for command, text in rulings:
-        made = alt.execute(command, text)
+    for ruling, text in rulings:
+        made = alt.execute(ruling, text)
         if isinstance(made, Rejection):
             raise InputError(f"what-if ruling {text!r}: {made}")
     recorded_batch: dict[int, int] = {1: 1}  # the what-if's batch numbers -> the log's
@@ -152,8 +159,12 @@ def whatif(
                 else e
                 for e in _decided([r.event for r in result])
             ]
+
+            def seq_of(i: int, body: list[Record] = body, recs: Sequence[Record] = recs) -> int:
+                return body[i].seq if i < len(body) else recs[-1].seq + 1
+
             divergence = _first_gap(
-                lambda i, body=body, recs=recs: body[i].seq if i < len(body) else recs[-1].seq + 1,
+                seq_of,
                 [r.event for r in body],
                 theirs,
                 text,

@@ -3,11 +3,11 @@
 // shows, in words for a player, with the rule ids and numbers under "why?".
 import { api, send } from "./api.js";
 import { drawReach, drawRoute } from "./board.js";
-import { $, S, canCommand, fighterOf, forPlayers, h, hooks, isGM, named, ruleChip, say } from "./shared.js";
+import { $, S, asSaid, canCommand, fighterOf, forPlayers, h, hooks, isGM, named, ruleChip, say, whyBox } from "./shared.js";
 import { follow, sizeBox } from "./view.js";
 import { checksBlock, fightersBlock, ruleLine, stepsTable, why } from "./explain.js";
 import {
-  choiceAt, choose, doorAction, doorRefusal, loadActions, plainText, renderAwaiting, renderFighter, stopChoosing, whyBox,
+  choiceAt, choose, doorAction, doorRefusal, loadActions, plainText, renderAwaiting, renderFighter, stopChoosing,
 } from "./sheet.js";
 
 const svg = () => $("board");
@@ -16,8 +16,8 @@ const svg = () => $("board");
 export function sayRefusal(data) {
   const reason = data.why || data.reason || data.message;
   if (isGM()) {
-    say("refused", "Refused by ", ruleChip(data.rule), ": ", h("span", { class: "reason" }, reason),
-      data.enforce ? h("span", { class: "muted" }, ` (${data.rule}: ${data.enforce})`) : "");
+    say("refused", "Refused by the rules: ", h("span", { class: "reason" }, named(reason)),
+      whyBox(ruleChip(data.rule), data.enforce ? " " + data.enforce : ""));
     return;
   }
   say("refused", h("span", { class: "reason" }, sentence(reason)),
@@ -108,7 +108,8 @@ export async function runPreview() {
     follow(false, destination(data));  // the route stays in view above the sheet
   };
   const confirm = $("confirm");
-  const said = h("code", { id: "preview-text" }, isGM() ? data.text : plainText(data.text));
+  // the command in words (names, the buttons' words), never as typed: every screen, the GM's too
+  const said = h("span", { id: "preview-text" }, data.words || named(plainText(data.text)));
   if (!data.ok && data.needs_roll) {
     askRoll(data);
     box.replaceChildren(isGM() ? h("div", {}, said) : "", h("div", { class: "muted" }, "Waiting for a number rolled at the table…"),
@@ -122,9 +123,9 @@ export async function runPreview() {
   if (!data.ok) {
     // A refused preview offers no Confirm: only the reason, and Cancel.
     box.replaceChildren(isGM() ? h("div", {}, said) : "",
-      isGM() ? h("div", { class: "refusal" }, "Refused by ", ruleChip(data.rule), ": ", data.reason)
+      isGM() ? h("div", { class: "refusal" }, "Refused by the rules: ", named(data.reason))
         : h("div", { class: "refusal" }, sentence(data.why || data.reason)),
-      isGM() ? h("div", { class: "muted" }, data.rule + ": " + data.enforce)
+      isGM() ? whyBox(h("div", {}, ruleChip(data.rule), " " + (data.enforce || "")))
         : whyBox(h("div", {}, ruleChip(data.rule), " " + (data.enforce || "")), h("div", {}, said)));
     if (isGM()) sayRefusal(data);
     else say("", "");  // said once, in the preview, not again in the message line
@@ -136,14 +137,14 @@ export async function runPreview() {
   say("", "");
   confirm.disabled = false; confirm.hidden = false;
   // The GM reads each line's rule at once; a player, under "why?".
-  const consequences = h("ul", { id: "consequences" }, ...data.events.filter(forPlayers).map((e) => h("li", {}, named(e.text) + " ",
-    ...(isGM() ? e.rules.map(ruleChip) : []), ...why(e))));
+  const consequences = h("ul", { id: "consequences" }, ...data.events.filter(forPlayers).map(asSaid).map((e) => h("li", { class: e.explains ? "asks" : "" }, named(e.text) + " ",
+    ...why(e))));
   const hidden = data.checks.some((c) => c.hidden) ? h("div", { class: "muted", id: "hidden-note" },
     "A seeded check is drawn when you confirm: its number, its outcome and what follows stay hidden until then.") : "";
   if (isGM()) {
-    box.replaceChildren(h("div", {}, said), ...data.moves.map(stepsTable), h("div", {}, h("b", {}, "What happens")),
-      consequences, hidden, data.checks.length ? checksBlock(data.checks) : "", fightersBlock(data.fighters),
-      h("details", {}, h("summary", {}, "rules in play"), ...data.rules.map(ruleLine)));
+    box.replaceChildren(h("div", {}, said), h("div", {}, h("b", {}, "What happens")),
+      consequences, hidden, fightersBlock(data.fighters),
+      whyBox(...data.moves.map(stepsTable), data.checks.length ? checksBlock(data.checks) : "", ...data.rules.map(ruleLine)));
   } else {
     box.replaceChildren(h("div", { class: "what" }, h("b", {}, "If you confirm:")), consequences, hidden,
       whyBox(h("div", {}, said), ...data.moves.map(stepsTable), data.checks.length ? checksBlock(data.checks) : "",
@@ -155,7 +156,7 @@ export async function runPreview() {
 
 function askRoll(data) {
   $("roll-panel").hidden = false;
-  $("roll-reason").replaceChildren(isGM() ? ruleChip(data.rule) : "", " " + (isGM() ? data.reason : sentence(data.reason)));
+  $("roll-reason").replaceChildren(sentence(data.reason), whyBox(ruleChip(data.rule)));
   const input = $("roll-input");
   input.value = "";
   if (!document.body.classList.contains("touch")) input.focus();  // a phone's keyboard would cover the board
@@ -185,9 +186,11 @@ export async function confirmPending() {
   if (status === 200) {
     clearPreview();
     const rules = [...new Set(data.records.flatMap((r) => r.rules || []))];
-    if (isGM()) say("info", `Done: ${data.text} (${data.records.length} events)`);
+    if (isGM()) say("info", `Done: ${data.words || named(plainText(data.text))} (${data.records.length} events)`);
     else say("info", "Done: " + doneWords(data.records).join("; ") + ".", whyBox(h("div", {}, ...rules.map(ruleChip)),
-      h("div", {}, h("code", {}, plainText(data.text)))));
+      h("div", {}, data.words || "")));
+    // this message is about that batch: when it is undone, the message says so (table.js, tellUndone)
+    S.told = data.records.length ? { batch: data.records[0].batch, words: data.words || "" } : null;
     S.version = data.version;
     await hooks.loadLive(data.version);
     return;
@@ -212,12 +215,12 @@ export function undoState(kind) {
   if (!S.live) return { ok: false, why: "This is a past point of the timeline: go back to live first." };
   if (!t) return { ok: false, why: kind === "undo" ? "Nothing to undo." : "Nothing to redo." };
   const by = enteredBy(t);
-  const words = plainText(t.text);
+  const words = t.words || named(plainText(t.text));
   if (!isGM() && by !== S.me.role) {
     const whose = by === "gm" ? "the GM's" : `${by}'s`;
     return { ok: false, why: `The last command (${words}) was ${whose}: only ${by === "gm" ? "the GM" : by + " or the GM"} can ${kind} it.` };
   }
-  return { ok: true, why: `${kind === "undo" ? "Undo" : "Redo"} “${isGM() ? t.text : words}”` };
+  return { ok: true, why: `${kind === "undo" ? "Undo" : "Redo"} “${words}”` };
 }
 
 export async function undoRedo(kind) {
@@ -226,8 +229,9 @@ export async function undoRedo(kind) {
   const target = S.board[kind];
   const { status, data } = await send("/api/" + kind, { version: S.version });
   if (status === 200) {
-    const words = isGM() ? target.text : plainText(target.text);
+    const words = target.words || named(plainText(target.text));
     say("info", `${kind === "undo" ? "Undone" : "Redone"}: ${words || doneWords(data.records).join("; ")}`);
+    S.told = null;  // this message is about the undo itself
   } else if (status === 422) sayRefusal(data);
   else say("error", data.message);
   clearPreview();

@@ -10,7 +10,7 @@
   const HEAD = JSON.parse($("tt-head").textContent);
   const TIP_PERSON = Uint8Array.from([..."tabletrail tip"].map((c) => c.charCodeAt(0)).concat([0, 0]));  // 16 bytes, as Python pads it
   const HEX = Array.from({ length: 256 }, (_, i) => (i < 16 ? "0" : "") + i.toString(16));
-  const S = { lines: [], texts: [], records: [], key: null, words: null, views: [], at: null, explained: null };
+  const S = { lines: [], texts: [], records: [], key: null, keyed: "", words: null, views: [], at: null, explained: null };
   const FIRST = HEAD.first, LAST = HEAD.last;
   const WITHHELD = new Map(HEAD.withheld.map((w) => [w[0], w]));
   const count = (n) => Number(n).toLocaleString("en");
@@ -61,6 +61,17 @@
   }
 
   // --- the chain: the same checks in the same order as `tabletrail verify` -------------------------
+
+  // Whether the chain is keyed (the key's check value, "" when not): line 1 says so (events/log.py
+  // writes `keyed` there), as `tabletrail verify fight.html` reads it. The header's claim is taken
+  // only when the file does not carry line 1 (a range, or a side's share without the seed's line):
+  // a header edited to hide the key can't turn a keyed log's checks off.
+  function keyedCheck() {
+    if (FIRST !== 1 || WITHHELD.has(1) || !S.texts.length) return HEAD.keyed || "";
+    let rec = null;
+    try { rec = JSON.parse(S.texts[0]); } catch (e) { rec = null; }
+    return rec && typeof rec === "object" && typeof rec.keyed === "string" ? rec.keyed : "";
+  }
 
   // The first fault of the carried lines, or null. Without the key of a keyed chain, only the order
   // and the tip can be checked (`chain: false`).
@@ -140,7 +151,7 @@
     const enc = new TextEncoder();
     const key = blakejs.blake2b(enc.encode(secret), undefined, 32);
     const checkValue = hex(blakejs.blake2b(enc.encode("tabletrail chain key"), key, 8));
-    if (checkValue !== HEAD.keyed) {
+    if (checkValue !== S.keyed) {
       say("keyed", "That is not the secret this log's chain was started with: the chain can't be checked with it.");
       return;
     }
@@ -151,6 +162,15 @@
   }
 
   // --- the boards: recorded, rebuilt from one full view and what changed after each event ----------
+
+  // The words as written, one step an event (the board after it or what changed, the event, its
+  // explanation's lines), read as the page uses them: the first board, each change, each event.
+  function unstep(w) {
+    return {
+      board: w.board, strings: w.strings, base: w.steps[0][0],
+      deltas: w.steps.slice(1).map((s) => s[0]), events: w.steps.map((s) => s[1]), explain: w.steps.map((s) => s[2]),
+    };
+  }
 
   function rebuild() {
     const w = S.words;
@@ -332,7 +352,8 @@
     if (texts.length && texts[texts.length - 1] === "") texts.pop();
     S.texts = texts;
     performance.mark("tt-split");
-    const keyed = Boolean(HEAD.keyed);
+    S.keyed = keyedCheck();
+    const keyed = Boolean(S.keyed);
     verdict(check(null, !keyed), !keyed);
     if (keyed) {
       $("key-form").hidden = false;
@@ -340,7 +361,7 @@
     }
     performance.mark("tt-checked");
     try {
-      S.words = JSON.parse(new TextDecoder().decode(await unpack("tt-words")));
+      S.words = unstep(JSON.parse(new TextDecoder().decode(await unpack("tt-words"))));
       performance.mark("tt-words");
     } catch (err) {
       $("explain").textContent = `The boards and words of this file can't be read: ${err.message}.`;

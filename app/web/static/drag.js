@@ -3,12 +3,14 @@
 // looks them up. Out of the area, the ruler says so and a drop asks the engine anyway, so its
 // refusal and reason are shown. A pause on a cell (or W) makes it a waypoint: from there the
 // route is the engine's dry run of the waypoints joined by straight lines, as Shift+click makes
-// them. A drop opens the same preview a tap on the cell opens.
+// them. A drop opens the same preview a tap on the cell opens; on the GM's screen it also offers to
+// put the token there by hand, a `place` ruling with its reason (gm.js), wherever the rules say no.
 import { api } from "./api.js";
 import { el, fmt, drawRoute } from "./board.js";
-import { $, S, fighterOf, hooks, say } from "./shared.js";
+import { $, S, fighterOf, hooks, isGM, say } from "./shared.js";
 import { cellAt } from "./view.js";
 import { clearPreview, loadReach, startPreview } from "./actions.js";
+import { offerPlace } from "./gm.js";
 
 // How long the pointer must rest on a cell to make it a waypoint (a slow hand or a test may set it).
 const pauseMs = () => window.TABLETRAIL_PAUSE_MS || 800;
@@ -193,6 +195,7 @@ export async function dropAt(px, py) {
   const f = fighterOf(d.fid);
   if (!cell) { cancelDrag(); say("refused", "Dropped off the board: nothing was moved."); return; }
   if (!wps.length && cell[0] === f.pos[0] && cell[1] === f.pos[1]) { cancelDrag(); return; }
+  if (isGM()) offerPlace(d.fid, cell);  // the GM may also put it there by hand, as a ruling
   if (wps.length) {
     S.waypoints = cells;
     await startPreview({ move: { fighter: d.fid, waypoints: S.waypoints } });

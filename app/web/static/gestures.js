@@ -38,6 +38,7 @@ function onPointerMove(ev) {
     const [w, h, r] = boardPixels();
     V.z = clampZoom(P.pinch.z * Math.hypot(x2 - x1, y2 - y1) / P.pinch.d);
     const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+    V.anchor = null;
     V.cx = P.pinch.mid[0] - (mx - r.left - w / 2) / V.z;
     V.cy = P.pinch.mid[1] - (my - r.top - h / 2) / V.z;
     V.auto = false;
@@ -58,6 +59,7 @@ function onPointerMove(ev) {
     else $("board").classList.add("panning");
   }
   if (P.mode === "pan") {
+    V.anchor = null;
     V.cx = d.cx - (ev.clientX - d.x) / V.z;
     V.cy = d.cy - (ev.clientY - d.y) / V.z;
     V.auto = false;

@@ -40,11 +40,22 @@ export function h(tag, attrs = {}, ...children) {
 export const isGM = () => Boolean(S.me && S.me.gm);
 
 // Events that are the engine's own memory (a mark set or cleared: "on the way at 3,2, movement 200…"):
-// the GM reads them; a player's screen says what happened, not what the engine notes down.
+// the GM reads them; a player's screen says what happened, not what the engine notes down — except a
+// mark that explains an outcome ("the move waits for bo's answer", "ari is kept out"): the server
+// flags it (`explains`) and a player reads it by its note.
 const MEMORY = new Set(["marked", "unmarked", "board-marked"]);
-export const forPlayers = (e) => isGM() || !MEMORY.has(e.type);
+export const forPlayers = (e) => isGM() || !MEMORY.has(e.type) || Boolean(e.explains);
+/** A dry run's event as this screen says it: an explaining mark by its note for a player. */
+export const asSaid = (e) => (!isGM() && e.explains && MEMORY.has(e.type) ? { ...e, text: e.note, note: "" } : e);
 
 export function ruleChip(id) { return h("span", { class: "rule" }, id); }
+
+/** "why?": what stays one tap away on every screen, the GM's too (rule ids, numbers, steps). */
+export function whyBox(...parts) {
+  const shown = parts.filter((p) => p !== null && p !== undefined && p !== "");
+  if (!shown.length) return "";
+  return h("details", { class: "why-more" }, h("summary", {}, "why?"), ...shown);
+}
 
 export function say(kind, ...parts) {
   const m = $("message");
@@ -57,7 +68,7 @@ export const nameOf = (fid) => { const f = fighterOf(fid); return f ? f.name : f
 /** The engine's words with each fighter's id read as its name ("kel's turn" -> "Kel's turn"), for a player. */
 export function named(text) {
   let out = String(text == null ? "" : text);
-  if (!S.board || isGM()) return out;
+  if (!S.board) return out;  // every screen, the GM's too, reads names where the engine wrote ids
   for (const f of S.board.fighters) {
     if (!f.name || f.name === f.id) continue;
     out = out.replace(new RegExp(`(^|[^\\w,|])${f.id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w,|])`, "g"), `$1${f.name}`);

@@ -4,7 +4,7 @@
 // waits for are asked for on the screens that may answer and announced on the others.
 import { api } from "./api.js";
 import { el, fmt } from "./board.js";
-import { $, S, canCommand, fighterOf, h, hooks, isGM, nameOf, named, ruleChip, say } from "./shared.js";
+import { $, S, canCommand, fighterOf, h, hooks, isGM, nameOf, named, ruleChip, say, whyBox } from "./shared.js";
 
 // Words for a verb when the server sends only verbs (/api/options): "drop-prone" -> "Drop prone".
 const VERB_WORDS = { "end-turn": "End the turn", open: "Open the door", close: "Close the door", "stand-up": "Stand up",
@@ -14,12 +14,7 @@ const verbWords = (verb) => VERB_WORDS[verb] || verb.charAt(0).toUpperCase() + v
 /** A command's text as a player reads it: who entered it is this screen's own business. */
 export const plainText = (text) => String(text || "").replace(/\s+by=\S+/g, "");
 
-/** "why?": what stays one tap away (rule ids, numbers, the command as typed). */
-export function whyBox(...parts) {
-  const shown = parts.filter((p) => p !== null && p !== undefined && p !== "");
-  if (!shown.length) return "";
-  return h("details", { class: "why-more" }, h("summary", {}, "why?"), ...shown);
-}
+export { whyBox };  // "why?": rule ids one tap away on every screen (shared.js)
 
 // /api/options, said as /api/actions says things: one button per command, its refusal as its why.
 function fromOptions(fid, data) {
@@ -115,10 +110,11 @@ function reachSummary(f) {
   const box = h("div", { id: "reach-summary" });
   if (!r || r.fighter !== f.id) return box;
   if (isGM()) box.append(`reach: ${r.cells.length} cells, ${fmt(r.budget)} ${r.unit} left to spend`);
-  else if (r.cells.length && !r.blocked) box.append(`Tap a shaded cell to move there: ${fmt(r.budget)} ${r.unit} left to spend.`);
+  else if (r.cells.length && !r.blocked && canCommand(f.id)) box.append(`Tap a shaded cell to move there: ${fmt(r.budget)} ${r.unit} left to spend.`);
+  else if (r.cells.length && !r.blocked) box.append(`${f.name} may move over the shaded cells: ${fmt(r.budget)} ${r.unit} left to spend.`);
   if (r.blocked) {
     box.className = "blocked-note";
-    if (isGM()) box.append(h("br"), "but it can't move now: ", ruleChip(r.blocked.rule), " " + r.blocked.reason);
+    if (isGM()) box.append(h("br"), `but it can't move now: ${named(r.blocked.reason)}`, whyBox(ruleChip(r.blocked.rule)));
     else box.append(`${f.name} can't move now: ${named(r.blocked.reason)}.`, whyBox(ruleChip(r.blocked.rule)));
   } else if (!r.cells.length) {
     box.append(isGM() ? " (no cell is within reach)" : `${f.name} has no cell within reach.`);
@@ -144,7 +140,7 @@ function drawActions(data) {
     quick.append(h("details", { class: "more" }, h("summary", {}, `not now (${refused.length})`),
       h("ul", {}, ...refused.map((a) => h("li", { "data-verb": verb(a), "data-key": a.key, "data-text": a.text || "", ...first(a) },
         h("b", {}, a.label), " — ",
-        named(a.why || "not allowed now"), isGM() && a.rule ? [" ", ruleChip(a.rule)] : "")))));
+        named(a.why || "not allowed now"))))));
   }
 }
 

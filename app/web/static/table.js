@@ -5,7 +5,7 @@
 // (the player's actions), explain.js (events, timeline), gm.js (the GM's panel).
 import { TOKEN, api, imageHref, onDenied, pictureHref, stream } from "./api.js";
 import { drawBoard, terrainKey } from "./board.js";
-import { $, S, canCommand, h, hooks, isGM, say, sideColour } from "./shared.js";
+import { $, S, canCommand, forPlayers, h, hooks, isGM, named, say, sideColour } from "./shared.js";
 import { applyView, cellAt, centreOnSelected, fitMap, focusFighter, observeLayout, sizeBox, zoomCentre } from "./view.js";
 import { P, listenGestures } from "./gestures.js";
 import { addWaypoint, cancelDrag } from "./drag.js";
@@ -30,6 +30,7 @@ async function loadLive(told) {
   const { status, data } = await api("GET", "/api/state" + (Number.isInteger(told) ? "?seen=" + told : ""));
   if (status !== 200) { say("error", data.message || "the board could not be loaded"); return; }
   const changed = S.board && data.version !== S.version;
+  const before = S.board ? S.version : null;
   S.version = data.version;
   S.live = true;
   S.board = data;
@@ -41,6 +42,40 @@ async function loadLive(told) {
   autoSelect(data);
   render();
   await Promise.all([loadEvents(), S.selected ? loadReach() : Promise.resolve(), loadSheet()]);
+  tellUndone();
+  if (changed) tellNews(before);
+}
+
+// A "Done" message whose command was undone since (by this screen or the GM's) says so, never stale.
+function tellUndone() {
+  const told = S.told;
+  if (!told) return;
+  const lines = S.events.filter((e) => e.batch === told.batch);
+  const gone = lines.find((e) => e.status === "undone" || e.status === "abandoned");
+  if (!lines.length || gone) {
+    S.told = null;
+    say("info", `Undone: ${told.words || "that command"} — it no longer stands.`);
+  }
+}
+
+// What another side's (or the GM's) command did to this side's fighters, in words: the outcome of a
+// reaction (kept out, let in, parried with damage) reaches the mover's screen, not only the answerer's.
+function tellNews(before) {
+  const me = S.me;
+  if (!me || me.gm || me.role === "watcher" || !Number.isInteger(before)) return;
+  const mine = (fid) => { const f = S.board.fighters.find((x) => x.id === fid); return f && f.side === me.role; };
+  const news = S.events.filter((e) => e.seq > before && e.actor !== me.role && e.type !== "command" && !e.status &&
+    forPlayers(e) && (e.fighters || []).some(mine));
+  if (!news.length) return;
+  const command = S.events.find((e) => e.batch === news[0].batch && e.type === "command");
+  const seen = new Set(), lines = [];
+  // the outcome first ("… Ari is kept out"), then the rolls and costs behind it
+  for (const e of [...news.filter((x) => x.explains), ...news.filter((x) => !x.explains)]) {
+    const t = named(String(e.text || "").replace(/\s*\((seeded|table|rolled)\)$/, "")).trim();
+    if (t && !seen.has(t)) { seen.add(t); lines.push(t); }
+  }
+  S.told = null;
+  say("info", h("b", {}, (command ? named(command.text) : "Another side acted") + ": "), lines.join("; ") + ".");
 }
 
 // A player's own fighter, when its turn comes, is selected for it: its sheet and its reach show

@@ -8,7 +8,7 @@ ruleset readable; `ApSquares` inherits it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
 from tabletrail.core.rulesets.ap_squares.shared import BLOCK_AP, BLOCKED, INVADING
@@ -37,6 +37,10 @@ from tabletrail.ruleset_api import events as ev
 
 class Invasion(Walking):
     """Moving into occupied squares: the wait, the parry or body-block, and what follows."""
+
+    if TYPE_CHECKING:  # a parry's Defense: zero_g.py, which ApSquares also inherits
+
+        def defense(self, state: EncounterState, f: Fighter) -> tuple[int, str, bool]: ...
 
     def occupants(self, state: EncounterState, cell: XY, fighter_id: str) -> list[Fighter]:
         """The characters (not loose objects) in a square, other than `fighter_id`."""

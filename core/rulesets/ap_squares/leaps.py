@@ -28,6 +28,7 @@ from tabletrail.ruleset_api import (
     Dice,
     EncounterState,
     Fighter,
+    Refusal,
     check,
     forbidden,
     handles,
@@ -75,7 +76,8 @@ class Leaps(Shared):
     def reflexive_leap(self, b: Batch, cmd: ReflexiveLeap, dice: Dice) -> None:
         rule = self.rule("reflexive-leap")
         area = b.state.marks.get(AREA)
-        require(area is not None, rule, "no area effect is coming: there is nothing to leap from")
+        if area is None:
+            raise Refusal(rule, "no area effect is coming: there is nothing to leap from")
         f = self.fighter(b.state, cmd.fighter)
         require(f.id in area["caught"], rule, f"{f.id} at {show(f.pos)} is not caught in the area effect")
         require(cmd.by in (f.side, "gm"), rule, f"the leap is {f.id}'s to choose: by={f.side} or by=gm")
@@ -256,7 +258,8 @@ class Leaps(Shared):
         rule = self.rule("reflexive-leap")
         self.gm_only(cmd, rule, "land an area effect")
         area = b.state.marks.get(AREA)
-        require(area is not None, rule, "no area effect is waiting to land")
+        if area is None:
+            raise Refusal(rule, "no area effect is waiting to land")
         damage = int(area["damage"])
         for fid in area["caught"]:
             if damage:

@@ -43,12 +43,26 @@ from tabletrail.ruleset_api import (
     show,
 )
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.ap_squares import ApSquares
-
 
 class Walking(Shared):
     """A character's own way of moving, by posture and gravity, and the move command."""
+
+    if TYPE_CHECKING:  # what ApSquares brings from the others: invasion.py and zero_g.py
+
+        def travel(
+            self,
+            b: Batch,
+            fighter_id: str,
+            policy: Stepping,
+            cells: list[XY],
+            dice: Dice,
+            rules: tuple[str, ...],
+            note: str = "",
+        ) -> None: ...
+
+        def occupants(self, state: EncounterState, cell: XY, fighter_id: str) -> list[Fighter]: ...
+
+        def regain_gravity(self, b: Batch, fighter_id: str, rule: str, why: str) -> None: ...
 
     def walker(self, state: EncounterState, f: Fighter) -> Stepping | None:
         """walk, crawl (prone) or zero-g-crawl, by the fighter's posture and gravity; None when carried."""
@@ -121,7 +135,7 @@ class Walking(Shared):
 class Stepping:
     """How a character's own steps are priced: walk (1 AP), crawl or zero-g crawl (2 AP) a square."""
 
-    def __init__(self, rs: ApSquares, mode: str, rule: str, per_square: int) -> None:
+    def __init__(self, rs: Walking, mode: str, rule: str, per_square: int) -> None:
         self.rs = rs
         self.mode = mode
         self.rule = rule
@@ -171,6 +185,7 @@ class Stepping:
             to,
             parity,
             diagonal=state.settings["diagonal"],
+            version=state.rules_version,
             terrain_factor=self.per_square,
             mode=self.mode,
         )

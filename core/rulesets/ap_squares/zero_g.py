@@ -720,7 +720,9 @@ class Carried:
         self.unit = "m of momentum"
 
     def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
-        return flat_step(state.grid, frm, to, parity, diagonal=EVERY_1, mode="drift")
+        return flat_step(
+            state.grid, frm, to, parity, diagonal=EVERY_1, version=state.rules_version, mode="drift"
+        )
 
     def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         return (step.to[0], step.to[1]) not in weightless(state)

@@ -32,7 +32,7 @@ class Actions(Engagement):
             f"{f.id} has taken {taken} of its {plural(per, 'non-move action')} this turn",
         )
         foes = self.engaged_with(b.state, f.id)
-        cited = (rule,)
+        cited: tuple[str, ...] = (rule,)
         if foes:
             require(
                 action in ENGAGED_ACTIONS,

@@ -9,8 +9,6 @@ keep the ruleset readable; `InitiativeYards` inherits it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from msgspec.structs import replace
 from tabletrail.core.rulesets.initiative_yards.falls import Falls
 from tabletrail.core.rulesets.initiative_yards.walking import Walking, _Walk
@@ -38,9 +36,6 @@ from tabletrail.ruleset_api import (
     sign,
     to_cu,
 )
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
 
 class Jumps(Walking, Falls):
@@ -120,7 +115,9 @@ class Jumps(Walking, Falls):
                 rule,
                 f"{show(c)} on the way is not part of the gap: land there first",
             )
-            step = flat_step(grid, here, c, parity, diagonal=b.state.settings["diagonal"])
+            step = flat_step(
+                grid, here, c, parity, diagonal=b.state.settings["diagonal"], version=b.state.rules_version
+            )
             spans.append(step)
             parity, here = step.parity, step.to
         # leap: "half the fighter's maximum movement"; drag: a move while dragging is at "half their
@@ -179,7 +176,7 @@ class _Jump(_Walk):
 
     def __init__(
         self,
-        rs: InitiativeYards,
+        rs: Jumps,
         dice: Dice,
         kind: str,
         over: list[XY],
@@ -202,7 +199,15 @@ class _Jump(_Walk):
             self.frm = self.takeoff  # engage: the landing is compared with where the jump began
             return step
         self.frm = frm
-        step = flat_step(state.grid, frm, to, parity, diagonal=state.settings["diagonal"], mode=self.kind)
+        step = flat_step(
+            state.grid,
+            frm,
+            to,
+            parity,
+            diagonal=state.settings["diagonal"],
+            version=state.rules_version,
+            mode=self.kind,
+        )
         cost = step.cost
         if self.kind == "vault" and to == self.over[0] and state.settings["vault_cost"] == "climb":
             cost += max(0, state.grid.top[to[1]][to[0]] - self.takeoff[2])  # vault: paying to climb it
@@ -246,13 +251,21 @@ class _Jump(_Walk):
 class _PullUp(_Walk):
     """Jump and pull up onto a ledge: costs its height, then a check or a fall (ledge)."""
 
-    def __init__(self, rs: InitiativeYards, dice: Dice, *, tether: tuple[Fighter, ...], base: Pos) -> None:
+    def __init__(self, rs: Jumps, dice: Dice, *, tether: tuple[Fighter, ...], base: Pos) -> None:
         super().__init__(rs, dice, tether=tether, mode="pull-up")
         self.base = base
 
     def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:
         self.frm = frm
-        step = flat_step(state.grid, frm, to, parity, diagonal=state.settings["diagonal"], mode="pull-up")
+        step = flat_step(
+            state.grid,
+            frm,
+            to,
+            parity,
+            diagonal=state.settings["diagonal"],
+            version=state.rules_version,
+            mode="pull-up",
+        )
         # ledge: "they spend movement moving vertically equal to the height of the ledge": the height
         # only, so a pull-up from a corner is no diagonal paid for: the alternating count stays.
         paid = parity if state.settings["diagonal"] == ALTERNATING else step.parity

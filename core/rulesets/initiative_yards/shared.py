@@ -8,8 +8,8 @@ themselves live in the sibling modules.
 
 from __future__ import annotations
 
+from tabletrail.ruleset_api import CRAWL_FACTOR as CRAWL_FACTOR
 from tabletrail.ruleset_api import (
-    CRAWL_FACTOR,  # noqa: F401  (re-exported) crawl: a yard crawled costs 2
     CU,
     XY,
     Batch,
@@ -48,7 +48,8 @@ class Shared(Ruleset):
     # --- this turn's move action -----------------------------------------------------
 
     def initiative(self, f: Fighter) -> int:
-        return self.stat(f, "initiative")
+        initiative: int = self.stat(f, "initiative")  # a length: whole centi-units
+        return initiative
 
     def max_move(self, state: EncounterState, f: Fighter) -> int:
         """This turn's move action at most: Initiative, halved while dragging (drag)."""

@@ -50,11 +50,25 @@ from tabletrail.ruleset_api import (
 from tabletrail.ruleset_api import events as ev
 
 if TYPE_CHECKING:
-    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
+    from tabletrail.ruleset_api import XY
 
 
 class Walking(Engagement):
     """The move action: walking, crawling, climbing stairs and ladders, and the ground underfoot."""
+
+    if TYPE_CHECKING:  # a fall off a ledge: falls.py, which InitiativeYards also inherits
+
+        def fall_down(
+            self,
+            b: Batch,
+            fighter_id: str,
+            cell: XY,
+            from_z: int,
+            cause: str,
+            note: str,
+            frm: Pos | None = None,
+            said: str = "",
+        ) -> str: ...
 
     # --- the reachable area --------------------------------------------------------
 
@@ -209,7 +223,7 @@ class _Walk:
     """
 
     def __init__(
-        self, rs: InitiativeYards, dice: Dice | None, *, tether: tuple[Fighter, ...] = (), mode: str = ""
+        self, rs: Walking, dice: Dice | None, *, tether: tuple[Fighter, ...] = (), mode: str = ""
     ) -> None:
         self.rs = rs
         self.unit = rs.unit
@@ -239,7 +253,15 @@ class _Walk:
         prone = f.state("posture", "standing") == "prone"
         factor = self.crawl_factor(state, f)  # crawl: every yard crawled costs 2
         modes = ["crawl"] if prone else ([self.mode] if self.mode else [])
-        step = flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=factor)
+        step = flat_step(
+            grid,
+            frm,
+            to,
+            parity,
+            diagonal=state.settings["diagonal"],
+            version=state.rules_version,
+            terrain_factor=factor,
+        )
         dz = rise(frm, step.to)
         if dz:
             if any(grid.has(*c, t) for c in ((frm[0], frm[1]), to) for t in CLIMBABLE):
@@ -264,8 +286,8 @@ class _Walk:
         The factor multiplies the exact length, which is then rounded once: under diagonal =
         euclidean a crawled diagonal is 2·√2 = 2.83 yd, not 2 x 1.41 = 2.82 (issue 36, 9a). Rounding
         the diagonal first would round twice, against the default ruling ("exact to 0.01 yd ...
-        rounded once"), so it is no setting; logs decided that way before rules 0.3 are named by
-        their correction (core/corrections.py)."""
+        rounded once"), so it is no setting; an encounter begun before rules 0.3 keeps 2 x 1.41 = 2.82
+        for its whole life (geometry.step_length reads the version its log began under)."""
         if DRAGGING in f.marks and state.settings["prone_drag"] == "half":
             return 1
         return crawl_factor(f)  # the crawl every ruleset shares (core/crawling.py)

@@ -7,7 +7,7 @@ the ruleset readable; `RoundMeters` inherits it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
 from tabletrail.core.rulesets.round_meters.shared import ACTION
@@ -18,6 +18,22 @@ from tabletrail.ruleset_api import events as ev
 
 class Actions(Holding):
     """Taking an action: its AP, its record, and the held actions waiting for it."""
+
+    if TYPE_CHECKING:  # a test with the sprint penalty in force: sprint.py, a subclass RoundMeters inherits
+
+        def test(
+            self,
+            b: Batch,
+            dice: Dice,
+            fighter_id: str,
+            name: str,
+            rule: str,
+            target: int,
+            *,
+            bonus: int = 0,
+            bonus_why: str = "",
+            penalised: bool = True,
+        ) -> ev.CheckRolled: ...
 
     def act(
         self,

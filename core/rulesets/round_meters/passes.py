@@ -257,7 +257,7 @@ class Passes(Shared):
 
     def acted(self, state: EncounterState, f: Fighter) -> bool:
         """Did the fighter take an action (spend AP) in its own turn of this pass?"""
-        last = f.marks.get(ACTION)
+        last = f.marks.get(ACTION) or {}
         t = state.turn
         return (
             bool(last)

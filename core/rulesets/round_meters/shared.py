@@ -59,7 +59,8 @@ class Shared(Ruleset):
 
     def meters_left(self, f: Fighter) -> int:
         """round-budget: Movement this round (sprints included) less what was moved, in centi-units."""
-        return self.stat(f, "movement") - f.used("movement")
+        movement: int = self.stat(f, "movement")  # a length: whole centi-units
+        return movement - f.used("movement")
 
     def sprinted(self, f: Fighter) -> int:
         """sprint: the meters of Movement this round's Sprints gained, in centi-units."""

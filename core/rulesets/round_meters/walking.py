@@ -9,7 +9,6 @@ action watches. `Walking` lives here only to keep the ruleset readable;
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
@@ -42,9 +41,6 @@ from tabletrail.ruleset_api import (
     walk,
 )
 from tabletrail.ruleset_api import events as ev
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.round_meters import RoundMeters
 
 
 class Walking(Holding):
@@ -104,8 +100,8 @@ class Walking(Holding):
         after = b.state.root2(fighter_id, "movement")  # the √2 part spent once every move is made
         moves = [
             i
-            for i in range(start, len(b.events))
-            if isinstance(b.events[i], ev.Moved) and b.events[i].fighter == fighter_id
+            for i, e in enumerate(b.events[start:], start)
+            if isinstance(e, ev.Moved) and e.fighter == fighter_id
         ]
         for i in reversed(moves):
             e = b.events[i]
@@ -148,7 +144,7 @@ class Walking(Holding):
 class _Walking:
     """How a step is priced under round-meters: the diagonal rule, doubled on difficult terrain."""
 
-    def __init__(self, rs: RoundMeters, state: EncounterState, dice: Dice | None = None) -> None:
+    def __init__(self, rs: Walking, state: EncounterState, dice: Dice | None = None) -> None:
         self.rs = rs
         self.unit = rs.unit
         self.grid = state.grid
@@ -164,7 +160,15 @@ class _Walking:
         self.rs.not_through_enemies(state, f, to)
         # difficult: "Each meter moved through Difficult Terrain costs 2 meters of Movement."
         factor = DIFFICULT_FACTOR if self.rs.difficult(state, to) else 1
-        return flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=factor)
+        return flat_step(
+            grid,
+            frm,
+            to,
+            parity,
+            diagonal=state.settings["diagonal"],
+            version=state.rules_version,
+            terrain_factor=factor,
+        )
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable:
         """What a price reads besides the map (core/step_table.py): the diagonal rule, and who may

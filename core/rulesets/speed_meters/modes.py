@@ -328,6 +328,7 @@ class Modes(Falls):
                     (x, y),
                     parity,
                     diagonal=state.settings["diagonal"],
+                    version=state.rules_version,
                     terrain_factor=2 if rough else 1,
                 )
                 rs.no_enemy(state, f, step.to)

@@ -283,7 +283,9 @@ def step3(state: EncounterState, frm: Pos, to: Pos, parity: int, mode: str, fact
     dx, dy = to[0] - frm[0], to[1] - frm[1]
     root2 = 0
     if to[2] == frm[2]:  # level: the flat step, exact (a euclidean diagonal keeps its √2 part)
-        whole, root2, parity = step_length(state.settings["diagonal"], dx, dy, parity)
+        whole, root2, parity = step_length(
+            state.settings["diagonal"], dx, dy, parity, version=state.rules_version
+        )
         cost = whole * factor
     else:
         cost, parity = cost3(state.settings["diagonal"], dx, dy, to[2] - frm[2], parity)

@@ -38,7 +38,7 @@ from tabletrail.ruleset_api import (
 )
 
 if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters import SpeedMeters
+    from tabletrail.core.rulesets.speed_meters.falls import Falls
 
 
 class _Walking(QuietSteps):
@@ -51,8 +51,14 @@ class _Walking(QuietSteps):
     only where a path would take more than 2 m of jumps).
     """
 
+    # A step's price reads only its two cells' legend entries (Speed, posture and the diagonal rule are in
+    # the table key; occupants are priced apart), and whether a move may end on an empty cell reads only
+    # that cell: the reachable area may price and judge a window in bulk (core/step_table.py).
+    prices_read_two_cells = True
+    ends_read_one_cell = True
+
     def __init__(
-        self, rs: SpeedMeters, speed: int, *, jumps: bool = False, maneuvers: int = MANEUVER_LIMIT
+        self, rs: Falls, speed: int, *, jumps: bool = False, maneuvers: int = MANEUVER_LIMIT
     ) -> None:
         self.rs = rs
         self.speed = speed
@@ -89,7 +95,15 @@ class _Walking(QuietSteps):
                     f"{show(to)} is {fmt(takeoff - ground)} m lower than {show(frm)}: "
                     "stepping off would be a fall",
                 )
-            step = flat_step(grid, frm, to, parity, diagonal=state.settings["diagonal"], mode="jump")
+            step = flat_step(
+                grid,
+                frm,
+                to,
+                parity,
+                diagonal=state.settings["diagonal"],
+                version=state.rules_version,
+                mode="jump",
+            )
             step = replace(step, to=(to[0], to[1], takeoff))
             self.across += 1
             if self.across > JUMP_ACROSS:
@@ -120,7 +134,13 @@ class _Walking(QuietSteps):
             # rough: 2 m a space, unless the mover's Speed is 1 (the rule's own exception, cited too).
             rough = grid.has(*to, "rough") and self.speed != CU
             step = flat_step(
-                grid, frm, to, parity, diagonal=state.settings["diagonal"], terrain_factor=2 if rough else 1
+                grid,
+                frm,
+                to,
+                parity,
+                diagonal=state.settings["diagonal"],
+                version=state.rules_version,
+                terrain_factor=2 if rough else 1,
             )
             if grid.has(*to, "rough"):
                 cites.append(rs.rule("rough"))
@@ -182,7 +202,7 @@ class _Through(QuietSteps):
     knows the height planned for each and asks the mode's judge to price it.
     """
 
-    def __init__(self, rs: SpeedMeters, plan: list[Pos], judge: JudgeFn, what: str) -> None:
+    def __init__(self, rs: Falls, plan: list[Pos], judge: JudgeFn, what: str) -> None:
         self.rs = rs
         self.unit = rs.unit
         self.plan = plan
