@@ -30,7 +30,8 @@ from tabletrail.events.limits import (
 )
 from tabletrail.events.picture import PictureSpec, picture_spec
 from tabletrail.events.plugins import known_tags, terrain_tags
-from tabletrail.events.terrain import KNOWN_TAGS, TERRAIN_TAGS  # noqa: F401  (the shared ones, named here before)
+from tabletrail.events.terrain import KNOWN_TAGS as KNOWN_TAGS  # the shared ones, named here before
+from tabletrail.events.terrain import TERRAIN_TAGS as TERRAIN_TAGS
 
 Number = int | float
 SettingValue = str | int | float | bool

@@ -166,8 +166,8 @@ _WHERE = {
     "doors_beside": "tabletrail.core.doors",
     "part_of_move": "tabletrail.core.doors",
 }
-# names that are a module of the vocabulary: `from tabletrail.ruleset_api import events as ev`
-_MODULES = {"events": "tabletrail.events.types"}
+# `events`, the event vocabulary as a namespace, is this package's submodule (ruleset_api/events.py)
+_MODULES = {"events": "tabletrail.ruleset_api.events"}
 
 __all__ = sorted([*_WHERE, *_MODULES])
 
@@ -190,105 +190,117 @@ def __dir__() -> list[str]:
     return __all__
 
 
-if TYPE_CHECKING:  # the same names, for type checkers and editors
-    from tabletrail.core.batch import Batch
-    from tabletrail.core.cell_rulings import FORBID, TEST, forbidden
-    from tabletrail.core.crawling import CRAWL_FACTOR, crawl_factor, is_prone
-    from tabletrail.core.dice import Dice, check
-    from tabletrail.core.doors import doors_beside, part_of_move
-    from tabletrail.core.falling import fall, landing_height
-    from tabletrail.core.geometry import (
-        ALTERNATING,
-        DIAGONAL_RULES,
-        EUCLIDEAN,
-        EVERY_1,
-        MANHATTAN,
-        NEIGHBOURS,
-        XY,
-        Grid,
-        Pos,
-        distance,
-        hypot_cu,
-        line,
-        parse_cell,
-        show,
-        step_cost,
-        step_length,
-    )
-    from tabletrail.core.machines import TURN, Graph, register
-    from tabletrail.core.mechanics import away, difficult, forced_move
-    from tabletrail.core.movement import (
-        DIAGONALS,
-        QuietSteps,
-        StepPolicy,
-        end_alone,
-        exact_length,
-        flat_step,
-        length_of,
-        path_cells,
-        rise,
-        walk,
-        waypoint,
-    )
-    from tabletrail.core.presentation import Answer, Awaited, Heading
-    from tabletrail.core.refusal import Refusal, require
-    from tabletrail.core.ruleset import (
-        ENGINE_COMMAND,
-        ENGINE_FIGHTER,
-        ENGINE_TURN,
-        Modifier,
-        Part,
-        Rule,
-        Ruleset,
-        Setting,
-        Stat,
-        handles,
-    )
-    from tabletrail.core.sight import blockers
-    from tabletrail.core.state import EncounterState, Fighter
-    from tabletrail.core.units import CU, fmt, fmt_exact, half_down, plural, root2_cu, rounded, sign, to_cu
-    from tabletrail.core.walls import (
-        WALLS,
-        path_blocked,
-        reach_blocked,
-        refuse_step,
-        sight_walls,
-        step_blocked,
-    )
-    from tabletrail.events import types as events
-    from tabletrail.events.commands import (
-        Cell,
-        CloseDoor,
-        Command,
-        DropProne,
-        EndTurn,
-        Move,
-        OpenDoor,
-        StandUp,
-    )
-    from tabletrail.events.commands.rulings import GM_RULING
-    from tabletrail.events.errors import InputError
-    from tabletrail.events.plugins import RulesetPlugin
-    from tabletrail.events.scenario import SIZES, Scenario
-    from tabletrail.events.types import (
-        BoardMarked,
-        CheckRolled,
-        Damaged,
-        Event,
-        Linked,
-        Marked,
-        Moved,
-        OrderChanged,
-        PassStarted,
-        Placed,
-        Refreshed,
-        RoundStarted,
-        RulingMade,
-        Spent,
-        StateChanged,
-        Step,
-        TurnEnded,
-        TurnStarted,
-        Unlinked,
-        Unmarked,
-    )
+if TYPE_CHECKING:  # the same names, for type checkers and editors (`X as X`: exported)
+    from tabletrail.core.batch import Batch as Batch
+    from tabletrail.core.cell_rulings import FORBID as FORBID
+    from tabletrail.core.cell_rulings import TEST as TEST
+    from tabletrail.core.cell_rulings import forbidden as forbidden
+    from tabletrail.core.crawling import CRAWL_FACTOR as CRAWL_FACTOR
+    from tabletrail.core.crawling import crawl_factor as crawl_factor
+    from tabletrail.core.crawling import is_prone as is_prone
+    from tabletrail.core.dice import Dice as Dice
+    from tabletrail.core.dice import check as check
+    from tabletrail.core.doors import doors_beside as doors_beside
+    from tabletrail.core.doors import part_of_move as part_of_move
+    from tabletrail.core.falling import fall as fall
+    from tabletrail.core.falling import landing_height as landing_height
+    from tabletrail.core.geometry import ALTERNATING as ALTERNATING
+    from tabletrail.core.geometry import DIAGONAL_RULES as DIAGONAL_RULES
+    from tabletrail.core.geometry import EUCLIDEAN as EUCLIDEAN
+    from tabletrail.core.geometry import EVERY_1 as EVERY_1
+    from tabletrail.core.geometry import MANHATTAN as MANHATTAN
+    from tabletrail.core.geometry import NEIGHBOURS as NEIGHBOURS
+    from tabletrail.core.geometry import XY as XY
+    from tabletrail.core.geometry import Grid as Grid
+    from tabletrail.core.geometry import Pos as Pos
+    from tabletrail.core.geometry import distance as distance
+    from tabletrail.core.geometry import hypot_cu as hypot_cu
+    from tabletrail.core.geometry import line as line
+    from tabletrail.core.geometry import parse_cell as parse_cell
+    from tabletrail.core.geometry import show as show
+    from tabletrail.core.geometry import step_cost as step_cost
+    from tabletrail.core.geometry import step_length as step_length
+    from tabletrail.core.machines import TURN as TURN
+    from tabletrail.core.machines import Graph as Graph
+    from tabletrail.core.machines import register as register
+    from tabletrail.core.mechanics import away as away
+    from tabletrail.core.mechanics import difficult as difficult
+    from tabletrail.core.mechanics import forced_move as forced_move
+    from tabletrail.core.movement import DIAGONALS as DIAGONALS
+    from tabletrail.core.movement import QuietSteps as QuietSteps
+    from tabletrail.core.movement import StepPolicy as StepPolicy
+    from tabletrail.core.movement import end_alone as end_alone
+    from tabletrail.core.movement import exact_length as exact_length
+    from tabletrail.core.movement import flat_step as flat_step
+    from tabletrail.core.movement import length_of as length_of
+    from tabletrail.core.movement import path_cells as path_cells
+    from tabletrail.core.movement import rise as rise
+    from tabletrail.core.movement import walk as walk
+    from tabletrail.core.movement import waypoint as waypoint
+    from tabletrail.core.presentation import Answer as Answer
+    from tabletrail.core.presentation import Awaited as Awaited
+    from tabletrail.core.presentation import Heading as Heading
+    from tabletrail.core.refusal import Refusal as Refusal
+    from tabletrail.core.refusal import require as require
+    from tabletrail.core.ruleset import ENGINE_COMMAND as ENGINE_COMMAND
+    from tabletrail.core.ruleset import ENGINE_FIGHTER as ENGINE_FIGHTER
+    from tabletrail.core.ruleset import ENGINE_TURN as ENGINE_TURN
+    from tabletrail.core.ruleset import Modifier as Modifier
+    from tabletrail.core.ruleset import Part as Part
+    from tabletrail.core.ruleset import Rule as Rule
+    from tabletrail.core.ruleset import Ruleset as Ruleset
+    from tabletrail.core.ruleset import Setting as Setting
+    from tabletrail.core.ruleset import Stat as Stat
+    from tabletrail.core.ruleset import handles as handles
+    from tabletrail.core.sight import blockers as blockers
+    from tabletrail.core.state import EncounterState as EncounterState
+    from tabletrail.core.state import Fighter as Fighter
+    from tabletrail.core.units import CU as CU
+    from tabletrail.core.units import fmt as fmt
+    from tabletrail.core.units import fmt_exact as fmt_exact
+    from tabletrail.core.units import half_down as half_down
+    from tabletrail.core.units import plural as plural
+    from tabletrail.core.units import root2_cu as root2_cu
+    from tabletrail.core.units import rounded as rounded
+    from tabletrail.core.units import sign as sign
+    from tabletrail.core.units import to_cu as to_cu
+    from tabletrail.core.walls import WALLS as WALLS
+    from tabletrail.core.walls import path_blocked as path_blocked
+    from tabletrail.core.walls import reach_blocked as reach_blocked
+    from tabletrail.core.walls import refuse_step as refuse_step
+    from tabletrail.core.walls import sight_walls as sight_walls
+    from tabletrail.core.walls import step_blocked as step_blocked
+    from tabletrail.events.commands import Cell as Cell
+    from tabletrail.events.commands import CloseDoor as CloseDoor
+    from tabletrail.events.commands import Command as Command
+    from tabletrail.events.commands import DropProne as DropProne
+    from tabletrail.events.commands import EndTurn as EndTurn
+    from tabletrail.events.commands import Move as Move
+    from tabletrail.events.commands import OpenDoor as OpenDoor
+    from tabletrail.events.commands import StandUp as StandUp
+    from tabletrail.events.commands.rulings import GM_RULING as GM_RULING
+    from tabletrail.events.errors import InputError as InputError
+    from tabletrail.events.plugins import RulesetPlugin as RulesetPlugin
+    from tabletrail.events.scenario import SIZES as SIZES
+    from tabletrail.events.scenario import Scenario as Scenario
+    from tabletrail.events.types import BoardMarked as BoardMarked
+    from tabletrail.events.types import CheckRolled as CheckRolled
+    from tabletrail.events.types import Damaged as Damaged
+    from tabletrail.events.types import Event as Event
+    from tabletrail.events.types import Linked as Linked
+    from tabletrail.events.types import Marked as Marked
+    from tabletrail.events.types import Moved as Moved
+    from tabletrail.events.types import OrderChanged as OrderChanged
+    from tabletrail.events.types import PassStarted as PassStarted
+    from tabletrail.events.types import Placed as Placed
+    from tabletrail.events.types import Refreshed as Refreshed
+    from tabletrail.events.types import RoundStarted as RoundStarted
+    from tabletrail.events.types import RulingMade as RulingMade
+    from tabletrail.events.types import Spent as Spent
+    from tabletrail.events.types import StateChanged as StateChanged
+    from tabletrail.events.types import Step as Step
+    from tabletrail.events.types import TurnEnded as TurnEnded
+    from tabletrail.events.types import TurnStarted as TurnStarted
+    from tabletrail.events.types import Unlinked as Unlinked
+    from tabletrail.events.types import Unmarked as Unmarked
+    from tabletrail.ruleset_api import events as events

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from typing import Any
 
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
@@ -29,18 +30,19 @@ def do(enc: Encounter, text: str) -> list[Event]:
 
 def refuse(enc: Encounter, text: str, rule: str) -> Rejection:
     """Run a command that must be refused by `rule`; checks nothing was appended."""
-    before = list(enc.store.lines) if isinstance(enc.store, MemoryStore) else None
+    store = enc.store
+    before = list(store.lines) if isinstance(store, MemoryStore) else None
     count = len(enc.records)
     result = enc.execute(parse(text), text)
     assert isinstance(result, Rejection), f"{text!r} was accepted: {result}"
     assert result.rule == rule, f"{text!r} refused by {result.rule}, expected {rule}: {result.reason}"
     assert len(enc.records) == count
-    if before is not None:
-        assert enc.store.lines == before
+    if isinstance(store, MemoryStore):
+        assert store.lines == before
     return result
 
 
-def of_type(events: list[Event] | list[Record], kind: type) -> list:
+def of_type(events: list[Event] | list[Record], kind: type) -> list[Any]:
     """The events of one type, from a batch's events or records."""
     out = []
     for e in events:

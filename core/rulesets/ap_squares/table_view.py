@@ -33,17 +33,17 @@ class TableView(Part):
         area = state.marks.get(AREA)
         if isinstance(area, dict):
             for fid in area.get("caught", ()):
-                f = state.fighter(str(fid))
-                if f is None or f.id in area.get("unaware", ()):
+                caught = state.fighter(str(fid))
+                if caught is None or caught.id in area.get("unaware", ()):
                     continue
+                who = caught.id
                 answers = (
-                    Answer("Leap clear", f"reflexive-leap {f.id} {{cell}}", actor=f.id, needs="cell"),
-                    Answer("Halve the damage", f"reflexive-leap {f.id}", actor=f.id),
+                    Answer("Leap clear", f"reflexive-leap {who} {{cell}}", actor=who, needs="cell"),
+                    Answer("Halve the damage", f"reflexive-leap {who}", actor=who),
                 )
-                prompt = (
-                    f"An area effect of {area.get('damage', 0)} damage is about to land on {f.name or f.id}"
-                )
-                out.append(Awaited("area", f.id, prompt, answers, blocking=True))
+                damage = area.get("damage", 0)
+                prompt = f"An area effect of {damage} damage is about to land on {caught.name or who}"
+                out.append(Awaited("area", who, prompt, answers, blocking=True))
             land = (Answer("Land it", "area-hit"),)
             out.append(
                 Awaited("area", "", "The area effect lands once those caught have answered", land, True)
