@@ -305,13 +305,17 @@ def find(ruleset_id: str) -> Installed:
 def needed(ruleset_id: str, package: str, rules_version: str, where: str) -> Installed:
     """The plug-in a log was decided by, as its first line names it (package "": tabletrail's own).
 
-    When it is missing, the one line says which package and rules version to install.
+    When another package's ruleset is missing, the one line says which package and rules version
+    to install (MissingRuleset: the log may be sound, it can't be read here). A log that names
+    tabletrail's own package, or none, and a ruleset tabletrail doesn't have is a wrong log: a
+    plain InputError, which `verify` reports as the fault it is.
     """
     try:
         return find(ruleset_id)
     except InputError as exc:
+        if package in ("", HOME) and str(exc).startswith("unknown ruleset"):
+            raise InputError(f"{where}: {exc}") from None
         broken = "" if str(exc).startswith("unknown ruleset") else f" ({exc})"
-        package = package or HOME
         version = f" (rules {rules_version})" if rules_version else ""
         raise MissingRuleset(
             f"{where}: this log was decided by the ruleset {ruleset_id!r} of the package {package}{version}, "
