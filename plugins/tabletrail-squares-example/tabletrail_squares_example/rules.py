@@ -114,7 +114,10 @@ class Squares(QuietSteps):
             f"{show(to)} is {state.grid.kind(*to).terrain}: no move enters it",
         )
         factor = DIFFICULT_FACTOR if difficult(state, to) else 1
-        return flat_step(state.grid, frm, to, parity, diagonal=EVERY_1, terrain_factor=factor)
+        # version: the engine's arithmetic the encounter began under (how a diagonal is counted)
+        return flat_step(
+            state.grid, frm, to, parity, diagonal=EVERY_1, version=state.rules_version, terrain_factor=factor
+        )
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
         end_alone(state, f, self.part.rule("speed"))
