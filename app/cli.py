@@ -241,8 +241,12 @@ def document_title(rs: Ruleset) -> str:
 def cmd_rules(args: argparse.Namespace) -> int:
     from tabletrail import render
     from tabletrail.core.ruleset import ENGINE_RULE_WORDS
+    from tabletrail.events import plugins
 
     chosen = _rulesets_named(args.ruleset)
+    if not args.ruleset:
+        for problem in plugins.problems():  # a broken plug-in: one line each, the others listed
+            print(f"warning: {problem}", file=sys.stderr)
     data: list[dict[str, Any]] = [
         {
             "id": rs.id,
@@ -270,7 +274,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(render.json_doc("rulesets", data))
         return 0
     for rs in data:
-        print(f"{rs['id']}: {rs['title']} (rule {rs['document_title']}; cells of 1 {rs['unit']})")
+        provider = plugins.find(rs["id"])
+        source = (  # a plug-in's package, and its rules version; tabletrail's own need no words
+            ""
+            if provider.package == plugins.HOME
+            else f"; package {provider.package} {provider.version}, rules {provider.plugin.rules_version}"
+        )
+        print(f"{rs['id']}: {rs['title']} (rule {rs['document_title']}; cells of 1 {rs['unit']}{source})")
         for r in rs["rules"]:
             default = f"\n      default ruling: {r['default']}" if r["default"] else ""
             print(f"  {r['id']}: {r['enforce']}{default}")

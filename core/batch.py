@@ -14,6 +14,9 @@ from tabletrail.events.types import Event
 
 
 class Batch:
+    """A command's events in the making: `emit` appends them and applies each to `state` at once,
+    so a handler reads the board as its own events so far have left it (`start` is the board before)."""
+
     def __init__(self, state: EncounterState) -> None:
         self.start = state
         self.state = state

@@ -21,6 +21,12 @@ if TYPE_CHECKING:
 
 
 class Graph:
+    """A state machine (a `transitions` graph): named states and the triggers between them.
+
+    `Ruleset.change(b, f, machine, trigger, rule)` asks it and records the StateChanged; a
+    ruleset adds its own with `register(Graph(...))`.
+    """
+
     def __init__(
         self,
         name: str,

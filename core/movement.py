@@ -30,6 +30,9 @@ DIAGONALS = "diagonals"
 
 
 class StepPolicy(Protocol):
+    """How a ruleset prices a walk step by step (`walk`, and the reachable area): what a step
+    costs, what happens on a cell, where a move may end; `unit` names what the cost counts."""
+
     unit: str
 
     def price(self, state: EncounterState, f: Fighter, frm: Pos, to: XY, parity: int) -> Step:

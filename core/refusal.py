@@ -11,6 +11,9 @@ import msgspec
 
 
 class Refusal(Exception):
+    """A rule says no: raised anywhere in a handler, the whole command is dropped (nothing appended)
+    and the table reads `rule` (a catalogue id) and `reason` (words, with the numbers)."""
+
     def __init__(self, rule: str, reason: str) -> None:
         super().__init__(f"{rule}: {reason}")
         self.rule = rule
@@ -26,5 +29,6 @@ class Rejection(msgspec.Struct, frozen=True):
 
 
 def require(condition: bool, rule: str, reason: str) -> None:
+    """Refuse under `rule`, saying `reason`, unless `condition` holds."""
     if not condition:
         raise Refusal(rule, reason)

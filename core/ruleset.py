@@ -6,12 +6,17 @@ handles its commands with methods marked `@handles(CommandType)`. The base
 class brings what every ruleset shares: fighter and turn checks, turn order
 through the TURN machine, posture through the POSTURE machine, settings
 validation, and the catalogue listing.
+
+A ruleset may be composed of parts rather than inherited: each `Part` is one
+family of its rules (walking, jumps, engagement…) as an object with its own
+`@handles` methods and hooks, listed in `Ruleset.parts`; the ruleset calls
+every part's hook in turn. The public names are in `tabletrail.ruleset_api`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import msgspec
 from tabletrail.core import doors
@@ -19,6 +24,7 @@ from tabletrail.core.batch import Batch
 from tabletrail.core.dice import Dice, parse_formula
 from tabletrail.core.machines import GRAPHS
 from tabletrail.core.movement import StepPolicy
+from tabletrail.core.presentation import Awaited, Heading
 from tabletrail.core.refusal import Refusal, require
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, to_cu
@@ -71,12 +77,16 @@ ENGINE_RULE_WORDS = {
 # The catalogue's records are frozen Structs, not dataclasses: a dataclass writes and
 # compiles its methods when the module loads, ~5 ms of every CLI command (bench_cli.py).
 class Rule(msgspec.Struct, frozen=True):
+    """One catalogue entry: the rule id's last part, what the engine enforces, the default ruling."""
+
     name: str  # short id inside the ruleset, e.g. "rough"
     enforce: str  # what the engine enforces, in the catalogue's words
     default: str = ""  # the default ruling where the text is silent
 
 
 class Setting(msgspec.Struct, frozen=True):
+    """A choice a scenario (or the GM's ruling) makes: its default, what it means, its choices, its rule."""
+
     name: str
     default: Any
     doc: str
@@ -110,6 +120,8 @@ class Setting(msgspec.Struct, frozen=True):
 
 
 class Stat(msgspec.Struct, frozen=True):
+    """A number every fighter of the ruleset carries (`speed = 6`); `length` ones are read in centi-units."""
+
     name: str
     doc: str
     length: bool = False  # a distance or height, in the ruleset's unit
@@ -118,6 +130,7 @@ class Stat(msgspec.Struct, frozen=True):
 
 
 Handler = Callable[[Any, Batch, Any, Dice], None]
+P = TypeVar("P", bound="Part")
 
 # Commands every ruleset accepts whose handlers live outside the rulesets (GM rulings).
 ENGINE_HANDLERS: dict[type[Command], Handler] = {}
@@ -162,7 +175,98 @@ COMMON_SETTINGS = (
 )
 
 
+class Part:
+    """One family of a ruleset's rules (walking, jumps, a forced move…) as an object.
+
+    A ruleset lists its parts' classes in `Ruleset.parts`; each is built once with the ruleset
+    it serves (`self.rs`: its settings, stats, rule ids and helpers). A part handles its own
+    commands with methods marked `@handles(Command)`, called `(self, b, cmd, dice)`, and takes
+    part in the hooks below: the ruleset calls each hook of every part in the order listed. A
+    part knows no other part: what two share belongs to the ruleset (or the engine, once).
+    """
+
+    # Its verbs that only answer a reaction it awaits: the table view offers them there, never as a
+    # fighter's button.
+    answers: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+
+    def rule(self, name: str) -> str:
+        """The full catalogue id of one of the ruleset's rules ("squares-example/walk")."""
+        return self.rs.rule(name)
+
+    # --- the hooks; each does nothing until a part overrides it -----------------
+
+    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """As a fighter's turn starts: refresh its budgets, start what happens then."""
+
+    def end_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """As a fighter's turn ends, before the next one starts."""
+
+    def start_round(self, b: Batch, round_no: int, dice: Dice) -> None:
+        """As a new round starts."""
+
+    def settle(self, b: Batch, dice: Dice) -> None:
+        """After every command's own events, in the same batch: react to them."""
+
+    def modifiers(self, state: EncounterState, fighter_id: str, against: str | None) -> list[Modifier]:
+        """Modifiers this family puts in force for or against a fighter, each with its rule id."""
+        return []
+
+    def walker(self, state: EncounterState, f: Fighter) -> StepPolicy | None:
+        """How this family prices the fighter's next ordinary move (None: another part's, or none)."""
+        return None
+
+    def move_budget(self, state: EncounterState, f: Fighter) -> int | None:
+        """What the fighter's next ordinary move may still cost, in centi-units (None: not this part's)."""
+        return None
+
+    def awaited(self, state: EncounterState) -> list[Awaited]:
+        """Reactions the table waits for that this family's marks stand for (the table view shows them)."""
+        return []
+
+    def heading(self, state: EncounterState, f: Fighter) -> Heading | None:
+        """Where this family's marks say the fighter is carried without walking (a drift, a glide)."""
+        return None
+
+    def turn_words(self, f: Fighter) -> str:
+        """The fighter's turn in words where this family's marks say more than the turn machine."""
+        return ""
+
+    def card_words(self, state: EncounterState, f: Fighter) -> list[str]:
+        """Lines this family adds to the fighter's card at the table ("braced against a push")."""
+        return []
+
+
+def _part_handler(part: type[Part], fn: Handler) -> Handler:
+    """A part's handler called as the ruleset's: with the part the ruleset built, not the ruleset."""
+
+    def run(rs: Any, b: Batch, cmd: Any, dice: Dice) -> None:
+        fn(rs.part(part), b, cmd, dice)
+
+    run.__name__ = run.__qualname__ = f"{part.__name__}.{fn.__name__}"
+    return run
+
+
+# The turn machine's states in words (core/machines.py TURN); a ruleset's marks may say more.
+TURN_WORDS = {
+    "delayed": "delayed to the end of the pass",
+    "holding": "holding an action",
+    "done": "done this pass",
+}
+
+
 class Ruleset:
+    """The base of every ruleset: its catalogue, its handlers, its hooks (see this module's docstring).
+
+    A subclass sets `id`, `title`, `document`, `unit` (one cell: "m", "yd", "sq"), `rules`,
+    `settings`, `stats`, and `parts` (its families of rules, each a `Part`); handlers and hooks may
+    also be written on the subclass itself (a hook overridden there calls `super()` to keep its
+    parts' turn). The engine handles end-turn, doors and (with `posture_rules`) dropping prone
+    and standing up for every ruleset.
+    """
+
     id: ClassVar[str]
     title: ClassVar[str]
     document: ClassVar[str]
@@ -173,6 +277,8 @@ class Ruleset:
     _handlers: ClassVar[dict[type[Command], Handler]]
     withheld: ClassVar[frozenset[type[Command]]]  # engine verbs this ruleset's document has no rule for
     takes_bumps: ClassVar[bool] = False  # a Skill Feat reaction to falls (bumps=N) exists in this ruleset
+    # The families of rules it is composed of, each called in this order in every hook.
+    parts: ClassVar[tuple[type[Part], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -182,11 +288,25 @@ class Ruleset:
                 target = getattr(value, "_handles", None)
                 if target is not None:
                     handlers[target] = value
+        for part in cls.parts:
+            for klass in reversed(part.__mro__):
+                for value in vars(klass).values():
+                    target = getattr(value, "_handles", None)
+                    if target is not None:
+                        assert target not in handlers, f"{cls.__name__}: two handlers of {target.__name__}"
+                        handlers[target] = _part_handler(part, value)
         # A ruleset whose document has no rule for dropping prone or standing up offers no verb for
         # it: `commands` doesn't list it, and `do` refuses it as a command the ruleset doesn't know.
         drop, stand = getattr(cls, "posture_rules", ("", ""))
         cls.withheld = frozenset(verb for verb, rule in ((DropProne, drop), (StandUp, stand)) if not rule)
         cls._handlers = {verb: handler for verb, handler in handlers.items() if verb not in cls.withheld}
+
+    def __init__(self) -> None:
+        self._parts: dict[type[Part], Part] = {part: part(self) for part in self.parts}
+
+    def part(self, kind: type[P]) -> P:
+        """The part of this kind the ruleset was built with."""
+        return self._parts[kind]  # type: ignore[return-value]
 
     # --- catalogue -----------------------------------------------------------
 
@@ -416,30 +536,61 @@ class Ruleset:
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         """Budgets that refresh when a fighter's turn starts (and what happens to it then)."""
+        for part in self._parts.values():
+            part.start_turn(b, fighter_id, dice)
 
     def settle(self, b: Batch, dice: Dice) -> None:
         """After a command's own events: react to them in the same batch (held actions…)."""
+        for part in self._parts.values():
+            part.settle(b, dice)
 
     def end_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         """What happens as a fighter's turn ends, before the next one starts."""
+        for part in self._parts.values():
+            part.end_turn(b, fighter_id, dice)
 
     def start_round(self, b: Batch, round_no: int, dice: Dice) -> None:
         """Budgets that refresh when a new round starts."""
+        for part in self._parts.values():
+            part.start_round(b, round_no, dice)
 
     def modifiers(self, state: EncounterState, fighter_id: str, against: str | None = None) -> list[Modifier]:
         """Modifiers in force for or against a fighter, each with its rule id."""
-        return []
+        return [m for part in self._parts.values() for m in part.modifiers(state, fighter_id, against)]
 
     def walker(self, state: EncounterState, f: Fighter) -> StepPolicy | None:
         """How this fighter's next ordinary move is priced step by step, or None if it can't move.
 
         The same policy prices real moves (decide) and the reachable area (the table view).
         """
-        return None
+        return next((w for p in self._parts.values() if (w := p.walker(state, f)) is not None), None)
 
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         """What the fighter's next ordinary move may still cost, in centi-units."""
-        return 0
+        return next((n for p in self._parts.values() if (n := p.move_budget(state, f)) is not None), 0)
+
+    # --- what the table view shows (core/presentation.py) ---------------------
+
+    def awaited(self, state: EncounterState) -> list[Awaited]:
+        """Reactions the table waits for (an invasion to answer, a Strike's outcome, a held action)."""
+        return [a for part in self._parts.values() for a in part.awaited(state)]
+
+    def heading(self, state: EncounterState, f: Fighter) -> Heading | None:
+        """Where the fighter is carried without walking (a drift, a glide), for the board's arrow."""
+        return next((h for p in self._parts.values() if (h := p.heading(state, f)) is not None), None)
+
+    def card_words(self, state: EncounterState, f: Fighter) -> list[str]:
+        """Lines the ruleset adds to a fighter's card at the table, after its states (every part's)."""
+        return [line for part in self._parts.values() for line in part.card_words(state, f)]
+
+    def answer_verbs(self) -> frozenset[str]:
+        """The verbs that only answer a reaction (`Part.answers` of every part)."""
+        return frozenset().union(*(part.answers for part in self._parts.values()))
+
+    def turn_words(self, f: Fighter) -> str:
+        """Where the fighter stands in the turn order, when it is more than waiting or acting."""
+        said = next((w for p in self._parts.values() if (w := p.turn_words(f))), "")
+        return said or TURN_WORDS.get(f.state("turn", ""), "")
 
     def spent_counted(self, state: EncounterState, f: Fighter) -> dict[str, int]:
         """What the fighter has spent, as its document counts it, for people: by default the budgets
@@ -529,6 +680,8 @@ class Ruleset:
 
 
 class Modifier(msgspec.Struct, frozen=True):
+    """A modifier in force for or against a fighter (prone: -2 to ranged attacks), with its rule id."""
+
     applies_to: str  # "defense", "ranged attack", "melee attack", "attack against"
     value: int | str  # a number, or "advantage" / "no dexterity"
     rule: str

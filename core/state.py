@@ -17,6 +17,8 @@ from tabletrail.events.scenario import Scenario
 
 
 class Fighter(msgspec.Struct, frozen=True, gc=False):
+    """One fighter as the log has left it: where, its machines' states, what it spent, its marks."""
+
     id: str
     name: str
     side: str
@@ -48,6 +50,8 @@ class Turn(msgspec.Struct, frozen=True, gc=False):
 
 
 class EncounterState(msgspec.Struct, frozen=True, gc=False):
+    """The whole board at one point of the log, immutable: the fold of every event before it."""
+
     scenario: Scenario
     grid: Grid
     settings: dict[str, Any]

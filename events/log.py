@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Protocol, get_args
 
 import msgspec
+from tabletrail.events import plugins
 from tabletrail.events.digest import blake2b
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.scenario import door_cells, door_name
@@ -89,8 +90,23 @@ class TornTail(InputError):
 
 
 _encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(Record)
 _plain = msgspec.json.Decoder()
+
+
+class _Typed:
+    """The record decoders, made on first use: a record's type holds every installed ruleset's
+    commands (events/types.py CommandIssued), so making them reads the rulesets' entry points."""
+
+    one: msgspec.json.Decoder[Record]
+    many: msgspec.json.Decoder[list[Record]]
+
+    def __getattr__(self, name: str) -> object:
+        self.one = msgspec.json.Decoder(Record)
+        self.many = msgspec.json.Decoder(list[Record])
+        return getattr(self, name)
+
+
+_typed = _Typed()
 
 
 KEY_VARIABLE = "TABLETRAIL_KEY"
@@ -255,7 +271,7 @@ def decode(line: bytes, where: str) -> Record:
             "`tabletrail repair` cuts them)"
         )
     try:
-        record = _decoder.decode(line)
+        record = _typed.one.decode(line)
     except msgspec.ValidationError as exc:
         problem: msgspec.ValidationError | None = exc
     except msgspec.DecodeError as exc:
@@ -289,7 +305,9 @@ def _named(record: Record, where: str) -> Record:
 
     Every reader of a door event (its words in `log`, `verify`'s report, the board)
     takes the name apart at its `|`: a line that names no door must stop at the
-    reading, as one line naming it, not deep in a reader.
+    reading, as one line naming it, not deep in a reader. A log's first line must
+    name a ruleset installed here, else the one line names the package to install
+    (before a later line's command of that ruleset fails to decode).
     """
     if type(record.event) is DoorChanged:
         door = record.event.door
@@ -302,6 +320,9 @@ def _named(record: Record, where: str) -> Record:
                 f"{where}: $.event.door: {door!r} is not written as the engine names a door "
                 f"({canonical!r}: its two cells x,y|x,y in reading order)"
             )
+    elif type(record.event) is EncounterStarted:
+        started = record.event
+        plugins.needed(started.scenario.ruleset, started.package, started.ruleset_rules, where)
     return record
 
 
@@ -314,7 +335,6 @@ _schema, _event = attrgetter("schema"), attrgetter("event")
 _CHECKED = frozenset({EncounterStarted, DoorChanged})  # event types `decode` checks beyond their types
 _PLAIN = frozenset(get_args(AnyEvent)) - _CHECKED
 _CHUNK = 2048  # lines decoded by one msgspec call: a chunk it refuses is decoded again line by line
-_many = msgspec.json.Decoder(list[Record])
 
 
 def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Record]:
@@ -332,7 +352,7 @@ def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Rec
         chunk = lines[lo : lo + _CHUNK]
         records: list[Record] | None
         try:
-            records = _many.decode(_as_array(chunk))
+            records = _typed.many.decode(_as_array(chunk))
         except (msgspec.DecodeError, RecursionError):
             records = None
         if records is None or len(records) != len(chunk):

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 import msgspec
 from msgspec import UNSET, UnsetType
+from tabletrail.events import plugins
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import (
     MAX_DOORS,
@@ -28,56 +29,13 @@ from tabletrail.events.limits import (
     check_number,
 )
 from tabletrail.events.picture import PictureSpec, picture_spec
+from tabletrail.events.plugins import known_tags, terrain_tags
+from tabletrail.events.terrain import KNOWN_TAGS as KNOWN_TAGS  # the shared ones, named here before
+from tabletrail.events.terrain import TERRAIN_TAGS as TERRAIN_TAGS
 
 Number = int | float
 SettingValue = str | int | float | bool
 
-# Tags a legend entry may carry; rulesets give them meaning. Kept closed so a
-# typo such as "slipery" is caught when the scenario is loaded.
-KNOWN_TAGS = frozenset(
-    {
-        "floor",
-        "wall",
-        "solid",
-        "rough",
-        "difficult",
-        "water",
-        "deep",
-        "slippery",
-        "unstable",
-        "soft",
-        "liquid",
-        "hazard",
-        "trap",
-        "ladder",
-        "stairs",
-        "gap",
-        "obstacle",
-        "ledge",
-        "stable",
-        "climbable",
-    }
-)
-# A terrain name is shorthand for its tags.
-TERRAIN_TAGS: dict[str, tuple[str, ...]] = {
-    "floor": ("floor",),
-    "wall": ("wall", "solid", "stable"),
-    "rough": ("rough", "difficult"),
-    "difficult": ("rough", "difficult"),
-    "water": ("water", "rough", "difficult", "liquid"),
-    "deep-water": ("water", "deep", "liquid"),
-    "slippery": ("slippery",),
-    "unstable": ("unstable",),
-    "soft": ("soft",),
-    "hazard": ("hazard",),
-    "trap": ("trap",),
-    "ladder": ("ladder", "climbable"),
-    "stairs": ("stairs",),
-    "gap": ("gap",),
-    "obstacle": ("obstacle", "solid"),
-    "ledge": ("ledge", "climbable"),
-    "stable": ("stable", "solid"),
-}
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 
@@ -93,7 +51,7 @@ class CellKind(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True
 
     @property
     def all_tags(self) -> frozenset[str]:
-        return frozenset(TERRAIN_TAGS.get(self.terrain, ()) + self.tags)
+        return frozenset(terrain_tags().get(self.terrain, ()) + self.tags)
 
 
 class FighterSpec(msgspec.Struct, frozen=True, gc=False):
@@ -197,6 +155,8 @@ def door_name(a: tuple[int, ...], b: tuple[int, ...]) -> str:
 
 
 class Scenario(msgspec.Struct, frozen=True, gc=False):
+    """A scenario as checked: the map, the fighters, the settings chosen, the ruleset it is played under."""
+
     name: str
     ruleset: str
     rows: tuple[str, ...]
@@ -333,6 +293,10 @@ def parse_scenario(raw: dict[str, Any], source: str = "scenario", folder: Path |
     enc = v.table(raw, "encounter")
     name = v.name(v.string(enc, "name", "encounter.name"), "encounter.name")
     ruleset = v.string(enc, "ruleset", "encounter.ruleset")
+    try:  # first, before the map: a plug-in's terrains are known once its ruleset is
+        plugins.find(ruleset)
+    except InputError as exc:
+        v.fail("encounter.ruleset", str(exc))
     seed = enc.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
         v.fail("encounter.seed", f"expected a whole number from 0 below 2**63, got {seed!r}")
@@ -466,14 +430,16 @@ class _Validator:
             if key not in allowed:
                 self.fail(f"{field}.{key}", f"unknown field (expected one of {sorted(allowed)})")
         terrain = spec.get("terrain", "floor")
-        if not isinstance(terrain, str) or terrain not in TERRAIN_TAGS:
-            self.fail(f"{field}.terrain", f"unknown terrain {terrain!r} (known: {sorted(TERRAIN_TAGS)})")
+        terrains = terrain_tags()
+        if not isinstance(terrain, str) or terrain not in terrains:
+            self.fail(f"{field}.terrain", f"unknown terrain {terrain!r} (known: {sorted(terrains)})")
         tags = spec.get("tags", [])
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
             self.fail(f"{field}.tags", "expected a list of tag names")
+        known = known_tags()
         for t in tags:
-            if t not in KNOWN_TAGS:
-                self.fail(f"{field}.tags", f"unknown tag {t!r} (known: {sorted(KNOWN_TAGS)})")
+            if t not in known:
+                self.fail(f"{field}.tags", f"unknown tag {t!r} (known: {sorted(known)})")
         numbers = {
             k: self.number(spec[k], f"{field}.{k}") for k in ("ground", "height", "depth") if k in spec
         }

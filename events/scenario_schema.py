@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from tabletrail.events.limits import MAX_DOORS, MAX_FIGHTERS, MAX_MAP_SIDE, MAX_WALLS
-from tabletrail.events.scenario import BOTH, COLOUR, KNOWN_TAGS, SIZES, TERRAIN_TAGS, WALL_BLOCKS
+from tabletrail.events.plugins import known_tags, terrain_tags
+from tabletrail.events.scenario import BOTH, COLOUR, SIZES, WALL_BLOCKS
 
 SCHEMA_ID = "https://tabletrail.invalid/schema/scenario.json"  # a name, never fetched
 NUMBER = {"type": "number"}
@@ -37,7 +38,7 @@ def _strings(doc: str, *, pattern: str | None = None) -> dict[str, Any]:
 
 def _legend_entry() -> dict[str, Any]:
     terrain = {
-        "enum": sorted(TERRAIN_TAGS),
+        "enum": sorted(terrain_tags()),  # the shared ones and the installed rulesets'
         "description": "what the ground is; each terrain carries its tags",
     }
     return {
@@ -51,7 +52,7 @@ def _legend_entry() -> dict[str, Any]:
                     "terrain": terrain,
                     "tags": {
                         "type": "array",
-                        "items": {"enum": sorted(KNOWN_TAGS)},
+                        "items": {"enum": sorted(known_tags())},
                         "description": "tags beside the terrain's own",
                     },
                     "ground": {**NUMBER, "description": "height of the ground, in the ruleset's units"},

@@ -13,14 +13,18 @@ Changes stay additive: a new field gets a default, a new fact gets a new type.
 from typing import TYPE_CHECKING, Any
 
 import msgspec
-from tabletrail.events.commands import Command, command_union
+from tabletrail.events.commands import Command, command_union  # noqa: F401  (read by AnyCommand, on first use)
 from tabletrail.events.scenario import Scenario
 
 SCHEMA_VERSION = 1
 if TYPE_CHECKING:  # to the checker any command; msgspec decodes the tagged union of them all
     AnyCommand = Command
 else:
-    AnyCommand = command_union()  # every command, ruleset modules included
+    # The union of every installed ruleset's commands, made when msgspec first reads the annotation
+    # (the first log decoded, the first schema written): the rulesets' entry points are read then,
+    # not when this module is imported (events/plugins.py). A string is an annotation msgspec
+    # evaluates on first use, in this module: `command_union` below.
+    AnyCommand = "command_union()"
 
 Pos = tuple[int, int, int]  # x (column), y (row), z height in centi-units
 
@@ -39,6 +43,8 @@ class Event(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="type
 
 
 class EncounterStarted(Event, frozen=True, tag="encounter-started"):
+    """A log's first line: the scenario, every setting in force, and the rules that decided it."""
+
     scenario: Scenario
     settings: dict[str, Any]  # every setting in force, defaults included
     schema: int = SCHEMA_VERSION
@@ -46,6 +52,13 @@ class EncounterStarted(Event, frozen=True, tag="encounter-started"):
     # corrections made since where an older log's batch differs. "" (absent): a log from before logs
     # recorded it, decided under 0.1.
     rules_version: str = ""
+    # Who provides the ruleset (events/plugins.py): its package, that package's version, and the
+    # ruleset's own rules version (a built-in's is rules_version). `verify` and `replay` of a log whose
+    # plug-in is not installed name them in one line. "" (absent): a log from before rulesets were
+    # plug-ins, decided by one of tabletrail's own.
+    package: str = ""
+    package_version: str = ""
+    ruleset_rules: str = ""
 
 
 class CommandIssued(Event, frozen=True, tag="command"):
@@ -101,18 +114,24 @@ class StateChanged(Event, frozen=True, tag="state"):
 
 
 class Linked(Event, frozen=True, tag="linked"):
+    """Two fighters bound together (an engagement, a grab) until Unlinked."""
+
     kind: str  # "engaged", "grab"
     a: str
     b: str
 
 
 class Unlinked(Event, frozen=True, tag="unlinked"):
+    """A link between two fighters ended."""
+
     kind: str
     a: str
     b: str
 
 
 class CheckRolled(Event, frozen=True, tag="check"):
+    """A check made: the number rolled or entered, its modifier and target, and whether it passed."""
+
     fighter: str
     check: str
     number: int  # the roll as rolled or entered: the sum of `dice`
@@ -125,6 +144,8 @@ class CheckRolled(Event, frozen=True, tag="check"):
 
 
 class Damaged(Event, frozen=True, tag="damaged"):
+    """Damage a fighter takes (a fall, a shove into a wall), and its cause in words."""
+
     fighter: str
     amount: int
     cause: str = ""
@@ -154,6 +175,8 @@ class Marked(Event, frozen=True, tag="marked"):
 
 
 class Unmarked(Event, frozen=True, tag="unmarked"):
+    """A ruleset's fact on a fighter lifted (see Marked)."""
+
     fighter: str
     key: str
 
@@ -176,24 +199,34 @@ class DoorChanged(Event, frozen=True, tag="door"):
 
 
 class TurnStarted(Event, frozen=True, tag="turn-started"):
+    """A fighter's turn begins (the engine emits it; a ruleset's start_turn follows)."""
+
     fighter: str
     round: int
     pass_no: int = 1
 
 
 class TurnEnded(Event, frozen=True, tag="turn-ended"):
+    """A fighter's turn is over."""
+
     fighter: str
 
 
 class RoundStarted(Event, frozen=True, tag="round-started"):
+    """A new round begins, after the last fighter's turn."""
+
     round: int
 
 
 class PassStarted(Event, frozen=True, tag="pass-started"):
+    """A new pass through the order begins within the round (rulesets that act in passes)."""
+
     pass_no: int
 
 
 class OrderChanged(Event, frozen=True, tag="order-changed"):
+    """The turn order is rearranged (a delay, a held action): the new order and whose turn it is."""
+
     order: tuple[str, ...]
     index: int  # whose turn it is now, as a position in the new order
 
@@ -215,12 +248,16 @@ class RulingMade(Event, frozen=True, tag="ruling"):
 
 
 class Undone(Event, frozen=True, tag="undone"):
+    """A batch taken back: its events no longer count (the log keeps them)."""
+
     batch: int
     by: str = "gm"
     why: str = ""
 
 
 class Redone(Event, frozen=True, tag="redone"):
+    """A batch taken back earlier put back, its recorded events applied again."""
+
     batch: int
     by: str = "gm"
     why: str = ""

@@ -23,6 +23,7 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.core.ruleset import UNDO_RULE
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
+from tabletrail.events import plugins
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import Record, batch_lines, line_hash
@@ -110,11 +111,15 @@ def started_event(
     settings = ruleset.resolve_settings(scenario.settings, f"{where}: settings")
     ruleset.validate(scenario, where)
     check_places(scenario, where)
+    provider = plugins.find(ruleset.id)
     return EncounterStarted(
         scenario=scenario,
         settings=settings,
         note=f"{scenario.name} under {ruleset.id}",
         rules_version=rules_version,
+        package=provider.package,
+        package_version=provider.version,
+        ruleset_rules=provider.plugin.rules_version or rules_version,
     )
 
 

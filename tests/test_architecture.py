@@ -3,8 +3,10 @@
 core is the rules, pure: it imports nothing from the stores (events/log.py, db_store.py and the
 database stores), the projections or the app. events (the vocabulary, the log and its stores) imports
 neither the projections nor the app; the projections don't import the app; and no ruleset
-package imports another (a shared mechanic goes in core, written once). Every import
-statement counts, at the top of a module or inside a function.
+package imports another (a shared mechanic goes in core, written once). The public ruleset
+API (ruleset_api/, tabletrail.ruleset_api) is made of core and events and imported by the
+rulesets: nothing else in core or events imports it, and it imports no store, projection
+or app. Every import statement counts, at the top of a module or inside a function.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ FOLDERS = {  # folder -> the package it installs as (pyproject.toml)
     "core": "tabletrail.core",
     "events": "tabletrail.events",
     "projections": "tabletrail.projections",
+    "ruleset_api": "tabletrail.ruleset_api",
 }
 STORES = tuple(f"tabletrail.events.{m}" for m in ("log", "db_store", "sqlite_store", "postgres_store"))
 RULESETS = "tabletrail.core.rulesets"
+API = "tabletrail.ruleset_api"
 
 # layer -> (what it must not import, why)
 FORBIDDEN: dict[str, list[tuple[str, str]]] = {
@@ -30,10 +34,17 @@ FORBIDDEN: dict[str, list[tuple[str, str]]] = {
     + [
         ("tabletrail.projections", "the rules don't depend on a view"),
         ("app", "the rules don't know the app"),
+        (API, "the engine doesn't import the API made of it (a ruleset does)"),
     ],
     "events": [
         ("tabletrail.projections", "the log doesn't depend on a view"),
         ("app", "the log doesn't know the app"),
+        (API, "the vocabulary doesn't import the API made of it"),
+    ],
+    "ruleset_api": [(s, "the ruleset API doesn't know the stores") for s in STORES]
+    + [
+        ("tabletrail.projections", "the ruleset API doesn't depend on a view"),
+        ("app", "the ruleset API doesn't know the app"),
     ],
     "projections": [("app", "a projection doesn't know the service that writes the log")],
     "app": [],
@@ -41,8 +52,8 @@ FORBIDDEN: dict[str, list[tuple[str, str]]] = {
 
 
 def _layer(module: str) -> str:
-    """Which folder an imported tabletrail module lives in: core, events, projections or app."""
-    for layer in ("core", "events", "projections"):
+    """Which folder an imported tabletrail module lives in: core, events, projections, ruleset_api or app."""
+    for layer in ("core", "events", "projections", "ruleset_api"):
         name = FOLDERS[layer]
         if module == name or module.startswith(name + "."):
             return layer
@@ -107,6 +118,8 @@ def violations(root: Path) -> list[str]:
             if module != "tabletrail" and not module.startswith("tabletrail."):
                 continue
             why = _banned(folder, module)
+            if mine and (module == API or module.startswith(API + ".")):
+                why = None  # a ruleset imports the public API
             theirs = _ruleset_of(module, rulesets)
             if why is None and mine and theirs and theirs != mine:
                 why = "a ruleset doesn't import another (a shared mechanic goes in core, once)"
@@ -118,6 +131,80 @@ def violations(root: Path) -> list[str]:
 def test_the_source_folders_import_one_way_only() -> None:
     found = violations(ROOT)
     assert not found, "imports against the direction:\n" + "\n".join(found)
+
+
+def ruleset_reaches(root: Path) -> list[str]:
+    """Every import of a ruleset's own modules from outside the rulesets, as `file:line: module`:
+    the app, the projections and the engine reach a ruleset only through the registry
+    (core/rulesets/__init__.py) and its hooks, so a plug-in's ruleset shows like a built-in's."""
+    packages = {"tabletrail", *FOLDERS.values(), RULESETS}
+    rulesets = {p.name for p in (root / "core" / "rulesets").glob("*") if p.is_dir()}
+    found = []
+    for _, path, package in _sources(root):
+        if path.is_relative_to(root / "core" / "rulesets"):
+            continue
+        for line, module in _imports(path, package, packages):
+            if _ruleset_of(module, rulesets):
+                found.append(f"{path.relative_to(root).as_posix()}:{line}: {module}")
+    return sorted(found)
+
+
+def test_nothing_outside_the_rulesets_imports_a_rulesets_modules() -> None:
+    found = ruleset_reaches(ROOT)
+    assert not found, "a ruleset's modules imported from outside the rulesets:\n" + "\n".join(found)
+
+
+def test_a_planted_reach_into_a_ruleset_is_named(tmp_path: Path) -> None:
+    _plant(
+        tmp_path,
+        {
+            "app/web/views.py": "from tabletrail.core.rulesets.round_meters.shared import HELD\n",
+            "core/rulesets/round_meters/shared.py": "HELD = 'held'\n",
+            "app/cli.py": "from tabletrail.core.rulesets import get\n",
+        },
+    )
+    assert ruleset_reaches(tmp_path) == ["app/web/views.py:1: tabletrail.core.rulesets.round_meters.shared"]
+
+
+def reaches_past_the_api(root: Path) -> list[str]:
+    """Every import a ruleset makes of tabletrail other than the public API (tabletrail.ruleset_api),
+    its own package and its own vocabulary (events/commands/<its name>.py), as `file:line: module`:
+    the built-ins are written as a plug-in is, so what they need, a plug-in can have."""
+    packages = {"tabletrail", *FOLDERS.values(), RULESETS}
+    rulesets = {p.name for p in (root / "core" / "rulesets").glob("*") if p.is_dir()}
+    found = []
+    for _, path, package in _sources(root):
+        mine = _ruleset_of(package, rulesets)
+        if not mine:
+            continue
+        own = (f"{RULESETS}.{mine}", f"tabletrail.events.commands.{mine}", API)
+        for line, module in _imports(path, package, packages):
+            if module.startswith("tabletrail.") and not any(
+                module == o or module.startswith(o + ".") for o in own
+            ):
+                found.append(f"{path.relative_to(root).as_posix()}:{line}: {module}")
+    return sorted(found)
+
+
+def test_a_ruleset_imports_only_the_public_api() -> None:
+    found = reaches_past_the_api(ROOT)
+    assert not found, "a ruleset reaches past tabletrail.ruleset_api:\n" + "\n".join(found)
+
+
+def test_a_planted_reach_past_the_api_is_named(tmp_path: Path) -> None:
+    _plant(
+        tmp_path,
+        {
+            "core/rulesets/alpha/walk.py": "from tabletrail.core.walls import step_blocked\n"
+            "from tabletrail.ruleset_api import walk\n"
+            "from tabletrail.core.rulesets.alpha.shared import X\n"
+            "from tabletrail.events.commands.alpha import Hop\n",
+            "core/rulesets/alpha/shared.py": "X = 1\n",
+        },
+    )
+    assert reaches_past_the_api(tmp_path) == [
+        "core/rulesets/alpha/walk.py:1: tabletrail.core.walls"
+    ]
 
 
 def test_the_check_reads_every_source_folder() -> None:
@@ -166,6 +253,26 @@ def test_a_planted_violation_is_named_with_file_and_line(tmp_path: Path) -> None
         "events/log.py:1: imports tabletrail.encounter: the log doesn't know the app",
         "projections/audit/dry_run.py:1: imports tabletrail.encounter: "
         "a projection doesn't know the service that writes the log",
+    ]
+
+
+def test_only_a_ruleset_imports_the_ruleset_api(tmp_path: Path) -> None:
+    """The API is made of the engine: the engine importing it would close a circle; a ruleset may."""
+    _plant(
+        tmp_path,
+        {
+            "core/evolve.py": "from tabletrail.ruleset_api import Ruleset\n",
+            "core/rulesets/alpha/walk.py": "from tabletrail.ruleset_api import Ruleset\n",
+            "events/types.py": "import tabletrail.ruleset_api\n",
+            "ruleset_api/__init__.py": "from tabletrail.projections.board import view\n",
+        },
+    )
+    assert violations(tmp_path) == [
+        "core/evolve.py:1: imports tabletrail.ruleset_api.Ruleset: "
+        "the engine doesn't import the API made of it (a ruleset does)",
+        "events/types.py:1: imports tabletrail.ruleset_api: the vocabulary doesn't import the API made of it",
+        "ruleset_api/__init__.py:1: imports tabletrail.projections.board: "
+        "the ruleset API doesn't depend on a view",
     ]
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import msgspec
 import pytest
 from tabletrail.cli import EXAMPLES, PLUGINS, build_parser, main, quick_do
-from tabletrail.core.rulesets import RULESETS
 from tabletrail.encounter import Encounter
+from tabletrail.events import plugins
 from tabletrail.events.log import JsonlStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,7 +134,7 @@ def test_serve_and_shell_examples_parse():
     assert build_parser().parse_args(words[1:]).log == "fight.jsonl"  # the shell is run in test_shell.py
 
 
-@pytest.mark.parametrize("ruleset", list(RULESETS))
+@pytest.mark.parametrize("ruleset", plugins.built_in())  # a plug-in runs its own (tabletrail.testing)
 def test_every_example_commands_prints_is_allowed(
     ruleset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):

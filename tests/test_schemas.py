@@ -19,7 +19,8 @@ import pytest
 jsonschema = pytest.importorskip("jsonschema", reason="the test extra's jsonschema is not installed")
 
 from tabletrail.events.errors import InputError  # noqa: E402
-from tabletrail.events.scenario import FIGHTER_KEYS, SIZES, TERRAIN_TAGS, parse_scenario  # noqa: E402
+from tabletrail.events.plugins import terrain_tags  # noqa: E402
+from tabletrail.events.scenario import FIGHTER_KEYS, SIZES, parse_scenario  # noqa: E402
 from tabletrail.schemas import SCHEMAS, cli_json_schema, log_line_schema, scenario_schema  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,7 +118,7 @@ def test_the_scenario_schema_offers_what_the_reader_knows():
     assert set(fighter["properties"]) == FIGHTER_KEYS
     assert fighter["properties"]["size"]["enum"] == list(SIZES)
     legend = props["map"]["properties"]["legend"]["additionalProperties"]["oneOf"][0]
-    assert legend["enum"] == sorted(TERRAIN_TAGS)
+    assert legend["enum"] == sorted(terrain_tags())  # the shared terrains and the installed rulesets'
 
 
 def test_cli_json_envelope_refuses_a_document_of_another_shape():

@@ -21,6 +21,7 @@ from tabletrail.core.geometry import Grid
 from tabletrail.core.reach import reach
 from tabletrail.core.sight import sees
 from tabletrail.core.walls import WALLS, sight_walls, step_blocked
+from tabletrail.events import plugins
 from tabletrail.events.errors import InputError
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.events.types import Moved
@@ -337,7 +338,8 @@ def encounter_records(log) -> list:
 def test_rules_lists_the_engine_rules_and_door_cost_of_every_ruleset(capsys):
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
-    assert out.count("door_cost = ") == len(STATS)
+    assert out.count("door_cost = ") == len(plugins.installed())  # tabletrail's four, and any plug-in
+    assert set(STATS) == set(plugins.built_in())
     assert "tabletrail/walls: a wall on a cell edge" in out and "tabletrail/doors:" in out
 
 

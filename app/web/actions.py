@@ -22,14 +22,11 @@ from typing import Any
 import msgspec.inspect as mi
 from tabletrail.core.doors import doors_beside
 from tabletrail.core.geometry import NEIGHBOURS
+from tabletrail.core.presentation import Answer
 from tabletrail.core.reach import reach
 from tabletrail.core.refusal import Refusal, Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS, ENGINE_TURN, Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.rulesets.ap_squares.shared import AREA, INVADING
-from tabletrail.core.rulesets.initiative_yards.shared import STRIKING
-from tabletrail.core.rulesets.round_meters.shared import HELD
-from tabletrail.core.rulesets.speed_meters.shared import BUMPS_PER_SKIP
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.encounter import Encounter
 from tabletrail.events import types as ev
@@ -68,8 +65,6 @@ LABELS = {
     "w": "west",
     "nw": "north-west",
 }
-# Verbs that answer something the table waits for: offered under `awaiting`, never as a fighter's button.
-ANSWERS = frozenset({"react-invasion", "reflexive-leap", "skill-feat", "resolve"})
 FIELD_FIGHTER = "target"  # a command's field naming another fighter (grab, shove, drag…)
 FIELD_DOOR = "door"
 NEAR = 2  # fighters this many cells away or closer are offered as targets
@@ -134,7 +129,7 @@ def verbs_of(rs: Ruleset) -> list[Verb]:
         if (
             cls in ENGINE_HANDLERS
             or cls in (Undo, Redo)
-            or verb in ANSWERS
+            or verb in rs.answer_verbs()
             or "fighter" not in cls.__struct_fields__
         ):
             continue
@@ -410,105 +405,62 @@ def _choice(enc: Encounter, role: str, label: str, text: str, w: Words, actor: s
     return out
 
 
-def _dive(enc: Encounter, role: str, f: Fighter, cell: tuple[int, int]) -> bool:
-    """Would the engine take a reflexive leap to this square (its roll aside)?"""
-    result = _try(enc, role, f"reflexive-leap {f.id} {cell[0]},{cell[1]}")
-    return result is not None and _ok(result)
-
-
 def awaiting(enc: Encounter, role: str) -> list[dict[str, Any]]:
     """Every reaction the table waits for now, with the choices and whether this link may answer.
 
-    Each is found from the mark its ruleset leaves while it waits: an invaded square
-    (ap-squares invade: the occupant answers, and nothing else is taken until it does),
-    an area effect about to land (ap-squares reflexive-leap), a fall still under way
-    (speed-meters fall-table: a Skill Feat may soften the landing), a held action
-    (round-meters hold: the engine fires it when its trigger happens) and a Strike
-    awaiting its outcome (initiative-yards engage-break).
+    The ruleset says which, from the marks it leaves while it waits (`Ruleset.awaited`,
+    core/presentation.py): an invaded square, an area effect about to land, a fall still under
+    way, a held action, a Strike awaiting its outcome. A reaction of no fighter is the GM's alone.
     """
     state = enc.state
-    w = Words(get_ruleset(state.ruleset))
+    rs = get_ruleset(state.ruleset)
+    w = Words(rs)
     out: list[dict[str, Any]] = []
-
-    def entry(f: Fighter, prompt: str, kind: str, choices: list[dict[str, Any]], blocking: bool) -> None:
+    for waited in rs.awaited(state):
+        f = state.fighter(waited.fighter) if waited.fighter else None
+        if f is None:
+            if waited.fighter or role != GM:  # a fighter no longer there; or the GM's alone
+                continue
+            choices = [_answer(enc, role, a, w) for a in waited.answers]
+            said = {"kind": waited.kind, "fighter": None, "side": GM, "mine": True}
+            out.append({**said, "blocking": waited.blocking, "prompt": waited.prompt, "choices": choices})
+            continue
+        choices = [_answer(enc, role, a, w) for a in waited.answers]
         mine = role == GM or (role != WATCHER and (role == f.side or any(c["mine"] for c in choices)))
         out.append(
             {
-                "kind": kind,
+                "kind": waited.kind,
                 "fighter": f.id,
                 "side": f.side,
                 "mine": mine,
-                "prompt": prompt,
-                "blocking": blocking,
+                "prompt": waited.prompt,
+                "blocking": waited.blocking,
                 "choices": [c for c in choices if c["mine"]] if mine else [],
             }
         )
-
-    for f in state.fighters:
-        invading = f.marks.get(INVADING)
-        if isinstance(invading, dict):
-            occ = state.fighter(str(invading.get("occupant", "")))
-            if occ is not None:
-                choices = [
-                    _choice(enc, role, LABELS[c], f"react-invasion {occ.id} {c}", w, occ.id)
-                    for c in ("parry", "block", "allow")
-                ]
-                entry(
-                    occ,
-                    f"{f.name or f.id} is entering {occ.name or occ.id}'s square",
-                    "invasion",
-                    choices,
-                    True,
-                )
-        if f.state("mode", "") == "falling":
-            choices = [
-                _choice(enc, role, f"Skill Feat: {n} Bumps", f"skill-feat {f.id} {n}", w, f.id)
-                for n in (BUMPS_PER_SKIP, 2 * BUMPS_PER_SKIP, 3 * BUMPS_PER_SKIP)
-            ]
-            entry(
-                f, f"{f.name or f.id} is falling: a Skill Feat may soften the landing", "fall", choices, False
-            )
-        held = f.marks.get(HELD)
-        if isinstance(held, dict) and held:
-            at = f" at {held['target']}" if held.get("target") else ""
-            prompt = (
-                f"{f.name or f.id} holds {held.get('action', 'an action')}{at} until: {held.get('text', '')}"
-            )
-            entry(f, prompt, "held", [], False)
-        striking = f.marks.get(STRIKING)
-        if isinstance(striking, str) and state.fighter(striking) is not None:
-            choices = [
-                _choice(enc, role, said, f"resolve {f.id} {striking} {said.lower()}", w, f.id)
-                for said in ("Hit", "Miss")
-            ]
-            prompt = f"{f.name or f.id}'s Strike at {name_of(state, striking)} awaits its outcome"
-            entry(f, prompt, "strike", choices, False)
-    area = state.marks.get(AREA)
-    if isinstance(area, dict):
-        for fid in area.get("caught", ()):
-            f = state.fighter(str(fid))
-            if f is None or f.id in area.get("unaware", ()):
-                continue
-            halve = _choice(enc, role, "Halve the damage", f"reflexive-leap {f.id}", w, f.id)
-            # the dive asks for its square on the board; the page previews the one tapped
-            dives = [
-                c for c in nearby_cells(state, f)[:MOST_TRIES] if halve["mine"] and _dive(enc, role, f, c)
-            ]
-            leap = {
-                "label": "Leap clear",
-                "text": f"reflexive-leap {f.id} {{cell}}",
-                "needs": "cell",
-                "targets": [list(c) for c in dives],
-                "mine": halve["mine"],
-                "ok": bool(dives),
-            }
-            prompt = f"An area effect of {area.get('damage', 0)} damage is about to land on {f.name or f.id}"
-            entry(f, prompt, "area", [leap, halve], True)
-        if role == GM:  # the GM lands it on whoever has not reacted
-            out.append({"kind": "area", "fighter": None, "side": GM, "mine": True, "blocking": True,
-                        "prompt": "The area effect lands once those caught have answered",
-                        "choices": [_choice(enc, role, "Land it", "area-hit", w, "")]})  # fmt: skip
     return out
+
+
+def _answer(enc: Encounter, role: str, a: Answer, w: Words) -> dict[str, Any]:
+    """One answer as a choice; one that needs a square offers the open squares near its actor the
+    engine would take (its roll aside), tried as dry runs, nearest first."""
+    if a.needs != "cell":
+        return _choice(enc, role, a.label, a.text, w, a.actor)
+    f = enc.state.fighter(a.actor)
+    if f is None:
+        return {"label": a.label, "text": a.text, "needs": "cell", "targets": [], "mine": False, "ok": False}
+    near = nearby_cells(enc.state, f)[:MOST_TRIES]
+    x, y = near[0] if near else f.pos[:2]  # any square: whether this link may send it at all
+    mine = may_ask(enc, role, _as(role, a.text.format(cell=f"{x},{y}")))
+    targets = [c for c in near if mine and _fits(enc, role, a.text.format(cell=f"{c[0]},{c[1]}"))]
+    return {"label": a.label, "text": a.text, "needs": "cell", "targets": [list(c) for c in targets],
+            "mine": mine, "ok": bool(targets)}  # fmt: skip
+
+
+def _fits(enc: Encounter, role: str, text: str) -> bool:
+    """Would the engine take this command from this link (its roll aside)?"""
+    result = _try(enc, role, text)
+    return result is not None and _ok(result)
 
 
 # --- the answer of GET /api/actions ---------------------------------------------------------------

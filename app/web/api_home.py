@@ -15,7 +15,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_FIGHTERS, MAX_MAP_CELLS, MAX_MAP_SIDE
-from tabletrail.events.scenario import SIZES, TERRAIN_TAGS, WALL_BLOCKS
+from tabletrail.events.plugins import terrain_tags
+from tabletrail.events.scenario import SIZES, WALL_BLOCKS
 from tabletrail.web import api_builder as b
 from tabletrail.web.api_board import STATIC
 from tabletrail.web.api_gm import stat_rows
@@ -192,7 +193,8 @@ def catalogue(call: Call) -> Response:
     return JSONResponse(
         {
             "rulesets": rulesets,
-            "terrains": [{"terrain": t, "tags": list(tags)} for t, tags in TERRAIN_TAGS.items()],
+            # the shared terrains and every installed ruleset's (events/plugins.py)
+            "terrains": [{"terrain": t, "tags": list(tags)} for t, tags in terrain_tags().items()],
             "sizes": list(SIZES),
             "wall_blocks": list(WALL_BLOCKS),
             "limits": {"map_side": MAX_MAP_SIDE, "map_cells": MAX_MAP_CELLS, "fighters": MAX_FIGHTERS},

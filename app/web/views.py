@@ -18,8 +18,6 @@ from tabletrail.core.machines import GRAPHS
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.ruleset import ENGINE_HANDLERS, Ruleset
 from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS, TRAJECTORY, trajectory
-from tabletrail.core.rulesets.round_meters.shared import DELAYED, HELD
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import fmt, fmt_number, to_cu
 from tabletrail.core.walls import door_list, wall_lines
@@ -80,23 +78,10 @@ def spent_words(rs: Ruleset, spent: Mapping[str, int]) -> list[str]:
     return [w.amount(k, v) for k, v in sorted(spent.items()) if v]
 
 
-# A mark that says where a body is carried without walking, and how it is written:
-# a drift or push-off (zero_g: {"dir": "ne", "speed": 1}), a glide (speed-meters: [dx, dy]).
-GLIDE = "glide"
-
-
-def heading(f: Fighter) -> dict[str, Any] | None:
+def heading(state: EncounterState, f: Fighter) -> dict[str, Any] | None:
     """Where the fighter is being carried (a drift, a push-off, a glide), for the board to draw an arrow."""
-    mark = f.marks.get(TRAJECTORY)
-    if isinstance(mark, Mapping) and "dir" in mark and "speed" in mark:
-        name, speed = trajectory(mark)
-        if name in DIRECTIONS:
-            dx, dy = DIRECTIONS[name]
-            return {"dx": dx, "dy": dy, "speed": speed, "why": f"drifts {name} at {speed} a turn"}
-    glide = f.marks.get(GLIDE)
-    if isinstance(glide, list | tuple) and len(glide) == 2:
-        return {"dx": int(glide[0]), "dy": int(glide[1]), "speed": 0, "why": "glides"}
-    return None
+    said = get_ruleset(state.ruleset).heading(state, f)
+    return None if said is None else {"dx": said.dx, "dy": said.dy, "speed": said.speed, "why": said.why}
 
 
 def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
@@ -116,13 +101,13 @@ def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
         "move_unit": rs.budget_unit(state, f),
         "move_left": (left := rs.move_budget(state, f)),
         "move_left_text": f"{fmt(left)} {rs.budget_unit(state, f)}",
-        "heading": heading(f),
+        "heading": heading(state, f),
         "marks": to_builtins(f.marks),
         "damage": f.damage,
         "stats": dict(f.stats),
         "tags": list(f.tags),
         "active": state.turn.active == f.id,
-        "turn_text": turn_words(f),
+        "turn_text": rs.turn_words(f),
         "image": bool(spec and spec.picture),  # served by /api/image/ID
         "card": card(state, f),
     }
@@ -170,7 +155,7 @@ def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
     spent = spent_words(rs, rs.spent_counted(state, f))
     if spent:
         lines.append("spent " + ", ".join(spent))
-    return {"left": lines, "states": states_words(state, f)}
+    return {"left": lines, "states": states_words(state, f) + rs.card_words(state, f)}
 
 
 def states_words(state: EncounterState, f: Fighter) -> list[str]:
@@ -181,7 +166,7 @@ def states_words(state: EncounterState, f: Fighter) -> list[str]:
         if machine == "turn" or (graph is not None and now == graph.initial):
             continue
         out.append(now.replace("_", " ").replace("-", " "))
-    turn = turn_words(f)
+    turn = get_ruleset(state.ruleset).turn_words(f)
     if turn:
         out.append(turn)
     elif state.turn.active == f.id:
@@ -203,27 +188,6 @@ def states_words(state: EncounterState, f: Fighter) -> list[str]:
 def budget_resource(rs: Ruleset, state: EncounterState, f: Fighter) -> str:
     """The budget a move is paid from, by its unit ('AP' counts AP; a length counts movement)."""
     return "ap" if rs.budget_unit(state, f).lower() == "ap" else "movement"
-
-
-def turn_words(f: Fighter) -> str:
-    """Where the fighter stands in this pass's order, when it is more than waiting or acting.
-
-    round-meters: a Delay moves the turn behind another combatant or to the pass's end;
-    a held action waits for its trigger; a finished turn is done until the next pass.
-    """
-    turn = f.state("turn", "")
-    if turn == "delayed":
-        after = str((f.marks.get(DELAYED) or {}).get("after", ""))
-        return f"delayed behind {after}" if after else "delayed to the end of the pass"
-    if turn == "holding":
-        held = f.marks.get(HELD) or {}
-        if not held:
-            return "held action spent"
-        target = f" at {held['target']}" if held.get("target") else ""
-        return f"holding {held.get('action', 'an action')}{target}"
-    if turn == "done":
-        return "done this pass"
-    return ""
 
 
 def board(enc: Encounter, live_version: int, role: str = GM) -> dict[str, Any]:

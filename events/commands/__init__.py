@@ -2,44 +2,28 @@
 
 A command is a request, not a fact: `decide` turns it into events or a
 rejection. Commands are frozen msgspec Structs in one tagged union (`cmd`
-field); every ruleset adds its own in a module of this package, and the CLI
+field); every ruleset adds its own in the module that holds its plug-in's
+declaration (tabletrail's four: a module of this package each), and the CLI
 parses any of them from the same generic syntax (see tabletrail.syntax).
+
+The union is made when first asked for, after the installed rulesets'
+declarations are loaded (events/plugins.py): a plug-in's commands are in it
+like the built-ins', and a call that decodes and parses nothing loads none.
 """
 
-from typing import Annotated, Any, ClassVar
+from typing import Any
 
-import msgspec
+from tabletrail.events import plugins
+from tabletrail.events.command_base import Cell, Command, defined
 
-# x, y or x, y, z as typed at the table; the title tells the CLI parser it is a cell.
-Cell = Annotated[tuple[int, ...], msgspec.Meta(title="cell")]
-
-
-class Command(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="cmd"):
-    """Base of every command.
-
-    by: who asked (a side name or "gm"); rolls: numbers rolled at the table for
-    this command's checks, used in order before any seeded draw; why: optional
-    words for the audit.
-    """
-
-    by: str = "gm"
-    rolls: tuple[int, ...] = ()
-    why: str = ""
-    # a command line `tabletrail commands` prints after the syntax; a test runs every one
-    # on the ruleset's shipped scenario (tests/test_cli_syntax.py), so none is refused
-    example: ClassVar[str] = ""
+__all__ = ["Cell", "Command", "command_types", "command_union"]
 
 
 def command_types() -> dict[str, type[Command]]:
-    """Every command by its verb (its tag), once the ruleset modules are imported."""
-    found: dict[str, type[Command]] = {}
-    todo = list(Command.__subclasses__())
-    while todo:
-        cls = todo.pop()
-        todo.extend(cls.__subclasses__())
-        tag = cls.__struct_config__.tag
-        if isinstance(tag, str):
-            found[tag] = cls
+    """Every command by its verb (its tag): the engine's and every installed ruleset's."""
+    plugins.installed()  # imports each ruleset's declaration, and so defines its commands
+    left_out = plugins.shut_out()  # a plug-in whose verbs clash: its commands are not this table's
+    found = {tag: cls for tag, cls in defined() if cls.__module__ not in left_out}
     return dict(sorted(found.items()))
 
 
@@ -118,11 +102,5 @@ class Redo(Command, frozen=True, tag="redo"):
     """Put back the batch undone most recently, re-applying its recorded events."""
 
 
-# Ruleset command modules register themselves on import.
-from tabletrail.events.commands import (  # noqa: E402
-    ap_squares,  # noqa: F401
-    initiative_yards,  # noqa: F401
-    round_meters,  # noqa: F401
-    rulings,  # noqa: F401
-    speed_meters,  # noqa: F401
-)
+# The GM's rulings: commands every ruleset takes (a ruleset's own come with its plug-in).
+from tabletrail.events.commands import rulings  # noqa: E402, F401

@@ -9,6 +9,7 @@ leap, and the zero-gravity moves. Verbs are spelled out (`grab-hold`, not
 from typing import Literal
 
 from tabletrail.events.commands import Cell, Command
+from tabletrail.events.plugins import RulesetPlugin
 
 # The eight directions of a trajectory, N then clockwise (map row 0 is north).
 Direction = Literal["n", "ne", "e", "se", "s", "sw", "w", "nw"]
@@ -99,3 +100,13 @@ class LetGo(Command, frozen=True, tag="let-go"):
 
     fighter: str
     direction: Direction
+
+
+# The ruleset's declaration, named by the entry point 'ap-squares' (pyproject.toml): its rules are
+# imported only when a command of it is decided; its rules version is tabletrail's own (RULES_VERSION).
+PLUGIN = RulesetPlugin(
+    id="ap-squares",
+    ruleset="tabletrail.core.rulesets.ap_squares:ApSquares",
+    rules_version="",
+    title="Action points per cycle, 1 m squares",
+)

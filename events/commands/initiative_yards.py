@@ -7,6 +7,7 @@ non-move action a move may be combined with, and the table's word on a Strike.
 """
 
 from tabletrail.events.commands import Cell, Command
+from tabletrail.events.plugins import RulesetPlugin
 
 
 class PullUp(Command, frozen=True, tag="pull-up"):
@@ -62,3 +63,13 @@ class Resolve(Command, frozen=True, tag="resolve"):
     target: str
     outcome: str
     damage: int = 0
+
+
+# The ruleset's declaration, named by the entry point 'initiative-yards' (pyproject.toml): its rules are
+# imported only when a command of it is decided; its rules version is tabletrail's own (RULES_VERSION).
+PLUGIN = RulesetPlugin(
+    id="initiative-yards",
+    ruleset="tabletrail.core.rulesets.initiative_yards:InitiativeYards",
+    rules_version="",
+    title="Initiative yards per move action",
+)

@@ -11,6 +11,7 @@ rest of what a table does under round-meters, in the table's own syntax:
 """
 
 from tabletrail.events.commands import Command
+from tabletrail.events.plugins import RulesetPlugin
 
 
 class Sprint(Command, frozen=True, tag="sprint"):
@@ -62,3 +63,13 @@ class Hold(Command, frozen=True, tag="hold"):
     action: str
     trigger: str
     target: str = ""
+
+
+# The ruleset's declaration, named by the entry point 'round-meters' (pyproject.toml): its rules are
+# imported only when a command of it is decided; its rules version is tabletrail's own (RULES_VERSION).
+PLUGIN = RulesetPlugin(
+    id="round-meters",
+    ruleset="tabletrail.core.rulesets.round_meters:RoundMeters",
+    rules_version="",
+    title="Movement per round, AP for actions",
+)

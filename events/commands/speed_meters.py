@@ -7,6 +7,7 @@ check: `roll=N` enters it at the table, in the order the command's help gives.
 """
 
 from tabletrail.events.commands import Cell, Command
+from tabletrail.events.plugins import RulesetPlugin
 
 # --- modes of movement and special movement: each is a Movement action ------
 
@@ -170,3 +171,13 @@ class Release(Command, frozen=True, tag="release"):
     """A grabber lets go."""
 
     fighter: str
+
+
+# The ruleset's declaration, named by the entry point 'speed-meters' (pyproject.toml): its rules are
+# imported only when a command of it is decided; its rules version is tabletrail's own (RULES_VERSION).
+PLUGIN = RulesetPlugin(
+    id="speed-meters",
+    ruleset="tabletrail.core.rulesets.speed_meters:SpeedMeters",
+    rules_version="",
+    title="Speed per Movement action, 1 m spaces",
+)

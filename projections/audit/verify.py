@@ -4,13 +4,13 @@ state before it and compared with what the log records."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import msgspec
 from tabletrail.core.batch import Batch
-from tabletrail.core.corrections import FIRST, bearing_on, in_words
+from tabletrail.core.corrections import FIRST, RULES_VERSION, bearing_on, in_words
 from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import initial_state
 from tabletrail.core.movement import length_of
@@ -19,6 +19,7 @@ from tabletrail.core.ruleset import ENGINE_RULE_WORDS, UNDO_RULE, Ruleset
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.rulings import known_rules
 from tabletrail.core.units import fmt, unit_of
+from tabletrail.events import plugins
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import (
@@ -34,6 +35,7 @@ from tabletrail.events.log import (
     table_key,
     tip_hash,
 )
+from tabletrail.events.plugins import MissingRuleset
 from tabletrail.events.types import (
     SCHEMA_VERSION,
     Abandoned,
@@ -163,6 +165,8 @@ def _chain(lines: Sequence[bytes], name: str, torn: bool) -> list[Record]:
             )
         try:
             record = decode(line, f"{name}:{n}")
+        except MissingRuleset:  # no fault of the log: it can't be checked here, and the line says why
+            raise
         except (InputError, msgspec.MsgspecError, ValueError) as exc:  # any undecodable line is a finding
             why = str(exc).removeprefix(f"{name}:{n}: ").removeprefix("not a log record: ")
             raise _Stop(Finding(n, "line", f"line {n} is not a log record: {why}")) from None
@@ -538,6 +542,26 @@ def _snapshots(store: Logged, data: dict[str, Any]) -> Finding | None:
     return None
 
 
+def _plugin_changed(first: Record) -> str:
+    """Words for a decision that differs where the log's ruleset plug-in is now of another rules
+    version than the one that decided it (its first line says which): "" when it is the same."""
+    started = first.event
+    if not isinstance(started, EncounterStarted) or not started.ruleset_rules or not started.package:
+        return ""
+    try:
+        now = plugins.find(started.scenario.ruleset)
+    except InputError:
+        return ""
+    rules = now.plugin.rules_version or RULES_VERSION
+    if now.package == started.package and rules == started.ruleset_rules:
+        return ""
+    return (
+        f" (decided under {started.scenario.ruleset} rules {started.ruleset_rules} of "
+        f"{started.package} {started.package_version}; installed here: rules {rules} of "
+        f"{now.package} {now.version})"
+    )
+
+
 def _rules_version(records: Sequence[Record]) -> str:
     """The rules version line 1 says decided the log (0.1: a log from before logs said)."""
     started = records[0].event if records else None
@@ -676,6 +700,8 @@ def verify_lines(
             raise _Stop(_differs(corrected))
     except _Stop as stop:
         finding = stop.finding
+    if finding is not None and finding.kind == "decision" and records:
+        finding = replace(finding, reason=finding.reason + _plugin_changed(records[0]))
     return {
         "log": name,
         "ok": finding is None,

@@ -54,11 +54,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import DIAGONAL_RULES, EUCLIDEAN, EVERY_1, show
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.ruleset import ENGINE_TURN, Rule, Setting, Stat
 from tabletrail.core.rulesets.ap_squares.leaps import Leaps
 from tabletrail.core.rulesets.ap_squares.rotate_about import RotatingAbout, rotate_path
 from tabletrail.core.rulesets.ap_squares.shared import (
@@ -74,13 +69,27 @@ from tabletrail.core.rulesets.ap_squares.shared import (
     LEAP_MIN_AP,
     WALK_AP,
 )
+from tabletrail.core.rulesets.ap_squares.table_view import TableView
 from tabletrail.core.rulesets.ap_squares.walking import Stepping
 from tabletrail.core.rulesets.ap_squares.zero_g import ZeroGravity, ap, is_object
-from tabletrail.core.state import EncounterState
-from tabletrail.core.units import plural
-from tabletrail.events import types as ev
-from tabletrail.events.commands import Command
 from tabletrail.events.commands.ap_squares import AreaHit, ReactInvasion, ReflexiveLeap
+from tabletrail.ruleset_api import (
+    DIAGONAL_RULES,
+    ENGINE_TURN,
+    EUCLIDEAN,
+    EVERY_1,
+    Batch,
+    Command,
+    Dice,
+    EncounterState,
+    Refusal,
+    Rule,
+    Setting,
+    Stat,
+    plural,
+    show,
+)
+from tabletrail.ruleset_api import events as ev
 
 __all__ = [
     "AREA",
@@ -101,6 +110,7 @@ __all__ = [
 
 
 class ApSquares(RotatingAbout, Leaps, ZeroGravity):
+    parts = (TableView,)  # what the table view shows of its marks
     id = "ap-squares"
     title = "Action points per cycle, 1 m squares"
     document = "002_0a50226be3a32e43.txt"

@@ -11,22 +11,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.cell_rulings import forbidden
-from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import XY, show
-from tabletrail.core.movement import walk
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.ap_squares.shared import BLOCK_AP, BLOCKED, INVADING
 from tabletrail.core.rulesets.ap_squares.walking import Stepping, Walking
 from tabletrail.core.rulesets.ap_squares.zero_g import annotate, ap, is_object
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import plural
-from tabletrail.core.walls import refuse_step
-from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import ReactInvasion
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Refusal,
+    Step,
+    check,
+    forbidden,
+    handles,
+    plural,
+    refuse_step,
+    require,
+    show,
+    walk,
+)
+from tabletrail.ruleset_api import events as ev
 
 
 class Invasion(Walking):

@@ -9,12 +9,6 @@ rest (`area-hit`). `Leaps` lives here only to keep the ruleset readable;
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.cell_rulings import forbidden
-from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import XY, line, show
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.ap_squares.shared import (
     AREA,
     HALVE_DIFFICULTY,
@@ -25,11 +19,26 @@ from tabletrail.core.rulesets.ap_squares.shared import (
     Shared,
 )
 from tabletrail.core.rulesets.ap_squares.zero_g import GROUNDED, ap, cell_list, gravity, is_object, weightless
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, plural
-from tabletrail.core.walls import WALLS, path_blocked
-from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import AreaEffect, AreaHit, ReflexiveLeap
+from tabletrail.ruleset_api import (
+    CU,
+    WALLS,
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Refusal,
+    check,
+    forbidden,
+    handles,
+    line,
+    path_blocked,
+    plural,
+    require,
+    show,
+)
+from tabletrail.ruleset_api import events as ev
 
 
 class Leaps(Shared):

@@ -10,18 +10,26 @@ from __future__ import annotations
 from functools import cmp_to_key
 from typing import Any
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import NEIGHBOURS, XY, distance, show
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.ap_squares.invasion import Invasion
 from tabletrail.core.rulesets.ap_squares.shared import INVADING
 from tabletrail.core.rulesets.ap_squares.zero_g import ap
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt, plural
-from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import RotateAbout
+from tabletrail.ruleset_api import (
+    CU,
+    NEIGHBOURS,
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    distance,
+    fmt,
+    handles,
+    plural,
+    require,
+    show,
+)
+from tabletrail.ruleset_api import events as ev
 
 ROTATION = "rotation"  # mark: the rotation just made (pivot, direction, the tile it came from)
 

@@ -7,13 +7,9 @@ rules themselves live in the sibling modules.
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import Ruleset
 from tabletrail.core.rulesets.ap_squares.zero_g import ap
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU
-from tabletrail.events import types as ev
+from tabletrail.ruleset_api import CU, Batch, EncounterState, Fighter, Ruleset, require
+from tabletrail.ruleset_api import events as ev
 
 # The document's numbers, in whole AP (or as stated).
 WALK_AP = 1  # walk: a square walked

@@ -11,12 +11,6 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import flat_step, path_cells
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.ap_squares.shared import BLOCKED, CRAWL_AP, WALK_AP, Shared
 from tabletrail.core.rulesets.ap_squares.zero_g import (
     BRAKE_AP,
@@ -32,9 +26,22 @@ from tabletrail.core.rulesets.ap_squares.zero_g import (
     trajectory,
     weightless,
 )
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.events.commands import Move
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Move,
+    Pos,
+    Refusal,
+    Step,
+    flat_step,
+    handles,
+    path_cells,
+    require,
+    show,
+)
 
 
 class Walking(Shared):

@@ -37,18 +37,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.cell_rulings import forbidden
-from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import EVERY_1, NEIGHBOURS, XY, Grid, Pos, show
-from tabletrail.core.machines import Graph, register
-from tabletrail.core.movement import flat_step, walk
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import Modifier, Ruleset, handles
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt, plural
-from tabletrail.core.walls import step_blocked
-from tabletrail.events import types as ev
 from tabletrail.events.commands.ap_squares import (
     Brake,
     GrabHold,
@@ -58,7 +46,34 @@ from tabletrail.events.commands.ap_squares import (
     PushOff,
     TurnDrift,
 )
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    CU,
+    EVERY_1,
+    NEIGHBOURS,
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Graph,
+    Grid,
+    Modifier,
+    Pos,
+    Ruleset,
+    Step,
+    check,
+    flat_step,
+    fmt,
+    forbidden,
+    handles,
+    plural,
+    register,
+    require,
+    show,
+    step_blocked,
+    walk,
+)
+from tabletrail.ruleset_api import events as ev
 
 GROUNDED = "grounded"
 DRIFTING = "drifting"

@@ -41,11 +41,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import DIAGONAL_RULES, EUCLIDEAN
-from tabletrail.core.movement import DIAGONALS
-from tabletrail.core.ruleset import ENGINE_TURN, Rule, Setting, Stat
 from tabletrail.core.rulesets.initiative_yards.actions import Actions
 from tabletrail.core.rulesets.initiative_yards.dragging import Dragging
 from tabletrail.core.rulesets.initiative_yards.falls import fall_damage
@@ -62,10 +57,23 @@ from tabletrail.core.rulesets.initiative_yards.shared import (
     STRIKING,
     hostile,
 )
-from tabletrail.core.units import fmt, plural
-from tabletrail.events import types as ev
-from tabletrail.events.errors import InputError
-from tabletrail.events.scenario import Scenario
+from tabletrail.core.rulesets.initiative_yards.table_view import TableView
+from tabletrail.ruleset_api import (
+    DIAGONAL_RULES,
+    DIAGONALS,
+    ENGINE_TURN,
+    EUCLIDEAN,
+    Batch,
+    Dice,
+    InputError,
+    Rule,
+    Scenario,
+    Setting,
+    Stat,
+    fmt,
+    plural,
+)
+from tabletrail.ruleset_api import events as ev
 
 __all__ = [
     "CLIMBABLE",
@@ -84,6 +92,7 @@ __all__ = [
 
 
 class InitiativeYards(Jumps, Dragging, Actions):
+    parts = (TableView,)  # what the table view shows of its marks
     id = "initiative-yards"
     title = "Initiative yards per move action"
     document = "000_764c39d2887f9ddf.txt"

@@ -8,15 +8,11 @@ keep the ruleset readable; `InitiativeYards` inherits it.
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
 from tabletrail.core.rulesets.initiative_yards.shared import ENGAGED_ACTIONS, STRIKING
-from tabletrail.core.units import fmt, plural
-from tabletrail.events import types as ev
 from tabletrail.events.commands.initiative_yards import Act
+from tabletrail.ruleset_api import Batch, Dice, fmt, handles, plural, require
+from tabletrail.ruleset_api import events as ev
 
 
 class Actions(Engagement):

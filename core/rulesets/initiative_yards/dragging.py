@@ -6,17 +6,24 @@ inherits it.
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import distance, show
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.shared import DRAGGING, OBJECT
 from tabletrail.core.rulesets.initiative_yards.walking import Walking, _Walk
-from tabletrail.core.units import CU, fmt, half_down
-from tabletrail.core.walls import WALLS, reach_blocked, step_blocked
-from tabletrail.events import types as ev
 from tabletrail.events.commands.initiative_yards import Drag
+from tabletrail.ruleset_api import (
+    CU,
+    WALLS,
+    Batch,
+    Dice,
+    distance,
+    fmt,
+    half_down,
+    handles,
+    reach_blocked,
+    require,
+    show,
+    step_blocked,
+)
+from tabletrail.ruleset_api import events as ev
 
 
 class Dragging(Walking):

@@ -9,17 +9,23 @@ readable; `InitiativeYards` inherits it.
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import Pos, distance, show
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.shared import ENGAGED, OBJECT, STRIKING, Shared, hostile
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt
-from tabletrail.core.walls import reach_blocked
-from tabletrail.events import types as ev
 from tabletrail.events.commands.initiative_yards import Resolve
+from tabletrail.ruleset_api import (
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Pos,
+    Refusal,
+    distance,
+    fmt,
+    handles,
+    reach_blocked,
+    require,
+    show,
+)
+from tabletrail.ruleset_api import events as ev
 
 
 class Engagement(Shared):

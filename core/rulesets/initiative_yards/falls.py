@@ -6,13 +6,10 @@ here only to keep the ruleset readable; `InitiativeYards` inherits it.
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.falling import fall
-from tabletrail.core.geometry import XY, Pos, show
 from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
 from tabletrail.core.rulesets.initiative_yards.shared import FELL
-from tabletrail.core.units import CU, fmt
-from tabletrail.events import types as ev
+from tabletrail.ruleset_api import CU, XY, Batch, Pos, fall, fmt, show
+from tabletrail.ruleset_api import events as ev
 
 
 def fall_damage(fallen: int, height: int) -> int:

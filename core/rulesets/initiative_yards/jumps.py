@@ -10,18 +10,32 @@ keep the ruleset readable; `InitiativeYards` inherits it.
 from __future__ import annotations
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import ALTERNATING, XY, Grid, Pos, line, show
-from tabletrail.core.movement import exact_length, flat_step, rise
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.falls import Falls
 from tabletrail.core.rulesets.initiative_yards.walking import Walking, _Walk
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, half_down, rounded, sign, to_cu
 from tabletrail.events.commands.initiative_yards import Leap, PullUp, Vault
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    ALTERNATING,
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Grid,
+    Pos,
+    Step,
+    exact_length,
+    flat_step,
+    fmt,
+    half_down,
+    handles,
+    line,
+    require,
+    rise,
+    rounded,
+    show,
+    sign,
+    to_cu,
+)
 
 
 class Jumps(Walking, Falls):

@@ -8,17 +8,23 @@ themselves live in the sibling modules.
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.crawling import CRAWL_FACTOR as CRAWL_FACTOR  # re-exported: a yard crawled costs 2
-from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import XY
-from tabletrail.core.movement import path_cells, waypoint
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import Ruleset
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, half_down
-from tabletrail.events.commands import Cell
-from tabletrail.events.types import CheckRolled
+from tabletrail.ruleset_api import CRAWL_FACTOR as CRAWL_FACTOR
+from tabletrail.ruleset_api import (
+    CU,
+    XY,
+    Batch,
+    Cell,
+    CheckRolled,
+    Dice,
+    EncounterState,
+    Fighter,
+    Ruleset,
+    check,
+    half_down,
+    path_cells,
+    require,
+    waypoint,
+)
 
 ENGAGED = "engaged"  # the Linked kind of an engaged pair, and the ENGAGEMENT state
 OBJECT = "object"  # a fighter entry with this tag is a movable object, not a fighter

@@ -14,13 +14,6 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.crawling import crawl_factor
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import end_alone, flat_step, rise, walk
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
 from tabletrail.core.rulesets.initiative_yards.shared import (
     CLIMBABLE,
@@ -31,14 +24,33 @@ from tabletrail.core.rulesets.initiative_yards.shared import (
     STEP_OFF,
     hostile,
 )
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, to_cu
-from tabletrail.events import types as ev
-from tabletrail.events.commands import CloseDoor, Move, OpenDoor
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    XY,
+    Batch,
+    CloseDoor,
+    Dice,
+    EncounterState,
+    Fighter,
+    Move,
+    OpenDoor,
+    Pos,
+    Refusal,
+    Step,
+    crawl_factor,
+    end_alone,
+    flat_step,
+    fmt,
+    handles,
+    require,
+    rise,
+    show,
+    to_cu,
+    walk,
+)
+from tabletrail.ruleset_api import events as ev
 
 if TYPE_CHECKING:
-    from tabletrail.core.geometry import XY
+    from tabletrail.ruleset_api import XY
 
 
 class Walking(Engagement):

@@ -61,12 +61,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.cell_rulings import FORBID, TEST
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import DIAGONAL_RULES, EUCLIDEAN
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.ruleset import Rule, Setting, Stat
 from tabletrail.core.rulesets.round_meters.delay import Delaying
 from tabletrail.core.rulesets.round_meters.hold import (
     TRIGGER_KINDS,
@@ -94,10 +88,23 @@ from tabletrail.core.rulesets.round_meters.shared import (
     parse_costs,
 )
 from tabletrail.core.rulesets.round_meters.sprint import Sprinting
+from tabletrail.core.rulesets.round_meters.table_view import TableView
 from tabletrail.core.rulesets.round_meters.walking import Walking
-from tabletrail.events import types as ev
-from tabletrail.events.errors import InputError
-from tabletrail.events.scenario import Scenario
+from tabletrail.ruleset_api import (
+    DIAGONAL_RULES,
+    EUCLIDEAN,
+    FORBID,
+    TEST,
+    Batch,
+    Dice,
+    InputError,
+    Refusal,
+    Rule,
+    Scenario,
+    Setting,
+    Stat,
+)
+from tabletrail.ruleset_api import events as ev
 
 __all__ = [
     "ACTING",
@@ -127,6 +134,7 @@ __all__ = [
 
 
 class RoundMeters(Walking, Sprinting, Delaying):
+    parts = (TableView,)  # what the table view shows of its marks
     id = "round-meters"
     title = "Movement per round, AP for actions"
     document = "001_f4ae7af380350405.txt"

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
 from tabletrail.core.rulesets.round_meters.shared import ACTION
-from tabletrail.events import types as ev
 from tabletrail.events.commands.round_meters import TakeAction
+from tabletrail.ruleset_api import Batch, Dice, handles, require
+from tabletrail.ruleset_api import events as ev
 
 
 class Actions(Holding):

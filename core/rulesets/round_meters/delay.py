@@ -5,11 +5,6 @@
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.machines import TURN
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.passes import Passes
 from tabletrail.core.rulesets.round_meters.shared import (
     ACTION,
@@ -18,8 +13,9 @@ from tabletrail.core.rulesets.round_meters.shared import (
     DELAYED_STATE,
     WAITING,
 )
-from tabletrail.events import types as ev
 from tabletrail.events.commands.round_meters import Delay
+from tabletrail.ruleset_api import TURN, Batch, Dice, Refusal, handles, require
+from tabletrail.ruleset_api import events as ev
 
 
 class Delaying(Passes):

@@ -11,16 +11,22 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, parse_cell, show
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.passes import Passes
 from tabletrail.core.rulesets.round_meters.shared import ACTION, HELD, SPRINT_AP
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.events import types as ev
 from tabletrail.events.commands.round_meters import Hold
+from tabletrail.ruleset_api import (
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Refusal,
+    handles,
+    parse_cell,
+    require,
+    show,
+)
+from tabletrail.ruleset_api import events as ev
 
 # The vocabulary of held triggers: what the engine can check (who, what, where).
 TRIGGER_USAGE = {

@@ -9,12 +9,6 @@ to keep the ruleset readable; `RoundMeters` inherits it.
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.machines import TURN
-from tabletrail.core.movement import DIAGONALS
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.shared import (
     ACTING,
     ACTION,
@@ -28,10 +22,21 @@ from tabletrail.core.rulesets.round_meters.shared import (
     WAITING,
     Shared,
 )
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, plural
-from tabletrail.events import types as ev
-from tabletrail.events.commands import EndTurn
+from tabletrail.ruleset_api import (
+    DIAGONALS,
+    TURN,
+    Batch,
+    Dice,
+    EncounterState,
+    EndTurn,
+    Fighter,
+    Refusal,
+    fmt,
+    handles,
+    plural,
+    require,
+)
+from tabletrail.ruleset_api import events as ev
 
 
 class Passes(Shared):

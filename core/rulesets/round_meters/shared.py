@@ -8,11 +8,7 @@ price and target. The rules themselves live in the sibling modules.
 
 from __future__ import annotations
 
-from tabletrail.core.geometry import parse_cell, show
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import Ruleset
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU
+from tabletrail.ruleset_api import CU, EncounterState, Fighter, Refusal, Ruleset, parse_cell, require, show
 
 # Numbers the document itself gives.
 SPRINT_AP = 1  # "Sprinting is a Minor Action that costs 1 AP."

@@ -10,17 +10,22 @@ from __future__ import annotations
 from typing import Any
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice, check
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import Modifier, handles
 from tabletrail.core.rulesets.round_meters.actions import Actions
 from tabletrail.core.rulesets.round_meters.shared import SPRINT_AP, SPRINT_METERS, SPRINT_PENALTY, SPRINTS
-from tabletrail.core.state import EncounterState
-from tabletrail.core.units import fmt, plural
-from tabletrail.events import types as ev
 from tabletrail.events.commands.round_meters import RollTest, Sprint
-from tabletrail.events.types import CheckRolled
+from tabletrail.ruleset_api import (
+    Batch,
+    CheckRolled,
+    Dice,
+    EncounterState,
+    Modifier,
+    check,
+    fmt,
+    handles,
+    plural,
+    require,
+)
+from tabletrail.ruleset_api import events as ev
 
 
 class Sprinting(Actions):

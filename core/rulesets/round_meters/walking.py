@@ -11,12 +11,6 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import end_alone, exact_length, flat_step, path_cells, walk
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
 from tabletrail.core.rulesets.round_meters.shared import (
     DIFFICULT_FACTOR,
@@ -25,11 +19,28 @@ from tabletrail.core.rulesets.round_meters.shared import (
     SPRINT_METERS,
     SPRINTS,
 )
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, root2_cu, rounded
-from tabletrail.events import types as ev
-from tabletrail.events.commands import Move
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Move,
+    Pos,
+    Refusal,
+    Step,
+    end_alone,
+    exact_length,
+    flat_step,
+    fmt,
+    handles,
+    path_cells,
+    root2_cu,
+    rounded,
+    show,
+    walk,
+)
+from tabletrail.ruleset_api import events as ev
 
 
 class Walking(Holding):

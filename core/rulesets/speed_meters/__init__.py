@@ -47,12 +47,6 @@ from __future__ import annotations
 from typing import Any
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice
-from tabletrail.core.geometry import DIAGONAL_RULES, EVERY_1, show
-from tabletrail.core.movement import length_of, walk
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import Rule, Setting, Stat, handles
 from tabletrail.core.rulesets.speed_meters.falls import Falls, fall_quarters, fall_rolls
 from tabletrail.core.rulesets.speed_meters.forces import Forces
 from tabletrail.core.rulesets.speed_meters.modes import Modes
@@ -67,16 +61,39 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     water_bottom,
 )
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, plural
-from tabletrail.events import types as ev
-from tabletrail.events.commands import CloseDoor, Command, EndTurn, Move, OpenDoor
-from tabletrail.events.commands.rulings import GM_RULING
+from tabletrail.core.rulesets.speed_meters.table_view import TableView
+from tabletrail.ruleset_api import (
+    DIAGONAL_RULES,
+    EVERY_1,
+    GM_RULING,
+    Batch,
+    CloseDoor,
+    Command,
+    Dice,
+    EncounterState,
+    EndTurn,
+    Fighter,
+    Move,
+    OpenDoor,
+    Refusal,
+    Rule,
+    Setting,
+    Stat,
+    fmt,
+    handles,
+    length_of,
+    plural,
+    require,
+    show,
+    walk,
+)
+from tabletrail.ruleset_api import events as ev
 
 __all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", "swimmable", "water_bottom"]
 
 
 class SpeedMeters(Modes, Forces, Falls, Shared):
+    parts = (TableView,)  # what the table view shows of its marks
     id = "speed-meters"
     title = "Speed per Movement action, 1 m spaces"
     document = "004_1955ec219bb4ca54.txt"

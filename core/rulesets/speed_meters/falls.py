@@ -7,12 +7,6 @@ inherits it, and the modes and forced movement end in its `drop`.
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice, check
-from tabletrail.core.falling import fall, landing_height
-from tabletrail.core.geometry import show
-from tabletrail.core.refusal import require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.speed_meters.shared import (
     BUMPS_PER_SKIP,
     DICE_PER_CHECK,
@@ -24,9 +18,20 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     SOFT_SKIPS,
     Shared,
 )
-from tabletrail.core.units import fmt, plural
-from tabletrail.events import types as ev
 from tabletrail.events.commands.speed_meters import Fall, SkillFeat
+from tabletrail.ruleset_api import (
+    Batch,
+    Dice,
+    check,
+    fall,
+    fmt,
+    handles,
+    landing_height,
+    plural,
+    require,
+    show,
+)
+from tabletrail.ruleset_api import events as ev
 
 
 class Falls(Shared):

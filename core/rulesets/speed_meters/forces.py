@@ -9,11 +9,6 @@ ruleset readable; `SpeedMeters` inherits it.
 from __future__ import annotations
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import handles
 from tabletrail.core.rulesets.speed_meters.falls import Falls
 from tabletrail.core.rulesets.speed_meters.shared import (
     COMPASS,
@@ -31,10 +26,6 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     water_bottom,
 )
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt, to_cu
-from tabletrail.core.walls import WALLS, reach_blocked, step_blocked
-from tabletrail.events import types as ev
 from tabletrail.events.commands.speed_meters import (
     Escape,
     Force,
@@ -45,8 +36,28 @@ from tabletrail.events.commands.speed_meters import (
     Release,
     Shove,
 )
-from tabletrail.events.scenario import SIZES
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    CU,
+    SIZES,
+    WALLS,
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Pos,
+    Refusal,
+    Step,
+    check,
+    fmt,
+    handles,
+    reach_blocked,
+    require,
+    show,
+    step_blocked,
+    to_cu,
+)
+from tabletrail.ruleset_api import events as ev
 
 
 def _too_far(state: EncounterState, a: Fighter, t: Fighter) -> str:

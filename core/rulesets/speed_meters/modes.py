@@ -12,12 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import flat_step, rise, walk
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import Modifier, handles
 from tabletrail.core.rulesets.speed_meters.falls import Falls
 from tabletrail.core.rulesets.speed_meters.shared import (
     COMPASS,
@@ -36,13 +30,34 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     water_bottom,
 )
 from tabletrail.core.rulesets.speed_meters.steps import _Through
-from tabletrail.core.sight import blockers
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt, half_down, to_cu
-from tabletrail.core.walls import WALLS, sight_walls, step_blocked
-from tabletrail.events import types as ev
 from tabletrail.events.commands.speed_meters import Climb, Fly, Glide, Hover, Land, Leap, Swim, Teleport
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    CU,
+    WALLS,
+    XY,
+    Batch,
+    Dice,
+    EncounterState,
+    Fighter,
+    Modifier,
+    Pos,
+    Refusal,
+    Step,
+    blockers,
+    check,
+    flat_step,
+    fmt,
+    half_down,
+    handles,
+    require,
+    rise,
+    show,
+    sight_walls,
+    step_blocked,
+    to_cu,
+    walk,
+)
+from tabletrail.ruleset_api import events as ev
 
 
 class Modes(Falls):

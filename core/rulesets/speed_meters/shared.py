@@ -12,33 +12,43 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tabletrail.core import doors
-from tabletrail.core.batch import Batch
-from tabletrail.core.crawling import crawl_factor, is_prone
-from tabletrail.core.geometry import (
+from tabletrail.ruleset_api import (
     ALTERNATING,
+    CU,
+    DOORS,
     EUCLIDEAN,
     EVERY_1,
+    GM_RULING,
     MANHATTAN,
     NEIGHBOURS,
     XY,
+    Batch,
+    EncounterState,
+    Fighter,
+    Graph,
     Grid,
     Pos,
+    Refusal,
+    Ruleset,
+    Step,
+    crawl_factor,
+    doors_beside,
+    fmt,
     hypot_cu,
+    is_prone,
+    part_of_move,
+    path_cells,
+    plural,
+    register,
+    require,
+    rounded,
     show,
+    step_blocked,
     step_cost,
     step_length,
+    to_cu,
 )
-from tabletrail.core.machines import Graph, register
-from tabletrail.core.movement import path_cells
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import Ruleset
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt, plural, rounded, to_cu
-from tabletrail.core.walls import DOORS, step_blocked
-from tabletrail.events import types as ev
-from tabletrail.events.commands.rulings import GM_RULING
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import events as ev
 
 # --- the document's own numbers ---------------------------------------------------
 
@@ -536,7 +546,7 @@ class Shared(Ruleset):
         is this Movement going on with what is left (`movement_going_on`).
         """
         f = self.fighter(b.state, fid)
-        if left <= 0 or not doors.part_of_move(self, b.state) or not doors.doors_beside(b.state, fid):
+        if left <= 0 or not part_of_move(self, b.state) or not doors_beside(b.state, fid):
             return
         if self.mode(f) != "walking" or self.above_ground(b.state, f) != 0:
             return
@@ -589,7 +599,7 @@ class Shared(Ruleset):
         """stop: a door used on the way keeps the fighter's Movement going (it is not stopping)."""
         f = self.fighter(b.state, fid)
         mark = self.paused(b.state, f)
-        if mark is None or not doors.part_of_move(self, b.state):
+        if mark is None or not part_of_move(self, b.state):
             return
         b.emit(
             ev.Marked(

@@ -11,10 +11,6 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
-from tabletrail.core.crawling import is_prone
-from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.movement import QuietSteps, exact_length, flat_step
-from tabletrail.core.refusal import Refusal
 from tabletrail.core.rulesets.speed_meters.shared import (
     JUMP_ACROSS,
     JUMP_UP,
@@ -22,9 +18,24 @@ from tabletrail.core.rulesets.speed_meters.shared import (
     JudgeFn,
     swimmable,
 )
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, fmt, fmt_exact, rounded, sign
-from tabletrail.events.types import Step
+from tabletrail.ruleset_api import (
+    CU,
+    XY,
+    EncounterState,
+    Fighter,
+    Pos,
+    QuietSteps,
+    Refusal,
+    Step,
+    exact_length,
+    flat_step,
+    fmt,
+    fmt_exact,
+    is_prone,
+    rounded,
+    show,
+    sign,
+)
 
 if TYPE_CHECKING:
     from tabletrail.core.rulesets.speed_meters.falls import Falls
