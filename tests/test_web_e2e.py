@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,9 +20,11 @@ from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
-from tabletrail.events.types import CheckRolled, Placed
+from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.types import CheckRolled, Marked, Placed
 from tabletrail.render import Words
 from tabletrail.web.server import create_app
+from test_ruleset_presentation import AP_SQUARES
 from test_web_support import STATES, append_facts, invite, new_log
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -233,12 +236,27 @@ def test_the_board_draws_prone_links_drift_flight_and_damage(tmp_path: Path, pag
         expect(token(gm, "bo")).to_have_attribute("data-states", "prone")
         expect(gm.locator('#links [data-link="engaged:ari:cy"]')).to_have_class("link engaged")
         expect(gm.locator('#links [data-link="grab:bo:cy"]')).to_have_class("link grab")
-        expect(gm.locator('#links [data-trajectory="cy"]')).to_have_count(1)
+        # A drift's arrow is ap-squares' own presentation (its heading hook): never drawn on this
+        # speed-meters board, even with ap-squares' mark written into it (see the test below).
+        expect(gm.locator('#links [data-trajectory="cy"]')).to_have_count(0)
         expect(token(gm, "cy").locator(".damage-label")).to_have_text("3")
         expect(token(gm, "cy")).to_have_attribute("data-states", "drifting")
-        expect(gm.locator('[data-trajectory="cy"] title')).to_have_text("cy drifts e at 1 a turn")
         expect(token(gm, "ari")).to_have_class("fighter active airborne")
         expect(token(gm, "ari").locator(".badge")).to_have_text("flying ↑1.5")
+
+
+def test_an_ap_squares_drift_is_drawn_as_its_heading(tmp_path: Path, pages):
+    """ap-squares says where a drifting body is carried (Ruleset.heading); the board draws the arrow."""
+    log = tmp_path / "drift.jsonl"
+    scenario = parse_scenario(tomllib.loads(AP_SQUARES), source="drift test scenario")
+    Encounter.create(JsonlStore(log, durable=False), scenario)
+    append_facts(log, [Marked(fighter="bo", key="trajectory", value={"dir": "e", "speed": 1})])
+    gm, _ = pages
+    with Running(log) as server:
+        gm.goto(server.gm)
+        expect(gm.locator('#links [data-trajectory="bo"]')).to_have_count(1)
+        expect(gm.locator('[data-trajectory="bo"] title')).to_have_text("bo drifts e at 1 a turn")
+        expect(gm.locator('#links [data-trajectory="ari"]')).to_have_count(0)
 
 
 def box(locator) -> dict:  # noqa: ANN001 - where an element is drawn, in CSS pixels
