@@ -44,7 +44,7 @@ from tabletrail.events.uvtt import (
     _on_rim,
     _segment_edges,
     _string,
-    _wall_lines,
+    map_lines,
     merge,
     read,
 )
@@ -494,34 +494,13 @@ def _scenario_text(
     locked: set[str],
 ) -> str:
     """The scenario file, written the way a GM would write one (so it reads and edits by hand)."""
-    w, h = report.width, report.height
-    lines = [
-        f"# Imported from the Foundry VTT scene {_string(name)} ({source.rsplit('/', 1)[-1]}).",
-        f"# Walls and doors are snapped to cell edges (tolerance {report.tolerance:g} cells); "
-        "the import report says what was approximated.",
-        "",
-        "[encounter]",
-        f"name = {_string(name)}",
-        f"ruleset = {_string(ruleset)}",
-        "seed = 1                         # the seeded dice: change it for other rolls",
-        "",
-        "[map]",
-        "rows = [",
-        *(f'    "{"." * w}",' for _ in range(h)),
-        "]",
-    ]
-    lines += [
-        line.replace("objects (objects_line_of_sight)", "sight-only walls") for line in _wall_lines(walls)
-    ]
-    if doors:
-        lines.append("doors = [")
-        for d in doors.values():
-            lock = ", locked = true" if d.at in locked else ""
-            lines.append(f'    {{ at = "{d.at}", closed = {str(d.closed).lower()}{lock} }},')
-        lines.append("]")
-    else:
-        lines.append("doors = []")
-    lines += ["", "[map.legend]", '"." = "floor"', ""]
+    intro = f"# Imported from the Foundry VTT scene {_string(name)} ({source.rsplit('/', 1)[-1]})."
+    lines = map_lines(
+        intro=intro, name=name, ruleset=ruleset, report=report, walls=walls, doors=doors,
+        locked=frozenset(locked),
+    )  # fmt: skip
+    # A scene's sight-only walls are walls, not a map's objects: the comment says so.
+    lines = [line.replace("objects (objects_line_of_sight)", "sight-only walls") for line in lines]
     for spec in fighters:
         lines += [
             f"[[fighters]]                     # Foundry token: {spec['token']}",

@@ -774,22 +774,22 @@ def _wall_lines(walls: list[tuple[str, str]]) -> list[str]:
     return [*out, "]"]
 
 
-def scenario_text(
+def map_lines(
     *,
+    intro: str,
     name: str,
     ruleset: str,
-    source: str,
     report: Report,
     walls: list[tuple[str, str]],
     doors: dict[Edge, Door],
-    picture_file: str,
-    stats: Iterable[str],
-) -> str:
-    """The scenario file: written the way a GM would write one, so it can be read and edited by hand."""
-    stats = tuple(stats)
+    locked: frozenset[str] = frozenset(),
+) -> list[str]:
+    """An imported scenario's head, written once for every importer (Universal VTT, a Foundry scene): the
+    comment saying where it came from, [encounter], the floor of [map] with its snapped walls and doors,
+    and the legend."""
     w, h = report.width, report.height
     lines = [
-        f"# Imported by `tabletrail import-map` from {source.rsplit('/', 1)[-1]} (a Universal VTT map).",
+        intro,
         f"# Walls and doors are snapped to cell edges (tolerance {report.tolerance:g} cells); "
         "the import report says what was approximated.",
         "",
@@ -807,11 +807,30 @@ def scenario_text(
     if doors:
         lines.append("doors = [")
         for d in doors.values():
-            lines.append(f'    {{ at = "{d.at}", closed = {str(d.closed).lower()} }},')
+            lock = ", locked = true" if d.at in locked else ""
+            lines.append(f'    {{ at = "{d.at}", closed = {str(d.closed).lower()}{lock} }},')
         lines.append("]")
     else:
         lines.append("doors = []")
-    lines += ["", "[map.legend]", '"." = "floor"', ""]
+    return [*lines, "", "[map.legend]", '"." = "floor"', ""]
+
+
+def scenario_text(
+    *,
+    name: str,
+    ruleset: str,
+    source: str,
+    report: Report,
+    walls: list[tuple[str, str]],
+    doors: dict[Edge, Door],
+    picture_file: str,
+    stats: Iterable[str],
+) -> str:
+    """The scenario file: written the way a GM would write one, so it can be read and edited by hand."""
+    stats = tuple(stats)
+    w, h = report.width, report.height
+    intro = f"# Imported by `tabletrail import-map` from {source.rsplit('/', 1)[-1]} (a Universal VTT map)."
+    lines = map_lines(intro=intro, name=name, ruleset=ruleset, report=report, walls=walls, doors=doors)
     if picture_file:
         lines += [
             "[picture]                        # the battle map drawn under the grid",
