@@ -443,6 +443,46 @@ def test_wrong_input_at_every_field_is_refused_there_and_saves_nothing(tmp_path:
         context.close()
 
 
+def test_a_size_check_answered_late_never_hides_a_newer_refusal(tmp_path: Path, browser: Any):
+    """The size typed is checked as typed (debounced); its answer may come back after a newer action's
+    (here a malformed map file's refusal), and must not put its problem back over that one's."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    context, page = screen(browser, LAPTOP, False)
+    held: list[Any] = []
+
+    def hold_size_checks(route: Any) -> None:
+        if b'"check"' in (route.request.post_data_buffer or b""):
+            held.append(route)  # answered only when the test lets it go
+        else:
+            route.continue_()
+
+    try:
+        with Serving(folder) as served:
+            gm = Gm(page, shots_for(tmp_path, "late-check"), False)
+            build_room(gm, served.home)
+            page.route("**/grid", hold_size_checks)
+            gm.tap(".tabs [data-tab='map']")
+            gm.type("#grid-w", "2000")
+            for _ in range(50):  # the debounced check goes out
+                if held:
+                    break
+                page.wait_for_timeout(100)
+            assert held, "the size as typed was never checked"
+            bad = tmp_path / "broken.dd2vtt"
+            bad.write_text('{"resolution": 3')
+            page.locator("#uvtt").set_input_files(str(bad))
+            spot = page.locator('#work [data-err="map.file"]')
+            expect(spot).to_contain_text("not a Universal VTT file")
+            with page.expect_response("**/grid"):
+                held[0].continue_()
+            page.wait_for_timeout(300)  # the stale answer's handler has run
+            expect(spot).to_contain_text("not a Universal VTT file")
+        assert not page.errors
+    finally:
+        context.close()
+
+
 RULE_ID = re.compile(r"\b(?:initiative-yards|round-meters|ap-squares|speed-meters|tabletrail)/[a-z-]+\b")
 # the rulesets' own words of a setting that cite a rule id (core/rulesets: not the builder's words)
 CATALOGUE_CITES = ("(a table roll is a face of the d20: tabletrail/checks)",)

@@ -31,6 +31,10 @@ const ruleset = () => S.cat.rulesets.find((r) => r.id === S.raw.encounter.rulese
 const width = () => S.raw.map.rows[0].length;
 const height = () => S.raw.map.rows.length;
 
+// Every save, resize and upload counts here, as it is sent and as it is answered: a size check asked
+// before either moment is stale and must not put its problem back over theirs.
+let asked = 0;
+
 function showProblem(problem) {
   const root = $("work").hidden ? $("create") : $("work");  // the form on screen: the new draft's, or the draft's
   document.querySelectorAll("[data-err]").forEach((e) => { e.textContent = ""; });
@@ -82,8 +86,10 @@ function readyState() {
 
 /** Send the draft after one change; kept only if the reader accepts it. Answers whether it was kept. */
 async function commit(next, { history = true, rerender = true } = {}) {
+  asked += 1;
   setSaved("Checking…");
   const { status, data } = await api("PUT", `/api/home/drafts/${encodeURIComponent(S.draft.name)}`, { scenario: next });
+  asked += 1;
   if (status === 200) {
     if (history) { S.undo.push(S.raw); S.redo = []; }
     S.draft = data;
@@ -704,9 +710,10 @@ function renderMap() {
   const w = h("input", { id: "grid-w", type: "number", min: 1, value: String(width()), "data-field": "map.rows", inputmode: "numeric" });
   const hh = h("input", { id: "grid-h", type: "number", min: 1, value: String(height()), inputmode: "numeric" });
   const sizeTyped = debounced(async () => {  // checked as typed; the map changes only on Resize
+    const mine = ++asked;
     const body = { width: Number(w.value), height: Number(hh.value), check: true };
     const { status, data } = await api("POST", `/api/home/drafts/${encodeURIComponent(S.draft.name)}/grid`, body);
-    showProblem(status === 200 ? null : data);
+    if (mine === asked) showProblem(status === 200 ? null : data);
   });
   w.addEventListener("input", sizeTyped);
   hh.addEventListener("input", sizeTyped);
@@ -757,8 +764,10 @@ function renderMap() {
 }
 
 async function resize(w, hgt) {
+  asked += 1;
   setSaved("Checking…");
   const { status, data } = await api("POST", `/api/home/drafts/${encodeURIComponent(S.draft.name)}/grid`, { width: w, height: hgt });
+  asked += 1;
   if (status !== 200) { setSaved("Not saved", "bad"); showProblem(data); return; }
   S.undo.push(S.raw); S.redo = [];
   S.draft = data; S.raw = data.scenario;
@@ -766,9 +775,11 @@ async function resize(w, hgt) {
 }
 
 async function uploadMap(file) {
+  asked += 1;
   setSaved("Importing…");
   const bytes = await file.arrayBuffer();
   const { status, data } = await api("POST", `/api/home/drafts/${encodeURIComponent(S.draft.name)}/map?file=${encodeURIComponent(file.name)}`, undefined, bytes);
+  asked += 1;
   if (status !== 200) { setSaved("Not saved", "bad"); showProblem(data.field ? data : { field: "map.file", message: data.message }); return; }
   S.undo.push(S.raw); S.redo = [];
   S.draft = data; S.raw = data.scenario;
