@@ -44,32 +44,43 @@ table can change (`tabletrail rules round-meters` lists them):
   undoing that command undoes the held action with it and the hold is pending
   again, its AP still paid by the earlier hold batch.
 
-Where each rule's code lives (rule ids are cited next to the code):
+Where each rule's code lives (rule ids are cited next to the code): the ruleset
+is one class, `RoundMeters`, made of parts, one a family of rules, each called
+in every hook in the order `parts` lists them. A part knows no other part:
+what two families share is the ruleset's, and a part reaches it as
+`self.rs.<method>`.
 
 - here, `RoundMeters`: the catalogue (rules, settings, stats), the scenario's
-  checks, and `settle` (difficult rulings, held triggers met by any fact);
-- shared.py: the document's numbers, the marks, the round's budgets;
-- passes.py: passes (rounds, passes, turns, the idle turn's AP);
-- walking.py: round-budget, move-free, difficult;
-- actions.py: the table's actions and their AP (passes);
-- sprint.py: sprint (and the tests its penalty follows);
-- delay.py: delay;
-- hold.py: hold (the trigger vocabulary, firing, losing a held action).
+  checks, the round's budgets (AP, meters, the sprint penalty), the TURN
+  machine's words (who acts now), naming an action's price and target, and
+  what one family offers the others (firing held actions, recording an
+  action, a test, a Sprint's test, ending a turn);
+- marks.py: the document's numbers, the marks, the turn states;
+- walking.py, `Walking`: round-budget, move-free, difficult (and the GM's
+  difficult rulings);
+- passes.py, `Passes`: passes (rounds, passes, turns, the idle turn's AP);
+- actions.py, `Actions`: the table's actions and their AP (passes);
+- sprint.py, `Sprinting`: sprint (and the tests its penalty follows);
+- delay.py, `Delaying`: delay;
+- hold.py, `Holding`: hold (the trigger vocabulary, firing, losing a held
+  action).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from tabletrail.core.rulesets.round_meters.actions import Actions, parse_costs
 from tabletrail.core.rulesets.round_meters.delay import Delaying
 from tabletrail.core.rulesets.round_meters.hold import (
     TRIGGER_KINDS,
     TRIGGER_USAGE,
     Happened,
+    Holding,
     happenings,
     parse_kinds,
 )
-from tabletrail.core.rulesets.round_meters.shared import (
+from tabletrail.core.rulesets.round_meters.marks import (
     ACTING,
     ACTION,
     DELAY_IDLE_AP,
@@ -85,26 +96,32 @@ from tabletrail.core.rulesets.round_meters.shared import (
     SPRINT_PENALTY,
     SPRINTS,
     WAITING,
-    parse_costs,
 )
+from tabletrail.core.rulesets.round_meters.passes import Passes
 from tabletrail.core.rulesets.round_meters.sprint import Sprinting
-from tabletrail.core.rulesets.round_meters.table_view import TableView
 from tabletrail.core.rulesets.round_meters.walking import Walking
 from tabletrail.ruleset_api import (
     DIAGONAL_RULES,
     EUCLIDEAN,
-    FORBID,
-    TEST,
+    TURN,
     Batch,
+    CheckRolled,
     Dice,
+    EncounterState,
+    EndTurn,
+    Fighter,
     InputError,
     Refusal,
     Rule,
+    Ruleset,
     Scenario,
     Setting,
     Stat,
+    handles,
+    parse_cell,
+    require,
+    show,
 )
-from tabletrail.ruleset_api import events as ev
 
 __all__ = [
     "ACTING",
@@ -133,8 +150,12 @@ __all__ = [
 ]
 
 
-class RoundMeters(Walking, Sprinting, Delaying):
-    parts = (TableView,)  # what the table view shows of its marks
+class RoundMeters(Ruleset):
+    """Movement meters and AP per round, in initiative passes; Sprints, Delays and held actions."""
+
+    # Each hook runs its parts in this order: the GM's difficult rulings are refused (walking)
+    # before any held action fires on the batch's facts (hold).
+    parts = (Walking, Passes, Actions, Sprinting, Delaying, Holding)
     id = "round-meters"
     title = "Movement per round, AP for actions"
     document = "001_f4ae7af380350405.txt"
@@ -315,26 +336,189 @@ class RoundMeters(Walking, Sprinting, Delaying):
                 if not float(value).is_integer():
                     raise InputError(f"{where}: fighters[{i}].{name}: expected a whole number, got {value}")
 
-    # --- after every command -----------------------------------------------------------------
+    def spent_counted(self, state: EncounterState, f: Fighter) -> dict[str, int]:
+        """round-budget, sprint: Movement spent is the meters moved, which "remains spent" until the
+        next round; a Sprint's gain is kept as negative spending, so it is added back here."""
+        spent = dict(f.spent)
+        if "movement" in spent or self.sprinted(f):
+            spent["movement"] = f.used("movement") + self.sprinted(f)
+        return spent
 
-    def settle(self, b: Batch, dice: Dice) -> None:
-        """After every command: GM cell rulings only where the table allows them (difficult);
-        every fact of the batch meets the held triggers (hold)."""
-        if b.state.settings.get("difficult_rulings") == "cost-only":
-            for e in b.events:
-                if isinstance(e, ev.BoardMarked) and e.key in (FORBID, TEST):
-                    before = [list(x) for x in b.start.marks.get(e.key, ())]
-                    if any(list(x) not in before for x in e.value or ()):
-                        raise Refusal(
-                            self.rule("difficult"),
-                            "this table plays difficult terrain by its cost alone (difficult_rulings = "
-                            "'cost-only'): no GM test or forbid rulings on cells",
-                        )
-        if not any(HELD in f.marks for f in b.state.fighters):
-            return
-        for e in list(b.events):
-            for what in happenings(e):
-                self.fire(b, what, dice)
+    def allowed(self, state: EncounterState, f: Fighter, resource: str) -> int | None:
+        """round-budget, sprint: the Movement this round, "+2 meters" gained for each positive Hit."""
+        return self.stat(f, "movement") + self.sprinted(f) if resource == "movement" else None
+
+    def move_root2(self, state: EncounterState, f: Fighter) -> int:
+        """Every move shares the budget (walk carries it): its exact remainder counts."""
+        return state.root2(f.id, "movement")
+
+    def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
+        """sprint: 1 AP buys +2 m of Movement per positive Hit; the ruler shows one Hit's worth."""
+        if self.ap_left(f) < SPRINT_AP:
+            return 0, ""
+        return SPRINT_METERS, f"a Sprint ({SPRINT_AP} AP) with one positive Hit"
+
+    # --- budgets: AP, meters, the sprint penalty ---------------------------------------------
+
+    def ap(self, f: Fighter) -> int:
+        return int(self.stat(f, "ap"))
+
+    def ap_left(self, f: Fighter) -> int:
+        return self.ap(f) - f.used("ap")
+
+    def meters_left(self, f: Fighter) -> int:
+        """round-budget: Movement this round (sprints included) less what was moved, in centi-units."""
+        movement: int = self.stat(f, "movement")  # a length: whole centi-units
+        return movement - f.used("movement")
+
+    def sprinted(self, f: Fighter) -> int:
+        """sprint: the meters of Movement this round's Sprints gained, in centi-units."""
+        return int(f.marks.get(SPRINTS, {}).get("meters", 0))
+
+    def penalty(self, f: Fighter) -> int:
+        """sprint: the cumulative penalty to the fighter's other tests this round."""
+        return int(f.marks.get(SPRINTS, {}).get("penalty", 0))
+
+    def costs(self, state: EncounterState) -> dict[str, int]:
+        """passes: the table's actions and their AP (the action_costs setting)."""
+        try:
+            return parse_costs(str(state.settings["action_costs"]))
+        except ValueError as exc:
+            raise Refusal(self.rule("passes"), f"the action_costs setting is unreadable: {exc}") from None
+
+    # --- naming an action --------------------------------------------------------------------
+
+    def priced(self, costs: dict[str, int]) -> str:
+        return ", ".join(f"{k} {v} AP" for k, v in costs.items()) or "none"
+
+    def aim(self, state: EncounterState, target: str, rule: str) -> str:
+        """A target is a fighter id or a cell x,y on the map."""
+        if state.fighter(target) is not None:
+            return target
+        try:
+            cell = parse_cell(target)
+        except ValueError:
+            fighters = ", ".join(f.id for f in state.fighters)
+            raise Refusal(
+                rule, f"target {target!r} is neither a fighter ({fighters}) nor a cell x,y"
+            ) from None
+        require(
+            state.grid.inside(cell[0], cell[1]),
+            rule,
+            f"target {show(cell)} is off the {state.grid.width}x{state.grid.height} map",
+        )
+        return show(cell)
+
+    # --- the TURN machine: who acts now (passes.py runs the order) ---------------------------
+
+    def actor(self, state: EncounterState, fighter_id: str, rule: str, strict: bool | None = None) -> Fighter:
+        """The fighter, who must be in the TURN machine's acting state (its turn, this pass)."""
+        f = self.fighter(state, fighter_id)
+        if strict is None:
+            strict = bool(state.settings.get("strict_turns", True))
+        if strict and f.state("turn", TURN.initial) != ACTING:
+            t = state.turn
+            raise Refusal(
+                rule,
+                f"it is {t.active}'s turn (round {t.round}, pass {t.pass_no}), not {f.id}'s: "
+                f"{f.id} is {self.standing(state, f)}",
+            )
+        return f
+
+    def standing(self, state: EncounterState, f: Fighter) -> str:
+        """Where a fighter stands in this pass, in words."""
+        p = state.turn.pass_no
+        return {
+            WAITING: f"waiting for its turn in pass {p}",
+            ACTING: "acting",
+            DELAYED_STATE: f"delayed until later in pass {p}",
+            HOLDING: f"holding an action (its turn in pass {p} is over)",
+            DONE: f"done for pass {p}",
+        }[f.state("turn", TURN.initial)]
+
+    def acted(self, state: EncounterState, f: Fighter) -> bool:
+        """Did the fighter take an action (spend AP) in its own turn of this pass?"""
+        last = f.marks.get(ACTION) or {}
+        t = state.turn
+        return (
+            bool(last)
+            and (not last["held"] or bool(last.get("turn_acted")))  # hold: a hold set off in this turn
+            and last["round"] == t.round
+            and last["pass"] == t.pass_no
+        )
+
+    def begin(self, b: Batch, dice: Dice) -> None:
+        """passes: the first turn of the encounter is the first of pass 1."""
+        self.part(Passes).next_turn(b, dice)
+
+    def advance(self, b: Batch, dice: Dice) -> None:
+        """passes: the next turn of this pass, or a new pass, or a new round."""
+        self.part(Passes).next_turn(b, dice)
+
+    @handles(EndTurn)
+    def end_turn_command(self, b: Batch, cmd: EndTurn, dice: Dice) -> None:
+        """passes, hold: a turn ends (holding, if it holds an action) and the next one starts."""
+        self.part(Passes).end_turn_asked(b, cmd, dice)
+
+    # --- what one family offers the others ---------------------------------------------------
+
+    def close_turn(self, b: Batch, fighter_id: str, trigger: str, rule: str, note: str, dice: Dice) -> None:
+        """passes: end the fighter's turn by a TURN trigger (finish, delay, hold) and pass it on."""
+        self.part(Passes).close_turn(b, fighter_id, trigger, rule, note, dice)
+
+    def watching(self, state: EncounterState, what: Happened) -> list[str]:
+        """hold: holders whose trigger this happening meets, in initiative order (a walk pauses there)."""
+        return self.part(Holding).watching(state, what)
+
+    def fire(self, b: Batch, what: Happened, dice: Dice) -> None:
+        """hold: every held action this happening (a step, a move, an action) triggers resolves now."""
+        self.part(Holding).fire(b, what, dice)
+
+    def resolve_held(self, b: Batch, dice: Dice, fighter_id: str, held: dict[str, Any], note: str) -> None:
+        """hold: a held action is taken now, its AP paid when it was held; a held Sprint resolves like
+        any Sprint: its Athletics test, its meters, its penalty."""
+        rule = self.rule("hold")
+        self.act(b, dice, fighter_id, held["action"], held["target"], int(held["ap"]), rule, note, held=True)
+        if held["action"] == "sprint":
+            self.sprint_test(b, dice, fighter_id)
+
+    def act(
+        self,
+        b: Batch,
+        dice: Dice,
+        fighter_id: str,
+        kind: str,
+        target: str,
+        ap: int,
+        rule: str,
+        note: str,
+        *,
+        held: bool = False,
+    ) -> None:
+        """passes: record one action, after the held actions it triggers, and pay its AP."""
+        self.part(Actions).act(b, dice, fighter_id, kind, target, ap, rule, note, held=held)
+
+    def test(
+        self,
+        b: Batch,
+        dice: Dice,
+        fighter_id: str,
+        name: str,
+        rule: str,
+        target: int,
+        *,
+        bonus: int = 0,
+        bonus_why: str = "",
+        penalised: bool = True,
+    ) -> CheckRolled:
+        """sprint: one test, carrying the sprint penalty in force (an action's test too)."""
+        return self.part(Sprinting).test(
+            b, dice, fighter_id, name, rule, target, bonus=bonus, bonus_why=bonus_why, penalised=penalised
+        )
+
+    def sprint_test(self, b: Batch, dice: Dice, fighter_id: str) -> None:
+        """sprint: the Athletics test, +2 m this round per positive Hit, and the cumulative penalty."""
+        self.part(Sprinting).sprint_test(b, dice, fighter_id)
 
 
 def setting_error(settings: dict[str, Any]) -> tuple[str, str] | None:

@@ -1,39 +1,47 @@
 """round-meters actions: an action pays its AP from the round's pool (passes).
 
-The table's actions and their AP are the action_costs setting; `act` records
-one, after the held actions it triggers. `Actions` lives here only to keep
-the ruleset readable; `RoundMeters` inherits it.
+The table's actions and their AP are the action_costs setting (`parse_costs`
+reads it). `Actions`, a part of `RoundMeters`, takes one (`take-action`) and
+records every action taken, a Sprint's and a held one's too (`act`, which the
+ruleset offers the other families), after the held actions it triggers.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
-from tabletrail.core.rulesets.round_meters.shared import ACTION
+from tabletrail.core.rulesets.round_meters.hold import Happened
+from tabletrail.core.rulesets.round_meters.marks import ACTION
 from tabletrail.events.commands.round_meters import TakeAction
-from tabletrail.ruleset_api import Batch, Dice, handles, require
+from tabletrail.ruleset_api import Batch, Dice, Part, handles, require
 from tabletrail.ruleset_api import events as ev
 
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.round_meters import RoundMeters
 
-class Actions(Holding):
+
+def parse_costs(text: str) -> dict[str, int]:
+    """'shoot:2,reload:1' -> {'shoot': 2, 'reload': 1}; ValueError says what is wrong."""
+    costs: dict[str, int] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        kind, sep, ap = part.partition(":")
+        kind = kind.strip()
+        if not sep or not kind or " " in kind:
+            raise ValueError(f"{part!r} is not KIND:AP (e.g. shoot:2)")
+        if kind == "sprint":
+            raise ValueError("sprint is the document's own action (1 AP); it can't be priced here")
+        if not ap.strip().isdigit():
+            raise ValueError(f"{part!r}: the AP of {kind} must be a whole number, got {ap.strip()!r}")
+        costs[kind] = int(ap)
+    return costs
+
+
+class Actions(Part):
     """Taking an action: its AP, its record, and the held actions waiting for it."""
 
-    if TYPE_CHECKING:  # a test with the sprint penalty in force: sprint.py, a subclass RoundMeters inherits
-
-        def test(
-            self,
-            b: Batch,
-            dice: Dice,
-            fighter_id: str,
-            name: str,
-            rule: str,
-            target: int,
-            *,
-            bonus: int = 0,
-            bonus_why: str = "",
-            penalised: bool = True,
-        ) -> ev.CheckRolled: ...
+    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     def act(
         self,
@@ -49,14 +57,14 @@ class Actions(Holding):
         held: bool = False,
     ) -> None:
         """Record one action: held triggers on it resolve first, then its AP (unless paid by a hold)."""
-        self.fire(b, Happened("takes-action", fighter_id, action=kind), dice)
+        self.rs.fire(b, Happened("takes-action", fighter_id, action=kind), dice)
         if not held:
             b.emit(ev.Spent(fighter=fighter_id, resource="ap", amount=ap, rules=(rule,), note=note))
         t = b.state.turn
         f = b.state.fighter(fighter_id)
         # hold, passes: a held action going off in the holder's own turn (after the hold, this turn's
         # action) must not make that turn one "without taking an action": keep that it acted.
-        acted = held and f is not None and t.active == fighter_id and self.acted(b.state, f)
+        acted = held and f is not None and t.active == fighter_id and self.rs.acted(b.state, f)
         b.emit(
             ev.Marked(
                 fighter=fighter_id,
@@ -77,30 +85,26 @@ class Actions(Holding):
             )
         )
 
-    def resolve_held(self, b: Batch, dice: Dice, fighter_id: str, held: dict[str, Any], note: str) -> None:
-        """hold: the held action is taken now, its AP paid when it was held."""
-        rule = self.rule("hold")
-        self.act(b, dice, fighter_id, held["action"], held["target"], int(held["ap"]), rule, note, held=True)
-
     @handles(TakeAction)
     def take_action(self, b: Batch, cmd: TakeAction, dice: Dice) -> None:
         """passes: an action pays its AP from the round's pool; its test carries any sprint penalty."""
+        rs = self.rs
         rule = self.rule("passes")
-        f = self.actor(b.state, cmd.fighter, rule)
-        costs = self.costs(b.state)
+        f = rs.actor(b.state, cmd.fighter, rule)
+        costs = rs.costs(b.state)
         require(
             cmd.kind in costs,
             rule,
-            f"{cmd.kind!r} is not an action of this table (action_costs: {self.priced(costs)}; "
+            f"{cmd.kind!r} is not an action of this table (action_costs: {rs.priced(costs)}; "
             "a Sprint is the sprint command)",
         )
-        cost, left = costs[cmd.kind], self.ap_left(f)
+        cost, left = costs[cmd.kind], rs.ap_left(f)
         require(
             left >= cost,
             rule,
-            f"{f.id} has {left} of {self.ap(f)} AP left this round; {cmd.kind} costs {cost} AP",
+            f"{f.id} has {left} of {rs.ap(f)} AP left this round; {cmd.kind} costs {cost} AP",
         )
-        target = self.aim(b.state, cmd.target, rule) if cmd.target else ""
+        target = rs.aim(b.state, cmd.target, rule) if cmd.target else ""
         self.act(
             b,
             dice,
@@ -110,7 +114,7 @@ class Actions(Holding):
             cost,
             rule,
             f"{cmd.kind}" + (f" at {target}" if target else "") + f": {cost} AP ({left} → {left - cost} "
-            f"of {self.ap(f)})",
+            f"of {rs.ap(f)})",
         )
         if cmd.test is not None:
-            self.test(b, dice, f.id, cmd.kind, rule, cmd.test)
+            rs.test(b, dice, f.id, cmd.kind, rule, cmd.test)

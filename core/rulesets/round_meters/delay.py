@@ -1,12 +1,15 @@
 """round-meters delay: a turn moved later in the pass, kept for the combat (delay).
 
-`Delaying` lives here only to keep the ruleset readable; `RoundMeters` inherits it.
+`Delaying`, a part of `RoundMeters`: the delay command, and what the table
+view says of a delayed turn. A delayed turn's arrival and its idle AP are the
+passes' (passes.py).
 """
 
 from __future__ import annotations
 
-from tabletrail.core.rulesets.round_meters.passes import Passes
-from tabletrail.core.rulesets.round_meters.shared import (
+from typing import TYPE_CHECKING
+
+from tabletrail.core.rulesets.round_meters.marks import (
     ACTION,
     DELAY_IDLE_AP,
     DELAYED,
@@ -14,12 +17,17 @@ from tabletrail.core.rulesets.round_meters.shared import (
     WAITING,
 )
 from tabletrail.events.commands.round_meters import Delay
-from tabletrail.ruleset_api import TURN, Batch, Dice, Refusal, handles, require
+from tabletrail.ruleset_api import TURN, Batch, Dice, Fighter, Part, Refusal, handles, require
 from tabletrail.ruleset_api import events as ev
 
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.round_meters import RoundMeters
 
-class Delaying(Passes):
+
+class Delaying(Part):
     """Delaying: behind a combatant who has not acted, or to the end of the pass."""
+
+    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     @handles(Delay)
     def delay(self, b: Batch, cmd: Delay, dice: Dice) -> None:
@@ -28,7 +36,7 @@ class Delaying(Passes):
         state = b.state
         t = state.turn
         # "During your turn, you may Delay"
-        f = self.actor(state, cmd.fighter, rule, strict=True)
+        f = self.rs.actor(state, cmd.fighter, rule, strict=True)
         # "You cannot Delay into a later pass."
         require(
             cmd.into_pass in (0, t.pass_no),
@@ -37,7 +45,7 @@ class Delaying(Passes):
             f"{t.pass_no} (behind a combatant who has not acted yet, or to the end of pass {t.pass_no})",
         )
         # "Your turn occurs at that later point": a delay moves the whole turn, before any action.
-        if state.settings["delay_before_action"] and self.acted(state, f):
+        if state.settings["delay_before_action"] and self.rs.acted(state, f):
             last = f.marks[ACTION]
             raise Refusal(
                 rule,
@@ -49,13 +57,13 @@ class Delaying(Passes):
         to_come = (WAITING, DELAYED_STATE)
         if cmd.after:
             # "Choose a combatant who has not yet acted during the current pass"
-            other = self.fighter(state, cmd.after)
+            other = self.rs.fighter(state, cmd.after)
             require(other.id != f.id, rule, f"{f.id} cannot Delay behind itself")
             require(
                 other.state("turn", TURN.initial) in to_come,
                 rule,
                 f"{other.id} has already acted or begun its turn in pass {t.pass_no} "
-                f"({self.standing(state, other)}): a turn behind {other.id} would fall in pass "
+                f"({self.rs.standing(state, other)}): a turn behind {other.id} would fall in pass "
                 f"{t.pass_no + 1}, and {f.id} cannot Delay into a later pass",
             )
             order.insert(order.index(other.id) + 1, f.id)
@@ -93,4 +101,11 @@ class Delaying(Passes):
                 f"{DELAY_IDLE_AP} AP",
             )
         )
-        self.close_turn(b, f.id, "delay", rule, f"{f.id}'s turn moves {where}", dice)
+        self.rs.close_turn(b, f.id, "delay", rule, f"{f.id}'s turn moves {where}", dice)
+
+    def turn_words(self, f: Fighter) -> str:
+        """A delayed turn waits behind the combatant it was moved after, or for the pass's end."""
+        if f.state("turn", "") != DELAYED_STATE:
+            return ""
+        after = str((f.marks.get(DELAYED) or {}).get("after", ""))
+        return f"delayed behind {after}" if after else "delayed to the end of the pass"

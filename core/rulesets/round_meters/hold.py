@@ -1,25 +1,27 @@
 """round-meters hold: a specific action, a specific trigger, its AP paid at once (hold).
 
 The trigger vocabulary (who, what, where) the engine can check; `Happened`,
-what a trigger watches for; `Holding`: holding, reading a trigger, and firing
-held actions the moment their trigger happens, or losing them at the
-holder's next turn. `Holding` lives here only to keep the ruleset readable;
-`RoundMeters` inherits it.
+what a trigger watches for; `Holding`, a part of `RoundMeters`: holding,
+reading a trigger, firing held actions the moment their trigger happens (a
+step, a move, an action, any fact of a batch), or losing them at the holder's
+next turn, and what the table view shows of a held action. How a held action
+resolves is the ruleset's (`RoundMeters.resolve_held`): as the action itself.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tabletrail.core.rulesets.round_meters.passes import Passes
-from tabletrail.core.rulesets.round_meters.shared import ACTION, HELD, SPRINT_AP
+from tabletrail.core.rulesets.round_meters.marks import ACTION, HELD, HOLDING, SPRINT_AP
 from tabletrail.events.commands.round_meters import Hold
 from tabletrail.ruleset_api import (
     XY,
+    Awaited,
     Batch,
     Dice,
     EncounterState,
     Fighter,
+    Part,
     Refusal,
     handles,
     parse_cell,
@@ -27,6 +29,9 @@ from tabletrail.ruleset_api import (
     show,
 )
 from tabletrail.ruleset_api import events as ev
+
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.round_meters import RoundMeters
 
 # The vocabulary of held triggers: what the engine can check (who, what, where).
 TRIGGER_USAGE = {
@@ -80,15 +85,17 @@ def happenings(e: ev.Event) -> list[Happened]:
     return []
 
 
-class Holding(Passes):
+class Holding(Part):
     """Held actions: declared with their trigger, fired when it happens, lost at the next turn."""
+
+    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     @handles(Hold)
     def hold(self, b: Batch, cmd: Hold, dice: Dice) -> None:
         """hold: a specific action and a specific trigger; its AP is paid at once."""
         rule = self.rule("hold")
         state = b.state
-        f = self.actor(state, cmd.fighter, rule, strict=True)
+        f = self.rs.actor(state, cmd.fighter, rule, strict=True)
         # hold: a held action is paid for and stays held until its trigger or the holder's next turn
         # ("If the trigger occurs before your next turn, resolve the held action immediately"); one
         # mark holds it, so a second hold is refused rather than silently dropping the first.
@@ -101,22 +108,22 @@ class Holding(Passes):
                 f"paid, until that trigger happens or {f.id}'s next turn: one held action at a time",
             )
         # "declaring a specific action": any action of the table, or the Sprint (a Minor Action).
-        costs = {**self.costs(state), "sprint": SPRINT_AP}
+        costs = {**self.rs.costs(state), "sprint": SPRINT_AP}
         # "A held action must be specific enough for the GM to determine when it triggers."
         require(
             cmd.action in costs,
             rule,
-            f"{cmd.action!r} is not a specific action: hold one of {self.priced(costs)}",
+            f"{cmd.action!r} is not a specific action: hold one of {self.rs.priced(costs)}",
         )
         # hold: what makes a hold specific is its action and its trigger; a target is optional,
         # as in the document's own example, "firing when an enemy enters a doorway".
-        target = self.aim(state, cmd.target, rule) if cmd.target.strip() else ""
+        target = self.rs.aim(state, cmd.target, rule) if cmd.target.strip() else ""
         trigger = self.trigger(state, f, cmd.trigger)
-        cost, left = costs[cmd.action], self.ap_left(f)
+        cost, left = costs[cmd.action], self.rs.ap_left(f)
         require(
             left >= cost,
             rule,
-            f"{f.id} has {left} of {self.ap(f)} AP left this round; holding {cmd.action} pays its "
+            f"{f.id} has {left} of {self.rs.ap(f)} AP left this round; holding {cmd.action} pays its "
             f"{cost} AP at once",
         )
         t = state.turn
@@ -129,7 +136,7 @@ class Holding(Passes):
                 amount=cost,
                 rules=(rule,),
                 note=f"holds {cmd.action}{' at ' + target if target else ''}: its {cost} AP are paid at once "
-                f"({left} → {left - cost} of {self.ap(f)})",
+                f"({left} → {left - cost} of {self.rs.ap(f)})",
             )
         )
         b.emit(
@@ -151,7 +158,7 @@ class Holding(Passes):
             )
         )
         if state.settings["hold_ends_turn"]:
-            self.close_turn(b, f.id, "hold", rule, f"{f.id}'s turn ends on a held action", dice)
+            self.rs.close_turn(b, f.id, "hold", rule, f"{f.id}'s turn ends on a held action", dice)
             return
         # round-budget: "moving before, after, or between actions"; the hold was this turn's action.
         b.emit(
@@ -227,7 +234,7 @@ class Holding(Passes):
         )
         if kind == "starts-move":
             return {"kind": kind, "fighter": who}
-        kinds = ["sprint", *self.costs(state)]
+        kinds = ["sprint", *self.rs.costs(state)]
         require(
             args[1] in kinds,
             rule,
@@ -290,7 +297,7 @@ class Holding(Passes):
                 )
             )
             at = f" at {held['target']}" if held["target"] else ""
-            self.resolve_held(
+            self.rs.resolve_held(
                 b,
                 dice,
                 fid,
@@ -298,10 +305,6 @@ class Holding(Passes):
                 f"{fid}'s held {held['action']}{at} resolves at once, interrupting "
                 f"({held['ap']} AP were paid when it was held)",
             )
-
-    def resolve_held(self, b: Batch, dice: Dice, fighter_id: str, held: dict[str, Any], note: str) -> None:
-        """hold: what a held action does as it resolves (Actions records it, Sprinting rolls a Sprint)."""
-        raise NotImplementedError
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         """hold: a held action whose trigger did not come before this turn is lost; its AP stays spent."""
@@ -318,3 +321,36 @@ class Holding(Passes):
                     f"not happen before {fighter_id}'s next turn; the {held['ap']} AP stay spent",
                 )
             )
+
+    def settle(self, b: Batch, dice: Dice) -> None:
+        """hold: every fact of the batch meets the held triggers, so facts from other commands (a GM
+        placing a piece) set held actions off as well."""
+        if not any(HELD in f.marks for f in b.state.fighters):
+            return
+        for e in list(b.events):
+            for what in happenings(e):
+                self.fire(b, what, dice)
+
+    # --- what the table view shows ------------------------------------------------------------
+
+    def awaited(self, state: EncounterState) -> list[Awaited]:
+        """A held action waits for its trigger, which the engine fires (hold)."""
+        out = []
+        for f in state.fighters:
+            held = f.marks.get(HELD)
+            if isinstance(held, dict) and held:
+                at = f" at {held['target']}" if held.get("target") else ""
+                action = held.get("action", "an action")
+                prompt = f"{f.name or f.id} holds {action}{at} until: {held.get('text', '')}"
+                out.append(Awaited("held", f.id, prompt))
+        return out
+
+    def turn_words(self, f: Fighter) -> str:
+        """A holder's turn is over, its held action waiting (or spent)."""
+        if f.state("turn", "") != HOLDING:
+            return ""
+        held = f.marks.get(HELD) or {}
+        if not held:
+            return "held action spent"
+        target = f" at {held['target']}" if held.get("target") else ""
+        return f"holding {held.get('action', 'an action')}{target}"

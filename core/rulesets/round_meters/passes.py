@@ -3,75 +3,44 @@
 A round is one or more passes, each every combatant's turn in initiative
 order; combatants with no AP left are skipped after the first pass, and a
 round's Movement and AP come back whole when the next one starts. A turn that
-ends with no action taken loses AP (delay, passes). `Passes` lives here only
-to keep the ruleset readable; `RoundMeters` inherits it.
+ends with no action taken loses AP (delay, passes). `Passes`, a part of
+`RoundMeters`, runs that order in place of the engine's one pass a round: the
+ruleset's turn order (`begin`, `advance`, end-turn, `close_turn`) hands it here.
 """
 
 from __future__ import annotations
 
-from tabletrail.core.rulesets.round_meters.shared import (
-    ACTING,
-    ACTION,
+from typing import TYPE_CHECKING
+
+from tabletrail.core.rulesets.round_meters.marks import (
     DELAY_IDLE_AP,
     DELAYED,
     DELAYED_STATE,
-    DONE,
     HELD,
-    HOLDING,
     SPRINTS,
     WAITING,
-    Shared,
 )
 from tabletrail.ruleset_api import (
     DIAGONALS,
     TURN,
     Batch,
     Dice,
-    EncounterState,
     EndTurn,
-    Fighter,
-    Refusal,
+    Part,
     fmt,
-    handles,
     plural,
     require,
 )
 from tabletrail.ruleset_api import events as ev
 
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.round_meters import RoundMeters
 
-class Passes(Shared):
-    """The TURN machine: who acts now, and what comes after each turn, pass and round."""
 
-    def actor(self, state: EncounterState, fighter_id: str, rule: str, strict: bool | None = None) -> Fighter:
-        """The fighter, who must be in the TURN machine's acting state (its turn, this pass)."""
-        f = self.fighter(state, fighter_id)
-        if strict is None:
-            strict = bool(state.settings.get("strict_turns", True))
-        if strict and f.state("turn", TURN.initial) != ACTING:
-            t = state.turn
-            raise Refusal(
-                rule,
-                f"it is {t.active}'s turn (round {t.round}, pass {t.pass_no}), not {f.id}'s: "
-                f"{f.id} is {self.standing(state, f)}",
-            )
-        return f
+class Passes(Part):
+    """The TURN machine: what comes after each turn, pass and round."""
 
-    def standing(self, state: EncounterState, f: Fighter) -> str:
-        """Where a fighter stands in this pass, in words."""
-        p = state.turn.pass_no
-        return {
-            WAITING: f"waiting for its turn in pass {p}",
-            ACTING: "acting",
-            DELAYED_STATE: f"delayed until later in pass {p}",
-            HOLDING: f"holding an action (its turn in pass {p} is over)",
-            DONE: f"done for pass {p}",
-        }[f.state("turn", TURN.initial)]
-
-    def begin(self, b: Batch, dice: Dice) -> None:
-        self.next_turn(b, dice)
-
-    def advance(self, b: Batch, dice: Dice) -> None:
-        self.next_turn(b, dice)
+    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     def next_turn(self, b: Batch, dice: Dice) -> None:
         """passes: the next turn of this pass in initiative order; then a new pass, or a new round."""
@@ -86,14 +55,14 @@ class Passes(Shared):
                     return
                 if state != WAITING:
                     continue
-                if turn.pass_no > 1 and self.ap_left(f) <= 0:
-                    self.change(
+                if turn.pass_no > 1 and self.rs.ap_left(f) <= 0:
+                    self.rs.change(
                         b,
                         f,
                         "turn",
                         "skip",
                         self.rule("passes"),
-                        f"{fid} has no AP left ({f.used('ap')} of {self.ap(f)} spent): no turn in pass "
+                        f"{fid} has no AP left ({f.used('ap')} of {self.rs.ap(f)} spent): no turn in pass "
                         f"{turn.pass_no}",
                     )
                     continue
@@ -105,7 +74,7 @@ class Passes(Shared):
     def end_pass(self, b: Batch, dice: Dice) -> None:
         """passes: after the last turn of a pass, another pass while AP is left, else a new round."""
         turn = b.state.turn
-        with_ap = [(f.id, self.ap_left(f)) for f in b.state.fighters if self.ap_left(f) > 0]
+        with_ap = [(f.id, self.rs.ap_left(f)) for f in b.state.fighters if self.rs.ap_left(f) > 0]
         cap = int(b.state.settings["max_passes"])
         passes = self.rule("passes")
         if with_ap and (not cap or turn.pass_no < cap):
@@ -129,12 +98,13 @@ class Passes(Shared):
             )
         )
         self.new_pass(b, passes)
-        self.start_round(b, turn.round + 1, dice)
+        self.rs.start_round(b, turn.round + 1, dice)
 
     def new_pass(self, b: Batch, rule: str) -> None:
+        """passes: everyone waits for its turn again."""
         t = b.state.turn
         for f in b.state.fighters:
-            self.change(
+            self.rs.change(
                 b,
                 f,
                 "turn",
@@ -144,20 +114,22 @@ class Passes(Shared):
             )
 
     def start_round(self, b: Batch, round_no: int, dice: Dice) -> None:
-        """round-budget, passes: Movement and AP come back whole; the sprint penalty ends."""
+        """round-budget, passes: Movement and AP come back whole; the sprint penalty ends.
+
+        One fighter at a time, all three, so each fighter's lines stand together in the log."""
         for f in b.state.fighters:
             b.emit(
                 ev.Refreshed(
                     fighter=f.id,
                     resources=("movement", "ap"),
                     rules=(self.rule("round-budget"), self.rule("passes")),
-                    note=f"round {round_no}: {f.id} has {fmt(self.stat(f, 'movement'))} m of Movement and "
-                    f"{self.ap(f)} AP again ({fmt(self.meters_left(f))} m and {self.ap_left(f)} AP "
+                    note=f"round {round_no}: {f.id} has {fmt(self.rs.stat(f, 'movement'))} m of Movement and "
+                    f"{self.rs.ap(f)} AP again ({fmt(self.rs.meters_left(f))} m and {self.rs.ap_left(f)} AP "
                     "were left unused)",
                 )
             )
             # round-budget: the round's Movement, diagonals and all, starts over
-            self.unmark(
+            self.rs.unmark(
                 b,
                 f,
                 DIAGONALS,
@@ -165,16 +137,17 @@ class Passes(Shared):
                 f"round {round_no}: the alternating count of diagonals starts again",
             )
             if SPRINTS in f.marks:
-                self.unmark(
+                self.rs.unmark(
                     b,
                     f,
                     SPRINTS,
                     self.rule("sprint"),
-                    f"the {self.penalty(f)} of {plural(f.marks[SPRINTS]['sprints'], 'Sprint')} lasted "
+                    f"the {self.rs.penalty(f)} of {plural(f.marks[SPRINTS]['sprints'], 'Sprint')} lasted "
                     f"for the remainder of round {round_no - 1} only",
                 )
 
     def begin_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """passes, delay: the fighter's turn (or its delayed turn) starts, and with it the hooks'."""
         f = b.state.fighter(fighter_id)
         assert f is not None
         turn = b.state.turn
@@ -189,14 +162,14 @@ class Passes(Shared):
                 rules=(rule,),
                 note=f"round {turn.round}, pass {turn.pass_no}: {fighter_id}'s "
                 + ("delayed turn arrives" if delayed else "turn")
-                + f" ({place}; {fmt(self.meters_left(f))} m and {self.ap_left(f)} AP left this round)",
+                + f" ({place}; {fmt(self.rs.meters_left(f))} m and {self.rs.ap_left(f)} AP left this round)",
             )
         )
-        self.change(b, f, "turn", "start", rule, f"{fighter_id} acts in pass {turn.pass_no}")
-        self.start_turn(b, fighter_id, dice)
+        self.rs.change(b, f, "turn", "start", rule, f"{fighter_id} acts in pass {turn.pass_no}")
+        self.rs.start_turn(b, fighter_id, dice)
 
-    @handles(EndTurn)
-    def end_turn_command(self, b: Batch, cmd: EndTurn, dice: Dice) -> None:
+    def end_turn_asked(self, b: Batch, cmd: EndTurn, dice: Dice) -> None:
+        """passes, hold: the end-turn command; a turn with a held action ends holding it."""
         turn = b.state.turn
         active = turn.active
         if cmd.fighter:
@@ -205,7 +178,7 @@ class Passes(Shared):
                 self.rule("passes"),
                 f"it is {active}'s turn (round {turn.round}, pass {turn.pass_no}), not {cmd.fighter}'s",
             )
-        self.end_turn(b, active, dice)
+        self.rs.end_turn(b, active, dice)
         f = b.state.fighter(active)
         if f is not None and HELD in f.marks:  # hold: it waits for its trigger until its next turn
             self.close_turn(
@@ -221,10 +194,10 @@ class Passes(Shared):
         """
         f = b.state.fighter(fighter_id)
         assert f is not None
-        if self.acted(b.state, f):
+        if self.rs.acted(b.state, f):
             return
         delayed = DELAYED in f.marks
-        left = self.ap_left(f)
+        left = self.rs.ap_left(f)
         loss = min(DELAY_IDLE_AP if delayed else int(b.state.settings["idle_ap_loss"]), left)
         if loss <= 0:
             return
@@ -241,7 +214,7 @@ class Passes(Shared):
                 rules=(self.rule("delay") if delayed else self.rule("passes"),),
                 note=f"{why}: the normal rule for taking no action "
                 + ("" if delayed else "(idle_ap_loss) ")
-                + f"costs {loss} AP ({left} → {left - loss} of {self.ap(f)})",
+                + f"costs {loss} AP ({left} → {left - loss} of {self.rs.ap(f)})",
             )
         )
 
@@ -250,18 +223,9 @@ class Passes(Shared):
         f = b.state.fighter(fighter_id)
         assert f is not None
         if trigger != "delay":
-            self.unmark(b, f, DELAYED, self.rule("delay"), f"{fighter_id}'s delayed turn has come and gone")
-        self.change(b, f, "turn", trigger, rule, note)
+            self.rs.unmark(
+                b, f, DELAYED, self.rule("delay"), f"{fighter_id}'s delayed turn has come and gone"
+            )
+        self.rs.change(b, f, "turn", trigger, rule, note)
         b.emit(ev.TurnEnded(fighter=fighter_id, rules=(rule,), note=note))
         self.next_turn(b, dice)
-
-    def acted(self, state: EncounterState, f: Fighter) -> bool:
-        """Did the fighter take an action (spend AP) in its own turn of this pass?"""
-        last = f.marks.get(ACTION) or {}
-        t = state.turn
-        return (
-            bool(last)
-            and (not last["held"] or bool(last.get("turn_acted")))  # hold: a hold set off in this turn
-            and last["round"] == t.round
-            and last["pass"] == t.pass_no
-        )

@@ -1,17 +1,17 @@
 """round-meters sprint: 1 AP, an Athletics test, +2 m per positive Hit, -5 to other tests (sprint).
 
-Every test carries the sprint penalty in force until the round ends (`test`,
-`modifiers`). `Sprinting` lives here only to keep the ruleset readable;
-`RoundMeters` inherits it.
+`Sprinting`, a part of `RoundMeters`: the Sprint, and every test, which carries
+the sprint penalty in force until the round ends (`test`, `modifiers`); the
+ruleset offers `test` and `sprint_test` to the other families (an action's
+test, a held Sprint resolving).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
-from tabletrail.core.rulesets.round_meters.actions import Actions
-from tabletrail.core.rulesets.round_meters.shared import SPRINT_AP, SPRINT_METERS, SPRINT_PENALTY, SPRINTS
+from tabletrail.core.rulesets.round_meters.marks import SPRINT_AP, SPRINT_METERS, SPRINT_PENALTY, SPRINTS
 from tabletrail.events.commands.round_meters import RollTest, Sprint
 from tabletrail.ruleset_api import (
     Batch,
@@ -19,6 +19,7 @@ from tabletrail.ruleset_api import (
     Dice,
     EncounterState,
     Modifier,
+    Part,
     check,
     fmt,
     handles,
@@ -27,13 +28,19 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.round_meters import RoundMeters
 
-class Sprinting(Actions):
+
+class Sprinting(Part):
     """The Sprint, and the tests its penalty follows."""
 
+    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
+
     def modifiers(self, state: EncounterState, fighter_id: str, against: str | None = None) -> list[Modifier]:
-        f = self.fighter(state, fighter_id)
-        pen = self.penalty(f)
+        """sprint: the cumulative penalty to the fighter's other tests this round."""
+        f = self.rs.fighter(state, fighter_id)
+        pen = self.rs.penalty(f)
         if not pen:
             return []
         n = f.marks[SPRINTS]["sprints"]
@@ -56,14 +63,14 @@ class Sprinting(Actions):
         f = b.state.fighter(fighter_id)
         assert f is not None
         parts = [f"{bonus_why} {bonus:+}"] if bonus else []
-        pen = self.penalty(f) if penalised else 0
+        pen = self.rs.penalty(f) if penalised else 0
         if pen:
             parts.append(f"sprint penalty {pen} ({plural(f.marks[SPRINTS]['sprints'], 'Sprint')} this round)")
         elif penalised:
             parts.append("no sprint penalty this round")
-        elif self.penalty(f):
+        elif self.rs.penalty(f):
             parts.append(
-                f"the sprint penalty {self.penalty(f)} spares Sprint tests (sprint_penalty_on_sprints)"
+                f"the sprint penalty {self.rs.penalty(f)} spares Sprint tests (sprint_penalty_on_sprints)"
             )
         result = check(
             b,
@@ -83,14 +90,14 @@ class Sprinting(Actions):
     def sprint(self, b: Batch, cmd: Sprint, dice: Dice) -> None:
         """sprint: 1 AP, an Athletics test, +2 m this round per positive Hit, -5 to other tests."""
         rule = self.rule("sprint")
-        f = self.actor(b.state, cmd.fighter, self.rule("passes"))
-        left = self.ap_left(f)
+        f = self.rs.actor(b.state, cmd.fighter, self.rule("passes"))
+        left = self.rs.ap_left(f)
         require(
             left >= SPRINT_AP,
             rule,
-            f"{f.id} has {left} of {self.ap(f)} AP left this round; a Sprint costs {SPRINT_AP} AP",
+            f"{f.id} has {left} of {self.rs.ap(f)} AP left this round; a Sprint costs {SPRINT_AP} AP",
         )
-        self.act(
+        self.rs.act(
             b,
             dice,
             f.id,
@@ -98,15 +105,9 @@ class Sprinting(Actions):
             "",
             SPRINT_AP,
             rule,
-            f"Sprint, a Minor Action: {SPRINT_AP} AP ({left} → {left - SPRINT_AP} of {self.ap(f)})",
+            f"Sprint, a Minor Action: {SPRINT_AP} AP ({left} → {left - SPRINT_AP} of {self.rs.ap(f)})",
         )
         self.sprint_test(b, dice, f.id)
-
-    def resolve_held(self, b: Batch, dice: Dice, fighter_id: str, held: dict[str, Any], note: str) -> None:
-        """hold: a held Sprint resolves like any Sprint: its Athletics test, its meters, its penalty."""
-        super().resolve_held(b, dice, fighter_id, held, note)
-        if held["action"] == "sprint":
-            self.sprint_test(b, dice, fighter_id)
 
     def sprint_test(self, b: Batch, dice: Dice, fighter_id: str) -> None:
         """sprint: the Athletics test, +2 m this round per positive Hit, and the cumulative penalty."""
@@ -115,7 +116,7 @@ class Sprinting(Actions):
         assert f is not None
         settings = b.state.settings
         threshold, step = int(settings["hit_threshold"]), int(settings["hit_step"])
-        athletics = int(self.stat(f, "athletics"))
+        athletics = int(self.rs.stat(f, "athletics"))
         result = self.test(
             b,
             dice,
@@ -138,8 +139,9 @@ class Sprinting(Actions):
             # sprint: "gain +2 meters of Movement for the current round": kept as negative spending
             # (the log's own form), said as the document counts it: the Movement allowed goes up,
             # the meters moved stay as they were.
-            was = self.fighter(b.state, f.id)
-            allowed, moved = self.allowed(b.state, was, "movement") or 0, self.spent_counted(b.state, was)
+            was = self.rs.fighter(b.state, f.id)
+            allowed = self.rs.allowed(b.state, was, "movement") or 0
+            moved = self.rs.spent_counted(b.state, was)
             gain = hits * SPRINT_METERS
             b.emit(
                 ev.Spent(
@@ -149,7 +151,7 @@ class Sprinting(Actions):
                     rules=(rule, self.rule("round-budget")),
                     note=f"{scored}: gains {fmt(gain)} m of Movement ({fmt(allowed)} -> "
                     f"{fmt(allowed + gain)} this round; {fmt(moved.get('movement', 0))} m moved, "
-                    f"{fmt(self.meters_left(was) + gain)} m left)",
+                    f"{fmt(self.rs.meters_left(was) + gain)} m left)",
                 )
             )
         now = b.state.fighter(f.id)
@@ -172,7 +174,7 @@ class Sprinting(Actions):
     @handles(RollTest)
     def roll_test(self, b: Batch, cmd: RollTest, dice: Dice) -> None:
         """sprint: a test the GM calls for carries the fighter's sprint penalty this round."""
-        f = self.fighter(b.state, cmd.fighter)
+        f = self.rs.fighter(b.state, cmd.fighter)
         athletic = cmd.skill.lower() == "athletics"
         self.test(
             b,
@@ -181,6 +183,6 @@ class Sprinting(Actions):
             cmd.skill,
             self.rule("sprint"),
             cmd.target,
-            bonus=int(self.stat(f, "athletics")) if athletic else 0,
+            bonus=int(self.rs.stat(f, "athletics")) if athletic else 0,
             bonus_why="athletics",
         )

@@ -1,31 +1,29 @@
 """round-meters walking: the round's Movement, spent in pieces (round-budget, move-free, difficult).
 
 Meters moved stay spent until the next round, cost no AP, and count double
-on difficult terrain. `_Walking` prices the steps and pauses on a cell a held
-action watches. `Walking` lives here only to keep the ruleset readable;
-`RoundMeters` inherits it.
+on difficult terrain; the GM's rulings on difficult cells stand only where the
+table allows them. `Walking`, a part of `RoundMeters`, moves a fighter;
+`_Walking` prices the steps and pauses on a cell a held action watches.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
-from tabletrail.core.rulesets.round_meters.hold import Happened, Holding
-from tabletrail.core.rulesets.round_meters.shared import (
-    DIFFICULT_FACTOR,
-    DIFFICULT_TAGS,
-    SPRINT_AP,
-    SPRINT_METERS,
-    SPRINTS,
-)
+from tabletrail.core.rulesets.round_meters.hold import Happened
+from tabletrail.core.rulesets.round_meters.marks import DIFFICULT_FACTOR, DIFFICULT_TAGS, SPRINTS
 from tabletrail.ruleset_api import (
+    FORBID,
+    TEST,
     XY,
     Batch,
     Dice,
     EncounterState,
     Fighter,
     Move,
+    Part,
     Pos,
     Refusal,
     Step,
@@ -42,44 +40,54 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.round_meters import RoundMeters
 
-class Walking(Holding):
+
+class Walking(Part):
     """A move: a piece of the round's Movement, paid in meters only."""
+
+    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     def walker(self, state: EncounterState, f: Fighter) -> _Walking:
         return _Walking(self, state)
 
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
-        return max(0, self.meters_left(f))
+        return max(0, self.rs.meters_left(f))
 
-    def move_root2(self, state: EncounterState, f: Fighter) -> int:
-        """Every move shares the budget (walk carries it): its exact remainder counts."""
-        return state.root2(f.id, "movement")
-
-    def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
-        """sprint: 1 AP buys +2 m of Movement per positive Hit; the ruler shows one Hit's worth."""
-        if self.ap_left(f) < SPRINT_AP:
-            return 0, ""
-        return SPRINT_METERS, f"a Sprint ({SPRINT_AP} AP) with one positive Hit"
+    def settle(self, b: Batch, dice: Dice) -> None:
+        """difficult: the GM's test and forbid rulings on cells only where the table allows them."""
+        if b.state.settings.get("difficult_rulings") != "cost-only":
+            return
+        for e in b.events:
+            if isinstance(e, ev.BoardMarked) and e.key in (FORBID, TEST):
+                before = [list(x) for x in b.start.marks.get(e.key, ())]
+                if any(list(x) not in before for x in e.value or ()):
+                    raise Refusal(
+                        self.rule("difficult"),
+                        "this table plays difficult terrain by its cost alone (difficult_rulings = "
+                        "'cost-only'): no GM test or forbid rulings on cells",
+                    )
 
     @handles(Move)
     def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
         """round-budget, move-free, difficult: a piece of the round's Movement, paid in meters only."""
-        f = self.actor(b.state, cmd.fighter, self.rule("passes"))
+        f = self.rs.actor(b.state, cmd.fighter, self.rule("passes"))
         cells = self.cells(b.state, f, cmd.path)
         sprinted = int(f.marks.get(SPRINTS, {}).get("meters", 0))
         # hold: a held action waiting for this fighter to start moving interrupts before its first step.
-        self.fire(b, Happened("starts-move", f.id), dice)
+        self.rs.fire(b, Happened("starts-move", f.id), dice)
         start = len(b.events)
         walk(
             b,
             _Walking(self, b.state, dice),
             f.id,
             cells,
-            budget=self.meters_left(f),
+            budget=self.rs.meters_left(f),
             budget_rule=self.rule("round-budget"),
             rules=(self.rule("round-budget"), self.rule("move-free")),
-            what=f"{f.id}'s move (round {b.state.turn.round}: Movement {fmt(self.stat(f, 'movement'))} m"
+            what=f"{f.id}'s move (round {b.state.turn.round}: "
+            f"Movement {fmt(self.rs.stat(f, 'movement'))} m"
             + (f" + {fmt(sprinted)} m sprinted" if sprinted else "")
             + ", spent meters stay spent until the next round)",
             dice=dice,
@@ -96,7 +104,7 @@ class Walking(Holding):
         document counts them. Lengths are exact (diagonal=euclidean: a diagonal is √2) and rounded
         once: what is left after a move is the exact remainder rounded, as the next move is held
         against it, and the meters moved are the Movement less that remainder."""
-        allowed = self.allowed(b.state, self.fighter(b.state, fighter_id), "movement") or 0
+        allowed = self.rs.allowed(b.state, self.rs.fighter(b.state, fighter_id), "movement") or 0
         after = b.state.root2(fighter_id, "movement")  # the √2 part spent once every move is made
         moves = [
             i
@@ -144,9 +152,10 @@ class Walking(Holding):
 class _Walking:
     """How a step is priced under round-meters: the diagonal rule, doubled on difficult terrain."""
 
-    def __init__(self, rs: Walking, state: EncounterState, dice: Dice | None = None) -> None:
-        self.rs = rs
-        self.unit = rs.unit
+    def __init__(self, part: Walking, state: EncounterState, dice: Dice | None = None) -> None:
+        self.part = part
+        self.rs = part.rs
+        self.unit = part.rs.unit
         self.grid = state.grid
         self.dice = dice  # a real move's: a held action it sets off may roll (the reachable area has none)
 
@@ -157,9 +166,9 @@ class _Walking:
                 self.rs.rule("round-budget"),
                 f"{show(to)} is {grid.kind(*to).terrain}: a circumstance no move can pass",
             )
-        self.rs.not_through_enemies(state, f, to)
+        self.part.not_through_enemies(state, f, to)
         # difficult: "Each meter moved through Difficult Terrain costs 2 meters of Movement."
-        factor = DIFFICULT_FACTOR if self.rs.difficult(state, to) else 1
+        factor = DIFFICULT_FACTOR if self.part.difficult(state, to) else 1
         return flat_step(
             grid,
             frm,
