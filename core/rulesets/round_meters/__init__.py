@@ -51,10 +51,11 @@ what two families share is the ruleset's, and a part reaches it as
 `self.rs.<method>`.
 
 - here, `RoundMeters`: the catalogue (rules, settings, stats), the scenario's
-  checks, the round's budgets (AP, meters, the sprint penalty), the TURN
-  machine's words (who acts now), naming an action's price and target, and
-  what one family offers the others (firing held actions, recording an
-  action, a test, a Sprint's test, ending a turn);
+  checks, the round's budgets (AP, meters, the sprint penalty), who acts now
+  (the TURN machine's states in words; the engine's turn order handed to
+  `Passes`), naming an action's price and target, and what one family offers
+  the others (firing held actions, recording an action, a test, a Sprint's
+  test, ending a turn);
 - marks.py: the document's numbers, the marks, the turn states;
 - walking.py, `Walking`: round-budget, move-free, difficult (and the GM's
   difficult rulings);
@@ -329,12 +330,15 @@ class RoundMeters(Ruleset):
         return setting_error(settings)
 
     def validate(self, scenario: Scenario, where: str) -> None:
+        """The base's stat checks, then AP and Athletics whole numbers (a stat may be any number)."""
         super().validate(scenario, where)
         for i, spec in enumerate(scenario.fighters):
             for name in ("ap", "athletics"):
                 value = spec.stats.get(name, 0)
                 if not float(value).is_integer():
                     raise InputError(f"{where}: fighters[{i}].{name}: expected a whole number, got {value}")
+
+    # --- budgets as people are told them (the table view, the ruler) ------------------------
 
     def spent_counted(self, state: EncounterState, f: Fighter) -> dict[str, int]:
         """round-budget, sprint: Movement spent is the meters moved, which "remains spent" until the
@@ -361,9 +365,11 @@ class RoundMeters(Ruleset):
     # --- budgets: AP, meters, the sprint penalty ---------------------------------------------
 
     def ap(self, f: Fighter) -> int:
+        """passes: the fighter's AP each round (a stat)."""
         return int(self.stat(f, "ap"))
 
     def ap_left(self, f: Fighter) -> int:
+        """passes: AP this round less what actions, holds and idle turns spent."""
         return self.ap(f) - f.used("ap")
 
     def meters_left(self, f: Fighter) -> int:
@@ -389,6 +395,7 @@ class RoundMeters(Ruleset):
     # --- naming an action --------------------------------------------------------------------
 
     def priced(self, costs: dict[str, int]) -> str:
+        """The actions a refusal offers instead, with their AP ("shoot 2 AP, reload 1 AP")."""
         return ", ".join(f"{k} {v} AP" for k, v in costs.items()) or "none"
 
     def aim(self, state: EncounterState, target: str, rule: str) -> str:
