@@ -116,7 +116,8 @@ class Passes(Part):
     def start_round(self, b: Batch, round_no: int, dice: Dice) -> None:
         """round-budget, passes: Movement and AP come back whole; the sprint penalty ends.
 
-        One fighter at a time, all three, so each fighter's lines stand together in the log."""
+        Each fighter's lines (refreshed, diagonals, penalty) stand together in the log, so one loop
+        writes them all: the sprint penalty ends here, not in sprint.py."""
         for f in b.state.fighters:
             b.emit(
                 ev.Refreshed(
