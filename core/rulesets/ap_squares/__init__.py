@@ -55,7 +55,13 @@ from __future__ import annotations
 from typing import Any
 
 from tabletrail.core.rulesets.ap_squares.hooks import ApPart
-from tabletrail.core.rulesets.ap_squares.invasion import BLOCK_AP, BLOCKED, INVADING, Invasion, pending_invasion
+from tabletrail.core.rulesets.ap_squares.invasion import (
+    BLOCK_AP,
+    BLOCKED,
+    INVADING,
+    Invasion,
+    pending_invasion,
+)
 from tabletrail.core.rulesets.ap_squares.leaps import (
     AREA,
     HALVE_DIFFICULTY,

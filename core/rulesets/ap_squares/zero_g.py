@@ -249,7 +249,9 @@ def trajectory(mark: Mapping[str, Any] | None) -> tuple[str, int]:
     return str(mark["dir"]), int(mark["speed"])
 
 
-def trajectory_mark(fighter_id: str, direction: str, speed: int, rules: tuple[str, ...], note: str) -> ev.Marked:
+def trajectory_mark(
+    fighter_id: str, direction: str, speed: int, rules: tuple[str, ...], note: str
+) -> ev.Marked:
     """The fact of a body's trajectory: where it is carried and how fast (m per cycle)."""
     return ev.Marked(
         fighter=fighter_id, key=TRAJECTORY, value={"dir": direction, "speed": speed}, rules=rules, note=note
@@ -315,12 +317,8 @@ def zero_g_modifiers(rs: Ruleset, state: EncounterState, f: Fighter) -> list[Mod
         ]
     else:
         out += [
-            Modifier(
-                "ranged attack", -1, rule, "crawling along a stable object: -1 to ranged attack rolls"
-            ),
-            Modifier(
-                "melee attack", -2, rule, "crawling along a stable object: -2 to melee attack rolls"
-            ),
+            Modifier("ranged attack", -1, rule, "crawling along a stable object: -1 to ranged attack rolls"),
+            Modifier("melee attack", -2, rule, "crawling along a stable object: -2 to melee attack rolls"),
         ]
     return out
 
@@ -655,7 +653,11 @@ class ZeroGravity(ApPart):
         )
         shift(
             self.rs,
-            b, f.id, "twist", (rule,), f"{f.id} twists: its drift turns from {direction} to {cmd.direction}"
+            b,
+            f.id,
+            "twist",
+            (rule,),
+            f"{f.id} twists: its drift turns from {direction} to {cmd.direction}",
         )
         b.emit(
             trajectory_mark(
