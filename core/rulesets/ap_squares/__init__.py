@@ -37,17 +37,23 @@ Where the document is silent (each a setting when the catalogue names a default)
   `defense` stat plus the `dexterity` modifier; zero-gravity rulings are listed in
   zero_g.py.
 
-Where each rule's code lives (rule ids are cited next to the code):
+Where each rule's code lives (rule ids are cited next to the code). `ApSquares`
+derives from `Ruleset` alone and is made of one part a family, listed in
+`ApSquares.parts`; a part knows no other part, and what two families share is the
+ruleset's (a method reached as `self.rs`) or a plain function of one module:
 
-- here, `ApSquares`: the catalogue (rules, settings, stats), the cycle (AP
-  and momentum come back, loose objects' turns, the drift at a turn's start)
-  and the answers a waiting encounter takes;
-- shared.py: the document's numbers, the marks, the AP ledger;
-- walking.py: walk, crawl (and the zero-g crawl's steps);
-- invasion.py: invade;
-- leaps.py: reflexive-leap;
-- rotate_about.py: rotate-about;
-- zero_g.py: zero-g-drift, push-off, zero-g-crawl, zero-g-grab, zero-g-penalties.
+- here, `ApSquares`: the catalogue (rules, settings, stats), the AP ledger (AP per
+  cycle, what is left, paying), the cycle (AP and momentum come back, loose
+  objects' turns), a character's way of moving on its own (`mover`), Defense,
+  the answers a waiting encounter takes, and the hooks that tell every part of
+  another family's outcome (hooks.py: `ApPart`);
+- walking.py, `Walking`: walk, crawl (and the zero-g crawl's steps), the move command;
+- invasion.py, `Invasion`: invade (`travel`: every move a character makes on its
+  own stops before an occupied square);
+- rotate_about.py, `RotatingAbout`: rotate-about;
+- leaps.py, `Leaps`: reflexive-leap;
+- zero_g.py, `ZeroGravity`: zero-g-drift, push-off, zero-g-crawl, zero-g-grab,
+  zero-g-penalties (and the drift at a turn's start).
 """
 
 from __future__ import annotations
