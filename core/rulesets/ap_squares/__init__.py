@@ -37,56 +37,82 @@ Where the document is silent (each a setting when the catalogue names a default)
   `defense` stat plus the `dexterity` modifier; zero-gravity rulings are listed in
   zero_g.py.
 
-Where each rule's code lives (rule ids are cited next to the code):
+Where each rule's code lives (rule ids are cited next to the code). `ApSquares`
+derives from `Ruleset` alone and is made of one part a family, listed in
+`ApSquares.parts`; a part knows no other part, and what two families share is the
+ruleset's (a method reached as `self.rs`) or a plain function of one module:
 
-- here, `ApSquares`: the catalogue (rules, settings, stats), the cycle (AP
-  and momentum come back, loose objects' turns, the drift at a turn's start)
-  and the answers a waiting encounter takes;
-- shared.py: the document's numbers, the marks, the AP ledger;
-- walking.py: walk, crawl (and the zero-g crawl's steps);
-- invasion.py: invade;
-- leaps.py: reflexive-leap;
-- rotate_about.py: rotate-about;
-- zero_g.py: zero-g-drift, push-off, zero-g-crawl, zero-g-grab, zero-g-penalties.
+- here, `ApSquares`: the catalogue (rules, settings, stats), the AP ledger (AP per
+  cycle, what is left, paying), the cycle (AP and momentum come back, loose
+  objects' turns), a character's way of moving on its own (`mover`), Defense,
+  the answers a waiting encounter takes, and the hooks that tell every part of
+  another family's outcome (hooks.py: `ApPart`);
+- walking.py, `Walking`: walk, crawl (and the zero-g crawl's steps), the move command;
+- invasion.py, `Invasion`: invade (`travel`: every move a character makes on its
+  own stops before an occupied square);
+- rotate_about.py, `RotatingAbout`: rotate-about;
+- leaps.py, `Leaps`: reflexive-leap;
+- zero_g.py, `ZeroGravity`: zero-g-drift, push-off, zero-g-crawl, zero-g-grab,
+  zero-g-penalties (and the drift at a turn's start).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tabletrail.core.rulesets.ap_squares.leaps import Leaps
-from tabletrail.core.rulesets.ap_squares.rotate_about import RotatingAbout, rotate_path
-from tabletrail.core.rulesets.ap_squares.shared import (
-    AREA,
+from tabletrail.core.rulesets.ap_squares.hooks import ApPart
+from tabletrail.core.rulesets.ap_squares.invasion import (
     BLOCK_AP,
     BLOCKED,
-    CRAWL_AP,
-    HALVE_DIFFICULTY,
     INVADING,
+    Invasion,
+    pending_invasion,
+)
+from tabletrail.core.rulesets.ap_squares.leaps import (
+    AREA,
+    HALVE_DIFFICULTY,
     LEAP_DIFFICULTY,
     LEAP_EXTRA_AP,
     LEAP_EXTRA_DIFFICULTY,
     LEAP_MIN_AP,
-    WALK_AP,
+    Leaps,
 )
-from tabletrail.core.rulesets.ap_squares.table_view import TableView
-from tabletrail.core.rulesets.ap_squares.walking import Stepping
-from tabletrail.core.rulesets.ap_squares.zero_g import ZeroGravity, ap, is_object
+from tabletrail.core.rulesets.ap_squares.rotate_about import RotatingAbout, rotate_path
+from tabletrail.core.rulesets.ap_squares.walking import CRAWL_AP, WALK_AP, Stepping, Walking
+from tabletrail.core.rulesets.ap_squares.zero_g import (
+    BRAKE_AP,
+    GRAB_AP,
+    GROUNDED,
+    PUSHING_OFF,
+    TRAJECTORY,
+    TURN_DRIFT_AP,
+    ZeroGravity,
+    ap,
+    defense,
+    gravity,
+    is_object,
+    trajectory,
+)
 from tabletrail.events.commands.ap_squares import AreaHit, ReactInvasion, ReflexiveLeap
 from tabletrail.ruleset_api import (
+    CU,
     DIAGONAL_RULES,
     ENGINE_TURN,
     EUCLIDEAN,
     EVERY_1,
+    XY,
     Batch,
     Command,
     Dice,
     EncounterState,
+    Fighter,
     Refusal,
     Rule,
+    Ruleset,
     Setting,
     Stat,
     plural,
+    require,
     show,
 )
 from tabletrail.ruleset_api import events as ev
@@ -109,8 +135,12 @@ __all__ = [
 ]
 
 
-class ApSquares(RotatingAbout, Leaps, ZeroGravity):
-    parts = (TableView,)  # what the table view shows of its marks
+class ApSquares(Ruleset):
+    """The chapter as one ruleset made of its families, each a part (see this module's docstring)."""
+
+    # Every hook calls the parts in this order: the document's order, walking first. Only one part
+    # takes each engine hook, but for awaited (the invasion's answer is asked before the area's).
+    parts = (Walking, Invasion, RotatingAbout, Leaps, ZeroGravity)
     id = "ap-squares"
     title = "Action points per cycle, 1 m squares"
     document = "002_0a50226be3a32e43.txt"
@@ -324,6 +354,108 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
                 return name, f"must not be negative, got {settings[name]}"
         return None
 
+    def ap_parts(self) -> list[ApPart]:
+        """The parts, in order, as ap-squares' own (for the hooks `ApPart` adds)."""
+        return [p for p in self._parts.values() if isinstance(p, ApPart)]
+
+    # --- the AP ledger every family spends from ---------------------------------------------
+
+    def ap_max(self, state: EncounterState, f: Fighter) -> int:
+        """walk: AP per cycle, in hundredths (the `ap` stat, else the ap_per_cycle setting)."""
+        return int(self.stat(f, "ap") or state.settings["ap_per_cycle"]) * CU
+
+    def ap_left(self, state: EncounterState, fighter_id: str) -> int:
+        """What is left of the fighter's AP this cycle, in hundredths."""
+        f = self.fighter(state, fighter_id)
+        return self.ap_max(state, f) - f.used("ap")
+
+    def pay(self, b: Batch, fighter_id: str, amount: int, rule: str, what: str) -> None:
+        """Spend whole AP on `what`, or refuse with what it costs and what is left."""
+        cost = amount * CU
+        left = self.ap_left(b.state, fighter_id)
+        require(
+            cost <= left,
+            rule,
+            f"{what} costs {ap(cost)}; {fighter_id} has {ap(left)} left this cycle",
+        )
+        b.emit(
+            ev.Spent(
+                fighter=fighter_id,
+                resource="ap",
+                amount=cost,
+                rules=(rule,),
+                note=f"{what}: {ap(cost)} ({ap(left - cost)} left this cycle)",
+            )
+        )
+
+    # --- moving on one's own: what walking and rotate-about share --------------------------
+
+    def walker(self, state: EncounterState, f: Fighter) -> Stepping | None:
+        """The fighter's own steps (walking.py's part), typed as ap-squares' `Stepping`."""
+        policy = super().walker(state, f)
+        assert policy is None or isinstance(policy, Stepping)
+        return policy
+
+    def mover(self, state: EncounterState, f: Fighter) -> Stepping:
+        """The fighter's way of moving on its own, or a refusal saying why it has none."""
+        require(not is_object(f), self.rule("zero-g-drift"), f"{f.id} is a loose object: it does not act")
+        policy = self.walker(state, f)
+        if policy is None:
+            direction, speed = trajectory(f.marks.get(TRAJECTORY))
+            if gravity(f) == PUSHING_OFF:
+                raise Refusal(
+                    self.rule("push-off"),
+                    f"{f.id} is carried {direction} at {speed} m per cycle by a push-off: it can't walk or "
+                    f"crawl; brake ({BRAKE_AP} AP a meter) or ride it out",
+                )
+            raise Refusal(
+                self.rule("zero-g-drift"),
+                f"{f.id} drifts {direction} at {speed} m per cycle in zero gravity: it can't walk or crawl; "
+                f"turn-drift ({TURN_DRIFT_AP} AP), or next to a stable object grab-hold ({GRAB_AP} AP), "
+                "let-go or push-off",
+            )
+        return policy
+
+    def budget_unit(self, state: EncounterState, f: Fighter) -> str:
+        """AP, whether the fighter walks, crawls or drifts: a move is paid from the cycle's AP."""
+        return "AP"
+
+    def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
+        """Prone and standing mean nothing without gravity; with it, dropping or rising costs what the
+        table says (setting posture_ap; document 002 prices neither, so the house default is free)."""
+        require(
+            gravity(f) == GROUNDED,
+            self.rule("zero-g-crawl"),
+            f"{f.id} is {gravity(f).replace('_', ' ')} in zero gravity: there is no lying down or "
+            "standing up",
+        )
+        cost = int(b.state.settings["posture_ap"])
+        if cost:  # crawl: the AP come from the same AP per cycle as walking and crawling
+            self.pay(
+                b,
+                f.id,
+                cost,
+                self.rule("crawl"),
+                "dropping prone" if trigger == "drop_prone" else "standing up",
+            )
+
+    def defense(self, state: EncounterState, f: Fighter) -> tuple[int, str, bool]:
+        """Defense with Dexterity and the zero-g modifiers in force, as a parry meets it (invade):
+        (total, the sum in words, any modifier applied?)."""
+        return defense(self, state, f)
+
+    # --- what one family's outcome means to the others (hooks `ApPart` adds) ---------------
+
+    def let_in(self, b: Batch, before: Fighter, cell: XY) -> None:
+        """invade: the invader (as it stood waiting, `before`) has entered `cell`: every part's turn."""
+        for part in self.ap_parts():
+            part.let_in(b, before, cell)
+
+    def kept_out(self, b: Batch, invader: Fighter, cell: XY) -> None:
+        """invade: a body-block kept the invader out of `cell`: every part's turn."""
+        for part in self.ap_parts():
+            part.kept_out(b, invader, cell)
+
     # --- the cycle ---------------------------------------------------------------------------
 
     def begin(self, b: Batch, dice: Dice) -> None:
@@ -345,9 +477,10 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
             super().advance(b, dice)
 
     def start_round(self, b: Batch, round_no: int, dice: Dice) -> None:
-        """A new cycle: AP (refreshed by cycle) and momentum come back, and blocks lapse."""
+        """A new cycle: AP (refreshed by cycle) and momentum come back, each fighter in turn, with
+        what the parts lapse for it (invade's blocks); then what outlasts it (rotate-about's)."""
+        before = b.state
         by_cycle = b.state.settings["ap_refresh"] == "cycle"
-        standing = self.rotations_standing(b.state, round_no - 1)
         for f in b.state.fighters:
             fresh = tuple(r for r in ("ap", "momentum") if r in f.spent and (r != "ap" or by_cycle))
             if fresh:
@@ -364,21 +497,19 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
                         note=f"cycle {round_no} starts: " + "; ".join(why[r][1] for r in fresh),
                     )
                 )
-            # invade: the ban on a second attempt lasts for the cycle only.
-            self.unmark(
-                b,
-                f,
-                BLOCKED,
-                self.rule("invade"),
-                f"cycle {round_no} starts: {f.id} may try the squares it was blocked from again",
-            )
+            for part in self.ap_parts():
+                part.new_cycle(b, f, round_no)
         # rotate-about: a new cycle is not doing something else (setting rotate_back_new_cycle).
-        self.carry_rotations(b, standing, f"cycle {round_no} starts")
+        for part in self.ap_parts():
+            part.refreshed(b, before, round_no - 1, None, f"cycle {round_no} starts")
+        super().start_round(b, round_no, dice)
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """walk: AP refreshed by turn come back (ap_refresh = turn); then every part's turn (the
+        drift at the start of a body's turn)."""
         f = self.fighter(b.state, fighter_id)
         if b.state.settings["ap_refresh"] == "turn" and "ap" in f.spent:
-            standing = self.rotations_standing(b.state, b.state.turn.round, only=fighter_id)
+            before = b.state
             b.emit(
                 ev.Refreshed(
                     fighter=fighter_id,
@@ -388,20 +519,19 @@ class ApSquares(RotatingAbout, Leaps, ZeroGravity):
                     "(ap_refresh = turn)",
                 )
             )
-            self.carry_rotations(b, standing, f"{fighter_id}'s AP come back")
-        # zero-g-drift / push-off: at the start of its turn a body drifts or keeps its momentum.
-        self.drift(b, fighter_id, dice)
+            for part in self.ap_parts():
+                part.refreshed(b, before, b.state.turn.round, fighter_id, f"{fighter_id}'s AP come back")
+        super().start_turn(b, fighter_id, dice)
 
-    def settle(self, b: Batch, dice: Dice) -> None:
-        """rotate-about: after every command, a rotation its character has moved on from is forgotten."""
-        super().settle(b, dice)
-        self.forget_rotations(b)
+    def pending_invasion(self, state: EncounterState) -> tuple[Fighter, Any] | None:
+        """invade: the invader whose move waits for an occupant's answer, and its mark, if any."""
+        return pending_invasion(state)
 
     # --- waiting for an answer ---------------------------------------------------------------
 
     def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:
         """While an invasion or an area effect waits for answers, only those answers are taken."""
-        waiting = self.pending_invasion(state)
+        waiting = pending_invasion(state)
         if waiting is not None and not isinstance(command, ReactInvasion):
             invader, mark = waiting
             raise Refusal(

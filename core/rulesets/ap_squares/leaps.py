@@ -3,27 +3,21 @@
 The GM announces an area effect (`area-effect`); each character caught and
 aware of it may dive out on a Celerity roll, or with no way out halve the
 damage on a Dexterity roll (`reflexive-leap`); the GM then lands it on the
-rest (`area-hit`). `Leaps` lives here only to keep the ruleset readable;
-`ApSquares` inherits it.
+rest (`area-hit`). `Leaps` is the family's part; until the area effect lands
+the encounter takes only those answers (`ApSquares.decide`).
 """
 
 from __future__ import annotations
 
-from tabletrail.core.rulesets.ap_squares.shared import (
-    AREA,
-    HALVE_DIFFICULTY,
-    LEAP_DIFFICULTY,
-    LEAP_EXTRA_AP,
-    LEAP_EXTRA_DIFFICULTY,
-    LEAP_MIN_AP,
-    Shared,
-)
+from tabletrail.core.rulesets.ap_squares.hooks import ApPart
 from tabletrail.core.rulesets.ap_squares.zero_g import GROUNDED, ap, cell_list, gravity, is_object, weightless
 from tabletrail.events.commands.ap_squares import AreaEffect, AreaHit, ReflexiveLeap
 from tabletrail.ruleset_api import (
     CU,
     WALLS,
     XY,
+    Answer,
+    Awaited,
     Batch,
     Dice,
     EncounterState,
@@ -40,21 +34,55 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
+# The document's numbers, in whole AP (or as stated).
+LEAP_MIN_AP = 2  # reflexive-leap: "must have at least two (2) AP remaining", whatever the leap costs
+LEAP_EXTRA_AP = 2  # reflexive-leap: each meter beyond the first
+LEAP_DIFFICULTY = 18  # reflexive-leap: the Celerity roll to dive out
+LEAP_EXTRA_DIFFICULTY = 3  # reflexive-leap: each meter beyond the first
+HALVE_DIFFICULTY = 13  # reflexive-leap: the Dexterity roll to halve the damage
 
-class Leaps(Shared):
-    """Area effects and the reflexive leap that answers them."""
+AREA = "area-effect"  # BoardMarked: {"cells", "damage", "unaware", "caught"} until it lands
+
+
+class Leaps(ApPart):
+    """reflexive-leap: area effects, the leap or the Dexterity roll that answers them, and the GM's hit."""
+
+    answers = frozenset({"reflexive-leap"})
+
+    def awaited(self, state: EncounterState) -> list[Awaited]:
+        """Those caught by an area effect and aware of it leap or halve its damage; then the GM lands it."""
+        out = []
+        area = state.marks.get(AREA)
+        if isinstance(area, dict):
+            for fid in area.get("caught", ()):
+                caught = state.fighter(str(fid))
+                if caught is None or caught.id in area.get("unaware", ()):
+                    continue
+                who = caught.id
+                answers = (
+                    Answer("Leap clear", f"reflexive-leap {who} {{cell}}", actor=who, needs="cell"),
+                    Answer("Halve the damage", f"reflexive-leap {who}", actor=who),
+                )
+                damage = area.get("damage", 0)
+                prompt = f"An area effect of {damage} damage is about to land on {caught.name or who}"
+                out.append(Awaited("area", who, prompt, answers, blocking=True))
+            land = (Answer("Land it", "area-hit"),)
+            out.append(
+                Awaited("area", "", "The area effect lands once those caught have answered", land, True)
+            )
+        return out
 
     @handles(AreaEffect)
     def area_effect(self, b: Batch, cmd: AreaEffect, dice: Dice) -> None:
         rule = self.rule("reflexive-leap")
-        self.gm_only(cmd, rule, "announce an area effect")
+        self.rs.gm_only(cmd, rule, "announce an area effect")
         grid = b.state.grid
         require(bool(cmd.cells), rule, "an area effect needs at least one square")
         for c in cmd.cells:
             require(grid.inside(c[0], c[1]), rule, f"{show(c)} is off the {grid.width}x{grid.height} map")
         require(cmd.damage >= 0, rule, f"damage must not be negative, got {cmd.damage}")
         for fid in cmd.unaware:
-            self.fighter(b.state, fid)
+            self.rs.fighter(b.state, fid)
         cells = {(c[0], c[1]) for c in cmd.cells}
         caught = [f.id for f in b.state.fighters if not is_object(f) and (f.pos[0], f.pos[1]) in cells]
         b.emit(
@@ -78,14 +106,14 @@ class Leaps(Shared):
         area = b.state.marks.get(AREA)
         if area is None:
             raise Refusal(rule, "no area effect is coming: there is nothing to leap from")
-        f = self.fighter(b.state, cmd.fighter)
+        f = self.rs.fighter(b.state, cmd.fighter)
         require(f.id in area["caught"], rule, f"{f.id} at {show(f.pos)} is not caught in the area effect")
         require(cmd.by in (f.side, "gm"), rule, f"the leap is {f.id}'s to choose: by={f.side} or by=gm")
         require(f.id not in area["unaware"], rule, f"{f.id} does not know the area effect is coming")
         hindered = self.hindered(f)
         require(not hindered, rule, f"{f.id} can't move without penalty: {hindered}")
         base = int(b.state.settings["leap_ap"])
-        left = self.ap_left(b.state, f.id)
+        left = self.rs.ap_left(b.state, f.id)
         require(
             left >= LEAP_MIN_AP * CU,
             rule,
@@ -104,7 +132,7 @@ class Leaps(Shared):
                 f"a {extra + 1} m leap to {show(dest)} costs {cost} AP ({base} + {LEAP_EXTRA_AP} for each of "
                 f"{plural(extra, 'extra meter')}); {f.id} has {ap(left)} left",
             )
-            self.pay(b, f.id, cost, rule, f"a {extra + 1} m reflexive leap")
+            self.rs.pay(b, f.id, cost, rule, f"a {extra + 1} m reflexive leap")
             difficulty = LEAP_DIFFICULTY + LEAP_EXTRA_DIFFICULTY * extra
             roll = check(
                 b,
@@ -113,7 +141,7 @@ class Leaps(Shared):
                 name="celerity (reflexive leap)",
                 rule=rule,
                 target=difficulty,
-                modifier=int(self.stat(f, "celerity")),
+                modifier=int(self.rs.stat(f, "celerity")),
                 note=f"dive {extra + 1} m to {show(dest)}: Celerity difficulty {LEAP_DIFFICULTY}"
                 + (
                     f" + {LEAP_EXTRA_DIFFICULTY} x {plural(extra, 'extra meter')} = {difficulty}"
@@ -150,7 +178,7 @@ class Leaps(Shared):
                 f"{f.id} could dive to {show(way_out or here)}, outside the area: the Dexterity roll is "
                 "for those with no way to leap out (give the square to dive to)",
             )
-            self.pay(b, f.id, base, rule, "a reflexive leap with no way out")
+            self.rs.pay(b, f.id, base, rule, "a reflexive leap with no way out")
             roll = check(
                 b,
                 dice,
@@ -158,7 +186,7 @@ class Leaps(Shared):
                 name="dexterity (reflexive leap)",
                 rule=rule,
                 target=HALVE_DIFFICULTY,
-                modifier=int(self.stat(f, "dexterity")),
+                modifier=int(self.rs.stat(f, "dexterity")),
                 note=f"no square to dive to: Dexterity difficulty {HALVE_DIFFICULTY} halves the damage",
             )
             up = b.state.settings["halve_rounding"] == "up"
@@ -256,7 +284,7 @@ class Leaps(Shared):
     @handles(AreaHit)
     def area_hit(self, b: Batch, cmd: AreaHit, dice: Dice) -> None:
         rule = self.rule("reflexive-leap")
-        self.gm_only(cmd, rule, "land an area effect")
+        self.rs.gm_only(cmd, rule, "land an area effect")
         area = b.state.marks.get(AREA)
         if area is None:
             raise Refusal(rule, "no area effect is waiting to land")

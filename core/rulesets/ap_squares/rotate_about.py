@@ -1,8 +1,9 @@
 """ap-squares rotate-about: circling a pivot square at the starting distance (rotate-about).
 
 `rotate_path` draws the circle's squares; `rotate-about` walks them like any
-move, paying AP a square. `RotatingAbout` lives here only to keep the
-ruleset readable; `ApSquares` inherits it.
+move, paying AP a square. `RotatingAbout` is the family's part: the command,
+and the ban on turning back, which outlasts what is not doing something else
+(a new cycle, fresh AP, an occupant's answer on the way round).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from functools import cmp_to_key
 from typing import Any
 
-from tabletrail.core.rulesets.ap_squares.invasion import Invasion
-from tabletrail.core.rulesets.ap_squares.shared import INVADING
+from tabletrail.core.rulesets.ap_squares.hooks import ApPart
+from tabletrail.core.rulesets.ap_squares.invasion import INVADING, travel
 from tabletrail.core.rulesets.ap_squares.zero_g import ap
 from tabletrail.events.commands.ap_squares import RotateAbout
 from tabletrail.ruleset_api import (
@@ -34,21 +35,21 @@ from tabletrail.ruleset_api import events as ev
 ROTATION = "rotation"  # mark: the rotation just made (pivot, direction, the tile it came from)
 
 
-class RotatingAbout(Invasion):
-    """The rotate-about command: a move along the circle about a pivot."""
+class RotatingAbout(ApPart):
+    """rotate-about: a move along the circle about a pivot, never turning back."""
 
     @handles(RotateAbout)
     def rotate_about(self, b: Batch, cmd: RotateAbout, dice: Dice) -> None:
         rule = self.rule("rotate-about")
-        f = self.acting(b.state, cmd.fighter)
-        policy = self.mover(b.state, f)
+        f = self.rs.acting(b.state, cmd.fighter)
+        policy = self.rs.mover(b.state, f)
         grid = b.state.grid
         pivot = (cmd.pivot[0], cmd.pivot[1])
         require(
             grid.inside(*pivot), rule, f"the pivot {show(pivot)} is off the {grid.width}x{grid.height} map"
         )
         require(cmd.squares >= 1, rule, f"squares must be at least 1, got {cmd.squares}")
-        least, left = cmd.squares * policy.per_square * CU, self.ap_left(b.state, f.id)
+        least, left = cmd.squares * policy.per_square * CU, self.rs.ap_left(b.state, f.id)
         require(
             least <= left,
             policy.rule,
@@ -76,7 +77,8 @@ class RotatingAbout(Invasion):
                 f"about never changes direction to return to the tile it immediately travelled from",
             )
         turn = "clockwise" if cmd.direction == "cw" else "counter-clockwise"
-        self.travel(
+        travel(
+            self.rs,
             b,
             f.id,
             policy,
@@ -132,9 +134,13 @@ class RotatingAbout(Invasion):
                 )
             )
 
+    def settle(self, b: Batch, dice: Dice) -> None:
+        """rotate-about: after every command, a rotation its character has moved on from is forgotten."""
+        self.forget_rotations(b)
+
     def forget_rotations(self, b: Batch) -> None:
         """rotate-about: a rotation is remembered only until the character does something else."""
-        self.forget_marks(
+        self.rs.forget_marks(
             b,
             ROTATION,
             self.last_rotation,
@@ -160,7 +166,7 @@ class RotatingAbout(Invasion):
     def keep_rotation(self, b: Batch, fighter_id: str, last: dict[str, Any], why: str) -> None:
         """rotate-about: the rotation `last` still stands after `why`, which is not doing something
         else: its AP and cycle are written afresh, so it is not forgotten."""
-        now = self.fighter(b.state, fighter_id)
+        now = self.rs.fighter(b.state, fighter_id)
         b.emit(
             ev.Marked(
                 fighter=fighter_id,
@@ -186,17 +192,20 @@ class RotatingAbout(Invasion):
             if (only is None or f.id == only) and (last := self.last_rotation(state, f, cycle)) is not None
         }
 
-    def carry_rotations(self, b: Batch, standing: dict[str, dict[str, Any]], why: str) -> None:
-        """rotate-about: a new cycle or fresh AP is not the character doing something else."""
-        for fighter_id, last in standing.items():
+    def refreshed(self, b: Batch, before: EncounterState, cycle: int, only: str | None, why: str) -> None:
+        """rotate-about: a new cycle or fresh AP is not the character doing something else: the
+        rotations that stood in `cycle` on the board `before` it are written afresh."""
+        for fighter_id, last in self.rotations_standing(before, cycle, only).items():
             self.keep_rotation(b, fighter_id, last, why)
 
-    def kept_out(self, b: Batch, invader: Fighter, cell: XY, wasted: int, mode: str) -> None:
+    def kept_out(self, b: Batch, invader: Fighter, cell: XY) -> None:
         """rotate-about: a rotation body-blocked on its way round has done nothing since but be
         blocked; it still may not "change directions and return to the tile they immediately
-        travelled from" (and going on round is the square invade forbids this cycle)."""
+        travelled from" (and going on round is the square invade forbids this cycle).
+
+        `invader` is the fighter as it stood before the block's own facts, so its rotation is read
+        as it stood then."""
         last = self.last_rotation(b.state, invader)
-        super().kept_out(b, invader, cell, wasted, mode)
         if last is not None and last["back"]:  # kept out of its first square: it travelled from nowhere
             self.keep_rotation(b, invader.id, last, f"body-blocked out of {show(cell)}")
 
@@ -205,8 +214,7 @@ class RotatingAbout(Invasion):
         "still enters", or allowed) goes on round into `cell`: that is not doing something else, so
         it may not turn back to the square it waited on."""
         last = self.last_rotation(b.state, before)
-        super().let_in(b, before, cell)
-        now = self.fighter(b.state, before.id)
+        now = self.rs.fighter(b.state, before.id)
         if last is None or (now.pos[0], now.pos[1]) != cell:
             return
         back = [before.pos[0], before.pos[1]]

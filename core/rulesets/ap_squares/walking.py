@@ -2,28 +2,23 @@
 
 `Stepping` prices a character's own steps: walking, crawling prone, and
 crawling along stable objects in zero gravity (zero-g-crawl); a drift or a
-push-off moves a body instead (zero_g.py). `Walking` lives here only to keep
-the ruleset readable; `ApSquares` inherits it.
+push-off moves a body instead (zero_g.py). `Walking` is the family's part: the
+move command, how the fighter moves now, and the AP it has left to move on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
 
-from tabletrail.core.rulesets.ap_squares.shared import BLOCKED, CRAWL_AP, WALK_AP, Shared
+from tabletrail.core.rulesets.ap_squares.hooks import ApPart
+from tabletrail.core.rulesets.ap_squares.invasion import BLOCKED, occupants, travel
 from tabletrail.core.rulesets.ap_squares.zero_g import (
-    BRAKE_AP,
     CRAWLING,
-    GRAB_AP,
     GROUNDED,
-    PUSHING_OFF,
-    TRAJECTORY,
-    TURN_DRIFT_AP,
     gravity,
     is_object,
+    regain_gravity,
     stable_around,
-    trajectory,
     weightless,
 )
 from tabletrail.ruleset_api import (
@@ -35,6 +30,7 @@ from tabletrail.ruleset_api import (
     Move,
     Pos,
     Refusal,
+    Ruleset,
     Step,
     flat_step,
     handles,
@@ -43,26 +39,14 @@ from tabletrail.ruleset_api import (
     show,
 )
 
+# The document's numbers, in whole AP.
+WALK_AP = 1  # walk: a square walked
+CRAWL_AP = 2  # crawl and zero-g-crawl: a square crawled
 
-class Walking(Shared):
-    """A character's own way of moving, by posture and gravity, and the move command."""
 
-    if TYPE_CHECKING:  # what ApSquares brings from the others: invasion.py and zero_g.py
-
-        def travel(
-            self,
-            b: Batch,
-            fighter_id: str,
-            policy: Stepping,
-            cells: list[XY],
-            dice: Dice,
-            rules: tuple[str, ...],
-            note: str = "",
-        ) -> None: ...
-
-        def occupants(self, state: EncounterState, cell: XY, fighter_id: str) -> list[Fighter]: ...
-
-        def regain_gravity(self, b: Batch, fighter_id: str, rule: str, why: str) -> None: ...
+class Walking(ApPart):
+    """walk, crawl, zero-g-crawl: a character's own way of moving, by posture and gravity, and the
+    move command, paid from the cycle's AP."""
 
     def walker(self, state: EncounterState, f: Fighter) -> Stepping | None:
         """walk, crawl (prone) or zero-g-crawl, by the fighter's posture and gravity; None when carried."""
@@ -70,72 +54,29 @@ class Walking(Shared):
             return None
         g = gravity(f)
         if g == CRAWLING:
-            return Stepping(self, "zero-g crawl", self.rule("zero-g-crawl"), CRAWL_AP)
+            return Stepping(self.rs, "zero-g crawl", self.rule("zero-g-crawl"), CRAWL_AP)
         if g != GROUNDED:
             return None
         if f.state("posture", "standing") == "prone":
-            return Stepping(self, "crawl", self.rule("crawl"), CRAWL_AP)
-        return Stepping(self, "walk", self.rule("walk"), WALK_AP)
+            return Stepping(self.rs, "crawl", self.rule("crawl"), CRAWL_AP)
+        return Stepping(self.rs, "walk", self.rule("walk"), WALK_AP)
 
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
         """The AP left to move on: none for a loose object, which never acts (it is pushed or drifts)."""
-        return 0 if is_object(f) else max(self.ap_left(state, f.id), 0)
-
-    def budget_unit(self, state: EncounterState, f: Fighter) -> str:
-        """AP, whether the fighter walks, crawls or drifts: a move is paid from the cycle's AP."""
-        return "AP"
-
-    def mover(self, state: EncounterState, f: Fighter) -> Stepping:
-        """The fighter's way of moving on its own, or a refusal saying why it has none."""
-        require(not is_object(f), self.rule("zero-g-drift"), f"{f.id} is a loose object: it does not act")
-        policy = self.walker(state, f)
-        if policy is None:
-            direction, speed = trajectory(f.marks.get(TRAJECTORY))
-            if gravity(f) == PUSHING_OFF:
-                raise Refusal(
-                    self.rule("push-off"),
-                    f"{f.id} is carried {direction} at {speed} m per cycle by a push-off: it can't walk or "
-                    f"crawl; brake ({BRAKE_AP} AP a meter) or ride it out",
-                )
-            raise Refusal(
-                self.rule("zero-g-drift"),
-                f"{f.id} drifts {direction} at {speed} m per cycle in zero gravity: it can't walk or crawl; "
-                f"turn-drift ({TURN_DRIFT_AP} AP), or next to a stable object grab-hold ({GRAB_AP} AP), "
-                "let-go or push-off",
-            )
-        return policy
+        return 0 if is_object(f) else max(self.rs.ap_left(state, f.id), 0)
 
     @handles(Move)
     def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
-        f = self.acting(b.state, cmd.fighter)
-        policy = self.mover(b.state, f)
+        f = self.rs.acting(b.state, cmd.fighter)
+        policy = self.rs.mover(b.state, f)
         cells = path_cells(b.state, f, cmd.path, policy.rule)
-        self.travel(b, f.id, policy, cells, dice, (policy.rule,))
-
-    def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
-        """Prone and standing mean nothing without gravity; with it, dropping or rising costs what the
-        table says (setting posture_ap; document 002 prices neither, so the house default is free)."""
-        require(
-            gravity(f) == GROUNDED,
-            self.rule("zero-g-crawl"),
-            f"{f.id} is {gravity(f).replace('_', ' ')} in zero gravity: there is no lying down or "
-            "standing up",
-        )
-        cost = int(b.state.settings["posture_ap"])
-        if cost:  # crawl: the AP come from the same AP per cycle as walking and crawling
-            self.pay(
-                b,
-                f.id,
-                cost,
-                self.rule("crawl"),
-                "dropping prone" if trigger == "drop_prone" else "standing up",
-            )
+        travel(self.rs, b, f.id, policy, cells, dice, (policy.rule,))
 
 
 class Stepping:
     """How a character's own steps are priced: walk (1 AP), crawl or zero-g crawl (2 AP) a square."""
 
-    def __init__(self, rs: Walking, mode: str, rule: str, per_square: int) -> None:
+    def __init__(self, rs: Ruleset, mode: str, rule: str, per_square: int) -> None:
         self.rs = rs
         self.mode = mode
         self.rule = rule
@@ -173,7 +114,7 @@ class Stepping:
             )
         # invade: a blocked invader may not try the same square again this cycle.
         blocked = {(c[0], c[1]) for c in f.marks.get(BLOCKED, ())}
-        if to in blocked and rs.occupants(state, to, f.id):
+        if to in blocked and occupants(state, to, f.id):
             raise Refusal(
                 rs.rule("invade"),
                 f"{f.id} was body-blocked out of {show(to)} earlier this cycle (cycle {state.turn.round}): "
@@ -202,7 +143,7 @@ class Stepping:
     def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         """An occupied square (an invasion), or a zero-g crawl reaching a square with gravity."""
         cell = (step.to[0], step.to[1])
-        if self.rs.occupants(state, cell, f.id):
+        if occupants(state, cell, f.id):
             return True
         return self.mode == "zero-g crawl" and cell not in weightless(state)
 
@@ -211,7 +152,7 @@ class Stepping:
         f = b.state.fighter(fighter_id)
         assert f is not None
         if self.mode == "zero-g crawl" and cell not in weightless(b.state) and gravity(f) != GROUNDED:
-            self.rs.regain_gravity(b, fighter_id, self.rule, f"{fighter_id} crawls out onto {show(cell)}")
+            regain_gravity(self.rs, b, fighter_id, self.rule, f"{fighter_id} crawls out onto {show(cell)}")
             return f"back under gravity at {show(cell)}: the crawl ends"
         return ""
 

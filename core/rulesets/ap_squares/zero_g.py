@@ -7,12 +7,13 @@ shared `transitions` Machine registered once at import. Where gravity is off is
 an encounter-wide fact (`BoardMarked` under `ZERO_G`); a body's trajectory is a
 fact on the body (`Marked` under `TRAJECTORY`).
 
-The module has two halves: plain questions (which squares are weightless, what
+The module has three pieces: plain questions (which squares are weightless, what
 a square touches, which way a push-off may go, where a drift carries a body),
-and `ZeroGravity`, the part of the ap-squares ruleset that decides the zero-g
-commands with them (zero-g-drift, push-off, zero-g-grab, zero-g-penalties; the
-rule ids are cited next to the code). It is the zero gravity family of the
-ap-squares package; `ApSquares` inherits it.
+what other families ask of it (a body held by gravity again, the Defense a parry
+meets), and `ZeroGravity`, the part of the ap-squares ruleset that decides the
+zero-g commands with them (zero-g-drift, push-off, zero-g-grab, zero-g-penalties;
+the rule ids are cited next to the code). It is the zero gravity family of the
+ap-squares package, one of `ApSquares.parts`.
 
 Where the document is silent:
 - gravity is lost and restored by the GM over a rectangle (`gravity-off`,
@@ -37,6 +38,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from msgspec.structs import replace
+from tabletrail.core.rulesets.ap_squares.hooks import ApPart
 from tabletrail.events.commands.ap_squares import (
     Brake,
     GrabHold,
@@ -57,6 +59,7 @@ from tabletrail.ruleset_api import (
     Fighter,
     Graph,
     Grid,
+    Heading,
     Modifier,
     Pos,
     Ruleset,
@@ -246,7 +249,9 @@ def trajectory(mark: Mapping[str, Any] | None) -> tuple[str, int]:
     return str(mark["dir"]), int(mark["speed"])
 
 
-def heading(fighter_id: str, direction: str, speed: int, rules: tuple[str, ...], note: str) -> ev.Marked:
+def trajectory_mark(
+    fighter_id: str, direction: str, speed: int, rules: tuple[str, ...], note: str
+) -> ev.Marked:
     """The fact of a body's trajectory: where it is carried and how fast (m per cycle)."""
     return ev.Marked(
         fighter=fighter_id, key=TRAJECTORY, value={"dir": direction, "speed": speed}, rules=rules, note=note
@@ -268,28 +273,94 @@ def annotate(b: Batch, since: int, note: str) -> None:
             b.events[i] = replace(event, note=note)
 
 
-class ZeroGravity(Ruleset):
-    """The zero-gravity rules of ap-squares, kept apart from walking and reactions for length.
+def shift(rs: Ruleset, b: Batch, fighter_id: str, trigger: str, rules: tuple[str, ...], note: str) -> str:
+    """Move the gravity machine, citing every rule involved."""
+    dest = rs.change(b, rs.fighter(b.state, fighter_id), GRAVITY.name, trigger, rules[0], note)
+    if len(rules) > 1:
+        b.events[-1] = replace(b.events[-1], rules=rules)
+    return dest
 
-    ApSquares inherits these handlers; the AP ledger (`ap_left`, `pay`) is its own.
-    """
 
-    def ap_left(self, state: EncounterState, fighter_id: str) -> int:
-        raise NotImplementedError
+def regain_gravity(rs: Ruleset, b: Batch, fighter_id: str, rule: str, why: str) -> None:
+    """A body reaches a square with gravity (gravity-on, a crawl or a drift into one): held again."""
+    body = rs.fighter(b.state, fighter_id)
+    rules = (rule,) if is_object(body) else (rule, rs.rule("zero-g-penalties"))
+    shift(
+        rs,
+        b,
+        fighter_id,
+        "gravity_returns",
+        rules,
+        f"{why}: {fighter_id} is held by gravity again"
+        + ("" if is_object(body) else "; the zero-gravity penalties end"),
+    )
+    rs.unmark(b, body, TRAJECTORY, rule, "no more drift")
 
-    def pay(self, b: Batch, fighter_id: str, amount: int, rule: str, what: str) -> None:
-        raise NotImplementedError
 
-    def shift(self, b: Batch, fighter_id: str, trigger: str, rules: tuple[str, ...], note: str) -> str:
-        """Move the gravity machine, citing every rule involved."""
-        dest = self.change(b, self.fighter(b.state, fighter_id), GRAVITY.name, trigger, rules[0], note)
-        if len(rules) > 1:
-            b.events[-1] = replace(b.events[-1], rules=rules)
-        return dest
+def zero_g_modifiers(rs: Ruleset, state: EncounterState, f: Fighter) -> list[Modifier]:
+    """zero-g-penalties: the Defense and attack modifiers weightlessness puts on this character."""
+    rule = rs.rule("zero-g-penalties")
+    g = gravity(f)
+    if g == GROUNDED or is_object(f) or state.settings["zero_g_penalties"] == "off":
+        return []
+    where = f"in zero gravity at {show(f.pos)}"
+    out = [Modifier("defense", -1, rule, f"every character {where}: -1 Defense")]
+    if g in (DRIFTING, PUSHING_OFF):
+        how = "drifting" if g == DRIFTING else "moving from a push-off"
+        dex = int(rs.stat(f, "dexterity"))
+        out += [
+            Modifier(
+                "defense", NO_DEXTERITY, rule, f"{how}: Dexterity modifier {dex:+} not added to Defense"
+            ),
+            Modifier("ranged attack", -2, rule, f"{how}: -2 to ranged attack rolls"),
+            Modifier("melee attack", -3, rule, f"{how}: -3 to melee attack rolls"),
+        ]
+    else:
+        out += [
+            Modifier("ranged attack", -1, rule, "crawling along a stable object: -1 to ranged attack rolls"),
+            Modifier("melee attack", -2, rule, "crawling along a stable object: -2 to melee attack rolls"),
+        ]
+    return out
+
+
+def defense(rs: Ruleset, state: EncounterState, f: Fighter) -> tuple[int, str, bool]:
+    """Defense with Dexterity and the modifiers in force: (total, the sum in words, any applied?)."""
+    base, dex = int(rs.stat(f, "defense")), int(rs.stat(f, "dexterity"))
+    total, words, touched = base + dex, f"{base} + Dexterity {dex}", False
+    for m in zero_g_modifiers(rs, state, f):
+        if m.applies_to != "defense":
+            continue
+        touched = True
+        if m.value == NO_DEXTERITY:
+            total -= dex
+            words += f" - Dexterity {dex} (drifting)"
+        else:
+            total += int(m.value)
+            words += f" {int(m.value):+} (zero gravity)"
+    return total, f"{words} = {total}", touched
+
+
+class ZeroGravity(ApPart):
+    """zero-g-drift, push-off, zero-g-grab, zero-g-penalties: the GM's gravity, the moves of a body
+    without it, the drift at the start of its turn, the penalties and the heading it is carried on."""
+
+    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """zero-g-drift / push-off: at the start of its turn a body drifts or keeps its momentum."""
+        self.drift(b, fighter_id, dice)
+
+    def heading(self, state: EncounterState, f: Fighter) -> Heading | None:
+        """zero-g-drift: the table view draws a drifting body's trajectory as an arrow."""
+        mark = f.marks.get(TRAJECTORY)
+        if isinstance(mark, Mapping) and "dir" in mark and "speed" in mark:
+            name, speed = trajectory(mark)
+            if name in DIRECTIONS:
+                dx, dy = DIRECTIONS[name]
+                return Heading(dx, dy, speed, f"drifts {name} at {speed} a turn")
+        return None
 
     def penalties_now(self, state: EncounterState, fighter_id: str) -> str:
         """The zero-g penalties in force, in words, for the notes that start them."""
-        mods = self.zero_g_modifiers(state, self.fighter(state, fighter_id))
+        mods = zero_g_modifiers(self.rs, state, self.rs.fighter(state, fighter_id))
         words = [
             f"{m.applies_to} {m.value:+}" if isinstance(m.value, int) else f"{m.applies_to}: {m.value}"
             for m in mods
@@ -327,11 +398,11 @@ class ZeroGravity(Ruleset):
         """Gravity fails under a body that holds nothing: it drifts along a random trajectory."""
         drift = self.rule("zero-g-drift")
         direction = self.draw_direction(b, dice, fighter_id)
-        body = self.fighter(b.state, fighter_id)
+        body = self.rs.fighter(b.state, fighter_id)
         rules = (drift,) if is_object(body) else (drift, self.rule("zero-g-penalties"))
-        self.shift(b, fighter_id, "lose_footing", rules, f"{why}: {fighter_id} drifts")
+        shift(self.rs, b, fighter_id, "lose_footing", rules, f"{why}: {fighter_id} drifts")
         b.emit(
-            heading(
+            trajectory_mark(
                 fighter_id,
                 direction,
                 DRIFT_SPEED,
@@ -346,7 +417,7 @@ class ZeroGravity(Ruleset):
         here = (f.pos[0], f.pos[1])
         if not stable_around(state.grid, here):
             return f"no stable solid object touches {show(here)}"
-        left = self.ap_left(state, f.id)
+        left = self.rs.ap_left(state, f.id)
         if left < GRAB_AP * CU:
             return f"{f.id} has {ap(left)} left and grabbing hold costs {GRAB_AP} AP"
         return ""
@@ -354,7 +425,7 @@ class ZeroGravity(Ruleset):
     @handles(GravityOff)
     def gravity_off(self, b: Batch, cmd: GravityOff, dice: Dice) -> None:
         drift, grab = self.rule("zero-g-drift"), self.rule("zero-g-grab")
-        self.gm_only(cmd, drift, "turn gravity off")
+        self.rs.gm_only(cmd, drift, "turn gravity off")
         area = self.region(b.state, cmd.corner, cmd.opposite, drift)
         before = weightless(b.state)
         new = {c for c in area if c not in before}
@@ -363,7 +434,7 @@ class ZeroGravity(Ruleset):
         bodies = [f for f in b.state.fighters if (f.pos[0], f.pos[1]) in new and gravity(f) == GROUNDED]
         losing = {f.id for f in bodies if not is_object(f)}
         for fid in cmd.grab:
-            self.fighter(b.state, fid)
+            self.rs.fighter(b.state, fid)
             require(
                 fid in losing,
                 grab,
@@ -388,9 +459,10 @@ class ZeroGravity(Ruleset):
             if problem:
                 self.start_drift(b, dice, f.id, f"{problem}, so {f.id} can't grab hold")
                 continue
-            self.pay(b, f.id, GRAB_AP, grab, "grabbing a stable object as gravity fails")
+            self.rs.pay(b, f.id, GRAB_AP, grab, "grabbing a stable object as gravity fails")
             stable = stable_around(b.state.grid, (f.pos[0], f.pos[1]))[0]
-            self.shift(
+            shift(
+                self.rs,
                 b,
                 f.id,
                 "grab",
@@ -404,23 +476,10 @@ class ZeroGravity(Ruleset):
         last = b.events[-1]
         b.events[-1] = replace(last, note=f"{last.note}; {self.penalties_now(b.state, fighter_id)}")
 
-    def regain_gravity(self, b: Batch, fighter_id: str, rule: str, why: str) -> None:
-        body = self.fighter(b.state, fighter_id)
-        rules = (rule,) if is_object(body) else (rule, self.rule("zero-g-penalties"))
-        self.shift(
-            b,
-            fighter_id,
-            "gravity_returns",
-            rules,
-            f"{why}: {fighter_id} is held by gravity again"
-            + ("" if is_object(body) else "; the zero-gravity penalties end"),
-        )
-        self.unmark(b, body, TRAJECTORY, rule, "no more drift")
-
     @handles(GravityOn)
     def gravity_on(self, b: Batch, cmd: GravityOn, dice: Dice) -> None:
         drift = self.rule("zero-g-drift")
-        self.gm_only(cmd, drift, "turn gravity on")
+        self.rs.gm_only(cmd, drift, "turn gravity on")
         area = self.region(b.state, cmd.corner, cmd.opposite, drift)
         before = weightless(b.state)
         back = {c for c in area if c in before}
@@ -437,11 +496,11 @@ class ZeroGravity(Ruleset):
         )
         for f in b.state.fighters:
             if (f.pos[0], f.pos[1]) in back and gravity(f) != GROUNDED:
-                self.regain_gravity(b, f.id, drift, f"gravity returns at {show(f.pos)}")
+                regain_gravity(self.rs, b, f.id, drift, f"gravity returns at {show(f.pos)}")
 
     def drift(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         """zero-g-drift / push-off: carry a drifting or pushed-off body along its trajectory."""
-        body = self.fighter(b.state, fighter_id)
+        body = self.rs.fighter(b.state, fighter_id)
         state_now = gravity(body)
         direction, speed = trajectory(body.marks.get(TRAJECTORY))
         if state_now not in (DRIFTING, PUSHING_OFF) or not direction:
@@ -450,7 +509,7 @@ class ZeroGravity(Ruleset):
         cells, bump = drift_cells(b.state, body, direction, speed)
         if cells:
             since = len(b.events)
-            walk(b, Carried(self, rule), fighter_id, cells, budget=speed * CU, budget_rule=rule,
+            walk(b, Carried(self.rs, rule), fighter_id, cells, budget=speed * CU, budget_rule=rule,
                  rules=(rule,), resource="momentum", what="the drift", dice=dice)  # fmt: skip
             carried = "drifts" if state_now == DRIFTING else "keeps its push-off momentum,"
             annotate(
@@ -459,8 +518,9 @@ class ZeroGravity(Ruleset):
                 f"{fighter_id} {carried} {direction} at {speed} m per cycle"
                 + (f"; stopped by {bump}" if bump else ""),
             )
-        if bump and gravity(self.fighter(b.state, fighter_id)) == PUSHING_OFF:
-            self.shift(
+        if bump and gravity(self.rs.fighter(b.state, fighter_id)) == PUSHING_OFF:
+            shift(
+                self.rs,
                 b,
                 fighter_id,
                 "slow_to_drift",
@@ -468,7 +528,7 @@ class ZeroGravity(Ruleset):
                 f"{fighter_id} is stopped by {bump}: its push-off momentum of {speed} m per cycle is spent",
             )
             b.emit(
-                heading(
+                trajectory_mark(
                     fighter_id,
                     direction,
                     DRIFT_SPEED,
@@ -479,7 +539,7 @@ class ZeroGravity(Ruleset):
         elif bump and not cells:
             # Nothing moved, so no Moved event says why: the trajectory, unchanged, says it.
             b.emit(
-                heading(
+                trajectory_mark(
                     fighter_id,
                     direction,
                     speed,
@@ -490,7 +550,7 @@ class ZeroGravity(Ruleset):
 
     def zero_g_actor(self, b: Batch, fighter_id: str) -> Fighter:
         """The acting character, who must be in zero gravity for a zero-g move."""
-        f = self.acting(b.state, fighter_id)
+        f = self.rs.acting(b.state, fighter_id)
         require(not is_object(f), self.rule("zero-g-drift"), f"{f.id} is a loose object: it does not act")
         require(
             gravity(f) != GROUNDED,
@@ -518,7 +578,7 @@ class ZeroGravity(Ruleset):
         here = (f.pos[0], f.pos[1])
         verdict = push_off_verdict(b.state.grid, here, cmd.direction)
         require(not verdict, rule, verdict)
-        written = int(self.stat(f, "strength_bonus"))
+        written = int(self.rs.stat(f, "strength_bonus"))
         # push-off: "plus their Strength attribute bonus"; a negative one counts unless the table says
         # a bonus is never a penalty (setting negative_strength_bonus).
         zeroed = written < 0 and b.state.settings["negative_strength_bonus"] == "zero"
@@ -531,9 +591,10 @@ class ZeroGravity(Ruleset):
             + (f" ({f.id}'s {written} counts as 0: negative_strength_bonus = zero)" if zeroed else "")
             + f", not {cmd.speed}",
         )
-        self.pay(b, f.id, PUSH_OFF_AP, rule, f"a push-off {cmd.direction} at {cmd.speed} m per cycle")
+        self.rs.pay(b, f.id, PUSH_OFF_AP, rule, f"a push-off {cmd.direction} at {cmd.speed} m per cycle")
         fast = cmd.speed > DRIFT_SPEED
-        self.shift(
+        shift(
+            self.rs,
             b,
             f.id,
             "push_off" if fast else "let_go",
@@ -543,7 +604,7 @@ class ZeroGravity(Ruleset):
         )
         self.note_penalties(b, f.id)
         b.emit(
-            heading(
+            trajectory_mark(
                 f.id,
                 cmd.direction,
                 cmd.speed,
@@ -563,10 +624,11 @@ class ZeroGravity(Ruleset):
             f"{f.id} is {gravity(f).replace('_', ' ')}, not carried by a push-off: there is no push-off "
             "speed to break",
         )
-        self.pay(b, f.id, BRAKE_AP, rule, f"braking 1 m of speed ({speed} -> {speed - 1} m per cycle)")
+        self.rs.pay(b, f.id, BRAKE_AP, rule, f"braking 1 m of speed ({speed} -> {speed - 1} m per cycle)")
         slower = speed - 1
         drifting = slower <= DRIFT_SPEED
-        self.shift(
+        shift(
+            self.rs,
             b,
             f.id,
             "slow_to_drift" if drifting else "brake",
@@ -574,7 +636,7 @@ class ZeroGravity(Ruleset):
             f"{f.id} slows to {slower} m per cycle"
             + (": drift speed, its direction may change again" if drifting else ""),
         )
-        b.emit(heading(f.id, direction, slower, (rule,), f"{slower} m per cycle {direction}"))
+        b.emit(trajectory_mark(f.id, direction, slower, (rule,), f"{slower} m per cycle {direction}"))
 
     @handles(TurnDrift)
     def turn_drift(self, b: Batch, cmd: TurnDrift, dice: Dice) -> None:
@@ -586,14 +648,19 @@ class ZeroGravity(Ruleset):
             gravity(f) == DRIFTING, rule, f"{f.id} is {gravity(f)}, not drifting: there is no drift to turn"
         )
         require(cmd.direction != direction, rule, f"{f.id} already drifts {direction}")
-        self.pay(
+        self.rs.pay(
             b, f.id, TURN_DRIFT_AP, rule, f"twisting to turn the drift from {direction} to {cmd.direction}"
         )
-        self.shift(
-            b, f.id, "twist", (rule,), f"{f.id} twists: its drift turns from {direction} to {cmd.direction}"
+        shift(
+            self.rs,
+            b,
+            f.id,
+            "twist",
+            (rule,),
+            f"{f.id} twists: its drift turns from {direction} to {cmd.direction}",
         )
         b.emit(
-            heading(
+            trajectory_mark(
                 f.id,
                 cmd.direction,
                 speed,
@@ -612,8 +679,9 @@ class ZeroGravity(Ruleset):
         here = (f.pos[0], f.pos[1])
         stable = stable_around(b.state.grid, here)
         require(bool(stable), rule, f"no stable solid object touches {show(here)}: nothing to grab")
-        self.pay(b, f.id, GRAB_AP, rule, f"grabbing the stable object at {show(stable[0])}")
-        self.shift(
+        self.rs.pay(b, f.id, GRAB_AP, rule, f"grabbing the stable object at {show(stable[0])}")
+        shift(
+            self.rs,
             b,
             f.id,
             "grab",
@@ -636,7 +704,8 @@ class ZeroGravity(Ruleset):
             f"no stable solid object touches {show(here)}: "
             f"only turn-drift ({TURN_DRIFT_AP} AP) changes a drift",
         )
-        self.shift(
+        shift(
+            self.rs,
             b,
             f.id,
             "let_go",
@@ -645,7 +714,7 @@ class ZeroGravity(Ruleset):
         )
         self.note_penalties(b, f.id)
         b.emit(
-            heading(
+            trajectory_mark(
                 f.id,
                 cmd.direction,
                 DRIFT_SPEED,
@@ -656,65 +725,20 @@ class ZeroGravity(Ruleset):
 
     # --- modifiers ---------------------------------------------------------------------------
 
-    def zero_g_modifiers(self, state: EncounterState, f: Fighter) -> list[Modifier]:
-        """zero-g-penalties: the Defense and attack modifiers weightlessness puts on this character."""
-        rule = self.rule("zero-g-penalties")
-        g = gravity(f)
-        if g == GROUNDED or is_object(f) or state.settings["zero_g_penalties"] == "off":
-            return []
-        where = f"in zero gravity at {show(f.pos)}"
-        out = [Modifier("defense", -1, rule, f"every character {where}: -1 Defense")]
-        if g in (DRIFTING, PUSHING_OFF):
-            how = "drifting" if g == DRIFTING else "moving from a push-off"
-            dex = int(self.stat(f, "dexterity"))
-            out += [
-                Modifier(
-                    "defense", NO_DEXTERITY, rule, f"{how}: Dexterity modifier {dex:+} not added to Defense"
-                ),
-                Modifier("ranged attack", -2, rule, f"{how}: -2 to ranged attack rolls"),
-                Modifier("melee attack", -3, rule, f"{how}: -3 to melee attack rolls"),
-            ]
-        else:
-            out += [
-                Modifier(
-                    "ranged attack", -1, rule, "crawling along a stable object: -1 to ranged attack rolls"
-                ),
-                Modifier(
-                    "melee attack", -2, rule, "crawling along a stable object: -2 to melee attack rolls"
-                ),
-            ]
-        return out
-
     def modifiers(self, state: EncounterState, fighter_id: str, against: str | None = None) -> list[Modifier]:
         """The fighter's own modifiers; with `against`, also the Defense modifiers of that opponent."""
-        out = self.zero_g_modifiers(state, self.fighter(state, fighter_id))
+        out = zero_g_modifiers(self.rs, state, self.rs.fighter(state, fighter_id))
         if against:
-            for m in self.zero_g_modifiers(state, self.fighter(state, against)):
+            for m in zero_g_modifiers(self.rs, state, self.rs.fighter(state, against)):
                 if m.applies_to == "defense":
                     out.append(Modifier(f"defense of {against}", m.value, m.rule, m.why, ("against",)))
         return out
-
-    def defense(self, state: EncounterState, f: Fighter) -> tuple[int, str, bool]:
-        """Defense with Dexterity and the modifiers in force: (total, the sum in words, any applied?)."""
-        base, dex = int(self.stat(f, "defense")), int(self.stat(f, "dexterity"))
-        total, words, touched = base + dex, f"{base} + Dexterity {dex}", False
-        for m in self.zero_g_modifiers(state, f):
-            if m.applies_to != "defense":
-                continue
-            touched = True
-            if m.value == NO_DEXTERITY:
-                total -= dex
-                words += f" - Dexterity {dex} (drifting)"
-            else:
-                total += int(m.value)
-                words += f" {int(m.value):+} (zero gravity)"
-        return total, f"{words} = {total}", touched
 
 
 class Carried:
     """A drift or push-off: momentum, not AP, pays; a square a step, whatever the diagonal rule."""
 
-    def __init__(self, rs: ZeroGravity, rule: str) -> None:
+    def __init__(self, rs: Ruleset, rule: str) -> None:
         self.rs = rs
         self.rule = rule
         self.unit = "m of momentum"
@@ -729,7 +753,7 @@ class Carried:
 
     def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
         cell = (step.to[0], step.to[1])
-        self.rs.regain_gravity(b, fighter_id, self.rule, f"{fighter_id} drifts into {show(cell)}")
+        regain_gravity(self.rs, b, fighter_id, self.rule, f"{fighter_id} drifts into {show(cell)}")
         return f"back under gravity at {show(cell)}: the drift ends"
 
     def can_end(self, state: EncounterState, f: Fighter) -> None:
