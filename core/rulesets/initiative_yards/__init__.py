@@ -118,8 +118,8 @@ __all__ = [
 class InitiativeYards(Ruleset):
     """One move action of Initiative yards a turn, and what a fighter may do with it."""
 
-    # The families of rules, each a part. Every hook calls them in this order, and their handlers
-    # are listed in it: the order the families' mixins were inherited in before they became parts.
+    # The families of rules, each a part; every hook calls them in this order. It is the order their
+    # handlers and hooks ran in when they were mixins (the reverse of that tower's MRO).
     parts = (Engagement, Actions, Falls, Walking, Dragging, Jumps, TableView)
     id = "initiative-yards"
     title = "Initiative yards per move action"
@@ -377,6 +377,7 @@ class InitiativeYards(Ruleset):
     # --- this turn's move action, which every kind of move spends ----------------------
 
     def initiative(self, f: Fighter) -> int:
+        """move: the yards a move action may cover, in centi-yards."""
         initiative: int = self.stat(f, "initiative")  # a length: whole centi-units
         return initiative
 
@@ -386,6 +387,7 @@ class InitiativeYards(Ruleset):
         return half_down(full) if DRAGGING in f.marks else full
 
     def left(self, state: EncounterState, f: Fighter) -> int:
+        """What is still unspent of this turn's move action (every move, drag and jump spends it)."""
         return max(0, self.max_move(state, f) - f.used("movement"))
 
     def move_root2(self, state: EncounterState, f: Fighter) -> int:
