@@ -23,18 +23,25 @@ crossed with `leap`, and a gap's floor is its `ground` (write `ground = -4` for 
 deep beside ground at 0). Fighter entries tagged `object`
 are movable objects: they take no turns, have no Reach, and can be dragged.
 
-Where each rule's code lives (rule ids are cited next to the code):
+The ruleset is one class made of parts, one a family of rules (core/ruleset.py
+`Part`): each handles its own commands and takes part in the hooks, and knows
+no other part. What two families share belongs to the ruleset class, or, where
+it only reads the board, to board.py's functions. Where each rule's code lives
+(rule ids are cited next to the code):
 
 - here, `InitiativeYards`: the catalogue (rules, settings, stats), the
-  scenario's checks and the turn's start;
-- shared.py: the marks, `hostile`, the move action's budget, the Initiative
-  check and reading cells;
-- walking.py: move, crawl, prone-drop, prone-stand, climb, slippery;
+  scenario's checks, the turn's start (move, combined), the move action's
+  budget and the Initiative check every attempt ends in, dropping prone and
+  standing up with the movement (prone-drop, prone-stand), doors used as part
+  of the move (engaged-actions), and what one family asks of another;
+- board.py: the marks, `hostile`, and reading Reach and engagement off the board;
+- walking.py: move, crawl, climb, slippery;
 - jumps.py: ledge, vault, leap;
 - falls.py: fall;
 - dragging.py: drag;
 - actions.py: combined;
-- engagement.py: engage, engaged-actions, engage-break.
+- engagement.py: engage, engaged-actions, engage-break;
+- table_view.py: a Strike awaiting its outcome, as the table view shows it.
 """
 
 from __future__ import annotations
@@ -42,10 +49,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletrail.core.rulesets.initiative_yards.actions import Actions
-from tabletrail.core.rulesets.initiative_yards.dragging import Dragging
-from tabletrail.core.rulesets.initiative_yards.falls import fall_damage
-from tabletrail.core.rulesets.initiative_yards.jumps import Jumps
-from tabletrail.core.rulesets.initiative_yards.shared import (
+from tabletrail.core.rulesets.initiative_yards.board import (
     CLIMBABLE,
     CRAWL_FACTOR,
     DRAGGING,
@@ -53,25 +57,45 @@ from tabletrail.core.rulesets.initiative_yards.shared import (
     ENGAGED_ACTIONS,
     FELL,
     OBJECT,
+    REACH,
     SLIP_CHECKED,
     STRIKING,
+    engaged_with,
     hostile,
 )
+from tabletrail.core.rulesets.initiative_yards.dragging import Dragging
+from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
+from tabletrail.core.rulesets.initiative_yards.falls import Falls, fall_damage
+from tabletrail.core.rulesets.initiative_yards.jumps import Jumps
 from tabletrail.core.rulesets.initiative_yards.table_view import TableView
+from tabletrail.core.rulesets.initiative_yards.walking import Walk, Walking
 from tabletrail.ruleset_api import (
+    CU,
     DIAGONAL_RULES,
     DIAGONALS,
     ENGINE_TURN,
     EUCLIDEAN,
+    XY,
     Batch,
+    CheckRolled,
+    CloseDoor,
     Dice,
+    EncounterState,
+    Fighter,
     InputError,
+    OpenDoor,
+    Pos,
     Rule,
+    Ruleset,
     Scenario,
     Setting,
     Stat,
+    check,
     fmt,
+    half_down,
+    handles,
     plural,
+    require,
 )
 from tabletrail.ruleset_api import events as ev
 
@@ -91,8 +115,12 @@ __all__ = [
 ]
 
 
-class InitiativeYards(Jumps, Dragging, Actions):
-    parts = (TableView,)  # what the table view shows of its marks
+class InitiativeYards(Ruleset):
+    """One move action of Initiative yards a turn, and what a fighter may do with it."""
+
+    # The families of rules, each a part; every hook calls them in this order. It is the order their
+    # handlers and hooks ran in when they were mixins (the reverse of that tower's MRO).
+    parts = (Engagement, Actions, Falls, Walking, Dragging, Jumps, TableView)
     id = "initiative-yards"
     title = "Initiative yards per move action"
     document = "000_764c39d2887f9ddf.txt"
@@ -293,7 +321,9 @@ class InitiativeYards(Jumps, Dragging, Actions):
     stats = (
         Stat("initiative", "the Initiative value: yards a move action may cover", length=True),
         Stat("height", "the fighter's height in yards (ledges, vaults, falls)", length=True),
-        Stat("reach", "the fighter's Reach in yards (engagement); 1 when not given", length=True, default=1),
+        Stat(
+            "reach", "the fighter's Reach in yards (engagement); 1 when not given", length=True, default=REACH
+        ),
     )
     posture_rules = ("initiative-yards/prone-drop", "initiative-yards/prone-stand")
 
@@ -318,6 +348,11 @@ class InitiativeYards(Jumps, Dragging, Actions):
     # --- turns ---------------------------------------------------------------------
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """An object passes its turn on; a fighter gets a new move action and its non-move actions.
+
+        One Refreshed renews both budgets (move, combined), so it is the ruleset's, as is lifting
+        the marks that held for the last move action only; then each part's own turn start.
+        """
         f = b.state.fighter(fighter_id)
         assert f is not None
         if OBJECT in f.tags:  # a movable object takes no turn: pass it on at once
@@ -337,14 +372,121 @@ class InitiativeYards(Jumps, Dragging, Actions):
         )
         for key in (DRAGGING, SLIP_CHECKED, FELL, DIAGONALS):
             self.unmark(b, f, key, self.rule("move"), "a new move action")
-        if STRIKING in f.marks:  # engage-break: a Strike is resolved before its striker's next turn
-            self.unmark(
-                b,
-                f,
-                STRIKING,
-                self.rule("engage-break"),
-                f"the Strike at {f.marks[STRIKING]} was never resolved: it lapses",
+        super().start_turn(b, fighter_id, dice)
+
+    # --- this turn's move action, which every kind of move spends ----------------------
+
+    def initiative(self, f: Fighter) -> int:
+        """move: the yards a move action may cover, in centi-yards."""
+        initiative: int = self.stat(f, "initiative")  # a length: whole centi-units
+        return initiative
+
+    def max_move(self, state: EncounterState, f: Fighter) -> int:
+        """This turn's move action at most: Initiative, halved while dragging (drag)."""
+        full = self.initiative(f)
+        return half_down(full) if DRAGGING in f.marks else full
+
+    def left(self, state: EncounterState, f: Fighter) -> int:
+        """What is still unspent of this turn's move action (every move, drag and jump spends it)."""
+        return max(0, self.max_move(state, f) - f.used("movement"))
+
+    def move_root2(self, state: EncounterState, f: Fighter) -> int:
+        """Every move shares the budget (walk carries it): its exact remainder counts."""
+        return state.root2(f.id, "movement")
+
+    def initiative_check(self, b: Batch, dice: Dice, f: Fighter, rule: str, note: str) -> CheckRolled:
+        """An Initiative check by the house formula (settings check_*), or the table's roll."""
+        adds = b.state.settings["check_adds_initiative"]
+        return check(
+            b,
+            dice,
+            fighter=f.id,
+            name="Initiative",
+            rule=rule,
+            target=int(b.state.settings["check_target"]),
+            modifier=self.initiative(f) // CU if adds else 0,
+            note=note,
+        )
+
+    # --- what one family asks of another, answered by the part whose rule it is ---------
+
+    def go(
+        self, b: Batch, f: Fighter, policy: Walk, cells: list[XY], dice: Dice, *, rule: str, what: str
+    ) -> str:
+        """Walk the cells on what is left of the move action (walking.py); a jump and a drag do too."""
+        return self.part(Walking).go(b, f, policy, cells, dice, rule=rule, what=what)
+
+    def mover(self, b: Batch, fighter_id: str, what: str) -> tuple[Fighter, tuple[Fighter, ...]]:
+        """The acting fighter cleared to move, engaged as it is, and the foes it stays within Reach of
+        (engaged-actions, engage-break: engagement.py)."""
+        return self.part(Engagement).mover(b, fighter_id, what)
+
+    def arrived(self, b: Batch, fighter_id: str, frm: Pos) -> str:
+        """engage: wherever a fighter arrives (engagement.py); why a move ends there, or ""."""
+        return self.part(Engagement).arrived(b, fighter_id, frm)
+
+    def fall_down(
+        self,
+        b: Batch,
+        fighter_id: str,
+        cell: XY,
+        from_z: int,
+        cause: str,
+        note: str,
+        frm: Pos | None = None,
+        said: str = "",
+    ) -> str:
+        """fall: straight down onto `cell`, prone, with its damage (falls.py); why a move ends there."""
+        return self.part(Falls).fall_down(b, fighter_id, cell, from_z, cause, note, frm=frm, said=said)
+
+    # --- doors and posture, with the movement ------------------------------------------
+
+    @handles(OpenDoor)
+    def open_door(self, b: Batch, cmd: OpenDoor, dice: Dice) -> None:
+        """engaged-actions: a door is used as part of the move, so a fighter held by its engagement
+        can't ("While engaged, fighters can only use the Strike, Command, and Manifest actions")."""
+        self.mover(b, cmd.fighter, "opening a door")
+        super().open_door(b, cmd, dice)
+
+    @handles(CloseDoor)
+    def close_door(self, b: Batch, cmd: CloseDoor, dice: Dice) -> None:
+        """engaged-actions: closing a door is part of the move too."""
+        self.mover(b, cmd.fighter, "closing a door")
+        super().close_door(b, cmd, dice)
+
+    def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
+        """prone-drop / prone-stand: the posture change is paid with the move action's movement."""
+        drop = trigger == "drop_prone"
+        rule = self.posture_rules[0] if drop else self.posture_rules[1]
+        verb = "dropping prone" if drop else "standing up"
+        foes = engaged_with(b.state, f.id)
+        require(
+            not foes,
+            self.rule("engaged-actions"),
+            f"{f.id} is engaged with {', '.join(o.id for o in foes)}: while engaged only Strike, Command "
+            f"and Manifest are allowed, and {verb} is done with the movement",
+        )
+        cost = b.state.settings["drop_prone_cost" if drop else "stand_up_cost"]
+        whole, used = self.max_move(b.state, f), f.used("movement")
+        if cost == "whole":
+            require(
+                used == 0,
+                rule,
+                f"{verb} uses the whole movement of the move action ({fmt(whole)} yd), but "
+                f"{fmt(used)} yd of it are already spent this turn",
             )
+        left = self.left(b.state, f)
+        require(left > 0, rule, f"{verb} is done with the movement, and {f.id} has none left this turn")
+        b.emit(
+            ev.Spent(
+                fighter=f.id,
+                resource="movement",
+                amount=left,
+                rules=(rule,),
+                note=f"{verb} uses {'the whole' if cost == 'whole' else 'the rest of the'} movement: "
+                f"{fmt(left)} yd",
+            )
+        )
 
 
 def negative_setting(settings: dict[str, Any]) -> tuple[str, str] | None:

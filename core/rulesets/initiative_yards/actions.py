@@ -2,26 +2,32 @@
 
 `act` takes one of the turn's non-move actions; while engaged it must be a
 Strike, a Command or a Manifest (engaged-actions), and a Strike waits for the
-table's outcome (`resolve`, in engagement.py). `Actions` lives here only to
-keep the ruleset readable; `InitiativeYards` inherits it.
+table's outcome (`resolve`, in engagement.py). `Actions` is that family as a
+part of the ruleset.
 """
 
 from __future__ import annotations
 
-from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
-from tabletrail.core.rulesets.initiative_yards.shared import ENGAGED_ACTIONS, STRIKING
+from typing import TYPE_CHECKING
+
+from tabletrail.core.rulesets.initiative_yards.board import ENGAGED_ACTIONS, STRIKING, engaged_with
 from tabletrail.events.commands.initiative_yards import Act
-from tabletrail.ruleset_api import Batch, Dice, fmt, handles, plural, require
+from tabletrail.ruleset_api import Batch, Dice, Part, fmt, handles, plural, require
 from tabletrail.ruleset_api import events as ev
 
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
-class Actions(Engagement):
+
+class Actions(Part):
     """The non-move actions of a turn, taken between the pieces of its move."""
+
+    rs: InitiativeYards
 
     @handles(Act)
     def act(self, b: Batch, cmd: Act, dice: Dice) -> None:
         rule = self.rule("combined")
-        f = self.acting(b.state, cmd.fighter)
+        f = self.rs.acting(b.state, cmd.fighter)
         action = cmd.action.strip().lower()
         require(action.replace("-", "").isalnum(), rule, f"name the action in one word, not {cmd.action!r}")
         per = b.state.settings["actions_per_turn"]
@@ -31,7 +37,7 @@ class Actions(Engagement):
             rule,
             f"{f.id} has taken {taken} of its {plural(per, 'non-move action')} this turn",
         )
-        foes = self.engaged_with(b.state, f.id)
+        foes = engaged_with(b.state, f.id)
         cited: tuple[str, ...] = (rule,)
         if foes:
             require(
@@ -41,7 +47,7 @@ class Actions(Engagement):
                 f"Manifest are allowed, not {action}",
             )
             cited = (rule, self.rule("engaged-actions"))
-        target = self.fighter(b.state, cmd.target) if cmd.target else None
+        target = self.rs.fighter(b.state, cmd.target) if cmd.target else None
         require(
             not (action == "strike" and target is not None and target.id == f.id),
             rule,
@@ -64,7 +70,7 @@ class Actions(Engagement):
                 amount=1,
                 rules=cited,
                 note=f"{action}{at} after {fmt(f.used('movement'))} yd of the move action; "
-                f"{fmt(self.left(b.state, f))} yd of it may still follow",
+                f"{fmt(self.rs.left(b.state, f))} yd of it may still follow",
             )
         )
         if action == "strike" and target is not None:

@@ -1,39 +1,50 @@
 """initiative-yards dragging: a friendly or a movable object, at half max movement (drag).
 
-`Dragging` lives here only to keep the ruleset readable; `InitiativeYards`
-inherits it.
+`Dragging` is that family as a part of the ruleset: the drag walks on the move
+action as any move does (the ruleset's `go`, with walking's `Walk` priced for
+a drag), then puts the target down.
 """
 
 from __future__ import annotations
 
-from tabletrail.core.rulesets.initiative_yards.shared import DRAGGING, OBJECT
-from tabletrail.core.rulesets.initiative_yards.walking import Walking, _Walk
+from typing import TYPE_CHECKING
+
+from tabletrail.core.rulesets.initiative_yards.board import DRAGGING, OBJECT, engaged_with
+from tabletrail.core.rulesets.initiative_yards.walking import Walk
 from tabletrail.events.commands.initiative_yards import Drag
 from tabletrail.ruleset_api import (
     CU,
     WALLS,
     Batch,
     Dice,
+    Part,
     distance,
     fmt,
     half_down,
     handles,
+    path_cells,
     reach_blocked,
     require,
     show,
     step_blocked,
+    waypoint,
 )
 from tabletrail.ruleset_api import events as ev
 
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
-class Dragging(Walking):
+
+class Dragging(Part):
     """A move that drags someone along and puts it down within 1 yd of the end."""
+
+    rs: InitiativeYards
 
     @handles(Drag)
     def drag(self, b: Batch, cmd: Drag, dice: Dice) -> None:
         rule = self.rule("drag")
-        f, tether = self.mover(b, cmd.fighter, "a drag")
-        target = self.fighter(b.state, cmd.target)
+        f, tether = self.rs.mover(b, cmd.fighter, "a drag")
+        target = self.rs.fighter(b.state, cmd.target)
         require(target.id != f.id, rule, f"{f.id} can't drag itself")
         require(
             target.side == f.side or OBJECT in target.tags,
@@ -50,22 +61,22 @@ class Dragging(Walking):
         )
         wall = reach_blocked(b.state, f.pos, target.pos)
         require(not wall, WALLS, f"{f.id} can't take hold of {target.id} through {wall}")
-        foes = self.engaged_with(b.state, target.id)
+        foes = engaged_with(b.state, target.id)
         require(
             not foes,
             self.rule("engage-break"),
             f"{target.id} is engaged with {', '.join(o.id for o in foes)}: an engagement ends only by "
             "resolving a combat, so it can't be dragged away before then",
         )
-        half = half_down(self.initiative(f))
+        half = half_down(self.rs.initiative(f))
         used = f.used("movement")
         require(
             used < half,
             rule,
-            f"dragging halves the move action to {fmt(half)} yd (half of {fmt(self.initiative(f))}), "
+            f"dragging halves the move action to {fmt(half)} yd (half of {fmt(self.rs.initiative(f))}), "
             f"but {fmt(used)} yd of it are already spent",
         )
-        cells = self.cells(b.state, f, cmd.path, rule)
+        cells = path_cells(b.state, f, cmd.path, rule)
         if b.state.fighter(f.id).marks.get(DRAGGING) != target.id:  # type: ignore[union-attr]
             b.emit(
                 ev.Marked(
@@ -74,15 +85,15 @@ class Dragging(Walking):
                     value=target.id,
                     rules=(rule,),
                     note=f"{f.id} drags {target.id}: this move action is at most {fmt(half)} yd, "
-                    f"half of {fmt(self.initiative(f))}",
+                    f"half of {fmt(self.rs.initiative(f))}",
                 )
             )
         f = b.state.fighter(f.id)  # type: ignore[assignment]
-        stopped = self.go(
-            b, f, _Walk(self, dice, tether=tether, mode="drag"), cells, dice, rule=rule, what="the drag"
+        stopped = self.rs.go(
+            b, f, Walk(self.rs, dice, tether=tether, mode="drag"), cells, dice, rule=rule, what="the drag"
         )
         end = b.state.fighter(f.id).pos  # type: ignore[union-attr]
-        put = self.cell(b.state, cmd.put, rule)
+        put = waypoint(b.state, cmd.put, rule)
         away = distance(diag, end, put)
         top = b.state.grid.top[put[1]][put[0]]
         require(
@@ -112,4 +123,4 @@ class Dragging(Walking):
                 note=f"dragged by {f.id}, put {fmt(away)} yd from it",
             )
         )
-        self.arrived(b, target.id, target.pos)  # engage: set down in an enemy's Reach, it is engaged
+        self.rs.arrived(b, target.id, target.pos)  # engage: set down in an enemy's Reach, it is engaged

@@ -1,15 +1,19 @@
 """initiative-yards falling: straight down, prone, 1 damage per whole yard past own height (fall).
 
-A failed jump-and-pull, a missed leap and a step off an edge end in `fall_down`. `Falls` lives
-here only to keep the ruleset readable; `InitiativeYards` inherits it.
+A failed jump-and-pull, a missed leap and a step off an edge end in `fall_down`, which the
+other families reach through the ruleset. `Falls` is that family as a part of the ruleset.
 """
 
 from __future__ import annotations
 
-from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
-from tabletrail.core.rulesets.initiative_yards.shared import FELL
-from tabletrail.ruleset_api import CU, XY, Batch, Pos, fall, fmt, show
+from typing import TYPE_CHECKING
+
+from tabletrail.core.rulesets.initiative_yards.board import FELL
+from tabletrail.ruleset_api import CU, XY, Batch, Part, Pos, fall, fmt, show
 from tabletrail.ruleset_api import events as ev
+
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
 
 def fall_damage(fallen: int, height: int) -> int:
@@ -17,8 +21,10 @@ def fall_damage(fallen: int, height: int) -> int:
     return max(0, fallen - height) // CU
 
 
-class Falls(Engagement):
+class Falls(Part):
     """What a fall costs: the faller lands prone and takes damage past its own height."""
+
+    rs: InitiativeYards
 
     def fall_down(
         self,
@@ -44,7 +50,7 @@ class Falls(Engagement):
         fallen = fall(b, fighter_id, cell, rules=rules, note=note, from_z=from_z)
         f = b.state.fighter(fighter_id)
         assert f is not None
-        height = self.stat(f, "height")
+        height = self.rs.stat(f, "height")
         damage = fall_damage(fallen, height)
         if damage:
             b.emit(
@@ -58,7 +64,7 @@ class Falls(Engagement):
                 )
             )
         self.rest_after_fall(b, fighter_id, cell)
-        return "; ".join(x for x in (said, self.arrived(b, fighter_id, frm)) if x)
+        return "; ".join(x for x in (said, self.rs.arrived(b, fighter_id, frm)) if x)
 
     def rest_after_fall(self, b: Batch, fighter_id: str, cell: XY) -> None:
         """fall: "falls strait down and drops prone", and no more: unlike slippery ground, the text
@@ -66,8 +72,8 @@ class Falls(Engagement):
         (setting fall_rest = keep); a table that rules it lost sets fall_rest = lost."""
         if b.state.settings["fall_rest"] != "lost":
             return
-        f = self.fighter(b.state, fighter_id)
-        lost = self.left(b.state, f)
+        f = self.rs.fighter(b.state, fighter_id)
+        lost = self.rs.left(b.state, f)
         if not lost:
             return
         rule = self.rule("fall")

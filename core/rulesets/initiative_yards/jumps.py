@@ -2,16 +2,18 @@
 
 Jumping and pulling up onto a ledge (ledge, from the document's Climbing),
 vaulting an obstacle (vault) and leaping a gap (leap): each costs movement
-like a move and ends in an Initiative check, whose failure falls (falls.py)
-or lands prone. `_PullUp` and `_Jump` price them. `Jumps` lives here only to
-keep the ruleset readable; `InitiativeYards` inherits it.
+like a move and ends in an Initiative check, whose failure falls (the
+ruleset's `fall_down`, falls.py) or lands prone. `_PullUp` and `_Jump` price
+them, extending walking's `Walk`; `Jumps` is that family as a part of the
+ruleset.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from msgspec.structs import replace
-from tabletrail.core.rulesets.initiative_yards.falls import Falls
-from tabletrail.core.rulesets.initiative_yards.walking import Walking, _Walk
+from tabletrail.core.rulesets.initiative_yards.walking import Walk
 from tabletrail.events.commands.initiative_yards import Leap, PullUp, Vault
 from tabletrail.ruleset_api import (
     ALTERNATING,
@@ -21,6 +23,7 @@ from tabletrail.ruleset_api import (
     EncounterState,
     Fighter,
     Grid,
+    Part,
     Pos,
     Step,
     exact_length,
@@ -35,18 +38,24 @@ from tabletrail.ruleset_api import (
     show,
     sign,
     to_cu,
+    waypoint,
 )
 
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
-class Jumps(Walking, Falls):
+
+class Jumps(Part):
     """The jump and pull, the vault and the leap."""
+
+    rs: InitiativeYards
 
     @handles(PullUp)
     def pull_up(self, b: Batch, cmd: PullUp, dice: Dice) -> None:
         rule = self.rule("ledge")
-        f, tether = self.mover(b, cmd.fighter, "a jump and pull")
+        f, tether = self.rs.mover(b, cmd.fighter, "a jump and pull")
         self.not_prone(f, "ledge", "jumping for a ledge")
-        to = self.cell(b.state, cmd.to, rule)
+        to = waypoint(b.state, cmd.to, rule)
         require(
             max(abs(to[0] - f.pos[0]), abs(to[1] - f.pos[1])) == 1,
             rule,
@@ -63,25 +72,25 @@ class Jumps(Walking, Falls):
         require(not here, rule, f"{', '.join(here)} is on the ledge at {show(to)}")
         h = grid.top[to[1]][to[0]] - f.pos[2]
         require(h > 0, rule, f"{show(to)} is not above {f.id}: no ledge to pull up onto, walk there")
-        height = self.stat(f, "height")
+        height = self.rs.stat(f, "height")
         require(
             2 * h <= 3 * height,
             rule,
             f"ledge {fmt(h)} yd > 1.5 x own height {fmt(height)} yd = {fmt(3 * height // 2)} yd",
         )
-        policy = _PullUp(self, dice, tether=tether, base=f.pos)
-        self.go(b, f, policy, [to], dice, rule=rule, what="the jump and pull")
+        policy = _PullUp(self.rs, dice, tether=tether, base=f.pos)
+        self.rs.go(b, f, policy, [to], dice, rule=rule, what="the jump and pull")
 
     @handles(Vault)
     def vault(self, b: Batch, cmd: Vault, dice: Dice) -> None:
         rule = self.rule("vault")
-        f, tether = self.mover(b, cmd.fighter, "a vault")
+        f, tether = self.rs.mover(b, cmd.fighter, "a vault")
         self.not_prone(f, "vault", "vaulting")
-        land = self.cell(b.state, cmd.to, rule)
+        land = waypoint(b.state, cmd.to, rule)
         over = line((f.pos[0], f.pos[1]), land)[:-1]
         grid = b.state.grid
         require(bool(over), rule, f"nothing lies between {show(f.pos)} and {show(land)} to vault")
-        height = self.stat(f, "height")
+        height = self.rs.stat(f, "height")
         level = to_cu(b.state.settings["step_height"])
         for c in over:
             require(vaultable(grid, c, f.pos[2], level), rule, f"{show(c)} on the way is nothing to vault")
@@ -93,15 +102,15 @@ class Jumps(Walking, Falls):
                 f"{fmt(height)} yd ({fmt(half_down(height))} yd)",
             )
         self.landing(b.state, f, land, rule, "a vault")
-        policy = _Jump(self, dice, "vault", over, land, f.pos, tether=tether)
-        self.go(b, f, policy, [*over, land], dice, rule=rule, what="the vault")
+        policy = _Jump(self.rs, dice, "vault", over, land, f.pos, tether=tether)
+        self.rs.go(b, f, policy, [*over, land], dice, rule=rule, what="the vault")
 
     @handles(Leap)
     def leap(self, b: Batch, cmd: Leap, dice: Dice) -> None:
         rule = self.rule("leap")
-        f, tether = self.mover(b, cmd.fighter, "a leap")
+        f, tether = self.rs.mover(b, cmd.fighter, "a leap")
         self.not_prone(f, "leap", "leaping")
-        land = self.cell(b.state, cmd.to, rule)
+        land = waypoint(b.state, cmd.to, rule)
         grid = b.state.grid
         require(not grid.has(f.pos[0], f.pos[1], "gap"), rule, f"{f.id} is in the gap: leap from its edge")
         over = line((f.pos[0], f.pos[1]), land)[:-1]
@@ -123,7 +132,7 @@ class Jumps(Walking, Falls):
         # leap: "half the fighter's maximum movement"; drag: a move while dragging is at "half their
         # maximum movement", so a leap in a dragging move action is at most a quarter of Initiative.
         # The gap is measured exactly (a euclidean diagonal is √2) and compared in integers.
-        most = self.max_move(b.state, f)
+        most = self.rs.max_move(b.state, f)
         whole, root2 = exact_length(spans)
         width = rounded(whole, root2)
         require(
@@ -132,8 +141,16 @@ class Jumps(Walking, Falls):
             f"gap {fmt(width)} yd > half of max movement {fmt(half_down(most))} yd",
         )
         self.landing(b.state, f, land, rule, "a leap")
-        policy = _Jump(self, dice, "leap", over, land, f.pos, tether=tether, width=width)
-        self.go(b, f, policy, [*over, land], dice, rule=rule, what="the leap")
+        policy = _Jump(self.rs, dice, "leap", over, land, f.pos, tether=tether, width=width)
+        self.rs.go(b, f, policy, [*over, land], dice, rule=rule, what="the leap")
+
+    def not_prone(self, f: Fighter, rule: str, what: str) -> None:
+        """ledge, vault, leap: a prone fighter can only crawl, so it jumps for nothing."""
+        require(
+            f.state("posture", "standing") != "prone",
+            self.rule(rule),
+            f"{f.id} is prone and can only crawl: stand up before {what}",
+        )
 
     def landing(self, state: EncounterState, f: Fighter, land: XY, rule: str, what: str) -> None:
         """Where a vault or a leap comes down: open ground, level with the take-off."""
@@ -171,12 +188,12 @@ def in_gap(grid: Grid, cell: XY, takeoff: int, level: int) -> bool:
     return grid.has(x, y, "gap") or (not grid.blocked(x, y) and takeoff - grid.top[y][x] > level)
 
 
-class _Jump(_Walk):
+class _Jump(Walk):
     """A vault or a leap: airborne over `over`, a check on landing (vault, leap)."""
 
     def __init__(
         self,
-        rs: Jumps,
+        rs: InitiativeYards,
         dice: Dice,
         kind: str,
         over: list[XY],
@@ -248,10 +265,10 @@ class _Jump(_Walk):
         return self.arrive(b, fighter_id, step)
 
 
-class _PullUp(_Walk):
+class _PullUp(Walk):
     """Jump and pull up onto a ledge: costs its height, then a check or a fall (ledge)."""
 
-    def __init__(self, rs: Jumps, dice: Dice, *, tether: tuple[Fighter, ...], base: Pos) -> None:
+    def __init__(self, rs: InitiativeYards, dice: Dice, *, tether: tuple[Fighter, ...], base: Pos) -> None:
         super().__init__(rs, dice, tether=tether, mode="pull-up")
         self.base = base
 

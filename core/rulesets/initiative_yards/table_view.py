@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletrail.core.rulesets.initiative_yards.shared import STRIKING
+from tabletrail.core.rulesets.initiative_yards.board import STRIKING
 from tabletrail.ruleset_api import Answer, Awaited, EncounterState, Part
 
 

@@ -1,11 +1,11 @@
 """initiative-yards walking: the move action and the ground it crosses.
 
-Moving up to Initiative yards (move), crawling while prone (crawl), dropping
-prone and standing up with the movement (prone-drop, prone-stand), walking
+Moving up to Initiative yards (move), crawling while prone (crawl), walking
 up and down stairs and ladders (climb) and slippery or unstable ground
-(slippery). `_Walk` prices the steps; `go` walks them on what is left of the
-move action, for every other kind of move too (jumps, dragging). `Walking`
-lives here only to keep the ruleset readable; `InitiativeYards` inherits it.
+(slippery). `Walk` prices the steps; `Walking.go` walks them on what is left
+of the move action, for every other kind of move too (jumps and dragging reach
+it through the ruleset, and extend `Walk`). Dropping prone and standing up
+with the movement (prone-drop, prone-stand) are the ruleset's `after_posture`.
 """
 
 from __future__ import annotations
@@ -14,25 +14,27 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
-from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
-from tabletrail.core.rulesets.initiative_yards.shared import (
+from tabletrail.core.rulesets.initiative_yards.board import (
     CLIMBABLE,
     DRAGGING,
     FELL,
     OBJECT,
     SLIP_CHECKED,
     STEP_OFF,
+    breaking_away,
+    clearance,
     hostile,
+    newly_in_reach,
+    within_reach,
 )
 from tabletrail.ruleset_api import (
     XY,
     Batch,
-    CloseDoor,
     Dice,
     EncounterState,
     Fighter,
     Move,
-    OpenDoor,
+    Part,
     Pos,
     Refusal,
     Step,
@@ -41,6 +43,7 @@ from tabletrail.ruleset_api import (
     flat_step,
     fmt,
     handles,
+    path_cells,
     require,
     rise,
     show,
@@ -50,50 +53,26 @@ from tabletrail.ruleset_api import (
 from tabletrail.ruleset_api import events as ev
 
 if TYPE_CHECKING:
-    from tabletrail.ruleset_api import XY
+    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
 
-class Walking(Engagement):
+class Walking(Part):
     """The move action: walking, crawling, climbing stairs and ladders, and the ground underfoot."""
 
-    if TYPE_CHECKING:  # a fall off a ledge: falls.py, which InitiativeYards also inherits
-
-        def fall_down(
-            self,
-            b: Batch,
-            fighter_id: str,
-            cell: XY,
-            from_z: int,
-            cause: str,
-            note: str,
-            frm: Pos | None = None,
-            said: str = "",
-        ) -> str: ...
+    rs: InitiativeYards
 
     # --- the reachable area --------------------------------------------------------
 
-    def walker(self, state: EncounterState, f: Fighter) -> _Walk | None:
+    def walker(self, state: EncounterState, f: Fighter) -> Walk | None:
         if OBJECT in f.tags:
             return None
-        how, foes = self.clearance(state, f)
+        how, foes = clearance(state, f)
         if how == "held":
             return None
-        return _Walk(self, None, tether=tuple(foes) if how == "tether" else ())
+        return Walk(self.rs, None, tether=tuple(foes) if how == "tether" else ())
 
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
-        return self.left(state, f)
-
-    def move_root2(self, state: EncounterState, f: Fighter) -> int:
-        """Every move shares the budget (walk carries it): its exact remainder counts."""
-        return state.root2(f.id, "movement")
-
-    def slips(self, state: EncounterState, f: Fighter, step: Step) -> bool:
-        """Does entering this step's cell call for a slippery check (slippery)?"""
-        grid = state.grid
-        x, y = step.to[0], step.to[1]
-        if not (grid.has(x, y, "slippery") or grid.has(x, y, "unstable")):
-            return False
-        return not (state.settings["slippery_checks"] == "per-move" and SLIP_CHECKED in f.marks)
+        return self.rs.left(state, f)
 
     # --- moving ----------------------------------------------------------------------
 
@@ -101,7 +80,7 @@ class Walking(Engagement):
         self,
         b: Batch,
         f: Fighter,
-        policy: _Walk,
+        policy: Walk,
         cells: list[XY],
         dice: Dice,
         *,
@@ -109,7 +88,7 @@ class Walking(Engagement):
         what: str,
     ) -> str:
         """Walk the cells on what is left of this turn's move action; returns why it stopped early."""
-        left = self.left(b.state, f)
+        left = self.rs.left(b.state, f)
         require(
             left > 0 or FELL not in f.marks,
             self.rule("fall"),
@@ -120,7 +99,7 @@ class Walking(Engagement):
             left > 0,
             rule,
             f"{f.id} has no movement left this turn: {fmt(f.used('movement'))} of "
-            f"{fmt(self.max_move(b.state, f))} yd spent",
+            f"{fmt(self.rs.max_move(b.state, f))} yd spent",
         )
         cited = {self.rule("move"), rule}
         if f.state("posture", "standing") == "prone":
@@ -151,69 +130,31 @@ class Walking(Engagement):
 
     @handles(Move)
     def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
-        f, tether = self.mover(b, cmd.fighter, "a move")
-        cells = self.cells(b.state, f, cmd.path, self.rule("move"))
+        f, tether = self.rs.mover(b, cmd.fighter, "a move")
+        cells = path_cells(b.state, f, cmd.path, self.rule("move"))
         prone = f.state("posture", "standing") == "prone"
         rule = self.rule("drag") if DRAGGING in f.marks else self.rule("crawl" if prone else "move")
         self.go(
             b,
             f,
-            _Walk(self, dice, tether=tether),
+            Walk(self.rs, dice, tether=tether),
             cells,
             dice,
             rule=rule,
             what="the crawl" if prone else "the move",
         )
 
-    @handles(OpenDoor)
-    def open_door(self, b: Batch, cmd: OpenDoor, dice: Dice) -> None:
-        """engaged-actions: a door is used as part of the move, so a fighter held by its engagement
-        can't ("While engaged, fighters can only use the Strike, Command, and Manifest actions")."""
-        self.mover(b, cmd.fighter, "opening a door")
-        super().open_door(b, cmd, dice)
 
-    @handles(CloseDoor)
-    def close_door(self, b: Batch, cmd: CloseDoor, dice: Dice) -> None:
-        """engaged-actions: closing a door is part of the move too."""
-        self.mover(b, cmd.fighter, "closing a door")
-        super().close_door(b, cmd, dice)
-
-    def after_posture(self, b: Batch, f: Fighter, trigger: str) -> None:
-        """prone-drop / prone-stand: the posture change is paid with the move action's movement."""
-        drop = trigger == "drop_prone"
-        rule = self.posture_rules[0] if drop else self.posture_rules[1]
-        verb = "dropping prone" if drop else "standing up"
-        foes = self.engaged_with(b.state, f.id)
-        require(
-            not foes,
-            self.rule("engaged-actions"),
-            f"{f.id} is engaged with {', '.join(o.id for o in foes)}: while engaged only Strike, Command "
-            f"and Manifest are allowed, and {verb} is done with the movement",
-        )
-        cost = b.state.settings["drop_prone_cost" if drop else "stand_up_cost"]
-        whole, used = self.max_move(b.state, f), f.used("movement")
-        if cost == "whole":
-            require(
-                used == 0,
-                rule,
-                f"{verb} uses the whole movement of the move action ({fmt(whole)} yd), but "
-                f"{fmt(used)} yd of it are already spent this turn",
-            )
-        left = self.left(b.state, f)
-        require(left > 0, rule, f"{verb} is done with the movement, and {f.id} has none left this turn")
-        b.emit(
-            ev.Spent(
-                fighter=f.id,
-                resource="movement",
-                amount=left,
-                rules=(rule,),
-                note=f"{verb} uses {'the whole' if cost == 'whole' else 'the rest of the'} movement: "
-                f"{fmt(left)} yd",
-            )
-        )
+def slips(state: EncounterState, f: Fighter, step: Step) -> bool:
+    """Does entering this step's cell call for a slippery check (slippery)?"""
+    grid = state.grid
+    x, y = step.to[0], step.to[1]
+    if not (grid.has(x, y, "slippery") or grid.has(x, y, "unstable")):
+        return False
+    return not (state.settings["slippery_checks"] == "per-move" and SLIP_CHECKED in f.marks)
 
 
-class _Walk:
+class Walk:
     """How a fighter's steps are priced and what happens where it arrives.
 
     Walking, crawling (prone: double cost) and climbing stairs and ladders
@@ -223,7 +164,7 @@ class _Walk:
     """
 
     def __init__(
-        self, rs: Walking, dice: Dice | None, *, tether: tuple[Fighter, ...] = (), mode: str = ""
+        self, rs: InitiativeYards, dice: Dice | None, *, tether: tuple[Fighter, ...] = (), mode: str = ""
     ) -> None:
         self.rs = rs
         self.unit = rs.unit
@@ -313,7 +254,7 @@ class _Walk:
         """engaged-actions (engaged_move = within-reach): every step stays within the engaging Reach."""
         rs = self.rs
         for foe in self.tether:
-            inside, d, r = rs.within_reach(state, f, step.to, foe)
+            inside, d, r = within_reach(state, f, step.to, foe)
             if not inside:
                 raise Refusal(
                     rs.rule("engaged-actions"),
@@ -353,9 +294,9 @@ class _Walk:
     def eventful(self, state: EncounterState, f: Fighter, step: Step) -> bool:
         return (
             STEP_OFF in step.mode
-            or self.rs.slips(state, f, step)
-            or bool(self.rs.newly_in_reach(state, f, self.frm, step.to))
-            or bool(self.rs.breaking_away(state, f, step.to))  # engage-break: leaving a prone foe's Reach
+            or slips(state, f, step)
+            or bool(newly_in_reach(state, f, self.frm, step.to))
+            or bool(breaking_away(state, f, step.to))  # engage-break: leaving a prone foe's Reach
         )
 
     def on_step(self, b: Batch, fighter_id: str, step: Step) -> str:
@@ -381,7 +322,7 @@ class _Walk:
                 frm=self.frm,
                 said=f"stepped off at {show(cell)} and fell {fmt(drop)} yd",
             )
-        if rs.slips(b.state, f, step):
+        if slips(b.state, f, step):
             rule = rs.rule("slippery")
             terrain = b.state.grid.kind(step.to[0], step.to[1]).terrain
             result = rs.initiative_check(b, self.dice, f, rule, f"{terrain} ground at {show(step.to)}")
@@ -429,7 +370,7 @@ class _Walk:
         if STEP_OFF in step.mode:
             why = "stepping off the edge there falls straight down onto it"
         else:
-            foes = rs.newly_in_reach(state, f, self.frm, step.to)
+            foes = newly_in_reach(state, f, self.frm, step.to)
             if not foes:
                 return
             names = ", ".join(o.id for o, _, _ in foes)
