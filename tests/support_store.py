@@ -1,4 +1,4 @@
-"""Helpers shared by the store tests (test_store_*.py): a scenario, a seeded player, log readers."""
+"""Helpers shared by the store tests (tests/store/): a scenario, a seeded player, log readers."""
 
 from __future__ import annotations
 

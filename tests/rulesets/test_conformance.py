@@ -2,7 +2,7 @@
 
 Each is installed through its entry point and declared whole; every command of its own gives
 an example that its shipped scenario takes. (Their random play is the kit's state machine too:
-tests/test_<ruleset>_stateful.py.)
+tests/rulesets/<ruleset>/test_stateful.py.)
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ now holds or two already share, leaps hemmed in by bodies, drifts and push-offs 
 and two drifts that want the same square, played through the real engine against document 002.
 
 Each test quotes the words it checks, and says what happens to EACH character. Fighters are written
-'id side x,y stat=value…' (test_ap_squares_helpers); the room is open floor x 1..8, y 1..5.
+'id side x,y stat=value…' (support_ap_squares); the room is open floor x 1..8, y 1..5.
 """
 
 from __future__ import annotations

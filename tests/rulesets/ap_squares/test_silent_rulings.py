@@ -1,7 +1,7 @@
 """ap-squares, issue 28 (second round): Rotate About after a body-block, and the rulings the text is
 silent on, each quoting document 002.
 
-Fighters are written 'id side x,y stat=value…' (test_ap_squares_helpers); open floor x 1..8, y 1..5.
+Fighters are written 'id side x,y stat=value…' (support_ap_squares); open floor x 1..8, y 1..5.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 document 002, played through the real engine.
 
 Each test quotes the document's words next to what it asserts. Fighters are written
-'id side x,y stat=value…' (test_ap_squares_helpers); the room is open floor x 1..8, y 1..5.
+'id side x,y stat=value…' (support_ap_squares); the room is open floor x 1..8, y 1..5.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ area effects and leaps, rotation, gravity, drifts, push-offs, cycles) a batch is
 the whole board is compared as a value: undo gives back exactly the state before the batch, redo
 exactly the state after it, with no rule re-run and no die re-rolled (catalogue: "Replay, redo and
 audit never roll again: they read the recorded numbers"). Every log replays to the live board and
-passes `verify`. Fighters are written 'id side x,y stat=value…' (test_ap_squares_helpers); the room
+passes `verify`. Fighters are written 'id side x,y stat=value…' (support_ap_squares); the room
 is open floor x 1..8, y 1..5.
 """
 

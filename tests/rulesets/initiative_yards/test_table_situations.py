@@ -29,7 +29,7 @@ NO_TURNS = "strict_turns = false"
 
 
 def encounter_with(rows: list[str], legend: str, fighters: str = "", settings: str = ""):
-    """test_initiative_yards' arena with one more legend entry."""
+    """test_rules' arena with one more legend entry."""
     return arena(rows, fighters, settings, legend)
 
 

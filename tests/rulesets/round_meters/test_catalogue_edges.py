@@ -1,7 +1,7 @@
 """round-meters, row by row of the catalogue: what each rule allows, refuses and costs at its
 edges, and which rule id the engine cites. Only items no earlier test pins.
 
-The arena is test_round_meters' mud yard: initiative ari > bo > cyn > dax; ari has Movement 6,
+The arena is test_rules' mud yard: initiative ari > bo > cyn > dax; ari has Movement 6,
 3 AP and Athletics +2; x 3-5 of rows 2-3 is mud (difficult). An Athletics total scores a positive
 Hit per full 5 above 10 (house default), so roll=13 is one Hit.
 """

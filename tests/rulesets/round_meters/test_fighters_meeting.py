@@ -4,7 +4,7 @@ real engine against the words of document 001.
 
 Document 001 has no forced movement, no reach and no falls; what it has of two fighters meeting is the
 Hold ("declaring a specific action and a specific trigger") and the initiative order (passes, Delay).
-Each test quotes the words it checks. The arena is test_round_meters' mud yard: initiative
+Each test quotes the words it checks. The arena is test_rules' mud yard: initiative
 ari > bo > cyn > dax; ari and bo are blue, cyn and dax red; a shot costs 2 AP (action_costs).
 """
 

@@ -1,7 +1,7 @@
 """round-meters, situations a GM meets at a real table, each combining two or more rules of
 document 001, played through the real engine.
 
-Each test quotes the document's words next to what it asserts. The arena is test_round_meters'
+Each test quotes the document's words next to what it asserts. The arena is test_rules'
 mud yard: initiative ari > bo > cyn > dax; ari has Movement 6, 3 AP and Athletics +2; x 3-5 of rows
 2-3 is mud (difficult). An Athletics total scores a positive Hit per full 5 above 10 (house default).
 """

@@ -12,7 +12,7 @@ their penalty, passes and rounds, delays, holds, difficult-terrain rulings, door
 5. a side undoes only its own batches; with undo_seeded = gm a seeded batch is the GM's to undo.
 
 The catalogue's words: "Replay, redo and audit never roll again: they read the recorded numbers."
-The arena is test_round_meters' mud yard (ari > bo > cyn > dax; ari Movement 6, 3 AP, Athletics +2;
+The arena is test_rules' mud yard (ari > bo > cyn > dax; ari Movement 6, 3 AP, Athletics +2;
 x 3-5 of rows 2-3 is mud).
 """
 

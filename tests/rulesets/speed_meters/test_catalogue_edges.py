@@ -23,7 +23,7 @@ POOL = ["########", "#.wwww.#", "########"]
 
 
 def scene(rows: list[str], *fighters: str, settings: str = "") -> str:
-    """As test_speed_meters_scenes.scene, with two more map characters (EXTRA)."""
+    """As test_scenes.scene, with two more map characters (EXTRA)."""
     return f"""
 [encounter]
 name = "speed-meters rows"
