@@ -122,7 +122,7 @@ def test_a_damaged_log_fails_the_same_way_both_ways(name, where, damage, byte, a
 
 
 def test_a_bad_value_holding_a_newline_is_named_on_one_line():
-    """msgspec quotes the bad value as it is; the error still takes one line (found by test_store_fuzz)."""
+    """msgspec quotes the bad value as it is; the error still takes one line (found by cli/test_fuzz.py)."""
     lines = list(LINES[sorted(LINES)[0]])
     lines[0] = lines[0].replace(b'"type":"encounter-started"', b'"type":"\\ncounter-started"', 1)
     for fast in (True, False):

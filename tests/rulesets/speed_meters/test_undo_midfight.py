@@ -2,7 +2,7 @@
 
 For every stateful rule of document 004_1955ec219bb4ca54.txt (the turn's actions, a Movement's stop,
 postures, modes, grabs and their sustained Action Dice, glides, breath, falls across turns, forced
-and random movement, doors), each test checks, with test_fidelity_undo_round_meters' helpers:
+and random movement, doors), each test checks, with round-meters' test_undo_midfight helpers:
 
 1. undo of the batch gives back exactly the state before it, and redo exactly the state after it
    (`enc.state` compared as values, links and the dice counter included), with no rule re-run and no
