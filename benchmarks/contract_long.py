@@ -1,6 +1,6 @@
 """A long contract run: schemathesis against a real table view, many examples, and the counts it ends with.
 
-The same run as tests/test_web_contract_schemathesis.py (tests/support_contract.py:
+The same run as tests/web/test_contract_schemathesis.py (tests/support_contract.py:
 a real uvicorn server on 127.0.0.1 on a temporary encounter, every operation of
 its /openapi.json, as the GM, a player and a watcher, positive and negative examples),
 with --examples per operation, role and mode instead of the test's few; then
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from support_contract import run, served  # noqa: E402
 from support_contract_cli import run_cli  # noqa: E402
-from test_web_support import invite, new_log  # noqa: E402
+from support_web import invite, new_log  # noqa: E402
 
 
 def main() -> int:

@@ -1,6 +1,6 @@
 """How many taps and clicks build an encounter in the browser? Counted, not timed to a target.
 
-The room is the issue's (38) and the browser test's (tests/test_web_e2e_builder.py): from the GM's
+The room is the issue's (38) and the browser test's (tests/e2e/test_builder.py): from the GM's
 home page, a new draft on a blank 12 x 10 grid, rough terrain over three cells, a sight-only wall,
 a wall with a door in it, four fighters on two sides placed by tapping cells, then Start. Each tap,
 click, drag (one stroke) and field typed into (one tap: the keys that follow are typing) goes
@@ -25,10 +25,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the browser tests, imported as tests.e2e.*
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-from test_web_e2e import ARGS, CHROMIUM  # noqa: E402
-from test_web_e2e_builder import (  # noqa: E402
+
+from tests.e2e.test_builder import (  # noqa: E402
     LAPTOP,
     STATS,
     TABLET,
@@ -39,6 +40,7 @@ from test_web_e2e_builder import (  # noqa: E402
     place_fighters,
     start,
 )
+from tests.e2e.test_table_view import ARGS, CHROMIUM  # noqa: E402
 
 SCREENS = {"laptop": (LAPTOP, False), "tablet": (TABLET, True)}
 NAME = "Cellar room"

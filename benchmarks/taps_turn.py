@@ -1,6 +1,6 @@
 """How many taps is a whole turn on a phone? Counted, not timed to a target.
 
-The turn is the browser test's (tests/test_web_e2e_phone.py): a player opens its link on a
+The turn is the browser test's (tests/e2e/test_phone_turn.py): a player opens its link on a
 phone (390x844, touch) or an upright tablet (820x1180, touch) and, by taps only, walks to a
 door, opens it, goes through, drops prone and ends the turn, under each of the four rulesets
 (round-meters has no posture verb, and under initiative-yards dropping prone takes a whole move
@@ -28,11 +28,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the browser tests, imported as tests.e2e.*
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-from test_web_e2e import ARGS, CHROMIUM, Running  # noqa: E402
-from test_web_e2e_phone import NO_POSTURE, PHONE, SHOTS, TABLET, gate_log, play_a_turn, touch_page  # noqa: E402
-from test_web_support import records  # noqa: E402
+from support_web import records  # noqa: E402
+
+from tests.e2e.test_phone_turn import NO_POSTURE, PHONE, SHOTS, TABLET, gate_log, play_a_turn, touch_page  # noqa: E402
+from tests.e2e.test_table_view import ARGS, CHROMIUM, Running  # noqa: E402
 
 SCREENS = {"phone": PHONE, "tablet": TABLET}
 

@@ -1,4 +1,4 @@
-"""The contract run shared by tests/test_web_contract_schemathesis.py and benchmarks/contract_long.py.
+"""The contract run shared by tests/web/test_contract_schemathesis.py and benchmarks/contract_long.py.
 
 A real server (uvicorn on 127.0.0.1, a free port, the configuration `tabletrail
 serve` uses) on a temporary encounter; schemathesis reads its /openapi.json and

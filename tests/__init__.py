@@ -1,0 +1,1 @@
+"""tabletrail's tests, in folders that mirror the code (a package: same-named files collect apart)."""

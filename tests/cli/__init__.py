@@ -1,0 +1,1 @@
+"""The command line (app/cli*.py, app/shell.py, app/syntax.py)."""

@@ -1,0 +1,1 @@
+"""The table view and the replay bundle in real headless Chromium (Playwright)."""

@@ -1,0 +1,1 @@
+"""The project as a whole: import direction, lint, types, install, published schemas."""

@@ -1,0 +1,1 @@
+"""Read models folded from the log: replays, the timeline, the replay bundle."""

@@ -1,0 +1,1 @@
+"""The audit (projections/audit/): explain, verify, what-if, rulings, the undo policy."""

@@ -1,0 +1,1 @@
+"""The words a table reads (app/render.py): events, refusals, no internals."""

@@ -1,0 +1,1 @@
+"""Tests across every ruleset (conformance, API, plug-ins, presentation); a folder per built-in."""

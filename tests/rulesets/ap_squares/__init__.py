@@ -1,0 +1,1 @@
+"""ap-squares (document 002), rule by rule."""

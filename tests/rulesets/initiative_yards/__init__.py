@@ -1,0 +1,1 @@
+"""initiative-yards (document 000), rule by rule."""

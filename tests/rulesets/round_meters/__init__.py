@@ -1,0 +1,1 @@
+"""round-meters (document 001), rule by rule."""

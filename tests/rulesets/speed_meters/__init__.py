@@ -1,0 +1,1 @@
+"""speed-meters (document 004), rule by rule."""

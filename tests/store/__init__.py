@@ -1,0 +1,1 @@
+"""The log and its stores (events/log.py, JSON Lines, SQLite, PostgreSQL)."""
