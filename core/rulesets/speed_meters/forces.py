@@ -2,18 +2,25 @@
 
 Forced movement (forced), random movement (random), the size limits on
 moving another (size), shoving (shove), pushing and pulling (push-pull) and
-grabbing (grab: grab, escape, release). `Forces` lives here only to keep the
-ruleset readable; `SpeedMeters` inherits it.
+grabbing (grab: grab, escape, release, and the hold kept up at each of the
+grabber's turn starts). One part: a shove, a push and a pull drive their
+target as forced movement does (`shift`).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from msgspec.structs import replace
-from tabletrail.core.rulesets.speed_meters.falls import Falls
-from tabletrail.core.rulesets.speed_meters.shared import (
+from tabletrail.core.rulesets.speed_meters.board import (
+    above_ground,
+    actions_of,
+    mode_of,
+    others_at,
+    partner,
+)
+from tabletrail.core.rulesets.speed_meters.geometry import (
     COMPASS,
-    GRAB,
-    NUMBERINGS,
     apart,
     grip,
     hover_height,
@@ -38,6 +45,7 @@ from tabletrail.events.commands.speed_meters import (
 )
 from tabletrail.ruleset_api import (
     CU,
+    NEIGHBOURS,
     SIZES,
     WALLS,
     XY,
@@ -45,6 +53,8 @@ from tabletrail.ruleset_api import (
     Dice,
     EncounterState,
     Fighter,
+    Graph,
+    Part,
     Pos,
     Refusal,
     Step,
@@ -52,12 +62,35 @@ from tabletrail.ruleset_api import (
     fmt,
     handles,
     reach_blocked,
+    register,
     require,
     show,
     step_blocked,
     to_cu,
 )
 from tabletrail.ruleset_api import events as ev
+
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.speed_meters import SpeedMeters
+
+NUMBERINGS: dict[str, tuple[XY, ...]] = {
+    "clockwise": NEIGHBOURS,  # 1 N, 2 NE, 3 E, 4 SE, 5 S, 6 SW, 7 W, 8 NW (row 0 is north)
+    "reading": ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)),  # NW N NE W E SW S SE
+}
+
+GRAB = register(
+    Graph(
+        "grab",
+        ["free", "grabbing", "grabbed"],
+        [
+            {"trigger": "seize", "source": "free", "dest": "grabbing"},
+            {"trigger": "be_seized", "source": "free", "dest": "grabbed"},
+            {"trigger": "let_go", "source": ["grabbing", "grabbed"], "dest": "free"},
+        ],
+        "free",
+        {"seize": "{f} grabs hold", "be_seized": "{f} is grabbed", "let_go": "{f} is free of the grab"},
+    )
+)
 
 
 def _too_far(state: EncounterState, a: Fighter, t: Fighter) -> str:
@@ -70,8 +103,10 @@ def _too_far(state: EncounterState, a: Fighter, t: Fighter) -> str:
     return f"{fmt(gap)} m across and {fmt(rise)} m up or down, reach {fmt(reach)} m"
 
 
-class Forces(Falls):
+class Forces(Part):
     """Forced and random movement, and the grappling that moves or holds another fighter."""
+
+    rs: SpeedMeters
 
     # --- forced and random movement ---------------------------------------------------------
 
@@ -79,8 +114,8 @@ class Forces(Falls):
     def force(self, b: Batch, cmd: Force, dice: Dice) -> None:
         """forced: an effect pushes, pulls or slides a fighter along a path the GM gives."""
         rule = self.rule("forced")
-        self.gm_only(cmd, rule, "move a creature by an outside force")
-        f = self.fighter(b.state, cmd.fighter)
+        self.rs.gm_only(cmd, rule, "move a creature by an outside force")
+        f = self.rs.fighter(b.state, cmd.fighter)
         require(
             cmd.kind in ("push", "pull", "slide"),
             rule,
@@ -89,7 +124,7 @@ class Forces(Falls):
         origin: Pos | None = None
         named = ""
         if cmd.source:
-            src = self.fighter(b.state, cmd.source)
+            src = self.rs.fighter(b.state, cmd.source)
             require(
                 src.id != f.id,
                 rule,
@@ -110,7 +145,7 @@ class Forces(Falls):
             rule,
             f"a {cmd.kind} needs where the force comes from: source=FIGHTER or origin=X,Y",
         )
-        cells = self.cells(b.state, f, cmd.path)
+        cells = self.rs.cells(b.state, f, cmd.path)
         self.shift(
             b,
             dice,
@@ -129,8 +164,8 @@ class Forces(Falls):
     def random_move(self, b: Batch, cmd: RandomMove, dice: Dice) -> None:
         """random: 1d8 picks one of the 8 numbered neighbours; the fighter moves that way."""
         rule = self.rule("random")
-        self.gm_only(cmd, rule, "send a creature in a random direction")
-        f = self.fighter(b.state, cmd.fighter)
+        self.rs.gm_only(cmd, rule, "send a creature in a random direction")
+        f = self.rs.fighter(b.state, cmd.fighter)
         require(cmd.meters >= 1, rule, f"a random move goes at least 1 m, not {cmd.meters}")
         numbering = NUMBERINGS[b.state.settings["random_numbering"]]
         legend = ", ".join(f"{i} {COMPASS[d]}" for i, d in enumerate(numbering, start=1))
@@ -164,7 +199,7 @@ class Forces(Falls):
     def carried(self, state: EncounterState, f: Fighter, x: int, y: int, z: int) -> int:
         """The height a forced move carries a fighter to over (x, y), by its mode."""
         grid = state.grid
-        mode = self.mode(f)
+        mode = mode_of(f)
         if mode == "hovering":
             return hover_height(grid, x, y)
         if mode == "swimming" and swimmable(grid, x, y):
@@ -201,12 +236,12 @@ class Forces(Falls):
         grid = state.grid
         f = state.fighter(fid)
         assert f is not None
-        held = self.partner(state, fid)
+        held = partner(state, fid)
         if held:
             raise Refusal(
                 self.rule("grab"), f"{fid} is held in a grab ({held[0]} grabbing {held[1]}): Immobilized"
             )
-        mode = self.mode(f)
+        mode = mode_of(f)
         grounded = mode in ("walking", "swimming")
         here = f.pos
         start_apart = apart(origin, here) if origin else 0
@@ -259,7 +294,7 @@ class Forces(Falls):
             if edge:
                 z = here[2]  # over the edge: in the air above the drop, then it falls
             if not blocked:
-                others = [o.id for o in self.others_at(b.state, fid, (x, y, z))]
+                others = [o.id for o in others_at(b.state, fid, (x, y, z))]
                 if others:
                     blocked = f"{show((x, y))} is occupied by {', '.join(others)}"
             if blocked:
@@ -306,7 +341,7 @@ class Forces(Falls):
                 if save.passed:
                     now = b.state.fighter(fid)
                     assert now is not None
-                    self.change(
+                    self.rs.change(
                         b,
                         now,
                         "posture",
@@ -343,17 +378,17 @@ class Forces(Falls):
         if not stop_early:
             now = b.state.fighter(fid)
             assert now is not None
-            self.can_end(b.state, now, f"the {kind}")
+            self.rs.can_end(b.state, now, f"the {kind}")
         now = b.state.fighter(fid)
         assert now is not None
         torn = (
             mode == "climbing"
             and bool(passed)
-            and self.above_ground(b.state, now) > 0
+            and above_ground(b.state, now) > 0
             and grip(grid, now.pos) is None
         )
         if over_edge or torn:
-            self.drop(
+            self.rs.drop(
                 b,
                 dice,
                 fid,
@@ -361,16 +396,16 @@ class Forces(Falls):
                 bumps=bumps,
                 note="forced over the edge" if over_edge else "torn from its hold",
             )
-        elif passed and (grounded or self.above_ground(b.state, now) == 0):
-            self.settle_mode(b, fid, rule)  # into or out of deep water, or set down on a surface
+        elif passed and (grounded or above_ground(b.state, now) == 0):
+            self.rs.settle_mode(b, fid, rule)  # into or out of deep water, or set down on a surface
         return passed
 
     # --- grappling --------------------------------------------------------------------------
 
     def grapple(self, b: Batch, attacker: str, target: str, rule: str, verb: str) -> tuple[Fighter, Fighter]:
         """The checks every grappling action shares: turn, reach, size."""
-        a = self.acting(b.state, attacker)
-        t = self.fighter(b.state, target)
+        a = self.rs.acting(b.state, attacker)
+        t = self.rs.fighter(b.state, target)
         require(a.id != t.id, rule, f"{a.id} can't {verb} itself")
         # size: never against a larger size category.
         if SIZES.index(t.size) > SIZES.index(a.size):
@@ -393,7 +428,7 @@ class Forces(Falls):
             fighter=a.id,
             name=f"{name} (attacker)",
             rule=rule,
-            modifier=self.brawn(a),
+            modifier=self.rs.brawn(a),
             note=f"{a.id} rolls +Brawn",
         )
         rt = check(
@@ -402,7 +437,7 @@ class Forces(Falls):
             fighter=t.id,
             name=f"{name} (defender)",
             rule=rule,
-            modifier=self.brawn(t),
+            modifier=self.rs.brawn(t),
             note=f"{t.id} rolls +Brawn",
         )
         return (ra.number + ra.modifier) - (rt.number + rt.modifier)
@@ -422,7 +457,7 @@ class Forces(Falls):
         dx, dy = self.away(a, t, rule)
         margin = self.contest(b, dice, a, t, "shove", rule)
         meters = max(margin, 0) // 2
-        self.use_action(
+        self.rs.use_action(
             b,
             a,
             rule,
@@ -508,22 +543,22 @@ class Forces(Falls):
 
     def on_its_feet(self, state: EncounterState, a: Fighter, rule: str) -> None:
         """push-pull: the mover follows on foot, so it must be walking and not held in a grab."""
-        held = self.partner(state, a.id)
+        held = partner(state, a.id)
         if held:
             raise Refusal(
                 self.rule("grab"), f"{a.id} is in a grab ({held[0]} grabbing {held[1]}): Immobilized"
             )
         require(
-            self.mode(a) == "walking",
+            mode_of(a) == "walking",
             rule,
-            f"{a.id} is {self.mode(a)}: a push or pull follows on foot, so the mover must be walking",
+            f"{a.id} is {mode_of(a)}: a push or pull follows on foot, so the mover must be walking",
         )
 
     def push_pull_meters(self, b: Batch, dice: Dice, a: Fighter, t: Fighter, rule: str, verb: str) -> int:
         margin = self.contest(b, dice, a, t, verb, rule)
-        cap = self.brawn(a)
+        cap = self.rs.brawn(a)
         meters = min(max(margin, 0), cap)
-        self.use_action(
+        self.rs.use_action(
             b,
             a,
             rule,
@@ -545,7 +580,7 @@ class Forces(Falls):
         """
         f = b.state.fighter(fid)
         assert f is not None
-        feet = _Walking(self, self.stat(f, "speed"), jumps=False)
+        feet = _Walking(self.rs, self.rs.stat(f, "speed"), jumps=False)
         here, parity = f.pos, 0
         steps: list[Step] = []
         why = ""
@@ -558,7 +593,7 @@ class Forces(Falls):
             except Refusal as no:
                 why = no.reason
                 break
-            others = self.others_at(b.state, fid, step.to)
+            others = others_at(b.state, fid, step.to)
             if others:
                 why = f"{show(cell)} is occupied by {', '.join(o.id for o in others)}"
                 break
@@ -586,7 +621,7 @@ class Forces(Falls):
         GRAB.require("seize", a.state("grab", "free"), rule, f"{a.id} is already in a grab")
         GRAB.require("be_seized", t.state("grab", "free"), rule, f"{t.id} is already in a grab")
         margin = self.contest(b, dice, a, t, "grab", rule)
-        self.use_action(
+        self.rs.use_action(
             b,
             a,
             rule,
@@ -597,8 +632,8 @@ class Forces(Falls):
         if margin <= 0:
             return
         b.emit(ev.Linked(kind="grab", a=a.id, b=t.id, rules=(rule,), note=f"{a.id} grabs {t.id}"))
-        self.change(b, b.state.fighter(a.id), "grab", "seize", rule)  # type: ignore[arg-type]
-        self.change(b, b.state.fighter(t.id), "grab", "be_seized", rule)  # type: ignore[arg-type]
+        self.rs.change(b, b.state.fighter(a.id), "grab", "seize", rule)  # type: ignore[arg-type]
+        self.rs.change(b, b.state.fighter(t.id), "grab", "be_seized", rule)  # type: ignore[arg-type]
         b.emit(
             ev.Marked(
                 fighter=t.id,
@@ -614,13 +649,13 @@ class Forces(Falls):
         """grab: the grabber commits Action Dice equal to the target's Brawn, or the hold ends."""
         f = b.state.fighter(fid)
         assert f is not None
-        held = self.partner(b.state, fid)
+        held = partner(b.state, fid)
         if not held or held[0] != fid:
             return
         target = b.state.fighter(held[1])
         assert target is not None
-        need = self.brawn(target)
-        left = self.actions(b.state, f) - f.used("actions")
+        need = self.rs.brawn(target)
+        left = actions_of(b.state, f) - f.used("actions")
         if left >= need:
             if need:
                 b.emit(
@@ -661,19 +696,19 @@ class Forces(Falls):
         rule = self.rule("grab")
         b.emit(ev.Unlinked(kind="grab", a=grabber, b=grabbed, rules=(rule,), note=note))
         for fid in (grabber, grabbed):
-            self.change(b, b.state.fighter(fid), "grab", "let_go", rule)  # type: ignore[arg-type]
+            self.rs.change(b, b.state.fighter(fid), "grab", "let_go", rule)  # type: ignore[arg-type]
         b.emit(ev.Unmarked(fighter=grabbed, key="escape", rules=(rule,)))
 
     @handles(Escape)
     def escape(self, b: Batch, cmd: Escape, dice: Dice) -> None:
         """grab: the grabbed fighter rolls +Brawn against the escape difficulty (an action)."""
         rule = self.rule("grab")
-        f = self.acting(b.state, cmd.fighter)
-        held = self.partner(b.state, f.id)
+        f = self.rs.acting(b.state, cmd.fighter)
+        held = partner(b.state, f.id)
         require(held is not None and held[1] == f.id, rule, f"{f.id} is not grabbed")
         assert held is not None
         difficulty = int(f.marks.get("escape", 0))
-        self.use_action(b, f, rule, "an escape")
+        self.rs.use_action(b, f, rule, "an escape")
         roll = check(
             b,
             dice,
@@ -681,7 +716,7 @@ class Forces(Falls):
             name="escape",
             rule=rule,
             target=difficulty,
-            modifier=self.brawn(f),
+            modifier=self.rs.brawn(f),
             note=f"roll +Brawn against the escape Difficulty {difficulty}",
         )
         if roll.passed:
@@ -690,8 +725,17 @@ class Forces(Falls):
     @handles(Release)
     def release(self, b: Batch, cmd: Release, dice: Dice) -> None:
         """grab: the grabber lets go (no action)."""
-        f = self.fighter(b.state, cmd.fighter)
-        held = self.partner(b.state, f.id)
+        f = self.rs.fighter(b.state, cmd.fighter)
+        held = partner(b.state, f.id)
         require(held is not None and held[0] == f.id, self.rule("grab"), f"{f.id} is not grabbing anyone")
         assert held is not None
         self.release_grab(b, f.id, held[1], f"{f.id} lets go of {held[1]}")
+
+    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """grab: "each turn the grabber commits Action Dice equal to the target's Brawn or the grab ends"."""
+        self.grab_upkeep(b, fighter_id)
+
+    def settle(self, b: Batch, dice: Dice) -> None:
+        """grab: a batch that carried a grabber or its catch out of the other's reach ends the grab."""
+        if b.state.links and any(isinstance(e, (ev.Placed, ev.Moved)) for e in b.events):
+            self.grabs_in_reach(b)  # a fall or a glide that carries one out of reach ends the hold
