@@ -14,7 +14,7 @@ code that enforces it. The chapter in the engine's terms:
   fighter's next acts are only doors used as part of the move
   (core/doors.py `part_of_move`), its next walk goes on with what is left of
   the same Movement (no new action): opening a door is not stopping.
-- A fighter's mode lives in `states["mode"]` (the `mode` graph in shared.py):
+- A fighter's mode lives in `states["mode"]` (the `mode` graph in board.py):
   walking, climbing, swimming, flying, hovering, gliding, falling.
 - A fighter fills its 1 m space from where it stands up to `body_height`;
   two fighters share a space when those spans overlap (so a flyer may pass
@@ -119,9 +119,12 @@ __all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", 
 class SpeedMeters(Ruleset):
     """speed-meters: one ruleset made of its families of rules (`parts`), and what they share."""
 
-    # Every hook runs its parts in this order: a turn starts with new actions (walking), then a fall
-    # under way goes on (falls), a glide moves (modes), a grab is kept up (forces) and a held breath
-    # runs down (swimming); after a command the same order settles what it left.
+    # Every hook runs its parts in this order, which is the order of their events. A turn starts with
+    # new actions (walking), then a fall under way goes on (falls), a glide moves (modes), a grab is
+    # kept up (forces) and a held breath runs down (swimming). After a command: the GM's meters are
+    # kept and a Movement paused at a door forgotten (walking), a piece the GM set down takes its mode
+    # (modes), a grab carried out of reach ends (forces), breath is held or taken (swimming). Advantage:
+    # against a climber (modes), then against a swimmer (swimming).
     parts = (Walking, Falls, Modes, Forces, Swimming)
 
     id = "speed-meters"
@@ -193,6 +196,7 @@ class SpeedMeters(Ruleset):
         return self.stat(f, "speed"), "a second Movement action"
 
     def door_budget(self, state: EncounterState, f: Fighter) -> int:
+        """tabletrail/doors: a door that costs is paid in actions (`door_resource`)."""
         return actions_of(state, f) - f.used("actions")
 
     @handles(OpenDoor)
@@ -296,6 +300,7 @@ class SpeedMeters(Ruleset):
     # --- what every Movement shares: its start, its fighter, its mode ---------------------------
 
     def brawn(self, f: Fighter) -> int:
+        """Brawn, added to climbing, grappling and escape rolls (climb, shove, push-pull, grab)."""
         return int(self.stat(f, "brawn"))
 
     def prone_factor(self, state: EncounterState, f: Fighter) -> int:
@@ -410,6 +415,7 @@ class SpeedMeters(Ruleset):
         return f
 
     def cells(self, state: EncounterState, f: Fighter, path: tuple[tuple[int, ...], ...]) -> list[XY]:
+        """The spaces a command's waypoints lead through, step by step (movement)."""
         return path_cells(state, f, path, self.rule("movement"))
 
     # --- the 3-D Movements (modes, swimming): a planned path, walked with a mode's judge ---------

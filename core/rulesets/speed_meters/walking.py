@@ -110,11 +110,13 @@ class Walking(Part):
     # --- the reachable area: ordinary walking -------------------------------------------------
 
     def walker(self, state: EncounterState, f: Fighter) -> _Walking | None:
+        """movement: how a walking fighter's next Movement is priced step by step (steps.py)."""
         if not can_walk(state, f):
             return None
         return _Walking(self.rs, self.rs.stat(f, "speed"), jumps=False)
 
     def move_budget(self, state: EncounterState, f: Fighter) -> int:
+        """stop: what the next walk may cost: a fresh Speed, or what is left of one paused at a door."""
         # Each Movement is a fresh Speed, if an action is left to start one.
         if not can_walk(state, f):
             return 0
