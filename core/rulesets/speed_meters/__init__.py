@@ -41,14 +41,16 @@ the code):
 - walking.py, `Walking`: movement, maneuver, jump, stop (a door on the way);
 - falls.py, `Falls`: fall-table, fall-speed;
 - modes.py, `Modes`: fly, special-jump, hover, climb, teleport, glide;
-- forces.py, `Forces`: forced, random, size, shove, push-pull, grab;
+- forces.py, `Forces`: forced, random;
+- grappling.py, `Grappling`: size, shove, push-pull, grab;
 - swimming.py, `Swimming`: swim (breath, the swimmer's Advantage);
 - steps.py: the step policies `walk` prices a Movement's steps with (rough);
 - here, `SpeedMeters`: what the families share: occupancy (who may stand or
   pass where), a Movement's start (an action, fresh Speed: stop), the mode
-  machine, the 3-D Movement along a planned path, and every fall's way into
-  falls.py (`drop`); and the engine's hooks that are no part's (dead fighters,
-  posture, doors, the drag ruler's next Movement);
+  machine, the 3-D Movement along a planned path, every fall's way into
+  falls.py (`drop`) and every force's into forces.py (`shift`); and the
+  engine's hooks that are no part's (dead fighters, posture, doors, the drag
+  ruler's next Movement);
 - catalogue.py: the rule ids, settings and stats;
 - board.py: the questions about the board every family asks (pure);
 - geometry.py: the 3-D geometry the rules price steps with (pure).
@@ -81,6 +83,7 @@ from tabletrail.core.rulesets.speed_meters.geometry import (
     swimmable,
     water_bottom,
 )
+from tabletrail.core.rulesets.speed_meters.grappling import Grappling
 from tabletrail.core.rulesets.speed_meters.modes import Modes
 from tabletrail.core.rulesets.speed_meters.steps import _Through
 from tabletrail.core.rulesets.speed_meters.swimming import Swimming
@@ -121,11 +124,11 @@ class SpeedMeters(Ruleset):
 
     # Every hook runs its parts in this order, which is the order of their events. A turn starts with
     # new actions (walking), then a fall under way goes on (falls), a glide moves (modes), a grab is
-    # kept up (forces) and a held breath runs down (swimming). After a command: the GM's meters are
+    # kept up (grappling) and a held breath runs down (swimming). After a command: the GM's meters are
     # kept and a Movement paused at a door forgotten (walking), a piece the GM set down takes its mode
-    # (modes), a grab carried out of reach ends (forces), breath is held or taken (swimming). Advantage:
+    # (modes), a grab carried out of reach ends (grappling), breath is held or taken (swimming). Advantage:
     # against a climber (modes), then against a swimmer (swimming).
-    parts = (Walking, Falls, Modes, Forces, Swimming)
+    parts = (Walking, Falls, Modes, Forces, Grappling, Swimming)
 
     id = "speed-meters"
     title = "Speed per Movement action, 1 m spaces"
@@ -489,3 +492,38 @@ class SpeedMeters(Ruleset):
         """A fall from where the fighter is (a step off a ledge, a lost grip, a force over an edge, the
         GM's `fall`): the falls part decides what it costs (fall-table, fall-speed)."""
         self.part(Falls).drop(b, dice, fid, rule=rule, bumps=bumps, note=note)
+
+    # --- forced movement: every force, whatever made it -----------------------------------------
+
+    def shift(
+        self,
+        b: Batch,
+        dice: Dice,
+        fid: str,
+        cells: list[XY],
+        *,
+        kind: str,
+        origin: Pos | None,
+        named: str,
+        rule: str,
+        stop_early: bool,
+        aware: bool,
+        bumps: int,
+        meant: int | None = None,
+    ) -> list[Pos]:
+        """A fighter moved by force (an effect, a random move, a shove, a push, a pull), checked step
+        by step as forced movement is: the forces part moves it; returns the positions it passed."""
+        return self.part(Forces).shift(
+            b,
+            dice,
+            fid,
+            cells,
+            kind=kind,
+            origin=origin,
+            named=named,
+            rule=rule,
+            stop_early=stop_early,
+            aware=aware,
+            bumps=bumps,
+            meant=meant,
+        )
