@@ -40,7 +40,8 @@ the code):
 
 - walking.py, `Walking`: movement, maneuver, jump, stop (a door on the way);
 - falls.py, `Falls`: fall-table, fall-speed;
-- modes.py, `Modes`: fly, special-jump, hover, climb, teleport, glide;
+- modes.py, `Modes`: fly, special-jump, hover, teleport, glide;
+- climbing.py, `Climbing`: climb;
 - forces.py, `Forces`: forced, random;
 - grappling.py, `Grappling`: size, shove, push-pull, grab;
 - swimming.py, `Swimming`: swim (breath, the swimmer's Advantage);
@@ -72,6 +73,7 @@ from tabletrail.core.rulesets.speed_meters.board import (
     partner,
 )
 from tabletrail.core.rulesets.speed_meters.catalogue import RULES, SETTINGS, STATS
+from tabletrail.core.rulesets.speed_meters.climbing import Climbing
 from tabletrail.core.rulesets.speed_meters.falls import BUMPS_PER_SKIP, Falls, fall_quarters, fall_rolls
 from tabletrail.core.rulesets.speed_meters.forces import Forces
 from tabletrail.core.rulesets.speed_meters.geometry import (
@@ -127,8 +129,8 @@ class SpeedMeters(Ruleset):
     # kept up (grappling) and a held breath runs down (swimming). After a command: the GM's meters are
     # kept and a Movement paused at a door forgotten (walking), a piece the GM set down takes its mode
     # (modes), a grab carried out of reach ends (grappling), breath is held or taken (swimming). Advantage:
-    # against a climber (modes), then against a swimmer (swimming).
-    parts = (Walking, Falls, Modes, Forces, Grappling, Swimming)
+    # against a climber (climbing), then against a swimmer (swimming).
+    parts = (Walking, Falls, Modes, Climbing, Forces, Grappling, Swimming)
 
     id = "speed-meters"
     title = "Speed per Movement action, 1 m spaces"
@@ -421,7 +423,7 @@ class SpeedMeters(Ruleset):
         """The spaces a command's waypoints lead through, step by step (movement)."""
         return path_cells(state, f, path, self.rule("movement"))
 
-    # --- the 3-D Movements (modes, swimming): a planned path, walked with a mode's judge ---------
+    # --- the 3-D Movements (modes, climbing, swimming): a planned path, walked with a mode's judge ---------
 
     def plan(
         self,

@@ -1,13 +1,12 @@
-"""speed-meters modes: the Movements through the air and up a surface, and a climber's exposure.
+"""speed-meters modes: the Movements through the air, teleporting and gliding.
 
 Flying (fly), the special jump (special-jump), hovering and landing (hover),
-climbing (climb), teleporting (teleport) and gliding (glide): each a Movement
-in one mode, moved by the ruleset's `through` along a planned 3-D path with
-this part's judge of each step (steps.py `_Through`). A glide moves by itself
-at its glider's turn start; a piece the GM sets down takes the mode of where
-it now is; non-climbers attacking a climber have Advantage. Swimming, the
-other 3-D Movement, is swimming.py's.
-"""
+teleporting (teleport) and gliding (glide): each a Movement in one mode, the
+air ones moved by the ruleset's `through` along a planned 3-D path with this
+part's judge of each step (steps.py `_Through`). A glide moves by itself at
+its glider's turn start, and a piece the GM sets down takes the mode of where
+it now is. Climbing and swimming, the other modes, are climbing.py's and
+swimming.py's."""
 
 from __future__ import annotations
 
@@ -17,7 +16,6 @@ from msgspec.structs import replace
 from tabletrail.core.rulesets.speed_meters.board import (
     MODES,
     above_ground,
-    attack_pairs,
     mode_of,
     others_at,
     with_given,
@@ -26,7 +24,6 @@ from tabletrail.core.rulesets.speed_meters.geometry import (
     COMPASS,
     JudgeFn,
     distance3,
-    grip,
     hover_height,
     level,
     sign,
@@ -34,7 +31,7 @@ from tabletrail.core.rulesets.speed_meters.geometry import (
     swimmable,
     water_bottom,
 )
-from tabletrail.events.commands.speed_meters import Climb, Fly, Glide, Hover, Land, Leap, Teleport
+from tabletrail.events.commands.speed_meters import Fly, Glide, Hover, Land, Leap, Teleport
 from tabletrail.ruleset_api import (
     CU,
     GM_RULING,
@@ -45,15 +42,12 @@ from tabletrail.ruleset_api import (
     EncounterState,
     Fighter,
     Heading,
-    Modifier,
     Part,
     Pos,
     Refusal,
     Step,
     blockers,
-    check,
     fmt,
-    half_down,
     handles,
     require,
     show,
@@ -71,7 +65,7 @@ GLIDE = "glide"  # glide: the mark on a gliding fighter, [dx, dy]: where the gli
 
 
 class Modes(Part):
-    """The Movements in the air and up a surface; a glide's leg at turn start; the climb Advantage."""
+    """The Movements in the air, the teleport and the glide; the mode of a piece the GM sets down."""
 
     rs: SpeedMeters
 
@@ -220,70 +214,6 @@ class Modes(Part):
             )
         )
         self.rs.settle_mode(b, f.id, self.rule("hover"))
-
-    # --- climb ------------------------------------------------------------------------------
-
-    @handles(Climb)
-    def climb(self, b: Batch, cmd: Climb, dice: Dice) -> None:
-        """climb: a roll +Brawn against the surface's difficulty, then up to half Speed (min 1)."""
-        f = self.rs.mover(b.state, cmd.fighter, ("walking", "climbing", "swimming"), "climbing")
-        rule = self.rule("climb")
-        grid = b.state.grid
-        budget = with_given(f, self.rs.stat(f, "climb") or max(CU, half_down(self.rs.stat(f, "speed"))))
-        plan, _ = self.rs.plan(b.state, f, cmd.path, rule, lambda x, y, z: z, budget)
-        holds = [grip(grid, p) for p in plan if p[2] > grid.top[p[1]][p[0]]]
-        if not holds and above_ground(b.state, f) > 0:
-            # climb: a climber at the lip climbs on over the top from the hold it is on.
-            holds = [grip(grid, f.pos)]
-        require(
-            bool(holds),
-            rule,
-            f"the path never leaves the ground from {show(f.pos)}: that is a walk, not a climb",
-        )
-        # The roll decides whether the climber makes a climb it could make, never one it couldn't:
-        # the path is walked first on a scratch batch, so a path too long or through rock is refused
-        # before anything is rolled.
-        self.rs.through(
-            Batch(b.state), Dice(), f, plan, self.climb_step, budget=budget, rule=rule, what="the climb"
-        )
-        difficulty = max(h for h in holds if h is not None) if any(h is not None for h in holds) else 1
-        self.rs.begin_movement(b, f, "a climbing Movement")
-        roll = check(
-            b,
-            dice,
-            fighter=f.id,
-            name="climb",
-            rule=rule,
-            target=difficulty,
-            modifier=self.rs.brawn(f),
-            note=f"roll +Brawn against difficulty {difficulty}, the hardest hold on the way; failure falls",
-        )
-        if not roll.passed:
-            if above_ground(b.state, f) > 0:
-                self.rs.drop(b, dice, f.id, rule=rule, bumps=cmd.bumps, note="loses its grip")
-            return
-        self.rs.set_mode(b, f.id, "climbing", rule)
-        self.rs.through(b, dice, f, plan, self.climb_step, budget=budget, rule=rule, what="the climb")
-        now = b.state.fighter(f.id)
-        assert now is not None
-        if above_ground(b.state, now) == 0:
-            self.rs.settle_mode(b, f.id, rule, "stands on solid ground again")
-
-    def climb_step(
-        self, state: EncounterState, f: Fighter, frm: Pos, to: Pos, parity: int, last: bool
-    ) -> tuple[Step, tuple[str, ...]]:
-        grid = state.grid
-        x, y, z = to
-        self.rs.not_solid(state, to, obstacles=True)
-        self.rs.above_floor(state, to, self.rule("climb"))
-        if z > grid.top[y][x] and grip(grid, to) is None:
-            raise Refusal(
-                self.rule("climb"),
-                f"nothing to hold at {show(to)}, {fmt(z)} m up: "
-                "no climbable surface beside it reaches that high",
-            )
-        self.rs.no_enemy(state, f, to)
-        return step3(state, frm, to, parity, "climb"), (self.rule("climb"),)
 
     # --- teleport ---------------------------------------------------------------------------
 
@@ -483,15 +413,3 @@ class Modes(Part):
         if f is None or mode_of(f) in ("flying", "hovering") or above_ground(b.state, f) > 0:
             return
         self.rs.settle_mode(b, fid, GM_RULING, "set down on the ground: its mode follows where it is")
-
-    # --- modifiers: Advantage against a climber -------------------------------------------------
-
-    def modifiers(self, state: EncounterState, fighter_id: str, against: str | None) -> list[Modifier]:
-        """climb: "non-climbing attackers have Advantage" against a climber."""
-        out: list[Modifier] = []
-        for defender, attacker, applies in attack_pairs(state, fighter_id, against):
-            if mode_of(defender) == "climbing" and (attacker is None or mode_of(attacker) != "climbing"):
-                who = f"{attacker.id} is not" if attacker else "attackers who are not"
-                why = f"{defender.id} is climbing and {who} climbing: Advantage"
-                out.append(Modifier(applies_to=applies, value="advantage", rule=self.rule("climb"), why=why))
-        return out
