@@ -306,7 +306,7 @@ class Modes(Part):
         b.emit(
             ev.Marked(
                 fighter=f.id,
-                key="glide",
+                key=GLIDE,
                 value=[heading[0], heading[1]],
                 rules=(rule,),
                 note=f"glides {COMPASS[heading]}: {fmt(rate)} m across at each of its turn starts, sinking "
