@@ -14,7 +14,7 @@ code that enforces it. The chapter in the engine's terms:
   fighter's next acts are only doors used as part of the move
   (core/doors.py `part_of_move`), its next walk goes on with what is left of
   the same Movement (no new action): opening a door is not stopping.
-- A fighter's mode lives in `states["mode"]` (the `mode` graph in shared.py):
+- A fighter's mode lives in `states["mode"]` (the `mode` graph in board.py):
   walking, climbing, swimming, flying, hovering, gliding, falling.
 - A fighter fills its 1 m space from where it stands up to `body_height`;
   two fighters share a space when those spans overlap (so a flyer may pass
@@ -30,42 +30,69 @@ code that enforces it. The chapter in the engine's terms:
   use the `check_formula` setting (house default 1d6); the falling table rolls
   a d6 and random movement a d8, as the document says.
 
-Where each rule's code lives (rule ids are cited next to the code):
+The ruleset is one class made of parts, one part a family of the chapter's
+rules, each with its own commands and the hooks it takes part in (a turn's
+start and end, what follows a command, the walking budget, what the table
+view shows); `SpeedMeters.parts` lists them in the order every hook runs. A
+part knows no other part: what two families share is the ruleset's (below) or
+a plain function. Where each rule's code lives (rule ids are cited next to
+the code):
 
-- here, `SpeedMeters`: the catalogue (rules, settings, stats), the turn's start,
-  and walking (movement, maneuver, jump, stop);
-- shared.py: the document's numbers, the graphs, the 3-D geometry, and the
-  questions every rule asks (occupancy);
-- modes.py: fly, special-jump, hover, swim, climb, teleport, glide;
-- forces.py: forced, random, size, shove, push-pull, grab;
-- falls.py: fall-table, fall-speed;
-- steps.py: the step policies `walk` prices a Movement's steps with.
+- walking.py, `Walking`: movement, maneuver, jump, stop (a door on the way);
+- falls.py, `Falls`: fall-table, fall-speed;
+- modes.py, `Modes`: fly, special-jump, hover, teleport, glide;
+- climbing.py, `Climbing`: climb;
+- forces.py, `Forces`: forced, random;
+- grappling.py, `Grappling`: size, shove, push-pull, grab;
+- swimming.py, `Swimming`: swim (breath, the swimmer's Advantage);
+- steps.py: the step policies `walk` prices a Movement's steps with (rough);
+- here, `SpeedMeters`: what the families share: occupancy (who may stand or
+  pass where), a Movement's start (an action, fresh Speed: stop), the mode
+  machine, the 3-D Movement along a planned path, every fall's way into
+  falls.py (`drop`) and every force's into forces.py (`shift`); and the
+  engine's hooks that are no part's (dead fighters, posture, doors, the drag
+  ruler's next Movement);
+- catalogue.py: the rule ids, settings and stats;
+- board.py: the questions about the board every family asks (pure);
+- geometry.py: the 3-D geometry the rules price steps with (pure).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from msgspec.structs import replace
-from tabletrail.core.rulesets.speed_meters.falls import Falls, fall_quarters, fall_rolls
+from tabletrail.core.rulesets.speed_meters.board import (
+    GIVEN,
+    MODE_RULE,
+    TRIGGER,
+    above_ground,
+    actions_of,
+    mode_of,
+    others_at,
+    partner,
+)
+from tabletrail.core.rulesets.speed_meters.catalogue import RULES, SETTINGS, STATS
+from tabletrail.core.rulesets.speed_meters.climbing import Climbing
+from tabletrail.core.rulesets.speed_meters.falls import BUMPS_PER_SKIP, Falls, fall_quarters, fall_rolls
 from tabletrail.core.rulesets.speed_meters.forces import Forces
-from tabletrail.core.rulesets.speed_meters.modes import Modes
-from tabletrail.core.rulesets.speed_meters.shared import (
-    BUMPS_PER_SKIP,
-    MANEUVER_LIMIT,
-    ON_THE_WAY,
-    Shared,
+from tabletrail.core.rulesets.speed_meters.geometry import (
+    JudgeFn,
     hover_height,
+    least_cost,
+    line3,
     ray,
     swimmable,
     water_bottom,
 )
-from tabletrail.core.rulesets.speed_meters.steps import _Walking
-from tabletrail.core.rulesets.speed_meters.table_view import TableView
+from tabletrail.core.rulesets.speed_meters.grappling import Grappling
+from tabletrail.core.rulesets.speed_meters.modes import Modes
+from tabletrail.core.rulesets.speed_meters.steps import _Through
+from tabletrail.core.rulesets.speed_meters.swimming import Swimming
+from tabletrail.core.rulesets.speed_meters.walking import Walking, can_walk, movement_going_on
 from tabletrail.ruleset_api import (
-    DIAGONAL_RULES,
-    EVERY_1,
     GM_RULING,
+    XY,
     Batch,
     CloseDoor,
     Command,
@@ -73,18 +100,20 @@ from tabletrail.ruleset_api import (
     EncounterState,
     EndTurn,
     Fighter,
-    Move,
     OpenDoor,
+    Pos,
     Refusal,
-    Rule,
-    Setting,
-    Stat,
+    Ruleset,
+    crawl_factor,
     fmt,
     handles,
-    length_of,
+    is_prone,
+    path_cells,
     plural,
     require,
     show,
+    step_blocked,
+    to_cu,
     walk,
 )
 from tabletrail.ruleset_api import events as ev
@@ -92,8 +121,17 @@ from tabletrail.ruleset_api import events as ev
 __all__ = ["SpeedMeters", "fall_quarters", "fall_rolls", "hover_height", "ray", "swimmable", "water_bottom"]
 
 
-class SpeedMeters(Modes, Forces, Falls, Shared):
-    parts = (TableView,)  # what the table view shows of its marks
+class SpeedMeters(Ruleset):
+    """speed-meters: one ruleset made of its families of rules (`parts`), and what they share."""
+
+    # Every hook runs its parts in this order, which is the order of their events. A turn starts with
+    # new actions (walking), then a fall under way goes on (falls), a glide moves (modes), a grab is
+    # kept up (grappling) and a held breath runs down (swimming). After a command: the GM's meters are
+    # kept and a Movement paused at a door forgotten (walking), a piece the GM set down takes its mode
+    # (modes), a grab carried out of reach ends (grappling), breath is held or taken (swimming). Advantage:
+    # against a climber (climbing), then against a swimmer (swimming).
+    parts = (Walking, Falls, Modes, Climbing, Forces, Grappling, Swimming)
+
     id = "speed-meters"
     title = "Speed per Movement action, 1 m spaces"
     document = "004_1955ec219bb4ca54.txt"
@@ -103,339 +141,9 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
     centi_resources = ("movement", "maneuver", "forced", "grapple", "glide")
     # tabletrail/doors: a Movement is a whole action and its Speed, so a door that costs is paid in actions
     door_resource = "actions"
-    rules = (
-        Rule(
-            "movement",
-            "a Movement action moves up to Speed meters, horizontally or diagonally, "
-            "at most 1 m up by jumping",
-            "diagonal rule is a ruleset setting (default: every step costs 1); the document never "
-            "says how a prone fighter moves: it walks its whole Speed at the normal cost, or stands "
-            "first, or crawls at 2 m a meter (setting prone_move)",
-        ),
-        Rule(
-            "occupancy",
-            "pass through allies, never end in an occupied space, never pass enemies or solid obstacles",
-            "a fighter fills its space up to body_height; spaces overlap in height (setting body_height); "
-            "a fall or a glide that would come down on a fighter lands in the nearest free space "
-            "(setting fall_onto_fighter)",
-        ),
-        Rule(
-            "maneuver",
-            "at most 2 m of a Movement may be jump/roll/slide maneuvers",
-            "every step up (stairs aside) and every space crossed in the air is a jump",
-        ),
-        Rule(
-            "stop",
-            "once a Movement stops it can't resume; moving again takes a new action",
-            "a door opened or closed on the way as part of the move (door_cost 0) is not stopping: the "
-            "next walk goes on with what is left of the Movement; a door that costs an action "
-            "(door_cost 1 or more) is an action of its own, after which walking is a new Movement",
-        ),
-        Rule("rough", "a rough space costs 2 m; a Speed-1 mover ignores this"),
-        Rule(
-            "swim",
-            "3-D movement in water; water is rough unless adapted; attackers from dry ground have "
-            "Advantage; underwater the swimmer holds breath",
-            "adapted: the fighter tag 'aquatic'; Speed when no Swim speed; below the surface a "
-            "swimmer is underwater; breath lasts breath_rounds of its turns, and the adapted "
-            "breathe water (settings breath_rounds, aquatic_breathes)",
-        ),
-        Rule(
-            "jump",
-            "1 m up or 2 m across as part of any Movement",
-            "a normal Movement can't end in the air; stepping off a ledge is refused or falls "
-            "(setting ledge_drop); one jump goes up or across, not both, as written (setting "
-            "jump_up_and_across: either, or both within the 2 m of maneuver)",
-        ),
-        Rule(
-            "climb",
-            "roll +Brawn against difficulty 1–3 (by surface) for each climbing move; failure falls; "
-            "half Speed (min 1); non-climbing attackers have Advantage",
-            "one roll per climbing Movement, before it, against the hardest hold on the way; "
-            "failing on the ground just loses the Movement",
-        ),
-        Rule("fly", "Fly: any direction, may end airborne"),
-        Rule(
-            "hover",
-            "Hover: 1 m above ground, ignoring land obstacles, hazards and rough terrain",
-            "the hover rises with the ground at most hover_rise m a step, floats straight across a "
-            "dip no wider than hover_span spaces (settings); landing is free",
-        ),
-        Rule(
-            "glide",
-            "Glide: moves 5 m across as it falls at turn start, no falling damage if still gliding "
-            "on landing",
-            "starting a glide is a Movement, off an edge or from the air, toward one of the 8 "
-            "directions; it sinks glide_descent m a turn (setting)",
-        ),
-        Rule("special-jump", "Special jump: any direction, must land on a surface"),
-        Rule(
-            "teleport",
-            "Teleport: any space in range in line of sight",
-            "line of sight between eyes eye_height above each space (setting); walls and "
-            "solid obstacles taller than the line block",
-        ),
-        Rule(
-            "forced",
-            "push ends farther and is never closer on the way; pull ends closer and is never farther; "
-            "slide goes anywhere; moved toward a known hazard or trap, the target may save as a "
-            "reaction to stop prone just short of it",
-            "the Save is a check against save_target (setting); a drop of more than 1 m is a hazard "
-            "(setting edge_is_hazard)",
-        ),
-        Rule(
-            "random",
-            "number the 8 neighbours, roll 1d8, move that way",
-            "numbering is a setting (random_numbering)",
-        ),
-        Rule(
-            "shove",
-            "opposed +Brawn; 1 m per 2 points of margin; the shover stays put",
-            "grappling needs the target within grapple_reach (setting); each is an action",
-        ),
-        Rule(
-            "push-pull",
-            "opposed +Brawn; 1 m per point of margin, the mover follows into each vacated space, "
-            "at most Brawn spaces",
-            "the mover follows on foot: it must be walking, and it stops where its own walk would",
-        ),
-        Rule(
-            "grab",
-            "opposed +Brawn; escape difficulty = the grabber's margin; sustained: each turn the grabber "
-            "commits Action Dice equal to the target's Brawn or the grab ends; both are Immobilized",
-            "Action Dice are the actions budget; the first commitment is made at once",
-        ),
-        Rule("size", "no shove, push, pull or grab against a larger size category"),
-        Rule(
-            "fall-table",
-            "from 5 m, one d6 per 5 m fallen: 1 death, 2 permanent trauma, 3 trauma, 4 1d10 per 2 m, "
-            "5 1d6 per 2 m, 6 prone unhurt; soft ground skips 1 roll, liquid 3; a Skill Feat reaction "
-            "skips 1 roll per 2 Bumps",
-            "the faller always takes the opt-outs it has; a fall under 5 m lands prone (setting "
-            "short_fall_prone)",
-        ),
-        Rule(
-            "fall-speed",
-            "20 m of falling per turn; landing after 5/10/15/20 m leaves 3/4, 1/2, 1/4, none of the "
-            "turn's actions",
-            "between the marks the time rounds by fall_rounding; a fall outside the faller's turn "
-            "costs its next turn (setting off_turn_fall); landing part-way through its own turn, at "
-            "most the share of the total the text says remains is left (setting fall_mid_turn)",
-        ),
-    )
-    settings = (
-        Setting(
-            "diagonal",
-            EVERY_1,
-            "cost of a diagonal step: every-1, alternating, euclidean, manhattan",
-            DIAGONAL_RULES,
-            "speed-meters/movement",
-        ),
-        Setting(
-            "actions_per_turn",
-            4,
-            "actions a fighter has each turn (house default; the document "
-            "counts a turn's actions in quarters)",
-            (),
-            "speed-meters/stop",
-        ),
-        Setting(
-            "check_formula",
-            "1d6",
-            "dice the seeded source rolls for a check: climbing, opposed +Brawn, saves, escapes "
-            "(house default; the falling table rolls a d6 and random movement a d8 whatever this says)",
-        ),
-        Setting(
-            "fall_onto_fighter",
-            "beside",
-            "a fall or a glide that comes down on another fighter: beside (lands in the nearest free "
-            "space, as a Movement can't end in an occupied one) or same-space (the two share it); "
-            "house ruling: the document says nothing of falling onto someone",
-            ("beside", "same-space"),
-            "speed-meters/occupancy",
-        ),
-        Setting(
-            "short_fall_prone",
-            True,
-            "whether a fall under 5 m (no roll on the falling table) lands the faller prone; house "
-            "ruling: the document lands a faller prone only on the table's 6 and says nothing of "
-            "shorter falls; no lands it on its feet",
-            (),
-            "speed-meters/fall-table",
-        ),
-        Setting(
-            "stand_up_actions",
-            1,
-            "actions it takes to stand up from prone, and to drop prone on purpose (house ruling: the "
-            "document lands fallers prone but does not say how they rise)",
-            (),
-            "speed-meters/movement",
-        ),
-        Setting(
-            "prone_move",
-            "walk",
-            "how a prone fighter moves (house default 'walk': the document lands fallers prone and "
-            "never says; it walks its whole Speed at the normal cost without standing); 'stand-first': "
-            "a Movement while prone is refused until it stands up (stand-up, stand_up_actions); "
-            "'crawl': every meter costs 2, as a crawl does",
-            ("walk", "stand-first", "crawl"),
-            "speed-meters/movement",
-        ),
-        Setting(
-            "body_height",
-            2,
-            "meters a fighter fills above where it stands; two fighters whose spans overlap share a space",
-            (),
-            "speed-meters/occupancy",
-        ),
-        Setting(
-            "ledge_drop",
-            "refuse",
-            "a walk that steps off a drop of more than 1 m and does not land: 'refuse' it, or let the "
-            "fighter 'fall'",
-            ("refuse", "fall"),
-            "speed-meters/jump",
-        ),
-        Setting(
-            "jump_up_and_across",
-            "either",
-            "one jump across the air that lands on ground higher than its take-off (a shelf 1 m up): "
-            "'either' refuses it, as the text reads ('1 meter vertically or 2 meters horizontally'); "
-            "'both' allows it, the climb and the spaces crossed counted together as maneuver meters "
-            "within the 2 m (1 m across + 1 m up)",
-            ("either", "both"),
-            "speed-meters/jump",
-        ),
-        Setting(
-            "breath_rounds",
-            3,
-            "turns a swimmer can hold its breath underwater (house default; the document is silent)",
-            (),
-            "speed-meters/swim",
-        ),
-        Setting(
-            "aquatic_breathes",
-            True,
-            "fighters adapted to water (tag 'aquatic') breathe underwater and never hold their breath",
-            (),
-            "speed-meters/swim",
-        ),
-        Setting(
-            "hover_span",
-            1,
-            "spaces of a dip (a cut, a trench) a hover floats straight across at the height it came with "
-            "when the ground beyond is as high again; 0: it follows the ground down into every dip",
-            (),
-            "speed-meters/hover",
-        ),
-        Setting(
-            "hover_rise",
-            1,
-            "meters the ground may rise in one step under a hover that rises with it (house default)",
-            (),
-            "speed-meters/hover",
-        ),
-        Setting(
-            "glide_descent",
-            1,
-            "meters a glider sinks at each turn start while it moves across (house default)",
-            (),
-            "speed-meters/glide",
-        ),
-        Setting(
-            "eye_height",
-            1.5,
-            "meters above its feet a fighter sees from, for line of sight (house default)",
-            (),
-            "speed-meters/teleport",
-        ),
-        Setting(
-            "save_target",
-            4,
-            "the number a Save must reach to stop forced movement short of a hazard (house default)",
-            (),
-            "speed-meters/forced",
-        ),
-        Setting(
-            "edge_is_hazard",
-            True,
-            "a drop of more than 1 m counts as a known hazard for forced movement's save",
-            (),
-            "speed-meters/forced",
-        ),
-        Setting(
-            "random_numbering",
-            "clockwise",
-            "how the 8 neighbours are numbered for the 1d8: 'clockwise' 1 N, 2 NE ... 8 NW; "
-            "'reading' 1 NW, 2 N, 3 NE, 4 W, 5 E, 6 SW, 7 S, 8 SE",
-            ("clockwise", "reading"),
-            "speed-meters/random",
-        ),
-        Setting(
-            "grapple_reach",
-            1,
-            "meters within which a shove, push, pull or grab reaches its target (house default)",
-            (),
-            "speed-meters/shove",
-        ),
-        Setting(
-            "fall_rounding",
-            "down",
-            "a fall between the 5 m marks takes the time of the mark 'down' (7 m as 5 m) or 'up' "
-            "(7 m as 10 m); a fall under 5 m takes none",
-            ("down", "up"),
-            "speed-meters/fall-speed",
-        ),
-        Setting(
-            "off_turn_fall",
-            "next-turn",
-            "a fall outside the faller's own turn takes its time (by its length) from the faller's "
-            "'next-turn' (house default; several such falls before that turn take the longer one's "
-            "time, as they overlap in it), or 'none'",
-            ("next-turn", "none"),
-            "speed-meters/fall-speed",
-        ),
-        Setting(
-            "fall_mid_turn",
-            "remaining",
-            "a fall landing part-way through the faller's own turn: 'remaining' (house default: the "
-            "text's 'this much of your turn remaining', 1/2 of the total Actions after 10 m, caps what is "
-            "left, so actions already used count toward it) or 'taken' (the fall's share of the total "
-            "comes off the actions left)",
-            ("remaining", "taken"),
-            "speed-meters/fall-speed",
-        ),
-    )
-    stats = (
-        Stat("speed", "meters per Movement action", length=True),
-        Stat("actions", "actions per turn; the actions_per_turn setting when not given", default=0),
-        Stat("brawn", "Brawn, added to climbing, grappling and escape rolls", default=0),
-        Stat("swim", "Swim (n): meters per swimming Movement; Speed when not given", length=True, default=0),
-        Stat(
-            "climb",
-            "Climb (n): meters per climbing Movement; half Speed (min 1) when not given",
-            length=True,
-            default=0,
-        ),
-        Stat("fly", "Fly (n): meters per flying Movement; none when not given", length=True, default=0),
-        Stat("hover", "Hover (n): meters per hovering Movement; none when not given", length=True, default=0),
-        Stat(
-            "glide",
-            "Glide (n): a fighter with it may glide; the glide moves the document's 5 m across at each "
-            "turn start whatever n is",
-            length=True,
-            default=0,
-        ),
-        Stat(
-            "jump", "Jump (n): meters per special-jump Movement; none when not given", length=True, default=0
-        ),
-        Stat(
-            "teleport",
-            "Teleport (n): the teleport's range in meters; none when not given",
-            length=True,
-            default=0,
-        ),
-    )
+    rules = RULES
+    settings = SETTINGS
+    stats = STATS
     posture_rules = ("speed-meters/movement", "speed-meters/movement")
 
     def decide(self, state: EncounterState, command: Command, dice: Dice) -> list[ev.Event]:
@@ -473,7 +181,7 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         standing = trigger == "stand_up"
         doing, what = ("standing up", "a stand-up") if standing else ("dropping prone", "a drop-prone")
         need = int(b.state.settings["stand_up_actions"])
-        left = self.actions(b.state, f) - f.used("actions")
+        left = actions_of(b.state, f) - f.used("actions")
         require(  # with none left, use_action says every action is used
             need <= left or left <= 0,
             self.rule("movement"),
@@ -482,197 +190,342 @@ class SpeedMeters(Modes, Forces, Falls, Shared):
         for _ in range(need):
             self.use_action(b, f, self.rule("movement"), what)  # "a drop-prone action (2 actions left …)"
 
-    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
-        b.emit(
-            ev.Refreshed(
-                fighter=fighter_id,
-                resources=("actions", "movement", "maneuver", "forced", "grapple", "glide"),
-                rules=(self.rule("stop"),),
-                note="a new turn brings new actions",
-            )
-        )
-        f = b.state.fighter(fighter_id)
-        assert f is not None
-        if "fall_time" in f.marks:  # fall-speed: a fall outside its turn takes this turn's time
-            b.emit(ev.Unmarked(fighter=f.id, key="fall_time", rules=(self.rule("fall-speed"),)))
-            self.lose_time(b, f.id, int(f.marks["fall_time"]), "the fall it took before its turn")
-        if self.mode(f) == "falling":  # fall-speed: 20 m more of a long fall
-            self.drop(b, dice, f.id, rule=self.rule("fall-speed"), note="still falling as its turn starts")
-        elif self.mode(f) == "gliding":
-            self.glide_leg(b, dice, f.id)
-        self.grab_upkeep(b, f.id)
-        f = b.state.fighter(fighter_id)
-        assert f is not None
-        if "breath" in f.marks and self.underwater(b.state, f):  # swim: a held breath runs down
-            left = max(0, int(f.marks["breath"]) - 1)
-            b.emit(
-                ev.Marked(
-                    fighter=f.id,
-                    key="breath",
-                    value=left,
-                    rules=(self.rule("swim"),),
-                    note=f"still underwater: {plural(left, 'turn')} of breath left"
-                    if left
-                    else "out of breath (what follows, drowning, the document leaves to the GM)",
-                )
-            )
-
-    def settle(self, b: Batch, dice: Dice) -> None:
-        """swim: a swimmer going under starts holding its breath; coming up, it breathes again.
-
-        A piece the GM places (`place`) on the ground or in water takes the mode of where it now
-        is: a climber set on open ground is on no surface any more (climb), nor is a faller or a
-        glider still in the air; left in its old mode it could neither walk nor climb.
-
-        grab: a batch that carried a grabber or its catch out of the other's reach ends the grab.
-        """
-        self.keep_given(b)
-        self.forget_pauses(b)  # stop: a Movement goes on past a door only
-        for event in list(b.events):
-            if isinstance(event, ev.Placed) and event.how == "gm":
-                self.set_down(b, event.fighter)
-        if b.state.links and any(isinstance(e, (ev.Placed, ev.Moved)) for e in b.events):
-            self.grabs_in_reach(b)  # grab: a fall or a glide that carries one out of reach ends the hold
-        n = int(b.state.settings["breath_rounds"])
-        gills = b.state.settings["aquatic_breathes"]
-        for f in b.state.fighters:
-            under = self.underwater(b.state, f) and not (gills and "aquatic" in f.tags)
-            if under and "breath" not in f.marks:
-                b.emit(
-                    ev.Marked(
-                        fighter=f.id,
-                        key="breath",
-                        value=n,
-                        rules=(self.rule("swim"),),
-                        note=f"goes underwater holding its breath ({plural(n, 'turn')} of it)",
-                    )
-                )
-            elif not under and "breath" in f.marks:
-                b.emit(
-                    ev.Unmarked(fighter=f.id, key="breath", rules=(self.rule("swim"),), note="breathes again")
-                )
-
-    def set_down(self, b: Batch, fid: str) -> None:
-        """The mode of a fighter the GM set on the ground follows where it is (recorded as an event)."""
-        f = b.state.fighter(fid)
-        if f is None or self.mode(f) in ("flying", "hovering") or self.above_ground(b.state, f) > 0:
-            return
-        self.settle_mode(b, fid, GM_RULING, "set down on the ground: its mode follows where it is")
-
-    # --- the reachable area: ordinary walking -------------------------------------------------
-
-    def walker(self, state: EncounterState, f: Fighter) -> _Walking | None:
-        if not self.can_walk(state, f):
-            return None
-        return _Walking(self, self.stat(f, "speed"), jumps=False)
-
-    def move_budget(self, state: EncounterState, f: Fighter) -> int:
-        # Each Movement is a fresh Speed, if an action is left to start one.
-        if not self.can_walk(state, f):
-            return 0
-        going = self.movement_going_on(state, f)  # stop: past a door, the same Movement's meters left
-        if going:
-            return int(going["left"])
-        return self.with_given(f, self.stat(f, "speed")) if f.used("actions") < self.actions(state, f) else 0
+    # --- the drag ruler and doors: a Movement's budgets ----------------------------------------
 
     def further_budget(self, state: EncounterState, f: Fighter) -> tuple[int, str]:
         """movement: each action may be a Movement of a fresh Speed."""
         # the next walk takes an action of its own, unless it goes on past a door (stop)
-        taken = 1 if self.movement_going_on(state, f) else 2
-        if not self.can_walk(state, f) or f.used("actions") + taken > self.actions(state, f):
+        taken = 1 if movement_going_on(state, f) else 2
+        if not can_walk(state, f) or f.used("actions") + taken > actions_of(state, f):
             return 0, ""
         return self.stat(f, "speed"), "a second Movement action"
 
     def door_budget(self, state: EncounterState, f: Fighter) -> int:
-        return self.actions(state, f) - f.used("actions")
-
-    def can_walk(self, state: EncounterState, f: Fighter) -> bool:
-        return self.mode(f) == "walking" and not f.marks.get("dead") and self.partner(state, f.id) is None
-
-    # --- movement: walking ------------------------------------------------------------
-
-    @handles(Move)
-    def move(self, b: Batch, cmd: Move, dice: Dice) -> None:
-        f = self.mover(b.state, cmd.fighter, ("walking",), "a Movement")
-        cells = self.cells(b.state, f, cmd.path)
-        going = self.movement_going_on(b.state, f)  # stop: a door on the way did not stop it
-        if going:
-            speed, budget, maneuvers = int(going["speed"]), int(going["left"]), int(going["maneuvers"])
-            policy = _Walking(self, speed, jumps=True, maneuvers=maneuvers)
-            policy.spent, policy.risen, parity = speed - budget, int(going["risen"]), int(going["parity"])
-            b.emit(
-                ev.Unmarked(
-                    fighter=f.id,
-                    key=ON_THE_WAY,
-                    rules=(self.rule("stop"),),
-                    note=f"{f.id} walks on past the door: the same Movement, {fmt(budget)} m of it left, "
-                    "no new action",
-                )
-            )
-        else:
-            speed = budget = self.with_given(f, self.stat(f, "speed"))  # adjust: what the GM gave or took
-            maneuvers = self.with_given(f, MANEUVER_LIMIT, "maneuver")
-            self.begin_movement(b, f)
-            policy, parity = _Walking(self, speed, jumps=True, maneuvers=maneuvers), 0
-        taken, stopped = walk(
-            b,
-            policy,
-            f.id,
-            cells,
-            budget=budget,
-            budget_rule=self.rule("movement"),
-            rules=(self.rule("movement"),) if not going else (self.rule("movement"), self.rule("stop")),
-            what="the Movement",
-            dice=dice,
-            parity=parity,
-        )
-        if policy.maneuver:  # maneuver: what the jumps took of the 2 m
-            b.emit(
-                ev.Spent(
-                    fighter=f.id,
-                    resource="maneuver",
-                    amount=policy.maneuver,
-                    rules=(self.rule("maneuver"), self.rule("jump")),
-                    note=f"{fmt(policy.maneuver)} m of this Movement were jumps (at most "
-                    f"{fmt(maneuvers)} m may be maneuvers)",
-                )
-            )
-        now = b.state.fighter(f.id)
-        assert now is not None
-        up = self.above_ground(b.state, now)
-        if up > 0:  # jump: a normal Movement can't end in the air
-            if b.state.settings["ledge_drop"] != "fall":
-                raise Refusal(
-                    self.rule("jump"),
-                    f"a Movement can't end in the air: {show(now.pos)} is {fmt(up)} m above the ground "
-                    "(a jump must land within 1 m below its take-off)",
-                )
-            # occupancy: "can't end a Movement in an occupied space": where the step off lands is
-            # where this Movement ends, so nobody may be lying or standing there.
-            x, y, _ = now.pos
-            self.can_end(b.state, replace(now, pos=(x, y, b.state.grid.top[y][x])))
-            self.drop(
-                b, dice, f.id, rule=self.rule("jump"), bumps=cmd.bumps, note=f"steps off at {show(now.pos)}"
-            )
-        elif not stopped:
-            self.pause_beside_door(
-                b,
-                f.id,
-                speed=speed,
-                left=budget - length_of(taken),  # the exact length, rounded once
-                maneuvers=maneuvers - policy.maneuver,
-                risen=policy.risen,
-                parity=taken[-1].parity if taken else parity,
-            )
+        """tabletrail/doors: a door that costs is paid in actions (`door_resource`)."""
+        return actions_of(state, f) - f.used("actions")
 
     @handles(OpenDoor)
     def open_door(self, b: Batch, cmd: OpenDoor, dice: Dice) -> None:
         """stop: a door opened on the way, as part of the move, does not stop the Movement."""
         super().open_door(b, cmd, dice)
-        self.door_on_the_way(b, cmd.fighter, "opening a door")
+        self.part(Walking).door_on_the_way(b, cmd.fighter, "opening a door")
 
     @handles(CloseDoor)
     def close_door(self, b: Batch, cmd: CloseDoor, dice: Dice) -> None:
         """stop: nor does a door closed behind the fighter."""
         super().close_door(b, cmd, dice)
-        self.door_on_the_way(b, cmd.fighter, "closing a door")
+        self.part(Walking).door_on_the_way(b, cmd.fighter, "closing a door")
+
+    # --- occupancy: who may stand or pass where ------------------------------------------------
+
+    def not_solid(self, state: EncounterState, to: XY | Pos, *, obstacles: bool) -> None:
+        """occupancy: walls block at every height; solid obstacles too, unless passed over (`obstacles`)."""
+        grid = state.grid
+        x, y = to[0], to[1]
+        if grid.blocked(x, y) or (obstacles and grid.has(x, y, "solid")):
+            raise Refusal(
+                self.rule("occupancy"),
+                f"{show(to)} is {grid.kind(x, y).terrain}: a solid obstacle blocks the way",
+            )
+
+    def above_floor(self, state: EncounterState, to: Pos, rule: str) -> None:
+        """Nobody moves inside the ground or an obstacle: a position is at or above the cell's top."""
+        floor = state.grid.top[to[1]][to[0]]
+        if to[2] < floor:
+            raise Refusal(
+                rule,
+                f"{show(to)} at {fmt(to[2])} m is inside the ground or an obstacle there "
+                f"(top {fmt(floor)} m)",
+            )
+
+    def no_enemy(self, state: EncounterState, f: Fighter, pos: Pos) -> tuple[str, ...]:
+        """occupancy: enemies block the way, allies may be passed through.
+
+        Returns the rule to cite for the step: occupancy when it passes through an ally's space
+        ("Can move through spaces occupied by allies" decided that the step is allowed).
+        """
+        others = others_at(state, f.id, pos)
+        for other in others:
+            if other.side != f.side:
+                raise Refusal(
+                    self.rule("occupancy"), f"{show(pos)} is held by {other.id}, an enemy of {f.id}"
+                )
+        return (self.rule("occupancy"),) if others else ()
+
+    def can_end(self, state: EncounterState, f: Fighter, what: str = "the Movement") -> None:
+        """occupancy: never end in an occupied space."""
+        others = [o.id for o in others_at(state, f.id, f.pos)]
+        if others:
+            raise Refusal(
+                self.rule("occupancy"), f"{what} would end on {show(f.pos)}, occupied by {', '.join(others)}"
+            )
+
+    def landing_space(self, state: EncounterState, fid: str, cell: XY, z: int) -> tuple[XY, str]:
+        """Where a body coming down from `z` onto `cell` lands, and why, if someone is there.
+
+        occupancy (house ruling, setting fall_onto_fighter; the document says nothing of falling onto
+        someone): a fall or a glide never ends in an occupied space, as a Movement can't; it lands in
+        the nearest free space, one not solid, lower than it comes down from (so never back where it
+        was pushed from) and not across a wall from `cell` (nearest by straight distance, ties in
+        reading order).
+        """
+        grid = state.grid
+
+        def taken(c: XY) -> list[str]:
+            return [o.id for o in others_at(state, fid, (c[0], c[1], grid.top[c[1]][c[0]]))]
+
+        def free(c: XY, ring: int) -> bool:
+            x, y = c
+            return (
+                grid.inside(x, y)
+                and not (grid.blocked(x, y) or grid.has(x, y, "solid"))
+                and grid.top[y][x] < z
+                and not (ring == 1 and step_blocked(state, cell, c))
+                and not taken(c)
+            )
+
+        who = taken(cell)
+        if not who:
+            return cell, ""
+        if state.settings["fall_onto_fighter"] == "same-space":
+            return cell, f"shares {show(cell)} with {', '.join(who)} (fall_onto_fighter = same-space)"
+        x0, y0 = cell
+        for ring in range(1, max(grid.width, grid.height)):
+            near = [
+                (x0 + dx, y0 + dy)
+                for dy in range(-ring, ring + 1)
+                for dx in range(-ring, ring + 1)
+                if max(abs(dx), abs(dy)) == ring and free((x0 + dx, y0 + dy), ring)
+            ]
+            if near:
+                spot = min(near, key=lambda c: ((c[0] - x0) ** 2 + (c[1] - y0) ** 2, c[1], c[0]))
+                return spot, f"{show(cell)} is taken by {', '.join(who)}: lands in the nearest free space"
+        return cell, ""
+
+    # --- what every Movement shares: its start, its fighter, its mode ---------------------------
+
+    def brawn(self, f: Fighter) -> int:
+        """Brawn, added to climbing, grappling and escape rolls (climb, shove, push-pull, grab)."""
+        return int(self.stat(f, "brawn"))
+
+    def prone_factor(self, state: EncounterState, f: Fighter) -> int:
+        """movement: what a walking step costs a prone fighter, as a multiple of its price standing.
+
+        The document never says how a prone fighter moves (setting prone_move): 'walk' at the normal
+        cost, 'crawl' at the shared crawl's 2 a meter, or 'stand-first', refused until it stands."""
+        how = state.settings["prone_move"]
+        if how == "walk" or not is_prone(f):
+            return 1
+        if how == "stand-first":
+            raise Refusal(
+                self.rule("movement"),
+                f"{f.id} is prone: this table's fighters stand up before they move (prone_move = "
+                f"stand-first): stand-up {f.id} first",
+            )
+        return crawl_factor(f)
+
+    def set_mode(self, b: Batch, fid: str, dest: str, rule: str, note: str = "") -> None:
+        """Move the fighter's mode machine to `dest` (nothing when it is there already)."""
+        f = b.state.fighter(fid)
+        assert f is not None
+        if mode_of(f) == dest:
+            return
+        self.change(b, f, "mode", TRIGGER[dest], rule, note)
+        # The facts a mode keeps go with it: a glide's heading, how far a fall has come and the
+        # Bumps of the Skill Feat waiting for its landing.
+        for key in {"gliding": ("glide",), "falling": ("fallen", "skill_feat")}.get(mode_of(f), ()):
+            if key in f.marks:
+                b.emit(ev.Unmarked(fighter=fid, key=key, rules=(rule,)))
+
+    def settle_mode(self, b: Batch, fid: str, rule: str, note: str = "") -> None:
+        """After a fighter comes down or appears somewhere: swimming in deep water, else walking."""
+        f = b.state.fighter(fid)
+        assert f is not None
+        x, y, _ = f.pos
+        self.set_mode(b, fid, "swimming" if swimmable(b.state.grid, x, y) else "walking", rule, note)
+
+    def use_action(
+        self, b: Batch, f: Fighter, rule: str, what: str, note: str = "", also: tuple[str, ...] = ()
+    ) -> None:
+        """Spend one of the turn's actions on `what` (`also`: other rules it applied); none left refuses."""
+        total = actions_of(b.state, f)
+        left = total - b.state.fighter(f.id).used("actions")  # type: ignore[union-attr]
+        require(
+            left > 0,
+            rule,
+            f"{f.id} has used all {total} actions this turn; "
+            + (
+                "a stopped Movement can't resume, and a new one needs an action"
+                if rule == self.rule("stop")
+                else f"{what} needs an action"
+            ),
+        )
+        b.emit(
+            ev.Spent(
+                fighter=f.id,
+                resource="actions",
+                amount=1,
+                rules=(rule, *also),
+                note=note or f"{what} action ({plural(left - 1, 'action')} left after it)",
+            )
+        )
+
+    def begin_movement(self, b: Batch, f: Fighter, what: str = "a Movement") -> None:
+        """stop: every Movement is a new action with a fresh Speed and fresh maneuver meters."""
+        stale = tuple(r for r in ("movement", "maneuver") if f.used(r))
+        if stale:
+            b.emit(
+                ev.Refreshed(
+                    fighter=f.id,
+                    resources=stale,
+                    rules=(self.rule("stop"),),
+                    note="a new Movement starts with a fresh Speed and 2 m of maneuvers",
+                )
+            )
+        given = f.marks.get(GIVEN)
+        if given:  # adjust: what the GM gave (or took) since the last Movement is this one's
+            for resource, amount in given.items():
+                b.emit(
+                    ev.Spent(
+                        fighter=f.id,
+                        resource=resource,
+                        amount=-amount,
+                        rules=(GM_RULING, self.rule("stop")),
+                        note=f"this Movement {'has' if amount > 0 else 'loses'} the {fmt(abs(amount))} m of "
+                        f"{resource} the GM {'gave' if amount > 0 else 'took'} since the last one",
+                    )
+                )
+            b.emit(ev.Unmarked(fighter=f.id, key=GIVEN, rules=(GM_RULING,), note="the GM's meters are used"))
+        self.use_action(b, f, self.rule("stop"), what)
+
+    def mover(self, state: EncounterState, fid: str, modes: tuple[str, ...], what: str) -> Fighter:
+        """The acting fighter, alive, not held, in a mode this kind of movement can start from."""
+        f = self.acting(state, fid)
+        held = partner(state, f.id)
+        if held:
+            grabber, grabbed = held
+            raise Refusal(
+                self.rule("grab"),
+                f"{f.id} is {'grabbing ' + grabbed if f.id == grabber else 'grabbed by ' + grabber}: "
+                "both are Immobilized while the grab lasts",
+            )
+        mode = mode_of(f)
+        if mode not in modes:
+            up = above_ground(state, f)
+            where = f" {fmt(up)} m above the ground" if up > 0 else ""
+            raise Refusal(
+                self.rule(MODE_RULE[mode]),
+                f"{f.id} is {mode}{where}: {what} can't start from {mode} (it can from {', '.join(modes)})",
+            )
+        return f
+
+    def cells(self, state: EncounterState, f: Fighter, path: tuple[tuple[int, ...], ...]) -> list[XY]:
+        """The spaces a command's waypoints lead through, step by step (movement)."""
+        return path_cells(state, f, path, self.rule("movement"))
+
+    # --- the 3-D Movements (modes, climbing, swimming): a planned path, walked with a mode's judge ---------
+
+    def plan(
+        self,
+        state: EncounterState,
+        f: Fighter,
+        path: tuple[tuple[int, ...], ...],
+        rule: str,
+        height: Callable[[int, int, int], int],
+        budget: int,
+    ) -> tuple[list[Pos], Pos]:
+        """Waypoints (x,y or x,y,z in meters) joined by straight 3-D lines; `height` fills a missing z.
+
+        Returns the positions and where the last waypoint is. The positions stop at the first
+        one that even the cheapest pricing (`least_cost`) puts past `budget`: `walk` refuses the
+        Movement there or sooner, so nothing is lost, and a mistyped height of a billion meters
+        is not a billion positions.
+        """
+        here = f.pos
+        out: list[Pos] = []
+        least = 0
+        for wp in path:
+            require(
+                state.grid.inside(wp[0], wp[1]),
+                rule,
+                f"{show(wp)} is off the {state.grid.width}x{state.grid.height} map",
+            )
+            z = to_cu(wp[2]) if len(wp) > 2 else height(wp[0], wp[1], here[2])
+            target = (wp[0], wp[1], z)
+            if target != here:
+                for pos in line3(here, target) if least <= budget else ():
+                    least += least_cost(out[-1] if out else f.pos, pos)
+                    out.append(pos)
+                    if least > budget:
+                        break
+                here = target
+        require(bool(out), rule, f"{f.id} is already at {show(f.pos)}, {fmt(f.pos[2])} m up")
+        return out, here
+
+    def through(
+        self,
+        b: Batch,
+        dice: Dice,
+        f: Fighter,
+        plan: list[Pos],
+        judge: JudgeFn,
+        *,
+        budget: int,
+        rule: str,
+        what: str,
+    ) -> str:
+        """Walk a planned 3-D path with a mode's judge; returns why it stopped early, if it did."""
+        _, stopped = walk(
+            b,
+            _Through(self, plan, judge, what),
+            f.id,
+            [(p[0], p[1]) for p in plan],
+            budget=budget,
+            budget_rule=rule,
+            rules=(rule,),
+            what=what,
+            dice=dice,
+        )
+        return stopped
+
+    # --- falls: every fall, whatever made it --------------------------------------------------
+
+    def drop(self, b: Batch, dice: Dice, fid: str, *, rule: str, bumps: int = 0, note: str = "") -> None:
+        """A fall from where the fighter is (a step off a ledge, a lost grip, a force over an edge, the
+        GM's `fall`): the falls part decides what it costs (fall-table, fall-speed)."""
+        self.part(Falls).drop(b, dice, fid, rule=rule, bumps=bumps, note=note)
+
+    # --- forced movement: every force, whatever made it -----------------------------------------
+
+    def shift(
+        self,
+        b: Batch,
+        dice: Dice,
+        fid: str,
+        cells: list[XY],
+        *,
+        kind: str,
+        origin: Pos | None,
+        named: str,
+        rule: str,
+        stop_early: bool,
+        aware: bool,
+        bumps: int,
+        meant: int | None = None,
+    ) -> list[Pos]:
+        """A fighter moved by force (an effect, a random move, a shove, a push, a pull), checked step
+        by step as forced movement is: the forces part moves it; returns the positions it passed."""
+        return self.part(Forces).shift(
+            b,
+            dice,
+            fid,
+            cells,
+            kind=kind,
+            origin=origin,
+            named=named,
+            rule=rule,
+            stop_early=stop_early,
+            aware=aware,
+            bumps=bumps,
+            meant=meant,
+        )

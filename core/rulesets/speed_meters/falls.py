@@ -1,27 +1,27 @@
 """speed-meters falls: the falling table (fall-table) and the time a fall takes (fall-speed).
 
-The fall itself goes through `core.falling.fall`; `Falls` decides what it
-costs. It lives here only to keep the ruleset readable; `SpeedMeters`
-inherits it, and the modes and forced movement end in its `drop`.
+Every fall, whatever made it (a step off a ledge, a climber losing its grip, a
+forced move over an edge, the GM's `fall`), comes to `Falls.drop` through the
+ruleset's `drop`: the fall itself goes through `core.falling.fall`, and this
+part decides what it costs. It also keeps a long fall going at the faller's
+turn start, lets a Skill Feat soften a landing, and shows the table a faller
+who may still answer with one.
 """
 
 from __future__ import annotations
 
-from tabletrail.core.rulesets.speed_meters.shared import (
-    BUMPS_PER_SKIP,
-    DICE_PER_CHECK,
-    FALL_DAMAGE_EVERY,
-    FALL_PER_TURN,
-    FALL_ROLL_EVERY,
-    FALL_TABLE,
-    LIQUID_SKIPS,
-    SOFT_SKIPS,
-    Shared,
-)
+from typing import TYPE_CHECKING
+
+from tabletrail.core.rulesets.speed_meters.board import above_ground, actions_of, mode_of
 from tabletrail.events.commands.speed_meters import Fall, SkillFeat
 from tabletrail.ruleset_api import (
+    CU,
+    Answer,
+    Awaited,
     Batch,
     Dice,
+    EncounterState,
+    Part,
     check,
     fall,
     fmt,
@@ -33,18 +33,38 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.speed_meters import SpeedMeters
 
-class Falls(Shared):
-    """The fall command and what any fall costs: the falling table's rolls and the turn it takes."""
+FALL_ROLL_EVERY = 5 * CU  # fall-table: "for every 5 meters a character falls, roll a d6"
+FALL_DAMAGE_EVERY = 2 * CU  # fall-table: "for every 2 meters you fell"
+FALL_PER_TURN = 20 * CU  # fall-speed: "a total distance of 20 meters" a turn
+SOFT_SKIPS, LIQUID_SKIPS, BUMPS_PER_SKIP = 1, 3, 2  # fall-table: opt-outs
+DICE_PER_CHECK = 99  # the most dice one check's formula holds (core.dice): longer falls roll in parts
 
-    # --- falling ---------------------------------------------------------------------------
+FALL_TABLE = {
+    1: "instant death",
+    2: "a Permanent Trauma of the GM's choosing",
+    3: "a Trauma of the GM's choosing",
+    4: "1d10 damage for every 2 m fallen",
+    5: "1d6 damage for every 2 m fallen",
+    6: "lands prone with no ill effect",
+}
+
+
+class Falls(Part):
+    """The fall and skill-feat commands, what any fall costs: the falling table's rolls and the turn
+    it takes; a fall longer than a turn's goes on at the faller's turn start."""
+
+    rs: SpeedMeters
+    answers = frozenset({"skill-feat"})  # a Skill Feat answers a fall under way (fall-table)
 
     @handles(Fall)
     def fall_command(self, b: Batch, cmd: Fall, dice: Dice) -> None:
         """An effect drops an airborne or climbing fighter (a GM command)."""
-        self.gm_only(cmd, self.rule("fall-table"), "drop a fighter")
-        f = self.fighter(b.state, cmd.fighter)
-        up = self.above_ground(b.state, f)
+        self.rs.gm_only(cmd, self.rule("fall-table"), "drop a fighter")
+        f = self.rs.fighter(b.state, cmd.fighter)
+        up = above_ground(b.state, f)
         require(
             up > 0,
             self.rule("fall-table"),
@@ -70,10 +90,10 @@ class Falls(Shared):
         x, y, z = f.pos
         height = z - landing_height(b, (x, y))
         if height <= 0:
-            if self.mode(f) == "falling":
-                self.settle_mode(b, fid, rule, "already on the ground")
+            if mode_of(f) == "falling":
+                self.rs.settle_mode(b, fid, rule, "already on the ground")
             return
-        self.set_mode(b, fid, "falling", rule, note)
+        self.rs.set_mode(b, fid, "falling", rule, note)
         before = int(f.marks.get("fallen", 0))
         if height > FALL_PER_TURN:
             b.emit(
@@ -95,7 +115,7 @@ class Falls(Shared):
                 self.keep_skill_feat(b, fid, bumps)
             self.fall_time(b, fid, FALL_PER_TURN)
             return
-        (x, y), onto = self.landing_space(b.state, fid, (x, y), z)  # occupancy: fall_onto_fighter
+        (x, y), onto = self.rs.landing_space(b.state, fid, (x, y), z)  # occupancy: fall_onto_fighter
         height = z - landing_height(b, (x, y))
         total = before + height
         tags = b.state.grid.tags[y][x]
@@ -125,29 +145,39 @@ class Falls(Shared):
             + ("" if prone else "; lands on its feet (short_fall_prone = false)"),
             from_z=z,
         )
-        self.settle_mode(b, fid, rule, "lands")
+        self.rs.settle_mode(b, fid, rule, "lands")
         self.fall_table(b, dice, fid, total, rolls - skipped)
         self.fall_time(b, fid, height)
 
     @handles(SkillFeat)
     def skill_feat(self, b: Batch, cmd: SkillFeat, dice: Dice) -> None:
         """fall-table: a Reaction, entered while falling or in the fighter's turn before a fall."""
-        f = self.fighter(b.state, cmd.fighter)
+        f = self.rs.fighter(b.state, cmd.fighter)
         rule = self.rule("fall-table")
         require(cmd.bumps > 0, rule, f"bumps={cmd.bumps}: a Skill Feat that skips a roll has 2 Bumps or more")
         require(
-            self.mode(f) == "falling" or b.state.turn.active == f.id,
+            mode_of(f) == "falling" or b.state.turn.active == f.id,
             rule,
             f"{f.id} is neither falling nor taking its turn: a fall another makes it take gets its "
             "Bumps from that command (bumps=N)",
         )
         self.keep_skill_feat(b, f.id, cmd.bumps)
 
+    def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
+        """fall-speed: a fall taken outside the turn costs this turn's time; a long fall goes on."""
+        f = b.state.fighter(fighter_id)
+        assert f is not None
+        if "fall_time" in f.marks:  # fall-speed: a fall outside its turn takes this turn's time
+            b.emit(ev.Unmarked(fighter=f.id, key="fall_time", rules=(self.rule("fall-speed"),)))
+            self.lose_time(b, f.id, int(f.marks["fall_time"]), "the fall it took before its turn")
+        if mode_of(f) == "falling":  # fall-speed: 20 m more of a long fall
+            self.drop(b, dice, f.id, rule=self.rule("fall-speed"), note="still falling as its turn starts")
+
     def end_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         """fall-table: a Skill Feat entered for a fall that never came lapses with the turn."""
         f = b.state.fighter(fighter_id)
         assert f is not None
-        if "skill_feat" in f.marks and self.mode(f) != "falling":
+        if "skill_feat" in f.marks and mode_of(f) != "falling":
             b.emit(
                 ev.Unmarked(
                     fighter=f.id,
@@ -156,6 +186,19 @@ class Falls(Shared):
                     note="the Skill Feat lapses: no fall came this turn",
                 )
             )
+
+    def awaited(self, state: EncounterState) -> list[Awaited]:
+        """fall-table: a fighter still falling may soften the landing with a Skill Feat (a Reaction)."""
+        out = []
+        for f in state.fighters:
+            if f.state("mode", "") == "falling":
+                answers = tuple(
+                    Answer(f"Skill Feat: {n} Bumps", f"skill-feat {f.id} {n}", actor=f.id)
+                    for n in (BUMPS_PER_SKIP, 2 * BUMPS_PER_SKIP, 3 * BUMPS_PER_SKIP)
+                )
+                prompt = f"{f.name or f.id} is falling: a Skill Feat may soften the landing"
+                out.append(Awaited("fall", f.id, prompt, answers))
+        return out
 
     def keep_skill_feat(self, b: Batch, fid: str, bumps: int) -> None:
         b.emit(
@@ -261,7 +304,7 @@ class Falls(Shared):
         """
         f = b.state.fighter(fid)
         assert f is not None
-        total = self.actions(b.state, f)
+        total = actions_of(b.state, f)
         keep = total * (4 - quarters) // 4
         left = total - f.used("actions")
         if b.state.settings["fall_mid_turn"] == "taken":

@@ -1,57 +1,47 @@
-"""speed-meters forces: movement one fighter does not choose, and grappling.
+"""speed-meters forces: movement a fighter does not choose (forced, random).
 
-Forced movement (forced), random movement (random), the size limits on
-moving another (size), shoving (shove), pushing and pulling (push-pull) and
-grabbing (grab: grab, escape, release). `Forces` lives here only to keep the
-ruleset readable; `SpeedMeters` inherits it.
+An effect pushes, pulls or slides a fighter along a path the GM gives (forced),
+or sends it a rolled way (random); either is checked step by step by `shift`,
+with which the grappling part's shove, push and pull also drive their target
+(through the ruleset's `shift`): a push ends farther and is never closer on
+the way, a pull the reverse, and a target moved toward a hazard it knows of
+may save short of it, prone.
 """
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-from tabletrail.core.rulesets.speed_meters.falls import Falls
-from tabletrail.core.rulesets.speed_meters.shared import (
+from typing import TYPE_CHECKING
+
+from tabletrail.core.rulesets.speed_meters.board import above_ground, mode_of, others_at, partner
+from tabletrail.core.rulesets.speed_meters.geometry import (
     COMPASS,
-    GRAB,
-    NUMBERINGS,
     apart,
     grip,
     hover_height,
     level,
     meters_apart,
     ray,
-    sign,
     step3,
     swimmable,
     water_bottom,
 )
-from tabletrail.core.rulesets.speed_meters.steps import _Walking
-from tabletrail.events.commands.speed_meters import (
-    Escape,
-    Force,
-    Grab,
-    Pull,
-    Push,
-    RandomMove,
-    Release,
-    Shove,
-)
+from tabletrail.events.commands.speed_meters import Force, RandomMove
 from tabletrail.ruleset_api import (
     CU,
-    SIZES,
+    NEIGHBOURS,
     WALLS,
     XY,
     Batch,
     Dice,
     EncounterState,
     Fighter,
+    Part,
     Pos,
     Refusal,
     Step,
     check,
     fmt,
     handles,
-    reach_blocked,
     require,
     show,
     step_blocked,
@@ -59,28 +49,26 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
+if TYPE_CHECKING:
+    from tabletrail.core.rulesets.speed_meters import SpeedMeters
 
-def _too_far(state: EncounterState, a: Fighter, t: Fighter) -> str:
-    """How far t is beyond a's grapple reach ("" when within it), across and up or down."""
-    reach = to_cu(state.settings["grapple_reach"])
-    gap = max(abs(a.pos[0] - t.pos[0]), abs(a.pos[1] - t.pos[1])) * CU
-    rise = abs(a.pos[2] - t.pos[2])
-    if gap <= reach and rise <= reach:
-        return ""
-    return f"{fmt(gap)} m across and {fmt(rise)} m up or down, reach {fmt(reach)} m"
+NUMBERINGS: dict[str, tuple[XY, ...]] = {
+    "clockwise": NEIGHBOURS,  # 1 N, 2 NE, 3 E, 4 SE, 5 S, 6 SW, 7 W, 8 NW (row 0 is north)
+    "reading": ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)),  # NW N NE W E SW S SE
+}
 
 
-class Forces(Falls):
-    """Forced and random movement, and the grappling that moves or holds another fighter."""
+class Forces(Part):
+    """Forced and random movement: the GM's effects, and the step-by-step move every force makes."""
 
-    # --- forced and random movement ---------------------------------------------------------
+    rs: SpeedMeters
 
     @handles(Force)
     def force(self, b: Batch, cmd: Force, dice: Dice) -> None:
         """forced: an effect pushes, pulls or slides a fighter along a path the GM gives."""
         rule = self.rule("forced")
-        self.gm_only(cmd, rule, "move a creature by an outside force")
-        f = self.fighter(b.state, cmd.fighter)
+        self.rs.gm_only(cmd, rule, "move a creature by an outside force")
+        f = self.rs.fighter(b.state, cmd.fighter)
         require(
             cmd.kind in ("push", "pull", "slide"),
             rule,
@@ -89,7 +77,7 @@ class Forces(Falls):
         origin: Pos | None = None
         named = ""
         if cmd.source:
-            src = self.fighter(b.state, cmd.source)
+            src = self.rs.fighter(b.state, cmd.source)
             require(
                 src.id != f.id,
                 rule,
@@ -110,7 +98,7 @@ class Forces(Falls):
             rule,
             f"a {cmd.kind} needs where the force comes from: source=FIGHTER or origin=X,Y",
         )
-        cells = self.cells(b.state, f, cmd.path)
+        cells = self.rs.cells(b.state, f, cmd.path)
         self.shift(
             b,
             dice,
@@ -129,8 +117,8 @@ class Forces(Falls):
     def random_move(self, b: Batch, cmd: RandomMove, dice: Dice) -> None:
         """random: 1d8 picks one of the 8 numbered neighbours; the fighter moves that way."""
         rule = self.rule("random")
-        self.gm_only(cmd, rule, "send a creature in a random direction")
-        f = self.fighter(b.state, cmd.fighter)
+        self.rs.gm_only(cmd, rule, "send a creature in a random direction")
+        f = self.rs.fighter(b.state, cmd.fighter)
         require(cmd.meters >= 1, rule, f"a random move goes at least 1 m, not {cmd.meters}")
         numbering = NUMBERINGS[b.state.settings["random_numbering"]]
         legend = ", ".join(f"{i} {COMPASS[d]}" for i, d in enumerate(numbering, start=1))
@@ -164,7 +152,7 @@ class Forces(Falls):
     def carried(self, state: EncounterState, f: Fighter, x: int, y: int, z: int) -> int:
         """The height a forced move carries a fighter to over (x, y), by its mode."""
         grid = state.grid
-        mode = self.mode(f)
+        mode = mode_of(f)
         if mode == "hovering":
             return hover_height(grid, x, y)
         if mode == "swimming" and swimmable(grid, x, y):
@@ -201,12 +189,12 @@ class Forces(Falls):
         grid = state.grid
         f = state.fighter(fid)
         assert f is not None
-        held = self.partner(state, fid)
+        held = partner(state, fid)
         if held:
             raise Refusal(
                 self.rule("grab"), f"{fid} is held in a grab ({held[0]} grabbing {held[1]}): Immobilized"
             )
-        mode = self.mode(f)
+        mode = mode_of(f)
         grounded = mode in ("walking", "swimming")
         here = f.pos
         start_apart = apart(origin, here) if origin else 0
@@ -259,7 +247,7 @@ class Forces(Falls):
             if edge:
                 z = here[2]  # over the edge: in the air above the drop, then it falls
             if not blocked:
-                others = [o.id for o in self.others_at(b.state, fid, (x, y, z))]
+                others = [o.id for o in others_at(b.state, fid, (x, y, z))]
                 if others:
                     blocked = f"{show((x, y))} is occupied by {', '.join(others)}"
             if blocked:
@@ -306,7 +294,7 @@ class Forces(Falls):
                 if save.passed:
                     now = b.state.fighter(fid)
                     assert now is not None
-                    self.change(
+                    self.rs.change(
                         b,
                         now,
                         "posture",
@@ -343,17 +331,17 @@ class Forces(Falls):
         if not stop_early:
             now = b.state.fighter(fid)
             assert now is not None
-            self.can_end(b.state, now, f"the {kind}")
+            self.rs.can_end(b.state, now, f"the {kind}")
         now = b.state.fighter(fid)
         assert now is not None
         torn = (
             mode == "climbing"
             and bool(passed)
-            and self.above_ground(b.state, now) > 0
+            and above_ground(b.state, now) > 0
             and grip(grid, now.pos) is None
         )
         if over_edge or torn:
-            self.drop(
+            self.rs.drop(
                 b,
                 dice,
                 fid,
@@ -361,337 +349,6 @@ class Forces(Falls):
                 bumps=bumps,
                 note="forced over the edge" if over_edge else "torn from its hold",
             )
-        elif passed and (grounded or self.above_ground(b.state, now) == 0):
-            self.settle_mode(b, fid, rule)  # into or out of deep water, or set down on a surface
+        elif passed and (grounded or above_ground(b.state, now) == 0):
+            self.rs.settle_mode(b, fid, rule)  # into or out of deep water, or set down on a surface
         return passed
-
-    # --- grappling --------------------------------------------------------------------------
-
-    def grapple(self, b: Batch, attacker: str, target: str, rule: str, verb: str) -> tuple[Fighter, Fighter]:
-        """The checks every grappling action shares: turn, reach, size."""
-        a = self.acting(b.state, attacker)
-        t = self.fighter(b.state, target)
-        require(a.id != t.id, rule, f"{a.id} can't {verb} itself")
-        # size: never against a larger size category.
-        if SIZES.index(t.size) > SIZES.index(a.size):
-            raise Refusal(
-                self.rule("size"),
-                f"{a.id} is {a.size} and {t.id} is {t.size}: "
-                f"no creature can {verb} one of a larger size category",
-            )
-        far = _too_far(b.state, a, t)
-        require(not far, rule, f"{t.id} is out of reach: {far}")
-        wall = reach_blocked(b.state, a.pos, t.pos)
-        require(not wall, WALLS, f"{a.id} can't {verb} {t.id} through {wall}")
-        return a, t
-
-    def contest(self, b: Batch, dice: Dice, a: Fighter, t: Fighter, name: str, rule: str) -> int:
-        """Attacker and defender both roll +Brawn; the attacker's margin (may be 0 or less)."""
-        ra = check(
-            b,
-            dice,
-            fighter=a.id,
-            name=f"{name} (attacker)",
-            rule=rule,
-            modifier=self.brawn(a),
-            note=f"{a.id} rolls +Brawn",
-        )
-        rt = check(
-            b,
-            dice,
-            fighter=t.id,
-            name=f"{name} (defender)",
-            rule=rule,
-            modifier=self.brawn(t),
-            note=f"{t.id} rolls +Brawn",
-        )
-        return (ra.number + ra.modifier) - (rt.number + rt.modifier)
-
-    def away(self, a: Fighter, t: Fighter, rule: str) -> XY:
-        d = (sign(t.pos[0] - a.pos[0]), sign(t.pos[1] - a.pos[1]))
-        require(
-            d != (0, 0), rule, f"{t.id} is straight above or below {a.id}: there is no way to move it away"
-        )
-        return d
-
-    @handles(Shove)
-    def shove(self, b: Batch, cmd: Shove, dice: Dice) -> None:
-        """shove: opposed +Brawn; the target goes 1 m per 2 points of margin, the shover stays."""
-        rule = self.rule("shove")
-        a, t = self.grapple(b, cmd.fighter, cmd.target, rule, "shove")
-        dx, dy = self.away(a, t, rule)
-        margin = self.contest(b, dice, a, t, "shove", rule)
-        meters = max(margin, 0) // 2
-        self.use_action(
-            b,
-            a,
-            rule,
-            "a shove",
-            f"a shove: margin {margin}, so {meters} m (1 m per 2 points)",
-            (self.rule("size"),),
-        )
-        cells = ray(b.state.grid, (t.pos[0], t.pos[1]), (dx, dy), meters)
-        if cells:
-            self.drive_away(b, dice, a, t, cells, rule, cmd.bumps, meters)
-
-    def drive_away(
-        self,
-        b: Batch,
-        dice: Dice,
-        a: Fighter,
-        t: Fighter,
-        cells: list[XY],
-        rule: str,
-        bumps: int,
-        meters: int,
-    ) -> list[Pos]:
-        """Shove and push alike: the target is driven `meters` away from the attacker along `cells`
-        (cut at the map's edge), and may save short of a hazard it knows of (forced)."""
-        return self.shift(
-            b,
-            dice,
-            t.id,
-            cells,
-            kind="push",
-            origin=a.pos,
-            named=a.id,
-            rule=rule,
-            stop_early=True,
-            aware=True,
-            bumps=bumps,
-            meant=meters * CU,
-        )
-
-    @handles(Push)
-    def push(self, b: Batch, cmd: Push, dice: Dice) -> None:
-        """push-pull: 1 m per point of margin, at most Brawn spaces; the pusher follows into each space."""
-        rule = self.rule("push-pull")
-        a, t = self.grapple(b, cmd.fighter, cmd.target, rule, "push")
-        self.on_its_feet(b.state, a, rule)
-        dx, dy = self.away(a, t, rule)
-        meters = self.push_pull_meters(b, dice, a, t, rule, "push")
-        cells = ray(b.state.grid, (t.pos[0], t.pos[1]), (dx, dy), meters)
-        if not cells:
-            return
-        passed = self.drive_away(b, dice, a, t, cells, rule, cmd.bumps, meters)
-        vacated = [(p[0], p[1]) for p in [t.pos, *passed[:-1]]]
-        self.follow(b, a.id, vacated[: len(passed)], rule, f"follows {t.id} into each space it leaves")
-
-    @handles(Pull)
-    def pull(self, b: Batch, cmd: Pull, dice: Dice) -> None:
-        """push-pull: the puller steps back, 1 m per point of margin, at most Brawn; the target follows."""
-        rule = self.rule("push-pull")
-        a, t = self.grapple(b, cmd.fighter, cmd.target, rule, "pull")
-        self.on_its_feet(b.state, a, rule)
-        dx, dy = self.away(t, a, rule)
-        meters = self.push_pull_meters(b, dice, a, t, rule, "pull")
-        back = ray(b.state.grid, (a.pos[0], a.pos[1]), (dx, dy), meters)
-        route = self.follow(b, a.id, back, rule, f"steps back pulling {t.id}", meters * CU)
-        if not route:
-            return  # no room to step back: the action is spent, nobody moves
-        now = b.state.fighter(a.id)
-        assert now is not None
-        trail = [(p[0], p[1]) for p in [a.pos, *route[:-1]]]
-        self.shift(
-            b,
-            dice,
-            t.id,
-            trail,
-            kind="pull",
-            origin=now.pos,
-            named=a.id,
-            rule=rule,
-            stop_early=True,
-            aware=True,
-            bumps=cmd.bumps,
-        )
-
-    def on_its_feet(self, state: EncounterState, a: Fighter, rule: str) -> None:
-        """push-pull: the mover follows on foot, so it must be walking and not held in a grab."""
-        held = self.partner(state, a.id)
-        if held:
-            raise Refusal(
-                self.rule("grab"), f"{a.id} is in a grab ({held[0]} grabbing {held[1]}): Immobilized"
-            )
-        require(
-            self.mode(a) == "walking",
-            rule,
-            f"{a.id} is {self.mode(a)}: a push or pull follows on foot, so the mover must be walking",
-        )
-
-    def push_pull_meters(self, b: Batch, dice: Dice, a: Fighter, t: Fighter, rule: str, verb: str) -> int:
-        margin = self.contest(b, dice, a, t, verb, rule)
-        cap = self.brawn(a)
-        meters = min(max(margin, 0), cap)
-        self.use_action(
-            b,
-            a,
-            rule,
-            f"a {verb}",
-            f"a {verb}: margin {margin}, so {meters} m (1 m a point, at most Brawn {cap})",
-            (self.rule("size"),),
-        )
-        return meters
-
-    def follow(
-        self, b: Batch, fid: str, cells: list[XY], rule: str, note: str, meant: int | None = None
-    ) -> list[Pos]:
-        """push-pull: the grappler walks itself along `cells` as far as its feet allow; returns where it went.
-
-        Each step is priced by the walking policy (walls, enemies, 1 m up, no
-        drops) and must not end on anyone; the first step it can't take ends it,
-        and the move records why (with no steps when it could not take one).
-        meant: the distance the rule gave (default: the cells given), its budget.
-        """
-        f = b.state.fighter(fid)
-        assert f is not None
-        feet = _Walking(self, self.stat(f, "speed"), jumps=False)
-        here, parity = f.pos, 0
-        steps: list[Step] = []
-        why = ""
-        for cell in cells:
-            if not b.state.grid.inside(*cell):
-                why = f"{show(cell)} is off the map"
-                break
-            try:
-                step = feet.price(b.state, f, here, cell, parity)
-            except Refusal as no:
-                why = no.reason
-                break
-            others = self.others_at(b.state, fid, step.to)
-            if others:
-                why = f"{show(cell)} is occupied by {', '.join(o.id for o in others)}"
-                break
-            steps.append(replace(step, mode="follow"))
-            here, parity = step.to, step.parity
-        if steps or why:  # cut short before the first step: recorded all the same, with why
-            b.emit(
-                ev.Moved(
-                    fighter=fid,
-                    steps=tuple(steps),
-                    resource="grapple",
-                    budget=len(cells) * CU if meant is None else meant,
-                    stopped=why,
-                    rules=(rule,),
-                    note=note,
-                )
-            )
-        return [s.to for s in steps]
-
-    @handles(Grab)
-    def grab(self, b: Batch, cmd: Grab, dice: Dice) -> None:
-        """grab: opposed +Brawn; on a win both are Immobilized and escaping needs the margin."""
-        rule = self.rule("grab")
-        a, t = self.grapple(b, cmd.fighter, cmd.target, rule, "grab")
-        GRAB.require("seize", a.state("grab", "free"), rule, f"{a.id} is already in a grab")
-        GRAB.require("be_seized", t.state("grab", "free"), rule, f"{t.id} is already in a grab")
-        margin = self.contest(b, dice, a, t, "grab", rule)
-        self.use_action(
-            b,
-            a,
-            rule,
-            "a grab",
-            f"a grab: margin {margin}" + ("" if margin > 0 else ": no hold"),
-            (self.rule("size"),),
-        )
-        if margin <= 0:
-            return
-        b.emit(ev.Linked(kind="grab", a=a.id, b=t.id, rules=(rule,), note=f"{a.id} grabs {t.id}"))
-        self.change(b, b.state.fighter(a.id), "grab", "seize", rule)  # type: ignore[arg-type]
-        self.change(b, b.state.fighter(t.id), "grab", "be_seized", rule)  # type: ignore[arg-type]
-        b.emit(
-            ev.Marked(
-                fighter=t.id,
-                key="escape",
-                value=margin,
-                rules=(rule,),
-                note=f"the Difficulty to escape is {margin}, what the grabber's roll had left",
-            )
-        )
-        self.grab_upkeep(b, a.id)
-
-    def grab_upkeep(self, b: Batch, fid: str) -> None:
-        """grab: the grabber commits Action Dice equal to the target's Brawn, or the hold ends."""
-        f = b.state.fighter(fid)
-        assert f is not None
-        held = self.partner(b.state, fid)
-        if not held or held[0] != fid:
-            return
-        target = b.state.fighter(held[1])
-        assert target is not None
-        need = self.brawn(target)
-        left = self.actions(b.state, f) - f.used("actions")
-        if left >= need:
-            if need:
-                b.emit(
-                    ev.Spent(
-                        fighter=fid,
-                        resource="actions",
-                        amount=need,
-                        rules=(self.rule("grab"),),
-                        note=f"commits {need} Action Dice to hold {target.id} (its Brawn); "
-                        f"{left - need} left",
-                    )
-                )
-            return
-        self.release_grab(
-            b, fid, target.id, f"{fid} has {left} Action Dice, not the {need} the grab needs: it ends"
-        )
-
-    def grabs_in_reach(self, b: Batch) -> None:
-        """grab: a hold needs its two fighters within grapple reach of each other.
-
-        "Both grabber and grabbee are Immobilized during the grab": neither moves itself, but a fall
-        an effect makes (the GM's `fall`), a glide's leg at turn start or the GM's hand can still
-        carry one away; once out of reach (or behind a wall) there is no hold left, so it ends there.
-        """
-        for kind, grabber, grabbed in b.state.links:
-            if kind != "grab":
-                continue
-            a, t = b.state.fighter(grabber), b.state.fighter(grabbed)
-            assert a is not None and t is not None
-            why = reach_blocked(b.state, a.pos, t.pos) or _too_far(b.state, a, t)
-            if not why:
-                continue
-            self.release_grab(
-                b, grabber, grabbed, f"{grabbed} is out of {grabber}'s reach ({why}): the grab ends"
-            )
-
-    def release_grab(self, b: Batch, grabber: str, grabbed: str, note: str) -> None:
-        rule = self.rule("grab")
-        b.emit(ev.Unlinked(kind="grab", a=grabber, b=grabbed, rules=(rule,), note=note))
-        for fid in (grabber, grabbed):
-            self.change(b, b.state.fighter(fid), "grab", "let_go", rule)  # type: ignore[arg-type]
-        b.emit(ev.Unmarked(fighter=grabbed, key="escape", rules=(rule,)))
-
-    @handles(Escape)
-    def escape(self, b: Batch, cmd: Escape, dice: Dice) -> None:
-        """grab: the grabbed fighter rolls +Brawn against the escape difficulty (an action)."""
-        rule = self.rule("grab")
-        f = self.acting(b.state, cmd.fighter)
-        held = self.partner(b.state, f.id)
-        require(held is not None and held[1] == f.id, rule, f"{f.id} is not grabbed")
-        assert held is not None
-        difficulty = int(f.marks.get("escape", 0))
-        self.use_action(b, f, rule, "an escape")
-        roll = check(
-            b,
-            dice,
-            fighter=f.id,
-            name="escape",
-            rule=rule,
-            target=difficulty,
-            modifier=self.brawn(f),
-            note=f"roll +Brawn against the escape Difficulty {difficulty}",
-        )
-        if roll.passed:
-            self.release_grab(b, held[0], f.id, f"{f.id} breaks free")
-
-    @handles(Release)
-    def release(self, b: Batch, cmd: Release, dice: Dice) -> None:
-        """grab: the grabber lets go (no action)."""
-        f = self.fighter(b.state, cmd.fighter)
-        held = self.partner(b.state, f.id)
-        require(held is not None and held[0] == f.id, self.rule("grab"), f"{f.id} is not grabbing anyone")
-        assert held is not None
-        self.release_grab(b, f.id, held[1], f"{f.id} lets go of {held[1]}")

@@ -1,8 +1,10 @@
 """speed-meters step policies: how `core.movement.walk` prices each step.
 
 `_Walking` prices a walking fighter's steps (movement, occupancy, maneuver,
-jump); `_Through` prices a 3-D Movement along a planned path with a judge
-from modes.py.
+jump, rough), for the walking part's Movements and a grappler following on
+foot (push-pull); `_Through` prices a 3-D Movement along a planned path with
+a mode's judge (modes.py, swimming.py). Both are given the ruleset, whose
+questions (occupancy, a prone body's price) they ask.
 """
 
 from __future__ import annotations
@@ -11,13 +13,8 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
-from tabletrail.core.rulesets.speed_meters.shared import (
-    JUMP_ACROSS,
-    JUMP_UP,
-    MANEUVER_LIMIT,
-    JudgeFn,
-    swimmable,
-)
+from tabletrail.core.rulesets.speed_meters.board import others_at
+from tabletrail.core.rulesets.speed_meters.geometry import JudgeFn, swimmable
 from tabletrail.ruleset_api import (
     CU,
     XY,
@@ -38,7 +35,11 @@ from tabletrail.ruleset_api import (
 )
 
 if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters.falls import Falls
+    from tabletrail.core.rulesets.speed_meters import SpeedMeters
+
+MANEUVER_LIMIT = 2 * CU  # maneuver: "for no more than 2 meters of the movement"
+JUMP_UP = CU  # jump: "1 meter vertically"
+JUMP_ACROSS = 2  # jump: "or 2 meters horizontally" (spaces of air)
 
 
 class _Walking(QuietSteps):
@@ -58,7 +59,7 @@ class _Walking(QuietSteps):
     ends_read_one_cell = True
 
     def __init__(
-        self, rs: Falls, speed: int, *, jumps: bool = False, maneuvers: int = MANEUVER_LIMIT
+        self, rs: SpeedMeters, speed: int, *, jumps: bool = False, maneuvers: int = MANEUVER_LIMIT
     ) -> None:
         self.rs = rs
         self.speed = speed
@@ -202,7 +203,7 @@ class _Through(QuietSteps):
     knows the height planned for each and asks the mode's judge to price it.
     """
 
-    def __init__(self, rs: Falls, plan: list[Pos], judge: JudgeFn, what: str) -> None:
+    def __init__(self, rs: SpeedMeters, plan: list[Pos], judge: JudgeFn, what: str) -> None:
         self.rs = rs
         self.unit = rs.unit
         self.plan = plan
@@ -217,7 +218,7 @@ class _Through(QuietSteps):
         self.i += 1
         step, self._cites = self.judge(state, f, frm, pos, parity, self.i == len(self.plan))
         # occupancy: a step through an ally's space cites the row that allows it (enemies were refused)
-        if self.rs.others_at(state, f.id, step.to) and self.rs.rule("occupancy") not in self._cites:
+        if others_at(state, f.id, step.to) and self.rs.rule("occupancy") not in self._cites:
             self._cites = (*self._cites, self.rs.rule("occupancy"))
         return step
 
