@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from tabletrail.core import way  # noqa: F401  (registers the way round a wall's refusal names: core/walls.py)
 from tabletrail.core.dice import Dice
 from tabletrail.core.refusal import Refusal, Rejection
+from tabletrail.core.registry import RULESETS
 from tabletrail.core.ruleset import ENGINE_COMMAND
-from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import InputError

@@ -31,7 +31,7 @@ from tabletrail.events.types import (
 def _with_defaults(started: EncounterStarted) -> EncounterStarted:
     """Settings a later version added take their defaults in logs written before them."""
     from msgspec.structs import replace
-    from tabletrail.core.rulesets import RULESETS
+    from tabletrail.core.registry import RULESETS
 
     ruleset = RULESETS.get(started.scenario.ruleset)
     if ruleset is None:
