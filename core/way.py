@@ -31,7 +31,7 @@ from tabletrail.core.registry import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.step_table import Scale
 from tabletrail.core.units import CU, fmt
-from tabletrail.core.walls import WALLS, say_way_round_with, step_blocked
+from tabletrail.core.walls import WALLS, step_blocked
 
 MOST_STOPS = 2  # things that stop a step a way may pass, to name the first of them
 MOST_NODES = 400  # positions the search past the budget looks at before it gives up
@@ -220,8 +220,8 @@ def _cell(c: tuple[int, ...]) -> str:
 def way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]) -> str:
     """'; the way round is shut: the door at 5,2|6,2 is closed', or what else the way there says.
 
-    What a wall's refusal adds (core/walls.refuse_step), registered there below: the walls sit a
-    layer under this search and do not import it.
+    What a wall's refusal adds (core/walls.refuse_step), registered there by core/decide.py: the
+    walls sit a layer under this search and do not import it.
     """
     policy, fighter_id, target, budget = way
     found = way_to(state, fighter_id, (target[0], target[1]), policy=policy, budget=budget)
@@ -233,6 +233,3 @@ def way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int])
         by = " ".join(_cell(c) for c in waypoints(found.start, list(found.cells)))
         return f"; the way round is open: by {by} ({fmt(found.cost)} {found.unit})"
     return f"; the way round is shut: {found.cause()}"
-
-
-say_way_round_with(way_round)
