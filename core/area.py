@@ -1,8 +1,8 @@
 """The reachable area's answer, and what the two searches that find it share.
 
-core/reach.py searches step by step, core/reach_arrays.py with compiled code; both give a `Reach`.
-These pieces sit apart from both so the compiled search (imported only when it is asked for, for
-numpy and scipy) and the step-by-step one that calls it do not import each other.
+core/reach.py searches step by step, core/reach_arrays.py with compiled code; both give a
+`Reach`. These pieces sit apart from both so the compiled search (imported only when it is asked
+for, for numpy and scipy) and the step-by-step one that calls it do not import each other.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from tabletrail.events.types import Event
 
 
 def _way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]) -> str:
-    """What a wall's refusal says of the way round it: core/way.py's search, for core/walls.py."""
+    """What a wall's refusal says of the way round it (core/walls.py): core/way.py's search."""
     from tabletrail.core.way import way_round  # the search loads when a wall first stops a step
 
     return way_round(state, way)
