@@ -304,12 +304,17 @@ CIRCLE_SCOPE = ("tabletrail.core", "tabletrail.ruleset_api", "tabletrail.project
 # Imports inside a function in core/, ruleset_api/ and projections/, each kept for a reason:
 # (file, module) -> why. Any other import inside a function fails, naming its file and line.
 KEPT_IN_FUNCTIONS = {
-    ("core/reach.py", "tabletrail.core.reach_arrays"): "numpy and scipy load only when a reachable area "
-    "is searched by compiled code, or a server warms them up (CLI start-up, benchmarks/bench_cli.py)",
-    ("core/decide.py", "tabletrail.core.way"): "the way round a wall is searched only once a wall stops a "
-    "step: no command that is not refused so loads the searches (CLI start-up)",
-    ("core/machines.py", "transitions"): "a state graph is built the first time one is asked: a plain "
-    "move asks none, and transitions costs a command's start-up its import",
+    ("core/reach.py", "tabletrail.core.reach_arrays"): (
+        "numpy and scipy load only when a reachable area is searched by compiled code, or a server"
+        " warms them up (CLI start-up, benchmarks/bench_cli.py)"
+    ),
+    ("core/decide.py", "tabletrail.core.way"): (
+        "the way round a wall is searched only once a wall stops a step: a command that no wall"
+        " stops loads none of the searches (CLI start-up)"
+    ),
+    ("core/machines.py", "transitions"): (
+        "a state graph is built the first time one is asked for: a plain move asks none (CLI start-up)"
+    ),
     ("core/sight.py", "fractions"): "only a sight check needs exact fractions (CLI start-up)",
     ("core/walls.py", "fractions"): "only a sight line along walls needs exact fractions (CLI start-up)",
 }
