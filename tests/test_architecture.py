@@ -387,7 +387,7 @@ def test_a_planted_import_up_the_layers_is_named_with_both_layers(tmp_path: Path
             "core/fold/__init__.py": "",
             "core/fold/evolve.py": "from tabletrail.core.board.geometry import Grid\n",  # downwards: fine
             "core/engine/__init__.py": "",
-            "core/engine/ruleset.py": "from tabletrail.core.rulesets import get\n"
+            "core/engine/ruleset.py": "from tabletrail.core.rulesets.alpha import Alpha\n"
             "from tabletrail.ruleset_api import Ruleset\n",
             "core/search/__init__.py": "",
             "core/search/way.py": "from tabletrail.core.decide import decide\n",
@@ -399,7 +399,7 @@ def test_a_planted_import_up_the_layers_is_named_with_both_layers(tmp_path: Path
     assert layer_violations(tmp_path) == [
         "core/board/geometry.py:3: board imports fold, a layer above it: tabletrail.core.fold.state",
         "core/board/walls.py:4: board imports search, a layer above it: tabletrail.core.search.way",
-        "core/engine/ruleset.py:1: engine imports rulesets, a layer above it: tabletrail.core.rulesets",
+        "core/engine/ruleset.py:1: engine imports rulesets, a layer above it: tabletrail.core.rulesets.alpha",
         "core/engine/ruleset.py:2: engine imports api, a layer above it: tabletrail.ruleset_api.Ruleset",
         "core/search/way.py:1: search imports decide, a layer above it: tabletrail.core.decide",
         "core/stray.py:1: in no layer: a module of core goes in core/board/, core/fold/, core/engine/, "
