@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabletrail.core.dice import Dice
 from tabletrail.core.refusal import Refusal, Rejection
+from tabletrail.core.registry import RULESETS
 from tabletrail.core.ruleset import ENGINE_COMMAND
-from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.state import EncounterState
+from tabletrail.core.walls import say_way_round_with
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import check_command
 from tabletrail.events.types import Event
+
+
+def _way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]) -> str:
+    """What a wall's refusal says of the way round it (core/walls.py): core/way.py's search."""
+    from tabletrail.core.way import way_round  # the search loads when a wall first stops a step
+
+    return way_round(state, way)
+
+
+say_way_round_with(_way_round)
 
 
 def dice_for(state: EncounterState, command: Command) -> Dice:

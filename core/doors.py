@@ -26,7 +26,7 @@ the move going past the door.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tabletrail.core.batch import Batch
 from tabletrail.core.machines import DOOR
@@ -36,30 +36,33 @@ from tabletrail.core.walls import DOORS, door_named
 from tabletrail.events.types import DoorChanged, Spent
 
 if TYPE_CHECKING:
-    from tabletrail.core.ruleset import Ruleset, Setting
-    from tabletrail.core.state import EncounterState
+    from tabletrail.core.state import EncounterState, Fighter
 
 WORDS = {"open": "opens", "close": "closes", "lock": "locks", "unlock": "unlocks"}
 # Locks: none of the four documents has keys or lockpicks, so only the GM locks or unlocks a door.
 GM_TRIGGERS = ("lock", "unlock")
 
 
-def door_setting(rs: type[Ruleset]) -> Setting:
-    """The `door_cost` setting of a ruleset, in the budget its doors are paid from."""
-    from tabletrail.core.ruleset import Setting
+class DoorRules(Protocol):
+    """What a door asks of the ruleset it is used under: core/ruleset.py's `Ruleset` answers it.
 
-    counted = rs.door_resource not in rs.centi_resources
-    paid = {"movement": f"{rs.unit} of movement", "ap": "AP"}.get(rs.door_resource, rs.door_resource)
-    return Setting(
-        "door_cost",
-        0 if counted else 0.0,
-        f"what opening or closing a door costs, in {paid}; 0 = free, as part of a move "
-        "(the rule document says nothing of doors)",
-        rule=DOORS,
-    )
+    A protocol, not the class, because the `Ruleset` base uses this module (its door handlers and
+    the `door_cost` setting) and sits above it.
+    """
+
+    @property
+    def door_resource(self) -> str: ...
+    @property
+    def movement_resource(self) -> str: ...
+    @property
+    def centi_resources(self) -> tuple[str, ...]: ...
+    def fighter(self, state: EncounterState, fighter_id: str) -> Fighter: ...
+    def acting(self, state: EncounterState, fighter_id: str) -> Fighter: ...
+    def door_budget(self, state: EncounterState, f: Fighter) -> int: ...
+    def amount_label(self, resource: str, amount: int) -> str: ...
 
 
-def part_of_move(rs: Ruleset, state: EncounterState) -> bool:
+def part_of_move(rs: DoorRules, state: EncounterState) -> bool:
     """Is a door priced as part of a move, so that using one on the way does not stop it?
 
     Yes when it is free (door_cost 0: "free, as part of a move") or paid from the budget the
@@ -87,7 +90,7 @@ def doors_beside(state: EncounterState, fighter_id: str) -> list[tuple[str, str]
     ]
 
 
-def use(rs: Ruleset, b: Batch, fighter_id: str, text: str, trigger: str, by: str = "gm") -> None:
+def use(rs: DoorRules, b: Batch, fighter_id: str, text: str, trigger: str, by: str = "gm") -> None:
     """Open or close the door `text` names for the fighter, on its turn, beside it (tabletrail/doors).
 
     Locking and unlocking are the GM's (by=gm), cost nothing and need neither the fighter's turn

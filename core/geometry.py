@@ -11,15 +11,12 @@ from array import array
 from collections.abc import Hashable, Iterator
 from functools import lru_cache
 from math import isqrt
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tabletrail.core.corrections import version_key
+from tabletrail.core.edges import Edges
 from tabletrail.core.units import CU, root2_cu, to_cu
-from tabletrail.core.walls import Edges
 from tabletrail.events.scenario import CellKind, Scenario
-
-if TYPE_CHECKING:
-    from tabletrail.core.step_table import StepTable
 
 Pos = tuple[int, int, int]
 XY = tuple[int, int]
@@ -73,8 +70,9 @@ class Grid:
         self.top: tuple[tuple[int, ...], ...] = tuple(  # shared ints: a pointer a cell, read fastest
             tuple(map(tops.__getitem__, self.codes[y * w : (y + 1) * w])) for y in range(self.height)
         )
-        # step prices kept for the reachable area (core/step_table.py)
-        self.tables: dict[Hashable, StepTable] = {}
+        # step prices kept for the reachable area: core/step_table.py's, which alone reads them (a
+        # layer above the grid, so they are plain objects here)
+        self.tables: dict[Hashable, object] = {}
         # Walls and doors on cell edges (core/walls.py), None on a map without them.
         self.edges: Edges | None = Edges.of(scenario, self.width, self.height)
 

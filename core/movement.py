@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+from msgspec.structs import replace
 from tabletrail.core.batch import Batch
 from tabletrail.core.cell_rulings import forbidden, test_required
 from tabletrail.core.dice import Dice, check
@@ -238,22 +239,16 @@ def _ruled_test(
         note=f"the GM requires a test at {show(cell)}: {why}" + (f"; {because}" if because else ""),
     )
     if cites:  # the rules behind the modifier are cited by the check they changed
-        from msgspec.structs import replace
-
         b.events[-1] = replace(result, rules=(rule, *cites))
     return "" if result.passed else f"failed the GM's test at {show(cell)} ({why})"
 
 
 def _standing_at(f: Fighter, pos: Pos) -> Fighter:
-    from msgspec.structs import replace
-
     return replace(f, pos=pos)
 
 
 def _note_stop(b: Batch, why: str) -> None:
     """Mark the last Moved event of the batch with why the move ended there."""
-    from msgspec.structs import replace
-
     for i in range(len(b.events) - 1, -1, -1):
         event = b.events[i]
         if isinstance(event, Moved):

@@ -25,57 +25,31 @@ move may end on it. Such cells are listed in `Reach.events`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from heapq import heappop, heappush
 from typing import Any
 
 from msgspec.structs import replace
+from tabletrail.core.area import Node as _Node
+from tabletrail.core.area import Nodes as _Nodes
+from tabletrail.core.area import Reach as Reach
+from tabletrail.core.area import as_counted as _as_counted
+from tabletrail.core.area import may_end as _may_end
 from tabletrail.core.cell_rulings import TEST, forbidden_cells
-from tabletrail.core.geometry import ALTERNATING, EUCLIDEAN, NEIGHBOURS, XY, Pos
+from tabletrail.core.geometry import ALTERNATING, EUCLIDEAN, NEIGHBOURS, XY
 from tabletrail.core.movement import DIAGONALS, StepPolicy
 from tabletrail.core.refusal import Refusal
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.registry import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.step_table import REFUSED, UNKNOWN, Scale, StepTable, quiet, table_for
 from tabletrail.core.units import root2_cu
 from tabletrail.core.walls import step_blocked
 from tabletrail.events.types import Step
 
-# A search node: a position, and the diagonal parity when it matters (else 0).
-_Node = tuple[int, int, int, int]
-
 # The table search's flags on a node: settled (or forbidden), a GM's test there, someone standing there.
 _DONE, _TESTED, _OCCUPIED = 1, 2, 4
 # The table search tells a diagonal by its direction's index: odd ones are the diagonals.
 assert all(bool(dx and dy) == bool(d & 1) for d, (dx, dy) in enumerate(NEIGHBOURS))
-
-
-@dataclass(frozen=True)
-class Reach:
-    """Where a fighter's next move may end, what it costs, and how to get there."""
-
-    fighter: str
-    start: Pos
-    budget: int  # what the move may still cost, in hundredths of `unit`
-    costs: dict[XY, int]  # every cell the move may end on -> its cheapest cost
-    events: frozenset[XY] = frozenset()  # reachable cells where something happens (a check, a stop)
-    ends: Mapping[XY, _Node] = field(default_factory=dict)  # the search node each cell's cost comes from
-    came: Mapping[_Node, tuple[_Node, Step]] = field(default_factory=dict)  # how the search got to a node
-    unit: str = ""  # what the costs count: the policy's unit (m, yd, AP)
-
-    def steps(self, cell: XY) -> tuple[Step, ...]:
-        """The steps of the cheapest move to `cell`, as the ruleset priced them; KeyError if out of reach."""
-        node = self.ends[cell]
-        out: list[Step] = []
-        while node in self.came:
-            node, step = self.came[node]
-            out.append(step)
-        return tuple(reversed(out))
-
-    def path(self, cell: XY) -> list[XY]:
-        """The cells of the cheapest move to `cell` (start excluded); KeyError if it is out of reach."""
-        return [(s.to[0], s.to[1]) for s in self.steps(cell)]
 
 
 def reachable(state: EncounterState, fighter_id: str) -> dict[XY, int]:
@@ -168,16 +142,6 @@ def _steps_walled(state: EncounterState) -> bool:
     """Does any edge of the map stop a step? (Walls that stop only sight never do.)"""
     edges = state.grid.edges
     return edges is not None and edges.steps
-
-
-def _may_end(state: EncounterState, f: Fighter, can_end: Callable[..., None], x: int, y: int, z: int) -> bool:
-    """Does the policy let a move end at (x, y, z)?"""
-    moved = state.with_fighter(replace(f, pos=(x, y, z)))
-    try:
-        can_end(moved, moved.fighter(f.id))
-    except Refusal:
-        return False
-    return True
 
 
 def _search(
@@ -417,17 +381,6 @@ def _table_reach(
     )
 
 
-class _Nodes(Mapping[_Node, tuple[_Node, Step]]):
-    """A search's trail read by node: a node not in it, or no node at all, is simply absent."""
-
-    def __contains__(self, node: object) -> bool:
-        try:
-            self[node]  # type: ignore[index]
-        except (KeyError, TypeError, IndexError):
-            return False
-        return True
-
-
 class _Trail(_Nodes):
     """`Reach.came` for the table search, in its own numbering: nodes and steps are named when asked."""
 
@@ -466,11 +419,6 @@ class _Trail(_Nodes):
 
     def __len__(self) -> int:
         return len(self.came)
-
-
-def _as_counted(step: Step, parity: int) -> Step:
-    """A kept step as priced after `parity` diagonals (kept prices stand for each parity class)."""
-    return step if step.parity == parity else replace(step, parity=parity)
 
 
 def waypoints(start: XY, cells: list[XY]) -> list[XY]:

@@ -48,10 +48,14 @@ import numpy as np
 from msgspec.structs import replace
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
+from tabletrail.core.area import Node as _Node
+from tabletrail.core.area import Nodes as _Nodes
+from tabletrail.core.area import Reach
+from tabletrail.core.area import as_counted as _as_counted
+from tabletrail.core.area import may_end as _may_end
 from tabletrail.core.cell_rulings import TEST, forbidden_cells
 from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY
 from tabletrail.core.movement import StepPolicy
-from tabletrail.core.reach import Reach, _as_counted, _may_end, _Node, _Nodes
 from tabletrail.core.refusal import Refusal
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.step_table import MOST_LIVE, Scale, StepTable, one_cell, two_cells
@@ -346,9 +350,10 @@ def _overlaps(key: tuple[int, int, int, int], tiles: list[tuple[int, int]]) -> b
 
 def arrays_for(table: StepTable, width: int, height: int, keep_parity: bool) -> StepArrays:
     """The table's arrays, made from its kept prices the first time they are asked for."""
-    arrays = table.arrays
-    if arrays is None or arrays.keep_parity != keep_parity or arrays.height != height:
-        arrays = table.arrays = StepArrays(table, width, height, keep_parity)
+    arrays = table.arrays  # a PriceCopy to the table (core/step_table.py): ours, when it is there
+    if not isinstance(arrays, StepArrays) or arrays.keep_parity != keep_parity or arrays.height != height:
+        arrays = StepArrays(table, width, height, keep_parity)
+        table.arrays = arrays
     return arrays
 
 

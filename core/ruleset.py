@@ -175,6 +175,19 @@ COMMON_SETTINGS = (
 )
 
 
+def door_setting(rs: type[Ruleset]) -> Setting:
+    """The `door_cost` setting of a ruleset, in the budget its doors are paid from (core/doors.py)."""
+    counted = rs.door_resource not in rs.centi_resources
+    paid = {"movement": f"{rs.unit} of movement", "ap": "AP"}.get(rs.door_resource, rs.door_resource)
+    return Setting(
+        "door_cost",
+        0 if counted else 0.0,
+        f"what opening or closing a door costs, in {paid}; 0 = free, as part of a move "
+        "(the rule document says nothing of doors)",
+        rule=DOORS,
+    )
+
+
 class Part:
     """One family of a ruleset's rules (walking, jumps, a forced move…) as an object.
 
@@ -316,7 +329,7 @@ class Ruleset:
         return f"{self.id}/{name}"
 
     def all_settings(self) -> tuple[Setting, ...]:
-        return (*COMMON_SETTINGS, doors.door_setting(type(self)), *self.settings)
+        return (*COMMON_SETTINGS, door_setting(type(self)), *self.settings)
 
     def resolve_settings(self, given: dict[str, Any], where: str = "settings") -> dict[str, Any]:
         """Defaults overlaid with the scenario's choices; unknown names are an error."""

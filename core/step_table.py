@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from math import isqrt
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from tabletrail.core.geometry import EUCLIDEAN, Grid
 from tabletrail.core.movement import QuietSteps
@@ -48,8 +48,17 @@ from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.units import root2_cu
 from tabletrail.events.types import Step
 
-if TYPE_CHECKING:
-    from tabletrail.core.reach_arrays import StepArrays
+
+class PriceCopy(Protocol):
+    """A copy of a table's kept prices told of each new one: core/reach_arrays.py's `StepArrays`.
+
+    A protocol, so that this module, under the compiled search, never imports it (nor numpy).
+    """
+
+    def keep(self, edge: int, cost: int) -> None: ...
+    def refuse(self, edge: int) -> None: ...
+    def judge(self, cell: int, ok: bool) -> None: ...
+
 
 # Exact lengths in a search (diagonal=euclidean: whole + √2 parts, core/units.py) are counted as one
 # integer key, whole·S + root2·R with R = round(√2·S): keys add exactly, and they order lengths as the
@@ -124,7 +133,7 @@ class StepTable:
         self.out: dict[int, list[tuple[int, int, int]]] = {}  # node -> its steps out, for the search
         self.ends: dict[int, bool] = {}
         self.usable = True
-        self.arrays: StepArrays | None = None  # made once the compiled search has run on it
+        self.arrays: PriceCopy | None = None  # made once the compiled search has run on it
         self.filled: set[int] = set()  # start nodes the step-by-step search has priced the area of
         # Steps into occupied cells, by edge: (the mover and the cell's occupants it was priced for, the
         # step, or None when refused). Only read back for equal fighters: occupancy stays an overlay.
@@ -164,7 +173,8 @@ def table_for(state: EncounterState, f: Fighter, policy: Any) -> StepTable | Non
     tables = grid.tables
     doors = tuple(sorted(state.doors.items())) if grid.edges is not None else ()
     full = (type(policy), key, doors, state.rules_version)  # the version prices a euclidean diagonal
-    table = tables.pop(full, None)  # re-inserted last: the most recently used
+    kept = tables.pop(full, None)  # re-inserted last: the most recently used
+    table = kept if isinstance(kept, StepTable) else None
     if table is None:
         table = StepTable()
         while len(tables) >= KEPT:

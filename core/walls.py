@@ -29,9 +29,10 @@ runs along the same segment but asks the edges that stop a body (see there why).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tabletrail.core.edges import EAST, MOVE_FLAG, SIGHT_FLAG, Edges
 from tabletrail.core.refusal import Refusal
 from tabletrail.events.scenario import (
     BOTH,
@@ -51,92 +52,16 @@ if TYPE_CHECKING:
 WALLS = "tabletrail/walls"  # walls and closed doors on cell edges stop steps and sight
 DOORS = "tabletrail/doors"  # a fighter beside a door opens or closes it on its turn
 
-_EAST, _SOUTH = 0, 1  # an edge is (x, y, side): east of cell x,y, or south of it
-_MOVE, _SIGHT = 1, 4  # a cell's flag bits for its east edge (shifted by 1 for its south edge)
-_MOVES = 3  # both edges' movement bits
-OPEN = "open"
+# The words a wall's refusal adds about the way round it: core/way.py's search, a layer above this
+# one, registers them when it is imported (core/decide.py imports it), so this module needs no import
+# of it. (state, (step policy, fighter id, the cell the move is bound for, the budget left)) -> words.
+WayRound = Callable[["EncounterState", tuple[Any, str, tuple[int, ...], int]], str]
+_WAY_ROUND: list[WayRound] = []
 
 
-class Edges:
-    """The walls and doors of one map, compactly: one byte of flags per cell, built once per scenario.
-
-    Per cell, bit 0: a wall on its east edge stops movement; bit 1: one on its south edge
-    does; bits 2 and 3: the same edges stop sight (a wall of both kinds sets both bits).
-    `doors` maps an edge's number ((y * width + x) * 2 + side) to the door's name
-    ("5,2|6,2"); a door that is not open stops both. Edges on the map's border are left
-    out: nothing crosses them. `steps`: False when nothing on the map stops a step (only
-    sight-stopping walls), so the engine walks it as a map without walls.
-    """
-
-    __slots__ = ("width", "height", "bits", "doors", "names", "steps")
-
-    def __init__(self, scenario: Scenario, width: int, height: int) -> None:
-        self.width, self.height = width, height
-        self.bits = bytearray(width * height)
-        for text, blocks in scenario.wall_kinds():
-            flags = (_MOVE if blocks != SIGHT else 0) | (_SIGHT if blocks != MOVEMENT else 0)
-            for x, y, side in wall_edges(wall_segment(text)):
-                if (
-                    0 <= x < width
-                    and 0 <= y < height
-                    and (x + 1 < width if side == _EAST else y + 1 < height)
-                ):
-                    self.bits[y * width + x] |= flags << side
-        self.doors: dict[int, str] = {}
-        self.names: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
-        for door in scenario.door_list():
-            a, b = door_cells(door.at)
-            self.doors[self.number(a, b)] = door.at
-            self.names[door.at] = (a, b)
-        self.steps = bool(self.doors) or any(byte & _MOVES for byte in self.bits)
-
-    @classmethod
-    def of(cls, scenario: Scenario, width: int, height: int) -> Edges | None:
-        """The map's edges, or None when it has no walls and no doors (the engine then never looks)."""
-        if not scenario.wall_specs() and not scenario.door_list():
-            return None
-        return cls(scenario, width, height)
-
-    def number(self, a: tuple[int, ...], b: tuple[int, ...]) -> int:
-        """The number of the edge between two orthogonally adjacent cells."""
-        (x, y), side = ((min(a[0], b[0]), a[1]), _EAST) if a[1] == b[1] else ((a[0], min(a[1], b[1])), _SOUTH)
-        return (y * self.width + x) * 2 + side
-
-    def walled(self, n: int) -> bool:
-        """Is edge n a wall that stops movement (a body: steps, reaches, push-offs)?"""
-        return bool(self.bits[n >> 1] >> (n & 1) & 1)
-
-    def sight_walled(self, n: int) -> bool:
-        """Is edge n a wall that stops sight?"""
-        return bool(self.bits[n >> 1] >> (n & 1) & _SIGHT)
-
-    def kind(self, n: int) -> str:
-        """What the wall on edge n stops: "both", "movement", "sight", or "" for no wall."""
-        bits = self.bits[n >> 1] >> (n & 1) & (_MOVE | _SIGHT)
-        return {0: "", _MOVE: MOVEMENT, _SIGHT: SIGHT}.get(bits, BOTH)
-
-    def blocks(self, n: int, doors: Mapping[str, str], sight: bool = False) -> str:
-        """What on edge n stops a step (with `sight`, a sight line): "a wall", "the closed door 5,2|6,2"."""
-        if self.sight_walled(n) if sight else self.walled(n):
-            return "a wall"
-        name = self.doors.get(n)
-        if name is not None:
-            state = doors.get(name, "closed")
-            if state != OPEN:
-                return f"the {state} door {name}"
-        return ""
-
-    def corner(self, cx: int, cy: int) -> Iterator[tuple[int, tuple[int, int], tuple[int, int]]]:
-        """The edges meeting at grid corner cx,cy, each with the two cells it separates."""
-        w, h = self.width, self.height
-        for a, b in (
-            ((cx - 1, cy - 1), (cx, cy - 1)),  # the vertical edge above the corner
-            ((cx - 1, cy), (cx, cy)),  # the vertical edge below it
-            ((cx - 1, cy - 1), (cx - 1, cy)),  # the horizontal edge left of it
-            ((cx, cy - 1), (cx, cy)),  # the horizontal edge right of it
-        ):
-            if all(0 <= c[0] < w and 0 <= c[1] < h for c in (a, b)):
-                yield self.number(a, b), a, b
+def say_way_round_with(words: WayRound) -> None:
+    """Register what a refusal says of the way round a wall (core/way.py does, on import)."""
+    _WAY_ROUND[:] = [words]
 
 
 def _cell(c: tuple[int, ...]) -> str:
@@ -188,27 +113,10 @@ def refuse_step(
     """
     why = step_blocked(state, a, b)
     if why:
-        more = _way_round(state, way) if way is not None and why.startswith("a wall") else ""
+        more = (
+            _WAY_ROUND[0](state, way) if way is not None and _WAY_ROUND and why.startswith("a wall") else ""
+        )
         raise Refusal(WALLS, f"{what} can't step from {_cell(a)} to {_cell(b)}: {why}{more}")
-
-
-def _way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]) -> str:
-    """'; the way round is shut: the door at 5,2|6,2 is closed', or what else the way there says."""
-    from tabletrail.core.way import way_to  # the way is looked for only when a step is refused
-
-    policy, fighter_id, target, budget = way
-    found = way_to(state, fighter_id, (target[0], target[1]), policy=policy, budget=budget)
-    if found is None:
-        return ""  # too far to look for a way: the wall is all there is to say
-    if not found.cells:
-        return f"; no way round reaches {_cell(target)}"
-    if found.open:
-        from tabletrail.core.reach import waypoints
-        from tabletrail.core.units import fmt
-
-        by = " ".join(_cell(c) for c in waypoints(found.start, list(found.cells)))
-        return f"; the way round is open: by {by} ({fmt(found.cost)} {found.unit})"
-    return f"; the way round is shut: {found.cause()}"
 
 
 def path_blocked(state: EncounterState, start: tuple[int, ...], cells: Sequence[tuple[int, ...]]) -> str:
@@ -308,7 +216,7 @@ def wall_lines(scenario: Scenario, blocks: str | None = None) -> list[list[int]]
     for (x, y, side), kind in kinds.items():
         if blocks is not None and kind != blocks:
             continue
-        if side == _EAST:
+        if side == EAST:
             vertical.setdefault(x + 1, set()).add(y)
         else:
             horizontal.setdefault(y + 1, set()).add(x)
@@ -324,10 +232,10 @@ def _edge_kinds(scenario: Scenario) -> dict[tuple[int, int, int], str]:
     """Each walled edge (x, y, side), border edges included, with what its walls together stop."""
     bits: dict[tuple[int, int, int], int] = {}
     for text, blocks in scenario.wall_kinds():
-        flags = (_MOVE if blocks != SIGHT else 0) | (_SIGHT if blocks != MOVEMENT else 0)
+        flags = (MOVE_FLAG if blocks != SIGHT else 0) | (SIGHT_FLAG if blocks != MOVEMENT else 0)
         for edge in wall_edges(wall_segment(text)):
             bits[edge] = bits.get(edge, 0) | flags
-    names = {_MOVE: MOVEMENT, _SIGHT: SIGHT, _MOVE | _SIGHT: BOTH}
+    names = {MOVE_FLAG: MOVEMENT, SIGHT_FLAG: SIGHT, MOVE_FLAG | SIGHT_FLAG: BOTH}
     return {edge: names[b] for edge, b in bits.items()}
 
 

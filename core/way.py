@@ -25,8 +25,9 @@ from typing import Any
 
 from tabletrail.core.cell_rulings import FORBID, forbidden
 from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY
+from tabletrail.core.reach import waypoints
 from tabletrail.core.refusal import Refusal
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.registry import get as get_ruleset
 from tabletrail.core.state import EncounterState, Fighter
 from tabletrail.core.step_table import Scale
 from tabletrail.core.units import CU, fmt
@@ -214,3 +215,21 @@ def _search(
 
 def _cell(c: tuple[int, ...]) -> str:
     return f"{c[0]},{c[1]}"
+
+
+def way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]) -> str:
+    """'; the way round is shut: the door at 5,2|6,2 is closed', or what else the way there says.
+
+    What a wall's refusal adds (core/walls.refuse_step), registered there by core/decide.py: the
+    walls sit a layer under this search and do not import it.
+    """
+    policy, fighter_id, target, budget = way
+    found = way_to(state, fighter_id, (target[0], target[1]), policy=policy, budget=budget)
+    if found is None:
+        return ""  # too far to look for a way: the wall is all there is to say
+    if not found.cells:
+        return f"; no way round reaches {_cell(target)}"
+    if found.open:
+        by = " ".join(_cell(c) for c in waypoints(found.start, list(found.cells)))
+        return f"; the way round is open: by {by} ({fmt(found.cost)} {found.unit})"
+    return f"; the way round is shut: {found.cause()}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec import to_builtins
 from tabletrail.core.state import EncounterState
 from tabletrail.core.walls import door_list, wall_lines
 
@@ -20,8 +21,6 @@ def view(state: EncounterState) -> dict[str, Any]:
     doors on its cell edges adds `walls` (merged segments [x1, y1, x2, y2] in grid
     corners) and `doors` ({at, cells, state}); a map without them shows neither.
     """
-    from msgspec import to_builtins
-
     out = {
         "ruleset": state.ruleset,
         "turn": to_builtins(state.turn),

@@ -20,8 +20,8 @@ from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import initial_state
 from tabletrail.core.geometry import Grid
 from tabletrail.core.refusal import Rejection
+from tabletrail.core.registry import get as get_ruleset
 from tabletrail.core.ruleset import UNDO_RULE
-from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.events import plugins
 from tabletrail.events.commands import Command, Redo, Undo

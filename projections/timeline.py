@@ -15,7 +15,9 @@ from collections.abc import ItemsView, Iterable, Iterator, KeysView, MutableMapp
 from typing import Any, Generic, TypeVar
 
 import msgspec
+from msgspec.structs import replace
 from tabletrail.core.evolve import APPLY, initial_state, no_change
+from tabletrail.core.registry import RULESETS
 from tabletrail.core.state import EncounterState
 from tabletrail.events.log import Record
 from tabletrail.events.types import (
@@ -30,9 +32,6 @@ from tabletrail.events.types import (
 
 def _with_defaults(started: EncounterStarted) -> EncounterStarted:
     """Settings a later version added take their defaults in logs written before them."""
-    from msgspec.structs import replace
-    from tabletrail.core.rulesets import RULESETS
-
     ruleset = RULESETS.get(started.scenario.ruleset)
     if ruleset is None:
         return started

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 from tabletrail.core.evolve import fold
 from tabletrail.core.refusal import Rejection
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.registry import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command
 from tabletrail.events.types import CheckRolled, Event, Moved, Redone, Undone

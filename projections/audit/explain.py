@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.registry import get as get_ruleset
 from tabletrail.core.state import EncounterState
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import Record

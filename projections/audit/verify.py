@@ -15,8 +15,8 @@ from tabletrail.core.dice import Dice
 from tabletrail.core.evolve import initial_state
 from tabletrail.core.movement import length_of
 from tabletrail.core.refusal import Rejection
+from tabletrail.core.registry import RULESETS
 from tabletrail.core.ruleset import ENGINE_RULE_WORDS, UNDO_RULE, Ruleset
-from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.rulings import known_rules
 from tabletrail.core.units import fmt, unit_of
 from tabletrail.events import plugins

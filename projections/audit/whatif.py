@@ -8,8 +8,8 @@ from typing import Any
 
 from msgspec.structs import replace
 from tabletrail.core.refusal import Rejection
+from tabletrail.core.registry import get as get_ruleset
 from tabletrail.core.ruleset import Ruleset
-from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.rulings import setting_value
 from tabletrail.core.state import EncounterState
 from tabletrail.events.commands import Command

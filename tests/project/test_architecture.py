@@ -202,16 +202,14 @@ def test_a_planted_reach_past_the_api_is_named(tmp_path: Path) -> None:
             "core/rulesets/alpha/shared.py": "X = 1\n",
         },
     )
-    assert reaches_past_the_api(tmp_path) == [
-        "core/rulesets/alpha/walk.py:1: tabletrail.core.walls"
-    ]
+    assert reaches_past_the_api(tmp_path) == ["core/rulesets/alpha/walk.py:1: tabletrail.core.walls"]
 
 
 def test_the_check_reads_every_source_folder() -> None:
     """A check that read nothing would pass: it must see the modules the direction is about."""
     seen = {(folder, p.relative_to(ROOT).as_posix(), pkg) for folder, p, pkg in _sources(ROOT)}
     assert {
-        ("core", "core/evolve.py", "tabletrail.core"),
+        ("core", "core/decide.py", "tabletrail.core"),
         ("core", "core/rulesets/speed_meters/forces.py", "tabletrail.core.rulesets.speed_meters"),
         ("events", "events/log.py", "tabletrail.events"),
         ("projections", "projections/audit/verify.py", "tabletrail.projections.audit"),
@@ -283,13 +281,344 @@ def test_from_the_package_imports_are_resolved(tmp_path: Path) -> None:
         {
             "projections/timeline.py": "from tabletrail import encounter\n",
             "projections/audit/verify.py": "from ... import history\n",
-            "core/reach.py": "from ..projections import board\n",
+            "core/decide.py": "from ..projections import board\n",
         },
     )
     assert violations(tmp_path) == [
-        "core/reach.py:1: imports tabletrail.projections.board: the rules don't depend on a view",
+        "core/decide.py:1: imports tabletrail.projections.board: the rules don't depend on a view",
         "projections/audit/verify.py:1: imports tabletrail.history: "
         "a projection doesn't know the service that writes the log",
         "projections/timeline.py:1: imports tabletrail.encounter: "
         "a projection doesn't know the service that writes the log",
+    ]
+
+
+# --- core in one-way layers, no import circle, imports at the top (issue 37, item 5) -----------------
+
+# core's layers, lowest first: a module's layer is its sub-package (core/board/walls.py: board), the
+# public ruleset API (ruleset_api/) stands between the searches and the rulesets made of it, and
+# core/decide.py is the top. A module may import its own layer (no circle, below) and those under it.
+CORE_LAYERS = ("board", "fold", "engine", "search", "api", "rulesets", "decide")
+# What the circle check covers: the lead widens it to the whole package as the other layers land.
+CIRCLE_SCOPE = ("tabletrail.core", "tabletrail.ruleset_api", "tabletrail.projections")
+# Imports inside a function in core/, ruleset_api/ and projections/, each kept for a reason:
+# (file, module) -> why. Any other import inside a function fails, naming its file and line.
+KEPT_IN_FUNCTIONS = {
+    ("core/reach.py", "tabletrail.core.reach_arrays"): (
+        "numpy and scipy load only when a reachable area is searched by compiled code, or a server"
+        " warms them up (CLI start-up, benchmarks/bench_cli.py)"
+    ),
+    ("core/decide.py", "tabletrail.core.way"): (
+        "the way round a wall is searched only once a wall stops a step: a command that no wall"
+        " stops loads none of the searches (CLI start-up)"
+    ),
+    ("core/machines.py", "transitions"): (
+        "a state graph is built the first time one is asked for: a plain move asks none (CLI start-up)"
+    ),
+    ("core/sight.py", "fractions"): "only a sight check needs exact fractions (CLI start-up)",
+    ("core/walls.py", "fractions"): "only a sight line along walls needs exact fractions (CLI start-up)",
+}
+LOCAL_SCOPE = ("core", "ruleset_api", "projections")
+
+
+def _packages(root: Path) -> set[str]:
+    """Every package of the source folders (a folder holding __init__.py), by import name."""
+    return {package for _, path, package in _sources(root) if path.name == "__init__.py"} | {"tabletrail"}
+
+
+def _module_of(path: Path, package: str) -> str:
+    return package if path.name == "__init__.py" else f"{package}.{path.stem}"
+
+
+def core_layer(module: str) -> str | None:
+    """The layer of a module of core or of the ruleset API (None for any other module).
+
+    `tabletrail.core.board.walls` is in `board`; `tabletrail.core.decide` in `decide`; a flat module
+    of core in none of them is `?`, and the layer check names it.
+    """
+    parts = module.split(".")
+    if parts[:2] == ["tabletrail", "ruleset_api"]:
+        return "api"
+    if parts[:2] != ["tabletrail", "core"] or len(parts) < 3:
+        return None
+    return parts[2] if parts[2] in CORE_LAYERS and parts[2] != "api" else "?"
+
+
+def layer_violations(root: Path) -> list[str]:
+    """Every import in core or the ruleset API of a higher layer, and every core module in no layer,
+    as `file:line: ...`; every import statement counts (inside functions, under TYPE_CHECKING)."""
+    packages = _packages(root)
+    found = []
+    for folder, path, package in _sources(root):
+        if folder not in ("core", "ruleset_api"):
+            continue
+        name = _module_of(path, package)
+        mine = core_layer(name)
+        where = path.relative_to(root).as_posix()
+        if mine == "?":
+            found.append(
+                f"{where}:1: in no layer: a module of core goes in core/{'/, core/'.join(CORE_LAYERS[:4])}/"
+            )
+            continue
+        if mine is None:
+            continue
+        for line, module in _imports(path, package, packages):
+            theirs = core_layer(module)
+            if theirs in (None, "?") or CORE_LAYERS.index(theirs) <= CORE_LAYERS.index(mine):
+                continue
+            found.append(f"{where}:{line}: {mine} imports {theirs}, a layer above it: {module}")
+    return sorted(found)
+
+
+def test_core_imports_its_layers_one_way() -> None:
+    found = layer_violations(ROOT)
+    assert not found, "imports against core's layers:\n" + "\n".join(found)
+
+
+def test_a_planted_import_up_the_layers_is_named_with_both_layers(tmp_path: Path) -> None:
+    _plant(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/board/__init__.py": "",
+            "core/board/walls.py": '"""doc"""\n\ndef way():\n    from tabletrail.core.search import way\n',
+            "core/board/geometry.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from tabletrail.core.fold.state import EncounterState\n",
+            "core/fold/__init__.py": "",
+            "core/fold/evolve.py": "from tabletrail.core.board.geometry import Grid\n",  # downwards: fine
+            "core/engine/__init__.py": "",
+            "core/engine/ruleset.py": "from tabletrail.core.rulesets.alpha import Alpha\n"
+            "from tabletrail.ruleset_api import Ruleset\n",
+            "core/search/__init__.py": "",
+            "core/search/way.py": "from tabletrail.core.decide import decide\n",
+            "core/stray.py": "X = 1\n",
+            "core/decide.py": "from tabletrail.core.search.way import way_to\n",  # the top: fine
+            "ruleset_api/__init__.py": "from tabletrail.core.engine.ruleset import Ruleset\n",  # fine
+        },
+    )
+    assert layer_violations(tmp_path) == [
+        "core/board/geometry.py:3: board imports fold, a layer above it: tabletrail.core.fold.state",
+        "core/board/walls.py:4: board imports search, a layer above it: tabletrail.core.search.way",
+        "core/engine/ruleset.py:1: engine imports rulesets, a layer above it: tabletrail.core.rulesets.alpha",
+        "core/engine/ruleset.py:2: engine imports api, a layer above it: tabletrail.ruleset_api.Ruleset",
+        "core/search/way.py:1: search imports decide, a layer above it: tabletrail.core.decide",
+        "core/stray.py:1: in no layer: a module of core goes in core/board/, core/fold/, core/engine/, "
+        "core/search/",
+    ]
+
+
+def import_graph(root: Path) -> dict[str, dict[str, str]]:
+    """module -> {module it imports: `file:line` of the first such import}, over every module of the
+    installed package; every import statement counts, and importing a module imports its packages."""
+    packages = _packages(root)
+    files = {_module_of(path, package): (path, package) for _, path, package in _sources(root)}
+
+    def known(module: str) -> str | None:
+        while module and module not in files:
+            module = module.rpartition(".")[0]
+        return module or None
+
+    graph: dict[str, dict[str, str]] = {}
+    for name, (path, package) in files.items():
+        edges = graph.setdefault(name, {})
+        for line, module in _imports(path, package, packages):
+            target = known(module)
+            if target is None or target == name:
+                continue
+            parts = target.split(".")
+            for i in range(2, len(parts) + 1):  # the packages on the way are imported too
+                hop = ".".join(parts[:i])
+                if hop in files and hop != name and not name.startswith(hop + "."):
+                    edges.setdefault(hop, f"{path.relative_to(root).as_posix()}:{line}")
+    return graph
+
+
+def circles(graph: dict[str, dict[str, str]], scope: tuple[str, ...]) -> list[str]:
+    """Each import circle touching a module in `scope`, as one line per import around it."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(start: str) -> None:  # Tarjan's strongly connected components, without recursion
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on.add(start)
+        while work:
+            node, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                    break
+                if target in on:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    out = []
+    for component in sorted(found):
+        if not any(m == s or m.startswith(s + ".") for m in component for s in scope):
+            continue
+        out.append(f"a circle of {len(component)} modules: " + ", ".join(component))
+        out.extend(f"  {a} imports {b} ({graph[a][b]})" for a, b in _one_loop(graph, component))
+    return out
+
+
+def _one_loop(graph: dict[str, dict[str, str]], component: list[str]) -> list[tuple[str, str]]:
+    """One loop of imports through a circle's first module, shortest first, as (importer, imported)."""
+    members, start = set(component), component[0]
+    came: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for target in sorted(graph[node]):
+                if target == start:
+                    loop, here = [(node, start)], node
+                    while here != start:
+                        loop.append((came[here], here))
+                        here = came[here]
+                    return list(reversed(loop))
+                if target in members and target not in came:
+                    came[target] = node
+                    following.append(target)
+        frontier = following
+    return []
+
+
+def test_no_import_circle() -> None:
+    found = circles(import_graph(ROOT), CIRCLE_SCOPE)
+    assert not found, "import circles:\n" + "\n".join(found)
+
+
+def test_a_planted_circle_is_named_with_each_import(tmp_path: Path) -> None:
+    _plant(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/board/__init__.py": "",
+            "core/board/walls.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from tabletrail.core.board.geometry import Grid\n",
+            "core/board/geometry.py": "def edges():\n    from tabletrail.core.board import walls\n",
+            "core/board/units.py": "X = 1\n",
+            "core/engine/__init__.py": "from tabletrail.core.engine.doors import use\n",
+            "core/engine/doors.py": "from tabletrail.core.board.units import X\n",  # its package: no circle
+            "app/cli.py": "from tabletrail import render\n",
+            "app/render.py": "from tabletrail import cli\n",  # out of scope: the app's own check
+        },
+    )
+    assert circles(import_graph(tmp_path), ("tabletrail.core",)) == [
+        "a circle of 2 modules: tabletrail.core.board.geometry, tabletrail.core.board.walls",
+        "  tabletrail.core.board.geometry imports tabletrail.core.board.walls (core/board/geometry.py:2)",
+        "  tabletrail.core.board.walls imports tabletrail.core.board.geometry (core/board/walls.py:3)",
+    ]
+    assert circles(import_graph(tmp_path), ("tabletrail",))[:3] == [
+        "a circle of 2 modules: tabletrail.cli, tabletrail.render",
+        "  tabletrail.cli imports tabletrail.render (app/cli.py:1)",
+        "  tabletrail.render imports tabletrail.cli (app/render.py:1)",
+    ]
+
+
+def imports_in_functions(root: Path, kept: dict[tuple[str, str], str]) -> list[str]:
+    """Every import inside a function in core/, ruleset_api/ and projections/ that `kept` does not
+    list, as `file:line: imports M inside f()`: an import at the top shows a reader the dependency."""
+    packages = _packages(root)
+    found = []
+    for folder, path, package in _sources(root):
+        if folder not in LOCAL_SCOPE:
+            continue
+        where = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in function.body:
+                for inner in ast.walk(node):
+                    if not isinstance(inner, ast.Import | ast.ImportFrom):
+                        continue
+                    one = ast.Module(body=[inner], type_ignores=[])
+                    for line, module in _imports_of(one, package, packages):
+                        if (where, module) in kept or any((where, m) in kept for m in _parents(module)):
+                            continue
+                        found.append(f"{where}:{line}: imports {module} inside {function.name}()")
+    return sorted(set(found))
+
+
+def _imports_of(tree: ast.Module, package: str, packages: set[str]) -> Iterator[tuple[int, str]]:
+    """`_imports` over a parsed piece of a module."""
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join([*base, *([module] if module else [])])
+            if module in packages:
+                yield from ((node.lineno, f"{module}.{alias.name}") for alias in node.names)
+            else:
+                yield node.lineno, module
+
+
+def _parents(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def test_imports_inside_functions_are_the_listed_ones() -> None:
+    found = imports_in_functions(ROOT, KEPT_IN_FUNCTIONS)
+    assert not found, "imports inside functions (move them to the top, or list them with why):\n" + "\n".join(
+        found
+    )
+
+
+def test_every_kept_import_inside_a_function_is_still_there() -> None:
+    """A listed import that moved to the top, or whose file moved, leaves the list."""
+    every = imports_in_functions(ROOT, {})
+    gone = [
+        (where, module)
+        for where, module in KEPT_IN_FUNCTIONS
+        if not any(f.startswith(f"{where}:") and f" imports {module}" in f for f in every)
+    ]
+    assert not gone, f"listed but no longer imported inside a function: {gone}"
+
+
+def test_a_planted_import_inside_a_function_is_named(tmp_path: Path) -> None:
+    _plant(
+        tmp_path,
+        {
+            "core/board/__init__.py": "",
+            "core/board/sight.py": "def crossing():\n    from fractions import Fraction\n",
+            "core/board/walls.py": "class Edges:\n    def blocks(self):\n        if True:\n"
+            "            import math\n",
+            "projections/board.py": "from msgspec import to_builtins\n\ndef view():\n"
+            "    from tabletrail.core.fold import evolve\n",
+            "app/cli.py": "def main():\n    import json\n",  # the app: its own check
+        },
+    )
+    kept = {("core/board/sight.py", "fractions"): "start-up"}
+    assert imports_in_functions(tmp_path, kept) == [
+        "core/board/walls.py:4: imports math inside blocks()",
+        "projections/board.py:4: imports tabletrail.core.fold inside view()",
     ]
