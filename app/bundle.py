@@ -73,7 +73,7 @@ def withheld_from_players(records: Sequence[Record]) -> dict[int, str]:
     or redo of one. The rules of the server's per-role redaction (a player's screen),
     applied to lines: those are kept as their hashes, so the chain still checks.
     """
-    from tabletrail.core.ruleset import ENGINE_HANDLERS
+    from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
 
     ruled: dict[int, str] = {}
     for r in records:

@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletrail.core.cell_rulings import FORBID, TEST
-from tabletrail.core.machines import GRAPHS
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState
-from tabletrail.core.walls import door_list, wall_lines
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.board.walls import door_list, wall_lines
+from tabletrail.core.engine.cell_rulings import FORBID, TEST
+from tabletrail.core.engine.machines import GRAPHS
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.log import Record
 from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
 from tabletrail.projections.audit.parts import RulingsInForce, Statuses, plain, rule_words

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
 
-    from tabletrail.core.ruleset import Ruleset
+    from tabletrail.core.engine.ruleset import Ruleset
     from tabletrail.encounter import Encounter
     from tabletrail.events.commands import Command
 
@@ -49,8 +49,8 @@ def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
 
 def _rulesets_named(name: str | None) -> list[Ruleset]:
     """The ruleset a GM names, or the one a log runs under (`commands fight.db`); all when none."""
-    from tabletrail.core.rulesets import RULESETS
-    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.core.engine.registry import RULESETS
+    from tabletrail.core.engine.registry import get as get_ruleset
     from tabletrail.events.pg_names import is_url
 
     if not name:
@@ -87,8 +87,8 @@ def _run(
     enc: Encounter, command: Command, text: str, command_id: str | None = None, as_json: bool = False
 ) -> int:
     from tabletrail import render
-    from tabletrail.core.refusal import Rejection
-    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.core.board.refusal import Rejection
+    from tabletrail.core.engine.registry import get as get_ruleset
 
     result = enc.execute(command, text, command_id=command_id)
     ruleset = enc.state.ruleset
@@ -192,7 +192,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_log(args: argparse.Namespace) -> int:
     from tabletrail import render
-    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.core.engine.registry import get as get_ruleset
 
     enc = _open(args.log)
     _say_if_broken(enc)
@@ -240,7 +240,7 @@ def document_title(rs: Ruleset) -> str:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     from tabletrail import render
-    from tabletrail.core.ruleset import ENGINE_RULE_WORDS
+    from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS
     from tabletrail.events import plugins
 
     chosen = _rulesets_named(args.ruleset)
@@ -298,7 +298,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play the script in memory first: a script that fails leaves no half-played log behind."""
     from tabletrail import cli_store, render
-    from tabletrail.core.units import plural
+    from tabletrail.core.board.units import plural
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import MemoryStore
     from tabletrail.events.scenario import at_its_place, load_scenario
@@ -323,7 +323,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def play_script(enc: Encounter, script: Path) -> int:
     """Run a file of commands, one per line. A line starting with `!` must be refused."""
-    from tabletrail.core.refusal import Rejection
+    from tabletrail.core.board.refusal import Rejection
     from tabletrail.syntax import parse, verbs_for
 
     if script.is_dir():
@@ -356,7 +356,7 @@ def play_script(enc: Encounter, script: Path) -> int:
 def cmd_modifiers(args: argparse.Namespace) -> int:
     import msgspec
     from tabletrail import render
-    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.core.engine.registry import get as get_ruleset
 
     enc = _open(args.log)
     state = enc.state
@@ -389,7 +389,7 @@ def cmd_shell(args: argparse.Namespace) -> int:
 def cmd_commands(args: argparse.Namespace) -> int:
     """Every verb with its syntax and the rulesets that know it; GM and log commands work in all."""
     from tabletrail import render
-    from tabletrail.core.rulesets import RULESETS
+    from tabletrail.core.engine.registry import RULESETS
     from tabletrail.syntax import usage, verbs
 
     chosen = _rulesets_named(args.ruleset)

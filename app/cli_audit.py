@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 from tabletrail import cli_store, render
-from tabletrail.core.units import fmt
+from tabletrail.core.board.units import fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.types import AnyEvent, Event

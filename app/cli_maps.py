@@ -19,7 +19,7 @@ def cmd_import_map(args: argparse.Namespace) -> int:
     fighter for each token) into a scenario; the format is told by the file's content. Nothing is written
     on any error."""
     from tabletrail import render
-    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.core.engine.registry import get as get_ruleset
     from tabletrail.events.errors import InputError
     from tabletrail.events.scenario import parse_scenario
     from tabletrail.events.uvtt import convert

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tabletrail.core.units import plural
+from tabletrail.core.board.units import plural
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, Store
 from tabletrail.events.pg_names import NAME, is_url, masked

@@ -204,7 +204,7 @@ class Drafts:
     def import_map(self, name: str, data: bytes, source: str) -> tuple[dict[str, Any], Problem | None]:
         """A Universal VTT file as the draft's map, by `import-map`'s own importer: its rows, walls, doors
         and picture replace the draft's map; the draft's encounter, settings and fighters stay."""
-        from tabletrail.core.rulesets import get as get_ruleset
+        from tabletrail.core.engine.registry import get as get_ruleset
         from tabletrail.events.uvtt import convert
 
         old = self.load(name)["scenario"]

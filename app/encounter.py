@@ -33,10 +33,10 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 import msgspec
-from tabletrail.core.geometry import Grid
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.geometry import Grid
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.db_store import DatabaseReads
 from tabletrail.events.errors import ConflictError, InputError, unfit

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.state import EncounterState
 from tabletrail.events.errors import unfit
 from tabletrail.events.log import Record, decode
 from tabletrail.events.types import (

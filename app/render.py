@@ -6,16 +6,16 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from tabletrail.core.doors import WORDS as DOOR_WORDS
-from tabletrail.core.machines import GRAPHS
-from tabletrail.core.movement import length_of
-from tabletrail.core.ruleset import Ruleset
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import CU, UNIT_RESOURCES, fmt, fmt_number
-from tabletrail.core.units import plural as plural  # re-exported for the CLI's words
-from tabletrail.core.units import unit_of as unit_of  # re-exported for the CLI's words
-from tabletrail.core.walls import door_list
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.units import CU, UNIT_RESOURCES, fmt, fmt_number
+from tabletrail.core.board.units import plural as plural  # re-exported for the CLI's words
+from tabletrail.core.board.units import unit_of as unit_of  # re-exported for the CLI's words
+from tabletrail.core.board.walls import door_list
+from tabletrail.core.engine.doors import WORDS as DOOR_WORDS
+from tabletrail.core.engine.machines import GRAPHS
+from tabletrail.core.engine.movement import length_of
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events import types as ev
 from tabletrail.events.log import Record
 from tabletrail.events.types import (
@@ -438,7 +438,7 @@ MARKS: dict[str, Callable[[Words, str, Any], str]] = {
         if v["after"]
         else f"{fid} delays to the end of pass {v['pass']}"
     ),
-    "diagonals": lambda w, fid, v: (  # core/movement.DIAGONALS: the alternating count carried over
+    "diagonals": lambda w, fid, v: (  # core/engine/movement.DIAGONALS: the alternating count carried over
         f"{fid}'s next diagonal step counts {'double' if int(v) % 2 else 'once'} (alternating diagonals)"
     ),
     "invading": lambda w, fid, v: f"{fid} tries to enter {w.cell(v['cell'])}, held by {v['occupant']}",

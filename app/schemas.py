@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from tabletrail.core.state import Fighter, Turn
+from tabletrail.core.board.state import Fighter, Turn
 from tabletrail.events.types import AnyEvent
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -138,8 +138,8 @@ class Shell:
 
     def run(self, words: list[str]) -> None:
         from tabletrail import render
-        from tabletrail.core.refusal import Rejection
-        from tabletrail.core.rulesets import get as get_ruleset
+        from tabletrail.core.board.refusal import Rejection
+        from tabletrail.core.engine.registry import get as get_ruleset
         from tabletrail.syntax import command_words, parse, verbs_for
 
         verb, rest = words[0], words[1:]

@@ -27,7 +27,7 @@ def verbs() -> dict[str, type[Command]]:
 
 def verbs_for(ruleset_id: str) -> dict[str, type[Command]]:
     """The verbs an encounter under this ruleset knows: its own and the GM's and log's (any ruleset's)."""
-    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.core.engine.registry import get as get_ruleset
 
     ruleset = get_ruleset(ruleset_id)
     handled, withheld = ruleset._handlers, ruleset.withheld
@@ -270,7 +270,7 @@ def _convert(t: mi.Type, raw: str, where: str) -> Any:
         except ValueError:
             raise InputError(f"{where}: expected a number, got {raw!r}") from None
     if _is_cell(t):
-        from tabletrail.core.geometry import parse_cell
+        from tabletrail.core.board.geometry import parse_cell
 
         try:
             return parse_cell(raw)

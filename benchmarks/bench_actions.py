@@ -17,7 +17,7 @@ import tomllib
 from functools import partial
 from pathlib import Path
 
-from tabletrail.core.reach import reach
+from tabletrail.core.search.reach import reach
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario

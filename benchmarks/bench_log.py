@@ -23,8 +23,8 @@ import time
 import tomllib
 from collections.abc import Callable
 
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.decide import decide
-from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, EndTurn, Move, Redo, Undo
 from tabletrail.events.log import MemoryStore

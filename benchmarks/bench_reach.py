@@ -9,12 +9,12 @@ Both answers go through the same `can_end` filter and must be equal; networkx's
 time is its Dijkstra alone (the filter runs untimed after it: issue 40 item 5, it
 once counted in networkx's time and made 5x read as 9-10x).
 
-reachable() reads step prices kept per map (core/step_table.py): the first call
+reachable() reads step prices kept per map (core/search/step_table.py): the first call
 on a map prices the steps its Python search meets through the ruleset's policy
 and keeps them, then prices the steps that search skipped (steps into cells
 already settled), so that every step out of the area is known; from then on
 scipy's compiled Dijkstra runs over the kept prices as flat arrays
-(core/reach_arrays.py; a step into an occupied cell is priced for the fighters
+(core/search/reach_arrays.py; a step into an occupied cell is priced for the fighters
 standing there, never kept in the table). So four figures are printed for ours:
 the kept-price search (median: what the table view pays on every selection and
 drag of the same map), the first call on a fresh map (cold), the second, and
@@ -24,7 +24,7 @@ the issue asks about is networkx's Dijkstra alone against the first. Every
 diagonal rule is measured unless --diagonal names some. With --walls N the map
 also gets N seeded thin walls on cell edges (1 to 6 cells long, issue 19) and a
 closed door in every fourth: such a map keeps the Python table search, which asks
-core/walls.py about every step (the compiled search reads kept prices only).
+core/board/walls.py about every step (the compiled search reads kept prices only).
 Timings are CPU time (time.process_time): on a shared machine wall time mostly
 measures the neighbours. The two searches of the ratio alternate call by call, so
 both medians are taken under the same load.
@@ -44,12 +44,12 @@ from typing import Any
 
 import networkx as nx
 from msgspec.structs import replace
-from tabletrail.core.reach import reach, reachable
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState
-from tabletrail.core.step_table import Scale
-from tabletrail.core.walls import step_blocked
+from tabletrail.core.board.refusal import Refusal
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.board.walls import step_blocked
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.search.reach import reach, reachable
+from tabletrail.core.search.step_table import Scale
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario, wall_edges, wall_segment
@@ -260,7 +260,7 @@ def main() -> None:
     parser.add_argument("--walls", type=int, default=0, help="thin walls on cell edges to add (issue 19)")
     args = parser.parse_args()
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    import_ms, _ = timed(lambda: __import__("tabletrail.core.reach_arrays"), 1)
+    import_ms, _ = timed(lambda: __import__("tabletrail.core.search.reach_arrays"), 1)
     print(f"importing numpy + scipy for the compiled search (once a process): {import_ms:.0f} ms CPU")
     for diagonal in args.diagonal:
         measure(diagonal, args.repeat, args.walls)

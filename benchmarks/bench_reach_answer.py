@@ -11,7 +11,7 @@ route steps the answer holds (the routes as the compact tree of steps).
 Targets (issue 40): on a 200x200 map the first request <= 0.5 s and the answer <= 3 MB.
 The server's start-up import of numpy and scipy (`warm_up`, as `serve` runs it) is paid
 before the clock starts. --declare: the speed-meters walker declares
-`prices_read_two_cells = ends_read_one_cell = True` for the run (core/step_table.py).
+`prices_read_two_cells = ends_read_one_cell = True` for the run (core/search/step_table.py).
 The load average is printed before and after.
 
 Run: .venv/bin/python benchmarks/bench_reach_answer.py [--sizes 50 100 200] [--declare]
@@ -34,7 +34,7 @@ def one(size: int, declare: bool) -> dict[str, float]:
     """Serve one log with an N x N open map and time a player's reach of its fighter."""
     import tomllib
 
-    from tabletrail.core.reach import warm_up
+    from tabletrail.core.search.reach import warm_up
 
     warm_up()  # as `serve` does at start-up: numpy and scipy are loaded before any request
     if declare:
@@ -76,7 +76,7 @@ speed = {size * 2}
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     assert answer.status_code == 200, answer.text
-    start = time.perf_counter()  # the same map again: the step prices are kept (core/step_table.py)
+    start = time.perf_counter()  # the same map again: the step prices are kept (core/search/step_table.py)
     client.get("/api/reach?fighter=ari", headers={"Authorization": f"Bearer {token}"})
     again = time.perf_counter() - start
     data = answer.json()

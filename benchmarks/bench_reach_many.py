@@ -3,7 +3,7 @@
 The map is bench_reach.py's (mixed terrain, walls, platforms). N fighters stand
 on it, each of its own Speed (4 m to 4+N-1 m); the table view asks the reachable area of
 each in turn, round after round, as a GM tapping through them would. Kept step
-prices live on the map (core/step_table.py, KEPT tables at most); a table is keyed
+prices live on the map (core/search/step_table.py, KEPT tables at most); a table is keyed
 by what a price reads. Before issue 29 the speed-meters key held the mover's Speed,
 so N Speeds made N tables and past KEPT every call priced its area afresh; now the
 key holds only whether the Speed is 1 (rough's exception), and all of them share one.
@@ -26,9 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-from tabletrail.core.reach import reachable
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
-from tabletrail.core.step_table import KEPT
+from tabletrail.core.search.reach import reachable
+from tabletrail.core.search.step_table import KEPT
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario

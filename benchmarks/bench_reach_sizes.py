@@ -19,7 +19,7 @@ edges), so a 1000 x 1000 map's graph is quick to build; both answers are compare
 cells and costs, after the same end-of-move filter (untimed), and must be equal.
 
 --declare measures what the speed-meters walker's declarations `prices_read_two_cells
-= ends_read_one_cell = True` give (core/step_table.py: a window's steps priced and its
+= ends_read_one_cell = True` give (core/search/step_table.py: a window's steps priced and its
 empty cells judged in bulk); set on the class for that run only, and said on the first line.
 
 Run: .venv/bin/python benchmarks/bench_reach_sizes.py [--sizes 50 100 200 400 1000] [--repeat 15] [--declare]
@@ -36,12 +36,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_reach import MOVER, board, end_filter, timed_pair  # noqa: E402
-from tabletrail.core.geometry import NEIGHBOURS  # noqa: E402
-from tabletrail.core.reach import reachable  # noqa: E402
-from tabletrail.core.refusal import Refusal  # noqa: E402
-from tabletrail.core.rulesets import get as get_ruleset  # noqa: E402
-from tabletrail.core.state import EncounterState  # noqa: E402
-from tabletrail.core.step_table import Scale  # noqa: E402
+from tabletrail.core.board.geometry import NEIGHBOURS  # noqa: E402
+from tabletrail.core.board.refusal import Refusal  # noqa: E402
+from tabletrail.core.board.state import EncounterState  # noqa: E402
+from tabletrail.core.engine.registry import get as get_ruleset  # noqa: E402
+from tabletrail.core.search.reach import reachable  # noqa: E402
+from tabletrail.core.search.step_table import Scale  # noqa: E402
 
 
 def load() -> str:
@@ -128,7 +128,7 @@ def main() -> None:
         )
     print(f"load average {load()} (start)")
     t0 = time.process_time()
-    import tabletrail.core.reach_arrays  # noqa: F401
+    import tabletrail.core.search.reach_arrays  # noqa: F401
 
     imported = 1000 * (time.process_time() - t0)
     print(f"importing numpy + scipy for the compiled search (once a process): {imported:.0f} ms CPU")

@@ -3,7 +3,7 @@
 Builds a SIDE x SIDE floor map with a wall across it (one closed door in it, or none: then the far
 side is walled off) and a fighter with Speed 6 on the near side, and times `decide` of a move
 straight through the wall to a cell far beyond it: the refusal with the way round named
-(core/way.py: first within the budget, then the cheapest way at all, MOST_NODES positions at most),
+(core/search/way.py: first within the budget, then the cheapest way at all, MOST_NODES positions at most),
 against the same move on a map where nothing stops it earlier than the budget. No timing is asserted.
 
     .venv/bin/python benchmarks/bench_way.py [--side 200] [--repeat 5]
@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from tabletrail.core.board.state import EncounterState
 from tabletrail.core.decide import decide
-from tabletrail.core.state import EncounterState
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
@@ -70,7 +70,7 @@ def main() -> None:
     state = started(open_map)
     took, said = timed(state, f"move m 2,{mid + 6}", args.repeat)
     print(f"the same move with no wall (refused for the budget): {took * 1000:.1f} ms; {said}")
-    from tabletrail.core.reach import reach
+    from tabletrail.core.search.reach import reach
 
     best = float("inf")
     for _ in range(args.repeat):

@@ -16,8 +16,8 @@ import argparse
 import time
 from typing import Any
 
-from tabletrail.core.geometry import expand
-from tabletrail.core.reach import waypoints
+from tabletrail.core.board.geometry import expand
+from tabletrail.core.search.reach import waypoints
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario

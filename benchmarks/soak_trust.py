@@ -45,7 +45,7 @@ SCENARIO = ROOT / "scenarios" / "speed-meters-brawl.toml"
 import tabletrail.cli  # noqa: E402, F401
 import tabletrail.projections.audit  # noqa: E402, F401
 import tabletrail.web.server  # noqa: E402, F401
-from tabletrail.core.refusal import Rejection  # noqa: E402
+from tabletrail.core.board.refusal import Rejection  # noqa: E402
 from tabletrail.encounter import Encounter  # noqa: E402
 from tabletrail.events.commands import EndTurn  # noqa: E402
 from tabletrail.events.errors import InputError  # noqa: E402

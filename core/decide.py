@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletrail.core.dice import Dice
-from tabletrail.core.refusal import Refusal, Rejection
-from tabletrail.core.registry import RULESETS
-from tabletrail.core.ruleset import ENGINE_COMMAND
-from tabletrail.core.state import EncounterState
-from tabletrail.core.walls import say_way_round_with
+from tabletrail.core.board.refusal import Refusal, Rejection
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.board.walls import say_way_round_with
+from tabletrail.core.engine.dice import Dice
+from tabletrail.core.engine.registry import RULESETS
+from tabletrail.core.engine.ruleset import ENGINE_COMMAND
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import check_command
@@ -17,8 +17,8 @@ from tabletrail.events.types import Event
 
 
 def _way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]) -> str:
-    """What a wall's refusal says of the way round it (core/walls.py): core/way.py's search."""
-    from tabletrail.core.way import way_round  # the search loads when a wall first stops a step
+    """What a wall's refusal says of the way round it (core/board/walls.py): core/search/way.py's search."""
+    from tabletrail.core.search.way import way_round  # the search loads when a wall first stops a step
 
     return way_round(state, way)
 

@@ -10,7 +10,7 @@ shows the work it admits stays quick.
 command carries is a whole number within MAX_NUMBER (or a finite float), and a
 table roll no larger than the largest total a die formula can name. Whether a
 roll is a face of the die actually rolled (roll=0 or roll=7 on 1d6) is decided
-with the check itself (core/dice.py), where the die is known, and refused with
+with the check itself (core/engine/dice.py), where the die is known, and refused with
 the die named.
 """
 
@@ -34,7 +34,7 @@ MAX_SCENARIO_BYTES = 4_000_000  # bytes of one scenario file (a 1000 x 1000 map'
 MAX_BODY_BYTES = 64 * 1024  # bytes of one HTTP request body
 MAX_NESTING = 64  # depth of brackets in one JSON document (a log line, a request body) before decoding
 MAX_NUMBER = 1_000_000  # the largest whole number (by size) any command field may carry
-MAX_DICE = 99  # dice in a formula (`99d6`): see core/dice.py's formula syntax
+MAX_DICE = 99  # dice in a formula (`99d6`): see core/engine/dice.py's formula syntax
 MAX_SIDES = 9_999  # sides of a die in a formula
 MAX_ROLL = MAX_DICE * MAX_SIDES  # the largest total any die formula can show
 

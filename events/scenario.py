@@ -88,7 +88,7 @@ class DoorSpec(msgspec.Struct, frozen=True, gc=False):
 
     @property
     def state(self) -> str:
-        """The door's state when the encounter starts (core/machines.py DOOR)."""
+        """The door's state when the encounter starts (core/engine/machines.py DOOR)."""
         return "locked" if self.locked else "closed" if self.closed else "open"
 
 

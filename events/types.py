@@ -48,7 +48,7 @@ class EncounterStarted(Event, frozen=True, tag="encounter-started"):
     scenario: Scenario
     settings: dict[str, Any]  # every setting in force, defaults included
     schema: int = SCHEMA_VERSION
-    # The rules version that decided the log (core/corrections.py RULES_VERSION): `verify` names the
+    # The rules version that decided the log (core/board/corrections.py RULES_VERSION): `verify` names the
     # corrections made since where an older log's batch differs. "" (absent): a log from before logs
     # recorded it, decided under 0.1.
     rules_version: str = ""
@@ -79,7 +79,7 @@ class Step(msgspec.Struct, frozen=True, gc=False, array_like=True):
     mode: str = ""
     # The √2 part of the step's length in centi-units (diagonal=euclidean: 100 a diagonal walked, 200
     # crawled); then `cost` is that length rounded to 0.01 and the exact one is
-    # cost - round(root2·√2) + root2·√2 (core/units.py). 0: cost is exact.
+    # cost - round(root2·√2) + root2·√2 (core/board/units.py). 0: cost is exact.
     root2: int = 0
 
 

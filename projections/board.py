@@ -1,7 +1,7 @@
 """The board projection: the encounter state as plain data.
 
 The fold that builds the state (`evolve`, `fold`, `initial_state`) is domain
-code and lives in `core/evolve.py`; this module only shows its result.
+code and lives in `core/fold/evolve.py`; this module only shows its result.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from msgspec import to_builtins
-from tabletrail.core.state import EncounterState
-from tabletrail.core.walls import door_list, wall_lines
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.board.walls import door_list, wall_lines
 
 
 def view(state: EncounterState) -> dict[str, Any]:

@@ -13,16 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import msgspec
-from tabletrail.core.batch import Batch
-from tabletrail.core.corrections import RULES_VERSION
+from tabletrail.core.board.corrections import RULES_VERSION
+from tabletrail.core.board.geometry import Grid
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.state import EncounterState
 from tabletrail.core.decide import decide
-from tabletrail.core.dice import Dice
-from tabletrail.core.evolve import initial_state
-from tabletrail.core.geometry import Grid
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.registry import get as get_ruleset
-from tabletrail.core.ruleset import UNDO_RULE
-from tabletrail.core.state import EncounterState
+from tabletrail.core.engine.dice import Dice
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import UNDO_RULE
+from tabletrail.core.fold.batch import Batch
+from tabletrail.core.fold.evolve import initial_state
 from tabletrail.events import plugins
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
@@ -103,7 +103,7 @@ def started_event(
     """The first event of a log: the scenario checked, under its ruleset's settings in force.
 
     rules_version: today's for a new log; a what-if of an older log begins under that log's own
-    (a fight keeps the arithmetic it began with, core/corrections.py)."""
+    (a fight keeps the arithmetic it began with, core/board/corrections.py)."""
     try:
         ruleset = get_ruleset(scenario.ruleset)
     except InputError as exc:

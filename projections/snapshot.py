@@ -35,9 +35,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMappin
 from typing import Any, NamedTuple, TypeVar
 
 import msgspec
-from tabletrail.core.corrections import RULES_VERSION
-from tabletrail.core.geometry import Grid
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.corrections import RULES_VERSION
+from tabletrail.core.board.geometry import Grid
+from tabletrail.core.board.state import EncounterState
 from tabletrail.events.digest import blake2b
 from tabletrail.events.types import SCHEMA_VERSION, CommandIssued
 from tabletrail.projections.timeline import Timeline
@@ -98,7 +98,7 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False):
     applied: tuple[tuple[int, int], ...]  # runs (first, last) of the batches in force, in order
     undone: tuple[int, ...]  # the redo stack
     abandoned: tuple[tuple[int, int], ...]  # runs of the abandoned batches
-    # The rules version of the tabletrail that took it (core/corrections.py); "" before snapshots said.
+    # The rules version of the tabletrail that took it (core/board/corrections.py); "" before snapshots said.
     # A snapshot is a fold of recorded facts, which no rule re-decides: any version's fits its log.
     rules_version: str = ""
     # The board before the latest batch in force and after the batch redo would bring back, as their

@@ -16,9 +16,9 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 from msgspec.structs import replace
-from tabletrail.core.evolve import APPLY, initial_state, no_change
-from tabletrail.core.registry import RULESETS
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.engine.registry import RULESETS
+from tabletrail.core.fold.evolve import APPLY, initial_state, no_change
 from tabletrail.events.log import Record
 from tabletrail.events.types import (
     Abandoned,

@@ -59,23 +59,23 @@ _WHERE = {
     "EndTurn": "tabletrail.events.commands",
     "DropProne": "tabletrail.events.commands",
     "StandUp": "tabletrail.events.commands",
-    "Ruleset": "tabletrail.core.ruleset",
-    "Part": "tabletrail.core.ruleset",
-    "handles": "tabletrail.core.ruleset",
-    "Rule": "tabletrail.core.ruleset",
-    "Setting": "tabletrail.core.ruleset",
-    "Stat": "tabletrail.core.ruleset",
-    "Modifier": "tabletrail.core.ruleset",
-    "ENGINE_TURN": "tabletrail.core.ruleset",
-    "ENGINE_FIGHTER": "tabletrail.core.ruleset",
-    "ENGINE_COMMAND": "tabletrail.core.ruleset",
-    "Batch": "tabletrail.core.batch",
-    "Dice": "tabletrail.core.dice",
-    "check": "tabletrail.core.dice",
-    "Refusal": "tabletrail.core.refusal",
-    "require": "tabletrail.core.refusal",
-    "EncounterState": "tabletrail.core.state",
-    "Fighter": "tabletrail.core.state",
+    "Ruleset": "tabletrail.core.engine.ruleset",
+    "Part": "tabletrail.core.engine.ruleset",
+    "handles": "tabletrail.core.engine.ruleset",
+    "Rule": "tabletrail.core.engine.ruleset",
+    "Setting": "tabletrail.core.engine.ruleset",
+    "Stat": "tabletrail.core.engine.ruleset",
+    "Modifier": "tabletrail.core.engine.ruleset",
+    "ENGINE_TURN": "tabletrail.core.engine.ruleset",
+    "ENGINE_FIGHTER": "tabletrail.core.engine.ruleset",
+    "ENGINE_COMMAND": "tabletrail.core.engine.ruleset",
+    "Batch": "tabletrail.core.fold.batch",
+    "Dice": "tabletrail.core.engine.dice",
+    "check": "tabletrail.core.engine.dice",
+    "Refusal": "tabletrail.core.board.refusal",
+    "require": "tabletrail.core.board.refusal",
+    "EncounterState": "tabletrail.core.board.state",
+    "Fighter": "tabletrail.core.board.state",
     "Moved": "tabletrail.events.types",
     "Step": "tabletrail.events.types",
     "Placed": "tabletrail.events.types",
@@ -87,43 +87,43 @@ _WHERE = {
     "StateChanged": "tabletrail.events.types",
     "CheckRolled": "tabletrail.events.types",
     "Damaged": "tabletrail.events.types",
-    "StepPolicy": "tabletrail.core.movement",
-    "QuietSteps": "tabletrail.core.movement",
-    "walk": "tabletrail.core.movement",
-    "flat_step": "tabletrail.core.movement",
-    "path_cells": "tabletrail.core.movement",
-    "end_alone": "tabletrail.core.movement",
-    "Grid": "tabletrail.core.geometry",
-    "XY": "tabletrail.core.geometry",
-    "Pos": "tabletrail.core.geometry",
-    "show": "tabletrail.core.geometry",
-    "distance": "tabletrail.core.geometry",
-    "EVERY_1": "tabletrail.core.geometry",
-    "ALTERNATING": "tabletrail.core.geometry",
-    "EUCLIDEAN": "tabletrail.core.geometry",
-    "difficult": "tabletrail.core.mechanics",
-    "forced_move": "tabletrail.core.mechanics",
-    "away": "tabletrail.core.mechanics",
-    "fall": "tabletrail.core.falling",
-    "CU": "tabletrail.core.units",
-    "to_cu": "tabletrail.core.units",
-    "fmt": "tabletrail.core.units",
-    "plural": "tabletrail.core.units",
-    "Awaited": "tabletrail.core.presentation",
-    "Answer": "tabletrail.core.presentation",
-    "Heading": "tabletrail.core.presentation",
-    "Graph": "tabletrail.core.machines",
-    "register": "tabletrail.core.machines",
-    "CRAWL_FACTOR": "tabletrail.core.crawling",
-    "crawl_factor": "tabletrail.core.crawling",
-    "is_prone": "tabletrail.core.crawling",
-    "step_length": "tabletrail.core.geometry",
-    "exact_length": "tabletrail.core.movement",
-    "length_of": "tabletrail.core.movement",
-    "fmt_exact": "tabletrail.core.units",
-    "root2_cu": "tabletrail.core.units",
-    "rounded": "tabletrail.core.units",
-    "sign": "tabletrail.core.units",
+    "StepPolicy": "tabletrail.core.engine.movement",
+    "QuietSteps": "tabletrail.core.engine.movement",
+    "walk": "tabletrail.core.engine.movement",
+    "flat_step": "tabletrail.core.engine.movement",
+    "path_cells": "tabletrail.core.engine.movement",
+    "end_alone": "tabletrail.core.engine.movement",
+    "Grid": "tabletrail.core.board.geometry",
+    "XY": "tabletrail.core.board.geometry",
+    "Pos": "tabletrail.core.board.geometry",
+    "show": "tabletrail.core.board.geometry",
+    "distance": "tabletrail.core.board.geometry",
+    "EVERY_1": "tabletrail.core.board.geometry",
+    "ALTERNATING": "tabletrail.core.board.geometry",
+    "EUCLIDEAN": "tabletrail.core.board.geometry",
+    "difficult": "tabletrail.core.engine.mechanics",
+    "forced_move": "tabletrail.core.engine.mechanics",
+    "away": "tabletrail.core.engine.mechanics",
+    "fall": "tabletrail.core.engine.falling",
+    "CU": "tabletrail.core.board.units",
+    "to_cu": "tabletrail.core.board.units",
+    "fmt": "tabletrail.core.board.units",
+    "plural": "tabletrail.core.board.units",
+    "Awaited": "tabletrail.core.engine.presentation",
+    "Answer": "tabletrail.core.engine.presentation",
+    "Heading": "tabletrail.core.engine.presentation",
+    "Graph": "tabletrail.core.engine.machines",
+    "register": "tabletrail.core.engine.machines",
+    "CRAWL_FACTOR": "tabletrail.core.engine.crawling",
+    "crawl_factor": "tabletrail.core.engine.crawling",
+    "is_prone": "tabletrail.core.engine.crawling",
+    "step_length": "tabletrail.core.board.geometry",
+    "exact_length": "tabletrail.core.engine.movement",
+    "length_of": "tabletrail.core.engine.movement",
+    "fmt_exact": "tabletrail.core.board.units",
+    "root2_cu": "tabletrail.core.board.units",
+    "rounded": "tabletrail.core.board.units",
+    "sign": "tabletrail.core.board.units",
     "Event": "tabletrail.events.types",
     "Linked": "tabletrail.events.types",
     "Unlinked": "tabletrail.events.types",
@@ -139,32 +139,32 @@ _WHERE = {
     "InputError": "tabletrail.events.errors",
     "Scenario": "tabletrail.events.scenario",
     "SIZES": "tabletrail.events.scenario",
-    "FORBID": "tabletrail.core.cell_rulings",
-    "TEST": "tabletrail.core.cell_rulings",
-    "forbidden": "tabletrail.core.cell_rulings",
-    "landing_height": "tabletrail.core.falling",
-    "DIAGONAL_RULES": "tabletrail.core.geometry",
-    "MANHATTAN": "tabletrail.core.geometry",
-    "NEIGHBOURS": "tabletrail.core.geometry",
-    "hypot_cu": "tabletrail.core.geometry",
-    "line": "tabletrail.core.geometry",
-    "parse_cell": "tabletrail.core.geometry",
-    "step_cost": "tabletrail.core.geometry",
-    "TURN": "tabletrail.core.machines",
-    "DIAGONALS": "tabletrail.core.movement",
-    "rise": "tabletrail.core.movement",
-    "waypoint": "tabletrail.core.movement",
-    "blockers": "tabletrail.core.sight",
-    "half_down": "tabletrail.core.units",
-    "WALLS": "tabletrail.core.walls",
-    "DOORS": "tabletrail.core.walls",
-    "path_blocked": "tabletrail.core.walls",
-    "reach_blocked": "tabletrail.core.walls",
-    "refuse_step": "tabletrail.core.walls",
-    "sight_walls": "tabletrail.core.walls",
-    "step_blocked": "tabletrail.core.walls",
-    "doors_beside": "tabletrail.core.doors",
-    "part_of_move": "tabletrail.core.doors",
+    "FORBID": "tabletrail.core.engine.cell_rulings",
+    "TEST": "tabletrail.core.engine.cell_rulings",
+    "forbidden": "tabletrail.core.engine.cell_rulings",
+    "landing_height": "tabletrail.core.engine.falling",
+    "DIAGONAL_RULES": "tabletrail.core.board.geometry",
+    "MANHATTAN": "tabletrail.core.board.geometry",
+    "NEIGHBOURS": "tabletrail.core.board.geometry",
+    "hypot_cu": "tabletrail.core.board.geometry",
+    "line": "tabletrail.core.board.geometry",
+    "parse_cell": "tabletrail.core.board.geometry",
+    "step_cost": "tabletrail.core.board.geometry",
+    "TURN": "tabletrail.core.engine.machines",
+    "DIAGONALS": "tabletrail.core.engine.movement",
+    "rise": "tabletrail.core.engine.movement",
+    "waypoint": "tabletrail.core.engine.movement",
+    "blockers": "tabletrail.core.board.sight",
+    "half_down": "tabletrail.core.board.units",
+    "WALLS": "tabletrail.core.board.walls",
+    "DOORS": "tabletrail.core.board.walls",
+    "path_blocked": "tabletrail.core.board.walls",
+    "reach_blocked": "tabletrail.core.board.walls",
+    "refuse_step": "tabletrail.core.board.walls",
+    "sight_walls": "tabletrail.core.board.walls",
+    "step_blocked": "tabletrail.core.board.walls",
+    "doors_beside": "tabletrail.core.engine.doors",
+    "part_of_move": "tabletrail.core.engine.doors",
 }
 # `events`, the event vocabulary as a namespace, is this package's submodule (ruleset_api/events.py)
 _MODULES = {"events": "tabletrail.ruleset_api.events"}
@@ -191,85 +191,85 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # the same names, for type checkers and editors (`X as X`: exported)
-    from tabletrail.core.batch import Batch as Batch
-    from tabletrail.core.cell_rulings import FORBID as FORBID
-    from tabletrail.core.cell_rulings import TEST as TEST
-    from tabletrail.core.cell_rulings import forbidden as forbidden
-    from tabletrail.core.crawling import CRAWL_FACTOR as CRAWL_FACTOR
-    from tabletrail.core.crawling import crawl_factor as crawl_factor
-    from tabletrail.core.crawling import is_prone as is_prone
-    from tabletrail.core.dice import Dice as Dice
-    from tabletrail.core.dice import check as check
-    from tabletrail.core.doors import doors_beside as doors_beside
-    from tabletrail.core.doors import part_of_move as part_of_move
-    from tabletrail.core.falling import fall as fall
-    from tabletrail.core.falling import landing_height as landing_height
-    from tabletrail.core.geometry import ALTERNATING as ALTERNATING
-    from tabletrail.core.geometry import DIAGONAL_RULES as DIAGONAL_RULES
-    from tabletrail.core.geometry import EUCLIDEAN as EUCLIDEAN
-    from tabletrail.core.geometry import EVERY_1 as EVERY_1
-    from tabletrail.core.geometry import MANHATTAN as MANHATTAN
-    from tabletrail.core.geometry import NEIGHBOURS as NEIGHBOURS
-    from tabletrail.core.geometry import XY as XY
-    from tabletrail.core.geometry import Grid as Grid
-    from tabletrail.core.geometry import Pos as Pos
-    from tabletrail.core.geometry import distance as distance
-    from tabletrail.core.geometry import hypot_cu as hypot_cu
-    from tabletrail.core.geometry import line as line
-    from tabletrail.core.geometry import parse_cell as parse_cell
-    from tabletrail.core.geometry import show as show
-    from tabletrail.core.geometry import step_cost as step_cost
-    from tabletrail.core.geometry import step_length as step_length
-    from tabletrail.core.machines import TURN as TURN
-    from tabletrail.core.machines import Graph as Graph
-    from tabletrail.core.machines import register as register
-    from tabletrail.core.mechanics import away as away
-    from tabletrail.core.mechanics import difficult as difficult
-    from tabletrail.core.mechanics import forced_move as forced_move
-    from tabletrail.core.movement import DIAGONALS as DIAGONALS
-    from tabletrail.core.movement import QuietSteps as QuietSteps
-    from tabletrail.core.movement import StepPolicy as StepPolicy
-    from tabletrail.core.movement import end_alone as end_alone
-    from tabletrail.core.movement import exact_length as exact_length
-    from tabletrail.core.movement import flat_step as flat_step
-    from tabletrail.core.movement import length_of as length_of
-    from tabletrail.core.movement import path_cells as path_cells
-    from tabletrail.core.movement import rise as rise
-    from tabletrail.core.movement import walk as walk
-    from tabletrail.core.movement import waypoint as waypoint
-    from tabletrail.core.presentation import Answer as Answer
-    from tabletrail.core.presentation import Awaited as Awaited
-    from tabletrail.core.presentation import Heading as Heading
-    from tabletrail.core.refusal import Refusal as Refusal
-    from tabletrail.core.refusal import require as require
-    from tabletrail.core.ruleset import ENGINE_COMMAND as ENGINE_COMMAND
-    from tabletrail.core.ruleset import ENGINE_FIGHTER as ENGINE_FIGHTER
-    from tabletrail.core.ruleset import ENGINE_TURN as ENGINE_TURN
-    from tabletrail.core.ruleset import Modifier as Modifier
-    from tabletrail.core.ruleset import Part as Part
-    from tabletrail.core.ruleset import Rule as Rule
-    from tabletrail.core.ruleset import Ruleset as Ruleset
-    from tabletrail.core.ruleset import Setting as Setting
-    from tabletrail.core.ruleset import Stat as Stat
-    from tabletrail.core.ruleset import handles as handles
-    from tabletrail.core.sight import blockers as blockers
-    from tabletrail.core.state import EncounterState as EncounterState
-    from tabletrail.core.state import Fighter as Fighter
-    from tabletrail.core.units import CU as CU
-    from tabletrail.core.units import fmt as fmt
-    from tabletrail.core.units import fmt_exact as fmt_exact
-    from tabletrail.core.units import half_down as half_down
-    from tabletrail.core.units import plural as plural
-    from tabletrail.core.units import root2_cu as root2_cu
-    from tabletrail.core.units import rounded as rounded
-    from tabletrail.core.units import sign as sign
-    from tabletrail.core.units import to_cu as to_cu
-    from tabletrail.core.walls import WALLS as WALLS
-    from tabletrail.core.walls import path_blocked as path_blocked
-    from tabletrail.core.walls import reach_blocked as reach_blocked
-    from tabletrail.core.walls import refuse_step as refuse_step
-    from tabletrail.core.walls import sight_walls as sight_walls
-    from tabletrail.core.walls import step_blocked as step_blocked
+    from tabletrail.core.board.geometry import ALTERNATING as ALTERNATING
+    from tabletrail.core.board.geometry import DIAGONAL_RULES as DIAGONAL_RULES
+    from tabletrail.core.board.geometry import EUCLIDEAN as EUCLIDEAN
+    from tabletrail.core.board.geometry import EVERY_1 as EVERY_1
+    from tabletrail.core.board.geometry import MANHATTAN as MANHATTAN
+    from tabletrail.core.board.geometry import NEIGHBOURS as NEIGHBOURS
+    from tabletrail.core.board.geometry import XY as XY
+    from tabletrail.core.board.geometry import Grid as Grid
+    from tabletrail.core.board.geometry import Pos as Pos
+    from tabletrail.core.board.geometry import distance as distance
+    from tabletrail.core.board.geometry import hypot_cu as hypot_cu
+    from tabletrail.core.board.geometry import line as line
+    from tabletrail.core.board.geometry import parse_cell as parse_cell
+    from tabletrail.core.board.geometry import show as show
+    from tabletrail.core.board.geometry import step_cost as step_cost
+    from tabletrail.core.board.geometry import step_length as step_length
+    from tabletrail.core.board.refusal import Refusal as Refusal
+    from tabletrail.core.board.refusal import require as require
+    from tabletrail.core.board.sight import blockers as blockers
+    from tabletrail.core.board.state import EncounterState as EncounterState
+    from tabletrail.core.board.state import Fighter as Fighter
+    from tabletrail.core.board.units import CU as CU
+    from tabletrail.core.board.units import fmt as fmt
+    from tabletrail.core.board.units import fmt_exact as fmt_exact
+    from tabletrail.core.board.units import half_down as half_down
+    from tabletrail.core.board.units import plural as plural
+    from tabletrail.core.board.units import root2_cu as root2_cu
+    from tabletrail.core.board.units import rounded as rounded
+    from tabletrail.core.board.units import sign as sign
+    from tabletrail.core.board.units import to_cu as to_cu
+    from tabletrail.core.board.walls import WALLS as WALLS
+    from tabletrail.core.board.walls import path_blocked as path_blocked
+    from tabletrail.core.board.walls import reach_blocked as reach_blocked
+    from tabletrail.core.board.walls import refuse_step as refuse_step
+    from tabletrail.core.board.walls import sight_walls as sight_walls
+    from tabletrail.core.board.walls import step_blocked as step_blocked
+    from tabletrail.core.engine.cell_rulings import FORBID as FORBID
+    from tabletrail.core.engine.cell_rulings import TEST as TEST
+    from tabletrail.core.engine.cell_rulings import forbidden as forbidden
+    from tabletrail.core.engine.crawling import CRAWL_FACTOR as CRAWL_FACTOR
+    from tabletrail.core.engine.crawling import crawl_factor as crawl_factor
+    from tabletrail.core.engine.crawling import is_prone as is_prone
+    from tabletrail.core.engine.dice import Dice as Dice
+    from tabletrail.core.engine.dice import check as check
+    from tabletrail.core.engine.doors import doors_beside as doors_beside
+    from tabletrail.core.engine.doors import part_of_move as part_of_move
+    from tabletrail.core.engine.falling import fall as fall
+    from tabletrail.core.engine.falling import landing_height as landing_height
+    from tabletrail.core.engine.machines import TURN as TURN
+    from tabletrail.core.engine.machines import Graph as Graph
+    from tabletrail.core.engine.machines import register as register
+    from tabletrail.core.engine.mechanics import away as away
+    from tabletrail.core.engine.mechanics import difficult as difficult
+    from tabletrail.core.engine.mechanics import forced_move as forced_move
+    from tabletrail.core.engine.movement import DIAGONALS as DIAGONALS
+    from tabletrail.core.engine.movement import QuietSteps as QuietSteps
+    from tabletrail.core.engine.movement import StepPolicy as StepPolicy
+    from tabletrail.core.engine.movement import end_alone as end_alone
+    from tabletrail.core.engine.movement import exact_length as exact_length
+    from tabletrail.core.engine.movement import flat_step as flat_step
+    from tabletrail.core.engine.movement import length_of as length_of
+    from tabletrail.core.engine.movement import path_cells as path_cells
+    from tabletrail.core.engine.movement import rise as rise
+    from tabletrail.core.engine.movement import walk as walk
+    from tabletrail.core.engine.movement import waypoint as waypoint
+    from tabletrail.core.engine.presentation import Answer as Answer
+    from tabletrail.core.engine.presentation import Awaited as Awaited
+    from tabletrail.core.engine.presentation import Heading as Heading
+    from tabletrail.core.engine.ruleset import ENGINE_COMMAND as ENGINE_COMMAND
+    from tabletrail.core.engine.ruleset import ENGINE_FIGHTER as ENGINE_FIGHTER
+    from tabletrail.core.engine.ruleset import ENGINE_TURN as ENGINE_TURN
+    from tabletrail.core.engine.ruleset import Modifier as Modifier
+    from tabletrail.core.engine.ruleset import Part as Part
+    from tabletrail.core.engine.ruleset import Rule as Rule
+    from tabletrail.core.engine.ruleset import Ruleset as Ruleset
+    from tabletrail.core.engine.ruleset import Setting as Setting
+    from tabletrail.core.engine.ruleset import Stat as Stat
+    from tabletrail.core.engine.ruleset import handles as handles
+    from tabletrail.core.fold.batch import Batch as Batch
     from tabletrail.events.commands import Cell as Cell
     from tabletrail.events.commands import CloseDoor as CloseDoor
     from tabletrail.events.commands import Command as Command

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from support import encounter, grid
-from tabletrail.core.rulesets import get
+from tabletrail.core.engine.registry import get
 from tabletrail.encounter import Encounter
 
 RULES = get("ap-squares")

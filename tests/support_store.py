@@ -6,7 +6,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.log import Record, Store, decode

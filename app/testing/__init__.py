@@ -15,7 +15,7 @@ The four built-in rulesets run it too (tests/), and so does the example plug-in
   undo then redo and undoing everything restore the boards they must.
 """
 
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.testing.conformance import check_declaration, check_examples
 from tabletrail.testing.helpers import CLOCK, do, encounter, grid, of_type, refuse
 from tabletrail.testing.machine import EncounterMachine, conformance_machine

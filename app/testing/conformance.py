@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import msgspec
 import msgspec.inspect as mi
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.ruleset import Ruleset
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events import plugins
 from tabletrail.events.commands import Command, command_types
 from tabletrail.events.types import CommandIssued

@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore, Record
 from tabletrail.events.scenario import parse_scenario

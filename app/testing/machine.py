@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.log import MemoryStore, Record, decode, encode, line_hash

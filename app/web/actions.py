@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec.inspect as mi
-from tabletrail.core.doors import doors_beside
-from tabletrail.core.geometry import NEIGHBOURS
-from tabletrail.core.presentation import Answer
-from tabletrail.core.reach import reach
-from tabletrail.core.refusal import Refusal, Rejection
-from tabletrail.core.ruleset import ENGINE_HANDLERS, ENGINE_TURN, Ruleset
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.board.geometry import NEIGHBOURS
+from tabletrail.core.board.refusal import Refusal, Rejection
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.engine.doors import doors_beside
+from tabletrail.core.engine.presentation import Answer
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import ENGINE_HANDLERS, ENGINE_TURN, Ruleset
+from tabletrail.core.search.reach import reach
 from tabletrail.encounter import Encounter
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Command, Redo, Undo
@@ -409,7 +409,7 @@ def awaiting(enc: Encounter, role: str) -> list[dict[str, Any]]:
     """Every reaction the table waits for now, with the choices and whether this link may answer.
 
     The ruleset says which, from the marks it leaves while it waits (`Ruleset.awaited`,
-    core/presentation.py): an invaded square, an area effect about to land, a fall still under
+    core/engine/presentation.py): an invaded square, an area effect about to land, a fall still under
     way, a held action, a Strike awaiting its outcome. A reaction of no fighter is the GM's alone.
     """
     state = enc.state

@@ -9,9 +9,9 @@ from typing import Any
 import anyio
 import msgspec
 from starlette.responses import FileResponse, JSONResponse, Response
-from tabletrail.core.doors import doors_beside
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.engine.doors import doors_beside
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.picture import MEDIA_TYPES, PictureSpec
 from tabletrail.syntax import parse
 from tabletrail.web import redact, views

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from starlette.responses import FileResponse, JSONResponse, Response
-from tabletrail.core.rulesets import RULESETS
+from tabletrail.core.engine.registry import RULESETS
 from tabletrail.drafts import Problem as Problem  # re-exported: a handler's refusal names one
 from tabletrail.drafts import blank, check, resized, unfinished
 from tabletrail.events.errors import InputError

@@ -14,12 +14,12 @@ import shlex
 from typing import Any
 
 from starlette.responses import JSONResponse, Response
-from tabletrail.core.geometry import expand
-from tabletrail.core.reach import reach, waypoints
-from tabletrail.core.refusal import Refusal, Rejection
-from tabletrail.core.ruleset import ENGINE_HANDLERS
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.board.geometry import expand
+from tabletrail.core.board.refusal import Refusal, Rejection
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
+from tabletrail.core.search.reach import reach, waypoints
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
@@ -212,11 +212,11 @@ def _blocked_way(
 ) -> tuple[list[Any], str]:
     """The waypoints of the way to a cell out of reach and "blocked", or the straight line as given.
 
-    The way (core/way.py) may pass a shut door, a fighter or a forbidden cell, or be too long:
+    The way (core/search/way.py) may pass a shut door, a fighter or a forbidden cell, or be too long:
     the dry run of it is refused for that, not for the first wall on a straight line. A way
     stopped at the cell itself (someone stands there) is that cell's refusal either way.
     """
-    from tabletrail.core.way import way_to
+    from tabletrail.core.search.way import way_to
 
     more, _ = get_ruleset(state.ruleset).further_budget(state, f)
     found = way_to(state, f.id, to, extra=max(0, more))

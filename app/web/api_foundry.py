@@ -24,11 +24,11 @@ import msgspec
 from msgspec import Meta
 from starlette.responses import JSONResponse, Response
 from tabletrail.cli_store import store_for
-from tabletrail.core.geometry import expand
-from tabletrail.core.reach import reach, waypoints
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.rulesets import RULESETS
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.board.geometry import expand
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.engine.registry import RULESETS
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.search.reach import reach, waypoints
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.foundry_scene import TokenSpec, convert_scene, slug

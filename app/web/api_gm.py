@@ -3,7 +3,7 @@
 The form asks for a newcomer the way the builder asks for a scenario's fighter: the ruleset's own
 stat catalogue (each stat with its unit, its range and the document's words), the sizes the scenario
 reader knows, the sides at the table and the turn order a newcomer may enter. What the GM fills in is
-sent as a `join` ruling through `/api/do` (core/rulings.py), so the engine's reader checks it and a
+sent as a `join` ruling through `/api/do` (core/engine/rulings.py), so the engine's reader checks it and a
 refusal names the field; removing a fighter (`leave`) and dragging a token by hand (`place`) go the
 same way. Only the GM's link reaches this.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.responses import JSONResponse, Response
-from tabletrail.core.ruleset import Ruleset
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.limits import MAX_FIGHTERS, MAX_NUMBER
 from tabletrail.events.scenario import SIZES
 from tabletrail.web.wire import Call

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.responses import FileResponse, JSONResponse, Response
-from tabletrail.core.rulesets import RULESETS
+from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_FIGHTERS, MAX_MAP_CELLS, MAX_MAP_SIDE
 from tabletrail.events.plugins import terrain_tags

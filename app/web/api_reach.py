@@ -7,14 +7,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from starlette.responses import Response
+from tabletrail.core.board.geometry import NEIGHBOURS, XY
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.units import rounded
 from tabletrail.core.decide import decide
-from tabletrail.core.geometry import NEIGHBOURS, XY
-from tabletrail.core.movement import exact_length
-from tabletrail.core.reach import Reach, reach, waypoints
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import rounded
+from tabletrail.core.engine.movement import exact_length
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.search.reach import Reach, reach, waypoints
 from tabletrail.syntax import parse
 from tabletrail.web import views
 from tabletrail.web.answers import Blocked, Further, ReachArea, Tree
@@ -63,12 +63,13 @@ def routes(area: Reach, cells: Iterable[XY]) -> dict[str, Any]:
     read before the tree; past that only the tree is.
     """
     fast = getattr(area.came, "tree", None)
-    if fast is not None:  # the compiled search's trail finds the whole tree at once (core/reach_arrays.py)
+    # the compiled search's trail finds the whole tree at once (core/search/reach_arrays.py)
+    if fast is not None:
         return _tree_at_once(fast, area, list(cells))
     index: dict[Any, int] = {}
     steps: list[list[int]] = []
     depth: list[int] = []
-    exact: list[tuple[int, int]] = []  # each step's running length, exact (core/units.py)
+    exact: list[tuple[int, int]] = []  # each step's running length, exact (core/board/units.py)
     ends: dict[str, int] = {}
     came = area.came
     for cell in cells:

@@ -2,8 +2,8 @@
 unit, and, for a fighter, what going there would cost it now.
 
 Anyone with a link may measure (a watcher too): it reads what the board already shows. The distance is
-the ruleset's own (`core.geometry.distance` under its `diagonal` setting); a fighter's cost is its
-reachable area's (core/reach.py), the number the board shades, so the ruler never prices a way the
+the ruleset's own (`core.board.geometry.distance` under its `diagonal` setting); a fighter's cost is its
+reachable area's (core/search/reach.py), the number the board shades, so the ruler never prices a way the
 engine would price otherwise.
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.responses import JSONResponse, Response
-from tabletrail.core.geometry import distance, parse_cell
-from tabletrail.core.reach import reach
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.units import fmt
+from tabletrail.core.board.geometry import distance, parse_cell
+from tabletrail.core.board.units import fmt
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.search.reach import reach
 from tabletrail.web.api_reach import blocked, further
 from tabletrail.web.wire import Call, error
 

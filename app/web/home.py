@@ -256,7 +256,7 @@ def create_folder_app(folder: str | Path, hosts: tuple[str, ...], exposed: bool 
 def serve_folder(folder: str, port: int, host: str = "127.0.0.1", allow: tuple[str, ...] = ()) -> None:
     """Run the folder's home page and tables until Ctrl+C, printing the GM's home link."""
     import uvicorn
-    from tabletrail.core.reach import warm_up
+    from tabletrail.core.search.reach import warm_up
     from tabletrail.web import guard
     from tabletrail.web.server import LOOPBACK, allowed_hosts, lan_address
 

@@ -25,8 +25,8 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from tabletrail.core.cell_rulings import FORBID, TEST
-from tabletrail.core.ruleset import ENGINE_HANDLERS
+from tabletrail.core.engine.cell_rulings import FORBID, TEST
+from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
 from tabletrail.encounter import Encounter
 from tabletrail.events.types import EncounterStarted, Redone, RulingMade, Undone
 from tabletrail.projections.timeline import Timeline

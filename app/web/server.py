@@ -147,7 +147,7 @@ def serve(
     import uvicorn
 
     exposed = host not in LOOPBACK
-    from tabletrail.core.reach import warm_up
+    from tabletrail.core.search.reach import warm_up
 
     warm_up()  # numpy and scipy imported now, not when the first player taps a fighter (issue 29)
     app = create_app(log, hosts=allowed_hosts(host, allow), exposed=exposed, origins=origins)

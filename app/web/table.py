@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from tabletrail.cli_store import store_for
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import ConflictError, InputError

@@ -12,15 +12,15 @@ from typing import Any
 
 import msgspec
 from msgspec import UnsetType, to_builtins
-from tabletrail.core.cell_rulings import FORBID, TEST
-from tabletrail.core.dice import CHECKS
-from tabletrail.core.machines import GRAPHS
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.ruleset import ENGINE_HANDLERS, Ruleset
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, fmt_number, to_cu
-from tabletrail.core.walls import door_list, wall_lines
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.units import fmt, fmt_number, to_cu
+from tabletrail.core.board.walls import door_list, wall_lines
+from tabletrail.core.engine.cell_rulings import FORBID, TEST
+from tabletrail.core.engine.dice import CHECKS
+from tabletrail.core.engine.machines import GRAPHS
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import ENGINE_HANDLERS, Ruleset
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record

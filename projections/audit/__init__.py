@@ -23,7 +23,7 @@ inputs (projections/audit/inputs.py), records or lines and a decision function
 (`decide_on` unless a caller gives another), so it runs on any store.
 """
 
-from tabletrail.core.rulings import LENGTH_RESOURCES
+from tabletrail.core.engine.rulings import LENGTH_RESOURCES
 from tabletrail.projections.audit.dry_run import dry_run
 from tabletrail.projections.audit.explain import explain
 from tabletrail.projections.audit.inputs import Decide, Live, Replay, decide_on

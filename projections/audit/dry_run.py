@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from tabletrail.core.evolve import fold
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.registry import get as get_ruleset
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.fold.evolve import fold
 from tabletrail.events.commands import Command
 from tabletrail.events.types import CheckRolled, Event, Moved, Redone, Undone
 from tabletrail.projections.audit.inputs import Live

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tabletrail.core.registry import get as get_ruleset
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import Record
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, RulingMade, Undone

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.state import EncounterState
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
 from tabletrail.events.types import Event

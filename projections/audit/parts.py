@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import msgspec
-from tabletrail.core.cell_rulings import FORBID, TEST, exempted
-from tabletrail.core.movement import length_of
-from tabletrail.core.ruleset import ENGINE_RULE_WORDS, Ruleset
-from tabletrail.core.rulings import LENGTH_RESOURCES
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.engine.cell_rulings import FORBID, TEST, exempted
+from tabletrail.core.engine.movement import length_of
+from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS, Ruleset
+from tabletrail.core.engine.rulings import LENGTH_RESOURCES
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.log import Record
 from tabletrail.events.types import CheckRolled, CommandIssued, Event, Moved, Redone, RulingMade, Undone

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from tabletrail.core.registry import get as get_ruleset
-from tabletrail.core.ruleset import ENGINE_RULE_WORDS
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import Store, TornTail, decode
 from tabletrail.projections.audit.parts import plain, rule_words

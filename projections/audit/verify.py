@@ -9,16 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from tabletrail.core.batch import Batch
-from tabletrail.core.corrections import FIRST, RULES_VERSION, bearing_on, in_words
-from tabletrail.core.dice import Dice
-from tabletrail.core.evolve import initial_state
-from tabletrail.core.movement import length_of
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.registry import RULESETS
-from tabletrail.core.ruleset import ENGINE_RULE_WORDS, UNDO_RULE, Ruleset
-from tabletrail.core.rulings import known_rules
-from tabletrail.core.units import fmt, unit_of
+from tabletrail.core.board.corrections import FIRST, RULES_VERSION, bearing_on, in_words
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.units import fmt, unit_of
+from tabletrail.core.engine.dice import Dice
+from tabletrail.core.engine.movement import length_of
+from tabletrail.core.engine.registry import RULESETS
+from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS, UNDO_RULE, Ruleset
+from tabletrail.core.engine.rulings import known_rules
+from tabletrail.core.fold.batch import Batch
+from tabletrail.core.fold.evolve import initial_state
 from tabletrail.events import plugins
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.errors import InputError

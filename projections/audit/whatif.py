@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from msgspec.structs import replace
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.registry import get as get_ruleset
-from tabletrail.core.ruleset import Ruleset
-from tabletrail.core.rulings import setting_value
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import Ruleset
+from tabletrail.core.engine.rulings import setting_value
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import Record

@@ -49,7 +49,8 @@ UNUSED_BY_DO = (
     "bz2",
     "lzma",
     "fcntl",  # a JSONL log's lock
-    "transitions",  # imported with the first state graph a command asks (core/machines.py); a move asks none
+    # imported with the first state graph a command asks (core/engine/machines.py); a move asks none
+    "transitions",
     "logging",  # transitions' own import
 )
 

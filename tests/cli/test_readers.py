@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from tabletrail.cli import main
-from tabletrail.core.rulesets import RULESETS
+from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events import plugins
 
 from tests.cli.test_shell import new

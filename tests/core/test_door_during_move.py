@@ -149,7 +149,7 @@ def test_speed_meters_undo_of_the_door_undoes_the_going_on():
 
 
 def test_speed_meters_the_reachable_area_past_the_door_is_what_is_left():
-    from tabletrail.core.reach import reach
+    from tabletrail.core.search.reach import reach
 
     enc = encounter(scene("speed-meters"))
     do(enc, "move m 3,1")
@@ -179,8 +179,8 @@ def test_a_door_paid_from_the_moves_own_budget_is_part_of_the_move(ruleset: str)
     ],
 )
 def test_part_of_move_is_asked_once_for_every_ruleset(ruleset: str, cost: int, part: bool):
-    from tabletrail.core.doors import part_of_move
-    from tabletrail.core.rulesets import get
+    from tabletrail.core.engine.doors import part_of_move
+    from tabletrail.core.engine.registry import get
 
     enc = encounter(scene(ruleset, settings=f"door_cost = {cost}"))
     assert part_of_move(get(ruleset), enc.state) is part

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 from support import do, encounter, of_type, refuse
-from tabletrail.core.reach import reach
-from tabletrail.core.walls import DOORS, WALLS
+from tabletrail.core.board.walls import DOORS, WALLS
+from tabletrail.core.search.reach import reach
 from tabletrail.events import plugins
 from tabletrail.events.types import DoorChanged, Moved, Spent
 
@@ -299,8 +299,8 @@ def _stateful() -> type:
     from hypothesis import strategies as st
     from hypothesis.stateful import invariant, rule
     from support_stateful import EncounterMachine
-    from tabletrail.core.refusal import Rejection
-    from tabletrail.core.walls import step_blocked
+    from tabletrail.core.board.refusal import Rejection
+    from tabletrail.core.board.walls import step_blocked
 
     hops = st.tuples(st.integers(-1, 1), st.integers(-1, 1))
 

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 from support import begun_under, do, encounter, grid, of_type, rechain, refuse
 from tabletrail.cli import main
-from tabletrail.core.corrections import FIRST, RULES_VERSION, version_key
-from tabletrail.core.movement import length_of
-from tabletrail.core.reach import reach, waypoints
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.units import CU
+from tabletrail.core.board.corrections import FIRST, RULES_VERSION, version_key
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.units import CU
+from tabletrail.core.engine.movement import length_of
+from tabletrail.core.search.reach import reach, waypoints
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.types import Moved
@@ -118,7 +118,7 @@ def spent(enc: Encounter, fid: str) -> int:
 
 
 def test_root2_parts_round_once_and_compare_in_integers():
-    from tabletrail.core.units import fmt_exact, root2_cu, sign
+    from tabletrail.core.board.units import fmt_exact, root2_cu, sign
 
     assert [root2_cu(b) for b in (100, 200, 300, 1600, 1700)] == [141, 283, 424, 2263, 2404]
     assert sign(-2400, 1700) == 1 and sign(-2300, 1600) == -1  # 17·√2 > 24, 16·√2 < 23

@@ -7,8 +7,8 @@ equipment or abilities." A forbid names who may cross anyway: fighter ids or tag
 from __future__ import annotations
 
 from support import do, encounter, grid, of_type, refuse
-from tabletrail.core.cell_rulings import FORBID
-from tabletrail.core.reach import reachable
+from tabletrail.core.engine.cell_rulings import FORBID
+from tabletrail.core.search.reach import reachable
 from tabletrail.events.types import BoardMarked, RulingMade
 from tabletrail.projections.audit import cell_rulings
 from tabletrail.syntax import parse
@@ -123,7 +123,7 @@ def test_a_log_written_before_forbid_took_except_still_verifies(capsys, tmp_path
 
     One rule was corrected since the golden log was written, before its forbid line: a speed-meters
     `adjust` now keeps the GM's meters for the next Movement (a `given` mark its batch did not
-    record). verify names that line and the correction (core/corrections.py) and checks the rest;
+    record). verify names that line and the correction (core/board/corrections.py) and checks the rest;
     with the mark put in, as today's engine writes that batch, the rest verifies, forbid included.
     """
     import json

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from support import do, encounter, of_type, refuse
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.types import (
     FighterJoined,
     FighterLeft,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.engine.registry import get as get_ruleset
 
 from tests.rulesets.initiative_yards.test_stateful import InitiativeYardsTable
 from tests.rulesets.round_meters.test_stateful import RoundMetersPlay

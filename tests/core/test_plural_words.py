@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tabletrail.cli import main
-from tabletrail.core.units import plural
+from tabletrail.core.board.units import plural
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "scenarios" / "speed-meters-skirmish.toml"
@@ -56,7 +56,7 @@ def test_state_changes_read_as_what_happened_not_as_machine_states(tmp_path: Pat
 
 def test_every_mark_in_the_shipped_replays_reads_in_words(capsys):
     """A mark without its own sentence read as its key: `ari: slip_checked yes`."""
-    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.core.engine.registry import get as get_ruleset
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import JsonlStore
     from tabletrail.events.types import Marked

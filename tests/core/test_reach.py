@@ -7,12 +7,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import do, encounter, grid, of_type
-from tabletrail.core.geometry import expand
-from tabletrail.core.movement import length_of
-from tabletrail.core.reach import reach, reachable, waypoints
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.rulesets import RULESETS
-from tabletrail.core.units import CU
+from tabletrail.core.board.geometry import expand
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.units import CU
+from tabletrail.core.engine.movement import length_of
+from tabletrail.core.engine.registry import RULESETS
+from tabletrail.core.search.reach import reach, reachable, waypoints
 from tabletrail.events.types import Moved
 from tabletrail.syntax import parse
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 from support import encounter, grid, of_type
-from tabletrail.core.movement import length_of
-from tabletrail.core.reach import reach, waypoints
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.engine.movement import length_of
+from tabletrail.core.search.reach import reach, waypoints
 from tabletrail.events import plugins
 from tabletrail.events.types import Moved
 from tabletrail.syntax import parse

@@ -14,8 +14,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import encounter, grid
-from tabletrail.core.reach import reach
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.search.reach import reach
 
 LEGEND = '"^" = {terrain = "floor", ground = 1}\n":" = {terrain = "floor", ground = 2.5}'
 

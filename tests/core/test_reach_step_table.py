@@ -1,4 +1,4 @@
-"""Kept step prices (core/step_table.py) give the very answer of the search that asks the rules.
+"""Kept step prices (core/search/step_table.py) give the very answer of the search that asks the rules.
 
 The reachable area reads prices kept per map; these tests hold it to the search
 that prices every step through the ruleset's policy, on random maps under every
@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 from support import do, encounter, grid
-from tabletrail.core.reach import reach
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.state import EncounterState
-from tabletrail.core.step_table import table_for
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.search.reach import reach
+from tabletrail.core.search.step_table import table_for
 
 STATS = {
     "speed-meters": "speed = {n}",
@@ -145,8 +145,8 @@ def test_an_enemy_moved_onto_a_kept_path_blocks_it_at_once():
 
 def test_a_table_past_its_size_starts_afresh(monkeypatch):
     """Prices kept step by step (a walker that doesn't declare bulk pricing) are bounded in number."""
-    from tabletrail.core import step_table
     from tabletrail.core.rulesets.speed_meters.steps import _Walking
+    from tabletrail.core.search import step_table
 
     monkeypatch.setattr(_Walking, "prices_read_two_cells", False)
     rows = ["#######", "#.....#", "#.....#", "#######"]
@@ -179,7 +179,7 @@ def test_the_compiled_search_gives_the_answer_of_pricing_every_step(diagonal, se
     """A larger map: the first search prices its area step by step, the next ones run on the arrays."""
     import random
 
-    from tabletrail.core import reach_arrays
+    from tabletrail.core.search import reach_arrays
 
     rnd = random.Random(seed)
     size = 14

@@ -2,7 +2,7 @@
 
 Issue 40 item 3: above 40,000 cells (the old ARRAY_CELLS) the reachable area fell back
 to the Python search. Now the compiled search runs on every map without walls, over the
-tiles within the budget's reach (core/reach_arrays.py); these tests hold it to the search
+tiles within the budget's reach (core/search/reach_arrays.py); these tests hold it to the search
 that prices every step through the ruleset's policy, on a map above the old limit, with
 windows made to grow (a first guess too small), fighters standing about and GM rulings,
 and check the work stays near the fighter: the tiles made, not the map.
@@ -16,13 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 from support import do, encounter
-from tabletrail.core import reach_arrays
-from tabletrail.core.reach import reach
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.board.refusal import Refusal
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
-from tabletrail.core.state import EncounterState
-from tabletrail.core.step_table import table_for
+from tabletrail.core.search import reach_arrays
+from tabletrail.core.search.reach import reach
+from tabletrail.core.search.step_table import table_for
 
 DIAGONALS = ["every-1", "alternating", "euclidean", "manhattan"]
 LEGEND = '"." = "floor"\n"#" = "wall"\n"~" = "rough"\n"^" = {terrain = "floor", ground = 1}\n'

@@ -11,9 +11,9 @@ from __future__ import annotations
 import tomllib
 
 from support import CLOCK, do, of_type
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice, check, seeded_die
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.engine.dice import Dice, check, seeded_die
+from tabletrail.core.fold.batch import Batch
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.commands.rulings import GM_RULING

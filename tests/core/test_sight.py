@@ -1,4 +1,4 @@
-"""Line of sight (core/sight.py), used by speed-meters/teleport: what blocks it, and its symmetry."""
+"""Line of sight (core/board/sight.py), used by speed-meters/teleport: what blocks it, and its symmetry."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import tomllib
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tabletrail.core.geometry import Grid
-from tabletrail.core.sight import blockers, crossing, sees
-from tabletrail.core.units import CU
+from tabletrail.core.board.geometry import Grid
+from tabletrail.core.board.sight import blockers, crossing, sees
+from tabletrail.core.board.units import CU
 from tabletrail.events.scenario import parse_scenario
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import do, encounter, of_type, refuse
-from tabletrail.core.geometry import Grid
-from tabletrail.core.reach import reach
-from tabletrail.core.sight import sees
-from tabletrail.core.walls import WALLS, reach_blocked, sight_walls, step_blocked
+from tabletrail.core.board.geometry import Grid
+from tabletrail.core.board.sight import sees
+from tabletrail.core.board.walls import WALLS, reach_blocked, sight_walls, step_blocked
+from tabletrail.core.search.reach import reach
 from tabletrail.events.errors import InputError
 from tabletrail.events.scenario import WallSpec, parse_scenario
 from tabletrail.events.types import Moved

@@ -2,7 +2,7 @@
 
 A move sent through a wall was refused for the first wall on its straight line, though what
 kept the fighter from the cell was a closed door on the way round. Now a step a wall stops
-also names what shuts the way the engine would take round it (core/way.py: the cheapest way
+also names what shuts the way the engine would take round it (core/search/way.py: the cheapest way
 priced by the ruleset's own step policy, through at most two things that stop a step): a
 closed or locked door, a fighter, a forbidden cell, else the budget; or it says the way round
 is open and how. The table view's drop on a cell out of reach sends that way, so its dry run
@@ -17,8 +17,8 @@ import pytest
 from support import do, encounter, refuse
 from support_web import bearer, invite
 from tabletrail.cli import main
-from tabletrail.core.walls import WALLS
-from tabletrail.core.way import way_to
+from tabletrail.core.board.walls import WALLS
+from tabletrail.core.search.way import way_to
 
 from tests.core.test_doors import STATS
 
@@ -112,7 +112,7 @@ def test_the_way_passes_the_fewest_stops_within_the_budget_then_the_cheapest():
 
 def test_a_way_too_far_to_look_for_adds_nothing_to_the_wall(monkeypatch):
     """The search past the budget looks at MOST_NODES positions at most: a refusal stays quick."""
-    from tabletrail.core import way
+    from tabletrail.core.search import way
 
     monkeypatch.setattr(way, "MOST_NODES", 3)
     enc = encounter(scene("speed-meters", n=2, door="closed = false"))

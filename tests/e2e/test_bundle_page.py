@@ -85,7 +85,7 @@ def shown(capsys, log: Path, seq: int) -> dict[str, list]:
     """`show LOG --at N --json`'s fighters: cell, and the states the board writes (not the turn's)."""
     assert main(["show", str(log), "--at", str(seq), "--json"]) == 0
     board = json.loads(capsys.readouterr().out)["data"]
-    from tabletrail.core.machines import GRAPHS
+    from tabletrail.core.engine.machines import GRAPHS
 
     rest = {name: g.initial for name, g in GRAPHS.items()}
     return {

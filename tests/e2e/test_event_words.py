@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from support import grid
 from tabletrail.cli import main
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.types import Moved

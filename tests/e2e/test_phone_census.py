@@ -153,7 +153,7 @@ def leaks(text: str, enc) -> list[str]:  # noqa: ANN001
     """What no page, the GM's included, may hold (issue 38): a command as typed (a verb of the ruleset
     before a fighter's id, a choice list `a|b|c`), `by=`, a fighter's id where it has a name, and a
     rule id outside "why?" (closed, its contents are no page text)."""
-    from tabletrail.core.rulesets import get as get_ruleset
+    from tabletrail.core.engine.registry import get as get_ruleset
     from tabletrail.web.views import commands
 
     verbs = "|".join(re.escape(str(c["verb"])) for c in commands(get_ruleset(enc.state.ruleset)))

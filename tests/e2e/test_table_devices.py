@@ -17,8 +17,8 @@ from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running, board_of
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
 expect = sync_api.expect
-from tabletrail.core.reach import reach  # noqa: E402
-from tabletrail.core.units import CU, fmt  # noqa: E402
+from tabletrail.core.board.units import CU, fmt  # noqa: E402
+from tabletrail.core.search.reach import reach  # noqa: E402
 
 LAPTOP, TABLET, PHONE = (1440, 900), (1024, 768), (390, 844)
 
@@ -269,7 +269,7 @@ def test_a_40_by_30_map_reads_on_laptop_tablet_and_phone(tmp_path: Path, screens
         expect(page.locator('#fighters [data-fid="ari"] image')).to_have_count(1)
         strip = page.locator("#strip button")
         expect(strip).to_have_count(len(state.fighters))
-        from tabletrail.core.rulesets import get as get_ruleset
+        from tabletrail.core.engine.registry import get as get_ruleset
 
         rs = get_ruleset(state.ruleset)
         ari = state.fighter("ari")

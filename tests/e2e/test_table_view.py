@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import uvicorn
 from support_web import STATES, append_facts, invite, new_log
-from tabletrail.core.reach import reach, reachable
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.units import fmt
+from tabletrail.core.board.units import fmt
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.search.reach import reach, reachable
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario

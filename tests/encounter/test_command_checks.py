@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from support import do, encounter, refuse
 from tabletrail.cli import main
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.events import limits
 from tabletrail.events.commands import EndTurn, Move
 from tabletrail.events.commands.rulings import Adjust

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from support_store import clock, fresh, lines_of, play, timeline_of
 from tabletrail import encounter as encounter_module
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.log import MemoryStore

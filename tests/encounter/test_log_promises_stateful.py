@@ -27,8 +27,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 from support_stateful import EncounterMachine
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.units import to_cu
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.units import to_cu
 from tabletrail.events.commands import Command, DropProne, EndTurn, Move, StandUp
 from tabletrail.events.log import Record
 from tabletrail.events.types import CheckRolled, Moved

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import load_scenario

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from support import do, encounter, refuse
 from tabletrail.cli import main
-from tabletrail.core.sight import sees
-from tabletrail.core.walls import WALLS
+from tabletrail.core.board.sight import sees
+from tabletrail.core.board.walls import WALLS
 from tabletrail.events import uvtt
 from tabletrail.events.errors import InputError
 

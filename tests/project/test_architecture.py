@@ -136,7 +136,7 @@ def test_the_source_folders_import_one_way_only() -> None:
 def ruleset_reaches(root: Path) -> list[str]:
     """Every import of a ruleset's own modules from outside the rulesets, as `file:line: module`:
     the app, the projections and the engine reach a ruleset only through the registry
-    (core/rulesets/__init__.py) and its hooks, so a plug-in's ruleset shows like a built-in's."""
+    (core/engine/registry.py) and its hooks, so a plug-in's ruleset shows like a built-in's."""
     packages = {"tabletrail", *FOLDERS.values(), RULESETS}
     rulesets = {p.name for p in (root / "core" / "rulesets").glob("*") if p.is_dir()}
     found = []
@@ -160,7 +160,7 @@ def test_a_planted_reach_into_a_ruleset_is_named(tmp_path: Path) -> None:
         {
             "app/web/views.py": "from tabletrail.core.rulesets.round_meters.shared import HELD\n",
             "core/rulesets/round_meters/shared.py": "HELD = 'held'\n",
-            "app/cli.py": "from tabletrail.core.rulesets import get\n",
+            "app/cli.py": "from tabletrail.core.engine.registry import get\n",
         },
     )
     assert ruleset_reaches(tmp_path) == ["app/web/views.py:1: tabletrail.core.rulesets.round_meters.shared"]
@@ -195,14 +195,14 @@ def test_a_planted_reach_past_the_api_is_named(tmp_path: Path) -> None:
     _plant(
         tmp_path,
         {
-            "core/rulesets/alpha/walk.py": "from tabletrail.core.walls import step_blocked\n"
+            "core/rulesets/alpha/walk.py": "from tabletrail.core.board.walls import step_blocked\n"
             "from tabletrail.ruleset_api import walk\n"
             "from tabletrail.core.rulesets.alpha.shared import X\n"
             "from tabletrail.events.commands.alpha import Hop\n",
             "core/rulesets/alpha/shared.py": "X = 1\n",
         },
     )
-    assert reaches_past_the_api(tmp_path) == ["core/rulesets/alpha/walk.py:1: tabletrail.core.walls"]
+    assert reaches_past_the_api(tmp_path) == ["core/rulesets/alpha/walk.py:1: tabletrail.core.board.walls"]
 
 
 def test_the_check_reads_every_source_folder() -> None:
@@ -229,16 +229,16 @@ def test_a_planted_violation_is_named_with_file_and_line(tmp_path: Path) -> None
     _plant(
         tmp_path,
         {
-            "core/state.py": "from tabletrail.events.types import Moved\n",
+            "core/board/state.py": "from tabletrail.events.types import Moved\n",
             "core/rules.py": '"""doc"""\n\ndef f():\n    from tabletrail.projections.board import view\n',
             "core/stored.py": "from tabletrail.events.log import Record\n",
             "core/rulesets/alpha/walk.py": "from tabletrail.core.rulesets.beta.shared import X\n",
             "core/rulesets/beta/shared.py": "X = 1\n",
             "core/rulesets/alpha/own.py": "from tabletrail.core.rulesets.alpha.shared import X\n",
-            "core/rulesets/__init__.py": "from tabletrail.core.rulesets.alpha import Alpha\n",
+            "core/engine/registry.py": "from tabletrail.core.rulesets.alpha import Alpha\n",
             "events/log.py": "import tabletrail.encounter\n",
             "projections/audit/dry_run.py": "from tabletrail.encounter import Encounter\n",
-            "projections/board.py": "from tabletrail.core.evolve import fold\n",
+            "projections/board.py": "from tabletrail.core.fold.evolve import fold\n",
             "app/cli.py": "from tabletrail.projections import audit\nfrom tabletrail import render\n",
         },
     )
@@ -259,14 +259,14 @@ def test_only_a_ruleset_imports_the_ruleset_api(tmp_path: Path) -> None:
     _plant(
         tmp_path,
         {
-            "core/evolve.py": "from tabletrail.ruleset_api import Ruleset\n",
+            "core/fold/evolve.py": "from tabletrail.ruleset_api import Ruleset\n",
             "core/rulesets/alpha/walk.py": "from tabletrail.ruleset_api import Ruleset\n",
             "events/types.py": "import tabletrail.ruleset_api\n",
             "ruleset_api/__init__.py": "from tabletrail.projections.board import view\n",
         },
     )
     assert violations(tmp_path) == [
-        "core/evolve.py:1: imports tabletrail.ruleset_api.Ruleset: "
+        "core/fold/evolve.py:1: imports tabletrail.ruleset_api.Ruleset: "
         "the engine doesn't import the API made of it (a ruleset does)",
         "events/types.py:1: imports tabletrail.ruleset_api: the vocabulary doesn't import the API made of it",
         "ruleset_api/__init__.py:1: imports tabletrail.projections.board: "
@@ -304,19 +304,22 @@ CIRCLE_SCOPE = ("tabletrail.core", "tabletrail.ruleset_api", "tabletrail.project
 # Imports inside a function in core/, ruleset_api/ and projections/, each kept for a reason:
 # (file, module) -> why. Any other import inside a function fails, naming its file and line.
 KEPT_IN_FUNCTIONS = {
-    ("core/reach.py", "tabletrail.core.reach_arrays"): (
+    ("core/search/reach.py", "tabletrail.core.search.reach_arrays"): (
         "numpy and scipy load only when a reachable area is searched by compiled code, or a server"
         " warms them up (CLI start-up, benchmarks/bench_cli.py)"
     ),
-    ("core/decide.py", "tabletrail.core.way"): (
+    ("core/decide.py", "tabletrail.core.search.way"): (
         "the way round a wall is searched only once a wall stops a step: a command that no wall"
         " stops loads none of the searches (CLI start-up)"
     ),
-    ("core/machines.py", "transitions"): (
+    ("core/engine/machines.py", "transitions"): (
         "a state graph is built the first time one is asked for: a plain move asks none (CLI start-up)"
     ),
-    ("core/sight.py", "fractions"): "only a sight check needs exact fractions (CLI start-up)",
-    ("core/walls.py", "fractions"): "only a sight line along walls needs exact fractions (CLI start-up)",
+    ("core/board/sight.py", "fractions"): "only a sight check needs exact fractions (CLI start-up)",
+    (
+        "core/board/walls.py",
+        "fractions",
+    ): "only a sight line along walls needs exact fractions (CLI start-up)",
 }
 LOCAL_SCOPE = ("core", "ruleset_api", "projections")
 

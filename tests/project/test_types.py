@@ -4,7 +4,7 @@ mypy can't follow the editable install's import hook, and the folders don't carr
 names (app/ is `tabletrail`, core/ is `tabletrail.core`: [tool.setuptools.package-dir]). So the
 check lays the package out under its import names, as links to the source files, in a temporary
 folder, and runs mypy there with the repository's configuration; an error is reported at its
-source file (`core/geometry.py:12`), not at the link. mypy's cache stays in the temporary folder.
+source file (`core/board/geometry.py:12`), not at the link. mypy's cache stays in the temporary folder.
 
 By hand: `.venv/bin/python -m pytest tests/project/test_types.py`, or `python tests/project/test_types.py`
 to print mypy's own report.

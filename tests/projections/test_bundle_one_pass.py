@@ -8,7 +8,7 @@ import pytest
 from support import do, encounter
 from tabletrail.bundle_data import Lines, carry
 from tabletrail.cli_audit import explain_text, explain_texts
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.projections import audit

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from tabletrail import render
-from tabletrail.core.rulesets import get as get_ruleset
-from tabletrail.core.units import fmt
+from tabletrail.core.board.units import fmt
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.encounter import Encounter
 from tabletrail.events import types as ev
 from tabletrail.events.log import JsonlStore

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from tabletrail.core.rulesets import get
+from tabletrail.core.engine.registry import get
 
 
 @pytest.mark.parametrize("ruleset", ["ap-squares", "initiative-yards"])

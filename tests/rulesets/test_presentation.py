@@ -1,6 +1,6 @@
 """What the table view shows of a ruleset's marks comes from the ruleset's hooks, not its imports.
 
-`Ruleset.awaited`, `.heading` and `.turn_words` (core/presentation.py) say the reactions awaited,
+`Ruleset.awaited`, `.heading` and `.turn_words` (core/engine/presentation.py) say the reactions awaited,
 where a body is carried and a turn in words; the web layer draws them for any ruleset, a
 plug-in's included, and imports no ruleset's marks (tests/project/test_architecture.py).
 """
@@ -8,9 +8,9 @@ plug-in's included, and imports no ruleset's marks (tests/project/test_architect
 from __future__ import annotations
 
 import pytest
-from tabletrail.core.evolve import evolve
-from tabletrail.core.presentation import Answer, Awaited
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.engine.presentation import Answer, Awaited
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.fold.evolve import evolve
 from tabletrail.events import types as ev
 from tabletrail.testing import encounter, grid
 from tabletrail.web import actions, views

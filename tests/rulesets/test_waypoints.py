@@ -1,4 +1,4 @@
-"""Every ruleset reads a move's waypoints the same way (core.movement.path_cells), under its own rule.
+"""Every ruleset reads a move's waypoints the same way (core.engine.movement.path_cells), under its own rule.
 
 Off the map, a waypoint that is not x,y, and a path that goes nowhere are each
 refused by the ruleset's move rule, with nothing appended; a good path is walked
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from support import encounter, of_type, refuse
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Move
 from tabletrail.events.types import Moved
 

@@ -31,7 +31,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from support_postgres import drop, url
 from support_store import END_TURN, clock, fresh, lines_of, play, records_of, timeline_of
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import ConflictError
 from tabletrail.events.log import DuplicateCommand, JsonlStore, MemoryStore, Store, VersionConflict

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from support_store import END_TURN, clock, fresh, lines_of, play, snapshot_rows, timeline_of
 from tabletrail.cli import main
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.log import MemoryStore

@@ -62,7 +62,7 @@ def test_a_verb_that_needs_a_fighter_offers_those_within_reach(tmp_path: Path):
 
 
 def test_moving_offers_the_reachable_area_as_its_cells(tmp_path: Path):
-    from tabletrail.core.reach import reach
+    from tabletrail.core.search.reach import reach
 
     enc = opened(new_log(tmp_path))
     move = button(actions.answer(enc, "blue", "ari"), "move")

@@ -18,13 +18,13 @@ from support import CLOCK, encounter
 from support import do as support_do
 from support_web import STATES, ap_squares_log, append_facts, bearer, invite, new_log, records
 from tabletrail.cli_store import store_for
-from tabletrail.core.geometry import expand
-from tabletrail.core.machines import GRAPHS
-from tabletrail.core.reach import reach
-from tabletrail.core.ruleset import Ruleset
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.board.geometry import expand
+from tabletrail.core.board.units import CU, fmt
+from tabletrail.core.engine.machines import GRAPHS
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS
-from tabletrail.core.units import CU, fmt
+from tabletrail.core.search.reach import reach
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.render import Words

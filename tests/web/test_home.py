@@ -269,7 +269,7 @@ def test_the_toml_writer_round_trips_every_shipped_scenario(tmp_path: Path):
 
 
 def test_the_catalogue_is_the_rulesets_own(folder: Path):
-    from tabletrail.core.rulesets import RULESETS
+    from tabletrail.core.engine.registry import RULESETS
 
     client, _ = home_client(folder)
     data = client.get("/api/home/rulesets").json()

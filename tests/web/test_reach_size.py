@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from support import encounter as support_encounter
 from support_web import bearer, invite, new_log
-from tabletrail.core.reach import reach
+from tabletrail.core.search.reach import reach
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario

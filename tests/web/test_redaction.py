@@ -129,7 +129,7 @@ def test_where_the_engine_quotes_a_rulings_why_a_player_reads_the_gms_reason(log
 
 def test_the_ruled_batches_kept_between_requests_are_those_a_full_scan_finds(log: Path):
     """redact.ruling_batches extends what it found by the batches folded since (issue 29)."""
-    from tabletrail.core.ruleset import ENGINE_HANDLERS
+    from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
     from tabletrail.web import redact
 
     gm = client(log, "gm")

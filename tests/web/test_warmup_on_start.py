@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from tabletrail.core import reach
+from tabletrail.core.search import reach
 
 
 class Called(Exception):
@@ -15,7 +15,7 @@ class Called(Exception):
 
 def test_warm_up_imports_the_compiled_search_and_importing_reach_does_not():
     code = (
-        "import sys; from tabletrail.core.reach import warm_up; "
+        "import sys; from tabletrail.core.search.reach import warm_up; "
         "before = 'scipy.sparse.csgraph' in sys.modules; warm_up(); "
         "print(before, 'scipy.sparse.csgraph' in sys.modules, 'numpy' in sys.modules)"
     )

@@ -132,7 +132,7 @@ class Stepping:
         )
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable | None:
-        """What a price reads besides the map and the target square's occupants (core/step_table.py).
+        """What a price reads besides the map and the target square's occupants (core/search/step_table.py).
 
         A walker resuming an invasion's move starts at another parity: its prices are not kept.
         """

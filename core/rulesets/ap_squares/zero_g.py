@@ -168,7 +168,7 @@ def is_stable(grid: Grid, x: int, y: int) -> bool:
 def stable_around(grid: Grid, at: XY) -> list[XY]:
     """The stable squares touching `at`, edge or corner.
 
-    zero-g-drift ("not adjacent to any walls"): a thin wall on one of `at`'s edges (core/walls.py)
+    zero-g-drift ("not adjacent to any walls"): a thin wall on one of `at`'s edges (core/board/walls.py)
     is as solid as a wall square on that side, so the square beyond it counts as the surface.
     """
     found = [(at[0] + dx, at[1] + dy) for dx, dy in NEIGHBOURS if is_stable(grid, at[0] + dx, at[1] + dy)]

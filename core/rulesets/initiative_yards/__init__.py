@@ -23,7 +23,7 @@ crossed with `leap`, and a gap's floor is its `ground` (write `ground = -4` for 
 deep beside ground at 0). Fighter entries tagged `object`
 are movable objects: they take no turns, have no Reach, and can be dragged.
 
-The ruleset is one class made of parts, one a family of rules (core/ruleset.py
+The ruleset is one class made of parts, one a family of rules (core/engine/ruleset.py
 `Part`): each handles its own commands and takes part in the hooks, and knows
 no other part. What two families share belongs to the ruleset class, or, where
 it only reads the board, to board.py's functions. Where each rule's code lives

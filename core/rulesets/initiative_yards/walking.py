@@ -160,7 +160,7 @@ class Walk:
     Walking, crawling (prone: double cost) and climbing stairs and ladders
     (vertical yards cost like horizontal ones). Subclasses price jumps. Under
     diagonal = euclidean a step keeps its length exact (Step.root2: √2 a diagonal,
-    2·√2 crawled) and the move is held against the move action exactly (core/units.py).
+    2·√2 crawled) and the move is held against the move action exactly (core/board/units.py).
     """
 
     def __init__(
@@ -231,10 +231,10 @@ class Walk:
         for its whole life (geometry.step_length reads the version its log began under)."""
         if DRAGGING in f.marks and state.settings["prone_drag"] == "half":
             return 1
-        return crawl_factor(f)  # the crawl every ruleset shares (core/crawling.py)
+        return crawl_factor(f)  # the crawl every ruleset shares (core/engine/crawling.py)
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable | None:
-        """What a price reads besides the map and the target cell's occupants (core/step_table.py).
+        """What a price reads besides the map and the target cell's occupants (core/search/step_table.py).
 
         None while a step depends on where enemies stand: a tether to an engaging Reach,
         or an enemy whose Reach a step may enter (eventful compares the step's two ends).

@@ -24,5 +24,5 @@ ACTION = "action"  # the latest action taken: {kind, target, ap, round, pass, he
 DELAYED = "delayed"  # a delayed turn pending: {after, round, pass}
 SPRINTS = "sprint-penalty"  # {sprints, penalty} this round
 
-# States of the shared TURN machine (core/machines.py).
+# States of the shared TURN machine (core/engine/machines.py).
 WAITING, ACTING, DELAYED_STATE, HOLDING, DONE = "waiting", "acting", "delayed", "holding", "done"

@@ -180,7 +180,7 @@ class _Walking:
         )
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable:
-        """What a price reads besides the map (core/step_table.py): the diagonal rule, and who may
+        """What a price reads besides the map (core/search/step_table.py): the diagonal rule, and who may
         be passed (a step into an occupied cell is priced for its occupants, not for this setting)."""
         return state.settings["diagonal"], state.settings["fighters_in_the_way"]
 

@@ -12,20 +12,20 @@ code that enforces it. The chapter in the engine's terms:
   Movement, whatever its mode. The one exception is a door on the way: a walk
   that ends beside a door with meters left is marked `on-the-way`, and if the
   fighter's next acts are only doors used as part of the move
-  (core/doors.py `part_of_move`), its next walk goes on with what is left of
+  (core/engine/doors.py `part_of_move`), its next walk goes on with what is left of
   the same Movement (no new action): opening a door is not stopping.
 - A fighter's mode lives in `states["mode"]` (the `mode` graph in board.py):
   walking, climbing, swimming, flying, hovering, gliding, falling.
 - A fighter fills its 1 m space from where it stands up to `body_height`;
   two fighters share a space when those spans overlap (so a flyer may pass
   over a walker's head, a hoverer may not).
-- Falls go through `core.falling.fall`; what they cost (the falling table,
+- Falls go through `core.engine.falling.fall`; what they cost (the falling table,
   the time a fall takes) is in falls.py. The document lands fallers prone but
   never says how a prone fighter moves: by default it walks at the normal cost
-  (`prone_move`; stand-first, or crawl by the shared `core.crawling`).
+  (`prone_move`; stand-first, or crawl by the shared `core.engine.crawling`).
 - One jump goes up or across, as written (`jump_up_and_across`; both counts the
   climb and the air crossed within the 2 m of maneuver).
-- Every roll is a check (`core.dice.check`): `roll=N` enters it at the table;
+- Every roll is a check (`core.engine.dice.check`): `roll=N` enters it at the table;
   otherwise the seeded dice draw it. Opposed rolls, climbs, saves and escapes
   use the `check_formula` setting (house default 1d6); the falling table rolls
   a d6 and random movement a d8, as the document says.

@@ -2,7 +2,7 @@
 
 Every fall, whatever made it (a step off a ledge, a climber losing its grip, a
 forced move over an edge, the GM's `fall`), comes to `Falls.drop` through the
-ruleset's `drop`: the fall itself goes through `core.falling.fall`, and this
+ruleset's `drop`: the fall itself goes through `core.engine.falling.fall`, and this
 part decides what it costs. It also keeps a long fall going at the faller's
 turn start, lets a Skill Feat soften a landing, and shows the table a faller
 who may still answer with one.
@@ -40,7 +40,7 @@ FALL_ROLL_EVERY = 5 * CU  # fall-table: "for every 5 meters a character falls, r
 FALL_DAMAGE_EVERY = 2 * CU  # fall-table: "for every 2 meters you fell"
 FALL_PER_TURN = 20 * CU  # fall-speed: "a total distance of 20 meters" a turn
 SOFT_SKIPS, LIQUID_SKIPS, BUMPS_PER_SKIP = 1, 3, 2  # fall-table: opt-outs
-DICE_PER_CHECK = 99  # the most dice one check's formula holds (core.dice): longer falls roll in parts
+DICE_PER_CHECK = 99  # the most dice one check's formula holds (core.engine.dice): longer falls roll in parts
 
 FALL_TABLE = {
     1: "instant death",

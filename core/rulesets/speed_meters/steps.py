@@ -1,4 +1,4 @@
-"""speed-meters step policies: how `core.movement.walk` prices each step.
+"""speed-meters step policies: how `core.engine.movement.walk` prices each step.
 
 `_Walking` prices a walking fighter's steps (movement, occupancy, maneuver,
 jump, rough), for the walking part's Movements and a grappler following on
@@ -54,7 +54,7 @@ class _Walking(QuietSteps):
 
     # A step's price reads only its two cells' legend entries (Speed, posture and the diagonal rule are in
     # the table key; occupants are priced apart), and whether a move may end on an empty cell reads only
-    # that cell: the reachable area may price and judge a window in bulk (core/step_table.py).
+    # that cell: the reachable area may price and judge a window in bulk (core/search/step_table.py).
     prices_read_two_cells = True
     ends_read_one_cell = True
 
@@ -66,10 +66,10 @@ class _Walking(QuietSteps):
         self.maneuvers = maneuvers  # maneuver: 2 m, and what the GM gave or took (adjust)
         self.unit = rs.unit
         self.jumps = jumps
-        self.spent = 0  # this Movement's cost so far: its whole part, and its √2 part (core/units.py)
+        self.spent = 0  # this Movement's cost so far: its whole part, and its √2 part (core/board/units.py)
         self.spent_root2 = 0
         self.maneuver = 0  # maneuver: meters of jumps so far (their exact length rounded once)
-        self.jumped = (0, 0)  # ... exact: whole and √2 parts (a euclidean diagonal jump, core/units.py)
+        self.jumped = (0, 0)  # ... exact: whole and √2 parts (a euclidean diagonal jump, core/board/units.py)
         self.across = 0  # jump: spaces crossed in the air in the jump under way
         self.risen = 0  # movement: meters gone up by jumping in this Movement (at most 1 in all)
         self._cites: tuple[str, ...] = ()
@@ -183,7 +183,7 @@ class _Walking(QuietSteps):
         return self._cites
 
     def table_key(self, state: EncounterState, f: Fighter) -> Hashable | None:
-        """What a price reads besides the map and the target cell's occupants (core/step_table.py).
+        """What a price reads besides the map and the target cell's occupants (core/search/step_table.py).
 
         A real Movement (`jumps`) counts its jumps as it goes: its prices are never kept. Of the
         mover's Speed a price reads only whether it is 1 (rough's exception), so fighters of other

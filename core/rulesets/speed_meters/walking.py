@@ -209,7 +209,7 @@ class Walking(Part):
         """stop: a walking Movement ending beside a door, with meters left, may be going on.
 
         "May stop moving at any point … Once you stop moving, however, you can't start moving again
-        as part of the same Action": opening a door priced as part of a move (core/doors.py,
+        as part of the same Action": opening a door priced as part of a move (core/engine/doors.py,
         `part_of_move`) is not stopping, so if the fighter's next act is that door, its next walk
         is this Movement going on with what is left (`movement_going_on`).
         """

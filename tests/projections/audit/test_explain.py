@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from support import do, encounter, grid, of_type
-from tabletrail.core.movement import length_of
+from tabletrail.core.engine.movement import length_of
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, MemoryStore, Record
 from tabletrail.events.types import CheckRolled, CommandIssued, Moved, Placed, Redone, Undone

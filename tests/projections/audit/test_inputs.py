@@ -5,7 +5,7 @@ does; a decision given to verify or what-if is the one they use."""
 from __future__ import annotations
 
 from support import do, encounter
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Command
 from tabletrail.events.types import Event
 from tabletrail.projections.audit import Replay, decide_on, dry_run, verify_lines, whatif

@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from support import do, encounter, grid, of_type, refuse
-from tabletrail.core.cell_rulings import FORBID, TEST
+from tabletrail.core.engine.cell_rulings import FORBID, TEST
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.types import (
@@ -190,7 +190,7 @@ def test_place_refuses_walls_the_map_edge_and_the_same_cell():
     assert "already at 1,1" in refuse(enc, "place a 1,1 why=x", RULING).reason
 
 
-# --- require-test and forbid: cells, in core/cell_rulings' format, honoured by walk -----------------------
+# --- require-test and forbid: cells, in core/engine/cell_rulings' format, honoured by walk ---
 
 
 def test_require_test_stores_the_cell_ruling_format_and_a_failed_test_ends_the_move_there():

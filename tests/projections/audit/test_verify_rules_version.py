@@ -1,7 +1,7 @@
 """Issue 28, item 16: a log records the rules version that wrote it (line 1, every snapshot), and
 `verify` of an older log names the correction where a batch differs ("decided under 0.1;
 speed-meters `adjust` has given meters to the next Movement since 0.2") and still checks
-everything else. The corrections are one list, core/corrections.py.
+everything else. The corrections are one list, core/board/corrections.py.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import pytest
 from support import rechain
 from support_store import fresh, play
 from tabletrail.cli import main
-from tabletrail.core.corrections import CORRECTIONS, FIRST, RULES_VERSION, version_key
-from tabletrail.core.ruleset import ENGINE_RULE_WORDS
-from tabletrail.core.rulesets import RULESETS
-from tabletrail.core.rulings import known_rules
+from tabletrail.core.board.corrections import CORRECTIONS, FIRST, RULES_VERSION, version_key
+from tabletrail.core.engine.registry import RULESETS
+from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS
+from tabletrail.core.engine.rulings import known_rules
 from tabletrail.events.log import decode
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.types import AnyEvent

@@ -45,7 +45,7 @@ def test_the_entering_event_says_where_it_may_not_turn_back_to():
 
 
 def test_the_rules_listing_says_an_answer_does_not_end_the_rotation():
-    from tabletrail.core.rulesets import get
+    from tabletrail.core.engine.registry import get
 
     default = {r.name: r for r in get("ap-squares").rules}["rotate-about"].default
     assert "parry" in default and "body-block" in default

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tabletrail.core.geometry import DIAGONAL_RULES, NEIGHBOURS, distance
+from tabletrail.core.board.geometry import DIAGONAL_RULES, NEIGHBOURS, distance
 from tabletrail.core.rulesets.ap_squares import rotate_path
 
 PIVOT = (0, 0)

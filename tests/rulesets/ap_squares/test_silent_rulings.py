@@ -86,7 +86,7 @@ def test_within_the_cycle_the_setting_changes_nothing():
 
 
 def test_the_setting_is_listed_with_its_words():
-    from tabletrail.core.rulesets import get
+    from tabletrail.core.engine.registry import get
 
     rs = get("ap-squares")
     s = {s.name: s for s in rs.settings}["rotate_back_new_cycle"]
@@ -127,7 +127,7 @@ def test_a_positive_bonus_is_the_same_under_either_setting():
 
 
 def test_the_strength_bonus_setting_is_listed_with_its_words():
-    from tabletrail.core.rulesets import get
+    from tabletrail.core.engine.registry import get
 
     rs = get("ap-squares")
     s = {s.name: s for s in rs.settings}["negative_strength_bonus"]

@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 from support_ap_squares import RULES, arena
 from support_stateful import EncounterMachine
-from tabletrail.core.geometry import NEIGHBOURS
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.geometry import NEIGHBOURS
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.rulesets.ap_squares.zero_g import (
     DIRECTIONS,
     gravity,

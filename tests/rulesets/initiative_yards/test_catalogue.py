@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from support import do, of_type, refuse
-from tabletrail.core.rulesets import get
+from tabletrail.core.engine.registry import get
 from tabletrail.events.types import CheckRolled
 
 from tests.rulesets.initiative_yards.test_rules import ICE, arena, fighter, posture

@@ -7,7 +7,7 @@ table rolls: 1d20 + Initiative (whole yards) >= 15.
 from __future__ import annotations
 
 from support import do, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 
 from tests.rulesets.initiative_yards.test_rules import IY, OPEN, arena, at, cost, fighter
 

@@ -11,8 +11,8 @@ Checks use table rolls: 1d20 + Initiative 8 >= 15, so roll=7 passes and roll=1 f
 from __future__ import annotations
 
 from support import do, of_type, refuse
-from tabletrail.core.rulesets import get
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
+from tabletrail.core.engine.registry import get
 from tabletrail.events.types import Moved, Spent
 from tabletrail.projections.audit import whatif
 

@@ -10,7 +10,7 @@ table rolls: an Initiative check passes when 1d20 + Initiative (8) reaches 15, s
 from __future__ import annotations
 
 from support import do, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import Damaged, Placed, Unlinked
 
 from tests.rulesets.initiative_yards.test_rules import IY, OPEN, arena, at, cost, engagement, fighter, posture

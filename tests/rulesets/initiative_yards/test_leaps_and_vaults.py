@@ -7,7 +7,7 @@ table rolls: 1d20 + Initiative 8 >= 15, so roll=7 passes and roll=1 fails.
 from __future__ import annotations
 
 from support import do, encounter, grid, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.types import Damaged, DoorChanged, Placed
 

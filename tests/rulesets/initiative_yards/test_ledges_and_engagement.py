@@ -6,7 +6,7 @@ Checks use table rolls: 1d20 + Initiative 8 >= 15, so roll=7 passes and roll=1 f
 from __future__ import annotations
 
 from support import do, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import Damaged, Linked, Placed
 
 from tests.rulesets.initiative_yards.test_rules import FAIL, IY, PASS, arena, at, engagement, fighter, posture

@@ -8,8 +8,8 @@ so." Whether the two halvings stack is setting prone_drag.
 from __future__ import annotations
 
 from support import do, refuse
-from tabletrail.core.reach import reach
-from tabletrail.core.rulesets import get
+from tabletrail.core.engine.registry import get
+from tabletrail.core.search.reach import reach
 
 from tests.rulesets.initiative_yards.test_rules import arena, at, cost, fighter, next_turn_of
 

@@ -11,8 +11,8 @@ import tomllib
 
 import pytest
 from support import do, encounter, grid, of_type, refuse
+from tabletrail.core.board.units import CU
 from tabletrail.core.rulesets.initiative_yards import fall_damage
-from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import MemoryStore

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import msgspec
 from tabletrail.cli import play_script
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, MemoryStore, Refused
 from tabletrail.events.scenario import load_scenario

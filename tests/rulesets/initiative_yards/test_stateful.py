@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 from support import grid
 from support_stateful import EncounterMachine
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.encounter import Encounter
 
 ROWS = [

@@ -9,7 +9,7 @@ and roll=1 fails.
 from __future__ import annotations
 
 from support import do, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import CheckRolled, Damaged, Linked, Placed, Spent, Unlinked
 
 from tests.rulesets.initiative_yards.test_rules import (

@@ -11,7 +11,7 @@ matters: 1d20 + Initiative (8) >= 15, so roll=7 passes and roll=1 fails.
 from __future__ import annotations
 
 from support import CLOCK, do, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.types import Abandoned, CheckRolled, Redone, Undone

@@ -9,7 +9,7 @@ Hit per full 5 above 10 (house default), so roll=13 is one Hit.
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import Marked, Moved, OrderChanged
 
 from tests.rulesets.round_meters.test_rules import ap_used, arena, ends, fighter, rule, spent

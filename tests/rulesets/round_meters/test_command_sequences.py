@@ -6,9 +6,9 @@ Each test quotes the sentence it holds the engine to and names its rule id.
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.reach import reach, waypoints
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.units import CU
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.units import CU
+from tabletrail.core.search.reach import reach, waypoints
 from tabletrail.events.types import Moved
 from tabletrail.syntax import parse
 

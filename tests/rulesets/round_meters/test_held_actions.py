@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from support import do, encounter, of_type
 from tabletrail import render
-from tabletrail.core.rulesets import get as get_ruleset
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.types import Marked, Spent, Unmarked
 
 from tests.rulesets.round_meters.test_rules import arena, fighter, rule

@@ -6,8 +6,8 @@ Each test quotes the sentence it holds the engine to.
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.rulesets import RULESETS
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
+from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events.types import CheckRolled, Marked, Spent
 
 from tests.rulesets.round_meters.test_rules import arena, rule

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from support import do, encounter, grid, of_type, refuse
 from tabletrail.cli import main
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.errors import InputError
 from tabletrail.events.types import (
     CheckRolled,

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 from support import do, encounter, grid, of_type, refuse
-from tabletrail.core.reach import reachable
-from tabletrail.core.rulesets import get
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
+from tabletrail.core.engine.registry import get
+from tabletrail.core.search.reach import reachable
 from tabletrail.events.types import Moved
 from tabletrail.projections.audit import whatif
 

@@ -10,8 +10,8 @@ Ari: Movement 6, athletics 2; roll=13 is one positive Hit (15), roll=18 two (20)
 from __future__ import annotations
 
 from support import do, encounter, of_type
-from tabletrail.core.rulesets import get
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
+from tabletrail.core.engine.registry import get
 from tabletrail.events.types import Moved, Spent
 from tabletrail.render import describe, fighters
 

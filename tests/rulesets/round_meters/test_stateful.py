@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 from support import grid
 from support_stateful import EncounterMachine
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.rulesets import get
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.engine.registry import get
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
 

@@ -9,7 +9,7 @@ mud yard: initiative ari > bo > cyn > dax; ari has Movement 6, 3 AP and Athletic
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import CheckRolled, Marked, Moved
 
 from tests.rulesets.round_meters.test_rules import ap_used, arena, ends, fighter, rule, spent

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import msgspec
 from support import CLOCK, do, encounter, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.types import Abandoned, CheckRolled, Marked, Moved, Redone, Undone

@@ -1,7 +1,7 @@
 """speed-meters rules of the foundation, from the words of document 004."""
 
 from support import do, encounter, grid, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import Moved, Spent
 
 

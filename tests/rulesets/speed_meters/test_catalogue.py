@@ -7,7 +7,7 @@ Each test quotes the words it holds the engine to and cites its rule id.
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.rulesets import RULESETS
+from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events.types import Moved, Placed
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene

@@ -9,7 +9,7 @@ of an allowed action cite, and the cost in the rule's own unit (meters, actions)
 from __future__ import annotations
 
 from support import do, encounter, grid, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import CheckRolled, Linked, Marked, Moved, Placed, Spent
 
 from tests.rulesets.speed_meters.test_scenes import LEGEND, fighter

@@ -6,7 +6,7 @@ Each test quotes the sentence it holds the engine to and cites its rule id.
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import CheckRolled
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene

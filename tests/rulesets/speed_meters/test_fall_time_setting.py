@@ -10,7 +10,7 @@ takes is setting fall_mid_turn.
 from __future__ import annotations
 
 from support import do, encounter, of_type
-from tabletrail.core.rulesets import get
+from tabletrail.core.engine.registry import get
 from tabletrail.events.types import Marked, Spent
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from support import do, encounter, of_type, refuse
+from tabletrail.core.board.units import CU
 from tabletrail.core.rulesets.speed_meters import fall_quarters, fall_rolls
-from tabletrail.core.units import CU
 from tabletrail.events.types import CheckRolled, Damaged, Marked, Placed, Spent, StateChanged
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene

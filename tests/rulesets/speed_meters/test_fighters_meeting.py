@@ -9,7 +9,7 @@ refused and by which rule, what it costs and whom, and the state of each fighter
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import CheckRolled, Moved, Placed, Spent
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from support import do, encounter, of_type, refuse
-from tabletrail.core.refusal import Rejection
-from tabletrail.core.units import CU
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.board.units import CU
 from tabletrail.events.commands.speed_meters import RandomMove, Shove
 from tabletrail.events.errors import InputError
 from tabletrail.events.types import CheckRolled, Linked, Marked, Moved, Placed, Spent, StateChanged, Unlinked

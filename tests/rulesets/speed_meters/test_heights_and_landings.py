@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from support import do, encounter, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.errors import InputError
 from tabletrail.events.types import CheckRolled, Moved, Placed
 
@@ -148,7 +148,7 @@ def test_a_hover_that_stops_over_a_cut_sinks_into_it():
 
 
 def test_hover_settings_are_listed_and_never_negative():
-    from tabletrail.core.rulesets import RULESETS
+    from tabletrail.core.engine.registry import RULESETS
 
     names = {s.name: s for s in RULESETS["speed-meters"].all_settings()}
     assert names["hover_span"].default == 1 and names["hover_span"].rule == "speed-meters/hover"

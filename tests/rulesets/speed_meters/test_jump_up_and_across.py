@@ -10,8 +10,8 @@ maneuver (jump_up_and_across = both).
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.rulesets import get
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
+from tabletrail.core.engine.registry import get
 from tabletrail.events.types import Moved, Spent
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene

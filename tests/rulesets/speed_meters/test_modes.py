@@ -7,8 +7,8 @@ Each rule id gets a test that it allows what it should, one that it refuses
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.rulesets import RULESETS
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
+from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events.types import CheckRolled, Marked, Moved, Placed, Spent, StateChanged, Unmarked
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene
@@ -445,7 +445,7 @@ def test_fighters_adapted_to_water_breathe_it_unless_the_table_rules_otherwise()
 
 
 def test_the_reachable_area_is_the_walk_and_empty_for_fighters_who_cannot_walk():
-    from tabletrail.core.reach import reachable
+    from tabletrail.core.search.reach import reachable
 
     enc = encounter(scene(ROOM, fighter("a", fly=6, speed=2)))
     assert reachable(enc.state, "a")[(3, 1)] == 2 * CU and (3, 2) not in reachable(enc.state, "a")

@@ -4,16 +4,16 @@
 By default (prone_move = walk) a prone fighter walks its whole Speed at the normal cost without
 standing; a table may rule that it stands first (stand-first: a Movement while prone is refused
 until it stands up) or crawls at a cost (crawl: every meter costs 2, the crawl every ruleset shares,
-core/crawling.py).
+core/engine/crawling.py).
 """
 
 from __future__ import annotations
 
 import pytest
 from support import do, encounter, of_type, refuse
-from tabletrail.core.reach import reachable
-from tabletrail.core.rulesets import get
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
+from tabletrail.core.engine.registry import get
+from tabletrail.core.search.reach import reachable
 from tabletrail.events.types import Moved
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene

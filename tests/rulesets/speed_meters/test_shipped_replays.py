@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from support import do, grid
 from tabletrail.cli import main
-from tabletrail.core.rulesets import RULESETS
+from tabletrail.core.engine.registry import RULESETS
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, decode
 from tabletrail.events.scenario import parse_scenario

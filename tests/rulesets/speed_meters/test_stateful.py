@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 from support_stateful import EncounterMachine
-from tabletrail.core.refusal import Rejection
+from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.rulesets.speed_meters import hover_height, swimmable, water_bottom
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record

@@ -8,7 +8,7 @@ asserts: what is allowed, what is refused and by which rule, what it costs, and 
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import CheckRolled, Marked, Moved, Placed, Spent, StateChanged, Unlinked
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene

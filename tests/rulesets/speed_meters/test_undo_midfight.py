@@ -18,7 +18,7 @@ The catalogue's words: "Replay, redo and audit never roll again: they read the r
 from __future__ import annotations
 
 from support import do, encounter, of_type, refuse
-from tabletrail.core.units import CU
+from tabletrail.core.board.units import CU
 from tabletrail.events.types import Abandoned, CheckRolled, Linked
 
 from tests.rulesets.round_meters.test_undo_midfight import UNDO, replays, round_trip

@@ -1,6 +1,6 @@
 """The reachable area's answer, and what the two searches that find it share.
 
-core/reach.py searches step by step, core/reach_arrays.py with compiled code; both give a
+core/search/reach.py searches step by step, core/search/reach_arrays.py with compiled code; both give a
 `Reach`. These pieces sit apart from both so the compiled search (imported only when it is asked
 for, for numpy and scipy) and the step-by-step one that calls it do not import each other.
 """
@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from msgspec.structs import replace
-from tabletrail.core.geometry import XY, Pos
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.board.geometry import XY, Pos
+from tabletrail.core.board.refusal import Refusal
+from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.events.types import Step
 
 # A search node: a position, and the diagonal parity when it matters (else 0).

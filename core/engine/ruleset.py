@@ -19,16 +19,16 @@ from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 import msgspec
-from tabletrail.core import doors
-from tabletrail.core.batch import Batch
-from tabletrail.core.dice import Dice, parse_formula
-from tabletrail.core.machines import GRAPHS
-from tabletrail.core.movement import StepPolicy
-from tabletrail.core.presentation import Awaited, Heading
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, to_cu
-from tabletrail.core.walls import DOORS, WALLS
+from tabletrail.core.board.refusal import Refusal, require
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.units import fmt, to_cu
+from tabletrail.core.board.walls import DOORS, WALLS
+from tabletrail.core.engine import doors
+from tabletrail.core.engine.dice import Dice, parse_formula
+from tabletrail.core.engine.machines import GRAPHS
+from tabletrail.core.engine.movement import StepPolicy
+from tabletrail.core.engine.presentation import Awaited, Heading
+from tabletrail.core.fold.batch import Batch
 from tabletrail.events import types as ev
 from tabletrail.events.commands import (
     CloseDoor,
@@ -176,7 +176,7 @@ COMMON_SETTINGS = (
 
 
 def door_setting(rs: type[Ruleset]) -> Setting:
-    """The `door_cost` setting of a ruleset, in the budget its doors are paid from (core/doors.py)."""
+    """The `door_cost` setting of a ruleset, in the budget its doors are paid from (core/engine/doors.py)."""
     counted = rs.door_resource not in rs.centi_resources
     paid = {"movement": f"{rs.unit} of movement", "ap": "AP"}.get(rs.door_resource, rs.door_resource)
     return Setting(
@@ -262,7 +262,7 @@ def _part_handler(part: type[Part], fn: Handler) -> Handler:
     return run
 
 
-# The turn machine's states in words (core/machines.py TURN); a ruleset's marks may say more.
+# The turn machine's states in words (core/engine/machines.py TURN); a ruleset's marks may say more.
 TURN_WORDS = {
     "delayed": "delayed to the end of the pass",
     "holding": "holding an action",
@@ -582,7 +582,7 @@ class Ruleset:
         """What the fighter's next ordinary move may still cost, in centi-units."""
         return next((n for p in self._parts.values() if (n := p.move_budget(state, f)) is not None), 0)
 
-    # --- what the table view shows (core/presentation.py) ---------------------
+    # --- what the table view shows (core/engine/presentation.py) ---------------------
 
     def awaited(self, state: EncounterState) -> list[Awaited]:
         """Reactions the table waits for (an invasion to answer, a Strike's outcome, a held action)."""
@@ -617,7 +617,7 @@ class Ruleset:
 
     def move_root2(self, state: EncounterState, f: Fighter) -> int:
         """The √2 part of what is already spent of that budget, when several moves share it and
-        lengths are exact (core/units.py): the reachable area holds a move against the exact
+        lengths are exact (core/board/units.py): the reachable area holds a move against the exact
         remainder, as `walk(carry_diagonals=True)` does. 0: each move's budget starts afresh."""
         return 0
 
@@ -633,7 +633,7 @@ class Ruleset:
         """
         return 0, ""
 
-    # --- doors on cell edges (core/doors.py), shared by every ruleset -------------
+    # --- doors on cell edges (core/engine/doors.py), shared by every ruleset -------------
 
     # The budget a door's door_cost is paid from (lengths and AP in centi-units, else a count).
     door_resource: ClassVar[str] = "movement"

@@ -31,7 +31,7 @@ reads of the map only that cell's legend entry, so one verdict stands for every
 empty cell of the entry (`one_cell`).
 
 A table can also hold its prices as numpy arrays, tile by tile where searches
-looked (`StepArrays`, made by core/reach_arrays.py the first time its compiled
+looked (`StepArrays`, made by core/search/reach_arrays.py the first time its compiled
 search runs, on a map of any size): `keep`, `refuse` and `judge` write both
 forms, so neither goes stale.
 """
@@ -42,15 +42,15 @@ from collections.abc import Hashable
 from math import isqrt
 from typing import Any, NamedTuple, Protocol
 
-from tabletrail.core.geometry import EUCLIDEAN, Grid
-from tabletrail.core.movement import QuietSteps
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import root2_cu
+from tabletrail.core.board.geometry import EUCLIDEAN, Grid
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.units import root2_cu
+from tabletrail.core.engine.movement import QuietSteps
 from tabletrail.events.types import Step
 
 
 class PriceCopy(Protocol):
-    """A copy of a table's kept prices told of each new one: core/reach_arrays.py's `StepArrays`.
+    """A copy of a table's kept prices told of each new one: core/search/reach_arrays.py's `StepArrays`.
 
     A protocol, so that this module, under the compiled search, never imports it (nor numpy).
     """
@@ -60,7 +60,7 @@ class PriceCopy(Protocol):
     def judge(self, cell: int, ok: bool) -> None: ...
 
 
-# Exact lengths in a search (diagonal=euclidean: whole + √2 parts, core/units.py) are counted as one
+# Exact lengths in a search (diagonal=euclidean: whole + √2 parts, core/board/units.py) are counted as one
 # integer key, whole·S + root2·R with R = round(√2·S): keys add exactly, and they order lengths as the
 # lengths themselves are ordered (equal keys: equal lengths) while every √2 part compared stays
 # below safe(S) (|whole + root2·√2| >= 1 / (|whole| + |root2|·√2) when not 0, and R is off by at

@@ -6,8 +6,8 @@ where the fighter lands and that it lands prone is written once, here.
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.geometry import XY
+from tabletrail.core.board.geometry import XY
+from tabletrail.core.fold.batch import Batch
 from tabletrail.events import types as ev
 
 

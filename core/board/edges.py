@@ -1,6 +1,6 @@
-"""A map's walls and doors on cell edges, held compactly: the data the grid carries (core/geometry.py).
+"""A map's walls and doors on cell edges, held compactly: the data the grid carries (core/board/geometry.py).
 
-Apart from core/walls.py, which answers what these edges stop, so that the grid can hold them
+Apart from core/board/walls.py, which answers what these edges stop, so that the grid can hold them
 and the answers can read the grid without the two modules importing each other.
 """
 

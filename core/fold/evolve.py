@@ -3,7 +3,7 @@
 evolve holds no rules. It writes what the event says happened (the machine
 state the event recorded, the position the move reached, the budget it spent)
 and nothing else, so it is fast and replay is a plain fold. It is domain code:
-`core/batch.py` folds each fact as a handler emits it, and the projections
+`core/fold/batch.py` folds each fact as a handler emits it, and the projections
 (board view, timeline, audit) are built on the states it returns.
 
 Most facts are about one fighter (`FIGHTER`: the fighter in, the changed fighter
@@ -19,10 +19,10 @@ from operator import attrgetter
 from typing import Any
 
 from msgspec.structs import replace
-from tabletrail.core.corrections import FIRST
-from tabletrail.core.geometry import Grid
-from tabletrail.core.state import EncounterState, Fighter, Turn
-from tabletrail.core.units import root2_cu, to_cu
+from tabletrail.core.board.corrections import FIRST
+from tabletrail.core.board.geometry import Grid
+from tabletrail.core.board.state import EncounterState, Fighter, Turn
+from tabletrail.core.board.units import root2_cu, to_cu
 from tabletrail.events import types as ev
 
 

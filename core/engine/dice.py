@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.units import plural
+from tabletrail.core.board.refusal import Refusal
+from tabletrail.core.board.units import plural
+from tabletrail.core.fold.batch import Batch
 from tabletrail.events.digest import blake2b
 from tabletrail.events.types import CheckRolled
 

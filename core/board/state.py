@@ -10,9 +10,9 @@ every batch therefore costs little, and undo/redo is a cursor move.
 from typing import Any
 
 import msgspec
-from tabletrail.core.corrections import RULES_VERSION
-from tabletrail.core.geometry import Grid, Pos
-from tabletrail.core.units import root2_cu
+from tabletrail.core.board.corrections import RULES_VERSION
+from tabletrail.core.board.geometry import Grid, Pos
+from tabletrail.core.board.units import root2_cu
 from tabletrail.events.scenario import Scenario
 
 
@@ -60,16 +60,16 @@ class EncounterState(msgspec.Struct, frozen=True, gc=False):
     links: tuple[tuple[str, str, str], ...] = ()  # (kind, a, b), a < b for symmetric kinds
     dice: int = 0  # seeded dice drawn so far: the dice state lives in the encounter
     marks: dict[str, Any] = {}  # encounter-wide facts (gravity regions, area effects)
-    doors: dict[str, str] = {}  # door name ("5,2|6,2") -> open, closed or locked (core/walls.py)
+    doors: dict[str, str] = {}  # door name ("5,2|6,2") -> open, closed or locked (core/board/walls.py)
     # fighter -> budget name -> the √2 part (centi-units) of what its `spent` holds, where a path
     # was measured exactly (diagonal=euclidean): spent is that exact amount rounded once, and the
-    # exact amount is spent - round(root2·√2) + root2·√2 (core/units.py). A budget several moves
+    # exact amount is spent - round(root2·√2) + root2·√2 (core/board/units.py). A budget several moves
     # share is held against its exact remainder, never against a sum of roundings. Kept beside the
     # fighters, not on them: the board view (a fighter as it is written) stays what it was.
     roots: dict[str, dict[str, int]] = {}
     # The rules version the encounter's log began under (line 1, EncounterStarted.rules_version; a
     # log that records none began under 0.1): a rule corrected since reads it, so a fight keeps the
-    # arithmetic it began with (core/corrections.py). A state built without a log: today's rules.
+    # arithmetic it began with (core/board/corrections.py). A state built without a log: today's rules.
     rules_version: str = RULES_VERSION
 
     @property
@@ -101,7 +101,7 @@ class EncounterState(msgspec.Struct, frozen=True, gc=False):
         return self.roots.get(fighter_id, {}).get(resource, 0)
 
     def used_exact(self, f: Fighter, resource: str) -> tuple[int, int]:
-        """What a fighter spent of a budget, exact: (whole, √2 part) in centi-units (core/units.py)."""
+        """What a fighter spent of a budget, exact: (whole, √2 part) in centi-units (core/board/units.py)."""
         root2 = self.root2(f.id, resource)
         return f.used(resource) - root2_cu(root2), root2
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from tabletrail.core.refusal import Refusal
+from tabletrail.core.board.refusal import Refusal
 
 if TYPE_CHECKING:
     from transitions import Machine
@@ -144,7 +144,7 @@ TURN = Graph(
     },
 )
 
-# A door on a cell edge (core/doors.py): fighters open and close it; a locked one stays shut
+# A door on a cell edge (core/engine/doors.py): fighters open and close it; a locked one stays shut
 # until the GM unlocks it (and only the GM locks one).
 DOOR = Graph(
     "door",

@@ -6,13 +6,13 @@ same mechanic; what a step costs standing is each ruleset's own, the crawl's fac
 
 from __future__ import annotations
 
-from tabletrail.core.state import Fighter
+from tabletrail.core.board.state import Fighter
 
 CRAWL_FACTOR = 2  # crawl: "every yard crawled costs 2" (initiative-yards); a prone speed-meters crawl
 
 
 def is_prone(f: Fighter) -> bool:
-    """Is the fighter lying prone (the POSTURE machine, core/machines.py)?"""
+    """Is the fighter lying prone (the POSTURE machine, core/engine/machines.py)?"""
     return f.state("posture", "standing") == "prone"
 
 

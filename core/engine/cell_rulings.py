@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletrail.core.state import EncounterState, Fighter
+from tabletrail.core.board.state import EncounterState, Fighter
 
 FORBID = "ruling:forbid"
 TEST = "ruling:test"

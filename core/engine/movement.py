@@ -14,14 +14,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from msgspec.structs import replace
-from tabletrail.core.batch import Batch
-from tabletrail.core.cell_rulings import forbidden, test_required
-from tabletrail.core.dice import Dice, check
-from tabletrail.core.geometry import ALTERNATING, EUCLIDEAN, XY, Grid, Pos, expand, show, step_length
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.units import fmt, fmt_exact, root2_cu, rounded, sign
-from tabletrail.core.walls import refuse_step
+from tabletrail.core.board.geometry import ALTERNATING, EUCLIDEAN, XY, Grid, Pos, expand, show, step_length
+from tabletrail.core.board.refusal import Refusal, require
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.units import fmt, fmt_exact, root2_cu, rounded, sign
+from tabletrail.core.board.walls import refuse_step
+from tabletrail.core.engine.cell_rulings import forbidden, test_required
+from tabletrail.core.engine.dice import Dice, check
+from tabletrail.core.fold.batch import Batch
 from tabletrail.events.types import Marked, Moved, Step
 
 # A fighter mark: 1 when an odd number of diagonals has been taken on a budget that several
@@ -107,7 +107,7 @@ def walk(
     parity = int(f.marks.get(DIAGONALS, 0)) if carried else parity
     cited = set(rules)
     # The budget left, exact: a budget shared by several commands is what its exact spent amount
-    # leaves (core/units.py), so splitting a euclidean move never rounds any of it away.
+    # leaves (core/board/units.py), so splitting a euclidean move never rounds any of it away.
     left_whole, left_root2 = exact_left(b.state, f, budget, resource, carry_diagonals)
     left = budget  # the same, rounded once: what the Moved events record
 
@@ -278,7 +278,7 @@ def flat_step(
     z = grid.top[to[1]][to[0]]
     kind = grid.kind(*to)
     # The multiplier applies to the exact length, then it is rounded: a crawled euclidean diagonal is
-    # 2·√2 = 2.83, not 2 x 1.41 (the √2 part is kept, so the path is rounded once, core/units.py).
+    # 2·√2 = 2.83, not 2 x 1.41 (the √2 part is kept, so the path is rounded once, core/board/units.py).
     return Step(
         to=(to[0], to[1], z),
         cost=rounded(whole * terrain_factor, root2 * terrain_factor),
@@ -291,7 +291,7 @@ def flat_step(
 
 
 def exact_length(steps: Iterable[Step]) -> tuple[int, int]:
-    """The exact length of steps: (whole, √2 part) in centi-units (core/units.py)."""
+    """The exact length of steps: (whole, √2 part) in centi-units (core/board/units.py)."""
     whole = root2 = 0
     for s in steps:
         if s.root2:

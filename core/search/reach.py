@@ -7,7 +7,7 @@ diagonal rule, mode, occupancy, heights; a `Refusal` means the step is not
 allowed), `Ruleset.move_budget(state, f)` caps the total, and the policy's
 `can_end` decides which cells a move may stop on. GM rulings on cells count
 too: a forbidden cell is never entered; nor is a step taken across a wall or a
-shut door on a cell edge (core/walls.py `step_blocked`, as `walk` refuses it;
+shut door on a cell edge (core/board/walls.py `step_blocked`, as `walk` refuses it;
 a wall that stops only sight stops no step).
 
 The search is Dijkstra over positions. Under the alternating diagonal rule the
@@ -30,20 +30,20 @@ from heapq import heappop, heappush
 from typing import Any
 
 from msgspec.structs import replace
-from tabletrail.core.area import Node as _Node
-from tabletrail.core.area import Nodes as _Nodes
-from tabletrail.core.area import Reach as Reach
-from tabletrail.core.area import as_counted as _as_counted
-from tabletrail.core.area import may_end as _may_end
-from tabletrail.core.cell_rulings import TEST, forbidden_cells
-from tabletrail.core.geometry import ALTERNATING, EUCLIDEAN, NEIGHBOURS, XY
-from tabletrail.core.movement import DIAGONALS, StepPolicy
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.registry import get as get_ruleset
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import REFUSED, UNKNOWN, Scale, StepTable, quiet, table_for
-from tabletrail.core.units import root2_cu
-from tabletrail.core.walls import step_blocked
+from tabletrail.core.board.geometry import ALTERNATING, EUCLIDEAN, NEIGHBOURS, XY
+from tabletrail.core.board.refusal import Refusal
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.units import root2_cu
+from tabletrail.core.board.walls import step_blocked
+from tabletrail.core.engine.cell_rulings import TEST, forbidden_cells
+from tabletrail.core.engine.movement import DIAGONALS, StepPolicy
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.search.area import Node as _Node
+from tabletrail.core.search.area import Nodes as _Nodes
+from tabletrail.core.search.area import Reach as Reach
+from tabletrail.core.search.area import as_counted as _as_counted
+from tabletrail.core.search.area import may_end as _may_end
+from tabletrail.core.search.step_table import REFUSED, UNKNOWN, Scale, StepTable, quiet, table_for
 from tabletrail.events.types import Step
 
 # The table search's flags on a node: settled (or forbidden), a GM's test there, someone standing there.
@@ -64,8 +64,8 @@ def reach(
 
     shortcut=False prices every step, even into cells already settled (see `_search`);
     table=False asks the policy for every step instead of reading kept prices (see
-    `core/step_table.py`; where nothing happens on a step, scipy's compiled Dijkstra reads
-    them, `core/reach_arrays.py`). All the searches give the same answer. extra: centi-units
+    `core/search/step_table.py`; where nothing happens on a step, scipy's compiled Dijkstra reads
+    them, `core/search/reach_arrays.py`). All the searches give the same answer. extra: centi-units
     added to the budget (what a further action would give: `Ruleset.further_budget`).
     """
     f = state.fighter(fighter_id)
@@ -99,7 +99,8 @@ def reach(
             # any size; an edge that stops a step is asked in the table search's loop (step_blocked),
             # so a map with walls or doors keeps that search.
             if not _steps_walled(state) and quiet(policy):
-                from tabletrail.core.reach_arrays import array_reach  # numpy and scipy: only when asked
+                # numpy and scipy: only when asked
+                from tabletrail.core.search.reach_arrays import array_reach
 
                 area = array_reach(
                     state,
@@ -156,7 +157,7 @@ def _search(
 ) -> tuple[dict[_Node, int], dict[_Node, tuple[_Node, Step]], set[_Node]] | None:
     """Dijkstra from the fighter's position; every step priced by the policy, never above the budget.
 
-    Costs and the budget are `scale` keys: exact lengths as integers (core/step_table.py).
+    Costs and the budget are `scale` keys: exact lengths as integers (core/search/step_table.py).
 
     Returns the cheapest cost of every node found, how each was reached, and the
     nodes the search may not leave. With `shortcut`, a step into a cell already
@@ -236,7 +237,7 @@ def _table_reach(
 ) -> Reach | None:
     """`_search` with the shortcut, then the end-of-move filter, reading kept prices and verdicts.
 
-    Kept prices are `scale` keys (exact lengths as integers, core/step_table.py); `limit` is the
+    Kept prices are `scale` keys (exact lengths as integers, core/search/step_table.py); `limit` is the
     budget as one, `budget` the one the answer reports.
 
     The same answer as the search that prices every step, node for node: nodes are
@@ -255,7 +256,7 @@ def _table_reach(
     eventful = None if quiet(policy) else policy.eventful
     kept_cost, kept_step, kept_out = table.cost, table.step, table.out
     nodes = 2 * width * height
-    walled = _steps_walled(state)  # the doors' states are in the table's key (core/step_table.py)
+    walled = _steps_walled(state)  # the doors' states are in the table's key (core/search/step_table.py)
     # Per node: done, or a cell the search must look at live (tested: a stop; occupied: priced live).
     flags = bytearray(nodes)
     for flag, cells in (
@@ -492,6 +493,6 @@ class _Slopes:
 def warm_up() -> None:
     """Import the compiled search's numpy and scipy now: a server calls this at start-up (issue 29),
     so the first player who taps a fighter does not wait for the import (0.3 to 0.4 s of CPU)."""
-    from tabletrail.core.reach_arrays import warm
+    from tabletrail.core.search.reach_arrays import warm
 
     warm()  # one search on a two-node graph: the lazy parts of scipy's graph search load too

@@ -13,9 +13,9 @@ from functools import lru_cache
 from math import isqrt
 from typing import Any
 
-from tabletrail.core.corrections import version_key
-from tabletrail.core.edges import Edges
-from tabletrail.core.units import CU, root2_cu, to_cu
+from tabletrail.core.board.corrections import version_key
+from tabletrail.core.board.edges import Edges
+from tabletrail.core.board.units import CU, root2_cu, to_cu
 from tabletrail.events.scenario import CellKind, Scenario
 
 Pos = tuple[int, int, int]
@@ -25,11 +25,11 @@ XY = tuple[int, int]
 EVERY_1 = "every-1"  # a diagonal step costs 1, like a straight one
 ALTERNATING = "alternating"  # diagonals cost 1, 2, 1, 2… within one move
 # true length between cell centres: a diagonal is √2, kept exact along a path (a count of √2 parts,
-# core/units.py) and rounded once, to 0.01, for display: three diagonals 4.24, not 3 x 1.41 = 4.23.
+# core/board/units.py) and rounded once, to 0.01, for display: three diagonals 4.24, not 3 x 1.41 = 4.23.
 # So since rules 0.3: an encounter begun under an older version keeps each diagonal at 1.41, added,
 # for its whole life (step_length reads the version its log began under, EncounterState.rules_version).
 EUCLIDEAN = "euclidean"
-EXACT_SINCE = "0.3"  # the correction of that name in core/corrections.py
+EXACT_SINCE = "0.3"  # the correction of that name in core/board/corrections.py
 MANHATTAN = "manhattan"  # a diagonal step costs 2
 DIAGONAL_RULES = (EVERY_1, ALTERNATING, EUCLIDEAN, MANHATTAN)
 
@@ -70,10 +70,10 @@ class Grid:
         self.top: tuple[tuple[int, ...], ...] = tuple(  # shared ints: a pointer a cell, read fastest
             tuple(map(tops.__getitem__, self.codes[y * w : (y + 1) * w])) for y in range(self.height)
         )
-        # step prices kept for the reachable area: core/step_table.py's, which alone reads them (a
+        # step prices kept for the reachable area: core/search/step_table.py's, which alone reads them (a
         # layer above the grid, so they are plain objects here)
         self.tables: dict[Hashable, object] = {}
-        # Walls and doors on cell edges (core/walls.py), None on a map without them.
+        # Walls and doors on cell edges (core/board/walls.py), None on a map without them.
         self.edges: Edges | None = Edges.of(scenario, self.width, self.height)
 
     @classmethod

@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabletrail.core.edges import EAST, MOVE_FLAG, SIGHT_FLAG, Edges
-from tabletrail.core.refusal import Refusal
+from tabletrail.core.board.edges import EAST, MOVE_FLAG, SIGHT_FLAG, Edges
+from tabletrail.core.board.refusal import Refusal
 from tabletrail.events.scenario import (
     BOTH,
     MOVEMENT,
@@ -46,13 +46,13 @@ from tabletrail.events.scenario import (
 )
 
 if TYPE_CHECKING:
-    from tabletrail.core.geometry import Grid
-    from tabletrail.core.state import EncounterState
+    from tabletrail.core.board.geometry import Grid
+    from tabletrail.core.board.state import EncounterState
 
 WALLS = "tabletrail/walls"  # walls and closed doors on cell edges stop steps and sight
 DOORS = "tabletrail/doors"  # a fighter beside a door opens or closes it on its turn
 
-# The words a wall's refusal adds about the way round it: core/way.py's search, a layer above this
+# The words a wall's refusal adds about the way round it: core/search/way.py's search, a layer above this
 # one, registers them when it is imported (core/decide.py imports it), so this module needs no import
 # of it. (state, (step policy, fighter id, the cell the move is bound for, the budget left)) -> words.
 WayRound = Callable[["EncounterState", tuple[Any, str, tuple[int, ...], int]], str]
@@ -60,7 +60,7 @@ _WAY_ROUND: list[WayRound] = []
 
 
 def say_way_round_with(words: WayRound) -> None:
-    """Register what a refusal says of the way round a wall (core/way.py does, on import)."""
+    """Register what a refusal says of the way round a wall (core/search/way.py does, on import)."""
     _WAY_ROUND[:] = [words]
 
 
@@ -109,7 +109,7 @@ def refuse_step(
 
     way: (step policy, fighter id, the cell the move is bound for, the budget left): when a
     wall stops the step, the refusal also names what shuts the way the engine would take
-    there instead (core/way.py): a door, a fighter, the budget, or that it is open.
+    there instead (core/search/way.py): a door, a fighter, the budget, or that it is open.
     """
     why = step_blocked(state, a, b)
     if why:

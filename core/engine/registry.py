@@ -14,8 +14,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Mapping, ValuesView
 
-from tabletrail.core import rulings  # noqa: F401  (GM rulings: commands every ruleset accepts)
-from tabletrail.core.ruleset import Ruleset
+from tabletrail.core.engine import rulings  # noqa: F401  (GM rulings: commands every ruleset accepts)
+from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events import plugins
 from tabletrail.events.errors import InputError
 

@@ -1,10 +1,10 @@
 """GM rulings: commands every ruleset accepts, handled once for all of them.
 
-Handlers register with `@engine_command(CommandType)` from tabletrail.core.ruleset,
+Handlers register with `@engine_command(CommandType)` from tabletrail.core.engine.ruleset,
 so a new ruleset gets them with no change here. Each ruling is one batch that
 starts with a `RulingMade(by, kind, why, detail)` and carries the facts it causes:
 a `Placed`, a `Spent`, a `SettingChanged`, or a `BoardMarked` in the format of
-tabletrail.core.cell_rulings (which `walk` honours for every ruleset).
+tabletrail.core.engine.cell_rulings (which `walk` honours for every ruleset).
 
 tabletrail/gm-ruling: only the GM rules, every ruling says why, and a ruling
 names real fighters, cells on the map and rule ids the encounter knows.
@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.cell_rulings import FORBID, TEST
-from tabletrail.core.dice import CHECKS, Dice
-from tabletrail.core.geometry import Pos, show
-from tabletrail.core.refusal import Refusal, require
-from tabletrail.core.ruleset import (
+from tabletrail.core.board.geometry import Pos, show
+from tabletrail.core.board.refusal import Refusal, require
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.board.units import fmt, to_cu
+from tabletrail.core.engine.cell_rulings import FORBID, TEST
+from tabletrail.core.engine.dice import CHECKS, Dice
+from tabletrail.core.engine.ruleset import (
     ENGINE_COMMAND,
     ENGINE_FIGHTER,
     ENGINE_SIDE,
@@ -28,8 +29,7 @@ from tabletrail.core.ruleset import (
     Setting,
     engine_command,
 )
-from tabletrail.core.state import EncounterState
-from tabletrail.core.units import fmt, to_cu
+from tabletrail.core.fold.batch import Batch
 from tabletrail.events.commands import Command, EndTurn
 from tabletrail.events.commands.rulings import (
     GM_RULING,
@@ -270,7 +270,7 @@ def _others(state: EncounterState, key: str, cells: list[tuple[int, int]]) -> li
 
 @engine_command(RequireTest)
 def require_test(rs: Ruleset, b: Batch, cmd: RequireTest, dice: Dice) -> None:
-    """Cells that take a test to cross (core/cell_rulings TEST format: [x, y, rule, why, target])."""
+    """Cells that take a test to cross (core/engine/cell_rulings TEST format: [x, y, rule, why, target])."""
     _gm(cmd, "require-test")
     rule = _cited(rs, cmd.rule)
     cells = _cells(b.state, cmd.cells)
@@ -290,7 +290,7 @@ def require_test(rs: Ruleset, b: Batch, cmd: RequireTest, dice: Dice) -> None:
 
 @engine_command(Forbid)
 def forbid(rs: Ruleset, b: Batch, cmd: Forbid, dice: Dice) -> None:
-    """Cells no move may enter (core/cell_rulings FORBID format: [x, y, rule, why])."""
+    """Cells no move may enter (core/engine/cell_rulings FORBID format: [x, y, rule, why])."""
     _gm(cmd, "forbid-crossing")
     rule = _cited(rs, cmd.rule)
     cells = _cells(b.state, cmd.cells)

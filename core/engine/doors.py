@@ -1,11 +1,11 @@
 """Doors on cell edges: a fighter beside one opens or closes it on its turn (tabletrail/doors).
 
-A door is a small state machine (core/machines.py DOOR: closed <-> open; a
+A door is a small state machine (core/engine/machines.py DOOR: closed <-> open; a
 locked door stays shut until the GM unlocks it; only the GM locks one, at any
 time, with no fighter's turn or place needed). Its state is encounter state, changed only by a
 DoorChanged event, so opening and closing are logged, explained, undone and
 redone like any other batch. Whether a door stops a step or a sight line is
-core/walls.py's question.
+core/board/walls.py's question.
 
 Who may use a door: the fighter whose turn it is, standing on one of the two
 cells the door separates or on a cell touching the door's edge at one of its
@@ -28,15 +28,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.machines import DOOR
-from tabletrail.core.refusal import require
-from tabletrail.core.units import to_cu
-from tabletrail.core.walls import DOORS, door_named
+from tabletrail.core.board.refusal import require
+from tabletrail.core.board.units import to_cu
+from tabletrail.core.board.walls import DOORS, door_named
+from tabletrail.core.engine.machines import DOOR
+from tabletrail.core.fold.batch import Batch
 from tabletrail.events.types import DoorChanged, Spent
 
 if TYPE_CHECKING:
-    from tabletrail.core.state import EncounterState, Fighter
+    from tabletrail.core.board.state import EncounterState, Fighter
 
 WORDS = {"open": "opens", "close": "closes", "lock": "locks", "unlock": "unlocks"}
 # Locks: none of the four documents has keys or lockpicks, so only the GM locks or unlocks a door.
@@ -44,7 +44,7 @@ GM_TRIGGERS = ("lock", "unlock")
 
 
 class DoorRules(Protocol):
-    """What a door asks of the ruleset it is used under: core/ruleset.py's `Ruleset` answers it.
+    """What a door asks of the ruleset it is used under: core/engine/ruleset.py's `Ruleset` answers it.
 
     A protocol, not the class, because the `Ruleset` base uses this module (its door handlers and
     the `door_cost` setting) and sits above it.

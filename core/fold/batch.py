@@ -8,8 +8,8 @@ later in the command, the whole batch is dropped and nothing is appended.
 
 from __future__ import annotations
 
-from tabletrail.core.evolve import evolve
-from tabletrail.core.state import EncounterState
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.fold.evolve import evolve
 from tabletrail.events.types import Event
 
 

@@ -1,16 +1,16 @@
 """Mechanics a ruleset reuses rather than writes again: difficult terrain and a simple forced move.
 
-(Falling is `core/falling.fall`, prone the engine's POSTURE machine with `Ruleset.posture_rules`,
-the walk `core/movement.walk`: `tabletrail.ruleset_api` names them all.)
+(Falling is `core/engine/falling.fall`, prone the engine's POSTURE machine with `Ruleset.posture_rules`,
+the walk `core/engine/movement.walk`: `tabletrail.ruleset_api` names them all.)
 """
 
 from __future__ import annotations
 
-from tabletrail.core.batch import Batch
-from tabletrail.core.geometry import XY, Pos, show
-from tabletrail.core.state import EncounterState
-from tabletrail.core.units import CU
-from tabletrail.core.walls import step_blocked
+from tabletrail.core.board.geometry import XY, Pos, show
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.board.units import CU
+from tabletrail.core.board.walls import step_blocked
+from tabletrail.core.fold.batch import Batch
 from tabletrail.events.types import Moved, Step
 
 DIFFICULT = ("difficult",)  # the shared tag of terrain that costs more to cross (rough, difficult, water)

@@ -23,15 +23,15 @@ from dataclasses import dataclass
 from heapq import heappop, heappush
 from typing import Any
 
-from tabletrail.core.cell_rulings import FORBID, forbidden
-from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY
-from tabletrail.core.reach import waypoints
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.registry import get as get_ruleset
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import Scale
-from tabletrail.core.units import CU, fmt
-from tabletrail.core.walls import WALLS, step_blocked
+from tabletrail.core.board.geometry import ALTERNATING, NEIGHBOURS, XY
+from tabletrail.core.board.refusal import Refusal
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.units import CU, fmt
+from tabletrail.core.board.walls import WALLS, step_blocked
+from tabletrail.core.engine.cell_rulings import FORBID, forbidden
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.search.reach import waypoints
+from tabletrail.core.search.step_table import Scale
 
 MOST_STOPS = 2  # things that stop a step a way may pass, to name the first of them
 MOST_NODES = 400  # positions the search past the budget looks at before it gives up
@@ -113,7 +113,7 @@ def _search(
     """Dijkstra over (x, y, diagonal parity, stops passed); bounded: within the budget, and the way
     with the fewest stops wins; unbounded: the first way found (the cheapest), MOST_NODES at most.
 
-    Lengths are exact (a euclidean diagonal is √2): costs are `Scale` keys (core/step_table.py),
+    Lengths are exact (a euclidean diagonal is √2): costs are `Scale` keys (core/search/step_table.py),
     rounded once for the Way."""
     grid = state.grid
     scale = Scale.safe_for(state, budget, 0)
@@ -220,7 +220,7 @@ def _cell(c: tuple[int, ...]) -> str:
 def way_round(state: EncounterState, way: tuple[Any, str, tuple[int, ...], int]) -> str:
     """'; the way round is shut: the door at 5,2|6,2 is closed', or what else the way there says.
 
-    What a wall's refusal adds (core/walls.refuse_step), registered there by core/decide.py: the
+    What a wall's refusal adds (core/board/walls.refuse_step), registered there by core/decide.py: the
     walls sit a layer under this search and do not import it.
     """
     policy, fighter_id, target, budget = way

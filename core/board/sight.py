@@ -6,7 +6,7 @@ the segment passes through (its open square, so grazing a corner does not
 count) blocks the sight when it is a wall or another blocking cell of any
 height, or when its top (ground plus obstacle) rises above the segment where
 the segment crosses it. The two end cells never block. Walls on cell edges, and doors that are not
-open, block every segment that touches them (core/walls.py `sight_walls`).
+open, block every segment that touches them (core/board/walls.py `sight_walls`).
 
 Symmetric by construction: the segment from A to B is the segment from B to A,
 and every test below depends only on the set of its points, so A sees B
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from tabletrail.core.geometry import XY, Grid, Pos
-from tabletrail.core.units import CU
-from tabletrail.core.walls import sight_walls
+from tabletrail.core.board.geometry import XY, Grid, Pos
+from tabletrail.core.board.units import CU
+from tabletrail.core.board.walls import sight_walls
 
 if TYPE_CHECKING:  # `fractions` costs a CLI command ~4 ms to import; only a sight check needs it
     from fractions import Fraction

@@ -1,6 +1,6 @@
 """The reachable area searched by compiled code over a table's kept prices held as flat arrays.
 
-The table search in core/reach.py runs Dijkstra in Python, a heap push per
+The table search in core/search/reach.py runs Dijkstra in Python, a heap push per
 step; the table view asks for the same area on every selection and drag. Here
 the kept prices of one `StepTable` are also held as numpy arrays, tile by tile
 (TILE x TILE cells, made where a search looks, so a 4,000 x 4,000 map holds only
@@ -21,11 +21,11 @@ The answer is the table search's, node for node, which is the policy search's:
   table's prices; it is priced for the mover and the fighters standing there
   and remembered beside them (`StepTable.live`), read back only while those
   fighters are equal (a price reads the map, the table key and the target cell's
-  occupants: core/step_table.py); forbidden cells are never entered, and a cell
+  occupants: core/search/step_table.py); forbidden cells are never entered, and a cell
   where the GM asks for a test is a stop (its steps out are cut);
 - a step not priced yet is priced through the policy after a search that needs
   it, and the search runs again, until every step out of every node it may leave
-  is known (the first call at a new place lets core/reach.py's step-by-step
+  is known (the first call at a new place lets core/search/reach.py's step-by-step
   search price the area: it meets far fewer steps);
 - a window is exact once no node the search may leave has a step out of it: a
   cheaper way that left the window would have to leave from such a node;
@@ -48,18 +48,18 @@ import numpy as np
 from msgspec.structs import replace
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
-from tabletrail.core.area import Node as _Node
-from tabletrail.core.area import Nodes as _Nodes
-from tabletrail.core.area import Reach
-from tabletrail.core.area import as_counted as _as_counted
-from tabletrail.core.area import may_end as _may_end
-from tabletrail.core.cell_rulings import TEST, forbidden_cells
-from tabletrail.core.geometry import ALTERNATING, NEIGHBOURS, XY
-from tabletrail.core.movement import StepPolicy
-from tabletrail.core.refusal import Refusal
-from tabletrail.core.state import EncounterState, Fighter
-from tabletrail.core.step_table import MOST_LIVE, Scale, StepTable, one_cell, two_cells
-from tabletrail.core.units import CU
+from tabletrail.core.board.geometry import ALTERNATING, NEIGHBOURS, XY
+from tabletrail.core.board.refusal import Refusal
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.units import CU
+from tabletrail.core.engine.cell_rulings import TEST, forbidden_cells
+from tabletrail.core.engine.movement import StepPolicy
+from tabletrail.core.search.area import Node as _Node
+from tabletrail.core.search.area import Nodes as _Nodes
+from tabletrail.core.search.area import Reach
+from tabletrail.core.search.area import as_counted as _as_counted
+from tabletrail.core.search.area import may_end as _may_end
+from tabletrail.core.search.step_table import MOST_LIVE, Scale, StepTable, one_cell, two_cells
 from tabletrail.events.types import Step
 
 FILL = 256  # more unknown steps than this at a start the step-by-step search never priced: it prices them
@@ -161,7 +161,7 @@ class StepArrays:
     """A table's prices as numpy tiles, and the windows searched over them (the most recent kept).
 
     `keep`, `refuse` and `judge` write the tile and every kept window holding the cell,
-    so neither goes stale. Global edges and cells are the table's own numbers (core/step_table.py).
+    so neither goes stale. Global edges and cells are the table's own numbers (core/search/step_table.py).
     """
 
     def __init__(self, table: StepTable, width: int, height: int, keep_parity: bool) -> None:
@@ -350,7 +350,7 @@ def _overlaps(key: tuple[int, int, int, int], tiles: list[tuple[int, int]]) -> b
 
 def arrays_for(table: StepTable, width: int, height: int, keep_parity: bool) -> StepArrays:
     """The table's arrays, made from its kept prices the first time they are asked for."""
-    arrays = table.arrays  # a PriceCopy to the table (core/step_table.py): ours, when it is there
+    arrays = table.arrays  # a PriceCopy to the table (core/search/step_table.py): ours, when it is there
     if not isinstance(arrays, StepArrays) or arrays.keep_parity != keep_parity or arrays.height != height:
         arrays = StepArrays(table, width, height, keep_parity)
         table.arrays = arrays
@@ -369,9 +369,9 @@ def array_reach(
 ) -> Reach | None:
     """The table search's answer from the compiled search; None when the table turns out unusable.
 
-    Prices and `limit` (the budget) are `scale` keys, exact lengths as integers (core/step_table.py):
+    Prices and `limit` (the budget) are `scale` keys, exact lengths as integers (core/search/step_table.py):
     under diagonal=euclidean too, every sum the compiled search makes is an integer a float holds
-    exactly (core/reach.py keeps larger budgets off this search), so it orders as `_search` does.
+    exactly (core/search/reach.py keeps larger budgets off this search), so it orders as `_search` does.
 
     `fill` is the step-by-step table search. At a start it never ran from, when the kept
     prices lack more than FILL steps (or pricing them takes more than FILL_ROUNDS
@@ -712,7 +712,7 @@ class _Trail(_Nodes):
         Returns the steps [x, y, running cost, parent] (parent: the index of the step before,
         -1 from the start), ordered as the search settles them (a step's parent comes first), and
         the index of each end's step. A running cost is the node's cost rounded once: the exact
-        length of the way to it (the keys count exact lengths, core/step_table.py), what
+        length of the way to it (the keys count exact lengths, core/search/step_table.py), what
         `app/web/api_reach.routes` reads off each step.
         """
         assert self.scale is not None
