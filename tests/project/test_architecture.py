@@ -431,7 +431,10 @@ def import_graph(root: Path) -> dict[str, dict[str, str]]:
             parts = target.split(".")
             for i in range(2, len(parts) + 1):  # the packages on the way are imported too
                 hop = ".".join(parts[:i])
-                if hop in files and hop != name and not name.startswith(hop + "."):
+                # Python runs a module's own packages before it, so only naming one of them counts
+                # (a part typed by its ruleset, `from . import Ruleset`, closes a circle with it).
+                implicit = i < len(parts) and name.startswith(hop + ".")
+                if hop in files and hop != name and not implicit:
                     edges.setdefault(hop, f"{path.relative_to(root).as_posix()}:{line}")
     return graph
 
@@ -539,6 +542,30 @@ def test_a_planted_circle_is_named_with_each_import(tmp_path: Path) -> None:
         "a circle of 2 modules: tabletrail.cli, tabletrail.render",
         "  tabletrail.cli imports tabletrail.render (app/cli.py:1)",
         "  tabletrail.render imports tabletrail.cli (app/render.py:1)",
+    ]
+
+
+def test_a_part_typed_by_its_own_rulesets_package_is_a_circle(tmp_path: Path) -> None:
+    """A package's modules run after it, so only naming the package closes a circle with it: a part
+    that imports its ruleset class (even only for its type) from the package that lists the part."""
+    _plant(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/rulesets/__init__.py": "",
+            "core/rulesets/alpha/__init__.py": "from tabletrail.core.rulesets.alpha.walking import Walking\n",
+            "core/rulesets/alpha/walking.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from tabletrail.core.rulesets.alpha import Alpha\n",
+            "core/rulesets/alpha/marks.py": "X = 1\n",
+            "core/rulesets/alpha/jumps.py": "from tabletrail.core.rulesets.alpha.marks import X\n",
+        },
+    )
+    assert circles(import_graph(tmp_path), ("tabletrail.core",)) == [
+        "a circle of 2 modules: tabletrail.core.rulesets.alpha, tabletrail.core.rulesets.alpha.walking",
+        "  tabletrail.core.rulesets.alpha imports tabletrail.core.rulesets.alpha.walking "
+        "(core/rulesets/alpha/__init__.py:1)",
+        "  tabletrail.core.rulesets.alpha.walking imports tabletrail.core.rulesets.alpha "
+        "(core/rulesets/alpha/walking.py:3)",
     ]
 
 
