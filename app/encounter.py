@@ -51,6 +51,8 @@ from tabletrail.events.log import (
     chain_key,
     decode,
     decode_many,
+    is_versioned,
+    keeps_snapshots,
     line_hash,
     line_hashes,
     now,
@@ -125,7 +127,9 @@ class Encounter:
         self.store = store
         self.clock = clock
         # A LazyRecords when opened from a snapshot, or on a database store (only the latest are held).
-        self.records: list[Record] = self._paged() if isinstance(store, DatabaseReads) else []
+        self.records: list[Record] | LazyRecords = []
+        if isinstance(store, DatabaseReads):
+            self.records = self._paged(store)
         self.timeline = Timeline()
         self.last_hash = ""
         self.key = b""  # the table's secret when this log's chain is keyed (events/log.py table_key)
@@ -140,16 +144,16 @@ class Encounter:
         self._short = False  # stopped at `upto`, before the end of the log
         self._unused = ""  # why the store's snapshot was not used, when it failed its checks
 
-    def _paged(self) -> list[Record]:
+    @staticmethod
+    def _paged(store: DatabaseReads) -> LazyRecords:
         """Records kept as the latest KEEP in memory, the rest read back from the database on demand."""
-        store = self.store
 
         def load(first: int, last: int) -> list[Record]:
             name = store.name
-            lines = store.read(first - 1, last)  # type: ignore[call-arg]
+            lines = store.read(first - 1, last)
             return [decode(line, f"{name}:{n}") for n, line in enumerate(lines, first)]
 
-        return LazyRecords(0, load)  # type: ignore[return-value]
+        return LazyRecords(0, load)
 
     def _trim(self) -> None:
         """Keep the latest KEEP records decoded, and pack what the timeline keeps of older batches."""
@@ -199,10 +203,10 @@ class Encounter:
         if cut:
             if not committed:
                 raise InputError(cut)
-            head, torn = self._head, self.read_only
-            self.__init__(self.store, self.clock)  # type: ignore[misc]
+            head, was_torn = self._head, self.read_only
+            self.__init__(self.store, self.clock)  # type: ignore[misc]  # mypy forbids calling __init__; a fresh start
             self._ingest(lines if isinstance(lines, list) else self.store.read(), 0, head - 1)
-            self._damaged(f"{torn}; and {cut}" if torn else cut)
+            self._damaged(f"{was_torn}; and {cut}" if was_torn else cut)
 
     def _damaged(self, why: str) -> None:
         self.read_only = why
@@ -224,27 +228,26 @@ class Encounter:
 
     def _from_snapshot(self, upto: int | None) -> bool:
         """Open from the newest snapshot at or before `upto` that fits this log; False if none does."""
-        latest = getattr(self.store, "latest_snapshot", None)
-        if latest is None:
+        store = self.store
+        if not keeps_snapshots(store):
             return False
-        found = latest(FORMAT, upto)
+        found = store.latest_snapshot(FORMAT, upto)
         if found is None:
             return False
         try:
             snap = loads(found[1])
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             return self._unfit(found[0], str(exc))  # a cache we cannot read is no cache: fold the log
-        at = list(self.store.read(snap.version - 1, snap.version))
+        at = list(store.read(snap.version - 1, snap.version))
         if snap.schema != SCHEMA_VERSION:
             return False  # an older vocabulary's snapshot: ignored quietly, as `repair` will replace it
-        for first in self.store.read(0, 1):
+        for first in store.read(0, 1):
             self.key = chain_key(decode(first, f"{self.store.name}:1"), f"{self.store.name}:1")
         if len(at) != 1 or line_hash(at[0], self.key) != snap.line_hash or snap.version != found[0]:
             return self._unfit(found[0], "it names another record than the log holds at that version")
-        store = self.store
         history = History(store, snap, lambda: Encounter.open(store, upto=snap.version, snapshots=False))
         self.timeline = restore(snap, history.lazy)
-        self.records = LazyRecords(snap.version, history.records)  # type: ignore[assignment]
+        self.records = LazyRecords(snap.version, history.records)
         self.last_hash = snap.line_hash
         self._batch = snap.batch
         self._snapped = snap.version
@@ -268,7 +271,7 @@ class Encounter:
             raise InputError(self.read_only)
         start = len(self.records)
         if getattr(self.store, "versioned", False):
-            lines = self.store.read(start)  # type: ignore[call-arg]
+            lines = self.store.read(start)
         else:
             lines = itertools.islice(self.store.read(), start, None)
         self._ingest(lines, start, None)
@@ -366,15 +369,15 @@ class Encounter:
             if kind not in _LOOKED_AT:
                 continue
             if kind is Moved:
-                steps.append(record.event.steps)  # type: ignore[attr-defined]
+                steps.append(record.event.steps)
             elif kind is Placed:
                 steps.append((record.event,))  # its `to` is read as a step's
             else:  # the start, which only line 1 may be
                 if start + i:
                     return None
                 try:
-                    _check_start(record.event, f"{self.store.name}:1")  # type: ignore[arg-type]
-                    grid = Grid.of(record.event.scenario)  # type: ignore[attr-defined]
+                    _check_start(record.event, f"{self.store.name}:1")
+                    grid = Grid.of(record.event.scenario)
                 except Exception:  # noqa: BLE001 - the plain loop names what is wrong
                     return None
         held = len(records) - began
@@ -476,7 +479,7 @@ class Encounter:
         enc.key = table_key()
         lines = enc._records_for(setup_events(started_event(scenario, where)), actor="gm")
         if hasattr(store, "create"):
-            store.create(lines)  # type: ignore[attr-defined]
+            store.create(lines)
         else:
             store.append(lines)
         for line in lines:
@@ -535,8 +538,8 @@ class Encounter:
                 self.timeline.after[event.batch]  # noqa: B018
         lines = self._records_for(events, actor=command.by, command_id=command_id)
         try:
-            if getattr(self.store, "versioned", False):
-                self.store.append(lines, expected=len(self.records))  # type: ignore[call-arg]
+            if is_versioned(self.store):
+                self.store.append(lines, expected=len(self.records))
             else:
                 self.store.append(lines)
         except ConflictError:
@@ -606,10 +609,11 @@ class Encounter:
     def _snapshot_if_due(self) -> None:
         """Save a snapshot at each `snapshot_every` point; never an error (the batch is committed)."""
         try:
-            every = getattr(self.store, "snapshot_every", 0)
+            store = self.store
+            every = store.snapshot_every if keeps_snapshots(store) else 0
             version = len(self.records)
-            if every > 0 and version // every > self._snapped // every:
-                self.store.save_snapshots(FORMAT, [(version, dumps(self.snapshot()))])  # type: ignore[attr-defined]
+            if keeps_snapshots(store) and every > 0 and version // every > self._snapped // every:
+                store.save_snapshots(FORMAT, [(version, dumps(self.snapshot()))])
                 self._snapped = version
         except Exception as exc:  # noqa: BLE001 - after the commit nothing may turn it into an error
             # A snapshot is a cache and the batch is committed: the answer is fixed by the commit
@@ -648,7 +652,7 @@ def same_command(done: list[Record], command: Command, command_id: str, text: st
         same = isinstance(command, Undo if isinstance(head, Undone) else Redo)
         was = "undo" if isinstance(head, Undone) else "redo"
     else:
-        same, was = False, type(head).__struct_config__.tag  # type: ignore[attr-defined]
+        same, was = False, type(head).__struct_config__.tag
     if not same:
         raise InputError(
             f"{log}: command id {command_id!r} was used for {was!r} (batch {done[0].batch}), "

@@ -20,18 +20,16 @@ from tabletrail.events.log import Record, Refused, decode, decode_refusals, pars
 DEFAULT_SNAPSHOT_EVERY = 1000  # events between snapshots unless the store says otherwise
 PAGE = 20_000  # rows per query when reading a long log
 
-Spans = dict[int, list[int | str | None]]  # batch -> [first version, last version, command id or None]
+Spans = dict[int, tuple[int, int, str | None]]  # batch -> (first version, last version, command id or None)
 
 
 def batch_rows(lines: Sequence[bytes], name: str) -> tuple[list[Record], Spans]:
     """Decode the lines to be written: their versions and batches, each line checked."""
     records = [decode(line, f"{name}: new line {n}") for n, line in enumerate(lines, start=1)]
     batches: Spans = {}
-    for r in records:
-        span = batches.setdefault(r.batch, [r.seq, r.seq, None])
-        span[1] = r.seq
-        if r.command_id is not None and span[2] is None:
-            span[2] = r.command_id
+    for r in records:  # a batch's command id: the first of its lines that carries one
+        first, _, command_id = batches.get(r.batch, (r.seq, r.seq, None))
+        batches[r.batch] = (first, r.seq, r.command_id if command_id is None else command_id)
     return records, batches
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from operator import attrgetter
 from pathlib import Path
-from typing import IO, Protocol, get_args
+from typing import IO, Protocol, TypeGuard, get_args
 
 import msgspec
 from tabletrail.events import plugins
@@ -1012,6 +1012,37 @@ class Store(Protocol):
     def append(self, lines: Sequence[bytes]) -> None: ...
 
 
+class VersionedStore(Store, Protocol):
+    """A store whose append takes the version its writer saw (`versioned = True`): every store shipped."""
+
+    versioned: bool
+
+    def append(self, lines: Sequence[bytes], *, expected: int | None = None) -> None: ...
+
+
+class SnapshotStore(Store, Protocol):
+    """A store that keeps snapshots and reads any window of versions: the database stores."""
+
+    @property
+    def snapshot_every(self) -> int: ...
+
+    def read(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]: ...
+
+    def latest_snapshot(self, fmt: int, upto: int | None = None) -> tuple[int, bytes] | None: ...
+
+    def save_snapshots(self, fmt: int, snapshots: Sequence[tuple[int, bytes]]) -> None: ...
+
+
+def is_versioned(store: Store) -> TypeGuard[VersionedStore]:
+    """Does this store's append check the version (it says so: `versioned = True`)?"""
+    return bool(getattr(store, "versioned", False))
+
+
+def keeps_snapshots(store: Store) -> TypeGuard[SnapshotStore]:
+    """Does this store keep snapshots (it has `latest_snapshot`)? Then it reads windows of versions too."""
+    return getattr(store, "latest_snapshot", None) is not None
+
+
 def read_records(store: Store) -> Iterator[Record]:
     """Every record in order, checked for sequence and batch order as it goes."""
     expected_prev = ""
@@ -1038,8 +1069,10 @@ __all__ = [
     "MemoryStore",
     "Record",
     "Refused",
+    "SnapshotStore",
     "Store",
     "TornTail",
+    "VersionedStore",
     "VersionConflict",
     "batch_lines",
     "decode",
@@ -1052,4 +1085,6 @@ __all__ = [
     "table_key",
     "now",
     "read_records",
+    "is_versioned",
+    "keeps_snapshots",
 ]

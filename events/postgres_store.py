@@ -52,7 +52,7 @@ import threading
 import weakref
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar, overload
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
@@ -77,7 +77,7 @@ try:
     from psycopg.rows import scalar_row
     from psycopg.waiting import Ready, Wait
 except ImportError:  # the postgres extra is not installed: store_for says so when a URL is given
-    psycopg = None  # type: ignore[assignment]
+    psycopg = None  # type: ignore[assignment]  # the name stays bound: store_for tells what is missing
 
 FORMAT = 1  # store_format of the tables below
 DEFAULT_SCHEMA = "tabletrail"
@@ -275,8 +275,8 @@ class Database:
             with self.pool:
                 self.out -= 1
                 keep = conn is not None and not conn.closed and not conn.broken
-                if keep and self.mine.generation == self.generation:
-                    self.idle.append(conn)  # type: ignore[arg-type]
+                if conn is not None and keep and self.mine.generation == self.generation:
+                    self.idle.append(conn)
                     conn = None
                 self.pool.notify()
             _close(conn)
@@ -287,12 +287,13 @@ class Database:
             return conn
         self.drop()
         try:
-            self.mine.conn = psycopg.connect(self.conninfo, autocommit=True)
+            fresh = psycopg.connect(self.conninfo, autocommit=True)
         except psycopg.OperationalError as exc:
             raise Unavailable(f"cannot reach the PostgreSQL server ({_first_line(exc)})") from None
         except psycopg.ProgrammingError as exc:  # a malformed conninfo
             raise InputError(f"not a usable PostgreSQL URL ({_first_line(exc)})") from None
-        return self.mine.conn
+        self.mine.conn = fresh
+        return fresh
 
     def drop(self) -> None:
         """Close this thread's connection, and the idle ones: the server they reach may be gone too."""
@@ -397,7 +398,9 @@ def _sent(
     return [_raised(conn, result, keep=True) for result in results]
 
 
-def _pipeline_results(pgconn: pq.abc.PGconn, syncs: int) -> Generator[Wait, Ready, list[pq.abc.PGresult]]:
+def _pipeline_results(
+    pgconn: pq.abc.PGconn, syncs: int
+) -> Generator[Wait, Ready | int, list[pq.abc.PGresult]]:
     """Send what is queued, then each statement's result until the `syncs`-th sync, read as it comes
     (one wait for the lot, where a wait per result and per sync cost a system call each)."""
     while pgconn.flush():
@@ -419,10 +422,26 @@ def _pipeline_results(pgconn: pq.abc.PGconn, syncs: int) -> Generator[Wait, Read
 
 
 def _result(conn: psycopg.Connection) -> pq.abc.PGresult:
-    return conn.wait(execute(conn.pgconn))[-1]
+    # psycopg picks its C or Python `execute` at import, so its type is not known statically
+    results: list[pq.abc.PGresult] = conn.wait(execute(conn.pgconn))
+    return results[-1]
 
 
-def _raised(conn: psycopg.Connection, result: pq.abc.PGresult, keep: bool = False) -> Any:
+@overload
+def _raised(
+    conn: psycopg.Connection, result: pq.abc.PGresult, keep: Literal[False] = False
+) -> pq.abc.PGresult: ...
+
+
+@overload
+def _raised(
+    conn: psycopg.Connection, result: pq.abc.PGresult, keep: Literal[True]
+) -> pq.abc.PGresult | psycopg.Error: ...
+
+
+def _raised(
+    conn: psycopg.Connection, result: pq.abc.PGresult, keep: bool = False
+) -> pq.abc.PGresult | psycopg.Error:
     """The result, or its error raised (`keep`: returned)."""
     if result.status in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
         return result
@@ -487,13 +506,13 @@ class PostgresStore(DatabaseReads):
         key = (self.schema, text)
         query = _COMPOSED.get(key)
         if query is None:
-            query = _COMPOSED[key] = sql.SQL(text).format(s=sql.Identifier(self.schema)).as_bytes(None)  # type: ignore[arg-type]
+            query = _COMPOSED[key] = sql.SQL(text).format(s=sql.Identifier(self.schema)).as_bytes(None)
         return query
 
-    def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple | None:
+    def _one(self, doing: str, query: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
         return self._read(doing, lambda conn: conn.execute(self._q(query), params).fetchone())
 
-    def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple]:
+    def _all(self, doing: str, query: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return self._read(doing, lambda conn: conn.execute(self._q(query), params).fetchall())
 
     def _read(self, doing: str, read: Callable[[psycopg.Connection], _T]) -> _T:
@@ -611,7 +630,7 @@ class PostgresStore(DatabaseReads):
         def shared(conn: psycopg.Connection) -> _T:
             began, value = self._reads.get(key, (-1, None))
             if began > asked:
-                return value  # type: ignore[no-any-return]
+                return value  # type: ignore[no-any-return]  # what `read` answered for this key before
             began = next(_TICKS)
             value = read(conn)
             self._reads[key] = (began, value)

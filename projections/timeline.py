@@ -53,7 +53,7 @@ class Packed(dict[int, V], Generic[V]):
     It reads as the dict it replaces; the fold writes new batches into the dict part.
     """
 
-    def __init__(self, kind: type) -> None:
+    def __init__(self, kind: type[V]) -> None:
         super().__init__()
         self._kind = kind
         self._keys = array("q")  # packed batches, ascending
@@ -79,10 +79,10 @@ class Packed(dict[int, V], Generic[V]):
 
     def _unpack(self, i: int) -> V:
         start = self._ends[i - 1] if i else 0
-        decoder = _unpackers.get(self._kind)
+        decoder: msgspec.msgpack.Decoder[V] | None = _unpackers.get(self._kind)  # kept by kind: decodes a V
         if decoder is None:
             decoder = _unpackers[self._kind] = msgspec.msgpack.Decoder(self._kind)
-        return decoder.decode(memoryview(self._blob)[start : self._ends[i]])  # type: ignore[no-any-return]
+        return decoder.decode(memoryview(self._blob)[start : self._ends[i]])
 
     def __missing__(self, key: int) -> V:
         i = self._packed(key)
@@ -90,7 +90,7 @@ class Packed(dict[int, V], Generic[V]):
             raise KeyError(key)
         return self._unpack(i)
 
-    def get(self, key: int, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: int, default: Any = None) -> Any:
         try:
             return self[key]
         except KeyError:
@@ -106,13 +106,13 @@ class Packed(dict[int, V], Generic[V]):
     def __len__(self) -> int:
         return len(self._keys) + dict.__len__(self)
 
-    def keys(self) -> KeysView[int]:  # type: ignore[override]
+    def keys(self) -> KeysView[int]:  # type: ignore[override]  # a view over both parts, not dict_keys
         return KeysView(self)
 
-    def values(self) -> ValuesView[V]:  # type: ignore[override]
+    def values(self) -> ValuesView[V]:  # type: ignore[override]  # as keys()
         return ValuesView(self)
 
-    def items(self) -> ItemsView[int, V]:  # type: ignore[override]
+    def items(self) -> ItemsView[int, V]:  # type: ignore[override]  # as keys()
         return ItemsView(self)
 
     def __eq__(self, other: object) -> bool:
@@ -124,7 +124,7 @@ class Packed(dict[int, V], Generic[V]):
         same = self.__eq__(other)
         return same if same is NotImplemented else not same
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         return f"Packed({len(self._keys)} packed, {dict.__len__(self)} held)"
@@ -199,21 +199,25 @@ class Timeline:
             self.applied.append(batch)
             if self.state is not None:
                 self.before[batch] = self.state
+        if kind is EncounterStarted:
+            self.state = initial_state(_with_defaults(event))
+            self.after[batch] = self.state
+            return
+        if self.state is None:  # only the start may come first: every other fact reads a board
+            raise ValueError(f"{kind.__name__} at seq {record.seq} comes before the encounter started")
         fold = APPLY.get(kind)
-        if fold is not None:  # the board's facts; the two below are the log's own
+        if fold is not None:  # the board's facts; the one below is the log's own
             if kind is CommandIssued:
                 self.commands[batch] = event
             elif kind is CheckRolled and event.source == "seeded":
                 self.seeded.add(batch)
             self.state = fold(self.state, event)
-        elif kind is EncounterStarted:
-            self.state = initial_state(_with_defaults(event))
         elif kind is Abandoned:
             self.abandoned.update(event.batches)
             self.undone = [b for b in self.undone if b not in event.batches]
         else:
             raise KeyError(kind)
-        self.after[batch] = self.state  # type: ignore[assignment]
+        self.after[batch] = self.state
 
     def extend(self, records: Sequence[Record]) -> None:
         """`apply` each record in turn, in one loop: replay's hot path.
@@ -227,7 +231,7 @@ class Timeline:
         fold_of, commands, seeded, after = APPLY.get, self.commands, self.seeded, self.after
         before, first_seq, actors, applied = self.before, self.first_seq, self.actors, self.applied
         state, current = self.state, self._batch
-        folded = False  # `state` holds facts of batch `current` not yet written to `after`
+        folded = False  # `state` holds facts of batch `current` not yet written to `after` (so it is a board)
         record = None
         try:
             for record in records:
@@ -235,7 +239,7 @@ class Timeline:
                 kind = type(event)
                 fold = fold_of(kind)
                 if fold is None or state is None:  # undo, redo, the start, an abandon: apply's cases
-                    if folded:
+                    if folded and state is not None:
                         after[current], folded = state, False
                     self.state, self._batch = state, current
                     self.apply(record)
@@ -258,11 +262,11 @@ class Timeline:
                     seeded.add(current)
                 state = fold(state, event)
         except Exception as exc:
-            if folded:
+            if folded and state is not None:
                 after[current] = state
             self.state, self._batch = state, current
             raise FoldError(_index(records, record), exc) from exc
-        if folded:
+        if folded and state is not None:
             after[current] = state
         self.state, self._batch = state, current
         if records:

@@ -176,10 +176,23 @@ def _buttons(cls: type[Command], verb: str) -> list[Verb]:
             needs, place_field, path = kind, field.name, isinstance(t, mi.VarTupleType)
             words.append("{place}")
     template = " ".join(words)
-    made = dict(place_field=place_field, path=path, choice_field=choice_field, fixed=tuple(fixed))
+
+    def made(text: str, choice: str = "") -> Verb:
+        return Verb(
+            cls,
+            verb,
+            needs,
+            text,
+            choice,
+            choice_field=choice_field,
+            place_field=place_field,
+            path=path,
+            fixed=tuple(fixed),
+        )
+
     if choices is None:
-        return [Verb(cls, verb, needs, template, **made)]  # type: ignore[arg-type]
-    return [Verb(cls, verb, needs, template.replace("{choice}", c), c, **made) for c in choices]  # type: ignore[arg-type]
+        return [made(template)]
+    return [made(template.replace("{choice}", c), c) for c in choices]
 
 
 # --- the engine's answer ------------------------------------------------------------------------

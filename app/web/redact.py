@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, overload
 
 from tabletrail.core.engine.cell_rulings import FORBID, TEST
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
@@ -203,8 +203,18 @@ def new_reason_since(enc: Encounter, version: int) -> bool:
 _WHYS: weakref.WeakKeyDictionary[Timeline, tuple[int, dict[str, int]]] = weakref.WeakKeyDictionary()
 
 
-def scrub(who: Invite, enc: Encounter, data: Any) -> Any:
-    """`data` with every ruling's why replaced by REASON in its strings, for a link that isn't the GM's."""
+@overload
+def scrub(who: Invite, enc: Encounter, data: dict[str, Any]) -> dict[str, Any]: ...
+
+
+@overload
+def scrub(who: Invite, enc: Encounter, data: list[Any]) -> list[Any]: ...
+
+
+def scrub(who: Invite, enc: Encounter, data: dict[str, Any] | list[Any]) -> dict[str, Any] | list[Any]:
+    """`data` with every ruling's why replaced by REASON in its strings, for a link that isn't the GM's.
+
+    A dict comes back a dict and a list a list (a tuple inside becomes a list, as JSON has it)."""
     if sees_all(who):
         return data
     whys = reasons(enc)
@@ -223,4 +233,6 @@ def scrub(who: Invite, enc: Encounter, data: Any) -> Any:
             return [walk(v) for v in value]
         return value
 
-    return walk(data)
+    if isinstance(data, dict):
+        return {k: walk(v) for k, v in data.items()}
+    return [walk(v) for v in data]

@@ -82,6 +82,28 @@ def test_the_layout_holds_every_module() -> None:
     assert sources and sources <= set(links.values())
 
 
+def test_every_source_file_is_laid_out() -> None:
+    """A sub-package folder missing from [tool.setuptools.package-dir] would be neither installed nor
+    checked: every .py file under the source folders is laid out, at any depth."""
+    roots = {folder for folder in package_dirs().values() if folder.parent == ROOT}
+    with tempfile.TemporaryDirectory(prefix="tabletrail-layout-") as tmp:
+        linked = set(lay_out(Path(tmp)).values())
+    missing = sorted(
+        str(s.relative_to(ROOT))
+        for root in roots
+        for s in root.rglob("*.py")
+        if "__pycache__" not in s.parts and s not in linked
+    )
+    assert not missing, "not in [tool.setuptools.package-dir], so never type-checked: " + ", ".join(missing)
+
+
+def test_no_module_is_excused() -> None:
+    """The whole package is checked: no [[tool.mypy.overrides]] turns a module's errors off."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    excused = [o["module"] for o in config["tool"]["mypy"].get("overrides", []) if o.get("ignore_errors")]
+    assert not excused, f"modules excused from mypy (ignore_errors): {excused}"
+
+
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory(prefix="tabletrail-mypy-") as tmp:
         status, report = run_mypy(Path(tmp))
