@@ -28,7 +28,8 @@ its length) folds the log before the snapshot once and fills everything in.
 """
 
 # Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
-# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
+# compile each Struct field's annotation string when a command first builds a decoder
+# (tests/cli/test_lazy_imports.py).
 import typing
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, MutableSet

@@ -6,7 +6,8 @@ every batch therefore costs little, and undo/redo is a cursor move.
 """
 
 # Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
-# compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
+# compile each Struct field's annotation string when a command first builds a decoder
+# (tests/cli/test_lazy_imports.py).
 from typing import Any
 
 import msgspec

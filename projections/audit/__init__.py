@@ -18,7 +18,7 @@ A new ruleset is audited with no change here.
 - `whatif(records, ["diagonal=euclidean"])`: the same commands under other settings.
 - `refusals(store)`: the refused attempts kept in the side log.
 
-The audit imports nothing of the app (tests/test_architecture.py): it takes plain
+The audit imports nothing of the app (tests/project/test_architecture.py): it takes plain
 inputs (projections/audit/inputs.py), records or lines and a decision function
 (`decide_on` unless a caller gives another), so it runs on any store.
 """
