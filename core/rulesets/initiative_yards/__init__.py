@@ -34,6 +34,10 @@ it only reads the board, to board.py's functions. Where each rule's code lives
   budget and the Initiative check every attempt ends in, dropping prone and
   standing up with the movement (prone-drop, prone-stand), doors used as part
   of the move (engaged-actions), and what one family asks of another;
+- part.py: `YardsPart`, every family's base, and `YardsRules`, all the families ask of
+  the ruleset (its shared methods above), so no part module imports this one;
+- walk.py: `Walk`, the step policy every kind of move prices its steps with, and what a
+  step asks of the ruleset (`WalkRules`);
 - board.py: the marks, `hostile`, and reading Reach and engagement off the board;
 - walking.py: move, crawl, climb, slippery;
 - jumps.py: ledge, vault, leap;
@@ -67,8 +71,10 @@ from tabletrail.core.rulesets.initiative_yards.dragging import Dragging
 from tabletrail.core.rulesets.initiative_yards.engagement import Engagement
 from tabletrail.core.rulesets.initiative_yards.falls import Falls, fall_damage
 from tabletrail.core.rulesets.initiative_yards.jumps import Jumps
+from tabletrail.core.rulesets.initiative_yards.part import YardsRules
 from tabletrail.core.rulesets.initiative_yards.table_view import TableView
-from tabletrail.core.rulesets.initiative_yards.walking import Walk, Walking
+from tabletrail.core.rulesets.initiative_yards.walk import Walk
+from tabletrail.core.rulesets.initiative_yards.walking import Walking
 from tabletrail.ruleset_api import (
     CU,
     DIAGONAL_RULES,
@@ -487,6 +493,12 @@ class InitiativeYards(Ruleset):
                 f"{fmt(left)} yd",
             )
         )
+
+
+def _serves(rs: InitiativeYards) -> YardsRules:
+    """Never called: mypy checks here that the ruleset answers everything its parts ask of it
+    (part.py's `YardsRules`), so the protocol can't drift from the methods it names."""
+    return rs
 
 
 def negative_setting(settings: dict[str, Any]) -> tuple[str, str] | None:

@@ -8,21 +8,15 @@ part of the ruleset.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tabletrail.core.rulesets.initiative_yards.board import ENGAGED_ACTIONS, STRIKING, engaged_with
+from tabletrail.core.rulesets.initiative_yards.part import YardsPart
 from tabletrail.events.commands.initiative_yards import Act
-from tabletrail.ruleset_api import Batch, Dice, Part, fmt, handles, plural, require
+from tabletrail.ruleset_api import Batch, Dice, fmt, handles, plural, require
 from tabletrail.ruleset_api import events as ev
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
-
-class Actions(Part):
+class Actions(YardsPart):
     """The non-move actions of a turn, taken between the pieces of its move."""
-
-    rs: InitiativeYards
 
     @handles(Act)
     def act(self, b: Batch, cmd: Act, dice: Dice) -> None:

@@ -1,23 +1,21 @@
 """initiative-yards dragging: a friendly or a movable object, at half max movement (drag).
 
 `Dragging` is that family as a part of the ruleset: the drag walks on the move
-action as any move does (the ruleset's `go`, with walking's `Walk` priced for
+action as any move does (the ruleset's `go`, with walk.py's `Walk` priced for
 a drag), then puts the target down.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tabletrail.core.rulesets.initiative_yards.board import DRAGGING, OBJECT, engaged_with
-from tabletrail.core.rulesets.initiative_yards.walking import Walk
+from tabletrail.core.rulesets.initiative_yards.part import YardsPart
+from tabletrail.core.rulesets.initiative_yards.walk import Walk
 from tabletrail.events.commands.initiative_yards import Drag
 from tabletrail.ruleset_api import (
     CU,
     WALLS,
     Batch,
     Dice,
-    Part,
     distance,
     fmt,
     half_down,
@@ -31,14 +29,9 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
-
-class Dragging(Part):
+class Dragging(YardsPart):
     """A move that drags someone along and puts it down within 1 yd of the end."""
-
-    rs: InitiativeYards
 
     @handles(Drag)
     def drag(self, b: Batch, cmd: Drag, dice: Dice) -> None:

@@ -10,8 +10,6 @@ with board.py's functions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tabletrail.core.rulesets.initiative_yards.board import (
     ENGAGED,
     OBJECT,
@@ -20,12 +18,12 @@ from tabletrail.core.rulesets.initiative_yards.board import (
     clearance,
     newly_in_reach,
 )
+from tabletrail.core.rulesets.initiative_yards.part import YardsPart
 from tabletrail.events.commands.initiative_yards import Resolve
 from tabletrail.ruleset_api import (
     Batch,
     Dice,
     Fighter,
-    Part,
     Pos,
     Refusal,
     fmt,
@@ -35,14 +33,9 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
-
-class Engagement(Part):
+class Engagement(YardsPart):
     """Reach and engagement: engaging on arrival, what being engaged allows, resolving a Strike."""
-
-    rs: InitiativeYards
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         """engage-break: a Strike is resolved before its striker's next turn, or it lapses."""

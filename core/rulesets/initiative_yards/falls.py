@@ -6,14 +6,10 @@ other families reach through the ruleset. `Falls` is that family as a part of th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tabletrail.core.rulesets.initiative_yards.board import FELL
-from tabletrail.ruleset_api import CU, XY, Batch, Part, Pos, fall, fmt, show
+from tabletrail.core.rulesets.initiative_yards.part import YardsPart
+from tabletrail.ruleset_api import CU, XY, Batch, Pos, fall, fmt, show
 from tabletrail.ruleset_api import events as ev
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
 
 def fall_damage(fallen: int, height: int) -> int:
@@ -21,10 +17,8 @@ def fall_damage(fallen: int, height: int) -> int:
     return max(0, fallen - height) // CU
 
 
-class Falls(Part):
+class Falls(YardsPart):
     """What a fall costs: the faller lands prone and takes damage past its own height."""
-
-    rs: InitiativeYards
 
     def fall_down(
         self,

@@ -4,16 +4,15 @@ Jumping and pulling up onto a ledge (ledge, from the document's Climbing),
 vaulting an obstacle (vault) and leaping a gap (leap): each costs movement
 like a move and ends in an Initiative check, whose failure falls (the
 ruleset's `fall_down`, falls.py) or lands prone. `_PullUp` and `_Jump` price
-them, extending walking's `Walk`; `Jumps` is that family as a part of the
+them, extending walk.py's `Walk`; `Jumps` is that family as a part of the
 ruleset.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from msgspec.structs import replace
-from tabletrail.core.rulesets.initiative_yards.walking import Walk
+from tabletrail.core.rulesets.initiative_yards.part import YardsPart
+from tabletrail.core.rulesets.initiative_yards.walk import Walk, WalkRules
 from tabletrail.events.commands.initiative_yards import Leap, PullUp, Vault
 from tabletrail.ruleset_api import (
     ALTERNATING,
@@ -23,7 +22,6 @@ from tabletrail.ruleset_api import (
     EncounterState,
     Fighter,
     Grid,
-    Part,
     Pos,
     Step,
     exact_length,
@@ -41,14 +39,9 @@ from tabletrail.ruleset_api import (
     waypoint,
 )
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.initiative_yards import InitiativeYards
 
-
-class Jumps(Part):
+class Jumps(YardsPart):
     """The jump and pull, the vault and the leap."""
-
-    rs: InitiativeYards
 
     @handles(PullUp)
     def pull_up(self, b: Batch, cmd: PullUp, dice: Dice) -> None:
@@ -193,7 +186,7 @@ class _Jump(Walk):
 
     def __init__(
         self,
-        rs: InitiativeYards,
+        rs: WalkRules,
         dice: Dice,
         kind: str,
         over: list[XY],
@@ -268,7 +261,7 @@ class _Jump(Walk):
 class _PullUp(Walk):
     """Jump and pull up onto a ledge: costs its height, then a check or a fall (ledge)."""
 
-    def __init__(self, rs: InitiativeYards, dice: Dice, *, tether: tuple[Fighter, ...], base: Pos) -> None:
+    def __init__(self, rs: WalkRules, dice: Dice, *, tether: tuple[Fighter, ...], base: Pos) -> None:
         super().__init__(rs, dice, tether=tether, mode="pull-up")
         self.base = base
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from tabletrail.core.rulesets.initiative_yards.board import STRIKING
-from tabletrail.ruleset_api import Answer, Awaited, EncounterState, Part
+from tabletrail.core.rulesets.initiative_yards.part import YardsPart
+from tabletrail.ruleset_api import Answer, Awaited, EncounterState
 
 
-class TableView(Part):
+class TableView(YardsPart):
     """A Strike made to break an engagement waits for the table to say hit or miss (engage-break)."""
 
     answers = frozenset({"resolve"})
