@@ -48,7 +48,8 @@ Where each rule's code lives (rule ids are cited next to the code): the ruleset
 is one class, `RoundMeters`, made of parts, one a family of rules, each called
 in every hook in the order `parts` lists them. A part knows no other part:
 what two families share is the ruleset's, and a part reaches it as
-`self.rs.<method>`.
+`self.rs.<method>`, typed by part.py's `RoundRules`, never by importing this
+package (which imports the parts): the imports run one way, this on top.
 
 - here, `RoundMeters`: the catalogue (rules, settings, stats), the scenario's
   checks, the round's budgets (AP, meters, the sprint penalty), who acts now
@@ -56,6 +57,8 @@ what two families share is the ruleset's, and a part reaches it as
   `Passes`), naming an action's price and target, and what one family offers
   the others (firing held actions, recording an action, a test, a Sprint's
   test, ending a turn);
+- part.py: what the families see of the ruleset (`RoundRules`), their base
+  (`RoundPart`), and `Happened`, what a held trigger watches for;
 - marks.py: the document's numbers, the marks, the turn states;
 - walking.py, `Walking`: round-budget, move-free, difficult (and the GM's
   difficult rulings);
@@ -76,7 +79,6 @@ from tabletrail.core.rulesets.round_meters.delay import Delaying
 from tabletrail.core.rulesets.round_meters.hold import (
     TRIGGER_KINDS,
     TRIGGER_USAGE,
-    Happened,
     Holding,
     happenings,
     parse_kinds,
@@ -98,6 +100,7 @@ from tabletrail.core.rulesets.round_meters.marks import (
     SPRINTS,
     WAITING,
 )
+from tabletrail.core.rulesets.round_meters.part import Happened, RoundRules
 from tabletrail.core.rulesets.round_meters.passes import Passes
 from tabletrail.core.rulesets.round_meters.sprint import Sprinting
 from tabletrail.core.rulesets.round_meters.walking import Walking
@@ -526,6 +529,11 @@ class RoundMeters(Ruleset):
     def sprint_test(self, b: Batch, dice: Dice, fighter_id: str) -> None:
         """sprint: the Athletics test, +2 m this round per positive Hit, and the cumulative penalty."""
         self.part(Sprinting).sprint_test(b, dice, fighter_id)
+
+
+def _serves(rs: RoundMeters) -> RoundRules:
+    """Never called: mypy checks here that RoundMeters has every method its parts reach as `self.rs`."""
+    return rs
 
 
 def setting_error(settings: dict[str, Any]) -> tuple[str, str] | None:

@@ -8,16 +8,11 @@ ruleset offers the other families), after the held actions it triggers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from tabletrail.core.rulesets.round_meters.hold import Happened
 from tabletrail.core.rulesets.round_meters.marks import ACTION
+from tabletrail.core.rulesets.round_meters.part import Happened, RoundPart
 from tabletrail.events.commands.round_meters import TakeAction
-from tabletrail.ruleset_api import Batch, Dice, Part, handles, require
+from tabletrail.ruleset_api import Batch, Dice, handles, require
 from tabletrail.ruleset_api import events as ev
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.round_meters import RoundMeters
 
 
 def parse_costs(text: str) -> dict[str, int]:
@@ -38,10 +33,8 @@ def parse_costs(text: str) -> dict[str, int]:
     return costs
 
 
-class Actions(Part):
+class Actions(RoundPart):
     """Taking an action: its AP, its record, and the held actions waiting for it."""
-
-    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     def act(
         self,

@@ -7,8 +7,6 @@ passes' (passes.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tabletrail.core.rulesets.round_meters.marks import (
     ACTION,
     DELAY_IDLE_AP,
@@ -16,18 +14,14 @@ from tabletrail.core.rulesets.round_meters.marks import (
     DELAYED_STATE,
     WAITING,
 )
+from tabletrail.core.rulesets.round_meters.part import RoundPart
 from tabletrail.events.commands.round_meters import Delay
-from tabletrail.ruleset_api import TURN, Batch, Dice, Fighter, Part, Refusal, handles, require
+from tabletrail.ruleset_api import TURN, Batch, Dice, Fighter, Refusal, handles, require
 from tabletrail.ruleset_api import events as ev
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.round_meters import RoundMeters
 
-
-class Delaying(Part):
+class Delaying(RoundPart):
     """Delaying: behind a combatant who has not acted, or to the end of the pass."""
-
-    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     @handles(Delay)
     def delay(self, b: Batch, cmd: Delay, dice: Dice) -> None:

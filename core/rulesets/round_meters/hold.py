@@ -1,7 +1,8 @@
 """round-meters hold: a specific action, a specific trigger, its AP paid at once (hold).
 
-The trigger vocabulary (who, what, where) the engine can check; `Happened`,
-what a trigger watches for; `Holding`, a part of `RoundMeters`: holding,
+The trigger vocabulary (who, what, where) the engine can check, and what an
+event tells a trigger (`happenings`, as part.py's `Happened`); `Holding`, a
+part of `RoundMeters`: holding,
 reading a trigger, firing held actions the moment their trigger happens (a
 step, a move, an action, any fact of a batch), or losing them at the holder's
 next turn, and what the table view shows of a held action. How a held action
@@ -10,18 +11,17 @@ resolves is the ruleset's (`RoundMeters.resolve_held`): as the action itself.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
 from tabletrail.core.rulesets.round_meters.marks import ACTION, HELD, HOLDING, SPRINT_AP
+from tabletrail.core.rulesets.round_meters.part import Happened, RoundPart
 from tabletrail.events.commands.round_meters import Hold
 from tabletrail.ruleset_api import (
-    XY,
     Awaited,
     Batch,
     Dice,
     EncounterState,
     Fighter,
-    Part,
     Refusal,
     handles,
     parse_cell,
@@ -29,9 +29,6 @@ from tabletrail.ruleset_api import (
     show,
 )
 from tabletrail.ruleset_api import events as ev
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.round_meters import RoundMeters
 
 # The vocabulary of held triggers: what the engine can check (who, what, where).
 TRIGGER_USAGE = {
@@ -45,22 +42,6 @@ TRIGGER_KINDS = tuple(TRIGGER_USAGE)
 def quote_hint(kind: str) -> str:
     """An unquoted trigger of several words reaches the hold as its first word (the rest fills `target`)."""
     return f"(a trigger of several words is quoted: hold FIGHTER ACTION '{TRIGGER_USAGE[kind]}')"
-
-
-class Happened(NamedTuple):
-    """Something a held trigger may watch for: a fighter entering a cell, starting a move, acting."""
-
-    kind: str  # "enters", "starts-move", "takes-action"
-    fighter: str
-    cell: XY | None = None
-    action: str = ""
-
-    def words(self) -> str:
-        if self.kind == "enters" and self.cell is not None:
-            return f"{self.fighter} entered {show(self.cell)}"
-        if self.kind == "starts-move":
-            return f"{self.fighter} started a move"
-        return f"{self.fighter} took the action {self.action}"
 
 
 def parse_kinds(text: str) -> tuple[str, ...]:
@@ -85,10 +66,8 @@ def happenings(e: ev.Event) -> list[Happened]:
     return []
 
 
-class Holding(Part):
+class Holding(RoundPart):
     """Held actions: declared with their trigger, fired when it happens, lost at the next turn."""
-
-    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     @handles(Hold)
     def hold(self, b: Batch, cmd: Hold, dice: Dice) -> None:

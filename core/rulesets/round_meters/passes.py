@@ -10,8 +10,6 @@ ruleset's turn order (`begin`, `advance`, end-turn, `close_turn`) hands it here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tabletrail.core.rulesets.round_meters.marks import (
     DELAY_IDLE_AP,
     DELAYED,
@@ -20,27 +18,22 @@ from tabletrail.core.rulesets.round_meters.marks import (
     SPRINTS,
     WAITING,
 )
+from tabletrail.core.rulesets.round_meters.part import RoundPart
 from tabletrail.ruleset_api import (
     DIAGONALS,
     TURN,
     Batch,
     Dice,
     EndTurn,
-    Part,
     fmt,
     plural,
     require,
 )
 from tabletrail.ruleset_api import events as ev
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.round_meters import RoundMeters
 
-
-class Passes(Part):
+class Passes(RoundPart):
     """The TURN machine: what comes after each turn, pass and round."""
-
-    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     def next_turn(self, b: Batch, dice: Dice) -> None:
         """passes: the next turn of this pass in initiative order; then a new pass, or a new round."""

@@ -8,10 +8,9 @@ test, a held Sprint resolving).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from msgspec.structs import replace
 from tabletrail.core.rulesets.round_meters.marks import SPRINT_AP, SPRINT_METERS, SPRINT_PENALTY, SPRINTS
+from tabletrail.core.rulesets.round_meters.part import RoundPart
 from tabletrail.events.commands.round_meters import RollTest, Sprint
 from tabletrail.ruleset_api import (
     Batch,
@@ -19,7 +18,6 @@ from tabletrail.ruleset_api import (
     Dice,
     EncounterState,
     Modifier,
-    Part,
     check,
     fmt,
     handles,
@@ -28,14 +26,9 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.round_meters import RoundMeters
 
-
-class Sprinting(Part):
+class Sprinting(RoundPart):
     """The Sprint, and the tests its penalty follows."""
-
-    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     def modifiers(self, state: EncounterState, fighter_id: str, against: str | None = None) -> list[Modifier]:
         """sprint: the cumulative penalty to the fighter's other tests this round."""

@@ -9,11 +9,10 @@ table allows them. `Walking`, a part of `RoundMeters`, moves a fighter;
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
-from tabletrail.core.rulesets.round_meters.hold import Happened
 from tabletrail.core.rulesets.round_meters.marks import DIFFICULT_FACTOR, DIFFICULT_TAGS, SPRINTS
+from tabletrail.core.rulesets.round_meters.part import Happened, RoundPart
 from tabletrail.ruleset_api import (
     FORBID,
     TEST,
@@ -23,7 +22,6 @@ from tabletrail.ruleset_api import (
     EncounterState,
     Fighter,
     Move,
-    Part,
     Pos,
     Refusal,
     Step,
@@ -40,14 +38,9 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.round_meters import RoundMeters
 
-
-class Walking(Part):
+class Walking(RoundPart):
     """A move: a piece of the round's Movement, paid in meters only."""
-
-    rs: RoundMeters  # the ruleset it serves: its budgets, turn order and the other families' offers
 
     def walker(self, state: EncounterState, f: Fighter) -> _Walking:
         return _Walking(self, state)
