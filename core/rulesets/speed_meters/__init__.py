@@ -52,6 +52,9 @@ the code):
   falls.py (`drop`) and every force's into forces.py (`shift`); and the
   engine's hooks that are no part's (dead fighters, posture, doors, the drag
   ruler's next Movement);
+- part.py: `SpeedPart`, the families' base, and `SpeedRules`, what they ask
+  of the ruleset (the shared part of `SpeedMeters` and a few `Ruleset`
+  methods), so that no part imports this package;
 - catalogue.py: the rule ids, settings and stats;
 - board.py: the questions about the board every family asks (pure);
 - geometry.py: the 3-D geometry the rules price steps with (pure).
@@ -87,6 +90,7 @@ from tabletrail.core.rulesets.speed_meters.geometry import (
 )
 from tabletrail.core.rulesets.speed_meters.grappling import Grappling
 from tabletrail.core.rulesets.speed_meters.modes import Modes
+from tabletrail.core.rulesets.speed_meters.part import SpeedRules
 from tabletrail.core.rulesets.speed_meters.steps import _Through
 from tabletrail.core.rulesets.speed_meters.swimming import Swimming
 from tabletrail.core.rulesets.speed_meters.walking import Walking, can_walk, movement_going_on
@@ -529,3 +533,8 @@ class SpeedMeters(Ruleset):
             bumps=bumps,
             meant=meant,
         )
+
+
+def _serves(rs: SpeedMeters) -> SpeedRules:
+    """Never called: mypy checks here that `SpeedMeters` answers what its parts ask of it (part.py)."""
+    return rs

@@ -9,10 +9,9 @@ planned 3-D path with this part's judge of each step.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tabletrail.core.rulesets.speed_meters.board import above_ground, attack_pairs, mode_of, with_given
 from tabletrail.core.rulesets.speed_meters.geometry import grip, step3
+from tabletrail.core.rulesets.speed_meters.part import SpeedPart
 from tabletrail.events.commands.speed_meters import Climb
 from tabletrail.ruleset_api import (
     CU,
@@ -21,7 +20,6 @@ from tabletrail.ruleset_api import (
     EncounterState,
     Fighter,
     Modifier,
-    Part,
     Pos,
     Refusal,
     Step,
@@ -33,14 +31,9 @@ from tabletrail.ruleset_api import (
     show,
 )
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters import SpeedMeters
 
-
-class Climbing(Part):
+class Climbing(SpeedPart):
     """The climbing Movement: a roll against the hardest hold, then up to half Speed; its Advantage."""
-
-    rs: SpeedMeters
 
     @handles(Climb)
     def climb(self, b: Batch, cmd: Climb, dice: Dice) -> None:

@@ -10,9 +10,8 @@ who may still answer with one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tabletrail.core.rulesets.speed_meters.board import above_ground, actions_of, mode_of
+from tabletrail.core.rulesets.speed_meters.part import SpeedPart
 from tabletrail.events.commands.speed_meters import Fall, SkillFeat
 from tabletrail.ruleset_api import (
     CU,
@@ -21,7 +20,6 @@ from tabletrail.ruleset_api import (
     Batch,
     Dice,
     EncounterState,
-    Part,
     check,
     fall,
     fmt,
@@ -32,9 +30,6 @@ from tabletrail.ruleset_api import (
     show,
 )
 from tabletrail.ruleset_api import events as ev
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters import SpeedMeters
 
 FALL_ROLL_EVERY = 5 * CU  # fall-table: "for every 5 meters a character falls, roll a d6"
 FALL_DAMAGE_EVERY = 2 * CU  # fall-table: "for every 2 meters you fell"
@@ -52,11 +47,10 @@ FALL_TABLE = {
 }
 
 
-class Falls(Part):
+class Falls(SpeedPart):
     """The fall and skill-feat commands, what any fall costs: the falling table's rolls and the turn
     it takes; a fall longer than a turn's goes on at the faller's turn start."""
 
-    rs: SpeedMeters
     answers = frozenset({"skill-feat"})  # a Skill Feat answers a fall under way (fall-table)
 
     @handles(Fall)

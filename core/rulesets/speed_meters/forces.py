@@ -10,8 +10,6 @@ may save short of it, prone.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from tabletrail.core.rulesets.speed_meters.board import above_ground, mode_of, others_at, partner
 from tabletrail.core.rulesets.speed_meters.geometry import (
     COMPASS,
@@ -25,6 +23,7 @@ from tabletrail.core.rulesets.speed_meters.geometry import (
     swimmable,
     water_bottom,
 )
+from tabletrail.core.rulesets.speed_meters.part import SpeedPart
 from tabletrail.events.commands.speed_meters import Force, RandomMove
 from tabletrail.ruleset_api import (
     CU,
@@ -35,7 +34,6 @@ from tabletrail.ruleset_api import (
     Dice,
     EncounterState,
     Fighter,
-    Part,
     Pos,
     Refusal,
     Step,
@@ -49,19 +47,14 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters import SpeedMeters
-
 NUMBERINGS: dict[str, tuple[XY, ...]] = {
     "clockwise": NEIGHBOURS,  # 1 N, 2 NE, 3 E, 4 SE, 5 S, 6 SW, 7 W, 8 NW (row 0 is north)
     "reading": ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)),  # NW N NE W E SW S SE
 }
 
 
-class Forces(Part):
+class Forces(SpeedPart):
     """Forced and random movement: the GM's effects, and the step-by-step move every force makes."""
-
-    rs: SpeedMeters
 
     @handles(Force)
     def force(self, b: Batch, cmd: Force, dice: Dice) -> None:

@@ -11,11 +11,10 @@ reach.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from msgspec.structs import replace
 from tabletrail.core.rulesets.speed_meters.board import actions_of, mode_of, others_at, partner
 from tabletrail.core.rulesets.speed_meters.geometry import ray, sign
+from tabletrail.core.rulesets.speed_meters.part import SpeedPart
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.events.commands.speed_meters import Escape, Grab, Pull, Push, Release, Shove
 from tabletrail.ruleset_api import (
@@ -28,7 +27,6 @@ from tabletrail.ruleset_api import (
     EncounterState,
     Fighter,
     Graph,
-    Part,
     Pos,
     Refusal,
     Step,
@@ -42,9 +40,6 @@ from tabletrail.ruleset_api import (
     to_cu,
 )
 from tabletrail.ruleset_api import events as ev
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters import SpeedMeters
 
 GRAB = register(
     Graph(
@@ -71,10 +66,8 @@ def _too_far(state: EncounterState, a: Fighter, t: Fighter) -> str:
     return f"{fmt(gap)} m across and {fmt(rise)} m up or down, reach {fmt(reach)} m"
 
 
-class Grappling(Part):
+class Grappling(SpeedPart):
     """Shove, push, pull and grab: opposed +Brawn against a fighter in reach, never a larger one."""
-
-    rs: SpeedMeters
 
     def grapple(self, b: Batch, attacker: str, target: str, rule: str, verb: str) -> tuple[Fighter, Fighter]:
         """The checks every grappling action shares: turn, reach, size."""

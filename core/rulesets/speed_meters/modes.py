@@ -10,8 +10,6 @@ swimming.py's."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from msgspec.structs import replace
 from tabletrail.core.rulesets.speed_meters.board import (
     MODES,
@@ -31,6 +29,7 @@ from tabletrail.core.rulesets.speed_meters.geometry import (
     swimmable,
     water_bottom,
 )
+from tabletrail.core.rulesets.speed_meters.part import SpeedPart
 from tabletrail.events.commands.speed_meters import Fly, Glide, Hover, Land, Leap, Teleport
 from tabletrail.ruleset_api import (
     CU,
@@ -42,7 +41,6 @@ from tabletrail.ruleset_api import (
     EncounterState,
     Fighter,
     Heading,
-    Part,
     Pos,
     Refusal,
     Step,
@@ -57,17 +55,12 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters import SpeedMeters
-
 GLIDE_RATE = 5 * CU  # glide: "at a rate of 5 meters when your turn starts"
 GLIDE = "glide"  # glide: the mark on a gliding fighter, [dx, dy]: where the glide carries it
 
 
-class Modes(Part):
+class Modes(SpeedPart):
     """The Movements in the air, the teleport and the glide; the mode of a piece the GM sets down."""
-
-    rs: SpeedMeters
 
     # --- fly, special jump, hover: Movements through the air --------------------------------
 

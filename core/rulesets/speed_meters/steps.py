@@ -10,11 +10,11 @@ questions (occupancy, a prone body's price) they ask.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 from tabletrail.core.rulesets.speed_meters.board import others_at
 from tabletrail.core.rulesets.speed_meters.geometry import JudgeFn, swimmable
+from tabletrail.core.rulesets.speed_meters.part import SpeedRules
 from tabletrail.ruleset_api import (
     CU,
     XY,
@@ -33,9 +33,6 @@ from tabletrail.ruleset_api import (
     show,
     sign,
 )
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters import SpeedMeters
 
 MANEUVER_LIMIT = 2 * CU  # maneuver: "for no more than 2 meters of the movement"
 JUMP_UP = CU  # jump: "1 meter vertically"
@@ -59,7 +56,7 @@ class _Walking(QuietSteps):
     ends_read_one_cell = True
 
     def __init__(
-        self, rs: SpeedMeters, speed: int, *, jumps: bool = False, maneuvers: int = MANEUVER_LIMIT
+        self, rs: SpeedRules, speed: int, *, jumps: bool = False, maneuvers: int = MANEUVER_LIMIT
     ) -> None:
         self.rs = rs
         self.speed = speed
@@ -203,7 +200,7 @@ class _Through(QuietSteps):
     knows the height planned for each and asks the mode's judge to price it.
     """
 
-    def __init__(self, rs: SpeedMeters, plan: list[Pos], judge: JudgeFn, what: str) -> None:
+    def __init__(self, rs: SpeedRules, plan: list[Pos], judge: JudgeFn, what: str) -> None:
         self.rs = rs
         self.unit = rs.unit
         self.plan = plan

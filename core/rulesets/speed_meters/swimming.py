@@ -10,8 +10,6 @@ aquatic_breathes).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from msgspec.structs import replace
 from tabletrail.core.rulesets.speed_meters.board import (
     above_ground,
@@ -21,6 +19,7 @@ from tabletrail.core.rulesets.speed_meters.board import (
     with_given,
 )
 from tabletrail.core.rulesets.speed_meters.geometry import JudgeFn, step3, swimmable, water_bottom
+from tabletrail.core.rulesets.speed_meters.part import SpeedPart
 from tabletrail.events.commands.speed_meters import Swim
 from tabletrail.ruleset_api import (
     CU,
@@ -29,7 +28,6 @@ from tabletrail.ruleset_api import (
     EncounterState,
     Fighter,
     Modifier,
-    Part,
     Pos,
     Refusal,
     Step,
@@ -43,14 +41,9 @@ from tabletrail.ruleset_api import (
 )
 from tabletrail.ruleset_api import events as ev
 
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters import SpeedMeters
 
-
-class Swimming(Part):
+class Swimming(SpeedPart):
     """The swim Movement; breath held underwater; Advantage against an unadapted swimmer."""
-
-    rs: SpeedMeters
 
     @handles(Swim)
     def swim(self, b: Batch, cmd: Swim, dice: Dice) -> None:

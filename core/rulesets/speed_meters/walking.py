@@ -11,7 +11,7 @@ keeps it going. The GM's meters (`adjust`) belong to the next Movement.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from msgspec.structs import replace
 from tabletrail.core.rulesets.speed_meters.board import (
@@ -22,6 +22,7 @@ from tabletrail.core.rulesets.speed_meters.board import (
     partner,
     with_given,
 )
+from tabletrail.core.rulesets.speed_meters.part import SpeedPart
 from tabletrail.core.rulesets.speed_meters.steps import MANEUVER_LIMIT, _Walking
 from tabletrail.ruleset_api import (
     DOORS,
@@ -31,7 +32,6 @@ from tabletrail.ruleset_api import (
     EncounterState,
     Fighter,
     Move,
-    Part,
     Refusal,
     doors_beside,
     fmt,
@@ -42,9 +42,6 @@ from tabletrail.ruleset_api import (
     walk,
 )
 from tabletrail.ruleset_api import events as ev
-
-if TYPE_CHECKING:
-    from tabletrail.core.rulesets.speed_meters import SpeedMeters
 
 # stop: a walking Movement that ended beside a door with meters left, which a door used on the way
 # keeps going: {"at", "turn", "actions", "movement", "maneuver" (the fighter as it ended), "speed",
@@ -86,10 +83,8 @@ def movement_going_on(state: EncounterState, f: Fighter) -> dict[str, Any] | Non
     return mark if mark and mark["door"] else None
 
 
-class Walking(Part):
+class Walking(SpeedPart):
     """The Movement on foot: each a new action with a fresh Speed; a door on the way is not stopping."""
-
-    rs: SpeedMeters
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
         """stop: a new turn brings new actions, and every budget a Movement or a force spends."""
