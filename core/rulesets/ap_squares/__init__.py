@@ -60,10 +60,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletrail.core.rulesets.ap_squares.hooks import ApPart
+from tabletrail.core.rulesets.ap_squares.hooks import ApPart, ApRules
 from tabletrail.core.rulesets.ap_squares.invasion import (
     BLOCK_AP,
-    BLOCKED,
     INVADING,
     Invasion,
     pending_invasion,
@@ -78,15 +77,16 @@ from tabletrail.core.rulesets.ap_squares.leaps import (
     Leaps,
 )
 from tabletrail.core.rulesets.ap_squares.rotate_about import RotatingAbout, rotate_path
-from tabletrail.core.rulesets.ap_squares.walking import CRAWL_AP, WALK_AP, Stepping, Walking
-from tabletrail.core.rulesets.ap_squares.zero_g import (
+from tabletrail.core.rulesets.ap_squares.stepping import BLOCKED, CRAWL_AP, WALK_AP, Stepping
+from tabletrail.core.rulesets.ap_squares.walking import Walking
+from tabletrail.core.rulesets.ap_squares.zero_g import ZeroGravity
+from tabletrail.core.rulesets.ap_squares.zero_g_base import (
     BRAKE_AP,
     GRAB_AP,
     GROUNDED,
     PUSHING_OFF,
     TRAJECTORY,
     TURN_DRIFT_AP,
-    ZeroGravity,
     ap,
     defense,
     gravity,
@@ -548,3 +548,9 @@ class ApSquares(Ruleset):
                 "then the GM's area-hit lands it",
             )
         return super().decide(state, command, dice)
+
+
+def _serves(rs: ApSquares) -> ApRules:
+    """Never called: mypy checks here that `ApSquares` provides every method its parts ask of it
+    (`ApRules`, hooks.py), with the same signatures, since the parts no longer import it."""
+    return rs
