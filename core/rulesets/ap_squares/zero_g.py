@@ -2,15 +2,16 @@
 
 Document 002 ("Movement in Zero Gravity") puts every character and loose object
 in one of four conditions: held by gravity, drifting, carried by a push-off, or
-crawling along a stable solid object. That is the `gravity` graph below, one
-shared `transitions` Machine registered once at import. Where gravity is off is
+crawling along a stable solid object. That is the `gravity` graph (zero_g_base.py),
+one shared `transitions` Machine registered once at import. Where gravity is off is
 an encounter-wide fact (`BoardMarked` under `ZERO_G`); a body's trajectory is a
 fact on the body (`Marked` under `TRAJECTORY`).
 
-The module has three pieces: plain questions (which squares are weightless, what
-a square touches, which way a push-off may go, where a drift carries a body),
+Zero gravity has three pieces: plain questions (which squares are weightless, what
+a square touches, which way a push-off may go, where a drift carries a body) and
 what other families ask of it (a body held by gravity again, the Defense a parry
-meets), and `ZeroGravity`, the part of the ap-squares ruleset that decides the
+meets), both in zero_g_base.py so the other parts need not import this one; and,
+here, `ZeroGravity`, the part of the ap-squares ruleset that decides the
 zero-g commands with them (zero-g-drift, push-off, zero-g-grab, zero-g-penalties;
 the rule ids are cited next to the code). It is the zero gravity family of the
 ap-squares package, one of `ApSquares.parts`.
