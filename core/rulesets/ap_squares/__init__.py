@@ -40,13 +40,20 @@ Where the document is silent (each a setting when the catalogue names a default)
 Where each rule's code lives (rule ids are cited next to the code). `ApSquares`
 derives from `Ruleset` alone and is made of one part a family, listed in
 `ApSquares.parts`; a part knows no other part, and what two families share is the
-ruleset's (a method reached as `self.rs`) or a plain function of one module:
+ruleset's (a method reached as `self.rs`, named by hooks.py's `ApRules`) or a
+plain function of a module below the parts. Imports inside the package run one
+way: this module on top, then the parts, then hooks.py, stepping.py and
+zero_g_base.py; no part imports the ruleset class (issue 37):
 
 - here, `ApSquares`: the catalogue (rules, settings, stats), the AP ledger (AP per
   cycle, what is left, paying), the cycle (AP and momentum come back, loose
   objects' turns), a character's way of moving on its own (`mover`), Defense,
   the answers a waiting encounter takes, and the hooks that tell every part of
-  another family's outcome (hooks.py: `ApPart`);
+  another family's outcome (hooks.py: `ApPart`, and `ApRules`, what parts ask of it);
+- stepping.py, `Stepping`: the price of a character's own steps (walk, crawl,
+  zero-g-crawl), with invade's ban on a second attempt (`BLOCKED`) it reads;
+- zero_g_base.py: the gravity graph and zero gravity's plain questions, which
+  walking, invade and reflexive-leap ask too;
 - walking.py, `Walking`: walk, crawl (and the zero-g crawl's steps), the move command;
 - invasion.py, `Invasion`: invade (`travel`: every move a character makes on its
   own stops before an occupied square);
@@ -60,10 +67,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletrail.core.rulesets.ap_squares.hooks import ApPart
+from tabletrail.core.rulesets.ap_squares.hooks import ApPart, ApRules
 from tabletrail.core.rulesets.ap_squares.invasion import (
     BLOCK_AP,
-    BLOCKED,
     INVADING,
     Invasion,
     pending_invasion,
@@ -78,15 +84,16 @@ from tabletrail.core.rulesets.ap_squares.leaps import (
     Leaps,
 )
 from tabletrail.core.rulesets.ap_squares.rotate_about import RotatingAbout, rotate_path
-from tabletrail.core.rulesets.ap_squares.walking import CRAWL_AP, WALK_AP, Stepping, Walking
-from tabletrail.core.rulesets.ap_squares.zero_g import (
+from tabletrail.core.rulesets.ap_squares.stepping import BLOCKED, CRAWL_AP, WALK_AP, Stepping
+from tabletrail.core.rulesets.ap_squares.walking import Walking
+from tabletrail.core.rulesets.ap_squares.zero_g import ZeroGravity
+from tabletrail.core.rulesets.ap_squares.zero_g_base import (
     BRAKE_AP,
     GRAB_AP,
     GROUNDED,
     PUSHING_OFF,
     TRAJECTORY,
     TURN_DRIFT_AP,
-    ZeroGravity,
     ap,
     defense,
     gravity,
@@ -548,3 +555,9 @@ class ApSquares(Ruleset):
                 "then the GM's area-hit lands it",
             )
         return super().decide(state, command, dice)
+
+
+def _serves(rs: ApSquares) -> ApRules:
+    """Never called: mypy checks here that `ApSquares` provides every method its parts ask of it
+    (`ApRules`, hooks.py), with the same signatures, since the parts no longer import it."""
+    return rs

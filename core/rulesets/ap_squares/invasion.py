@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
 from tabletrail.core.rulesets.ap_squares.hooks import ApPart
-from tabletrail.core.rulesets.ap_squares.zero_g import annotate, ap, is_object
+from tabletrail.core.rulesets.ap_squares.stepping import BLOCKED, Stepping, occupants
+from tabletrail.core.rulesets.ap_squares.zero_g_base import annotate, ap
 from tabletrail.events.commands.ap_squares import ReactInvasion
 from tabletrail.ruleset_api import (
     XY,
@@ -38,22 +39,15 @@ from tabletrail.ruleset_api import (
 from tabletrail.ruleset_api import events as ev
 
 if TYPE_CHECKING:
-    from tabletrail.core.rulesets.ap_squares import ApSquares
-    from tabletrail.core.rulesets.ap_squares.walking import Stepping
+    from tabletrail.core.rulesets.ap_squares.hooks import ApRuleset
 
 BLOCK_AP = 2  # invade: a body-block parry, in whole AP
 
 # Marked on an invader whose move waits: {"cell": [x, y], "occupant": id, "parity": diagonals so far}
 INVADING = "invading"
-BLOCKED = "blocked"  # Marked on an invader: squares it was blocked from this cycle, [[x, y], ...]
 
 # The occupant's answers to an invasion, as the table view's buttons say them.
 INVASION_ANSWERS = (("parry", "Parry"), ("block", "Body-block"), ("allow", "Let in"))
-
-
-def occupants(state: EncounterState, cell: XY, fighter_id: str) -> list[Fighter]:
-    """The characters (not loose objects) in a square, other than `fighter_id`."""
-    return [o for o in state.at(cell[0], cell[1]) if o.id != fighter_id and not is_object(o)]
 
 
 def pending_invasion(state: EncounterState) -> tuple[Fighter, Any] | None:
@@ -65,7 +59,7 @@ def pending_invasion(state: EncounterState) -> tuple[Fighter, Any] | None:
 
 
 def travel(
-    rs: ApSquares,
+    rs: ApRuleset,
     b: Batch,
     fighter_id: str,
     policy: Stepping,

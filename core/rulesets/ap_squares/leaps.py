@@ -10,7 +10,14 @@ the encounter takes only those answers (`ApSquares.decide`).
 from __future__ import annotations
 
 from tabletrail.core.rulesets.ap_squares.hooks import ApPart
-from tabletrail.core.rulesets.ap_squares.zero_g import GROUNDED, ap, cell_list, gravity, is_object, weightless
+from tabletrail.core.rulesets.ap_squares.zero_g_base import (
+    GROUNDED,
+    ap,
+    cell_list,
+    gravity,
+    is_object,
+    weightless,
+)
 from tabletrail.events.commands.ap_squares import AreaEffect, AreaHit, ReflexiveLeap
 from tabletrail.ruleset_api import (
     CU,

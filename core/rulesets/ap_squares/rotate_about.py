@@ -13,7 +13,7 @@ from typing import Any
 
 from tabletrail.core.rulesets.ap_squares.hooks import ApPart
 from tabletrail.core.rulesets.ap_squares.invasion import INVADING, travel
-from tabletrail.core.rulesets.ap_squares.zero_g import ap
+from tabletrail.core.rulesets.ap_squares.zero_g_base import ap
 from tabletrail.events.commands.ap_squares import RotateAbout
 from tabletrail.ruleset_api import (
     CU,
