@@ -183,8 +183,8 @@ def make(
     """`build`'s bundle made and packed (`at` only checked, before the work): of the log's first
     `upto` lines when given (the version a server was asked at), telling `progress(done, of)` the
     events made so far as it goes."""
+    from tabletrail.audit_text import explain_texts
     from tabletrail.bundle_data import Lines, carry, static_board
-    from tabletrail.cli_audit import explain_texts
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import key_check
 

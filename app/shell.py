@@ -167,7 +167,7 @@ class Shell:
             self.say(render.done_lines(result, self.enc.state.ruleset))
 
     def audit(self, verb: str, rest: list[str]) -> None:
-        from tabletrail import cli_audit
+        from tabletrail import audit_text
         from tabletrail.encounter import Encounter
         from tabletrail.projections import audit
         from tabletrail.syntax import command_words, parse, verbs_for
@@ -177,11 +177,11 @@ class Shell:
             if len(rest) != 1 or not rest[0].isdigit():
                 raise InputError("explain N: the event's number (log lists them)")
             refused = self.enc.store.refused() if hasattr(self.enc.store, "refused") else []
-            self.say(cli_audit.explain_text(audit.explain(whole.records, int(rest[0]), refused, self.path)))
+            self.say(audit_text.explain_text(audit.explain(whole.records, int(rest[0]), refused, self.path)))
             return
         words, text = command_words(rest, "why")
         command = parse(words, "why", verbs=verbs_for(self.enc.state.ruleset))
-        self.say(cli_audit.why_text(audit.dry_run(whole, command, text)))
+        self.say(audit_text.why_text(audit.dry_run(whole, command, text)))
 
 
 def run_shell(path: str, history: str | None = None, session: PromptSession[str] | None = None) -> int:

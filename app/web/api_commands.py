@@ -30,7 +30,8 @@ from tabletrail.web import actions, redact, views
 from tabletrail.web.bodies import CommandBody, DoBody, MoveBody, UndoBody
 from tabletrail.web.invites import GM, Invite
 from tabletrail.web.table import Table
-from tabletrail.web.wire import BadRequest, Call, Stale, bad, stale
+from tabletrail.web.table import Stale
+from tabletrail.web.wire import BadRequest, Call, bad, stale
 
 
 def preview(call: Call) -> Response:

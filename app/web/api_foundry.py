@@ -40,7 +40,8 @@ from tabletrail.syntax import verbs_for
 from tabletrail.web import api_commands
 from tabletrail.web.bodies import CommandBody, CommandId
 from tabletrail.web.table import Table
-from tabletrail.web.wire import BadRequest, Call, Stale, bad, error, stale
+from tabletrail.web.table import Stale
+from tabletrail.web.wire import BadRequest, Call, bad, error, stale
 
 # Foundry's movement actions (CONFIG.Token.movement.actions, v13) and the verbs that play each, the first
 # the ruleset knows: crawling is a walk the ruleset prices by posture; blink is a teleport where there is

@@ -25,10 +25,18 @@ from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.log import JsonlStore, Record, Store
 from tabletrail.events.picture import MAX_PICTURE_BYTES, PictureSpec
 from tabletrail.web.invites import HeardKeep, Invites, encounter_key, keep_for
-from tabletrail.web.wire import Stale
 
 if TYPE_CHECKING:
     from tabletrail.web.live import Heard  # needs psycopg: only hosted tables have one
+
+
+class Stale(Exception):
+    """A write based on a version of the log that is no longer the latest."""
+
+    def __init__(self, seen: int, now: int) -> None:
+        super().__init__(f"stale version {seen}, the log is at {now}")
+        self.seen = seen
+        self.now = now
 
 
 class Encoded(NamedTuple):
