@@ -221,23 +221,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-# Each rule document by its own title (its first heading) and its number, for `rules`. The rulesets
-# name their document by its file (Ruleset.document); a ruleset may carry `document_title` itself.
-DOCUMENT_TITLES = {
-    "000_764c39d2887f9ddf.txt": "Move",
-    "001_f4ae7af380350405.txt": "Movement",
-    "002_0a50226be3a32e43.txt": "Movement in Ground Combat",
-    "004_1955ec219bb4ca54.txt": "Movement",
-}
-
-
-def document_title(rs: Ruleset) -> str:
-    """'document 004, "Movement"': a rule document as a reader knows it, never by its file name."""
-    title = getattr(rs, "document_title", "") or DOCUMENT_TITLES.get(rs.document, "")
-    number = rs.document.split("_", 1)[0]
-    return f'document {number}, "{title}"' if title else f"document {number}"
-
-
 def cmd_rules(args: argparse.Namespace) -> int:
     from tabletrail import render
     from tabletrail.core.ruleset import ENGINE_RULE_WORDS
@@ -252,7 +235,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             "id": rs.id,
             "title": rs.title,
             "document": rs.document,
-            "document_title": document_title(rs),
+            "document_title": render.document_title(rs),
             "unit": rs.unit,
             "rules": [{"id": rs.rule(r.name), "enforce": r.enforce, "default": r.default} for r in rs.rules],
             "settings": [
