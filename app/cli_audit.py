@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from tabletrail import cli_store, render
+from tabletrail import render, stores
 from tabletrail.audit_text import explain_text, refused_text, verify_text, whatif_text, why_text
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
+from tabletrail.events.log import key_check, table_key
 from tabletrail.projections import audit
 from tabletrail.syntax import command_words, parse, take_flags, verbs_for
 
@@ -32,7 +34,7 @@ def register(sub: Any, add: AddVerb) -> None:
         "why an event happened: its command, who issued it, rule ids, step costs, checks, "
         "settings and GM rulings in force, the fighters before and after",
     )
-    p.add_argument("log", help=cli_store.LOG_HELP)
+    p.add_argument("log", help=stores.LOG_HELP)
     p.add_argument("seq", type=int, help="the event's sequence number (tabletrail log lists them)")
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p = add(
@@ -47,7 +49,7 @@ def register(sub: Any, add: AddVerb) -> None:
         action="store_true",
         help="show seeded check numbers and what follows them (the next draws of the dice: the GM's call)",
     )
-    p.add_argument("log", help=cli_store.LOG_HELP)
+    p.add_argument("log", help=stores.LOG_HELP)
     p.add_argument(
         "words", nargs=argparse.REMAINDER, help="the command, e.g. move ari 3,2 5,4 (nothing is appended)"
     )
@@ -57,7 +59,7 @@ def register(sub: Any, add: AddVerb) -> None:
         "check the hash chain and sequence numbers, then re-decide every command and compare with "
         "the log; exits 1 at the first divergence",
     )
-    p.add_argument("log", help=cli_store.LOG_HELP)
+    p.add_argument("log", help=stores.LOG_HELP)
     p.add_argument(
         "--tip", default="", help="a line hash noted earlier (verify prints it): anchors the log's end"
     )
@@ -68,7 +70,7 @@ def register(sub: Any, add: AddVerb) -> None:
         "re-run the same commands, undo and redo under other settings or GM rulings: "
         "first divergence and both boards",
     )
-    p.add_argument("log", help=cli_store.LOG_HELP)
+    p.add_argument("log", help=stores.LOG_HELP)
     p.add_argument(
         "--set", dest="sets", action="append", default=[], metavar="SETTING=VALUE", help="a setting to change"
     )
@@ -82,7 +84,7 @@ def register(sub: Any, add: AddVerb) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p = add("refused", cmd_refused, "list the refused attempts kept in the log's side log, with when and why")
-    p.add_argument("log", help=cli_store.LOG_HELP)
+    p.add_argument("log", help=stores.LOG_HELP)
     p.add_argument("--json", action="store_true", help="print the list as JSON")
     p = add(
         "bundle",
@@ -90,7 +92,7 @@ def register(sub: Any, add: AddVerb) -> None:
         "write one self-contained HTML file that replays the encounter and checks its hash chain in any "
         "browser, offline (verify re-decides it: tabletrail verify fight.html)",
     )
-    p.add_argument("log", help=cli_store.LOG_HELP)
+    p.add_argument("log", help=stores.LOG_HELP)
     p.add_argument("-o", "--output", required=True, help="the HTML file to write, e.g. fight.html")
     p.add_argument(
         "--at", type=int, help="the event the page opens at, with its explanation (default: the last)"
@@ -122,7 +124,6 @@ def examples() -> dict[str, str]:
 def verify_bundle(path: str, tip: str = "") -> dict[str, Any]:
     """A bundle's lines verified: re-decided when it holds the whole log, else its chain from its anchor."""
     from tabletrail import bundle
-    from tabletrail.events.log import key_check, table_key
 
     found = bundle.read_bundle(path)
     if found.whole:
@@ -158,11 +159,11 @@ def verify_bundle(path: str, tip: str = "") -> dict[str, Any]:
 
 def _open(path: str) -> Encounter:
     """The whole log folded from its first line: the audit needs every record and every state."""
-    return Encounter.open(cli_store.store_for(path), snapshots=False)
+    return Encounter.open(stores.store_for(path), snapshots=False)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    store = cli_store.store_for(args.log)
+    store = stores.store_for(args.log)
     enc = Encounter.open(store, snapshots=False)
     refused = store.refused() if hasattr(store, "refused") else []
     data = audit.explain(enc.records, args.seq, refused, where=args.log)
@@ -188,7 +189,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         data = verify_bundle(args.log, args.tip)
         print(render.json_doc("verify", data) if args.json else verify_text(data))
         return 0 if data["ok"] else 1
-    store = cli_store.store_for(args.log, heal=False)  # verify reports a torn tail; it never cuts one
+    store = stores.store_for(args.log, heal=False)  # verify reports a torn tail; it never cuts one
     data = audit.verify_store(store, args.tip)
     print(render.json_doc("verify", data) if args.json else verify_text(data))
     return 0 if data["ok"] else 1
@@ -203,7 +204,6 @@ def cmd_whatif(args: argparse.Namespace) -> int:
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from tabletrail import bundle
 
@@ -212,7 +212,7 @@ def cmd_bundle(args: argparse.Namespace) -> int:
         raise InputError(f"-o {out}: a bundle is an HTML file: name it NAME.html")
     if out.exists() and not args.force:
         raise InputError(f"-o {out}: the file exists; pass --force to overwrite it")
-    store = cli_store.store_for(args.log)
+    store = stores.store_for(args.log)
     data = bundle.build(
         store, role=args.side, at=args.at, first=args.first, last=args.last, log_path=args.log
     )
@@ -227,7 +227,7 @@ def cmd_bundle(args: argparse.Namespace) -> int:
 
 
 def cmd_refused(args: argparse.Namespace) -> int:
-    store = cli_store.store_for(args.log)
+    store = stores.store_for(args.log)
     entries = audit.refusals(store)
     print(render.json_doc("refused", entries) if args.json else refused_text(entries, args.log))
     return 0

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import Any
 
+from msgspec import to_builtins
 from tabletrail.core.doors import WORDS as DOOR_WORDS
 from tabletrail.core.machines import GRAPHS
 from tabletrail.core.movement import length_of
@@ -687,7 +688,6 @@ def records_data(
     undone: AbstractSet[int] = frozenset(),
 ) -> list[dict[str, Any]]:
     """Records for --json: the event exactly as logged, and the line `log` prints of it in words."""
-    from msgspec import to_builtins
 
     return [
         {

@@ -16,7 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 from support import do, encounter
-from tabletrail.cli_store import store_for
+from tabletrail.stores import store_for
 from tabletrail.encounter import Encounter
 from tabletrail.web import actions
 from tabletrail.web.server import create_app

@@ -16,7 +16,7 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx is what 
     from starlette.testclient import TestClient
 from support import CLOCK, encounter
 from support import do as support_do
-from tabletrail.cli_store import store_for
+from tabletrail.stores import store_for
 from tabletrail.core.geometry import expand
 from tabletrail.core.machines import GRAPHS
 from tabletrail.core.reach import reach

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tabletrail.cli_store import store_for
+from tabletrail.stores import store_for
 from tabletrail.events.types import FighterJoined, FighterLeft, Placed, RulingMade
 from tabletrail.projections.audit import verify_store
 from test_web_e2e import ARGS, CHROMIUM, WAIT_MS, Running

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tabletrail.cli_store import store_for
+from tabletrail.stores import store_for
 from tabletrail.core.geometry import distance
 from tabletrail.core.reach import reach
 from tabletrail.core.rulesets import get as get_ruleset

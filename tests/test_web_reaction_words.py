@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from support import do
 from tabletrail.cli import main
-from tabletrail.cli_store import store_for
+from tabletrail.stores import store_for
 from tabletrail.encounter import Encounter
 from tabletrail.syntax import parse
 from tabletrail.web import actions, views

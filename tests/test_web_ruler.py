@@ -8,7 +8,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from tabletrail.cli_store import store_for
+from tabletrail.stores import store_for
 from tabletrail.core.geometry import distance
 from tabletrail.core.reach import reach
 from tabletrail.encounter import Encounter

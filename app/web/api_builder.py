@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
+import anyio
 import msgspec
 from starlette.responses import FileResponse, JSONResponse, Response
 from tabletrail.core.rulesets import RULESETS
@@ -214,7 +215,6 @@ def grid(call: Call) -> Response:
 async def upload_map(call: Call) -> Response:
     """A Universal VTT file (the body, as the file's bytes) as the draft's map, by `import-map`'s
     importer; its report comes back with the draft."""
-    import anyio
 
     home, name, missing = await anyio.to_thread.run_sync(_draft, call)
     if missing is not None:

@@ -13,6 +13,7 @@ and what is wrong), 413 and 415; the rest are listed per route in the table.
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import msgspec
@@ -67,7 +68,6 @@ MEDIA_SCHEMAS = {
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
 
     try:
         return version("tabletrail")

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -29,11 +30,11 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
-from tabletrail.cli_store import store_for
 from tabletrail.core.reach import warm_up
 from tabletrail.drafts import FolderDrafts
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError, Unavailable
+from tabletrail.stores import store_for
 from tabletrail.web import guard
 from tabletrail.web.api_board import STATIC
 from tabletrail.web.api_home import HOME_ROUTES
@@ -257,7 +258,6 @@ def create_folder_app(folder: str | Path, hosts: tuple[str, ...], exposed: bool 
 
 def serve_folder(folder: str, port: int, host: str = "127.0.0.1", allow: tuple[str, ...] = ()) -> None:
     """Run the folder's home page and tables until Ctrl+C, printing the GM's home link."""
-    import uvicorn
 
     exposed = host not in LOOPBACK
     warm_up()

@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
+import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -170,7 +171,6 @@ def serve_hosted(
     url: str, port: int, workers: int, host: str = "127.0.0.1", allow: tuple[str, ...] = ()
 ) -> None:
     """Run `workers` uvicorn worker processes sharing one port, each serving every encounter."""
-    import uvicorn
 
     shown = parse_url(url).shown
     found = encounters(url)  # the database must answer (and have the tables) before workers start
