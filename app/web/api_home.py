@@ -23,8 +23,8 @@ from tabletrail.scenario_toml import raw_of, toml_text
 from tabletrail.web import api_builder as b
 from tabletrail.web.api_board import STATIC
 from tabletrail.web.api_gm import stat_rows
+from tabletrail.web.endpoints import ANYONE, HTML, JSON, Endpoint, Param
 from tabletrail.web.invites import GM, Denied
-from tabletrail.web.routes import ANYONE, HTML, JSON, Endpoint, Param
 from tabletrail.web.wire import Call, error, notice
 
 

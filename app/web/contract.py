@@ -18,19 +18,8 @@ from typing import Any
 
 import msgspec
 from tabletrail.web import answers
-from tabletrail.web.routes import (
-    ANYONE,
-    EVENTS,
-    GM,
-    HTML,
-    JSON,
-    PICTURE,
-    PLAYER,
-    ROLES,
-    ROUTES,
-    WATCHER,
-    Endpoint,
-)
+from tabletrail.web.endpoints import ANYONE, EVENTS, GM, HTML, JSON, PICTURE, PLAYER, ROLES, WATCHER, Endpoint
+from tabletrail.web.routes import ROUTES
 
 TITLE = "tabletrail table view"
 REF = "#/components/schemas/{name}"

@@ -38,8 +38,8 @@ from tabletrail.stores import store_for
 from tabletrail.web import guard
 from tabletrail.web.api_board import STATIC
 from tabletrail.web.api_home import HOME_ROUTES
+from tabletrail.web.endpoints import routes_of
 from tabletrail.web.invites import GM, SESSION, FileKeep, Invites
-from tabletrail.web.routes import routes_of
 from tabletrail.web.server import LOOPBACK, allowed_hosts, create_app, lan_address
 from tabletrail.web.wire import error, notice
 

@@ -19,9 +19,9 @@ from tabletrail.drafts import Drafts, begin_from_file, slug
 from tabletrail.events.postgres_store import PostgresStore, encounters, parse_url
 from tabletrail.scenario_toml import toml_text
 from tabletrail.web.api_home import HOME_ROUTES
+from tabletrail.web.endpoints import routes_of
 from tabletrail.web.home import answering_errors, summary_row
 from tabletrail.web.invites import GM, SESSION, Invites, StoreKeep
-from tabletrail.web.routes import routes_of
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
