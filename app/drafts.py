@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from tabletrail.cli_store import store_for
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
@@ -33,6 +32,7 @@ from tabletrail.events.picture import sniff
 from tabletrail.events.scenario import at_its_place, load_scenario, parse_scenario
 from tabletrail.events.uvtt import convert
 from tabletrail.scenario_toml import toml_text
+from tabletrail.stores import store_for
 
 SOURCE = "draft"  # how the reader names the draft in its errors: "draft: fighters[2].at: 3,4 is wall"
 DRAFTS = ".drafts"

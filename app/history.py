@@ -33,8 +33,8 @@ from tabletrail.projections.timeline import Timeline
 
 
 class Folded(Protocol):
-    """What the history reads of the log folded whole up to the snapshot: an `Encounter` (app/encounter.py
-    passes the opener), named by its shape so this module sits under the service that builds on it."""
+    """What the history reads of the log folded whole up to the snapshot: an `Encounter` (the service
+    passes the opener, app/encounter.py), named by its shape so this module sits under the service."""
 
     @property
     def records(self) -> Sequence[Record]: ...

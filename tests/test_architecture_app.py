@@ -1,4 +1,4 @@
-"""The app's own layers (app/, installed as `tabletrail`; docs/APP_LAYERS.md), read from the imports themselves.
+"""The app's own layers (app/, installed as `tabletrail`; docs/APP_LAYERS.md), read from its imports.
 
 Lowest first: the service (tabletrail.service: the Encounter, the stores a log name means, the
 syntax, the drafts), the words (tabletrail.text), the web's pieces (tabletrail.web: what a screen
@@ -209,9 +209,7 @@ def layer_violations(root: Path) -> list[str]:
         mine, theirs = layer_of(imp.module), layer_of(imp.target)
         if mine is None or theirs is None:
             if imp.module != TOP:
-                out.append(
-                    f"{where}: a module outside every layer (add it to LAYERS in tests/test_architecture_app.py)"
-                )
+                out.append(f"{where}: a module outside every layer (add it to LAYERS in this test)")
             continue
         if RANK[theirs] > RANK[mine]:
             out.append(f"{where}: the {mine} layer imports the {theirs} layer above it")
