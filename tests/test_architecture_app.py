@@ -70,17 +70,16 @@ KEPT: dict[tuple[str, str], str] = {
             "tabletrail.events.pg_names",
             "tabletrail.events.scenario",
             "tabletrail.projections.board",
-            "tabletrail.service",
             "tabletrail.service.encounter",
             "tabletrail.service.stores",
             "tabletrail.service.syntax",
-            "tabletrail.text",
             "tabletrail.text.printable",
+            "tabletrail.text.render",
             "tabletrail.cli.shell",
         )
     },
-    ("tabletrail.cli.audit", "tabletrail"): "only `verify FILE.html` and `bundle` read or write a bundle "
-    "(its page and the web's words); `why`, `explain` at the table don't load them",
+    ("tabletrail.cli.audit", "tabletrail.bundle"): "only `verify FILE.html` and `bundle` read or write a "
+    "bundle (its page and the web's words); `why`, `explain` at the table don't load them",
     (
         "tabletrail.cli.serve",
         "tabletrail.web.server",
@@ -93,7 +92,7 @@ KEPT: dict[tuple[str, str], str] = {
         "tabletrail.cli.shell",
         "tabletrail.projections",
     ): "the shell's `why` and `explain` load the audit when asked",
-    ("tabletrail.cli.shell", "tabletrail.text"): "the audit's words, with the audit, when asked",
+    ("tabletrail.cli.shell", "tabletrail.text.audit"): "the audit's words, with the audit, when asked",
     ("tabletrail.cli.store", "tabletrail.events.postgres_store"): PSYCOPG,
     ("tabletrail.service.stores", "tabletrail.events.postgres_store"): PSYCOPG,
     (
