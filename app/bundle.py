@@ -38,8 +38,21 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from tabletrail.audit_text import explain_texts
+from tabletrail.bundle_data import Lines, carry, static_board
+from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
+from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore, Record, Store, chain_broken, line_hash
+from tabletrail.events.log import (
+    MemoryStore,
+    Record,
+    Store,
+    chain_broken,
+    decode,
+    key_check,
+    line_hash,
+    tip_hash,
+)
 from tabletrail.events.picture import PictureSpec
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Undone
 
@@ -73,7 +86,6 @@ def withheld_from_players(records: Sequence[Record]) -> dict[int, str]:
     or redo of one. The rules of the server's per-role redaction (a player's screen),
     applied to lines: those are kept as their hashes, so the chain still checks.
     """
-    from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
 
     ruled: dict[int, str] = {}
     for r in records:
@@ -183,10 +195,6 @@ def make(
     """`build`'s bundle made and packed (`at` only checked, before the work): of the log's first
     `upto` lines when given (the version a server was asked at), telling `progress(done, of)` the
     events made so far as it goes."""
-    from tabletrail.bundle_data import Lines, carry, static_board
-    from tabletrail.cli_audit import explain_texts
-    from tabletrail.encounter import Encounter
-    from tabletrail.events.log import key_check
 
     lines = list(store.read())  # read once: a live table may append while the bundle is made
     if upto is not None:
@@ -258,7 +266,6 @@ def make(
 def _tip(seq: int, last: bytes, key: bytes) -> dict[str, Any]:
     """The tip recorded: the last line's number and plain hash (what `verify` prints), and for a
     keyed log its tip MAC too (events/log.py `tip_hash`), which only the table's secret can write."""
-    from tabletrail.events.log import tip_hash
 
     tip: dict[str, Any] = {"seq": seq, "hash": line_hash(last)}
     if key:
@@ -452,7 +459,6 @@ def check_chain(bundle: Bundle, key: bytes = b"") -> dict[str, Any]:
     of the one before (a withheld line's hash is carried for it), numbered in order, and
     the last line's hash the tip recorded. Returns verify's report shape.
     """
-    from tabletrail.events.log import decode
 
     head = bundle.head
     lo = int(head["first"])
@@ -487,11 +493,15 @@ def check_chain(bundle: Bundle, key: bytes = b"") -> dict[str, Any]:
     tip = head.get("tip") or {}
     count = len(bundle.lines)
     last_hash = withheld[n][1] if n in withheld else (line_hash(bundle.lines[-1]) if bundle.lines else "")
-    if finding is None and key and tip.get("mac") and n not in withheld and bundle.lines:
-        from tabletrail.events.log import tip_hash
-
-        if tip_hash(bundle.lines[-1], key) != tip["mac"]:
-            finding = _finding(n, "tip", f"line {n} does not match the keyed tip recorded: it was changed")
+    if (
+        finding is None
+        and key
+        and tip.get("mac")
+        and n not in withheld
+        and bundle.lines
+        and tip_hash(bundle.lines[-1], key) != tip["mac"]
+    ):
+        finding = _finding(n, "tip", f"line {n} does not match the keyed tip recorded: it was changed")
     if finding is None:
         expected = int(tip.get("seq", 0)) - lo + 1
         if count != expected or last_hash != tip.get("hash"):

@@ -24,7 +24,7 @@ from tabletrail.projections.audit.explain import Around, explain_batch, target_b
 from tabletrail.projections.audit.parts import RulingsInForce, Statuses, plain, rule_words
 from tabletrail.projections.timeline import Timeline
 from tabletrail.render import Words
-from tabletrail.web import views
+from tabletrail.web import cards
 
 _NONE = object()
 # A player's bundle leaves the GM's rulings out of every explanation; this line says so instead.
@@ -53,7 +53,7 @@ def board_view(state: EncounterState, rulings: bool = True) -> dict[str, Any]:
 
 def _fighter(state: EncounterState, f: Any) -> dict[str, Any]:
     """The table view's fighter, less what a replay does not draw (stats, marks, token pictures)."""
-    out = views.fighter(state, f)
+    out = cards.fighter(state, f)
     for key in ("stats", "marks", "spent", "image"):
         out.pop(key, None)
     return out
@@ -66,7 +66,7 @@ def static_board(state: EncounterState) -> dict[str, Any]:
     return {
         "name": sc.name,
         "ruleset": {"id": rs.id, "title": rs.title, "unit": rs.unit},
-        "map": views.map_view(state),
+        "map": cards.map_view(state),
         "walls": wall_lines(sc),
         "machines": {name: g.initial for name, g in sorted(GRAPHS.items())},
         "sides": sorted({f.side for f in state.fighters}),
@@ -146,7 +146,7 @@ def carry(
     (so a long log's bundle is streamed into its gzip, never held whole); the lines of the
     explanations are kept in `strings`.
 
-    `explain_texts` is the CLI's (app/cli_audit.py), so the page says what `explain`
+    `explain_texts` is the CLI's (app/audit_text.py), so the page says what `explain`
     says. An event `shown` refuses is carried as a gap: no words, no explanation.
     Without `rulings` (a player's bundle) the GM's rulings are left out of every board and
     explanation, and so are the settings a ruling changed: the rules of the server's per-role

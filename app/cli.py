@@ -34,12 +34,12 @@ GC_THRESHOLD = 100_000  # new objects between two runs of the cycle collector in
 
 def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
     """The encounter in a log; with `upto`, as it stood after that event (checked against the log)."""
-    from tabletrail import cli_store
+    from tabletrail import stores
     from tabletrail.encounter import Encounter
 
     if upto is not None and upto < 1:
         raise InputError(f"{flag} {upto}: expected an event number from 1 (tabletrail log lists them)")
-    enc = Encounter.open(cli_store.store_for(path), upto=upto)
+    enc = Encounter.open(stores.store_for(path), upto=upto)
     if upto is not None and len(enc.records) < upto:
         raise InputError(
             f"{path}: {flag} {upto}: no event {upto}: the log holds events 1 to {len(enc.records)}"
@@ -64,19 +64,19 @@ def _rulesets_named(name: str | None) -> list[Ruleset]:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from tabletrail import cli_store, render
+    from tabletrail import render, stores
     from tabletrail.encounter import Encounter
     from tabletrail.events.scenario import at_its_place, load_scenario
 
     scenario = load_scenario(args.scenario)
-    log = args.log or cli_store.default_log(args.scenario)
+    log = args.log or stores.default_log(args.scenario)
     if not args.log and Path(log).exists():
         raise InputError(
             f"{log}: this scenario's default log already exists; name another with --log NAME.db "
             f"(or NAME.jsonl), or go on with this one: tabletrail show {log}"
         )
     with at_its_place(args.scenario):  # a ruleset's check of the scenario names its line and column
-        enc = Encounter.create(cli_store.store_for(log), scenario, where=args.scenario)
+        enc = Encounter.create(stores.store_for(log), scenario, where=args.scenario)
     print(f"started {scenario.name!r} under {scenario.ruleset} in {log}")
     print(render.board(enc.state))
     print(render.fighters(enc.state))
@@ -221,23 +221,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-# Each rule document by its own title (its first heading) and its number, for `rules`. The rulesets
-# name their document by its file (Ruleset.document); a ruleset may carry `document_title` itself.
-DOCUMENT_TITLES = {
-    "000_764c39d2887f9ddf.txt": "Move",
-    "001_f4ae7af380350405.txt": "Movement",
-    "002_0a50226be3a32e43.txt": "Movement in Ground Combat",
-    "004_1955ec219bb4ca54.txt": "Movement",
-}
-
-
-def document_title(rs: Ruleset) -> str:
-    """'document 004, "Movement"': a rule document as a reader knows it, never by its file name."""
-    title = getattr(rs, "document_title", "") or DOCUMENT_TITLES.get(rs.document, "")
-    number = rs.document.split("_", 1)[0]
-    return f'document {number}, "{title}"' if title else f"document {number}"
-
-
 def cmd_rules(args: argparse.Namespace) -> int:
     from tabletrail import render
     from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS
@@ -252,7 +235,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             "id": rs.id,
             "title": rs.title,
             "document": rs.document,
-            "document_title": document_title(rs),
+            "document_title": render.document_title(rs),
             "unit": rs.unit,
             "rules": [{"id": rs.rule(r.name), "enforce": r.enforce, "default": r.default} for r in rs.rules],
             "settings": [
@@ -297,13 +280,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play the script in memory first: a script that fails leaves no half-played log behind."""
-    from tabletrail import cli_store, render
+    from tabletrail import render, stores
     from tabletrail.core.board.units import plural
     from tabletrail.encounter import Encounter
     from tabletrail.events.log import MemoryStore
     from tabletrail.events.scenario import at_its_place, load_scenario
 
-    target = cli_store.store_for(args.log)
+    target = stores.store_for(args.log)
     if Path(args.log).is_dir():
         raise InputError(f"{args.log}: is a folder, not a log file")
     if Path(args.log).exists():
@@ -477,7 +460,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with `only`, just that verb's parser is built (its `verbs` says all names)."""
     import argparse
 
-    from tabletrail.cli_store import LOG_HELP
+    from tabletrail.stores import LOG_HELP
 
     names: list[str] = []
     plugins: list[Any] = []
@@ -640,9 +623,9 @@ def run() -> None:
     """
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     code = main()
-    from tabletrail import cli_store
+    from tabletrail import stores
 
-    cli_store.close_opened()
+    stores.close_opened()
     threading = sys.modules.get("threading")
     if "multiprocessing" in sys.modules or (threading is not None and threading.active_count() > 1):
         sys.exit(code)

@@ -11,6 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tabletrail import render
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.events.errors import InputError
+from tabletrail.events.foundry_scene import MAX_SCENE_BYTES, convert_scene, is_scene
+from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.uvtt import DEFAULT_TOLERANCE, MAX_TOLERANCE, OBJECTS, OPEN_PORTALS, convert, read
+
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
 
@@ -18,11 +25,6 @@ def cmd_import_map(args: argparse.Namespace) -> int:
     """Convert a Universal VTT file (a scenario and its picture) or a Foundry scene export (a scenario with a
     fighter for each token) into a scenario; the format is told by the file's content. Nothing is written
     on any error."""
-    from tabletrail import render
-    from tabletrail.core.engine.registry import get as get_ruleset
-    from tabletrail.events.errors import InputError
-    from tabletrail.events.scenario import parse_scenario
-    from tabletrail.events.uvtt import convert
 
     source = Path(args.file)
     out = Path(args.output)
@@ -79,9 +81,6 @@ def cmd_import_map(args: argparse.Namespace) -> int:
 
 def _foundry_scene(data: bytes, source: str) -> dict[str, Any] | None:
     """The Foundry scene a file holds (the JSON of a scene's "Export Data"), or None: another format."""
-    from tabletrail.events.errors import InputError
-    from tabletrail.events.foundry_scene import MAX_SCENE_BYTES, is_scene
-    from tabletrail.events.uvtt import read
 
     try:
         raw = read(data, source, "a Foundry scene", MAX_SCENE_BYTES, "MAX_SCENE_BYTES")
@@ -92,10 +91,6 @@ def _foundry_scene(data: bytes, source: str) -> dict[str, Any] | None:
 
 def _import_scene(args: argparse.Namespace, raw: dict[str, Any], ruleset: str, stats: list[str]) -> int:
     """A Foundry scene into a scenario: walls and doors on cell edges, a fighter for each token."""
-    from tabletrail import render
-    from tabletrail.events.errors import InputError
-    from tabletrail.events.foundry_scene import convert_scene
-    from tabletrail.events.scenario import parse_scenario
 
     source, out = Path(args.file), Path(args.output)
     if args.open_portals != "door" or args.objects != "sight":
@@ -152,7 +147,6 @@ def _write_both(out: Path, text: bytes, picture_path: Path | None, picture: byte
 
 def register(sub: Any, add: AddVerb) -> None:
     """Add this group's verbs; `add(name, fn, help)` returns the verb's parser."""
-    from tabletrail.events.uvtt import DEFAULT_TOLERANCE, MAX_TOLERANCE, OBJECTS, OPEN_PORTALS
 
     p = add(
         "import-map",

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable
 from typing import Any
+
+from tabletrail.schemas import SCHEMAS
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
@@ -19,9 +22,6 @@ ABOUT = {
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    import json
-
-    from tabletrail.schemas import SCHEMAS
 
     print(json.dumps(SCHEMAS[args.kind](), indent=2, sort_keys=True))
     return 0

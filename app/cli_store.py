@@ -1,18 +1,6 @@
-"""CLI verbs of the store group, and which store a log path on the command line means.
+"""CLI verbs of the store group: repair, import, export, encounters.
 
-Which store: any existing file that is a SQLite database, or a path ending in .db,
-.sqlite or .sqlite3 that is not already a JSON Lines log, is a SQLite store
-(events/sqlite_store.py); anything else is a JSON Lines log. An existing file is
-what its bytes say, whatever its name. Every verb takes either.
-
-A PostgreSQL URL (postgresql://host/db?encounter=NAME) is an encounter in a
-PostgreSQL database (events/postgres_store.py); so is a plain encounter NAME
-(letters, digits, - and _) that is not an existing file while TABLETRAIL_DB holds
-the database's URL.
-
-Default: `tabletrail new SCENARIO` without --log keeps the encounter in SQLite,
-the durable store, in the current folder under the scenario's file name with
-`.db`: `tabletrail new scenarios/skirmish.toml` creates `./skirmish.db`.
+Which store a LOG argument means is app/stores.py's (the web and the builder open logs by name too).
 
     tabletrail repair LOG              cut a torn or partial last batch (LOG is copied to LOG.bak first);
                                        on SQLite: check the file and rebuild the snapshots
@@ -25,108 +13,35 @@ the durable store, in the current folder under the scenario's file name with
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tabletrail import render
 from tabletrail.core.board.units import plural
+from tabletrail.encounter import Encounter, fold_with_snapshots
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, Store
-from tabletrail.events.pg_names import NAME, is_url, masked
-from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
+from tabletrail.events.pg_names import is_url, masked
+from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.projections.snapshot import FORMAT
+from tabletrail.render import json_doc
+from tabletrail.stores import DB_ENV, store_for
+from tabletrail.stores import LOG_HELP as LOG_HELP  # the verbs' help names a LOG as the stores read it
+from tabletrail.stores import default_log as default_log
 
 if TYPE_CHECKING:
     import argparse
 
     from tabletrail.events.postgres_store import PostgresStore
 
-# Every verb opens a store through this module, so it imports no more than that:
-# the PostgreSQL store (and psycopg, ~200 ms) only when a URL or NAME asks for it;
-# the verbs below import what they use when they run (benchmarks/bench_cli.py).
-
 AddVerb = Callable[[str, Any, str], "argparse.ArgumentParser"]  # argparse is loaded only to build parsers
-
-SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
-LOG_HELP = (
-    "the encounter's log: NAME.jsonl (JSON Lines), NAME.db (SQLite), or postgresql://HOST/DB?encounter=NAME "
-    "(or a plain NAME with TABLETRAIL_DB set to the database's URL)"
-)
-DB_ENV = "TABLETRAIL_DB"
-
-
-def _warn(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr)
-
-
-OPENED: list[Store] = []  # every store a verb opened, closed by `close_opened` before a fast exit
-
-
-def close_opened() -> None:
-    """Close what the verb opened: SQLite folds its write-ahead log back, so the .db file is whole."""
-    while OPENED:
-        close = getattr(OPENED.pop(), "close", None)
-        if close is not None:
-            close()
-
-
-def store_for(
-    path: str, snapshot_every: int | None = None, *, heal: bool = True
-) -> JsonlStore | SqliteStore | PostgresStore:
-    """The store behind a log path given on the command line (see the module docstring).
-
-    heal: a JSONL log a crash left mid-batch is cut back to its last whole batch by
-    whoever opens it next (the cut bytes kept in LOG.torn-<time>), as SQLite rolls
-    back its own unfinished transactions; `repair` and `verify` look without healing.
-    """
-    store = _store_for(path, snapshot_every, heal=heal)
-    OPENED.append(store)
-    return store
-
-
-def _store_for(
-    path: str, snapshot_every: int | None, *, heal: bool
-) -> JsonlStore | SqliteStore | PostgresStore:
-    if is_url(path):
-        from tabletrail.events.postgres_store import PostgresStore
-
-        return PostgresStore(path, snapshot_every=snapshot_every, warn=_warn)
-    database = os.environ.get(DB_ENV)
-    if database and NAME.fullmatch(path) and not Path(path).exists():
-        from tabletrail.events.postgres_store import PostgresStore
-
-        return PostgresStore(database, encounter=path, snapshot_every=snapshot_every, warn=_warn)
-    p = Path(path)
-    if p.suffix.lower() == ".toml" and p.is_file():
-        raise InputError(
-            f"{p}: a scenario file, not a log: start an encounter from it with "
-            f"`tabletrail new {p} --log fight.jsonl`"
-        )
-    if is_sqlite(p) or (p.suffix.lower() in SQLITE_SUFFIXES and not _is_jsonl(p)):
-        return SqliteStore(p, snapshot_every=snapshot_every, warn=_warn)
-    return JsonlStore(p, warn=_warn, heal=heal)
-
-
-def _is_jsonl(path: Path) -> bool:
-    """Does an existing file start like a JSON Lines log (a record's `{`), whatever its name?"""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(1) == b"{"
-    except OSError:
-        return False
-
-
-def default_log(scenario_path: str) -> str:
-    """Where `tabletrail new SCENARIO` keeps the log when --log is not given: ./NAME.db (SQLite)."""
-    return str(Path(scenario_path).with_suffix(".db").name)
 
 
 # --- repair -------------------------------------------------------------------------------
 
 
 def cmd_repair(args: argparse.Namespace) -> int:
-    from tabletrail import render
-    from tabletrail.encounter import Encounter
 
     store = store_for(args.log, heal=False)
     if not isinstance(store, JsonlStore):  # SQLite or PostgreSQL
@@ -159,8 +74,6 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
 def _repair_database(store: SqliteStore | PostgresStore, dry_run: bool) -> int:
     """A database commits whole batches, so nothing is torn: check it and rebuild the caches."""
-    from tabletrail.encounter import fold_with_snapshots
-    from tabletrail.projections.snapshot import FORMAT
 
     result = store.check()
     if result != "ok":
@@ -192,8 +105,6 @@ def transfer(source: Store, target: Store) -> tuple[int, int]:
     ways; the refusal side log goes along. A target with snapshots gets them built
     from the same fold.
     """
-    from tabletrail.encounter import fold_with_snapshots
-    from tabletrail.projections.snapshot import FORMAT
 
     every = getattr(target, "snapshot_every", 0)
     enc, snapshots = fold_with_snapshots(source, every)
@@ -255,7 +166,6 @@ def cmd_encounters(args: argparse.Namespace) -> int:
     found = encounters(url)
     if args.json:
         rows = [{"encounter": name, "events": n, "created": at} for name, n, at in found]
-        from tabletrail.render import json_doc
 
         print(json_doc("encounters", {"database": masked(url), "encounters": rows}))
         return 0

@@ -8,6 +8,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+from tabletrail.encounter import Encounter
+from tabletrail.events.errors import InputError
+from tabletrail.events.pg_names import is_url
+from tabletrail.render import json_doc
+from tabletrail.stores import store_for
+from tabletrail.web.address import lan_address, listening
+from tabletrail.web.invites import GM, WATCHER, Invites, encounter_key, keep_for, qr_text, role_for
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
@@ -16,8 +25,6 @@ DEFAULT_PORT = 8000
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve one encounter's table view: on this machine only unless --host says otherwise."""
-    from tabletrail.events.errors import InputError
-    from tabletrail.events.pg_names import is_url
 
     if not 1 <= args.port <= 65535:
         raise InputError(f"--port: {args.port} is not a port number (1 to 65535)")
@@ -62,9 +69,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def origins(given: list[str]) -> tuple[str, ...]:
     """`--allow-origin` values as browsers send an Origin: scheme://host[:port], nothing after it."""
-    from urllib.parse import urlsplit
-
-    from tabletrail.events.errors import InputError
 
     out = []
     for url in given:
@@ -80,20 +84,6 @@ def origins(given: list[str]) -> tuple[str, ...]:
 
 def cmd_invite(args: argparse.Namespace) -> int:
     """Make, list or revoke the invitation links of one encounter (kept hashed with its log)."""
-    from tabletrail.cli_store import store_for
-    from tabletrail.encounter import Encounter
-    from tabletrail.events.errors import InputError
-    from tabletrail.render import json_doc
-    from tabletrail.web.address import listening
-    from tabletrail.web.invites import (
-        GM,
-        WATCHER,
-        Invites,
-        encounter_key,
-        keep_for,
-        qr_text,
-        role_for,
-    )
 
     store = store_for(args.log)
     try:
@@ -151,7 +141,6 @@ def _expired(row: dict[str, object]) -> bool:
 
 
 def _default_url(port: int) -> str:
-    from tabletrail.web.server import lan_address
 
     return f"http://{lan_address() or '127.0.0.1'}:{port}"
 

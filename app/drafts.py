@@ -24,8 +24,15 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
+from tabletrail.events.log import MemoryStore
 from tabletrail.events.picture import sniff
+from tabletrail.events.scenario import at_its_place, load_scenario, parse_scenario
+from tabletrail.events.uvtt import convert
+from tabletrail.scenario_toml import toml_text
+from tabletrail.stores import store_for
 
 SOURCE = "draft"  # how the reader names the draft in its errors: "draft: fighters[2].at: 3,4 is wall"
 DRAFTS = ".drafts"
@@ -65,9 +72,6 @@ def check(raw: dict[str, Any], folder: Path | None) -> Problem | None:
     The scenario reader first, then the ruleset's own checks of a new encounter (stats,
     settings, fighters on open ground, one to a space), run on a log kept in memory.
     """
-    from tabletrail.encounter import Encounter
-    from tabletrail.events.log import MemoryStore
-    from tabletrail.events.scenario import parse_scenario
 
     try:
         scenario = parse_scenario(raw, source=SOURCE, folder=folder)
@@ -204,8 +208,6 @@ class Drafts:
     def import_map(self, name: str, data: bytes, source: str) -> tuple[dict[str, Any], Problem | None]:
         """A Universal VTT file as the draft's map, by `import-map`'s own importer: its rows, walls, doors
         and picture replace the draft's map; the draft's encounter, settings and fighters stay."""
-        from tabletrail.core.engine.registry import get as get_ruleset
-        from tabletrail.events.uvtt import convert
 
         old = self.load(name)["scenario"]
         rs = get_ruleset(str(old.get("encounter", {}).get("ruleset", "")))
@@ -259,8 +261,6 @@ def picture_suffix(data: bytes) -> str:
 def begin_from_file(scenario_path: Path, store: Any) -> None:
     """What `tabletrail new SCENARIO --log LOG` does: the scenario file read by the reader, the ruleset's
     checks run naming its lines, the log's setup batch written."""
-    from tabletrail.encounter import Encounter
-    from tabletrail.events.scenario import at_its_place, load_scenario
 
     scenario = load_scenario(scenario_path)
     try:
@@ -348,8 +348,6 @@ class FolderDrafts(Drafts):
     def _begin(self, name: str, raw: dict[str, Any]) -> str:
         """The scenario written beside the folder's encounters as NAME.toml (its picture as NAME.png),
         then the log NAME.db begun from that file."""
-        from tabletrail.cli_store import store_for
-        from tabletrail.scenario_toml import toml_text
 
         picture = self.picture(name)
         stem = self._free_stem(slug(str(raw["encounter"]["name"])), picture.suffix if picture else "")

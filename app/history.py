@@ -7,8 +7,8 @@ batches before the snapshot are fetched from the store on demand, not held.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import msgspec
 from tabletrail.core.board.state import EncounterState
@@ -31,8 +31,16 @@ from tabletrail.projections.snapshot import (
 )
 from tabletrail.projections.timeline import Timeline
 
-if TYPE_CHECKING:
-    from tabletrail.encounter import Encounter
+
+class Folded(Protocol):
+    """What the history reads of the log folded whole up to the snapshot: an `Encounter` (the service
+    passes the opener, app/encounter.py), named by its shape so this module sits under the service."""
+
+    @property
+    def records(self) -> Sequence[Record]: ...
+
+    @property
+    def timeline(self) -> Timeline: ...
 
 
 class History:
@@ -43,11 +51,11 @@ class History:
     before it. Asking for a whole collection folds the log up to the snapshot once.
     """
 
-    def __init__(self, store: Any, snap: Snapshot, open_whole: Callable[[], Encounter]) -> None:
+    def __init__(self, store: Any, snap: Snapshot, open_whole: Callable[[], Folded]) -> None:
         self.store = store
         self.snap = snap
         self._open_whole = open_whole  # opens the log up to the snapshot without it (the service's job)
-        self._whole: Encounter | None = None
+        self._whole: Folded | None = None
         limit = snap.batch
         self.lazy = Lazy(
             before=LazyMap(self._before, lambda: self.whole().timeline.before, limit),
@@ -58,7 +66,7 @@ class History:
             seeded=LazySet(self._seeded, lambda: self.whole().timeline.seeded, limit),
         )
 
-    def whole(self) -> Encounter:
+    def whole(self) -> Folded:
         """The log up to the snapshot, folded in full (once)."""
         if self._whole is None:
             self._whole = self._open_whole()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import Any
 
+from msgspec import to_builtins
 from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.core.board.units import CU, UNIT_RESOURCES, fmt, fmt_number
 from tabletrail.core.board.units import plural as plural  # re-exported for the CLI's words
@@ -681,13 +682,12 @@ def json_doc(kind: str, data: Any, ruleset_id: str | None = None, *, sort_keys: 
 
 
 def records_data(
-    records: Iterable[Record],
+    records: list[Record],
     rs: Ruleset,
     abandoned: AbstractSet[int] = frozenset(),
     undone: AbstractSet[int] = frozenset(),
 ) -> list[dict[str, Any]]:
     """Records for --json: the event exactly as logged, and the line `log` prints of it in words."""
-    from msgspec import to_builtins
 
     return [
         {
@@ -703,11 +703,26 @@ def records_data(
     ]
 
 
-def log_lines(
-    records: Iterable[Record], abandoned: set[int], undone: set[int], rs: Ruleset | None = None
-) -> str:
+def log_lines(records: list[Record], abandoned: set[int], undone: set[int], rs: Ruleset | None = None) -> str:
     out = []
     for r in records:
         flag = " (abandoned)" if r.batch in abandoned else " (undone)" if r.batch in undone else ""
         out.append(f"{r.seq:>5} b{r.batch:<4} {r.actor:<6} {event_line(r.event, rs)}{flag}")
     return "\n".join(out)
+
+
+# Each rule document by its own title (its first heading) and its number, for `rules`. The rulesets
+# name their document by its file (Ruleset.document); a ruleset may carry `document_title` itself.
+DOCUMENT_TITLES = {
+    "000_764c39d2887f9ddf.txt": "Move",
+    "001_f4ae7af380350405.txt": "Movement",
+    "002_0a50226be3a32e43.txt": "Movement in Ground Combat",
+    "004_1955ec219bb4ca54.txt": "Movement",
+}
+
+
+def document_title(rs: Ruleset) -> str:
+    """'document 004, "Movement"': a rule document as a reader knows it, never by its file name."""
+    title = getattr(rs, "document_title", "") or DOCUMENT_TITLES.get(rs.document, "")
+    number = rs.document.split("_", 1)[0]
+    return f'document {number}, "{title}"' if title else f"document {number}"

@@ -13,6 +13,8 @@ from typing import Any
 
 import msgspec
 from tabletrail.core.board.state import Fighter, Turn
+from tabletrail.events.log import Record
+from tabletrail.events.scenario_schema import scenario_schema as built
 from tabletrail.events.types import AnyEvent
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -43,7 +45,6 @@ def _schema_of(kind: Any) -> dict[str, Any]:
 
 def log_line_schema() -> dict[str, Any]:
     """One line of a log (JSONL, or a row of a database store): the envelope and every event type."""
-    from tabletrail.events.log import Record
 
     schema = _schema_of(Record)
     record = schema["$defs"]["Record"]
@@ -63,7 +64,6 @@ def log_line_schema() -> dict[str, Any]:
 
 def events_schema() -> dict[str, Any]:
     """The facts alone (a line's `event`), for a client that reads `/api/events` or the stream."""
-    from tabletrail.events.types import AnyEvent
 
     return {
         "$schema": DIALECT,
@@ -74,7 +74,6 @@ def events_schema() -> dict[str, Any]:
 
 
 def scenario_schema() -> dict[str, Any]:
-    from tabletrail.events.scenario_schema import scenario_schema as built
 
     return built()
 

@@ -19,8 +19,13 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from tabletrail import render, stores
+from tabletrail.core.board.refusal import Rejection
+from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.encounter import Encounter
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.limits import MAX_COMMAND_CHARS, check_text
+from tabletrail.syntax import command_words, parse, verbs_for
 
 if TYPE_CHECKING:
     from tabletrail.encounter import Encounter
@@ -32,7 +37,6 @@ class TableCompleter(Completer):
     """Tab completes the verb first, then fighter ids, `name=` options and cells of the map."""
 
     def __init__(self, enc: Encounter) -> None:
-        from tabletrail.syntax import verbs_for
 
         self.enc = enc
         self.verbs = sorted({*verbs_for(enc.state.ruleset), *READERS})
@@ -101,12 +105,10 @@ class Shell:
     """One open encounter and what the GM types at it; output goes to `out` (stdout by default)."""
 
     def __init__(self, path: str, out: TextIO | None = None) -> None:
-        from tabletrail import cli_store
-        from tabletrail.encounter import Encounter
 
         self.path = path
         self.out = out or sys.stdout
-        self.enc = Encounter.open(cli_store.store_for(path))
+        self.enc = Encounter.open(stores.store_for(path))
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
@@ -137,10 +139,6 @@ class Shell:
         return True
 
     def run(self, words: list[str]) -> None:
-        from tabletrail import render
-        from tabletrail.core.board.refusal import Rejection
-        from tabletrail.core.engine.registry import get as get_ruleset
-        from tabletrail.syntax import command_words, parse, verbs_for
 
         verb, rest = words[0], words[1:]
         if verb == "help":
@@ -167,21 +165,19 @@ class Shell:
             self.say(render.done_lines(result, self.enc.state.ruleset))
 
     def audit(self, verb: str, rest: list[str]) -> None:
-        from tabletrail import cli_audit
-        from tabletrail.encounter import Encounter
+        from tabletrail import audit_text
         from tabletrail.projections import audit
-        from tabletrail.syntax import command_words, parse, verbs_for
 
         whole = Encounter.open(self.enc.store, snapshots=False)  # the audit reads every record
         if verb == "explain":
             if len(rest) != 1 or not rest[0].isdigit():
                 raise InputError("explain N: the event's number (log lists them)")
             refused = self.enc.store.refused() if hasattr(self.enc.store, "refused") else []
-            self.say(cli_audit.explain_text(audit.explain(whole.records, int(rest[0]), refused, self.path)))
+            self.say(audit_text.explain_text(audit.explain(whole.records, int(rest[0]), refused, self.path)))
             return
         words, text = command_words(rest, "why")
         command = parse(words, "why", verbs=verbs_for(self.enc.state.ruleset))
-        self.say(cli_audit.why_text(audit.dry_run(whole, command, text)))
+        self.say(audit_text.why_text(audit.dry_run(whole, command, text)))
 
 
 def run_shell(path: str, history: str | None = None, session: PromptSession[str] | None = None) -> int:

@@ -13,6 +13,8 @@ from typing import Any
 
 import msgspec
 from msgspec import inspect as mi
+from tabletrail.core.board.geometry import parse_cell
+from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.commands import Command, command_types
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import check_command, check_text
@@ -27,7 +29,6 @@ def verbs() -> dict[str, type[Command]]:
 
 def verbs_for(ruleset_id: str) -> dict[str, type[Command]]:
     """The verbs an encounter under this ruleset knows: its own and the GM's and log's (any ruleset's)."""
-    from tabletrail.core.engine.registry import get as get_ruleset
 
     ruleset = get_ruleset(ruleset_id)
     handled, withheld = ruleset._handlers, ruleset.withheld
@@ -270,8 +271,6 @@ def _convert(t: mi.Type, raw: str, where: str) -> Any:
         except ValueError:
             raise InputError(f"{where}: expected a number, got {raw!r}") from None
     if _is_cell(t):
-        from tabletrail.core.board.geometry import parse_cell
-
         try:
             return parse_cell(raw)
         except ValueError as exc:

@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 from support import CLOCK, grid
-from tabletrail.cli_store import store_for
+from tabletrail.stores import store_for
 from tabletrail.encounter import Encounter
 from tabletrail.events import types as ev
 from tabletrail.events.log import JsonlStore, Record, encode, line_hash

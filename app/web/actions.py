@@ -1,7 +1,7 @@
 """What a fighter can do now, as buttons in words, and the reactions the table waits for (the phone view).
 
 Every verb comes from the ruleset's own command catalogue (the commands it handles,
-`views.commands`), its fields read off the command struct: a `Cell` (or a path of
+`cards.commands`), its fields read off the command struct: a `Cell` (or a path of
 cells) asks for a place on the board, a `target` for a fighter, a `door` for a door,
 a `Literal` gives one button per choice. A verb that needs more than one place, or a
 number or words the board can't ask for (a speed, a trigger), is left to the command
@@ -33,38 +33,11 @@ from tabletrail.events import types as ev
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.render import Words
 from tabletrail.syntax import BASE_FIELDS, parse
-from tabletrail.web import views
+from tabletrail.web import cards
+from tabletrail.web.cards import LABELS as LABELS  # re-exported: the buttons' words
+from tabletrail.web.cards import budget_resource, card, name_of
 from tabletrail.web.invites import GM, WATCHER
-from tabletrail.web.views import budget_resource, card, name_of
 
-# Words for a verb or a choice where the command's name is not already a good label; every ruleset
-# shares them. Any verb not here reads as its name ("grab-hold" -> "Grab hold").
-LABELS = {
-    "move": "Move",
-    "end-turn": "End the turn",
-    "drop-prone": "Drop prone",
-    "stand-up": "Stand up",
-    "open": "Open the door",
-    "close": "Close the door",
-    "special-jump": "Jump",
-    "pull-up": "Pull up onto the ledge",
-    "take-action": "Act",
-    "let-go": "Let go",
-    "turn-drift": "Turn the drift",
-    "parry": "Parry",
-    "block": "Body-block",
-    "allow": "Let in",
-    "cw": "clockwise",
-    "ccw": "counter-clockwise",
-    "n": "north",
-    "ne": "north-east",
-    "e": "east",
-    "se": "south-east",
-    "s": "south",
-    "sw": "south-west",
-    "w": "west",
-    "nw": "north-west",
-}
 FIELD_FIGHTER = "target"  # a command's field naming another fighter (grab, shove, drag…)
 FIELD_DOOR = "door"
 NEAR = 2  # fighters this many cells away or closer are offered as targets
@@ -123,7 +96,7 @@ def _is_cell(t: mi.Type) -> bool:
 def verbs_of(rs: Ruleset) -> list[Verb]:
     """The ruleset's verbs a fighter's button can send, read off each command's fields (once a ruleset)."""
     out = []
-    for entry in views.commands(rs):
+    for entry in cards.commands(rs):
         verb = str(entry["verb"])
         cls = next(c for c in [*rs._handlers, *ENGINE_HANDLERS] if c.__struct_config__.tag == verb)  # noqa: SLF001
         if (
@@ -273,7 +246,7 @@ def _try(enc: Encounter, role: str, said: str | Command) -> list[ev.Event] | Rej
 
 
 def _ok(result: list[ev.Event] | Rejection) -> bool:
-    return not isinstance(result, Rejection) or views.needs_roll(result)
+    return not isinstance(result, Rejection) or cards.needs_roll(result)
 
 
 def places(enc: Encounter, v: Verb, f: Fighter) -> tuple[list[str], bool]:
@@ -391,7 +364,7 @@ def _move(
     out.update(text=_text(v, f.id), cost=left, targets=[[x, y] for x, y in cells])
     if _ok(result) and cells:
         return {**out, "ok": True, "why": None}
-    if isinstance(result, Rejection) and not views.needs_roll(result):
+    if isinstance(result, Rejection) and not cards.needs_roll(result):
         return {
             **out,
             "targets": [],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,18 @@ from pathlib import Path
 from tabletrail.events.pg_names import is_url
 
 SUFFIX = ".serving"
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (the one a phone would use), if any.
+
+    Connecting a UDP socket sends nothing; it only asks the kernel which address would be used.
+    """
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere
+        address = str(s.getsockname()[0])
+        return None if address.startswith("127.") or address == "0.0.0.0" else address
+    return None
 
 
 def record_path(log: str | Path) -> Path | None:

@@ -10,21 +10,44 @@ new` does and answers its GM link and a link (and QR code) for each side and a w
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+import anyio
 import msgspec
 from starlette.responses import FileResponse, JSONResponse, Response
 from tabletrail.core.engine.registry import RULESETS
+from tabletrail.drafts import Drafts, blank, check, resized, unfinished
 from tabletrail.drafts import Problem as Problem  # re-exported: a handler's refusal names one
-from tabletrail.drafts import blank, check, resized, unfinished
 from tabletrail.events.errors import InputError
 from tabletrail.events.picture import MEDIA_TYPES, sniff
+from tabletrail.events.scenario import load_scenario
 from tabletrail.events.uvtt import MAX_UVTT_BYTES
+from tabletrail.scenario_toml import raw_of
 from tabletrail.web.invites import GM, WATCHER, qr_svg
 from tabletrail.web.wire import Call, error
 
-if TYPE_CHECKING:
-    from tabletrail.web.home import Folder
+SHIPPED = Path(__file__).resolve().parents[2] / "scenarios"  # the repository's examples, when beside it
+
+
+class Folder(Protocol):
+    """What the builder's handlers read of a home: a served folder's (app/web/home.py) or a database's
+    (app/web/home_db.py). Named by its shape, so the handlers sit under the apps that serve them."""
+
+    @property
+    def drafts(self) -> Drafts: ...
+
+    @property
+    def folder(self) -> Path | None: ...
+
+
+def scenario_files(home: Folder) -> dict[str, Path]:
+    """The scenario files a draft may start from: the folder's own, then the shipped examples."""
+    found: dict[str, Path] = {}
+    for where in (home.folder, SHIPPED):
+        if where is not None and where.is_dir():
+            for p in sorted(where.glob("*.toml")):
+                found.setdefault(p.name, p)
+    return found
 
 
 class NewDraft(msgspec.Struct, forbid_unknown_fields=True):
@@ -106,10 +129,6 @@ def new_draft(call: Call) -> Response:
     body: NewDraft = call.body
     title = body.name.strip()  # an empty one is the reader's to refuse, at encounter.name
     if body.scenario:
-        from tabletrail.events.scenario import load_scenario
-        from tabletrail.scenario_toml import raw_of
-        from tabletrail.web.api_home import scenario_files
-
         files = scenario_files(home)
         if body.scenario not in files:
             return refused(
@@ -196,7 +215,6 @@ def grid(call: Call) -> Response:
 async def upload_map(call: Call) -> Response:
     """A Universal VTT file (the body, as the file's bytes) as the draft's map, by `import-map`'s
     importer; its report comes back with the draft."""
-    import anyio
 
     home, name, missing = await anyio.to_thread.run_sync(_draft, call)
     if missing is not None:

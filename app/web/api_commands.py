@@ -20,6 +20,7 @@ from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
 from tabletrail.core.search.reach import reach, waypoints
+from tabletrail.core.search.way import way_to
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
@@ -29,8 +30,8 @@ from tabletrail.syntax import parse
 from tabletrail.web import actions, redact, views
 from tabletrail.web.bodies import CommandBody, DoBody, MoveBody, UndoBody
 from tabletrail.web.invites import GM, Invite
-from tabletrail.web.table import Table
-from tabletrail.web.wire import BadRequest, Call, Stale, bad, stale
+from tabletrail.web.table import Stale, Table
+from tabletrail.web.wire import BadRequest, Call, bad, stale
 
 
 def preview(call: Call) -> Response:
@@ -216,7 +217,6 @@ def _blocked_way(
     the dry run of it is refused for that, not for the first wall on a straight line. A way
     stopped at the cell itself (someone stands there) is that cell's refusal either way.
     """
-    from tabletrail.core.search.way import way_to
 
     more, _ = get_ruleset(state.ruleset).further_budget(state, f)
     found = way_to(state, f.id, to, extra=max(0, more))

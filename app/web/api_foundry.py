@@ -17,13 +17,13 @@ or the rule that refused it with its numbers.
 from __future__ import annotations
 
 import shlex
+import tomllib
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
 from starlette.responses import JSONResponse, Response
-from tabletrail.cli_store import store_for
 from tabletrail.core.board.geometry import expand
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.engine.registry import RULESETS
@@ -36,11 +36,12 @@ from tabletrail.events.limits import MAX_WAYPOINTS
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.events.types import Moved, Placed
+from tabletrail.stores import store_for
 from tabletrail.syntax import verbs_for
 from tabletrail.web import api_commands
 from tabletrail.web.bodies import CommandBody, CommandId
-from tabletrail.web.table import Table
-from tabletrail.web.wire import BadRequest, Call, Stale, bad, error, stale
+from tabletrail.web.table import Stale, Table
+from tabletrail.web.wire import BadRequest, Call, bad, error, stale
 
 # Foundry's movement actions (CONFIG.Token.movement.actions, v13) and the verbs that play each, the first
 # the ruleset knows: crawling is a walk the ruleset prices by posture; blink is a teleport where there is
@@ -264,6 +265,5 @@ def play(table: Table, path: Path) -> None:
 
 
 def _toml(text: str) -> dict[str, Any]:
-    import tomllib
 
     return tomllib.loads(text)

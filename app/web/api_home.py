@@ -12,19 +12,20 @@ from pathlib import Path
 from typing import Any
 
 from starlette.responses import FileResponse, JSONResponse, Response
+from tabletrail import bundle
 from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_FIGHTERS, MAX_MAP_CELLS, MAX_MAP_SIDE
 from tabletrail.events.plugins import terrain_tags
 from tabletrail.events.scenario import SIZES, WALL_BLOCKS
+from tabletrail.render import document_title
+from tabletrail.scenario_toml import raw_of, toml_text
 from tabletrail.web import api_builder as b
 from tabletrail.web.api_board import STATIC
 from tabletrail.web.api_gm import stat_rows
+from tabletrail.web.endpoints import ANYONE, HTML, JSON, Endpoint, Param
 from tabletrail.web.invites import GM, Denied
-from tabletrail.web.routes import ANYONE, HTML, JSON, Endpoint, Param
 from tabletrail.web.wire import Call, error, notice
-
-SHIPPED = Path(__file__).resolve().parents[2] / "scenarios"  # the repository's examples, when beside it
 
 
 def folder_of(call: Call) -> Any:
@@ -52,16 +53,6 @@ def builder_page(call: Call) -> Response:
     return _page(call, "builder.html")
 
 
-def scenario_files(home: Any) -> dict[str, Path]:
-    """The scenario files a draft may start from: the folder's own, then the shipped examples."""
-    found: dict[str, Path] = {}
-    for where in (home.folder, SHIPPED):
-        if where is not None and where.is_dir():
-            for p in sorted(where.glob("*.toml")):
-                found.setdefault(p.name, p)
-    return found
-
-
 def listing(call: Call) -> Response:
     """The folder's encounters (title, ruleset, round, who is to act), its drafts and scenario files."""
     home = folder_of(call)
@@ -71,7 +62,7 @@ def listing(call: Call) -> Response:
             "folder": home.shown,
             "encounters": encounters,
             "drafts": b.draft_rows(home),
-            "scenarios": list(scenario_files(home)),
+            "scenarios": list(b.scenario_files(home)),
         }
     )
 
@@ -101,8 +92,6 @@ def open_encounter(call: Call) -> Response:
 def export(call: Call) -> Response:
     """The encounter as its scenario file (TOML), its log (JSON Lines, byte for byte), or the replay
     bundle (one offline HTML page, the GM's share: everything)."""
-    from tabletrail import bundle
-    from tabletrail.scenario_toml import raw_of, toml_text
 
     home, name, missing = _log(call)
     if missing is not None:
@@ -138,7 +127,6 @@ def export(call: Call) -> Response:
 
 def copy_encounter(call: Call) -> Response:
     """A new draft holding the encounter's scenario as it began: to change and start again."""
-    from tabletrail.scenario_toml import raw_of
 
     home, name, missing = _log(call)
     if missing is not None:
@@ -164,7 +152,6 @@ def archive(call: Call) -> Response:
 def catalogue(call: Call) -> Response:
     """What the builder offers, read off the rulesets' own catalogues and the scenario reader's
     vocabularies: rules, settings with their defaults, stats with unit and range, terrains, sizes."""
-    from tabletrail.cli import document_title
 
     rulesets = []
     for rs in RULESETS.values():

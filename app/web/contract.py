@@ -13,23 +13,13 @@ and what is wrong), 413 and 415; the rest are listed per route in the table.
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import msgspec
 from tabletrail.web import answers
-from tabletrail.web.routes import (
-    ANYONE,
-    EVENTS,
-    GM,
-    HTML,
-    JSON,
-    PICTURE,
-    PLAYER,
-    ROLES,
-    ROUTES,
-    WATCHER,
-    Endpoint,
-)
+from tabletrail.web.endpoints import ANYONE, EVENTS, GM, HTML, JSON, PICTURE, PLAYER, ROLES, WATCHER, Endpoint
+from tabletrail.web.routes import ROUTES
 
 TITLE = "tabletrail table view"
 REF = "#/components/schemas/{name}"
@@ -67,7 +57,6 @@ MEDIA_SCHEMAS = {
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
 
     try:
         return version("tabletrail")

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -29,9 +30,17 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
+from tabletrail.core.search.reach import warm_up
 from tabletrail.drafts import FolderDrafts
+from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError, Unavailable
+from tabletrail.stores import store_for
+from tabletrail.web import guard
+from tabletrail.web.api_board import STATIC
+from tabletrail.web.api_home import HOME_ROUTES
+from tabletrail.web.endpoints import routes_of
 from tabletrail.web.invites import GM, SESSION, FileKeep, Invites
+from tabletrail.web.server import LOOPBACK, allowed_hosts, create_app, lan_address
 from tabletrail.web.wire import error, notice
 
 HOME_KEY = ".tabletrail-home.key"  # the folder's own key: the home link's digest is bound to it
@@ -83,7 +92,6 @@ class Folder:
 
     def app_for(self, name: str) -> Starlette:
         """The encounter's table view, made at its first request (the same app `serve LOG` runs)."""
-        from tabletrail.web.server import create_app
 
         path = self.log(name)
         with self.lock:
@@ -119,8 +127,6 @@ class Folder:
         if app is not None:
             enc = app.state.table.live()
             return enc.state, len(enc.records)
-        from tabletrail.cli_store import store_for
-        from tabletrail.encounter import Encounter
 
         store = store_for(str(path), heal=False)  # listing never changes a log
         try:
@@ -223,9 +229,6 @@ def answering_errors(routes: list[Any]) -> list[Route]:
 
 def create_folder_app(folder: str | Path, hosts: tuple[str, ...], exposed: bool = False) -> Starlette:
     """The GM's home page and builder of a folder, and each of its encounters at /e/NAME/."""
-    from tabletrail.web.api_board import STATIC
-    from tabletrail.web.api_home import HOME_ROUTES
-    from tabletrail.web.routes import routes_of
 
     home = Folder(Path(folder), hosts, exposed)
 
@@ -255,10 +258,6 @@ def create_folder_app(folder: str | Path, hosts: tuple[str, ...], exposed: bool 
 
 def serve_folder(folder: str, port: int, host: str = "127.0.0.1", allow: tuple[str, ...] = ()) -> None:
     """Run the folder's home page and tables until Ctrl+C, printing the GM's home link."""
-    import uvicorn
-    from tabletrail.core.search.reach import warm_up
-    from tabletrail.web import guard
-    from tabletrail.web.server import LOOPBACK, allowed_hosts, lan_address
 
     exposed = host not in LOOPBACK
     warm_up()

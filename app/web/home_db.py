@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tabletrail.drafts import Drafts, begin_from_file, slug
 from tabletrail.events.postgres_store import PostgresStore, encounters, parse_url
-from tabletrail.web.home import summary_row
-from tabletrail.web.invites import Invites, StoreKeep
+from tabletrail.scenario_toml import toml_text
+from tabletrail.web.api_home import HOME_ROUTES
+from tabletrail.web.endpoints import routes_of
+from tabletrail.web.home import answering_errors, summary_row
+from tabletrail.web.invites import GM, SESSION, Invites, StoreKeep
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
-    from tabletrail.web.hosted import Encounters
 
 HOME = "tabletrail-home-page"  # the home's links are kept under this name; no encounter may take it
 HOME_KEY = "the GM's home page"  # what its links' digests are bound to (the tokens' secrets are random)
@@ -31,6 +33,14 @@ TABLES = (
     "CREATE TABLE IF NOT EXISTS {s}.home_archived "
     "(encounter TEXT PRIMARY KEY, at TIMESTAMPTZ NOT NULL DEFAULT now())",
 )
+
+
+class Tables(Protocol):
+    """The hosted tables of the database (app/web/hosted.py's `Encounters`), by what this page asks of them:
+    an encounter's table view, made at its first request. Named by shape, so this module sits under
+    the hosted server that builds on it."""
+
+    def app_for(self, name: str) -> Starlette: ...
 
 
 class Rows:
@@ -110,7 +120,6 @@ class DatabaseDrafts(Drafts):
     def _begin(self, name: str, raw: dict[str, Any]) -> str:
         """The scenario file written where `tabletrail new` reads it, then the encounter begun from it in
         the database, under a name no encounter has yet."""
-        from tabletrail.scenario_toml import toml_text
 
         taken = {n for n, _, _ in encounters(self.url)} | {HOME}
         base = slug(str(raw["encounter"]["name"]))
@@ -132,7 +141,7 @@ class DatabaseHome:
 
     folder: Path | None = None  # no scenario files of its own: the shipped ones are offered
 
-    def __init__(self, url: str, tables: Encounters) -> None:
+    def __init__(self, url: str, tables: Tables) -> None:
         self.url = url
         self.tables = tables
         self.shown = f"Encounters in {parse_url(url).shown}"
@@ -184,18 +193,14 @@ class DatabaseHome:
         return f"{name}, kept in the database (tabletrail export reaches it)"
 
 
-def home_routes(url: str, tables: Encounters, exposed: bool = False) -> list[Any]:
+def home_routes(url: str, tables: Tables, exposed: bool = False) -> list[Any]:
     """The home page's routes over a database's hosted tables (app/web/hosted.py adds them)."""
-    from tabletrail.web.api_home import HOME_ROUTES
-    from tabletrail.web.home import answering_errors
-    from tabletrail.web.routes import routes_of
 
     return answering_errors(routes_of(HOME_ROUTES, DatabaseHome(url, tables), exposed))
 
 
 def home_link(url: str) -> str:
     """A new link to the database's home page (its token: shown once, kept hashed)."""
-    from tabletrail.web.invites import GM, SESSION
 
     _, token = Invites(HomeKeep(Rows(url)), HOME_KEY).make(GM, label=SESSION)
     return token

@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
+import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -33,10 +34,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from tabletrail.core.board.units import plural
+from tabletrail.core.search.reach import warm_up
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.pg_names import NAME
 from tabletrail.events.postgres_store import CHANNEL, PostgresStore, encounters, parse_url
 from tabletrail.web.guard import GUARDED, LIMITS
+from tabletrail.web.home_db import home_link, home_routes
 from tabletrail.web.live import Broker, Heard
 from tabletrail.web.server import LOCAL_HOSTS, STATIC, allowed_hosts, create_app
 from tabletrail.web.wire import notice
@@ -141,8 +144,6 @@ def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlet
         yield
         await tables.broker.stop()
 
-    from tabletrail.web.home_db import home_routes  # the GM's home page and builder (issue 38)
-
     app = Starlette(
         routes=[
             Route("/", index),
@@ -161,7 +162,6 @@ def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlet
 def from_env() -> Starlette:
     """The app of each `serve --workers N` worker: the database is in TABLETRAIL_SERVE_DB."""
     hosts = tuple(json.loads(os.environ.get(HOSTS_ENV, "[]"))) or LOCAL_HOSTS
-    from tabletrail.core.search.reach import warm_up
 
     warm_up()  # each worker imports numpy and scipy at start-up, not at a player's first tap (issue 29)
     return create_hosted_app(os.environ[DATABASE_ENV], hosts)
@@ -171,7 +171,6 @@ def serve_hosted(
     url: str, port: int, workers: int, host: str = "127.0.0.1", allow: tuple[str, ...] = ()
 ) -> None:
     """Run `workers` uvicorn worker processes sharing one port, each serving every encounter."""
-    import uvicorn
 
     shown = parse_url(url).shown
     found = encounters(url)  # the database must answer (and have the tables) before workers start
@@ -185,7 +184,6 @@ def serve_hosted(
         f"links: tabletrail invite '{shown.split('?')[0]}?encounter={name}' --gm --url {where}/e/{name}",
         flush=True,
     )
-    from tabletrail.web.home_db import home_link
 
     print(f"GM home page (a bearer secret: yours alone): {where}/home/{home_link(url)}", flush=True)
     print("(Ctrl+C stops)", flush=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import io
 import math
 import os
 import re
@@ -31,9 +32,11 @@ from pathlib import Path
 from typing import Protocol
 
 import msgspec
+from tabletrail.events.db_store import DatabaseReads
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import Store, line_hash
+from tabletrail.events.log import JsonlStore, Store, line_hash
 from tabletrail.events.scenario import unfit_name
+from tabletrail.events.sqlite_store import SqliteStore
 
 GM = "gm"
 WATCHER = "watcher"  # a view-only link: reads and follows live, every command is refused (403)
@@ -197,8 +200,6 @@ class HeardKeep:
 def keep_for(log: str | Path, store: Store) -> Keep:
     """The invites of this encounter: with its store when the store keeps them, in its SQLite file,
     else beside its JSON Lines file."""
-    from tabletrail.events.log import JsonlStore
-    from tabletrail.events.sqlite_store import SqliteStore
 
     if hasattr(store, "load_invites") and hasattr(store, "save_invite"):
         return StoreKeep(store)
@@ -214,7 +215,6 @@ def keep_for(log: str | Path, store: Store) -> Keep:
 
 def encounter_key(store: Store) -> str:
     """What binds a token to this encounter: the hash of the log's first line (its EncounterStarted)."""
-    from tabletrail.events.db_store import DatabaseReads
 
     # A database store reads just that one line, not a first window of them.
     first = next(iter(store.read(0, 1) if isinstance(store, DatabaseReads) else store.read()), None)
@@ -279,7 +279,6 @@ def qr_svg(url: str) -> str:
 
 def qr_text(url: str) -> str:
     """The link as a QR code drawn in a terminal's text (two rows of modules a line)."""
-    import io
 
     import segno
 

@@ -28,6 +28,7 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -36,11 +37,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
+from tabletrail.core.search.reach import warm_up
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.log import Store
 from tabletrail.web import guard
+from tabletrail.web.address import lan_address as lan_address  # re-exported: where a phone finds this server
 from tabletrail.web.address import recorded
 from tabletrail.web.api_board import STATIC
+from tabletrail.web.contract import asyncapi, openapi
 from tabletrail.web.invites import session_link
 from tabletrail.web.routes import starlette_routes
 from tabletrail.web.table import Table
@@ -89,6 +93,7 @@ def create_app(
         middleware=[*cors(origins), Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
     )
     app.state.table = table
+    app.state.contract = {"openapi": openapi, "asyncapi": asyncapi}  # served by app/web/api_contract.py
     return app
 
 
@@ -113,18 +118,6 @@ def cors(origins: tuple[str, ...]) -> list[Middleware]:
     ]
 
 
-def lan_address() -> str | None:
-    """This machine's address on the local network (the one a phone would use), if any.
-
-    Connecting a UDP socket sends nothing; it only asks the kernel which address would be used.
-    """
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere
-        address = str(s.getsockname()[0])
-        return None if address.startswith("127.") or address == "0.0.0.0" else address
-    return None
-
-
 def allowed_hosts(host: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The Host header values to answer: loopback names, plus this machine's names and addresses when
     listening beyond it, plus names a reverse proxy forwards (`--allow-host`)."""
@@ -144,10 +137,8 @@ def serve(
 ) -> None:
     """Run the table view until Ctrl+C, printing the GM link (kept for this log: it outlives a restart)
     and recording where it listens beside the log, so `tabletrail invite` prints links that reach it."""
-    import uvicorn
 
     exposed = host not in LOOPBACK
-    from tabletrail.core.search.reach import warm_up
 
     warm_up()  # numpy and scipy imported now, not when the first player taps a fighter (issue 29)
     app = create_app(log, hosts=allowed_hosts(host, allow), exposed=exposed, origins=origins)

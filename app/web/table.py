@@ -17,18 +17,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from tabletrail.cli_store import store_for
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.log import JsonlStore, Record, Store
 from tabletrail.events.picture import MAX_PICTURE_BYTES, PictureSpec
+from tabletrail.stores import store_for
 from tabletrail.web.invites import HeardKeep, Invites, encounter_key, keep_for
-from tabletrail.web.wire import Stale
 
 if TYPE_CHECKING:
     from tabletrail.web.live import Heard  # needs psycopg: only hosted tables have one
+
+
+class Stale(Exception):
+    """A write based on a version of the log that is no longer the latest."""
+
+    def __init__(self, seen: int, now: int) -> None:
+        super().__init__(f"stale version {seen}, the log is at {now}")
+        self.seen = seen
+        self.now = now
 
 
 class Encoded(NamedTuple):

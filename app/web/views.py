@@ -7,20 +7,18 @@ state and records. The browser draws it and holds no rules.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 from msgspec import UnsetType, to_builtins
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.core.board.state import EncounterState, Fighter
-from tabletrail.core.board.units import fmt, fmt_number, to_cu
+from tabletrail.core.board.state import EncounterState
+from tabletrail.core.board.units import fmt, fmt_number
 from tabletrail.core.board.walls import door_list, wall_lines
 from tabletrail.core.engine.cell_rulings import FORBID, TEST
-from tabletrail.core.engine.dice import CHECKS
 from tabletrail.core.engine.machines import GRAPHS
 from tabletrail.core.engine.registry import get as get_ruleset
-from tabletrail.core.engine.ruleset import ENGINE_HANDLERS, Ruleset
+from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
@@ -37,157 +35,38 @@ from tabletrail.events.types import (
 )
 from tabletrail.projections import audit
 from tabletrail.render import Words
-from tabletrail.syntax import usage
+from tabletrail.web.actions import LABELS, awaiting
+from tabletrail.web.cards import (
+    budget_resource as budget_resource,
+)
+from tabletrail.web.cards import (
+    card as card,
+)
+from tabletrail.web.cards import (
+    commands as commands,
+)
+from tabletrail.web.cards import (
+    fighter as fighter,
+)
+from tabletrail.web.cards import (
+    heading as heading,
+)
+from tabletrail.web.cards import (
+    map_view as map_view,
+)
+from tabletrail.web.cards import (
+    name_of as name_of,
+)
+from tabletrail.web.cards import (
+    needs_roll as needs_roll,
+)
+from tabletrail.web.cards import (
+    spent_words as spent_words,
+)
+from tabletrail.web.cards import (
+    states_words as states_words,
+)
 from tabletrail.web.invites import GM, WATCHER
-
-
-def commands(rs: Ruleset) -> list[dict[str, Any]]:
-    """The verbs this ruleset accepts, their syntax, and whether they only need a fighter."""
-    types: list[type[Command]] = [*rs._handlers, *ENGINE_HANDLERS]  # noqa: SLF001 - the CLI lists them so too
-    out = []
-    for cls in sorted(set(types), key=lambda c: str(c.__struct_config__.tag)):
-        required = [
-            name
-            for name in cls.__struct_fields__
-            if name not in ("by", "rolls", "why") and name not in _defaults(cls)
-        ]
-        out.append(
-            {
-                "verb": cls.__struct_config__.tag,
-                "usage": usage(cls),
-                "doc": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
-                "fighter_only": required == ["fighter"],
-                "bare": not required,  # needs nothing at all (end-turn)
-                "takes_fighter": "fighter" in cls.__struct_fields__,
-                "gm": cls in ENGINE_HANDLERS,  # rulings and settings: the GM's alone
-            }
-        )
-    return out
-
-
-def _defaults(cls: type[Command]) -> set[str]:
-    fields = cls.__struct_fields__
-    defaults = cls.__struct_defaults__
-    return set(fields[len(fields) - len(defaults) :])
-
-
-def spent_words(rs: Ruleset, spent: Mapping[str, int]) -> list[str]:
-    """What a fighter has spent, as `do` says it (render.Words): '2.5 m', '4 AP', '1 action', '1 m of forced
-    movement' (never centi-units)."""
-    w = Words(rs)
-    return [w.amount(k, v) for k, v in sorted(spent.items()) if v]
-
-
-def heading(state: EncounterState, f: Fighter) -> dict[str, Any] | None:
-    """Where the fighter is being carried (a drift, a push-off, a glide), for the board to draw an arrow."""
-    said = get_ruleset(state.ruleset).heading(state, f)
-    return None if said is None else {"dx": said.dx, "dy": said.dy, "speed": said.speed, "why": said.why}
-
-
-def fighter(state: EncounterState, f: Fighter) -> dict[str, Any]:
-    x, y, z = f.pos
-    rs = get_ruleset(state.ruleset)
-    spec = state.scenario.fighter(f.id)
-    return {
-        "id": f.id,
-        "name": f.name,
-        "side": f.side,
-        "pos": [x, y, z],
-        "ground": state.grid.top[y][x],  # z above this: off the ground (flying, leaping, drifting)
-        "size": f.size,
-        "states": dict(f.states),
-        "spent": dict(f.spent),
-        "spent_text": spent_words(rs, rs.spent_counted(state, f)),
-        "move_unit": rs.budget_unit(state, f),
-        "move_left": (left := rs.move_budget(state, f)),
-        "move_left_text": f"{fmt(left)} {rs.budget_unit(state, f)}",
-        "heading": heading(state, f),
-        "marks": to_builtins(f.marks),
-        "damage": f.damage,
-        "stats": dict(f.stats),
-        "tags": list(f.tags),
-        "active": state.turn.active == f.id,
-        "turn_text": rs.turn_words(f),
-        "image": bool(spec and spec.picture),  # served by /api/image/ID
-        "card": card(state, f),
-    }
-
-
-def name_of(state: EncounterState, fid: str) -> str:
-    f = state.fighter(fid)
-    return f.name if f is not None and f.name else fid
-
-
-def map_view(state: EncounterState) -> dict[str, Any]:
-    """The map as the page draws it: its size, rows and what each character stands for (heights in
-    centi-units). The table view and the replay bundle draw from the same."""
-    sc = state.scenario
-    return {
-        "width": state.grid.width,
-        "height": state.grid.height,
-        "rows": list(sc.rows),
-        "legend": {
-            ch: {
-                "terrain": k.terrain,
-                "tags": sorted(k.all_tags),
-                "ground": to_cu(k.ground),
-                "height": to_cu(k.height),
-                "depth": to_cu(k.depth),
-                "climb": k.climb,
-            }
-            for ch, k in sc.legend.items()
-        },
-    }
-
-
-def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
-    """A fighter as its player needs it: what it can still spend, and its states, in words."""
-    rs = get_ruleset(state.ruleset)
-    w = Words(rs)
-    left = rs.move_budget(state, f)
-    unit = rs.budget_unit(state, f)
-    lines = [
-        f"{w.measure(budget_resource(rs, state, f), left)} {'left' if unit.lower() == 'ap' else 'to move'}"
-    ]
-    more, what = rs.further_budget(state, f)
-    if more > 0 and what:
-        lines.append(f"{what}: {w.measure('movement', more)} more")
-    spent = spent_words(rs, rs.spent_counted(state, f))
-    if spent:
-        lines.append("spent " + ", ".join(spent))
-    return {"left": lines, "states": states_words(state, f) + rs.card_words(state, f)}
-
-
-def states_words(state: EncounterState, f: Fighter) -> list[str]:
-    """Its states that differ from rest (prone, flying, drifting…), its links, its turn, its wounds."""
-    out = []
-    for machine, now in sorted(f.states.items()):
-        graph = GRAPHS.get(machine)
-        if machine == "turn" or (graph is not None and now == graph.initial):
-            continue
-        out.append(now.replace("_", " ").replace("-", " "))
-    turn = get_ruleset(state.ruleset).turn_words(f)
-    if turn:
-        out.append(turn)
-    elif state.turn.active == f.id:
-        out.append("taking its turn")
-    for kind, a, b in state.links:
-        if f.id in (a, b):
-            other = name_of(state, b if a == f.id else a)
-            out.append(
-                f"{kind.replace('_', ' ')} with {other}"
-                if kind != "grab"
-                else (f"grabbing {other}" if a == f.id else f"grabbed by {other}")
-            )
-    if f.damage:
-        out.append(f"{f.damage} damage taken")
-    # a state its link already says ("engaged" beside "engaged with Kel") is said once
-    return [w for w in out if not any(o != w and o.startswith(w + " with ") for o in out)]
-
-
-def budget_resource(rs: Ruleset, state: EncounterState, f: Fighter) -> str:
-    """The budget a move is paid from, by its unit ('AP' counts AP; a length counts movement)."""
-    return "ap" if rs.budget_unit(state, f).lower() == "ap" else "movement"
 
 
 def board(enc: Encounter, live_version: int, role: str = GM) -> dict[str, Any]:
@@ -197,8 +76,6 @@ def board(enc: Encounter, live_version: int, role: str = GM) -> dict[str, Any]:
     the GM's) leaves out the raw marks and stats (the card says what matters), and its
     undo and redo lines name no `by=`, saying instead whether this link may take them.
     """
-    from tabletrail.web.actions import awaiting  # actions builds on this module's words
-
     state = enc.state
     rs = get_ruleset(state.ruleset)
     sc = state.scenario
@@ -284,8 +161,6 @@ def _batch_label(enc: Encounter, batch: int | None, role: str = GM) -> dict[str,
 def said(state: EncounterState, command: Command) -> str:
     """A command in words, as every screen shows it: 'Ari the Boarder: Move to 4,1', 'Bo the Guard:
     React invasion, Body-block' — names for ids, the buttons' words for verbs and choices, no syntax."""
-    from tabletrail.web.actions import LABELS  # actions builds on this module's words
-
     tag = str(command.__struct_config__.tag)
     parts = [LABELS.get(tag, tag.replace("-", " ").capitalize())]
     for name in command.__struct_fields__:
@@ -305,7 +180,6 @@ def said(state: EncounterState, command: Command) -> str:
 
 def _field_words(state: EncounterState, name: str, value: Any) -> str:
     """A command's field in words: a cell 'x,y', a path 'to x,y', a fighter its name, a choice its label."""
-    from tabletrail.web.actions import LABELS
 
     def cell(v: Any) -> bool:
         return isinstance(v, list | tuple) and 2 <= len(v) <= 3 and all(isinstance(n, int) for n in v)
@@ -450,11 +324,6 @@ def event(e: Event, w: Words) -> dict[str, Any]:
         "note": unsigned(e.note),
         "explains": _explains(e),
     }
-
-
-def needs_roll(rejection: Rejection) -> bool:
-    """A check whose number must come from the table (the checks setting is 'table')."""
-    return rejection.rule == CHECKS and "needs a roll" in rejection.reason
 
 
 def refusal(rs: Ruleset, rejection: Rejection) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from tabletrail.web.numbers import MOST, quoted, whole
 
 if TYPE_CHECKING:
     from tabletrail.web.live import Heard
-    from tabletrail.web.table import Table
+    from tabletrail.web.table import Stale, Table
 
 _T = TypeVar("_T")
 
@@ -43,15 +43,6 @@ class BadRequest(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
-
-
-class Stale(Exception):
-    """A write based on a version of the log that is no longer the latest."""
-
-    def __init__(self, seen: int, now: int) -> None:
-        super().__init__(f"stale version {seen}, the log is at {now}")
-        self.seen = seen
-        self.now = now
 
 
 async def read_body(request: Request, kind: type[_T]) -> _T:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import msgspec
 from tabletrail.cli import main
-from tabletrail.cli_store import close_opened
+from tabletrail.stores import close_opened
 from tabletrail.encounter import Encounter
 from tabletrail.events.sqlite_store import SqliteStore
 

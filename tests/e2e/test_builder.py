@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from tabletrail.cli_store import store_for
+from tabletrail.stores import store_for
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import load_scenario, parse_scenario

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 from support_web import new_log
-from tabletrail.cli_store import store_for
 from tabletrail.events.types import FighterJoined, FighterLeft, Placed, RulingMade
 from tabletrail.projections.audit import verify_store
+from tabletrail.stores import store_for
 
 from tests.e2e.test_table_devices import centre_of, drag
 from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 from support_web import new_log
-from tabletrail.cli_store import store_for
 from tabletrail.core.board.geometry import distance
 from tabletrail.core.board.units import fmt
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import reach
 from tabletrail.encounter import Encounter
+from tabletrail.stores import store_for
 
 from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running
 

@@ -552,7 +552,7 @@ def test_a_part_typed_by_its_own_rulesets_package_is_a_circle(tmp_path: Path) ->
         tmp_path,
         {
             "core/__init__.py": "",
-            "core/rulesets/__init__.py": "",
+            "core/engine/registry.py": "",
             "core/rulesets/alpha/__init__.py": "from tabletrail.core.rulesets.alpha.walking import Walking\n",
             "core/rulesets/alpha/walking.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
             "    from tabletrail.core.rulesets.alpha import Alpha\n",

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from support_bundle import REPLAYS, ROOT, boards, cut_last, lines_of, one_byte, swapped, with_lines, words_of
 from tabletrail import bundle
+from tabletrail.audit_text import explain_text
 from tabletrail.cli import main
-from tabletrail.cli_audit import explain_text
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, line_hash
 from tabletrail.projections import audit

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 from support import do, encounter
+from tabletrail.audit_text import explain_text, explain_texts
 from tabletrail.bundle_data import Lines, carry
-from tabletrail.cli_audit import explain_text, explain_texts
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore

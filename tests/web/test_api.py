@@ -17,7 +17,6 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx is what 
 from support import CLOCK, encounter
 from support import do as support_do
 from support_web import STATES, ap_squares_log, append_facts, bearer, invite, new_log, records
-from tabletrail.cli_store import store_for
 from tabletrail.core.board.geometry import expand
 from tabletrail.core.board.units import CU, fmt
 from tabletrail.core.engine.machines import GRAPHS
@@ -28,6 +27,7 @@ from tabletrail.core.search.reach import reach
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.render import Words
+from tabletrail.stores import store_for
 from tabletrail.syntax import parse
 from tabletrail.web import views
 from tabletrail.web.server import create_app

@@ -13,12 +13,12 @@ from typing import Any
 import msgspec
 import pytest
 from support_web import bearer, invite, new_log
-from tabletrail.cli_store import store_for
 from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import load_scenario, parse_scenario
 from tabletrail.projections.audit import verify_store
 from tabletrail.scenario_toml import raw_of, toml_text
+from tabletrail.stores import store_for
 from tabletrail.web.home import HOME_INVITES, create_folder_app
 from tabletrail.web.invites import GM
 

@@ -19,7 +19,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from support_web import bearer, invite, new_log, records
 from tabletrail.cli import main
-from tabletrail.cli_store import store_for
+from tabletrail.stores import store_for
 from tabletrail.encounter import Encounter
 from tabletrail.web.invites import Invites, encounter_key, keep_for
 from tabletrail.web.server import create_app

@@ -21,7 +21,7 @@ with warnings.catch_warnings():
 from support import do
 from support_web import bearer, invite
 from tabletrail.cli import main
-from tabletrail.cli_store import store_for
+from tabletrail.stores import store_for
 from tabletrail.encounter import Encounter
 from tabletrail.syntax import parse
 from tabletrail.web import actions, views

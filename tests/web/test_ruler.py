@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from support_web import bearer, invite, new_log
-from tabletrail.cli_store import store_for
 from tabletrail.core.board.geometry import distance
 from tabletrail.core.search.reach import reach
 from tabletrail.encounter import Encounter
+from tabletrail.stores import store_for
 from tabletrail.web.api_reach import further
 from tabletrail.web.server import create_app
 
