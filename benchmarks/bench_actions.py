@@ -18,9 +18,9 @@ from functools import partial
 from pathlib import Path
 
 from tabletrail.core.search.reach import reach
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.service.encounter import Encounter
 from tabletrail.web import actions
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"

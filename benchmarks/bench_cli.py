@@ -37,10 +37,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import EndTurn, Move
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"

@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import EndTurn, Move
-from tabletrail.web.api_audit import PAGE, WHOLE, Part, answer
+from tabletrail.service.encounter import Encounter
+from tabletrail.web.api.audit import PAGE, WHOLE, Part, answer
 from tabletrail.web.invites import GM, Invite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

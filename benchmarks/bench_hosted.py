@@ -60,7 +60,6 @@ from typing import Any, NamedTuple
 import httpx
 import psycopg
 from bench_store import SCENARIO, batches_of, clock, generate
-from tabletrail.encounter import Encounter, fold_with_snapshots
 from tabletrail.events.commands import EndTurn, Move
 from tabletrail.events.log import MemoryStore, Store
 from tabletrail.events.postgres_store import PostgresStore, parse_url
@@ -68,6 +67,7 @@ from tabletrail.events.scenario import load_scenario
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import FORMAT
+from tabletrail.service.encounter import Encounter, fold_with_snapshots
 from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
 
 DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1/test"

@@ -25,11 +25,11 @@ from collections.abc import Callable
 
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.decide import decide
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, EndTurn, Move, Redo, Undo
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 CLOCK = "2026-11-29T00:00:00+00:00"
 WIDTH = 24

@@ -8,8 +8,8 @@ while it opens, both per event, and as a multiple of the log's own bytes.
 
 Two ways, same run:
 - as before issue 29: every record kept decoded in memory (the trimming turned off);
-- today: the latest app/encounter.py KEEP records decoded, the older ones read back from
-  the database when asked (app/lazy_records.py), and what the timeline keeps of their batches
+- today: the latest app/service/encounter.py KEEP records decoded, the older ones read back from
+  the database when asked (app/service/lazy_records.py), and what the timeline keeps of their batches
   (command, actor, first seq) packed into bytes (projections/timeline.py `Packed`); the
   timeline still holds the board before and after every batch (states share structure), so
   undo stays O(1) at any depth.
@@ -30,10 +30,10 @@ import tempfile
 import tracemalloc
 from pathlib import Path
 
-from tabletrail.encounter import KEEP, Encounter
 from tabletrail.events.commands import Undo
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.snapshot import same_state
+from tabletrail.service.encounter import KEEP, Encounter
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_log import CLOCK, fresh, play  # noqa: E402

@@ -50,9 +50,9 @@ from tabletrail.core.board.walls import step_blocked
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import reach, reachable
 from tabletrail.core.search.step_table import Scale
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario, wall_edges, wall_segment
+from tabletrail.service.encounter import Encounter
 
 SIZE = 100
 SPEED = 30

@@ -29,9 +29,9 @@ from pathlib import Path
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.search.reach import reachable
 from tabletrail.core.search.step_table import KEPT
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.service.encounter import Encounter
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_reach import scenario  # noqa: E402

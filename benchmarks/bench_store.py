@@ -28,13 +28,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tabletrail.encounter import Encounter, fold_with_snapshots
 from tabletrail.events.commands import EndTurn, Move, Redo, Undo
 from tabletrail.events.log import JsonlStore, MemoryStore, decode
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import FORMAT
+from tabletrail.service.encounter import Encounter, fold_with_snapshots
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"

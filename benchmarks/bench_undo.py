@@ -28,12 +28,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from tabletrail.encounter import Encounter, fold_with_snapshots
 from tabletrail.events.commands import Undo
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.snapshot import FORMAT
 from tabletrail.projections.timeline import Timeline
+from tabletrail.service.encounter import Encounter, fold_with_snapshots
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_store import clock, generate  # noqa: E402

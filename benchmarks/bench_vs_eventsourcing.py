@@ -40,9 +40,9 @@ from pathlib import Path
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore, decode_many, line_hashes
 from tabletrail.projections.timeline import Timeline
+from tabletrail.service.encounter import Encounter
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_log import CLOCK, fresh, play  # noqa: E402
@@ -139,7 +139,7 @@ def main() -> None:
     ours, theirs = n / ours_s, n / theirs_s
 
     records = decode_many(lines, str)
-    gc.disable()  # as Encounter.open folds a log: the cyclic collector paused (app/encounter.py)
+    gc.disable()  # as Encounter.open folds a log: the cyclic collector paused (app/service/encounter.py)
     parts = {
         "decode (decode_many)": best_of(args.repeat, lambda: decode_many(lines, str)),
         "hash chain (line_hashes)": best_of(args.repeat, lambda: line_hashes(lines)),

@@ -16,10 +16,10 @@ import time
 
 from tabletrail.core.board.state import EncounterState
 from tabletrail.core.decide import decide
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 
 def started(raw: dict) -> EncounterState:

@@ -18,10 +18,10 @@ from typing import Any
 
 from tabletrail.core.board.geometry import expand
 from tabletrail.core.search.reach import waypoints
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 
 def zigzag(rows: int, width: int) -> list[tuple[int, int]]:

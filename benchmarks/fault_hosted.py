@@ -42,9 +42,9 @@ from collections import Counter
 import httpx
 import psycopg
 from bench_store import SCENARIO, clock
-from tabletrail.encounter import Encounter
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
 
 

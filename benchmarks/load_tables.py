@@ -64,9 +64,9 @@ from pathlib import Path
 
 import httpx
 import psycopg
-from tabletrail.encounter import Encounter
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ and `grid.units` a cell; before v10 `grid` was the size and `gridType`, `gridDis
 door and say its state) and the tokens (`x`, `y` their top-left corner in canvas
 pixels, `width`/`height` in cells, `actorId`, `disposition`, `name`). This module is
 pure: a document in, the scenario text, which fighter each token became and a report
-out; the CLI (app/cli_maps.py) and the server (app/web/api_foundry.py) use it.
+out; the CLI (app/cli/maps.py) and the server (app/web/api/foundry.py) use it.
 
 The geometry is Universal VTT's (events/uvtt.py), reused: coordinates are turned
 into grid units of the scene's grid, shifted so the scene's first whole cell is

@@ -6,7 +6,7 @@ JSON document: `resolution` (`map_origin` and `map_size` in grid cells,
 `objects_line_of_sight` for furniture and pillars), `portals` (doors: `position`,
 `bounds`, `rotation`, `closed`), `lights`, and the picture as base64 `image`.
 This module is pure: bytes in, scenario text + picture bytes + a report out; the
-CLI (app/cli_maps.py) writes the files.
+CLI (app/cli/maps.py) writes the files.
 
 tabletrail walls lie on cell edges (scenario `[map] walls`, endpoints are grid
 corners), so every wall segment is snapped:

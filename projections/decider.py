@@ -3,7 +3,7 @@
 The rules' `decide` (core/decide.py) sees one board. A command at the table is
 decided on the whole history (the timeline): undo and redo move its cursor
 under the undo policy (rule tabletrail/undo), and a new command after an undo
-ends the redo branch first. The `Encounter` service (app/encounter.py) writes
+ends the redo branch first. The `Encounter` service (app/service/encounter.py) writes
 what is decided here to its store; the audit (projections/audit) re-decides a
 log with `Replay`, the same decisions kept in memory, so it needs no service.
 """

@@ -47,7 +47,7 @@ class Packed(dict[int, V], Generic[V]):
     """A batch -> value map whose older entries are packed into bytes (`pack`); the newer stay a dict.
 
     A long encounter on a database store keeps only its latest records decoded
-    (app/encounter.py KEEP); what the timeline keeps for each older batch (its
+    (app/service/encounter.py KEEP); what the timeline keeps for each older batch (its
     command, actor, first seq) is packed as msgpack in one blob, found by bisecting
     the packed batch numbers, and decoded when asked for: about a fifth of the bytes.
     It reads as the dict it replaces; the fold writes new batches into the dict part.

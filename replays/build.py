@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 
 from tabletrail.cli import play_script
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import load_scenario
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

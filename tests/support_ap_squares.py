@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from support import encounter, grid
 from tabletrail.core.engine.registry import get
-from tabletrail.encounter import Encounter
+from tabletrail.service.encounter import Encounter
 
 RULES = get("ap-squares")
 

@@ -31,7 +31,7 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-from tabletrail.web import api_stream
+from tabletrail.web.api import stream as api_stream
 from tabletrail.web.guard import config
 from tabletrail.web.server import create_app
 

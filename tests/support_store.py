@@ -7,12 +7,12 @@ import sqlite3
 from pathlib import Path
 
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.log import Record, Store, decode
 from tabletrail.events.scenario import load_scenario
 from tabletrail.projections.board import view
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"

@@ -10,7 +10,7 @@ from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events import plugins
 from tabletrail.events.commands import Command, command_types
 from tabletrail.events.types import CommandIssued
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 from tabletrail.testing.helpers import encounter
 
 ENGINE_MODULES = ("tabletrail.events.commands", "tabletrail.events.commands.rulings")  # every ruleset's

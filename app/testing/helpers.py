@@ -6,11 +6,11 @@ import tomllib
 from typing import Any
 
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore, Record
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.events.types import Event
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 CLOCK = "2026-11-29T00:00:00+00:00"  # every record's time in a test: logs compare byte for byte
 

@@ -27,13 +27,13 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.log import MemoryStore, Record, decode, encode, line_hash
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.events.types import CommandIssued, Redone, Undone
 from tabletrail.projections.board import view
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 from tabletrail.testing.helpers import CLOCK
 
 # Who types undo and redo: drawn from the machine's own `undo_sides`.

@@ -28,11 +28,11 @@ from tabletrail.core.engine.presentation import Answer
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS, ENGINE_TURN, Ruleset
 from tabletrail.core.search.reach import reach
-from tabletrail.encounter import Encounter
 from tabletrail.events import types as ev
 from tabletrail.events.commands import Command, Redo, Undo
-from tabletrail.render import Words
-from tabletrail.syntax import BASE_FIELDS, parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import BASE_FIELDS, parse
+from tabletrail.text.render import Words
 from tabletrail.web import cards
 from tabletrail.web.cards import LABELS as LABELS  # re-exported: the buttons' words
 from tabletrail.web.cards import budget_resource, card, name_of

@@ -24,7 +24,7 @@ class MoveBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     waypoints: tuple[tuple[int, int], ...] = ()
 
 
-# The page's own key for a write: a retry with it appends nothing (app/web/api_commands.py, `replayed`).
+# The page's own key for a write: a retry with it appends nothing (app/web/api/commands.py, `replayed`).
 CommandId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 
 

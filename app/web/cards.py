@@ -18,8 +18,8 @@ from tabletrail.core.engine.machines import GRAPHS
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS, Ruleset
 from tabletrail.events.commands import Command
-from tabletrail.render import Words
-from tabletrail.syntax import usage
+from tabletrail.service.syntax import usage
+from tabletrail.text.render import Words
 
 # Words for a verb or a choice where the command's name is not already a good label; every ruleset
 # shares them. Any verb not here reads as its name ("grab-hold" -> "Grab hold").

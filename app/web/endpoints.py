@@ -8,7 +8,7 @@ Who may call a route, from least to most:
     gm       the GM's link only
 
 Apart from the table itself (app/web/routes.py, which imports every handler), so a handler module
-that declares a route table of its own (the GM's home page, app/web/api_home.py) and the contract
+that declares a route table of its own (the GM's home page, app/web/api/home.py) and the contract
 (app/web/contract.py) import the kit without the handlers.
 """
 
@@ -104,7 +104,7 @@ def _by_method(
 
 def routes_of(endpoints: tuple[Endpoint, ...], target: Any, exposed: bool = False) -> list[BaseRoute]:
     """The Starlette routes of another route table, guarded as ROUTES are: the GM's home page of a served
-    folder (app/web/api_home.py). `target` is what its handlers are about; its `invites` check the token."""
+    folder (app/web/api/home.py). `target` is what its handlers are about; its `invites` check the token."""
     return [
         Route(e.path, _asgi(e, target, exposed, None), methods=[e.method], name=e.name) for e in endpoints
     ]

@@ -31,13 +31,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from tabletrail.core.search.reach import warm_up
-from tabletrail.drafts import FolderDrafts
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.stores import store_for
+from tabletrail.service.drafts import FolderDrafts
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
 from tabletrail.web import guard
-from tabletrail.web.api_board import STATIC
-from tabletrail.web.api_home import HOME_ROUTES
+from tabletrail.web.api.board import STATIC
+from tabletrail.web.api.home import HOME_ROUTES
 from tabletrail.web.endpoints import routes_of
 from tabletrail.web.invites import GM, SESSION, FileKeep, Invites
 from tabletrail.web.server import LOOPBACK, allowed_hosts, create_app, lan_address

@@ -15,10 +15,10 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tabletrail.drafts import Drafts, begin_from_file, slug
 from tabletrail.events.postgres_store import PostgresStore, encounters, parse_url
-from tabletrail.scenario_toml import toml_text
-from tabletrail.web.api_home import HOME_ROUTES
+from tabletrail.service.drafts import Drafts, begin_from_file, slug
+from tabletrail.service.scenario_toml import toml_text
+from tabletrail.web.api.home import HOME_ROUTES
 from tabletrail.web.endpoints import routes_of
 from tabletrail.web.home import answering_errors, summary_row
 from tabletrail.web.invites import GM, SESSION, Invites, StoreKeep

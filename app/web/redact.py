@@ -27,9 +27,9 @@ from typing import Any, overload
 
 from tabletrail.core.engine.cell_rulings import FORBID, TEST
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
-from tabletrail.encounter import Encounter
 from tabletrail.events.types import EncounterStarted, Redone, RulingMade, Undone
 from tabletrail.projections.timeline import Timeline
+from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM, Invite
 
 RULED = "the GM made a ruling"

@@ -19,22 +19,20 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
-from tabletrail.web import (
-    answers,
-    api_audit,
-    api_board,
-    api_bundle,
-    api_commands,
-    api_contract,
-    api_foundry,
-    api_gm,
-    api_invites,
-    api_phone,
-    api_reach,
-    api_ruler,
-    api_stream,
-)
-from tabletrail.web.api_stream import STREAM_SECONDS
+from tabletrail.web import answers
+from tabletrail.web.api import audit as api_audit
+from tabletrail.web.api import board as api_board
+from tabletrail.web.api import bundle as api_bundle
+from tabletrail.web.api import commands as api_commands
+from tabletrail.web.api import contract as api_contract
+from tabletrail.web.api import foundry as api_foundry
+from tabletrail.web.api import gm as api_gm
+from tabletrail.web.api import invites as api_invites
+from tabletrail.web.api import phone as api_phone
+from tabletrail.web.api import reach as api_reach
+from tabletrail.web.api import ruler as api_ruler
+from tabletrail.web.api import stream as api_stream
+from tabletrail.web.api.stream import STREAM_SECONDS
 from tabletrail.web.bodies import CommandBody, DoBody, InviteBody, UndoBody
 from tabletrail.web.numbers import MOST
 from tabletrail.web.table import Table

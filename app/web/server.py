@@ -43,7 +43,7 @@ from tabletrail.events.log import Store
 from tabletrail.web import guard
 from tabletrail.web.address import lan_address as lan_address  # re-exported: where a phone finds this server
 from tabletrail.web.address import recorded
-from tabletrail.web.api_board import STATIC
+from tabletrail.web.api.board import STATIC
 from tabletrail.web.contract import asyncapi, openapi
 from tabletrail.web.invites import session_link
 from tabletrail.web.routes import starlette_routes
@@ -93,7 +93,7 @@ def create_app(
         middleware=[*cors(origins), Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
     )
     app.state.table = table
-    app.state.contract = {"openapi": openapi, "asyncapi": asyncapi}  # served by app/web/api_contract.py
+    app.state.contract = {"openapi": openapi, "asyncapi": asyncapi}  # served by app/web/api/contract.py
     return app
 
 

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.log import JsonlStore, Record, Store
 from tabletrail.events.picture import MAX_PICTURE_BYTES, PictureSpec
-from tabletrail.stores import store_for
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
 from tabletrail.web.invites import HeardKeep, Invites, encounter_key, keep_for
 
 if TYPE_CHECKING:

@@ -19,7 +19,6 @@ from tabletrail.core.engine.cell_rulings import FORBID, TEST
 from tabletrail.core.engine.machines import GRAPHS
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import Ruleset
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
 from tabletrail.events.picture import PictureSpec
@@ -34,7 +33,8 @@ from tabletrail.events.types import (
     Unmarked,
 )
 from tabletrail.projections import audit
-from tabletrail.render import Words
+from tabletrail.service.encounter import Encounter
+from tabletrail.text.render import Words
 from tabletrail.web.actions import LABELS, awaiting
 from tabletrail.web.cards import (
     budget_resource as budget_resource,

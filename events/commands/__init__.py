@@ -4,7 +4,7 @@ A command is a request, not a fact: `decide` turns it into events or a
 rejection. Commands are frozen msgspec Structs in one tagged union (`cmd`
 field); every ruleset adds its own in the module that holds its plug-in's
 declaration (tabletrail's four: a module of this package each), and the CLI
-parses any of them from the same generic syntax (see tabletrail.syntax).
+parses any of them from the same generic syntax (see tabletrail.service.syntax).
 
 The union is made when first asked for, after the installed rulesets'
 declarations are loaded (events/plugins.py): a plug-in's commands are in it

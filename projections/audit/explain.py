@@ -101,7 +101,7 @@ class Around:
     """What one batch's explanation reads besides the batch: the boards before and after it, the
     whole log's timeline, the GM's rulings in force before it, the batch an undo or redo targets,
     the attempts refused just before it, and its status in the whole log. `explain` folds them;
-    a replay bundle keeps them as it folds the log once (app/bundle_data.py)."""
+    a replay bundle keeps them as it folds the log once (app/bundle/data.py)."""
 
     before: EncounterState | None
     after: EncounterState

@@ -1,1 +1,1 @@
-"""The command line (app/cli*.py, app/shell.py, app/syntax.py)."""
+"""The command line (app/cli*.py, app/cli/shell.py, app/service/syntax.py)."""

@@ -26,10 +26,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from support_store import SCENARIO, fresh, play
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore, line_hash
 from tabletrail.events.sqlite_store import SqliteStore
-from tabletrail.syntax import verbs
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import verbs
 
 EXAMPLES = int(os.environ.get("TABLETRAIL_FUZZ_EXAMPLES", "250"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))

@@ -22,7 +22,7 @@ from tabletrail.cli import main
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_MAP_CELLS, MAX_MAP_SIDE, MAX_NESTING, check_nesting, nesting
 from tabletrail.events.log import JsonlStore
-from tabletrail.render import printable
+from tabletrail.text.render import printable
 
 ROOT = Path(__file__).resolve().parents[2]
 BRAWL = (ROOT / "scenarios" / "speed-meters-brawl.toml").read_text()

@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 from support_ap_squares import ROOM, arena
 from support_postgres import url
 from tabletrail.cli import build_parser, main
-from tabletrail.schemas import cli_json_schema
+from tabletrail.cli.schemas import cli_json_schema
 
 UVTT = Path(__file__).resolve().parents[1] / "fixtures" / "uvtt" / "door.dd2vtt"
 CLI_JSON = Draft202012Validator(cli_json_schema())

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import msgspec
 from tabletrail.cli import main
-from tabletrail.stores import close_opened
-from tabletrail.encounter import Encounter
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import close_opened
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "scenarios" / "speed-meters-skirmish.toml"
@@ -37,8 +37,8 @@ UNUSED_BY_DO = (
     "dataclasses",
     "tabletrail.projections.audit",
     "tabletrail.web",
-    "tabletrail.cli_audit",
-    "tabletrail.cli_web",
+    "tabletrail.cli.audit",
+    "tabletrail.cli.serve",
     "tabletrail.core.rulesets.round_meters",
     "tabletrail.core.rulesets.ap_squares",
     "tabletrail.core.rulesets.initiative_yards",
@@ -138,7 +138,7 @@ def test_what_do_decodes_has_evaluated_annotations():
 def test_the_program_sets_the_collector_before_the_verb_imports():
     """cli.run raises the cycle collector's threshold first: importing tabletrail.cli loads no store."""
     probe = (
-        "import sys, tabletrail.cli; print(sorted({'msgspec', 'tabletrail.cli_store'} & set(sys.modules)))"
+        "import sys, tabletrail.cli; print(sorted({'msgspec', 'tabletrail.cli.store'} & set(sys.modules)))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

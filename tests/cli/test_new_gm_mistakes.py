@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from tabletrail.cli import main
-from tabletrail.shell import Shell, run_lines
+from tabletrail.cli.shell import Shell, run_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.shortcuts import PromptSession
 from tabletrail.cli import main
-from tabletrail.shell import Shell, TableCompleter, run_shell
+from tabletrail.cli.shell import Shell, TableCompleter, run_shell
 
 SKIRMISH = Path(__file__).resolve().parents[2] / "scenarios" / "speed-meters-skirmish.toml"
 FIGHT = [

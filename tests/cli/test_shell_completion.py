@@ -14,9 +14,9 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.shortcuts import PromptSession
-from tabletrail import shell as shell_module
+from tabletrail.cli import shell as shell_module
+from tabletrail.cli.shell import Shell, TableCompleter, run_lines, tab_bindings
 from tabletrail.events.limits import MAX_COMMAND_CHARS
-from tabletrail.shell import Shell, TableCompleter, run_lines, tab_bindings
 
 from tests.cli.test_shell import new
 

@@ -22,12 +22,12 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from tabletrail import render
 from tabletrail.cli import EXAMPLES, build_parser, main
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, MemoryStore
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.service.encounter import Encounter
+from tabletrail.text import render
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -534,7 +534,7 @@ def test_the_logged_text_of_a_command_reads_back_as_the_same_command(
     log: Path, capsys: pytest.CaptureFixture[str]
 ):
     from tabletrail.events.types import CommandIssued
-    from tabletrail.syntax import parse
+    from tabletrail.service.syntax import parse
 
     ok(capsys, "do", log, "move", "ari", "2,2", "why=a long reason")
     head = next(

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from tabletrail.cli import build_parser, main
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"

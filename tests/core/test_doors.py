@@ -202,7 +202,7 @@ def test_redo_opens_it_again():
 
 
 def test_a_log_with_door_events_replays_to_the_same_doors():
-    from tabletrail.encounter import Encounter
+    from tabletrail.service.encounter import Encounter
 
     enc = encounter(scene("ap-squares"))
     do(enc, f"open m {DOOR}")
@@ -219,10 +219,10 @@ def test_a_snapshot_keeps_the_doors(tmp_path):
 
     from support import CLOCK
     from support_store import snapshot_rows
-    from tabletrail.encounter import Encounter
     from tabletrail.events.scenario import parse_scenario
     from tabletrail.events.sqlite_store import SqliteStore
     from tabletrail.projections.board import view
+    from tabletrail.service.encounter import Encounter
 
     path = tmp_path / "door.db"
     store = SqliteStore(path, durable=False, snapshot_every=2)
@@ -242,9 +242,9 @@ def test_the_table_view_offers_open_or_close_only_beside_a_door(tmp_path):
     import warnings
 
     from support import CLOCK
-    from tabletrail.encounter import Encounter
     from tabletrail.events.log import JsonlStore
     from tabletrail.events.scenario import parse_scenario
+    from tabletrail.service.encounter import Encounter
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # starlette asks for httpx2; the test extra installs httpx

@@ -23,12 +23,12 @@ from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.board.units import CU
 from tabletrail.core.engine.movement import length_of
 from tabletrail.core.search.reach import reach, waypoints
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.types import Moved
 from tabletrail.projections.audit import verify_lines, whatif
 from tabletrail.projections.snapshot import board_of, state_of
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 ROOT = Path(__file__).resolve().parents[2]
 OPEN = ["." * 22 for _ in range(22)]  # room for 20 diagonals

@@ -11,7 +11,7 @@ from tabletrail.core.engine.cell_rulings import FORBID
 from tabletrail.core.search.reach import reachable
 from tabletrail.events.types import BoardMarked, RulingMade
 from tabletrail.projections.audit import cell_rulings
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 
 RULE = "round-meters/difficult"
 ROWS = ["#########", "#.......#", "#.......#", "#########"]

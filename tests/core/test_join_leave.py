@@ -23,8 +23,8 @@ from tabletrail.events.types import (
     Unlinked,
 )
 from tabletrail.projections.audit import explain, verify_lines
-from tabletrail.render import describe
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
+from tabletrail.text.render import describe
 
 from tests.rulesets.initiative_yards.test_rules import duel, engagement
 from tests.rulesets.speed_meters.test_forces import brawl

@@ -57,10 +57,10 @@ def test_state_changes_read_as_what_happened_not_as_machine_states(tmp_path: Pat
 def test_every_mark_in_the_shipped_replays_reads_in_words(capsys):
     """A mark without its own sentence read as its key: `ari: slip_checked yes`."""
     from tabletrail.core.engine.registry import get as get_ruleset
-    from tabletrail.encounter import Encounter
     from tabletrail.events.log import JsonlStore
     from tabletrail.events.types import Marked
-    from tabletrail.render import Words
+    from tabletrail.service.encounter import Encounter
+    from tabletrail.text.render import Words
 
     for replay in sorted((ROOT / "replays").glob("*.jsonl")):
         enc = Encounter.open(JsonlStore(replay))

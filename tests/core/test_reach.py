@@ -14,7 +14,7 @@ from tabletrail.core.engine.movement import length_of
 from tabletrail.core.engine.registry import RULESETS
 from tabletrail.core.search.reach import reach, reachable, waypoints
 from tabletrail.events.types import Moved
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 
 ROOM = [
     "#######",

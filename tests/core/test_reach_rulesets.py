@@ -14,7 +14,7 @@ from tabletrail.core.engine.movement import length_of
 from tabletrail.core.search.reach import reach, waypoints
 from tabletrail.events import plugins
 from tabletrail.events.types import Moved
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 
 ROWS = [
     "########",

@@ -21,11 +21,11 @@ from typing import Any
 
 import msgspec
 import pytest
-from tabletrail.stores import store_for
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import load_scenario, parse_scenario
 from tabletrail.projections.audit import verify_store
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
 from tabletrail.web.home import create_folder_app
 from tabletrail.web.invites import GM
 

@@ -20,10 +20,10 @@ import pytest
 from support import grid
 from tabletrail.cli import main
 from tabletrail.core.engine.registry import get as get_ruleset
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.types import Moved
-from tabletrail.render import Words
+from tabletrail.service.encounter import Encounter
+from tabletrail.text.render import Words
 
 from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running, expect, sync_api
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
+from tabletrail.service.encounter import Encounter
 
 from tests.e2e.test_phone_turn import PHONE, browser, gate_log, touch_page  # noqa: F401  (browser: the fixture)
 from tests.e2e.test_table_view import Running, token

@@ -15,7 +15,7 @@ import pytest
 from support_web import new_log
 from tabletrail.events.types import FighterJoined, FighterLeft, Placed, RulingMade
 from tabletrail.projections.audit import verify_store
-from tabletrail.stores import store_for
+from tabletrail.service.stores import store_for
 
 from tests.e2e.test_table_devices import centre_of, drag
 from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running
@@ -36,7 +36,7 @@ def browser() -> Any:
 
 
 def events_of(log: Path) -> list[Any]:
-    from tabletrail.encounter import Encounter
+    from tabletrail.service.encounter import Encounter
 
     return [r.event for r in Encounter.open(store_for(str(log))).records]
 

@@ -174,8 +174,8 @@ def test_no_page_gm_player_or_watcher_holds_syntax_ids_by_or_rule_ids(tmp_path: 
     """The derelict after Bo's body-block: the GM's laptop, both sides' phones and a watcher's page,
     at rest, with the event list open and an event explained."""
     from tabletrail.cli import main
-    from tabletrail.stores import store_for
-    from tabletrail.encounter import Encounter
+    from tabletrail.service.encounter import Encounter
+    from tabletrail.service.stores import store_for
 
     (SHOTS / "census").mkdir(parents=True, exist_ok=True)
     log = tmp_path / "hold.jsonl"
@@ -220,8 +220,8 @@ def test_no_page_gm_player_or_watcher_holds_syntax_ids_by_or_rule_ids(tmp_path: 
 
 def test_the_leaks_check_finds_what_the_issue_found(tmp_path: Path) -> None:
     from tabletrail.cli import main
-    from tabletrail.stores import store_for
-    from tabletrail.encounter import Encounter
+    from tabletrail.service.encounter import Encounter
+    from tabletrail.service.stores import store_for
 
     log = tmp_path / "hold.jsonl"
     assert main(["new", str(DERELICT), "--log", str(log)]) == 0

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 from support_web import records
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.service.encounter import Encounter
 
 from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running, board_of, box, token
 

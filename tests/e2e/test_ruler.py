@@ -15,8 +15,8 @@ from tabletrail.core.board.geometry import distance
 from tabletrail.core.board.units import fmt
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import reach
-from tabletrail.encounter import Encounter
-from tabletrail.stores import store_for
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
 
 from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running
 

@@ -19,11 +19,11 @@ from support_web import STATES, append_facts, invite, new_log
 from tabletrail.core.board.units import fmt
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import reach, reachable
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.events.types import CheckRolled, Marked, Placed
-from tabletrail.render import Words
+from tabletrail.service.encounter import Encounter
+from tabletrail.text.render import Words
 from tabletrail.web.server import create_app
 
 from tests.rulesets.test_presentation import AP_SQUARES
@@ -356,7 +356,7 @@ def test_on_a_1280_by_800_laptop_the_board_stays_put_and_nothing_overflows(tmp_p
 
 
 def test_the_live_badge_does_not_blink_when_the_stream_is_renewed(tmp_path: Path, pages, monkeypatch):
-    from tabletrail.web import api_stream
+    from tabletrail.web.api import stream as api_stream
 
     monkeypatch.setattr(api_stream, "STREAM_SECONDS", 0.5)  # streams end often; the browser reconnects
     log = new_log(tmp_path)

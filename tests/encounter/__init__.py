@@ -1,1 +1,1 @@
-"""The encounter service (app/encounter.py): checks before decide, its records, undo, random play."""
+"""The encounter service (app/service/encounter.py): checks before decide, its records, undo, random play."""

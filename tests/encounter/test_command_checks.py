@@ -22,7 +22,7 @@ from tabletrail.events.commands import EndTurn, Move
 from tabletrail.events.commands.rulings import Adjust
 from tabletrail.events.errors import InputError
 from tabletrail.events.sqlite_store import SqliteStore
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 
 from tests.rulesets.speed_meters.test_forces import brawl
 from tests.rulesets.speed_meters.test_scenes import fighter, scene

@@ -2,7 +2,7 @@
 
 Issue 29: a decoded record takes about three times its line's bytes, and every one
 was held. On a database store the encounter now keeps the latest KEEP of them
-(app/lazy_records.py `trim`) and reads older ones back when asked; the timeline still
+(app/service/lazy_records.py `trim`) and reads older ones back when asked; the timeline still
 holds every batch's boards, so undo at any depth is a lookup, equal to a refold.
 """
 
@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 from support_store import clock, fresh, lines_of, play, timeline_of
-from tabletrail import encounter as encounter_module
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.sqlite_store import SqliteStore
-from tabletrail.lazy_records import LazyRecords
 from tabletrail.projections.snapshot import same_state
+from tabletrail.service import encounter as encounter_module
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.lazy_records import LazyRecords
 
 
 @pytest.mark.parametrize("seed", [4, 11])

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from support_store import clock, fresh, lines_of, play, timeline_of
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.sqlite_store import SqliteStore
-from tabletrail.history import History
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import FORMAT, dumps, loads, same_state
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.history import History
 
 
 def snapshot_at(tmp_path: Path, lines: list[bytes], name: str) -> Path:

@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import load_scenario
 from tabletrail.projections.board import view
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 HERE = Path(__file__).resolve().parent
 CLOCK = "2026-11-29T12:00:00+00:00"

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events import uvtt
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.picture import sniff
 from tabletrail.events.scenario import load_scenario
+from tabletrail.service.encounter import Encounter
 
 HERE = Path(__file__).resolve().parents[1]
 FIXTURES = HERE / "fixtures" / "uvtt"

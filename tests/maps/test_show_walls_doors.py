@@ -9,7 +9,7 @@ edges is drawn as before, one character a cell.
 from __future__ import annotations
 
 from support import do, encounter
-from tabletrail import render
+from tabletrail.text import render
 
 from tests.core.test_doors import scene as door_scene
 from tests.core.test_walls import scene

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from support_bundle import REPLAYS, ROOT, boards, cut_last, lines_of, one_byte, swapped, with_lines, words_of
 from tabletrail import bundle
-from tabletrail.audit_text import explain_text
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, line_hash
 from tabletrail.projections import audit
+from tabletrail.service.encounter import Encounter
+from tabletrail.text.audit import explain_text
 
 VENDOR = ROOT / "app" / "web" / "static" / "vendor"
 NAMES = [p.stem for p in REPLAYS]

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import pytest
 from support import do, encounter
-from tabletrail.audit_text import explain_text, explain_texts
-from tabletrail.bundle_data import Lines, carry
+from tabletrail.bundle.data import Lines, carry
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.projections import audit
 from tabletrail.projections.audit.parts import RulingsInForce
 from tabletrail.projections.timeline import Timeline
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
+from tabletrail.text.audit import explain_text, explain_texts
 
 from tests.projections.audit.test_rulings import arena
 

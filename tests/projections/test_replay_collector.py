@@ -6,9 +6,9 @@ from __future__ import annotations
 import gc
 
 from support_store import fresh, play
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 
 def test_opening_a_log_leaves_the_collector_on_with_nothing_frozen():

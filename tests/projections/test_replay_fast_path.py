@@ -10,10 +10,10 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import MemoryStore
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
@@ -22,7 +22,7 @@ LINES = {p.stem: p.read_bytes().split(b"\n")[:-1] for p in REPLAYS}
 
 def opened(lines: list[bytes], fast: bool, chunk: int = 16_384) -> Encounter | str:
     """The encounter, or the error's text, opening `lines` one way or the other (`chunk` lines at a time)."""
-    from tabletrail import encounter
+    from tabletrail.service import encounter
 
     store = MemoryStore(lines)
     plain, size = Encounter._ingest_checked, encounter._CHUNK

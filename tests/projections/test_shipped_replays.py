@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from support import begun_under
 from tabletrail.cli import play_script
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, MemoryStore
 from tabletrail.events.scenario import load_scenario
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))

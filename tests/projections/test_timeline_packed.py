@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tabletrail import encounter as encounter_module
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.log import MemoryStore, decode_many
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
 from tabletrail.projections.timeline import Packed, Timeline
+from tabletrail.service import encounter as encounter_module
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[2]
 LINES = {p.stem: p.read_bytes().split(b"\n")[:-1] for p in sorted((ROOT / "replays").glob("*.jsonl"))}

@@ -1,1 +1,1 @@
-"""The words a table reads (app/render.py): events, refusals, no internals."""
+"""The words a table reads (app/text/render.py): events, refusals, no internals."""

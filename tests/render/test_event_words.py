@@ -1,4 +1,4 @@
-"""The one presentation layer (tabletrail.render.Words): every event in the ruleset's words.
+"""The one presentation layer (tabletrail.text.render.Words): every event in the ruleset's words.
 
 For each ruleset, every event type its shipped replays hold is rendered as the CLI
 prints it and as the browser's "What happens" gets it (render.explain, escaped into
@@ -15,12 +15,12 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from tabletrail import render
 from tabletrail.core.board.units import fmt
 from tabletrail.core.engine.registry import get as get_ruleset
-from tabletrail.encounter import Encounter
 from tabletrail.events import types as ev
 from tabletrail.events.log import JsonlStore
+from tabletrail.service.encounter import Encounter
+from tabletrail.text import render
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))

@@ -18,10 +18,10 @@ import pytest
 from support import CLOCK
 from support_web import scenario_toml
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import role_for
 
 BAD = {

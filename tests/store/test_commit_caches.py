@@ -19,14 +19,14 @@ from pathlib import Path
 import msgspec
 import pytest
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, line_hash
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.audit import verify_store
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import FORMAT, dumps, loads
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = load_scenario(ROOT / "scenarios" / "speed-meters-brawl.toml")

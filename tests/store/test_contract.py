@@ -32,13 +32,13 @@ from hypothesis import HealthCheck, settings
 from support_postgres import drop, url
 from support_store import END_TURN, clock, fresh, lines_of, play, records_of, timeline_of
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import ConflictError
 from tabletrail.events.log import DuplicateCommand, JsonlStore, MemoryStore, Store, VersionConflict
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 from tests.encounter.test_log_promises_stateful import LogMachine
 

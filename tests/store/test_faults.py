@@ -32,13 +32,13 @@ import psycopg
 import pytest
 from support_postgres import BASE, url
 from support_store import END_TURN, fresh, timeline_of
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import ConflictError
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.types import CommandIssued
 from tabletrail.projections.audit import verify_store
+from tabletrail.service.encounter import Encounter
 
 KILLS = int(os.environ.get("TABLETRAIL_CRASH_KILLS", "200"))
 ROUNDS = int(os.environ.get("TABLETRAIL_RACE_ROUNDS", "80"))

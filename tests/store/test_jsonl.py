@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from support_store import END_TURN, clock, fresh, play, timeline_of
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, TornTail
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 
 @pytest.fixture

@@ -26,11 +26,11 @@ from support import rechain
 from support_postgres import url
 from support_store import END_TURN, clock, fresh, play
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import KEY_VARIABLE, JsonlStore, decode, line_hash, table_key, tip_hash
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.audit import verify_store
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "the thursday table"

@@ -22,11 +22,11 @@ import pytest
 from support_postgres import BASE, url
 from support_store import GOLDEN, SCENARIO, fresh, lines_of, play, timeline_of
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.postgres_store import PostgresStore, masked, parse_url
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.service.encounter import Encounter
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:

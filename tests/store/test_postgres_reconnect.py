@@ -14,10 +14,10 @@ import pytest
 from starlette.testclient import TestClient
 from support_postgres import BASE, url
 from support_store import fresh
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import EndTurn
 from tabletrail.events.errors import Unavailable
 from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM
 from tabletrail.web.server import create_app
 

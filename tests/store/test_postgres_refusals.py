@@ -15,10 +15,10 @@ import time
 import psycopg
 from support_postgres import BASE, url
 from support_store import SCENARIO
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Move
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.service.encounter import Encounter
 
 
 def clock() -> str:

@@ -8,9 +8,9 @@ import time
 
 from support_postgres import url
 from support_store import fresh
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import EndTurn
 from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import Invites, encounter_key, keep_for
 
 

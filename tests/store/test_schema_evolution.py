@@ -16,7 +16,6 @@ import msgspec
 import pytest
 from support_store import GOLDEN, fresh, lines_of, play, timeline_of
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events import log as log_module
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, MemoryStore, Record, decode, line_hash
@@ -24,6 +23,7 @@ from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.types import SCHEMA_VERSION, Spent
 from tabletrail.events.upcast import CHAIN, Chain
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 
 def golden_expected() -> dict:

@@ -15,11 +15,9 @@ import pytest
 from support_store import END_TURN, clock, fresh, lines_of, play, snapshot_rows, timeline_of
 from tabletrail.cli import main
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.sqlite_store import SqliteStore
-from tabletrail.lazy_records import LazyRecords
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import (
     FORMAT,
@@ -31,6 +29,8 @@ from tabletrail.projections.snapshot import (
     state_of,
     take,
 )
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.lazy_records import LazyRecords
 
 EVERY = 40
 

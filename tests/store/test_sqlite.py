@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 from support_store import END_TURN, SCENARIO, clock, fresh, lines_of
-from tabletrail import cli_store
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
+from tabletrail.cli import store as cli_store
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, MemoryStore
 from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 # --- the SQLite store plays like the others -------------------------------------------------------
 
@@ -149,11 +149,11 @@ def test_a_command_id_reused_for_another_command_is_an_error_through_the_api_too
     """Encounter.execute (what the web view calls), not only the CLI, refuses a reused id."""
     import tomllib
 
-    from tabletrail.encounter import Encounter
     from tabletrail.events.errors import InputError as _InputError
     from tabletrail.events.log import MemoryStore
     from tabletrail.events.scenario import parse_scenario
-    from tabletrail.syntax import parse as _parse
+    from tabletrail.service.encounter import Encounter
+    from tabletrail.service.syntax import parse as _parse
 
     root = Path(__file__).resolve().parents[2]
     raw = tomllib.loads((root / "scenarios" / "speed-meters-skirmish.toml").read_text(encoding="utf-8"))

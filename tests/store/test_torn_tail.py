@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from support_store import END_TURN, clock, fresh, play
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, cut_crash_tail
+from tabletrail.service.encounter import Encounter
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from support_store import GOLDEN, fresh, lines_of, play, snapshot_rows, timeline_of
 from tabletrail.cli import main
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.service.encounter import Encounter
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:

@@ -17,8 +17,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from support import do, encounter
 from support_web import ap_squares_log, bearer, invite, new_log, records
-from tabletrail.encounter import Encounter
-from tabletrail.stores import store_for
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
 from tabletrail.web import actions
 from tabletrail.web.server import create_app
 

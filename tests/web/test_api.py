@@ -24,11 +24,11 @@ from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.core.rulesets.ap_squares.zero_g import DIRECTIONS
 from tabletrail.core.search.reach import reach
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
-from tabletrail.render import Words
-from tabletrail.stores import store_for
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
+from tabletrail.service.syntax import parse
+from tabletrail.text.render import Words
 from tabletrail.web import views
 from tabletrail.web.server import create_app
 
@@ -196,7 +196,7 @@ def test_events_list_every_record_with_its_rule_ids_and_status(client: TestClien
 
 def test_the_event_list_and_the_preview_say_what_do_prints(client: TestClient, log: Path):
     """One presentation layer: each event reads on the page as `do` prints it, in the ruleset's unit."""
-    from tabletrail.render import event_line
+    from tabletrail.text.render import event_line
 
     done = do(client, "move ari 2,2 3,2")
     enc = opened(log)

@@ -22,7 +22,7 @@ from tabletrail.cli import main
 pytest.importorskip("starlette", reason="the web extra is not installed")
 from starlette.testclient import TestClient  # noqa: E402
 from support_web import bearer, invite  # noqa: E402
-from tabletrail.web import api_bundle  # noqa: E402
+from tabletrail.web.api import bundle as api_bundle  # noqa: E402
 from tabletrail.web.server import create_app  # noqa: E402
 
 LONG = 50_000

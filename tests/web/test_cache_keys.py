@@ -20,10 +20,10 @@ from starlette.testclient import TestClient
 from support import CLOCK
 from support_postgres import url
 from support_web import scenario_toml
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.scenario import Scenario, parse_scenario
+from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM
 from tabletrail.web.live import Broker, Heard
 from tabletrail.web.server import create_app

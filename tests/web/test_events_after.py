@@ -18,12 +18,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
-from tabletrail.syntax import parse, verbs_for
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse, verbs_for
 from tabletrail.web import redact, views
-from tabletrail.web.api_audit import WHOLE, Part, answer
+from tabletrail.web.api.audit import WHOLE, Part, answer
 from tabletrail.web.invites import GM, Invite
 
 from tests.web.test_board_made_once import table  # noqa: F401  (the fixture: a JSONL table, links for gm, blue, blue 2, red)

@@ -9,8 +9,8 @@ import json
 import pytest
 from starlette.requests import Request
 from starlette.testclient import TestClient
-from tabletrail.web import api_audit
-from tabletrail.web.api_audit import accepts_gzip
+from tabletrail.web.api import audit as api_audit
+from tabletrail.web.api.audit import accepts_gzip
 
 from tests.web.test_board_made_once import table  # noqa: F401  (the fixture: a JSONL table, links for gm, blue, blue 2, red)
 

@@ -15,9 +15,9 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx is what 
 from starlette.applications import Starlette
 from support_web import bearer, invite, new_log, records
 from tabletrail.cli import main
-from tabletrail.cli_web import origins
+from tabletrail.cli.serve import origins
 from tabletrail.events.errors import InputError
-from tabletrail.web.api_foundry import verbs
+from tabletrail.web.api.foundry import verbs
 from tabletrail.web.server import create_app
 
 CRYPT = Path(__file__).resolve().parents[1] / "fixtures" / "foundry" / "crypt-v13.json"

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import EndTurn
 from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.service.encounter import Encounter
 from tabletrail.web import views
 from tabletrail.web.invites import GM
 from tabletrail.web.live import Broker, Heard

@@ -1,5 +1,5 @@
 """The GM's home page of a served folder and the encounter builder's API (app/web/home.py,
-api_home.py, api_builder.py, app/drafts.py): who may call each route, what the scenario reader
+api_home.py, api_builder.py, app/service/drafts.py): who may call each route, what the scenario reader
 refuses at its field, drafts that survive a restart, Start as `tabletrail new`, and exports."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import Any
 import msgspec
 import pytest
 from support_web import bearer, invite, new_log
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import load_scenario, parse_scenario
 from tabletrail.projections.audit import verify_store
-from tabletrail.scenario_toml import raw_of, toml_text
-from tabletrail.stores import store_for
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.scenario_toml import raw_of, toml_text
+from tabletrail.service.stores import store_for
 from tabletrail.web.home import HOME_INVITES, create_folder_app
 from tabletrail.web.invites import GM
 

@@ -9,10 +9,10 @@ import warnings
 import pytest
 from support_postgres import url
 from support_store import fresh
-from tabletrail.encounter import Encounter
 from tabletrail.events.postgres_store import PostgresStore, encounters
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.projections.audit import verify_store
+from tabletrail.service.encounter import Encounter
 from tabletrail.web.home_db import HOME, home_link
 from tabletrail.web.hosted import create_hosted_app
 from tabletrail.web.invites import Invites, encounter_key, keep_for

@@ -19,8 +19,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from support_web import bearer, invite, new_log, records
 from tabletrail.cli import main
-from tabletrail.stores import store_for
-from tabletrail.encounter import Encounter
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
 from tabletrail.web.invites import Invites, encounter_key, keep_for
 from tabletrail.web.server import create_app
 

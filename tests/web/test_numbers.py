@@ -19,7 +19,7 @@ from support_web import new_log
 from tabletrail.events.errors import InputError
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.web import guard
-from tabletrail.web.api_stream import resumed
+from tabletrail.web.api.stream import resumed
 from tabletrail.web.invites import GM
 from tabletrail.web.live import Broker, Heard
 from tabletrail.web.server import create_app

@@ -23,11 +23,11 @@ from starlette.testclient import TestClient
 from support import encounter as support_encounter
 from support_web import bearer, invite, new_log
 from tabletrail.core.search.reach import reach
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
-from tabletrail.web import api_reach
-from tabletrail.web.api_reach import routes
+from tabletrail.service.encounter import Encounter
+from tabletrail.web.api import reach as api_reach
+from tabletrail.web.api.reach import routes
 from tabletrail.web.server import create_app
 
 

@@ -21,9 +21,9 @@ with warnings.catch_warnings():
 from support import do
 from support_web import bearer, invite
 from tabletrail.cli import main
-from tabletrail.stores import store_for
-from tabletrail.encounter import Encounter
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
+from tabletrail.service.syntax import parse
 from tabletrail.web import actions, views
 from tabletrail.web.server import create_app
 

@@ -1,4 +1,4 @@
-"""The free ruler (`GET /api/ruler`, app/web/api_ruler.py, issue 38 item 4): the distance between two
+"""The free ruler (`GET /api/ruler`, app/web/api/ruler.py, issue 38 item 4): the distance between two
 cells under the ruleset's own diagonal rule, and a fighter's cost to go there now, its reachable
 area's number; anyone with a link may measure; a cell that is no cell is a 400 naming it."""
 
@@ -11,9 +11,9 @@ import pytest
 from support_web import bearer, invite, new_log
 from tabletrail.core.board.geometry import distance
 from tabletrail.core.search.reach import reach
-from tabletrail.encounter import Encounter
-from tabletrail.stores import store_for
-from tabletrail.web.api_reach import further
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
+from tabletrail.web.api.reach import further
 from tabletrail.web.server import create_app
 
 with warnings.catch_warnings():

@@ -1,5 +1,5 @@
 // A replay bundle's page: checks the hash chain of the lines it carries, then replays the encounter.
-// It holds no rules: the boards are the engine's fold recorded in the file (app/bundle_data.py), the
+// It holds no rules: the boards are the engine's fold recorded in the file (app/bundle/data.py), the
 // words are `tabletrail log` and `explain`'s; it recomputes the chain (BLAKE2b, the vendored blakejs)
 // and checks that each recorded board agrees with the facts of the event before it. Nothing it does
 // makes a request (the page's Content-Security-Policy forbids every one).

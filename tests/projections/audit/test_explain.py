@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from support import do, encounter, grid, of_type
 from tabletrail.core.engine.movement import length_of
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, MemoryStore, Record
 from tabletrail.events.types import CheckRolled, CommandIssued, Moved, Placed, Redone, Undone
 from tabletrail.projections.audit import dry_run, explain
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 ROOT = Path(__file__).resolve().parents[3]
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))

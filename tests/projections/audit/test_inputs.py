@@ -10,7 +10,7 @@ from tabletrail.events.commands import Command
 from tabletrail.events.types import Event
 from tabletrail.projections.audit import Replay, decide_on, dry_run, verify_lines, whatif
 from tabletrail.projections.timeline import Timeline
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 
 from tests.projections.audit.test_undo_policy import arena
 

@@ -9,7 +9,6 @@ import msgspec
 import pytest
 from support import do, encounter, grid, of_type, refuse
 from tabletrail.core.engine.cell_rulings import FORBID, TEST
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.types import (
     BoardMarked,
@@ -22,6 +21,7 @@ from tabletrail.events.types import (
     Spent,
 )
 from tabletrail.projections.audit import explain, verify_lines
+from tabletrail.service.encounter import Encounter
 
 from tests.projections.audit.test_verify import rechain, records
 

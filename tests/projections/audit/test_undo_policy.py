@@ -1,4 +1,4 @@
-"""The undo policy (tabletrail/undo, app/encounter.py): players undo and redo only their own side's
+"""The undo policy (tabletrail/undo, app/service/encounter.py): players undo and redo only their own side's
 batches, the GM any; with undo_seeded = "gm" a batch that drew seeded dice is the GM's alone.
 Undo and redo record who asked and why, and verify holds forged ones to the same rules."""
 

@@ -23,7 +23,7 @@ from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.types import AnyEvent
 from tabletrail.projections.audit import verify_lines
 from tabletrail.projections.snapshot import FORMAT, loads
-from tabletrail.syntax import verbs, verbs_for
+from tabletrail.service.syntax import verbs, verbs_for
 
 TAGS = {t.__struct_config__.tag for t in get_args(AnyEvent)}
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "golden.jsonl"

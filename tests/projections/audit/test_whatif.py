@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 from support import do, encounter, grid
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.types import Moved
 from tabletrail.projections.audit import whatif
 from tabletrail.projections.board import view
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 
 ROOT = Path(__file__).resolve().parents[3]
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))

@@ -77,7 +77,7 @@ def test_kept_out_of_its_first_square_it_travelled_from_nowhere():
 
 
 def test_a_waiting_rotation_reads_in_words():
-    from tabletrail.render import describe
+    from tabletrail.text.render import describe
 
     enc = game("ari blue 6,4 ap=10", "bo red 5,3 ap=10", initiative=("ari", "bo"))
     events = do(enc, "rotate-about ari 6,3 cw 2")

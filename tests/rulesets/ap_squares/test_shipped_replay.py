@@ -10,11 +10,11 @@ import msgspec
 import pytest
 from support_ap_squares import RULES
 from tabletrail.cli import main, play_script
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, MemoryStore, Refused
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.types import BoardMarked, Moved, RoundStarted
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[3]
 NAME = "ap-squares-derelict"

@@ -11,7 +11,7 @@ from tabletrail.cli import main
 from tabletrail.core.rulesets.ap_squares.zero_g import push_off_directions
 from tabletrail.events.errors import InputError
 from tabletrail.events.types import CheckRolled, Marked, Moved, Refreshed, Spent, StateChanged, TurnEnded
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 
 # ari (blue) stands against the west wall; bo (red) in the open, touching nothing stable.
 PAIR = ("ari blue 1,3 ap=10 dexterity=2", "bo red 5,3 ap=10 dexterity=2")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from support import do, encounter, grid, of_type, refuse
 from tabletrail.core.board.units import CU
-from tabletrail.encounter import Encounter
 from tabletrail.events.types import Damaged, DoorChanged, Placed
+from tabletrail.service.encounter import Encounter
 
 from tests.rulesets.initiative_yards.test_rules import (
     FAIL,

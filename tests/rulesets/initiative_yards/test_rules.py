@@ -13,11 +13,11 @@ import pytest
 from support import do, encounter, grid, of_type, refuse
 from tabletrail.core.board.units import CU
 from tabletrail.core.rulesets.initiative_yards import fall_damage
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.events.types import CheckRolled, Damaged, Linked, Moved, Placed, Spent, StateChanged, Unlinked
+from tabletrail.service.encounter import Encounter
 
 IY = "initiative-yards"
 PASS, FAIL = "roll=7", "roll=1"

@@ -8,10 +8,10 @@ from pathlib import Path
 import msgspec
 from tabletrail.cli import play_script
 from tabletrail.core.engine.registry import get as get_ruleset
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, MemoryStore, Refused
 from tabletrail.events.scenario import load_scenario
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[3]
 NAME = "initiative-yards-ruined-bridge"

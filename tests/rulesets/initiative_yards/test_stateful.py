@@ -17,7 +17,7 @@ from hypothesis.stateful import invariant, rule
 from support import grid
 from support_stateful import EncounterMachine
 from tabletrail.core.engine.registry import get as get_ruleset
-from tabletrail.encounter import Encounter
+from tabletrail.service.encounter import Encounter
 
 ROWS = [
     "##########",

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from support import CLOCK, do, of_type, refuse
 from tabletrail.core.board.units import CU
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.types import Abandoned, CheckRolled, Redone, Undone
 from tabletrail.projections.audit.verify import verify_lines
+from tabletrail.service.encounter import Encounter
 
 from tests.rulesets.initiative_yards.test_rules import (
     FAIL,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from support import do, encounter, of_type
 from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events.types import Marked, Spent
-from tabletrail.render import describe
+from tabletrail.text.render import describe
 
 from tests.rulesets.round_meters.test_rules import arena
 

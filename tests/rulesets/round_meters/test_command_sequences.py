@@ -10,7 +10,7 @@ from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.board.units import CU
 from tabletrail.core.search.reach import reach, waypoints
 from tabletrail.events.types import Moved
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 
 from tests.rulesets.round_meters.test_rules import RS, arena
 

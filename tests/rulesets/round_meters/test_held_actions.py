@@ -6,9 +6,9 @@ Each test cites its rule id and quotes the sentence it holds the engine to.
 from __future__ import annotations
 
 from support import do, encounter, of_type
-from tabletrail import render
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.types import Marked, Spent, Unmarked
+from tabletrail.text import render
 
 from tests.rulesets.round_meters.test_rules import arena, fighter, rule
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from support import of_type
 from tabletrail.cli import play_script
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, MemoryStore
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.types import (
@@ -27,6 +26,7 @@ from tabletrail.events.types import (
     Unmarked,
 )
 from tabletrail.projections.board import view
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[3]
 LOG = ROOT / "replays" / "round-meters-ambush.jsonl"

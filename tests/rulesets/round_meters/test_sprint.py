@@ -13,7 +13,7 @@ from support import do, encounter, of_type
 from tabletrail.core.board.units import CU
 from tabletrail.core.engine.registry import get
 from tabletrail.events.types import Moved, Spent
-from tabletrail.render import describe, fighters
+from tabletrail.text.render import describe, fighters
 
 from tests.rulesets.round_meters.test_rules import arena, spent
 

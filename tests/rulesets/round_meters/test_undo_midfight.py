@@ -21,10 +21,10 @@ from __future__ import annotations
 import msgspec
 from support import CLOCK, do, encounter, of_type, refuse
 from tabletrail.core.board.units import CU
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.types import Abandoned, CheckRolled, Marked, Moved, Redone, Undone
 from tabletrail.projections.audit.verify import verify_lines
+from tabletrail.service.encounter import Encounter
 
 from tests.rulesets.round_meters.test_rules import ap_used, arena, ends, fighter, rule
 

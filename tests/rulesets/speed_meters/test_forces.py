@@ -9,7 +9,7 @@ from tabletrail.core.board.units import CU
 from tabletrail.events.commands.speed_meters import RandomMove, Shove
 from tabletrail.events.errors import InputError
 from tabletrail.events.types import CheckRolled, Linked, Marked, Moved, Placed, Spent, StateChanged, Unlinked
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene
 

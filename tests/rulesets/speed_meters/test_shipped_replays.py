@@ -9,9 +9,9 @@ import pytest
 from support import do, grid
 from tabletrail.cli import main
 from tabletrail.core.engine.registry import RULESETS
-from tabletrail.encounter import Encounter
 from tabletrail.events.log import JsonlStore, decode
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[3]
 RS = RULESETS["speed-meters"]

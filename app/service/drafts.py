@@ -25,14 +25,14 @@ from typing import Any
 
 import msgspec
 from tabletrail.core.engine.registry import get as get_ruleset
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.picture import sniff
 from tabletrail.events.scenario import at_its_place, load_scenario, parse_scenario
 from tabletrail.events.uvtt import convert
-from tabletrail.scenario_toml import toml_text
-from tabletrail.stores import store_for
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.scenario_toml import toml_text
+from tabletrail.service.stores import store_for
 
 SOURCE = "draft"  # how the reader names the draft in its errors: "draft: fighters[2].at: 3,4 is wall"
 DRAFTS = ".drafts"

@@ -18,11 +18,11 @@ from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_FIGHTERS, MAX_MAP_CELLS, MAX_MAP_SIDE
 from tabletrail.events.plugins import terrain_tags
 from tabletrail.events.scenario import SIZES, WALL_BLOCKS
-from tabletrail.render import document_title
-from tabletrail.scenario_toml import raw_of, toml_text
-from tabletrail.web import api_builder as b
-from tabletrail.web.api_board import STATIC
-from tabletrail.web.api_gm import stat_rows
+from tabletrail.service.scenario_toml import raw_of, toml_text
+from tabletrail.text.render import document_title
+from tabletrail.web.api import builder as b
+from tabletrail.web.api.board import STATIC
+from tabletrail.web.api.gm import stat_rows
 from tabletrail.web.endpoints import ANYONE, HTML, JSON, Endpoint, Param
 from tabletrail.web.invites import GM, Denied
 from tabletrail.web.wire import Call, error, notice

@@ -14,7 +14,7 @@ map's picture are inline). The file holds, in `<script>` elements the browser ne
   withheld line is left empty): the bytes `verify` hashes, read back byte for byte.
 - `tt-words`: gzip then base64 of a JSON document: the static board (map, walls, sides)
   as `board`; `steps`, one a carried event: the board after it (the first a full view,
-  then what changed: the engine's fold, app/bundle_data.py), the event as `log` says it,
+  then what changed: the engine's fold, app/bundle/data.py), the event as `log` says it,
   and its `explain` text as line numbers into `strings`, a table of lines kept once. It is
   written in log order as the fold goes, streamed into its gzip.
 
@@ -38,10 +38,8 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from tabletrail.audit_text import explain_texts
-from tabletrail.bundle_data import Lines, carry, static_board
+from tabletrail.bundle.data import Lines, carry, static_board
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import (
     MemoryStore,
@@ -55,11 +53,13 @@ from tabletrail.events.log import (
 )
 from tabletrail.events.picture import PictureSpec
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Undone
+from tabletrail.service.encounter import Encounter
+from tabletrail.text.audit import explain_texts
 
 FORMAT = 1
 GM = "gm"
 WATCHER = "watcher"  # a view-only link: a player's share
-STATIC = Path(__file__).resolve().parent / "web" / "static"
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 VENDOR = ("util.js", "blake2b.js")  # app/web/static/vendor/, as published (vendor/README.md)
 DRAWER = "board.js"  # the table view's board drawing, an ES module with no imports
 MARK = re.compile(r"<!--tt:(\w+)-->")

@@ -9,8 +9,8 @@ import anyio
 import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from tabletrail.encounter import Encounter
 from tabletrail.events.types import Abandoned, Redone, Undone
+from tabletrail.service.encounter import Encounter
 from tabletrail.web import redact, views
 from tabletrail.web.invites import Invite
 from tabletrail.web.numbers import MOST, quoted, whole

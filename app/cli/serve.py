@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.pg_names import is_url
-from tabletrail.render import json_doc
-from tabletrail.stores import store_for
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
+from tabletrail.text.render import json_doc
 from tabletrail.web.address import lan_address, listening
 from tabletrail.web.invites import GM, WATCHER, Invites, encounter_key, keep_for, qr_text, role_for
 

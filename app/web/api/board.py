@@ -13,15 +13,15 @@ from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.engine.doors import doors_beside
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.picture import MEDIA_TYPES, PictureSpec
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 from tabletrail.web import redact, views
 from tabletrail.web.answers import Me, Option, Options
-from tabletrail.web.api_commands import authorise
+from tabletrail.web.api.commands import authorise
 from tabletrail.web.invites import GM, Denied, Invite
 from tabletrail.web.table import BOARD, Encoded
 from tabletrail.web.wire import BadRequest, Call, answer, error, event_at, notice
 
-STATIC = Path(__file__).with_name("static")
+STATIC = Path(__file__).resolve().parent.parent / "static"
 IMAGE_BYTES = 4_000_000  # a token picture larger than this is not served (a photo straight off a camera)
 
 

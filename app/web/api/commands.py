@@ -21,12 +21,12 @@ from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
 from tabletrail.core.search.reach import reach, waypoints
 from tabletrail.core.search.way import way_to
-from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_WAYPOINTS
 from tabletrail.events.log import Record
-from tabletrail.syntax import parse
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import parse
 from tabletrail.web import actions, redact, views
 from tabletrail.web.bodies import CommandBody, DoBody, MoveBody, UndoBody
 from tabletrail.web.invites import GM, Invite

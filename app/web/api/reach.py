@@ -15,7 +15,7 @@ from tabletrail.core.decide import decide
 from tabletrail.core.engine.movement import exact_length
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import Reach, reach, waypoints
-from tabletrail.syntax import parse
+from tabletrail.service.syntax import parse
 from tabletrail.web import views
 from tabletrail.web.answers import Blocked, Further, ReachArea, Tree
 from tabletrail.web.wire import Call, answer, error

@@ -29,16 +29,16 @@ from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.engine.registry import RULESETS
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import reach, waypoints
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.foundry_scene import TokenSpec, convert_scene, slug
 from tabletrail.events.limits import MAX_WAYPOINTS
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.events.types import Moved, Placed
-from tabletrail.stores import store_for
-from tabletrail.syntax import verbs_for
-from tabletrail.web import api_commands
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
+from tabletrail.service.syntax import verbs_for
+from tabletrail.web.api import commands as api_commands
 from tabletrail.web.bodies import CommandBody, CommandId
 from tabletrail.web.table import Stale, Table
 from tabletrail.web.wire import BadRequest, Call, bad, error, stale

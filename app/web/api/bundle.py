@@ -1,7 +1,7 @@
 """The replay bundle's download: `GET /api/bundle`, the encounter as one offline HTML file.
 
 The GM's link gets everything; a side's link (or a watcher's) gets that side's share, the
-GM's rulings and settings and the first line, which holds the dice's seed, left out (app/bundle.py).
+GM's rulings and settings and the first line, which holds the dice's seed, left out (app/bundle/__init__.py).
 
 A bundle is made once per share (the GM's, a side's, the watchers') and version of the log,
 in a thread of its own, one at a time in a worker, and every request of that share at that

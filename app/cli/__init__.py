@@ -17,25 +17,25 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from tabletrail.core.engine.ruleset import Ruleset
-    from tabletrail.encounter import Encounter
     from tabletrail.events.commands import Command
+    from tabletrail.service.encounter import Encounter
 
 # A verb imports what it uses when it runs (a `do` never loads the audit, the web
 # server or the other rulesets): a GM types dozens of commands an hour.
 PLUGINS = {  # verb groups that live in their own modules, imported only to run or list their verbs
-    "tabletrail.cli_audit": ("explain", "why", "verify", "whatif", "refused", "bundle"),
-    "tabletrail.cli_store": ("repair", "import", "export", "encounters"),
-    "tabletrail.cli_web": ("serve", "invite"),
-    "tabletrail.cli_maps": ("import-map",),
-    "tabletrail.cli_schema": ("schema",),
+    "tabletrail.cli.audit": ("explain", "why", "verify", "whatif", "refused", "bundle"),
+    "tabletrail.cli.store": ("repair", "import", "export", "encounters"),
+    "tabletrail.cli.serve": ("serve", "invite"),
+    "tabletrail.cli.maps": ("import-map",),
+    "tabletrail.cli.schema": ("schema",),
 }
 GC_THRESHOLD = 100_000  # new objects between two runs of the cycle collector in the program (see run)
 
 
 def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
     """The encounter in a log; with `upto`, as it stood after that event (checked against the log)."""
-    from tabletrail import stores
-    from tabletrail.encounter import Encounter
+    from tabletrail.service import stores
+    from tabletrail.service.encounter import Encounter
 
     if upto is not None and upto < 1:
         raise InputError(f"{flag} {upto}: expected an event number from 1 (tabletrail log lists them)")
@@ -64,9 +64,10 @@ def _rulesets_named(name: str | None) -> list[Ruleset]:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from tabletrail import render, stores
-    from tabletrail.encounter import Encounter
     from tabletrail.events.scenario import at_its_place, load_scenario
+    from tabletrail.service import stores
+    from tabletrail.service.encounter import Encounter
+    from tabletrail.text import render
 
     scenario = load_scenario(args.scenario)
     log = args.log or stores.default_log(args.scenario)
@@ -86,9 +87,9 @@ def cmd_new(args: argparse.Namespace) -> int:
 def _run(
     enc: Encounter, command: Command, text: str, command_id: str | None = None, as_json: bool = False
 ) -> int:
-    from tabletrail import render
     from tabletrail.core.board.refusal import Rejection
     from tabletrail.core.engine.registry import get as get_ruleset
+    from tabletrail.text import render
 
     result = enc.execute(command, text, command_id=command_id)
     ruleset = enc.state.ruleset
@@ -107,8 +108,8 @@ def _run(
 
 
 def cmd_do(args: argparse.Namespace) -> int:
-    from tabletrail.encounter import same_command
-    from tabletrail.syntax import command_words, parse, take_flags, verbs_for
+    from tabletrail.service.encounter import same_command
+    from tabletrail.service.syntax import command_words, parse, take_flags, verbs_for
 
     # argparse leaves a late --id or --json in the words, and `do`'s quick path hands it every word
     words, flags = take_flags(list(args.words), switches=("--json",), options=("--id",))
@@ -175,7 +176,7 @@ def _say_if_broken(enc: Encounter) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from tabletrail import render
+    from tabletrail.text import render
 
     enc = _open(args.log, upto=args.at, flag="--at")
     if args.at is None:
@@ -191,8 +192,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from tabletrail import render
     from tabletrail.core.engine.registry import get as get_ruleset
+    from tabletrail.text import render
 
     enc = _open(args.log)
     _say_if_broken(enc)
@@ -206,8 +207,8 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from tabletrail import render
     from tabletrail.projections.board import view
+    from tabletrail.text import render
 
     enc = _open(args.log, upto=args.to, flag="--to")
     if args.to is None:
@@ -222,9 +223,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from tabletrail import render
     from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS
     from tabletrail.events import plugins
+    from tabletrail.text import render
 
     chosen = _rulesets_named(args.ruleset)
     if not args.ruleset:
@@ -280,11 +281,12 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play the script in memory first: a script that fails leaves no half-played log behind."""
-    from tabletrail import render, stores
     from tabletrail.core.board.units import plural
-    from tabletrail.encounter import Encounter
     from tabletrail.events.log import MemoryStore
     from tabletrail.events.scenario import at_its_place, load_scenario
+    from tabletrail.service import stores
+    from tabletrail.service.encounter import Encounter
+    from tabletrail.text import render
 
     target = stores.store_for(args.log)
     if Path(args.log).is_dir():
@@ -307,7 +309,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def play_script(enc: Encounter, script: Path) -> int:
     """Run a file of commands, one per line. A line starting with `!` must be refused."""
     from tabletrail.core.board.refusal import Rejection
-    from tabletrail.syntax import parse, verbs_for
+    from tabletrail.service.syntax import parse, verbs_for
 
     if script.is_dir():
         raise InputError(f"{script}: is a folder, not a script of commands")
@@ -338,8 +340,8 @@ def play_script(enc: Encounter, script: Path) -> int:
 
 def cmd_modifiers(args: argparse.Namespace) -> int:
     import msgspec
-    from tabletrail import render
     from tabletrail.core.engine.registry import get as get_ruleset
+    from tabletrail.text import render
 
     enc = _open(args.log)
     state = enc.state
@@ -364,16 +366,16 @@ def cmd_modifiers(args: argparse.Namespace) -> int:
 
 
 def cmd_shell(args: argparse.Namespace) -> int:
-    from tabletrail.shell import run_shell
+    from tabletrail.cli.shell import run_shell
 
     return run_shell(args.log, history=args.history)
 
 
 def cmd_commands(args: argparse.Namespace) -> int:
     """Every verb with its syntax and the rulesets that know it; GM and log commands work in all."""
-    from tabletrail import render
     from tabletrail.core.engine.registry import RULESETS
-    from tabletrail.syntax import usage, verbs
+    from tabletrail.service.syntax import usage, verbs
+    from tabletrail.text import render
 
     chosen = _rulesets_named(args.ruleset)
     listed: list[dict[str, Any]] = []
@@ -460,7 +462,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with `only`, just that verb's parser is built (its `verbs` says all names)."""
     import argparse
 
-    from tabletrail.stores import LOG_HELP
+    from tabletrail.service.stores import LOG_HELP
 
     names: list[str] = []
     plugins: list[Any] = []
@@ -623,7 +625,7 @@ def run() -> None:
     """
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     code = main()
-    from tabletrail import stores
+    from tabletrail.service import stores
 
     stores.close_opened()
     threading = sys.modules.get("threading")
@@ -639,7 +641,7 @@ def run() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one verb; every line it prints has its control characters escaped (printable.Printable)."""
-    from tabletrail.printable import Printable
+    from tabletrail.text.printable import Printable
 
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = Printable(out), Printable(err)
@@ -689,7 +691,7 @@ def _main(argv: list[str] | None = None) -> int:
 
 def _error_doc(line: str) -> None:
     """Under --json an error is a document too (kind "error"), so a program reading stdout gets one."""
-    from tabletrail import render
+    from tabletrail.text import render
 
     print(render.json_doc("error", {"error": line.removeprefix("error: ")}))
 

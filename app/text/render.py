@@ -29,7 +29,7 @@ from tabletrail.events.types import (
     StateChanged,
     Step,
 )
-from tabletrail.printable import Printable, printable  # noqa: F401  (re-exported)
+from tabletrail.text.printable import Printable, printable  # noqa: F401  (re-exported)
 
 
 def board(state: EncounterState) -> str:

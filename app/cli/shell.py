@@ -19,16 +19,17 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from tabletrail import render, stores
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.engine.registry import get as get_ruleset
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.limits import MAX_COMMAND_CHARS, check_text
-from tabletrail.syntax import command_words, parse, verbs_for
+from tabletrail.service import stores
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import command_words, parse, verbs_for
+from tabletrail.text import render
 
 if TYPE_CHECKING:
-    from tabletrail.encounter import Encounter
+    from tabletrail.service.encounter import Encounter
 
 READERS = ("show", "log", "why", "explain", "help", "quit")  # the shell's own words; they never write
 
@@ -165,8 +166,8 @@ class Shell:
             self.say(render.done_lines(result, self.enc.state.ruleset))
 
     def audit(self, verb: str, rest: list[str]) -> None:
-        from tabletrail import audit_text
         from tabletrail.projections import audit
+        from tabletrail.text import audit as audit_text
 
         whole = Encounter.open(self.enc.store, snapshots=False)  # the audit reads every record
         if verb == "explain":

@@ -34,7 +34,7 @@ from tabletrail.projections.timeline import Timeline
 
 class Folded(Protocol):
     """What the history reads of the log folded whole up to the snapshot: an `Encounter` (the service
-    passes the opener, app/encounter.py), named by its shape so this module sits under the service."""
+    passes the opener, app/service/encounter.py), named by its shape so this module sits under the service."""
 
     @property
     def records(self) -> Sequence[Record]: ...

@@ -1,6 +1,6 @@
 """CLI verbs of the store group: repair, import, export, encounters.
 
-Which store a LOG argument means is app/stores.py's (the web and the builder open logs by name too).
+Which store a LOG argument means is app/service/stores.py's (the web and the builder open logs by name too).
 
     tabletrail repair LOG              cut a torn or partial last batch (LOG is copied to LOG.bak first);
                                        on SQLite: check the file and rebuild the snapshots
@@ -17,18 +17,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tabletrail import render
 from tabletrail.core.board.units import plural
-from tabletrail.encounter import Encounter, fold_with_snapshots
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, Store
 from tabletrail.events.pg_names import is_url, masked
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.projections.snapshot import FORMAT
-from tabletrail.render import json_doc
-from tabletrail.stores import DB_ENV, store_for
-from tabletrail.stores import LOG_HELP as LOG_HELP  # the verbs' help names a LOG as the stores read it
-from tabletrail.stores import default_log as default_log
+from tabletrail.service.encounter import Encounter, fold_with_snapshots
+from tabletrail.service.stores import DB_ENV, store_for
+from tabletrail.service.stores import (
+    LOG_HELP as LOG_HELP,  # the verbs' help names a LOG as the stores read it
+)
+from tabletrail.service.stores import default_log as default_log
+from tabletrail.text import render
+from tabletrail.text.render import json_doc
 
 if TYPE_CHECKING:
     import argparse

@@ -23,7 +23,7 @@ from tabletrail.events.log import Record
 from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
 from tabletrail.projections.audit.parts import RulingsInForce, Statuses, plain, rule_words
 from tabletrail.projections.timeline import Timeline
-from tabletrail.render import Words
+from tabletrail.text.render import Words
 from tabletrail.web import cards
 
 _NONE = object()
@@ -146,7 +146,7 @@ def carry(
     (so a long log's bundle is streamed into its gzip, never held whole); the lines of the
     explanations are kept in `strings`.
 
-    `explain_texts` is the CLI's (app/audit_text.py), so the page says what `explain`
+    `explain_texts` is the CLI's (app/text/audit.py), so the page says what `explain`
     says. An event `shown` refuses is carried as a gap: no words, no explanation.
     Without `rulings` (a player's bundle) the GM's rulings are left out of every board and
     explanation, and so are the settings a ruling changed: the rules of the server's per-role

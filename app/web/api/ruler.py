@@ -16,7 +16,7 @@ from tabletrail.core.board.geometry import distance, parse_cell
 from tabletrail.core.board.units import fmt
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import reach
-from tabletrail.web.api_reach import blocked, further
+from tabletrail.web.api.reach import blocked, further
 from tabletrail.web.wire import Call, error
 
 

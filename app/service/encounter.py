@@ -69,8 +69,6 @@ from tabletrail.events.types import (
     Redone,
     Undone,
 )
-from tabletrail.history import History
-from tabletrail.lazy_records import LazyRecords
 from tabletrail.projections.decider import (
     batch_events,
     check_places,
@@ -87,6 +85,8 @@ from tabletrail.projections.snapshot import (
     take,
 )
 from tabletrail.projections.timeline import FoldError, Timeline
+from tabletrail.service.history import History
+from tabletrail.service.lazy_records import LazyRecords
 
 _seq_of, _prev_of, _to_of = attrgetter("seq"), attrgetter("prev"), attrgetter("to")
 _y_of = itemgetter(1)

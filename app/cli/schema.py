@@ -1,4 +1,4 @@
-"""The `schema` verb: the published contracts (app/schemas.py), printed for an integrator or an editor."""
+"""The `schema` verb: the published contracts (app/cli/schemas.py), printed for an integrator or an editor."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from tabletrail.schemas import SCHEMAS
+from tabletrail.cli.schemas import SCHEMAS
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 

@@ -1,7 +1,7 @@
 """Text safe to show on a terminal: control characters written out, not acted on.
 
 Its own small module because every CLI verb wraps its output in `Printable`
-before it knows what it will print; the renderers (app/render.py) are imported
+before it knows what it will print; the renderers (app/text/render.py) are imported
 only by the verbs that draw something.
 """
 

@@ -2,7 +2,7 @@
 
 Every change is the whole draft, as the scenario structure a scenario file decodes to
 (never a format of the builder's own); the server keeps it only if the reader `tabletrail
-new` uses accepts it (app/drafts.py), and otherwise answers 422 naming the field and what
+new` uses accepts it (app/service/drafts.py), and otherwise answers 422 naming the field and what
 is wrong, so the page shows it beside that field. Start writes the encounter as `tabletrail
 new` does and answers its GM link and a link (and QR code) for each side and a watcher.
 """
@@ -16,17 +16,17 @@ import anyio
 import msgspec
 from starlette.responses import FileResponse, JSONResponse, Response
 from tabletrail.core.engine.registry import RULESETS
-from tabletrail.drafts import Drafts, blank, check, resized, unfinished
-from tabletrail.drafts import Problem as Problem  # re-exported: a handler's refusal names one
 from tabletrail.events.errors import InputError
 from tabletrail.events.picture import MEDIA_TYPES, sniff
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.uvtt import MAX_UVTT_BYTES
-from tabletrail.scenario_toml import raw_of
+from tabletrail.service.drafts import Drafts, blank, check, resized, unfinished
+from tabletrail.service.drafts import Problem as Problem  # re-exported: a handler's refusal names one
+from tabletrail.service.scenario_toml import raw_of
 from tabletrail.web.invites import GM, WATCHER, qr_svg
 from tabletrail.web.wire import Call, error
 
-SHIPPED = Path(__file__).resolve().parents[2] / "scenarios"  # the repository's examples, when beside it
+SHIPPED = Path(__file__).resolve().parents[3] / "scenarios"  # the repository's examples, when beside it
 
 
 class Folder(Protocol):

@@ -12,13 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tabletrail import render, stores
-from tabletrail.audit_text import explain_text, refused_text, verify_text, whatif_text, why_text
-from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import key_check, table_key
 from tabletrail.projections import audit
-from tabletrail.syntax import command_words, parse, take_flags, verbs_for
+from tabletrail.service import stores
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.syntax import command_words, parse, take_flags, verbs_for
+from tabletrail.text import render
+from tabletrail.text.audit import explain_text, refused_text, verify_text, whatif_text, why_text
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 

@@ -1,8 +1,8 @@
 """The audit's answers as text: what `explain`, `why`, `verify`, `whatif` and `refused` print.
 
 The answers come from tabletrail.projections.audit as plain data; these words are the ones a
-person at the table checks by hand. Apart from the verbs (app/cli_audit.py) because a replay
-bundle (app/bundle.py) carries the very `explain` text too, and a bundle is below the CLI.
+person at the table checks by hand. Apart from the verbs (app/cli/audit.py) because a replay
+bundle (app/bundle/__init__.py) carries the very `explain` text too, and a bundle is below the CLI.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import json
 from typing import Any
 
 import msgspec
-from tabletrail import render
 from tabletrail.core.board.units import fmt
 from tabletrail.events.types import AnyEvent, Event
 from tabletrail.projections import audit
+from tabletrail.text import render
 
 _EVENTS = msgspec.json.Decoder(AnyEvent)  # made once: converting a dict anew each time is 8x slower
 
