@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import anyio
 import msgspec
+from starlette.applications import Starlette
 from starlette.responses import FileResponse, JSONResponse, Response
 from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events.errors import InputError
@@ -23,7 +24,7 @@ from tabletrail.events.uvtt import MAX_UVTT_BYTES
 from tabletrail.service.drafts import Drafts, blank, check, resized, unfinished
 from tabletrail.service.drafts import Problem as Problem  # re-exported: a handler's refusal names one
 from tabletrail.service.scenario_toml import raw_of
-from tabletrail.web.invites import GM, WATCHER, qr_svg
+from tabletrail.web.invites import GM, WATCHER, Invites, qr_svg
 from tabletrail.web.wire import Call, error
 
 SHIPPED = Path(__file__).resolve().parents[3] / "scenarios"  # the repository's examples, when beside it
@@ -38,6 +39,10 @@ class Folder(Protocol):
 
     @property
     def folder(self) -> Path | None: ...
+
+    def invites_of(self, name: str) -> Invites: ...
+
+    def app_for(self, name: str) -> Starlette: ...
 
 
 def scenario_files(home: Folder) -> dict[str, Path]:
