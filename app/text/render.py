@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -682,7 +682,7 @@ def json_doc(kind: str, data: Any, ruleset_id: str | None = None, *, sort_keys: 
 
 
 def records_data(
-    records: list[Record],
+    records: Sequence[Record],
     rs: Ruleset,
     abandoned: AbstractSet[int] = frozenset(),
     undone: AbstractSet[int] = frozenset(),
@@ -703,7 +703,12 @@ def records_data(
     ]
 
 
-def log_lines(records: list[Record], abandoned: set[int], undone: set[int], rs: Ruleset | None = None) -> str:
+def log_lines(
+    records: Sequence[Record],
+    abandoned: AbstractSet[int],
+    undone: AbstractSet[int],
+    rs: Ruleset | None = None,
+) -> str:
     out = []
     for r in records:
         flag = " (abandoned)" if r.batch in abandoned else " (undone)" if r.batch in undone else ""

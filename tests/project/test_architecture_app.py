@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TOP = "tabletrail"
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (  # lowest first; a module's layer is its longest prefix
@@ -49,7 +49,8 @@ KITS = {
 CLI_INTO_WEB = ("tabletrail.cli.serve", "tabletrail.cli.schemas")  # starts the servers; prints the contract
 
 START_UP = (
-    "the program's entry: each verb loads only what it uses (tests/test_cli_fast.py, benchmarks/bench_cli.py)"
+    "the program's entry: each verb loads only what it uses "
+    "(tests/cli/test_lazy_imports.py, benchmarks/bench_cli.py)"
 )
 PSYCOPG = "the PostgreSQL store loads psycopg (the [postgres] extra, ~200 ms): only for a database's log"
 # (module, what it imports inside a function) -> why it is not at the top
@@ -62,7 +63,7 @@ KEPT: dict[tuple[str, str], str] = {
             "msgspec",
             "tabletrail.core.board.refusal",
             "tabletrail.core.engine.ruleset",
-            "tabletrail.core.rulesets",
+            "tabletrail.core.engine.registry",
             "tabletrail.core.board.units",
             "tabletrail.events",
             "tabletrail.events.commands",
@@ -98,11 +99,11 @@ KEPT: dict[tuple[str, str], str] = {
     (
         "tabletrail.service.syntax",
         "difflib",
-    ): "only for a mistyped verb (`do` never loads it: tests/test_cli_fast.py)",
+    ): "only for a mistyped verb (`do` never loads it: tests/cli/test_lazy_imports.py)",
     (
         "tabletrail.text.render",
         "json",
-    ): "only for a --json answer (`do` never loads json: tests/test_cli_fast.py)",
+    ): "only for a --json answer (`do` never loads json: tests/cli/test_lazy_imports.py)",
     ("tabletrail.web.guard", "resource"): "POSIX only: the descriptor limit is read where it exists",
     (
         "tabletrail.web.invites",
