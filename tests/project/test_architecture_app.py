@@ -1,4 +1,4 @@
-"""The app's own layers (app/, installed as `tabletrail`; docs/APP_LAYERS.md), read from its imports.
+"""The app's own layers (app/, installed as `tabletrail`; docs/ARCHITECTURE.md), read from its imports.
 
 Lowest first: the service (tabletrail.service: the Encounter, the stores a log name means, the
 syntax, the drafts), the words (tabletrail.text), the web's pieces (tabletrail.web: what a screen
