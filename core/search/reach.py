@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from heapq import heappop, heappush
-from typing import Any
+from typing import Any, Literal, overload
 
 from msgspec.structs import replace
 from tabletrail.core.board.geometry import ALTERNATING, EUCLIDEAN, NEIGHBOURS, XY
@@ -118,10 +118,10 @@ def reach(
                 return area
     scale = Scale.safe_for(state, budget, spent_root2)  # any budget: keys as wide as it needs
     limit = scale.exact(*exact_budget)
-    found = None
+    found: _Found | None = None
     if shortcut and on_surface:
         found = _search(state, f, policy, limit, scale, shortcut=True, parity=parity)
-    if found is None:
+    if found is None:  # no shortcut, or it gave up: the full search always answers
         found = _search(state, f, policy, limit, scale, shortcut=False, parity=parity)
     best, came, stops = found
 
@@ -145,6 +145,24 @@ def _steps_walled(state: EncounterState) -> bool:
     return edges is not None and edges.steps
 
 
+# What a search finds: the cheapest cost of every node, how each was reached, the nodes it may not leave.
+_Found = tuple[dict[_Node, int], dict[_Node, tuple[_Node, Step]], set[_Node]]
+
+
+@overload
+def _search(
+    state: EncounterState,
+    f: Fighter,
+    policy: StepPolicy,
+    budget: int,
+    scale: Scale,
+    *,
+    shortcut: Literal[False],
+    parity: int = 0,
+) -> _Found: ...
+
+
+@overload
 def _search(
     state: EncounterState,
     f: Fighter,
@@ -154,7 +172,19 @@ def _search(
     *,
     shortcut: bool,
     parity: int = 0,
-) -> tuple[dict[_Node, int], dict[_Node, tuple[_Node, Step]], set[_Node]] | None:
+) -> _Found | None: ...
+
+
+def _search(
+    state: EncounterState,
+    f: Fighter,
+    policy: StepPolicy,
+    budget: int,
+    scale: Scale,
+    *,
+    shortcut: bool,
+    parity: int = 0,
+) -> _Found | None:
     """Dijkstra from the fighter's position; every step priced by the policy, never above the budget.
 
     Costs and the budget are `scale` keys: exact lengths as integers (core/search/step_table.py).
@@ -299,7 +329,7 @@ def _table_reach(
     def stop_after(nxt: int, edge: int) -> bool:
         """The policy's `eventful` for the step into nxt, as `_search` asks it."""
         step = _as_counted(live[edge] if edge in live else kept_step[edge], count[nxt])
-        return eventful(state, replace(f, pos=step.to), step)  # type: ignore[misc]
+        return policy.eventful(state, replace(f, pos=step.to), step)  # asked only when not `quiet`
 
     while heap:
         cost, node = divmod(heappop(heap), nodes)
@@ -361,9 +391,10 @@ def _table_reach(
         if flags[n] & _OCCUPIED:
             ok = _may_end(state, f, policy.can_end, x, y, top[y][x])
         else:
-            ok = verdicts.get(cell)
-            if ok is None:
-                ok = table.judge(cell, _may_end(state, f, policy.can_end, x, y, top[y][x]))
+            verdict = verdicts.get(cell)
+            if verdict is None:
+                verdict = table.judge(cell, _may_end(state, f, policy.can_end, x, y, top[y][x]))
+            ok = verdict
         if ok:
             costs[(x, y)] = scale.cu(best[n])
             ends[(x, y)] = n
@@ -378,7 +409,7 @@ def _table_reach(
         frozenset(events),
         trail.nodes(ends),
         trail,
-        policy.unit,  # type: ignore[arg-type]
+        policy.unit,
     )
 
 

@@ -45,10 +45,11 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from msgspec.structs import replace
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
-from tabletrail.core.board.geometry import ALTERNATING, NEIGHBOURS, XY
+from tabletrail.core.board.geometry import ALTERNATING, NEIGHBOURS, XY, Grid
 from tabletrail.core.board.refusal import Refusal
 from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.core.board.units import CU
@@ -172,7 +173,8 @@ class StepArrays:
         # the tiles whose steps were all priced from them.
         self.bulk: dict[int, Step | None] = {}
         self.bulked: set[tuple[int, int]] = set()
-        self.codes: Any = None  # each cell's legend entry, codes[x, y], once bulk pricing needs it
+        # each cell's legend entry, codes[x, y], once bulk pricing needs it (`_codes_of`)
+        self.codes: npt.NDArray[np.unsignedinteger[Any]] | None = None
         self.entries = 0  # ... and how many entries the legend has
         self.pending: list[tuple[int, float]] = []  # prices kept, not yet written (`flush`)
         self.ends_by_entry: dict[int, bool] = {}  # may a move end on an empty cell of this entry (one_cell)
@@ -252,12 +254,14 @@ class StepArrays:
                 w.verdict[w.cell(x, y)] = ok
 
 
-def _signatures(a: StepArrays, sx: Any, sy: Any, d: int, p: int) -> Any:
+def _signatures(
+    codes: npt.NDArray[np.unsignedinteger[Any]], entries: int, sx: Any, sy: Any, d: int, p: int
+) -> Any:
     """The signature of the steps from cells (sx, sy) in direction d at parity class p: what a price
-    that reads two cells reads of the map (the legend entries of both cells), and the step's direction
-    and parity class."""
+    that reads two cells reads of the map (the legend entries of both cells, `codes` of `entries`),
+    and the step's direction and parity class."""
     dx, dy = NEIGHBOURS[d]
-    return ((a.codes[sx, sy].astype(np.int64) * a.entries + a.codes[sx + dx, sy + dy]) * 8 + d) * 2 + p
+    return ((codes[sx, sy].astype(np.int64) * entries + codes[sx + dx, sy + dy]) * 8 + d) * 2 + p
 
 
 def _price_tiles(
@@ -280,7 +284,7 @@ def _price_tiles(
     """
     grid = state.grid
     top, width, height = grid.top, a.width, a.height
-    _codes_of(a, grid)
+    codes = _codes_of(a, grid)
     k = 2 if a.keep_parity else 1
     i0, j0, ni, nj = box
     fresh = [(i, j) for i in range(i0, i0 + ni) for j in range(j0, j0 + nj) if (i, j) not in a.bulked]
@@ -298,7 +302,7 @@ def _price_tiles(
             lx, ly = np.nonzero(ok)
             sx, sy = xs[ok], ys[ok]
             for p in range(k):
-                sig = _signatures(a, sx, sy, d, p)
+                sig = _signatures(codes, a.entries, sx, sy, d, p)
                 groups, first, inverse = np.unique(sig, return_index=True, return_inverse=True)
                 values = np.full(groups.size, np.inf)
                 known = np.ones(groups.size, dtype=bool)
@@ -318,9 +322,9 @@ def _price_tiles(
                             table.usable = False
                             return False
                         a.bulk[s_] = step
-                    step = a.bulk[s_]
-                    if step is not None:
-                        values[g] = scale.key(step)
+                    priced = a.bulk[s_]
+                    if priced is not None:
+                        values[g] = scale.key(priced)
                 tile.weight[lx, ly, p, d] = values[inverse]
                 tile.known[lx, ly, p, d] = known[inverse]
         a.bulked.add((i, j))
@@ -407,7 +411,7 @@ def array_reach(
         return None
     w = a.window(f.pos[0], f.pos[1], radius)
     start = w.cell(f.pos[0], f.pos[1]) * w.k
-    weight, known, stop, live = _overlay(state, f, table, w, start, occupants, scale)
+    weight, known, stop, live = _overlay(state, f, table, a, w, start, occupants, scale)
     while True:
         graph = csr_matrix((weight, w.target, w.indptr), shape=(w.nodes, w.nodes), copy=False)
         dist = dijkstra(graph, directed=True, indices=start, limit=limit)
@@ -423,7 +427,7 @@ def array_reach(
                     return None
                 w = a.window(f.pos[0], f.pos[1], radius)
                 start = w.cell(f.pos[0], f.pos[1]) * w.k
-                weight, known, stop, live = _overlay(state, f, table, w, start, occupants, scale)
+                weight, known, stop, live = _overlay(state, f, table, a, w, start, occupants, scale)
                 continue
             break
         rounds += 1
@@ -432,7 +436,7 @@ def array_reach(
             filled = fill()
             if filled is None:
                 return None
-            weight, known, stop, live = _overlay(state, f, table, w, start, occupants, scale)
+            weight, known, stop, live = _overlay(state, f, table, a, w, start, occupants, scale)
             continue
         if rounds > MOST_ROUNDS:  # a winding map keeps finding steps: the exact search, step by step
             return filled if filled is not None else fill()
@@ -471,7 +475,7 @@ def array_reach(
         if not shorter and not _leaks(a, w, dist, stop, limit, start):
             break
     return _answer(
-        state, f, policy, (budget, limit, scale), table, w, dist, weight, stop, start, occupants, live
+        state, f, policy, (budget, limit, scale), table, a, w, dist, weight, stop, start, occupants, live
     )
 
 
@@ -494,6 +498,7 @@ def _overlay(
     state: EncounterState,
     f: Fighter,
     table: StepTable,
+    a: StepArrays,
     w: Window,
     start: int,
     occupants: dict[XY, tuple[Fighter, ...]],
@@ -507,8 +512,8 @@ def _overlay(
     window are never taken (`Window.leave`). `live` is keyed by the table's edge numbers.
     """
     height = state.grid.height
-    table.arrays.flush()
-    parities = (0, 1) if table.arrays.keep_parity else (0,)
+    a.flush()
+    parities = (0, 1) if a.keep_parity else (0,)
     weight, known = w.weight.copy(), w.known.copy()
     weight[w.leave], known[w.leave] = np.inf, True
     remembered = table.live
@@ -554,6 +559,7 @@ def _answer(
     policy: StepPolicy,
     budgets: tuple[int, int, Scale],
     table: StepTable,
+    a: StepArrays,
     w: Window,
     dist: Any,
     weight: Any,
@@ -567,7 +573,7 @@ def _answer(
     `budgets`: the budget reported, the same as a key, and the scale of the keys."""
     budget, limit, scale = budgets
     height, top = state.grid.height, state.grid.top
-    keep_parity = table.arrays.keep_parity
+    keep_parity = a.keep_parity
     cheapest = dist.reshape(-1, 2).min(axis=1) if keep_parity else dist
     cells = np.flatnonzero(cheapest <= limit)
     cells = cells[cells != start // w.k]
@@ -575,7 +581,7 @@ def _answer(
     busy = [w.cell(x, y) for x, y in occupants if w.holds(x, y)]
     occupied = np.isin(cells, busy) if busy else np.zeros(cells.size, dtype=bool)
     if one_cell(policy) and (verdict < 0).any():
-        verdict = _judge_by_entry(state, f, policy, table.arrays, w, cells, verdict, occupied)
+        verdict = _judge_by_entry(state, f, policy, a, w, cells, verdict, occupied)
     ask = set(np.flatnonzero(verdict < 0).tolist())
     if busy:  # an occupied cell's verdict is asked afresh: who stands there may change it
         ask.update(np.flatnonzero(occupied).tolist())
@@ -595,7 +601,8 @@ def _answer(
     costs = dict(zip(map(w.named.__getitem__, cells[order].tolist()), keys.tolist(), strict=True))
     tested = {(c[0], c[1]) for c in state.marks.get(TEST, ())}
     events = frozenset(c for c in tested if c in costs)
-    trail = _Trail(w, keep_parity, top, dist, weight, stop, start, limit, live, _Kept(table, state), height)
+    kept = _Kept(table, a, state)
+    trail = _Trail(w, keep_parity, top, dist, weight, stop, start, limit, live, kept, height)
     trail.scale = scale
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
 
@@ -613,12 +620,12 @@ def _judge_by_entry(
     """The verdicts not known on empty cells, one `can_end` a legend entry (`step_table.one_cell`):
     written into the window (a window made again asks the entries' kept verdicts again)."""
     grid = state.grid
-    _codes_of(a, grid)
+    codes = _codes_of(a, grid)
     open_ = np.flatnonzero((verdict < 0) & ~occupied)
     if not open_.size:
         return verdict
     local = cells[open_]
-    entry = a.codes[w.xs[local], w.ys[local]].astype(np.int64)
+    entry = codes[w.xs[local], w.ys[local]].astype(np.int64)
     groups, first = np.unique(entry, return_index=True)
     for code, at in zip(groups.tolist(), first.tolist(), strict=True):
         if code not in a.ends_by_entry:
@@ -631,19 +638,25 @@ def _judge_by_entry(
     return verdict
 
 
-def _codes_of(a: StepArrays, grid: Any) -> None:
-    """The grid's legend entry of each cell as codes[x, y], read once."""
-    if a.codes is None:
-        dtype = np.uint8 if isinstance(grid.codes, bytes) else np.uint16
-        a.codes = np.frombuffer(grid.codes, dtype=dtype).reshape(grid.height, grid.width).T
+def _codes_of(a: StepArrays, grid: Grid) -> npt.NDArray[np.unsignedinteger[Any]]:
+    """The grid's legend entry of each cell as codes[x, y], read once (kept in `a.codes`)."""
+    codes = a.codes
+    if codes is None:
+        flat: npt.NDArray[np.unsignedinteger[Any]]
+        if isinstance(grid.codes, bytes):
+            flat = np.frombuffer(grid.codes, dtype=np.uint8)
+        else:
+            flat = np.frombuffer(grid.codes, dtype=np.uint16)
+        codes = a.codes = flat.reshape(grid.height, grid.width).T
         a.entries = len(grid.entries)
+    return codes
 
 
 class _Kept(Mapping[int, Step]):
     """The table's kept steps by edge, and the steps priced in bulk (`_price_tiles`) named when asked."""
 
-    def __init__(self, table: StepTable, state: EncounterState) -> None:
-        self.step, self.arrays, self.top = table.step, table.arrays, state.grid.top
+    def __init__(self, table: StepTable, arrays: StepArrays, state: EncounterState) -> None:
+        self.step, self.arrays, self.top = table.step, arrays, state.grid.top
 
     def __getitem__(self, edge: int) -> Step:
         found = self.step.get(edge)
@@ -654,6 +667,8 @@ class _Kept(Mapping[int, Step]):
         x, y = divmod(node >> 1, a.height)
         tx, ty = x + NEIGHBOURS[d][0], y + NEIGHBOURS[d][1]
         codes = a.codes
+        if codes is None:  # nothing was priced in bulk: an edge not kept is not known
+            raise KeyError(edge)
         step = a.bulk[((int(codes[x, y]) * a.entries + int(codes[tx, ty])) * 8 + d) * 2 + (node & 1)]
         assert step is not None, edge  # as `_signatures` numbers it
         return replace(step, to=(tx, ty, self.top[ty][tx]))
@@ -699,7 +714,7 @@ class _Trail(_Nodes):
             stop,
         )
         self.start, self.budget, self.live, self.kept, self.height = start, budget, live, kept, height
-        self._came: Any = None  # node -> the edge into it (-1: none), found for every node at once
+        self._came: list[int] | None = None  # node -> the edge into it (-1: none), found for all at once
         self._count: dict[int, int] = {start: 0}  # node -> diagonals on its way
         self.scale: Scale | None = (
             None  # how the costs count exact lengths (`tree` names them in centi-units)
@@ -735,11 +750,11 @@ class _Trail(_Nodes):
         index = np.full(self.w.nodes, -1, dtype=np.int64)
         index[order] = np.arange(order.size)
         parent = np.where(before[order] >= 0, index[np.maximum(before[order], 0)], -1)
-        cells = order // self.w.k
+        local = order // self.w.k
         keys = self.dist[order].astype(np.int64)
         if self.scale.whole != 1:
             keys = (keys + self.scale.whole // 2) // self.scale.whole
-        steps = np.stack([self.w.xs[cells], self.w.ys[cells], keys, parent], axis=1).tolist()
+        steps = np.stack([self.w.xs[local], self.w.ys[local], keys, parent], axis=1).tolist()
         return steps, index[numbers].tolist()
 
     def reached(self, n: int) -> bool:
