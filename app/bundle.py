@@ -39,8 +39,11 @@ from typing import Any
 
 import msgspec
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore, Record, Store, chain_broken, line_hash
 from tabletrail.events.picture import PictureSpec
+from tabletrail.events.stores.chain import chain_broken, line_hash
+from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Undone
 
 FORMAT = 1
@@ -186,7 +189,7 @@ def make(
     from tabletrail.bundle_data import Lines, carry, static_board
     from tabletrail.cli_audit import explain_texts
     from tabletrail.encounter import Encounter
-    from tabletrail.events.log import key_check
+    from tabletrail.events.stores.chain import key_check
 
     lines = list(store.read())  # read once: a live table may append while the bundle is made
     if upto is not None:
@@ -258,7 +261,7 @@ def make(
 def _tip(seq: int, last: bytes, key: bytes) -> dict[str, Any]:
     """The tip recorded: the last line's number and plain hash (what `verify` prints), and for a
     keyed log its tip MAC too (events/log.py `tip_hash`), which only the table's secret can write."""
-    from tabletrail.events.log import tip_hash
+    from tabletrail.events.stores.chain import tip_hash
 
     tip: dict[str, Any] = {"seq": seq, "hash": line_hash(last)}
     if key:
@@ -452,7 +455,7 @@ def check_chain(bundle: Bundle, key: bytes = b"") -> dict[str, Any]:
     of the one before (a withheld line's hash is carried for it), numbered in order, and
     the last line's hash the tip recorded. Returns verify's report shape.
     """
-    from tabletrail.events.log import decode
+    from tabletrail.events.stores.record import decode
 
     head = bundle.head
     lo = int(head["first"])
@@ -488,7 +491,7 @@ def check_chain(bundle: Bundle, key: bytes = b"") -> dict[str, Any]:
     count = len(bundle.lines)
     last_hash = withheld[n][1] if n in withheld else (line_hash(bundle.lines[-1]) if bundle.lines else "")
     if finding is None and key and tip.get("mac") and n not in withheld and bundle.lines:
-        from tabletrail.events.log import tip_hash
+        from tabletrail.events.stores.chain import tip_hash
 
         if tip_hash(bundle.lines[-1], key) != tip["mac"]:
             finding = _finding(n, "tip", f"line {n} does not match the keyed tip recorded: it was changed")

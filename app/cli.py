@@ -149,7 +149,7 @@ def _say_if_broken(enc: Encounter) -> None:
     `verify` compares. `show`, `log` and `replay` say so too, instead of printing an edited
     board as if nothing were wrong (issue 28, item 7).
     """
-    from tabletrail.events.log import line_hash
+    from tabletrail.events.stores.chain import line_hash
 
     kept_tip = getattr(enc.store, "kept_tip", None)
     kept = kept_tip() if kept_tip is not None else None
@@ -300,8 +300,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from tabletrail import cli_store, render
     from tabletrail.core.units import plural
     from tabletrail.encounter import Encounter
-    from tabletrail.events.log import MemoryStore
     from tabletrail.events.scenario import at_its_place, load_scenario
+    from tabletrail.events.stores.memory import MemoryStore
 
     target = cli_store.store_for(args.log)
     if Path(args.log).is_dir():

@@ -365,7 +365,7 @@ def why_text(data: dict[str, Any]) -> str:
 def verify_bundle(path: str, tip: str = "") -> dict[str, Any]:
     """A bundle's lines verified: re-decided when it holds the whole log, else its chain from its anchor."""
     from tabletrail import bundle
-    from tabletrail.events.log import key_check, table_key
+    from tabletrail.events.stores.chain import key_check, table_key
 
     found = bundle.read_bundle(path)
     if found.whole:

@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Any
 
 from tabletrail.core.units import plural
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, Store
 from tabletrail.events.pg_names import NAME, is_url, masked
 from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.protocol import Store
 
 if TYPE_CHECKING:
     import argparse

@@ -66,8 +66,8 @@ def check(raw: dict[str, Any], folder: Path | None) -> Problem | None:
     settings, fighters on open ground, one to a space), run on a log kept in memory.
     """
     from tabletrail.encounter import Encounter
-    from tabletrail.events.log import MemoryStore
     from tabletrail.events.scenario import parse_scenario
+    from tabletrail.events.stores.memory import MemoryStore
 
     try:
         scenario = parse_scenario(raw, source=SOURCE, folder=folder)

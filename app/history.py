@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from tabletrail.core.state import EncounterState
 from tabletrail.events.errors import unfit
-from tabletrail.events.log import Record, decode
+from tabletrail.events.stores.record import Record, decode
 from tabletrail.events.types import (
     CheckRolled,
     CommandIssued,

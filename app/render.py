@@ -17,7 +17,7 @@ from tabletrail.core.units import plural as plural  # re-exported for the CLI's 
 from tabletrail.core.units import unit_of as unit_of  # re-exported for the CLI's words
 from tabletrail.core.walls import door_list
 from tabletrail.events import types as ev
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import (
     CheckRolled,
     CommandIssued,

@@ -43,7 +43,7 @@ def _schema_of(kind: Any) -> dict[str, Any]:
 
 def log_line_schema() -> dict[str, Any]:
     """One line of a log (JSONL, or a row of a database store): the envelope and every event type."""
-    from tabletrail.events.log import Record
+    from tabletrail.events.stores.record import Record
 
     schema = _schema_of(Record)
     record = schema["$defs"]["Record"]

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from tabletrail.core.reach import reach
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.web import actions
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"

@@ -31,7 +31,7 @@ from typing import TypeVar
 
 from tabletrail import bundle
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
+from tabletrail.events.stores.memory import MemoryStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_log import fresh, play  # noqa: E402 - the same honest generator

@@ -27,8 +27,8 @@ from tabletrail.core.decide import decide
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, EndTurn, Move, Redo, Undo
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.board import view
 
 CLOCK = "2026-11-29T00:00:00+00:00"

@@ -51,8 +51,8 @@ from tabletrail.core.state import EncounterState
 from tabletrail.core.step_table import Scale
 from tabletrail.core.walls import step_blocked
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario, wall_edges, wall_segment
+from tabletrail.events.stores.memory import MemoryStore
 
 SIZE = 100
 SPEED = 30

@@ -44,8 +44,8 @@ def one(size: int, declare: bool) -> dict[str, float]:
 
     from starlette.testclient import TestClient
     from tabletrail.encounter import Encounter
-    from tabletrail.events.log import JsonlStore
     from tabletrail.events.scenario import parse_scenario
+    from tabletrail.events.stores.jsonl import JsonlStore
     from tabletrail.web.invites import Invites, encounter_key, keep_for
     from tabletrail.web.server import create_app
 

@@ -30,8 +30,8 @@ from tabletrail.core.reach import reachable
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.step_table import KEPT
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_reach import scenario  # noqa: E402

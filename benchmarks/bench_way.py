@@ -17,8 +17,8 @@ import time
 from tabletrail.core.decide import decide
 from tabletrail.core.state import EncounterState
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.syntax import parse
 
 

@@ -19,8 +19,8 @@ from typing import Any
 from tabletrail.core.geometry import expand
 from tabletrail.core.reach import waypoints
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.syntax import parse
 
 

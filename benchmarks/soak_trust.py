@@ -49,9 +49,9 @@ from tabletrail.core.refusal import Rejection  # noqa: E402
 from tabletrail.encounter import Encounter  # noqa: E402
 from tabletrail.events.commands import EndTurn  # noqa: E402
 from tabletrail.events.errors import InputError  # noqa: E402
-from tabletrail.events.log import JsonlStore  # noqa: E402
 from tabletrail.events.scenario import load_scenario  # noqa: E402
 from tabletrail.events.sqlite_store import SqliteStore  # noqa: E402
+from tabletrail.events.stores.jsonl import JsonlStore  # noqa: E402
 from tabletrail.syntax import parse  # noqa: E402
 
 

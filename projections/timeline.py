@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 from tabletrail.core.evolve import APPLY, initial_state, no_change
 from tabletrail.core.state import EncounterState
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import (
     Abandoned,
     CheckRolled,

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from tabletrail.cli import play_script
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.projections.board import view
 
 HERE = Path(__file__).resolve().parent

@@ -32,7 +32,7 @@ from tabletrail.core.rulesets.ap_squares.zero_g import (
     push_off_directions,
     weightless,
 )
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from test_ap_squares_helpers import RULES, arena
 
 ROWS = [

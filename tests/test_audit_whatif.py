@@ -8,7 +8,7 @@ import pytest
 from support import do, encounter, grid
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import Moved
 from tabletrail.projections.audit import whatif
 from tabletrail.projections.board import view

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.web.views import fighter
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,8 @@ from tabletrail import bundle
 from tabletrail.cli import main
 from tabletrail.cli_audit import explain_text
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore, line_hash
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.projections import audit
 
 VENDOR = ROOT / "app" / "web" / "static" / "vendor"

@@ -10,7 +10,7 @@ from tabletrail.bundle_data import Lines, carry
 from tabletrail.cli_audit import explain_text, explain_texts
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections import audit
 from tabletrail.projections.audit.parts import RulingsInForce
 from tabletrail.projections.timeline import Timeline

@@ -12,7 +12,7 @@ import pytest
 from tabletrail.cli import EXAMPLES, PLUGINS, build_parser, main, quick_do
 from tabletrail.encounter import Encounter
 from tabletrail.events import plugins
-from tabletrail.events.log import JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIRMISH = ROOT / "scenarios" / "speed-meters-skirmish.toml"

@@ -243,8 +243,8 @@ def test_the_table_view_offers_open_or_close_only_beside_a_door(tmp_path):
 
     from support import CLOCK
     from tabletrail.encounter import Encounter
-    from tabletrail.events.log import JsonlStore
     from tabletrail.events.scenario import parse_scenario
+    from tabletrail.events.stores.jsonl import JsonlStore
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # starlette asks for httpx2; the test extra installs httpx

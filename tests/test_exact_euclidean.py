@@ -24,7 +24,7 @@ from tabletrail.core.reach import reach, waypoints
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import Moved
 from tabletrail.projections.audit import verify_lines, whatif
 from tabletrail.projections.snapshot import board_of, state_of

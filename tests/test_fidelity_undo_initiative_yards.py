@@ -13,7 +13,7 @@ from __future__ import annotations
 from support import CLOCK, do, of_type, refuse
 from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import Abandoned, CheckRolled, Redone, Undone
 from tabletrail.projections.audit.verify import verify_lines
 from test_initiative_yards import FAIL, IY, OPEN, arena, at, engagement, fighter, ice, posture

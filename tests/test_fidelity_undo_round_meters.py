@@ -22,7 +22,7 @@ import msgspec
 from support import CLOCK, do, encounter, of_type, refuse
 from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import Abandoned, CheckRolled, Marked, Moved, Redone, Undone
 from tabletrail.projections.audit.verify import verify_lines
 from test_round_meters import ap_used, arena, ends, fighter, rule

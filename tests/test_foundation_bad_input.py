@@ -22,7 +22,9 @@ from support import rechain
 from tabletrail.cli import main
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, MemoryStore, line_hash
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.memory import MemoryStore
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tabletrail.cli import build_parser, main
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.projections.board import view
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,8 +17,8 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.commands.rulings import GM_RULING
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import CheckRolled, Redone
 from tabletrail.projections.board import view
 

@@ -20,9 +20,9 @@ from tabletrail.cli import main
 from tabletrail.encounter import Encounter
 from tabletrail.events import uvtt
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.picture import sniff
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures" / "uvtt"

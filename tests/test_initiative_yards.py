@@ -15,8 +15,8 @@ from tabletrail.core.rulesets.initiative_yards import fall_damage
 from tabletrail.core.units import CU
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import CheckRolled, Damaged, Linked, Moved, Placed, Spent, StateChanged, Unlinked
 
 IY = "initiative-yards"

@@ -9,8 +9,10 @@ import msgspec
 from tabletrail.cli import play_script
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore, MemoryStore, Refused
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.refusals import Refused
 from tabletrail.projections.board import view
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,8 +15,8 @@ from tabletrail import encounter as encounter_module
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.lazy_records import LazyRecords
 from tabletrail.projections.snapshot import same_state
 from test_store_support import clock, fresh, lines_of, play, timeline_of

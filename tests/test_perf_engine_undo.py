@@ -14,8 +14,8 @@ import pytest
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Redo, Undo
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.history import History
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import FORMAT, dumps, loads, same_state

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.board import view
 from test_store_support import fresh, play
 

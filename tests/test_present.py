@@ -20,7 +20,7 @@ from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
 from tabletrail.events import types as ev
-from tabletrail.events.log import JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))

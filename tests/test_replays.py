@@ -10,8 +10,9 @@ import pytest
 from support import begun_under
 from tabletrail.cli import play_script
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore, MemoryStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.board import view
 
 ROOT = Path(__file__).resolve().parent.parent

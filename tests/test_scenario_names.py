@@ -19,8 +19,8 @@ from support import CLOCK
 from tabletrail.cli import main
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.web.invites import role_for
 from test_web_support import scenario_toml
 

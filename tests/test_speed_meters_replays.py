@@ -10,8 +10,9 @@ from support import do, grid
 from tabletrail.cli import main
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore, decode
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.record import decode
 
 ROOT = Path(__file__).resolve().parent.parent
 RS = RULESETS["speed-meters"]

@@ -25,7 +25,7 @@ from support_stateful import EncounterMachine
 from tabletrail.core.refusal import Rejection
 from tabletrail.core.rulesets.speed_meters import hover_height, swimmable, water_bottom
 from tabletrail.events.commands import Command
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from test_speed_meters_scenes import fighter, scene
 
 ROWS = [

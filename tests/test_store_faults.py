@@ -33,9 +33,9 @@ import pytest
 from support_postgres import BASE, url
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import ConflictError
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import CommandIssued
 from tabletrail.projections.audit import verify_store
 from test_store_support import END_TURN, fresh, timeline_of

@@ -26,8 +26,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from tabletrail.cli import main
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore, line_hash
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.syntax import verbs
 from test_store_support import SCENARIO, fresh, play
 
@@ -139,7 +140,7 @@ def test_a_malformed_scenario_is_named_and_creates_nothing(
 
 
 def _jsonl(path: Path):  # noqa: ANN202 - a JsonlStore
-    from tabletrail.events.log import JsonlStore
+    from tabletrail.events.stores.jsonl import JsonlStore
 
     return JsonlStore(path)
 

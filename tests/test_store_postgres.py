@@ -23,9 +23,9 @@ from support_postgres import BASE, url
 from tabletrail.cli import main
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.postgres_store import PostgresStore, masked, parse_url
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from test_store_support import GOLDEN, SCENARIO, fresh, lines_of, play, timeline_of
 
 

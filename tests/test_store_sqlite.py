@@ -15,8 +15,9 @@ from tabletrail import cli_store
 from tabletrail.cli import main
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, MemoryStore
 from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.syntax import parse
 from test_store_support import END_TURN, SCENARIO, clock, fresh, lines_of
 
@@ -151,8 +152,8 @@ def test_a_command_id_reused_for_another_command_is_an_error_through_the_api_too
 
     from tabletrail.encounter import Encounter
     from tabletrail.events.errors import InputError as _InputError
-    from tabletrail.events.log import MemoryStore
     from tabletrail.events.scenario import parse_scenario
+    from tabletrail.events.stores.memory import MemoryStore
     from tabletrail.syntax import parse as _parse
 
     root = Path(__file__).resolve().parent.parent

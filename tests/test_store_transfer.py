@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from tabletrail.cli import main
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from test_store_support import GOLDEN, fresh, lines_of, play, snapshot_rows, timeline_of
 
 

@@ -17,8 +17,8 @@ from tabletrail.core.corrections import CORRECTIONS, FIRST, RULES_VERSION, versi
 from tabletrail.core.ruleset import ENGINE_RULE_WORDS
 from tabletrail.core.rulesets import RULESETS
 from tabletrail.core.rulings import known_rules
-from tabletrail.events.log import decode
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.record import decode
 from tabletrail.events.types import AnyEvent
 from tabletrail.projections.audit import verify_lines
 from tabletrail.projections.snapshot import FORMAT, loads

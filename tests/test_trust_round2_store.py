@@ -26,9 +26,11 @@ from support import rechain
 from support_postgres import url
 from tabletrail.cli import main
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import KEY_VARIABLE, JsonlStore, decode, line_hash, table_key, tip_hash
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.chain import KEY_VARIABLE, line_hash, table_key, tip_hash
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.record import decode
 from tabletrail.projections.audit import verify_store
 from test_store_support import END_TURN, clock, fresh, play
 

@@ -16,7 +16,8 @@ import pytest
 from tabletrail.cli import main
 from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, cut_crash_tail
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.tail import cut_crash_tail
 from test_store_support import END_TURN, clock, fresh, play
 
 

@@ -25,9 +25,10 @@ import pytest
 from tabletrail import render
 from tabletrail.cli import EXAMPLES, build_parser, main
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore, MemoryStore
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.memory import MemoryStore
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"

@@ -330,7 +330,7 @@ def test_show_lists_walls_and_doors_under_the_key_and_explain_reads_a_door(tmp_p
 
 def encounter_records(log) -> list:
     from tabletrail.encounter import Encounter
-    from tabletrail.events.log import JsonlStore
+    from tabletrail.events.stores.jsonl import JsonlStore
 
     return Encounter.open(JsonlStore(log)).records
 

@@ -20,9 +20,9 @@ from starlette.testclient import TestClient
 from support import CLOCK
 from support_postgres import url
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.scenario import Scenario, parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.web.invites import GM
 from tabletrail.web.live import Broker, Heard
 from tabletrail.web.server import create_app

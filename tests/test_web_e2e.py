@@ -19,8 +19,8 @@ from tabletrail.core.reach import reach, reachable
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.core.units import fmt
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import CheckRolled, Marked, Placed
 from tabletrail.render import Words
 from tabletrail.web.server import create_app

@@ -23,8 +23,8 @@ import msgspec
 import pytest
 from tabletrail.cli_store import store_for
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import load_scenario, parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.audit import verify_store
 from tabletrail.web.home import create_folder_app
 from tabletrail.web.invites import GM

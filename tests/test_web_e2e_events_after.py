@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from test_web_e2e import Running, token
 from test_web_e2e_phone import PHONE, browser, gate_log, touch_page  # noqa: F401  (browser: the fixture)
 

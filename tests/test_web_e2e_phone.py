@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from test_web_e2e import ARGS, CHROMIUM, WAIT_MS, Running, board_of, box, token
 from test_web_support import records
 

@@ -21,7 +21,7 @@ from support import grid
 from tabletrail.cli import main
 from tabletrail.core.rulesets import get as get_ruleset
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import Moved
 from tabletrail.render import Words
 from test_web_e2e import ARGS, CHROMIUM, WAIT_MS, Running, expect, sync_api

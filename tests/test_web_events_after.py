@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.syntax import parse, verbs_for
 from tabletrail.web import redact, views
 from tabletrail.web.api_audit import WHOLE, Part, answer

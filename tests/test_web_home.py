@@ -14,8 +14,8 @@ import msgspec
 import pytest
 from tabletrail.cli_store import store_for
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import load_scenario, parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.audit import verify_store
 from tabletrail.scenario_toml import raw_of, toml_text
 from tabletrail.web.home import HOME_INVITES, create_folder_app

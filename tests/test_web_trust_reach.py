@@ -23,8 +23,8 @@ from starlette.testclient import TestClient
 from support import encounter as support_encounter
 from tabletrail.core.reach import reach
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.web import api_reach
 from tabletrail.web.api_reach import routes
 from tabletrail.web.server import create_app

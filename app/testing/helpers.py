@@ -7,8 +7,9 @@ from typing import Any
 
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import MemoryStore, Record
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import Event
 from tabletrail.syntax import parse
 

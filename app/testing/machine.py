@@ -29,8 +29,10 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command, Redo, Undo
-from tabletrail.events.log import MemoryStore, Record, decode, encode, line_hash
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.record import Record, decode, encode
 from tabletrail.events.types import CommandIssued, Redone, Undone
 from tabletrail.projections.board import view
 from tabletrail.syntax import parse

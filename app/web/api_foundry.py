@@ -33,8 +33,8 @@ from tabletrail.encounter import Encounter
 from tabletrail.events.errors import InputError
 from tabletrail.events.foundry_scene import TokenSpec, convert_scene, slug
 from tabletrail.events.limits import MAX_WAYPOINTS
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import Moved, Placed
 from tabletrail.syntax import verbs_for
 from tabletrail.web import api_commands

@@ -32,8 +32,9 @@ from typing import Protocol
 
 import msgspec
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import Store, line_hash
 from tabletrail.events.scenario import unfit_name
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.protocol import Store
 
 GM = "gm"
 WATCHER = "watcher"  # a view-only link: reads and follows live, every command is refused (403)
@@ -197,8 +198,8 @@ class HeardKeep:
 def keep_for(log: str | Path, store: Store) -> Keep:
     """The invites of this encounter: with its store when the store keeps them, in its SQLite file,
     else beside its JSON Lines file."""
-    from tabletrail.events.log import JsonlStore
     from tabletrail.events.sqlite_store import SqliteStore
+    from tabletrail.events.stores.jsonl import JsonlStore
 
     if hasattr(store, "load_invites") and hasattr(store, "save_invite"):
         return StoreKeep(store)

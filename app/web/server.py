@@ -37,7 +37,7 @@ from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.events.log import Store
+from tabletrail.events.stores.protocol import Store
 from tabletrail.web import guard
 from tabletrail.web.address import recorded
 from tabletrail.web.api_board import STATIC

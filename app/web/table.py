@@ -22,8 +22,10 @@ from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import ConflictError, InputError
-from tabletrail.events.log import JsonlStore, Record, Store
 from tabletrail.events.picture import MAX_PICTURE_BYTES, PictureSpec
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.record import Record
 from tabletrail.web.invites import HeardKeep, Invites, encounter_key, keep_for
 from tabletrail.web.wire import Stale
 

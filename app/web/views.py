@@ -23,8 +23,8 @@ from tabletrail.core.units import fmt, fmt_number, to_cu
 from tabletrail.core.walls import door_list, wall_lines
 from tabletrail.encounter import Encounter
 from tabletrail.events.commands import Command
-from tabletrail.events.log import Record
 from tabletrail.events.picture import PictureSpec
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import (
     AnyEvent,
     BoardMarked,

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from tabletrail.core.refusal import Rejection
 from tabletrail.encounter import Encounter
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.projections.board import view
 from tabletrail.syntax import parse
 
