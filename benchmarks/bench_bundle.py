@@ -31,6 +31,7 @@ from typing import TypeVar
 
 from tabletrail import bundle
 from tabletrail.events.log import MemoryStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

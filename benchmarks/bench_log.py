@@ -26,8 +26,8 @@ from collections.abc import Callable
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.decide import decide
 from tabletrail.events.commands import Command, EndTurn, Move, Redo, Undo
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter
 

@@ -52,6 +52,7 @@ from tabletrail.core.search.reach import reach, reachable
 from tabletrail.core.search.step_table import Scale
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario, wall_edges, wall_segment
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 
 SIZE = 100

@@ -45,6 +45,7 @@ def one(size: int, declare: bool) -> dict[str, float]:
     from starlette.testclient import TestClient
     from tabletrail.events.log import JsonlStore
     from tabletrail.events.scenario import parse_scenario
+    from tabletrail.events.stores.jsonl import JsonlStore
     from tabletrail.service.encounter import Encounter
     from tabletrail.web.invites import Invites, encounter_key, keep_for
     from tabletrail.web.server import create_app

@@ -31,6 +31,7 @@ from tabletrail.core.search.reach import reachable
 from tabletrail.core.search.step_table import KEPT
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 
 sys.path.insert(0, str(Path(__file__).parent))

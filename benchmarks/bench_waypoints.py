@@ -20,6 +20,7 @@ from tabletrail.core.board.geometry import expand
 from tabletrail.core.search.reach import waypoints
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse
 

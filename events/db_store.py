@@ -15,7 +15,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import Record, Refused, decode, decode_refusals, parse_tip, tip_key
+from tabletrail.events.stores.chain import parse_tip, tip_key
+from tabletrail.events.stores.record import Record, decode
+from tabletrail.events.stores.refusals import Refused, decode_refusals
 
 DEFAULT_SNAPSHOT_EVERY = 1000  # events between snapshots unless the store says otherwise
 PAGE = 20_000  # rows per query when reading a long log

@@ -58,16 +58,11 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import msgspec
 from tabletrail.events.db_store import DEFAULT_SNAPSHOT_EVERY, DatabaseReads, Spans, batch_rows, check_order
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.events.log import (
-    DuplicateCommand,
-    Record,
-    Refused,
-    VersionConflict,
-    Warn,
-    tip_text,
-    unkept,
-)
 from tabletrail.events.pg_names import NAME, SCHEMES, is_url, masked  # noqa: F401  (re-exported)
+from tabletrail.events.stores.chain import tip_text
+from tabletrail.events.stores.conflicts import DuplicateCommand, VersionConflict
+from tabletrail.events.stores.record import Record
+from tabletrail.events.stores.refusals import Refused, Warn, unkept
 
 try:
     import psycopg

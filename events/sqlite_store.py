@@ -35,16 +35,11 @@ from typing import Any
 import msgspec
 from tabletrail.events.db_store import DEFAULT_SNAPSHOT_EVERY, DatabaseReads, Spans, batch_rows, check_order
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import (
-    DuplicateCommand,
-    Record,
-    Refused,
-    VersionConflict,
-    Warn,
-    fsync_folder,
-    tip_text,
-    unkept,
-)
+from tabletrail.events.stores.chain import tip_text
+from tabletrail.events.stores.conflicts import DuplicateCommand, VersionConflict
+from tabletrail.events.stores.jsonl import fsync_folder
+from tabletrail.events.stores.record import Record
+from tabletrail.events.stores.refusals import Refused, Warn, unkept
 
 MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite file
 APPLICATION_ID = 0x54546C31  # "TTl1": marks a tabletrail store among SQLite files

@@ -97,4 +97,4 @@ class Chain:
         return {**raw, "event": event, "schema": self.current}
 
 
-CHAIN = Chain()  # the chain `events.log.decode` runs; register steps on it with @CHAIN.step(...)
+CHAIN = Chain()  # the chain `stores.record.decode` runs; register steps on it with @CHAIN.step(...)

@@ -26,8 +26,10 @@ from tabletrail.core.fold.evolve import initial_state
 from tabletrail.events import plugins
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import Record, batch_lines, line_hash
 from tabletrail.events.scenario import Scenario
+from tabletrail.events.stores.appending import batch_lines
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import Abandoned, CommandIssued, EncounterStarted, Event, Redone, Undone
 from tabletrail.projections.timeline import Timeline
 

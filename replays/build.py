@@ -19,6 +19,7 @@ from pathlib import Path
 from tabletrail.cli import play_script
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 from tabletrail.events.log import MemoryStore, line_hash
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.testing.helpers import CLOCK, do, encounter, grid, of_type, refuse  # noqa: F401  (the kit's)
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Redo, Undo
-from tabletrail.events.log import Record, Store, decode
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.record import Record, decode
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse

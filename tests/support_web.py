@@ -10,11 +10,13 @@ from pathlib import Path
 
 from support import CLOCK, grid
 from tabletrail.events import types as ev
-from tabletrail.events.log import JsonlStore, Record, encode, line_hash
 from tabletrail.events.scenario import parse_scenario
 from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.stores import store_for
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.record import Record, encode
 
 ROWS = [
     "##########",

@@ -52,6 +52,10 @@ from tabletrail.events.log import (
     tip_hash,
 )
 from tabletrail.events.picture import PictureSpec
+from tabletrail.events.stores.chain import chain_broken, line_hash
+from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Undone
 from tabletrail.service.encounter import Encounter
 from tabletrail.text.audit import explain_texts

@@ -150,7 +150,7 @@ def _say_if_broken(enc: Encounter) -> None:
     `verify` compares. `show`, `log` and `replay` say so too, instead of printing an edited
     board as if nothing were wrong (issue 28, item 7).
     """
-    from tabletrail.events.log import line_hash
+    from tabletrail.events.stores.chain import line_hash
 
     kept_tip = getattr(enc.store, "kept_tip", None)
     kept = kept_tip() if kept_tip is not None else None

@@ -40,25 +40,20 @@ from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.db_store import DatabaseReads
 from tabletrail.events.errors import ConflictError, InputError, unfit
-from tabletrail.events.log import (
+from tabletrail.events.scenario import Scenario
+from tabletrail.events.stores.appending import batch_lines
+from tabletrail.events.stores.chain import (
     KEY_VARIABLE,
-    Record,
-    Refused,
-    Store,
-    TornTail,
-    batch_lines,
     chain_broken,
     chain_key,
-    decode,
-    decode_many,
-    is_versioned,
-    keeps_snapshots,
     line_hash,
     line_hashes,
-    now,
     table_key,
 )
-from tabletrail.events.scenario import Scenario
+from tabletrail.events.stores.protocol import Store, is_versioned, keeps_snapshots
+from tabletrail.events.stores.record import Record, decode, decode_many, now
+from tabletrail.events.stores.refusals import Refused
+from tabletrail.events.stores.tail import TornTail
 from tabletrail.events.types import (
     SCHEMA_VERSION,
     CommandIssued,

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 import msgspec
 from tabletrail.core.board.state import EncounterState
 from tabletrail.events.errors import unfit
-from tabletrail.events.log import Record, decode
+from tabletrail.events.stores.record import Record, decode
 from tabletrail.events.types import (
     CheckRolled,
     CommandIssued,

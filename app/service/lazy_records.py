@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import overload
 
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 
 
 class LazyRecords(Sequence[Record]):

@@ -8,6 +8,8 @@ from typing import Any
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.log import MemoryStore, Record
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import Event
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse

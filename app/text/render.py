@@ -18,7 +18,7 @@ from tabletrail.core.engine.movement import length_of
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events import types as ev
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import (
     CheckRolled,
     CommandIssued,

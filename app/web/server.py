@@ -39,7 +39,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from tabletrail.core.search.reach import warm_up
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.events.log import Store
+from tabletrail.events.stores.protocol import Store
 from tabletrail.web import guard
 from tabletrail.web.address import lan_address as lan_address  # re-exported: where a phone finds this server
 from tabletrail.web.address import recorded

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, NamedTuple
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import ConflictError, InputError
-from tabletrail.events.log import JsonlStore, Record, Store
 from tabletrail.events.picture import MAX_PICTURE_BYTES, PictureSpec
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.stores import store_for

@@ -20,8 +20,8 @@ from tabletrail.core.engine.machines import GRAPHS
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.commands import Command
-from tabletrail.events.log import Record
 from tabletrail.events.picture import PictureSpec
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import (
     AnyEvent,
     BoardMarked,

@@ -6,7 +6,7 @@ the ruling back whole, and `verify` re-decides it like any other command. Only
 the GM may rule (by=gm, the default), and every ruling must say why (why=...).
 """
 
-from tabletrail.events.commands import Cell, Command
+from tabletrail.events.command_base import Cell, Command  # the base, not the package: no import circle
 
 GM_RULING = "tabletrail/gm-ruling"  # the engine rule every ruling rests on
 

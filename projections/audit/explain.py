@@ -9,7 +9,7 @@ from typing import Any
 from tabletrail.core.board.state import EncounterState
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, RulingMade, Undone
 from tabletrail.projections.audit.parts import (
     _cited,

@@ -17,7 +17,7 @@ from typing import Protocol
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.board.state import EncounterState
 from tabletrail.events.commands import Command
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import Event
 from tabletrail.projections.decider import Decide, Replay, decide_on
 from tabletrail.projections.timeline import Timeline

@@ -13,7 +13,7 @@ from tabletrail.core.engine.movement import length_of
 from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS, Ruleset
 from tabletrail.core.engine.rulings import LENGTH_RESOURCES
 from tabletrail.events.commands import Command, Redo, Undo
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import CheckRolled, CommandIssued, Event, Moved, Redone, RulingMade, Undone
 from tabletrail.projections.timeline import Timeline
 

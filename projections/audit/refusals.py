@@ -8,7 +8,9 @@ from typing import Any
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import Store, TornTail, decode
+from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.record import decode
+from tabletrail.events.stores.tail import TornTail
 from tabletrail.projections.audit.parts import plain, rule_words
 
 

@@ -22,20 +22,18 @@ from tabletrail.core.fold.evolve import initial_state
 from tabletrail.events import plugins
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import (
+from tabletrail.events.plugins import MissingRuleset
+from tabletrail.events.stores.chain import (
     KEY_VARIABLE,
-    JsonlStore,
-    Record,
     chain_broken,
     chain_key,
-    decode,
-    encode,
-    lagging_batch,
     line_hash,
     table_key,
     tip_hash,
 )
-from tabletrail.events.plugins import MissingRuleset
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.record import Record, decode, encode
+from tabletrail.events.stores.tail import lagging_batch
 from tabletrail.events.types import (
     SCHEMA_VERSION,
     Abandoned,

@@ -14,7 +14,7 @@ from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.core.engine.rulings import setting_value
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import Abandoned, CommandIssued, EncounterStarted, Event, Redone, Undone
 from tabletrail.projections.audit.inputs import Decide, Replay, decide_on
 from tabletrail.projections.audit.parts import _command_of, _groups, _same, plain

@@ -28,6 +28,8 @@ from support_store import SCENARIO, fresh, play
 from tabletrail.cli import main
 from tabletrail.events.log import MemoryStore, line_hash
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import verbs
 
@@ -139,7 +141,7 @@ def test_a_malformed_scenario_is_named_and_creates_nothing(
 
 
 def _jsonl(path: Path):  # noqa: ANN202 - a JsonlStore
-    from tabletrail.events.log import JsonlStore
+    from tabletrail.events.stores.jsonl import JsonlStore
 
     return JsonlStore(path)
 

@@ -22,6 +22,7 @@ from tabletrail.cli import main
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_MAP_CELLS, MAX_MAP_SIDE, MAX_NESTING, check_nesting, nesting
 from tabletrail.events.log import JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.text.render import printable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,7 +85,7 @@ def test_a_bad_scenario_is_exit_2_naming_the_field_and_leaves_no_log(
 
 def test_a_log_is_created_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """A crash half-way through writing a new log (here: fsync failing) leaves no file at its name."""
-    from tabletrail.events import log as log_module
+    from tabletrail.events.stores import jsonl as log_module
 
     def broken(fd: int) -> None:
         raise OSError(5, "Input/output error")

@@ -119,7 +119,7 @@ def test_what_do_decodes_has_evaluated_annotations():
     a string on purpose: a batch header's command, whose union of every installed
     ruleset's commands is made then, after the rulesets' entry points are read.
     """
-    from tabletrail.events.log import Record
+    from tabletrail.events.stores.record import Record
     from tabletrail.projections.snapshot import Snapshot
 
     found: set[type] = set()

@@ -26,6 +26,8 @@ from tabletrail.cli import EXAMPLES, build_parser, main
 from tabletrail.events.log import JsonlStore, MemoryStore
 from tabletrail.events.scenario import load_scenario
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.text import render
 

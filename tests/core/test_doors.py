@@ -244,6 +244,7 @@ def test_the_table_view_offers_open_or_close_only_beside_a_door(tmp_path):
     from support import CLOCK
     from tabletrail.events.log import JsonlStore
     from tabletrail.events.scenario import parse_scenario
+    from tabletrail.events.stores.jsonl import JsonlStore
     from tabletrail.service.encounter import Encounter
 
     with warnings.catch_warnings():

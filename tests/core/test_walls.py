@@ -331,6 +331,7 @@ def test_show_lists_walls_and_doors_under_the_key_and_explain_reads_a_door(tmp_p
 
 def encounter_records(log) -> list:
     from tabletrail.events.log import JsonlStore
+    from tabletrail.events.stores.jsonl import JsonlStore
     from tabletrail.service.encounter import Encounter
 
     return Encounter.open(JsonlStore(log)).records

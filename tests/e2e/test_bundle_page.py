@@ -203,7 +203,7 @@ def test_a_keyed_log_rechained_without_the_key_and_its_header_claim_dropped_is_n
     header a forger can edit: a log re-chained with plain hashes still asks for the secret, and
     with it names line 2, the first line whose hash is not the keyed one (issue 36, item 4)."""
     from tabletrail.bundle import read_bundle
-    from tabletrail.events.log import line_hash
+    from tabletrail.events.stores.chain import line_hash
 
     monkeypatch.setenv("TABLETRAIL_KEY", "the table's secret")
     log = tmp_path / "fight.jsonl"

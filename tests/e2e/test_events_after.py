@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from tabletrail.events.log import JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.service.encounter import Encounter
 
 from tests.e2e.test_phone_turn import PHONE, browser, gate_log, touch_page  # noqa: F401  (browser: the fixture)

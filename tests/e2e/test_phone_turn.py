@@ -20,6 +20,7 @@ import pytest
 from support_web import records
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.service.encounter import Encounter
 
 from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running, board_of, box, token

@@ -341,6 +341,7 @@ def test_quick_buttons_show_only_what_the_rules_allow_now(tmp_path: Path, screen
         token(page, "ari").click()
         expect(page.locator("#quick button").first).to_be_visible()
         from tabletrail.events.log import JsonlStore
+        from tabletrail.events.stores.jsonl import JsonlStore
         from tabletrail.service.encounter import Encounter
         from tabletrail.service.syntax import parse
         from tabletrail.web.views import needs_roll

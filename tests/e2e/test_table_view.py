@@ -21,6 +21,7 @@ from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import reach, reachable
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import CheckRolled, Marked, Placed
 from tabletrail.service.encounter import Encounter
 from tabletrail.text.render import Words

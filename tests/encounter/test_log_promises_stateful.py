@@ -30,7 +30,7 @@ from support_stateful import EncounterMachine
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.board.units import to_cu
 from tabletrail.events.commands import Command, DropProne, EndTurn, Move, StandUp
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import CheckRolled, Moved
 
 ROWS = [

@@ -17,6 +17,7 @@ from pathlib import Path
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse

@@ -19,9 +19,9 @@ import pytest
 from tabletrail.cli import main
 from tabletrail.events.errors import InputError
 from tabletrail.events.foundry_scene import TokenSpec, convert_scene, is_scene
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import load_scenario, parse_scenario
 from tabletrail.service.encounter import Encounter
+from tabletrail.events.stores.jsonl import JsonlStore
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "foundry"
 CRYPT = FIXTURES / "crypt-v13.json"

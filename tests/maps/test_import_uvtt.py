@@ -19,10 +19,10 @@ import pytest
 from tabletrail.cli import main
 from tabletrail.events import uvtt
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.picture import sniff
 from tabletrail.events.scenario import load_scenario
 from tabletrail.service.encounter import Encounter
+from tabletrail.events.stores.jsonl import JsonlStore
 
 HERE = Path(__file__).resolve().parents[1]
 FIXTURES = HERE / "fixtures" / "uvtt"

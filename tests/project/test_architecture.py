@@ -1,6 +1,6 @@
 """The dependency direction of the source folders, read from the imports themselves (docs/ARCHITECTURE.md).
 
-core is the rules, pure: it imports nothing from the stores (events/log.py, db_store.py and the
+core is the rules, pure: it imports nothing from the stores (events/stores/: the log, its chain and the
 database stores), the projections or the app. events (the vocabulary, the log and its stores) imports
 neither the projections nor the app; the projections don't import the app; and no ruleset
 package imports another (a shared mechanic goes in core, written once). The public ruleset
@@ -24,7 +24,7 @@ FOLDERS = {  # folder -> the package it installs as (pyproject.toml)
     "projections": "tabletrail.projections",
     "ruleset_api": "tabletrail.ruleset_api",
 }
-STORES = tuple(f"tabletrail.events.{m}" for m in ("log", "db_store", "sqlite_store", "postgres_store"))
+STORES = ("tabletrail.events.stores",)  # the log's line format and chain, and every store (events/stores/)
 RULESETS = "tabletrail.core.rulesets"
 API = "tabletrail.ruleset_api"
 
@@ -211,7 +211,7 @@ def test_the_check_reads_every_source_folder() -> None:
     assert {
         ("core", "core/decide.py", "tabletrail.core"),
         ("core", "core/rulesets/speed_meters/forces.py", "tabletrail.core.rulesets.speed_meters"),
-        ("events", "events/log.py", "tabletrail.events"),
+        ("events", "events/stores/jsonl.py", "tabletrail.events.stores"),
         ("projections", "projections/audit/verify.py", "tabletrail.projections.audit"),
         ("app", "app/web/server.py", "tabletrail.web"),
     } <= seen
@@ -231,12 +231,12 @@ def test_a_planted_violation_is_named_with_file_and_line(tmp_path: Path) -> None
         {
             "core/board/state.py": "from tabletrail.events.types import Moved\n",
             "core/rules.py": '"""doc"""\n\ndef f():\n    from tabletrail.projections.board import view\n',
-            "core/stored.py": "from tabletrail.events.log import Record\n",
+            "core/stored.py": "from tabletrail.events.stores.record import Record\n",
             "core/rulesets/alpha/walk.py": "from tabletrail.core.rulesets.beta.shared import X\n",
             "core/rulesets/beta/shared.py": "X = 1\n",
             "core/rulesets/alpha/own.py": "from tabletrail.core.rulesets.alpha.shared import X\n",
             "core/engine/registry.py": "from tabletrail.core.rulesets.alpha import Alpha\n",
-            "events/log.py": "import tabletrail.encounter\n",
+            "events/stores/jsonl.py": "import tabletrail.encounter\n",
             "projections/audit/dry_run.py": "from tabletrail.encounter import Encounter\n",
             "projections/board.py": "from tabletrail.core.fold.evolve import fold\n",
             "app/cli.py": "from tabletrail.projections import audit\nfrom tabletrail import render\n",
@@ -247,8 +247,8 @@ def test_a_planted_violation_is_named_with_file_and_line(tmp_path: Path) -> None
         "core/rules.py:4: imports tabletrail.projections.board: the rules don't depend on a view",
         "core/rulesets/alpha/walk.py:1: imports tabletrail.core.rulesets.beta.shared: "
         "a ruleset doesn't import another (a shared mechanic goes in core, once)",
-        "core/stored.py:1: imports tabletrail.events.log: the rules don't know the stores",
-        "events/log.py:1: imports tabletrail.encounter: the log doesn't know the app",
+        "core/stored.py:1: imports tabletrail.events.stores.record: the rules don't know the stores",
+        "events/stores/jsonl.py:1: imports tabletrail.encounter: the log doesn't know the app",
         "projections/audit/dry_run.py:1: imports tabletrail.encounter: "
         "a projection doesn't know the service that writes the log",
     ]

@@ -7,6 +7,7 @@ import gc
 
 from support_store import fresh, play
 from tabletrail.events.log import MemoryStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter
 
@@ -102,7 +102,7 @@ def test_a_damaged_log_fails_the_same_way_both_ways(name, where, damage, byte, a
     elif damage == "blank":
         lines[i] = b"  "
     else:  # a field changed and the chain re-hashed after it: only the later checks can notice
-        from tabletrail.events.log import line_hash
+        from tabletrail.events.stores.chain import line_hash
 
         records = [msgspec.json.decode(x, type=dict) for x in lines]
         rec = records[i]

@@ -21,6 +21,7 @@ from tabletrail.events import types as ev
 from tabletrail.events.log import JsonlStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.text import render
+from tabletrail.events.stores.jsonl import JsonlStore
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))

@@ -224,7 +224,8 @@ def test_importing_the_log_reads_no_entry_point_until_a_line_is_decoded(tmp_path
     probe = textwrap.dedent(
         """
         import sys
-        from tabletrail.events import log, plugins
+        from tabletrail.events import plugins
+        from tabletrail.events.stores import record as log
         before = plugins._found is None and "tabletrail.events.commands.speed_meters" not in sys.modules
         first = open(sys.argv[1], "rb").readline()
         log.decode(first, "line 1")

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from support_bundle import REPLAYS, ROOT, one_byte, with_lines
 from tabletrail.cli import main
-from tabletrail.events.log import JsonlStore, read_records
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.reading import read_records
 
 SENTENCE = (
     "line 6 was changed after it was written, or a line was removed, added or moved there: "

@@ -13,7 +13,8 @@ import pytest
 from support_store import END_TURN, clock, fresh, play, timeline_of
 from tabletrail.cli import main
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, TornTail
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.tail import TornTail
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import msgspec
 import pytest
 from tabletrail.cli import main
-from tabletrail.events.log import KEY_VARIABLE, decode, key_check, line_hash
+from tabletrail.events.stores.chain import KEY_VARIABLE, key_check, line_hash
+from tabletrail.events.stores.record import decode
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"

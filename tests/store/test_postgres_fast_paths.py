@@ -20,8 +20,10 @@ from hypothesis import strategies as st
 from support_postgres import BASE, own_schema, url
 from support_store import fresh, play
 from tabletrail.events import postgres_store
-from tabletrail.events.log import DuplicateCommand, Record, VersionConflict, decode
 from tabletrail.events.postgres_store import CHANNEL, PostgresStore
+from tabletrail.events.stores.conflicts import DuplicateCommand, VersionConflict
+from tabletrail.events.stores.record import Record, decode
+from support_store import fresh, play
 
 NAME = "fight"
 

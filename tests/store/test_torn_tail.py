@@ -18,6 +18,9 @@ from tabletrail.cli import main
 from tabletrail.events.errors import InputError
 from tabletrail.events.log import JsonlStore, cut_crash_tail
 from tabletrail.service.encounter import Encounter
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.tail import cut_crash_tail
+from support_store import END_TURN, clock, fresh, play
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from support_store import GOLDEN, fresh, lines_of, play, snapshot_rows, timeline
 from tabletrail.cli import main
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.service.encounter import Encounter
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tabletrail.events.log import MemoryStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.views import fighter
 

@@ -23,6 +23,7 @@ from support_web import scenario_toml
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.postgres_store import PostgresStore
 from tabletrail.events.scenario import Scenario, parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM
 from tabletrail.web.live import Broker, Heard

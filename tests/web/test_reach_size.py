@@ -25,6 +25,7 @@ from support_web import bearer, invite, new_log
 from tabletrail.core.search.reach import reach
 from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.api import reach as api_reach
 from tabletrail.web.api.reach import routes

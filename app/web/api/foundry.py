@@ -32,8 +32,8 @@ from tabletrail.core.search.reach import reach, waypoints
 from tabletrail.events.errors import InputError
 from tabletrail.events.foundry_scene import TokenSpec, convert_scene, slug
 from tabletrail.events.limits import MAX_WAYPOINTS
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import Moved, Placed
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.stores import store_for

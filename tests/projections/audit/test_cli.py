@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 from tabletrail.cli import main
-from tabletrail.events.log import JsonlStore, decode, line_hash
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.record import decode
 
 ROOT = Path(__file__).resolve().parents[3]
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))

@@ -10,6 +10,9 @@ import pytest
 from support import do, encounter, grid, of_type
 from tabletrail.core.engine.movement import length_of
 from tabletrail.events.log import JsonlStore, MemoryStore, Record
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import CheckRolled, CommandIssued, Moved, Placed, Redone, Undone
 from tabletrail.projections.audit import dry_run, explain
 from tabletrail.service.encounter import Encounter

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import do, encounter, grid
-from tabletrail.events.log import Record, decode, encode, line_hash
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.record import Record, decode, encode
 from tabletrail.events.types import CommandIssued, Moved, Redone, Step, Undone
 from tabletrail.projections.audit import verify_lines
 

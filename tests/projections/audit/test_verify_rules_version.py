@@ -20,6 +20,7 @@ from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS
 from tabletrail.core.engine.rulings import known_rules
 from tabletrail.events.log import decode
 from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.record import decode
 from tabletrail.events.types import AnyEvent
 from tabletrail.projections.audit import verify_lines
 from tabletrail.projections.snapshot import FORMAT, loads

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from support import do, encounter, grid
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import Moved
 from tabletrail.projections.audit import whatif
 from tabletrail.projections.board import view

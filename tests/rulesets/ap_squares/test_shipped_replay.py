@@ -12,6 +12,9 @@ from support_ap_squares import RULES
 from tabletrail.cli import main, play_script
 from tabletrail.events.log import JsonlStore, MemoryStore, Refused
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.refusals import Refused
 from tabletrail.events.types import BoardMarked, Moved, RoundStarted
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter

@@ -34,6 +34,8 @@ from tabletrail.core.rulesets.ap_squares.zero_g import (
     weightless,
 )
 from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
+from support_ap_squares import RULES, arena
 
 ROWS = [
     "##########",

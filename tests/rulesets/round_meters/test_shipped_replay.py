@@ -15,6 +15,8 @@ from support import of_type
 from tabletrail.cli import play_script
 from tabletrail.events.log import JsonlStore, MemoryStore
 from tabletrail.events.scenario import load_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import (
     CheckRolled,
     Marked,

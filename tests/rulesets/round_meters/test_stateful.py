@@ -24,7 +24,7 @@ from support_stateful import EncounterMachine
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.engine.registry import get
 from tabletrail.events.commands import Command
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 
 ROWS = [
     "#########",

@@ -11,6 +11,8 @@ from tabletrail.cli import main
 from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events.log import JsonlStore, decode
 from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.record import decode
 from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -28,6 +28,8 @@ from tabletrail.events.commands import Command
 from tabletrail.events.log import Record
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene
+from tabletrail.events.stores.record import Record
+from tests.rulesets.speed_meters.test_scenes import fighter, scene
 
 ROWS = [
     "##########",
