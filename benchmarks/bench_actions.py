@@ -18,8 +18,7 @@ from functools import partial
 from pathlib import Path
 
 from tabletrail.core.search.reach import reach
-from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web import actions

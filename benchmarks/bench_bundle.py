@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TypeVar
 
 from tabletrail import bundle
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 

@@ -38,8 +38,8 @@ import time
 from pathlib import Path
 
 from tabletrail.events.commands import EndTurn, Move
-from tabletrail.events.scenario import load_scenario
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.scenario.reader import load_scenario
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -61,11 +61,11 @@ import httpx
 import psycopg
 from bench_store import SCENARIO, batches_of, clock, generate
 from tabletrail.events.commands import EndTurn, Move
-from tabletrail.events.postgres_store import PostgresStore, parse_url
-from tabletrail.events.scenario import load_scenario
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.postgres_store import PostgresStore, parse_url
 from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import FORMAT
 from tabletrail.service.encounter import Encounter, fold_with_snapshots

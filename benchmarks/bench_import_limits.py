@@ -15,7 +15,7 @@ import json
 import time
 
 from tabletrail.events.errors import InputError
-from tabletrail.events.uvtt import convert
+from tabletrail.events.maps.uvtt import convert
 
 
 def build(walls: int, points: int, size: int = 100) -> bytes:

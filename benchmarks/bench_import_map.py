@@ -26,7 +26,7 @@ import time
 import zlib
 from pathlib import Path
 
-from tabletrail.events.uvtt import convert
+from tabletrail.events.maps.uvtt import convert
 
 
 def fake_png(width: int, height: int, size: int) -> bytes:

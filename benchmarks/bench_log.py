@@ -26,7 +26,7 @@ from collections.abc import Callable
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.decide import decide
 from tabletrail.events.commands import Command, EndTurn, Move, Redo, Undo
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter

@@ -31,7 +31,7 @@ import tracemalloc
 from pathlib import Path
 
 from tabletrail.events.commands import Undo
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.snapshot import same_state
 from tabletrail.service.encounter import KEEP, Encounter
 

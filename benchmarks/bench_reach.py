@@ -50,8 +50,8 @@ from tabletrail.core.board.walls import step_blocked
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import reach, reachable
 from tabletrail.core.search.step_table import Scale
-from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import parse_scenario, wall_edges, wall_segment
+from tabletrail.events.scenario.reader import parse_scenario, wall_edges
+from tabletrail.events.scenario_spec import wall_segment
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 

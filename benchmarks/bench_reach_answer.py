@@ -43,8 +43,7 @@ def one(size: int, declare: bool) -> dict[str, float]:
         _Walking.prices_read_two_cells = _Walking.ends_read_one_cell = True  # type: ignore[attr-defined]
 
     from starlette.testclient import TestClient
-    from tabletrail.events.log import JsonlStore
-    from tabletrail.events.scenario import parse_scenario
+    from tabletrail.events.scenario.reader import parse_scenario
     from tabletrail.events.stores.jsonl import JsonlStore
     from tabletrail.service.encounter import Encounter
     from tabletrail.web.invites import Invites, encounter_key, keep_for

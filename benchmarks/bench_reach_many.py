@@ -29,8 +29,7 @@ from pathlib import Path
 from tabletrail.core.rulesets.speed_meters.steps import _Walking
 from tabletrail.core.search.reach import reachable
 from tabletrail.core.search.step_table import KEPT
-from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 

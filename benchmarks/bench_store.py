@@ -29,11 +29,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tabletrail.events.commands import EndTurn, Move, Redo, Undo
-from tabletrail.events.scenario import load_scenario
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.record import decode
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import FORMAT
 from tabletrail.service.encounter import Encounter, fold_with_snapshots

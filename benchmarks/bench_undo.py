@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 from tabletrail.events.commands import Undo
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.snapshot import FORMAT
 from tabletrail.projections.timeline import Timeline
 from tabletrail.service.encounter import Encounter, fold_with_snapshots

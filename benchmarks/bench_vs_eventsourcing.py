@@ -40,7 +40,6 @@ from pathlib import Path
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
-from tabletrail.events.log import MemoryStore, decode_many, line_hashes
 from tabletrail.events.stores.chain import line_hashes
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.record import decode_many

@@ -16,8 +16,7 @@ import time
 
 from tabletrail.core.board.state import EncounterState
 from tabletrail.core.decide import decide
-from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse

@@ -18,8 +18,7 @@ from typing import Any
 
 from tabletrail.core.board.geometry import expand
 from tabletrail.core.search.reach import waypoints
-from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse

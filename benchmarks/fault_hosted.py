@@ -42,8 +42,8 @@ from collections import Counter
 import httpx
 import psycopg
 from bench_store import SCENARIO, clock
-from tabletrail.events.postgres_store import PostgresStore
-from tabletrail.events.scenario import load_scenario
+from tabletrail.events.scenario.reader import load_scenario
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
 

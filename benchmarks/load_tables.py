@@ -64,8 +64,8 @@ from pathlib import Path
 
 import httpx
 import psycopg
-from tabletrail.events.postgres_store import PostgresStore
-from tabletrail.events.scenario import load_scenario
+from tabletrail.events.scenario.reader import load_scenario
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
 

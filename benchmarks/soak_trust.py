@@ -48,9 +48,9 @@ import tabletrail.web.server  # noqa: E402, F401
 from tabletrail.core.board.refusal import Rejection  # noqa: E402
 from tabletrail.events.commands import EndTurn  # noqa: E402
 from tabletrail.events.errors import InputError  # noqa: E402
-from tabletrail.events.scenario import load_scenario  # noqa: E402
-from tabletrail.events.sqlite_store import SqliteStore  # noqa: E402
+from tabletrail.events.scenario.reader import load_scenario  # noqa: E402
 from tabletrail.events.stores.jsonl import JsonlStore  # noqa: E402
+from tabletrail.events.stores.sqlite_store import SqliteStore  # noqa: E402
 from tabletrail.service.encounter import Encounter  # noqa: E402
 from tabletrail.service.syntax import parse  # noqa: E402
 

@@ -1,6 +1,6 @@
 """The scenario as a log carries it: the map, the fighters, the settings, walls and doors (the
 structs of an encounter-started event), and how a wall's segment and a door's cells are written.
-Reading and checking a scenario file is events/scenario.py's job (events/scenario/reader.py)."""
+Reading and checking a scenario file is events/scenario/reader.py's job (events/scenario/reader.py)."""
 
 # Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
 # compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).

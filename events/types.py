@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from tabletrail.events.commands import Command, command_union  # noqa: F401  (read by AnyCommand, on first use)
-from tabletrail.events.scenario import Scenario
+from tabletrail.events.scenario_spec import Scenario
 
 SCHEMA_VERSION = 1
 if TYPE_CHECKING:  # to the checker any command; msgspec decodes the tagged union of them all

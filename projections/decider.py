@@ -26,7 +26,7 @@ from tabletrail.core.fold.evolve import initial_state
 from tabletrail.events import plugins
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
-from tabletrail.events.scenario import Scenario
+from tabletrail.events.scenario_spec import Scenario
 from tabletrail.events.stores.appending import batch_lines
 from tabletrail.events.stores.chain import line_hash
 from tabletrail.events.stores.record import Record
@@ -166,7 +166,7 @@ class Replay:
         self.records: list[Record] = []
         self.timeline = Timeline()
         self.last_hash = ""
-        self.key = b""  # the chain's key when the log is keyed (events/log.py chain_key)
+        self.key = b""  # the chain's key when the log is keyed (events/stores/chain.py chain_key)
 
     @classmethod
     def start(

@@ -19,7 +19,6 @@ from msgspec.structs import replace
 from tabletrail.core.board.state import EncounterState
 from tabletrail.core.engine.registry import RULESETS
 from tabletrail.core.fold.evolve import APPLY, initial_state, no_change
-from tabletrail.events.log import Record
 from tabletrail.events.stores.record import Record
 from tabletrail.events.types import (
     Abandoned,

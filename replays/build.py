@@ -17,8 +17,7 @@ import sys
 from pathlib import Path
 
 from tabletrail.cli import play_script
-from tabletrail.events.log import JsonlStore
-from tabletrail.events.scenario import load_scenario
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter

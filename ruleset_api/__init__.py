@@ -137,8 +137,8 @@ _WHERE = {
     "CloseDoor": "tabletrail.events.commands",
     "GM_RULING": "tabletrail.events.commands.rulings",
     "InputError": "tabletrail.events.errors",
-    "Scenario": "tabletrail.events.scenario",
-    "SIZES": "tabletrail.events.scenario",
+    "Scenario": "tabletrail.events.scenario_spec",
+    "SIZES": "tabletrail.events.scenario_spec",
     "FORBID": "tabletrail.core.engine.cell_rulings",
     "TEST": "tabletrail.core.engine.cell_rulings",
     "forbidden": "tabletrail.core.engine.cell_rulings",
@@ -281,8 +281,8 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (`X as X`: ex
     from tabletrail.events.commands.rulings import GM_RULING as GM_RULING
     from tabletrail.events.errors import InputError as InputError
     from tabletrail.events.plugins import RulesetPlugin as RulesetPlugin
-    from tabletrail.events.scenario import SIZES as SIZES
-    from tabletrail.events.scenario import Scenario as Scenario
+    from tabletrail.events.scenario_spec import SIZES as SIZES
+    from tabletrail.events.scenario_spec import Scenario as Scenario
     from tabletrail.events.types import BoardMarked as BoardMarked
     from tabletrail.events.types import CheckRolled as CheckRolled
     from tabletrail.events.types import Damaged as Damaged

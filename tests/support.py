@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from tabletrail.events.log import MemoryStore, line_hash
 from tabletrail.events.stores.chain import line_hash
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Redo, Undo
-from tabletrail.events.scenario import load_scenario
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.protocol import Store
 from tabletrail.events.stores.record import Record, decode
 from tabletrail.projections.board import view

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from support import CLOCK, grid
 from tabletrail.events import types as ev
-from tabletrail.events.scenario import parse_scenario
-from tabletrail.events.sqlite_store import SqliteStore
-from tabletrail.service.encounter import Encounter
-from tabletrail.service.stores import store_for
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.chain import line_hash
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.record import Record, encode
+from tabletrail.events.stores.sqlite_store import SqliteStore
+from tabletrail.service.encounter import Encounter
+from tabletrail.service.stores import store_for
 
 ROWS = [
     "##########",
@@ -202,7 +202,7 @@ def token_png(rgb: tuple[int, int, int] = (230, 140, 40), size: int = 8) -> byte
 def big_log(folder: Path, name: str = "big.jsonl") -> Path:
     """A speed-meters encounter on a 40x30 map, the sides coloured and one token pictured,
     made from a scenario file the way `tabletrail new` makes it."""
-    from tabletrail.events.scenario import load_scenario
+    from tabletrail.events.scenario.reader import load_scenario
 
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "tokens").mkdir(exist_ok=True)

@@ -41,21 +41,11 @@ import msgspec
 from tabletrail.bundle.data import Lines, carry, static_board
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import (
-    MemoryStore,
-    Record,
-    Store,
-    chain_broken,
-    decode,
-    key_check,
-    line_hash,
-    tip_hash,
-)
 from tabletrail.events.picture import PictureSpec
-from tabletrail.events.stores.chain import chain_broken, line_hash
+from tabletrail.events.stores.chain import chain_broken, key_check, line_hash, tip_hash
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.protocol import Store
-from tabletrail.events.stores.record import Record
+from tabletrail.events.stores.record import Record, decode
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Undone
 from tabletrail.service.encounter import Encounter
 from tabletrail.text.audit import explain_texts
@@ -269,7 +259,7 @@ def make(
 
 def _tip(seq: int, last: bytes, key: bytes) -> dict[str, Any]:
     """The tip recorded: the last line's number and plain hash (what `verify` prints), and for a
-    keyed log its tip MAC too (events/log.py `tip_hash`), which only the table's secret can write."""
+    keyed log its tip MAC too (events/stores/chain.py `tip_hash`), which only the table's secret can write."""
 
     tip: dict[str, Any] = {"seq": seq, "hash": line_hash(last)}
     if key:

@@ -19,7 +19,7 @@ from tabletrail.core.board.walls import door_list, wall_lines
 from tabletrail.core.engine.cell_rulings import FORBID, TEST
 from tabletrail.core.engine.machines import GRAPHS
 from tabletrail.core.engine.registry import get as get_ruleset
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
 from tabletrail.projections.audit.parts import RulingsInForce, Statuses, plain, rule_words
 from tabletrail.projections.timeline import Timeline

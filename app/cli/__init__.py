@@ -51,7 +51,7 @@ def _rulesets_named(name: str | None) -> list[Ruleset]:
     """The ruleset a GM names, or the one a log runs under (`commands fight.db`); all when none."""
     from tabletrail.core.engine.registry import RULESETS
     from tabletrail.core.engine.registry import get as get_ruleset
-    from tabletrail.events.pg_names import is_url
+    from tabletrail.events.stores.pg_names import is_url
 
     if not name:
         return list(RULESETS.values())
@@ -64,7 +64,7 @@ def _rulesets_named(name: str | None) -> list[Ruleset]:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from tabletrail.events.scenario import at_its_place, load_scenario
+    from tabletrail.events.scenario.reader import at_its_place, load_scenario
     from tabletrail.service import stores
     from tabletrail.service.encounter import Encounter
     from tabletrail.text import render
@@ -282,8 +282,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play the script in memory first: a script that fails leaves no half-played log behind."""
     from tabletrail.core.board.units import plural
-    from tabletrail.events.log import MemoryStore
-    from tabletrail.events.scenario import at_its_place, load_scenario
+    from tabletrail.events.scenario.reader import at_its_place, load_scenario
+    from tabletrail.events.stores.memory import MemoryStore
     from tabletrail.service import stores
     from tabletrail.service.encounter import Encounter
     from tabletrail.text import render

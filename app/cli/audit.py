@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import key_check, table_key
+from tabletrail.events.stores.chain import key_check, table_key
 from tabletrail.projections import audit
 from tabletrail.service import stores
 from tabletrail.service.encounter import Encounter

@@ -13,9 +13,9 @@ from typing import Any
 
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.errors import InputError
-from tabletrail.events.foundry_scene import MAX_SCENE_BYTES, convert_scene, is_scene
-from tabletrail.events.scenario import parse_scenario
-from tabletrail.events.uvtt import DEFAULT_TOLERANCE, MAX_TOLERANCE, OBJECTS, OPEN_PORTALS, convert, read
+from tabletrail.events.maps.foundry_scene import MAX_SCENE_BYTES, convert_scene, is_scene
+from tabletrail.events.maps.uvtt import DEFAULT_TOLERANCE, MAX_TOLERANCE, OBJECTS, OPEN_PORTALS, convert, read
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.text import render
 
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]

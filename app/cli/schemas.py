@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 from tabletrail.core.board.state import Fighter, Turn
-from tabletrail.events.log import Record
-from tabletrail.events.scenario_schema import scenario_schema as built
+from tabletrail.events.scenario.schema import scenario_schema as built
+from tabletrail.events.stores.record import Record
 from tabletrail.events.types import AnyEvent
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tabletrail.events.errors import InputError
-from tabletrail.events.pg_names import is_url
+from tabletrail.events.stores.pg_names import is_url
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.stores import store_for
 from tabletrail.text.render import json_doc

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from tabletrail.core.board.units import plural
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, Store
-from tabletrail.events.pg_names import is_url, masked
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.pg_names import is_url, masked
+from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.snapshot import FORMAT
 from tabletrail.service.encounter import Encounter, fold_with_snapshots
 from tabletrail.service.stores import DB_ENV, store_for
@@ -35,7 +36,7 @@ from tabletrail.text.render import json_doc
 if TYPE_CHECKING:
     import argparse
 
-    from tabletrail.events.postgres_store import PostgresStore
+    from tabletrail.events.stores.postgres_store import PostgresStore
 
 AddVerb = Callable[[str, Any, str], "argparse.ArgumentParser"]  # argparse is loaded only to build parsers
 
@@ -163,7 +164,7 @@ def cmd_encounters(args: argparse.Namespace) -> int:
         raise InputError(f"encounters: name the database: tabletrail encounters URL (or set {DB_ENV})")
     if not is_url(url):
         raise InputError(f"{url}: not a PostgreSQL URL (postgresql://HOST/DATABASE)")
-    from tabletrail.events.postgres_store import encounters
+    from tabletrail.events.stores.postgres_store import encounters
 
     found = encounters(url)
     if args.json:

@@ -3,7 +3,7 @@
 A draft is the scenario's own structure (what `tomllib` gives for a scenario file) kept as
 JSON in the served folder's `.drafts/` (with its battle-map picture beside it), so it
 survives a reload and a restart. Every change is checked by the reader `tabletrail new`
-uses (events/scenario.py, then the ruleset's checks of `Encounter.create`) before it is
+uses (events/scenario/reader.py, then the ruleset's checks of `Encounter.create`) before it is
 kept: a draft the reader would refuse is never saved. Only a draft without fighters yet
 is kept unfinished. Start writes the scenario file and the log exactly as `tabletrail new`
 does, beside the folder's other encounters.
@@ -26,10 +26,10 @@ from typing import Any
 import msgspec
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import MemoryStore
+from tabletrail.events.maps.uvtt import convert
 from tabletrail.events.picture import sniff
-from tabletrail.events.scenario import at_its_place, load_scenario, parse_scenario
-from tabletrail.events.uvtt import convert
+from tabletrail.events.scenario.reader import at_its_place, load_scenario, parse_scenario
+from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.scenario_toml import toml_text
 from tabletrail.service.stores import store_for

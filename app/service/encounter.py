@@ -38,9 +38,8 @@ from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.board.state import EncounterState
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.commands import Command, Redo, Undo
-from tabletrail.events.db_store import DatabaseReads
 from tabletrail.events.errors import ConflictError, InputError, unfit
-from tabletrail.events.scenario import Scenario
+from tabletrail.events.scenario_spec import Scenario
 from tabletrail.events.stores.appending import batch_lines
 from tabletrail.events.stores.chain import (
     KEY_VARIABLE,
@@ -50,6 +49,7 @@ from tabletrail.events.stores.chain import (
     line_hashes,
     table_key,
 )
+from tabletrail.events.stores.db_store import DatabaseReads
 from tabletrail.events.stores.protocol import Store, is_versioned, keeps_snapshots
 from tabletrail.events.stores.record import Record, decode, decode_many, now
 from tabletrail.events.stores.refusals import Refused
@@ -127,7 +127,7 @@ class Encounter:
             self.records = self._paged(store)
         self.timeline = Timeline()
         self.last_hash = ""
-        self.key = b""  # the table's secret when this log's chain is keyed (events/log.py table_key)
+        self.key = b""  # the table's secret when this log's chain is keyed (events/stores/chain.py table_key)
         self.read_only = ""  # why nothing may be appended through this encounter ("" when it may)
         self._batch = 0  # the last record's batch
         self._size = 0  # how many records the last batch's first line announced (0: not said)

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from tabletrail.events.picture import PictureSpec
-from tabletrail.events.scenario import CellKind, Scenario
+from tabletrail.events.scenario_spec import CellKind, Scenario
 
 BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 _SECTION_ORDER = ("encounter", "settings", "map", "sides", "picture")

@@ -2,11 +2,11 @@
 
 Which store: any existing file that is a SQLite database, or a path ending in .db,
 .sqlite or .sqlite3 that is not already a JSON Lines log, is a SQLite store
-(events/sqlite_store.py); anything else is a JSON Lines log. An existing file is
+(events/stores/sqlite_store.py); anything else is a JSON Lines log. An existing file is
 what its bytes say, whatever its name. Every verb takes either.
 
 A PostgreSQL URL (postgresql://host/db?encounter=NAME) is an encounter in a
-PostgreSQL database (events/postgres_store.py); so is a plain encounter NAME
+PostgreSQL database (events/stores/postgres_store.py); so is a plain encounter NAME
 (letters, digits, - and _) that is not an existing file while TABLETRAIL_DB holds
 the database's URL.
 
@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, Store
-from tabletrail.events.pg_names import NAME, is_url
-from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.pg_names import NAME, is_url
+from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.sqlite_store import SqliteStore, is_sqlite
 
 if TYPE_CHECKING:
-    from tabletrail.events.postgres_store import PostgresStore
+    from tabletrail.events.stores.postgres_store import PostgresStore
 
 # Every verb opens a store through this module, so it imports no more than that: the PostgreSQL
 # store (and psycopg, ~200 ms) only when a URL or NAME asks for it (benchmarks/bench_cli.py).
@@ -76,12 +77,12 @@ def _store_for(
     path: str, snapshot_every: int | None, *, heal: bool
 ) -> JsonlStore | SqliteStore | PostgresStore:
     if is_url(path):
-        from tabletrail.events.postgres_store import PostgresStore
+        from tabletrail.events.stores.postgres_store import PostgresStore
 
         return PostgresStore(path, snapshot_every=snapshot_every, warn=_warn)
     database = os.environ.get(DB_ENV)
     if database and NAME.fullmatch(path) and not Path(path).exists():
-        from tabletrail.events.postgres_store import PostgresStore
+        from tabletrail.events.stores.postgres_store import PostgresStore
 
         return PostgresStore(database, encounter=path, snapshot_every=snapshot_every, warn=_warn)
     p = Path(path)

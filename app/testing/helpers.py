@@ -6,8 +6,7 @@ import tomllib
 from typing import Any
 
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.events.log import MemoryStore, Record
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.record import Record
 from tabletrail.events.types import Event

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Command, Redo, Undo
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.chain import line_hash
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.record import Record, decode, encode

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from tabletrail.events.pg_names import is_url
+from tabletrail.events.stores.pg_names import is_url
 
 SUFFIX = ".serving"
 

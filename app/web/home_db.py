@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tabletrail.events.postgres_store import PostgresStore, encounters, parse_url
+from tabletrail.events.stores.postgres_store import PostgresStore, encounters, parse_url
 from tabletrail.service.drafts import Drafts, begin_from_file, slug
 from tabletrail.service.scenario_toml import toml_text
 from tabletrail.web.api.home import HOME_ROUTES

@@ -36,8 +36,8 @@ from starlette.types import Receive, Scope, Send
 from tabletrail.core.board.units import plural
 from tabletrail.core.search.reach import warm_up
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.events.pg_names import NAME
-from tabletrail.events.postgres_store import CHANNEL, PostgresStore, encounters, parse_url
+from tabletrail.events.stores.pg_names import NAME
+from tabletrail.events.stores.postgres_store import CHANNEL, PostgresStore, encounters, parse_url
 from tabletrail.web.guard import GUARDED, LIMITS
 from tabletrail.web.home_db import home_link, home_routes
 from tabletrail.web.live import Broker, Heard

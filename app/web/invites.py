@@ -32,11 +32,13 @@ from pathlib import Path
 from typing import Protocol
 
 import msgspec
-from tabletrail.events.db_store import DatabaseReads
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, Store, line_hash
-from tabletrail.events.scenario import unfit_name
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.scenario.reader import unfit_name
+from tabletrail.events.stores.chain import line_hash
+from tabletrail.events.stores.db_store import DatabaseReads
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.sqlite_store import SqliteStore
 
 GM = "gm"
 WATCHER = "watcher"  # a view-only link: reads and follows live, every command is refused (403)

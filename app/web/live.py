@@ -1,7 +1,7 @@
 """Live updates across server workers: one PostgreSQL LISTEN per worker, no polling per page.
 
 Every append to a PostgreSQL store sends `NOTIFY tabletrail` right after its commit
-("schema<TAB>encounter<TAB>version", events/postgres_store.py), whichever worker
+("schema<TAB>encounter<TAB>version", events/stores/postgres_store.py), whichever worker
 or terminal made it; making or revoking a link sends "invites" in the version's
 place. A worker keeps one connection listening and wakes the streams of that
 encounter; an open page costs nothing while the table is quiet.
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import anyio
 import psycopg
-from tabletrail.events.postgres_store import INVITES_CHANGED
+from tabletrail.events.stores.postgres_store import INVITES_CHANGED
 from tabletrail.web.numbers import whole
 
 RETRY_SECONDS = 0.5

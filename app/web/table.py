@@ -21,6 +21,9 @@ from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Command
 from tabletrail.events.errors import ConflictError, InputError
 from tabletrail.events.picture import MAX_PICTURE_BYTES, PictureSpec
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.record import Record
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.stores import store_for
 from tabletrail.web.invites import HeardKeep, Invites, encounter_key, keep_for

@@ -8,15 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from tabletrail.events.scenario import (
-    BOTH,
-    MOVEMENT,
-    SIGHT,
-    Scenario,
-    door_cells,
-    wall_edges,
-    wall_segment,
-)
+from tabletrail.events.scenario.reader import wall_edges
+from tabletrail.events.scenario_spec import BOTH, MOVEMENT, SIGHT, Scenario, door_cells, wall_segment
 
 EAST, SOUTH = 0, 1  # an edge is (x, y, side): east of cell x,y, or south of it
 MOVE_FLAG, SIGHT_FLAG = 1, 4  # a cell's flag bits for its east edge (shifted by 1 for its south edge)

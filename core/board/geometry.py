@@ -16,7 +16,7 @@ from typing import Any
 from tabletrail.core.board.corrections import version_key
 from tabletrail.core.board.edges import Edges
 from tabletrail.core.board.units import CU, root2_cu, to_cu
-from tabletrail.events.scenario import CellKind, Scenario
+from tabletrail.events.scenario_spec import CellKind, Scenario
 
 Pos = tuple[int, int, int]
 XY = tuple[int, int]

@@ -14,7 +14,7 @@ import msgspec
 from tabletrail.core.board.corrections import RULES_VERSION
 from tabletrail.core.board.geometry import Grid, Pos
 from tabletrail.core.board.units import root2_cu
-from tabletrail.events.scenario import Scenario
+from tabletrail.events.scenario_spec import Scenario
 
 
 class Fighter(msgspec.Struct, frozen=True, gc=False):

@@ -34,14 +34,14 @@ from typing import TYPE_CHECKING, Any
 
 from tabletrail.core.board.edges import EAST, MOVE_FLAG, SIGHT_FLAG, Edges
 from tabletrail.core.board.refusal import Refusal
-from tabletrail.events.scenario import (
+from tabletrail.events.scenario.reader import wall_edges
+from tabletrail.events.scenario_spec import (
     BOTH,
     MOVEMENT,
     SIGHT,
     Scenario,
     door_cells,
     door_name,
-    wall_edges,
     wall_segment,
 )
 

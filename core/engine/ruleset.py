@@ -42,7 +42,7 @@ from tabletrail.events.commands import (
 )
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_NUMBER
-from tabletrail.events.scenario import FighterSpec, Scenario
+from tabletrail.events.scenario_spec import FighterSpec, Scenario
 
 ENGINE_FIGHTER = "tabletrail/fighter"
 ENGINE_TURN = "tabletrail/turn-order"

@@ -45,7 +45,7 @@ from tabletrail.events.commands.rulings import (
 )
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_FIGHTERS
-from tabletrail.events.scenario import FIGHTER_KEYS, read_fighter
+from tabletrail.events.scenario.reader import FIGHTER_KEYS, read_fighter
 from tabletrail.events.types import (
     BoardMarked,
     FighterJoined,
@@ -390,8 +390,8 @@ def _join_field(message: str) -> str:
 
 @engine_command(Join)
 def join(rs: Ruleset, b: Batch, cmd: Join, dice: Dice) -> None:
-    """A newcomer read as a [[fighters]] table is (events/scenario.py) and checked against the ruleset's
-    stats; it stands on a free cell and enters the turn order after `after` (by default: last)."""
+    """A newcomer read as a [[fighters]] table is (events/scenario/reader.py) and checked against the
+    ruleset's stats; it stands on a free cell and enters the turn order after `after` (by default: last)."""
     _gm(cmd, "join")
     state = b.state
     require(

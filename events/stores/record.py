@@ -14,7 +14,7 @@ from typing import get_args
 import msgspec
 from tabletrail.events import plugins
 from tabletrail.events.errors import InputError
-from tabletrail.events.scenario import door_cells, door_name
+from tabletrail.events.scenario_spec import door_cells, door_name
 from tabletrail.events.types import AnyEvent, DoorChanged, EncounterStarted
 from tabletrail.events.upcast import CHAIN
 

@@ -21,11 +21,10 @@ from hypothesis import strategies as st
 from support import rechain
 from tabletrail.cli import main
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, MemoryStore, line_hash
-from tabletrail.service.encounter import Encounter
 from tabletrail.events.stores.chain import line_hash
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"

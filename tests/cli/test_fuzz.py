@@ -26,10 +26,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from support_store import SCENARIO, fresh, play
 from tabletrail.cli import main
-from tabletrail.events.log import MemoryStore, line_hash
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores.chain import line_hash
 from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import verbs
 

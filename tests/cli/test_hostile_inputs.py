@@ -21,7 +21,6 @@ import pytest
 from tabletrail.cli import main
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_MAP_CELLS, MAX_MAP_SIDE, MAX_NESTING, check_nesting, nesting
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.text.render import printable
 

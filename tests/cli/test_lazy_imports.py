@@ -18,7 +18,7 @@ from pathlib import Path
 
 import msgspec
 from tabletrail.cli import main
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.stores import close_opened
 
@@ -28,7 +28,7 @@ SKIRMISH = ROOT / "scenarios" / "speed-meters-skirmish.toml"
 # Loaded by none of `do`'s steps; each was once imported by every verb.
 UNUSED_BY_DO = (
     "psycopg",
-    "tabletrail.events.postgres_store",
+    "tabletrail.events.stores.postgres_store",
     "argparse",
     "tomllib",
     "json",

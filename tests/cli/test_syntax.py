@@ -11,9 +11,8 @@ import msgspec
 import pytest
 from tabletrail.cli import EXAMPLES, PLUGINS, build_parser, main, quick_do
 from tabletrail.events import plugins
-from tabletrail.events.log import JsonlStore
-from tabletrail.service.encounter import Encounter
 from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.service.encounter import Encounter
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "scenarios" / "speed-meters-skirmish.toml"

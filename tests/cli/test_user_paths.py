@@ -23,11 +23,10 @@ from pathlib import Path
 import msgspec
 import pytest
 from tabletrail.cli import EXAMPLES, build_parser, main
-from tabletrail.events.log import JsonlStore, MemoryStore
-from tabletrail.events.scenario import load_scenario
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.text import render
 

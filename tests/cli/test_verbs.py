@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from tabletrail.cli import build_parser, main
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter

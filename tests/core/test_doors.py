@@ -219,8 +219,8 @@ def test_a_snapshot_keeps_the_doors(tmp_path):
 
     from support import CLOCK
     from support_store import snapshot_rows
-    from tabletrail.events.scenario import parse_scenario
-    from tabletrail.events.sqlite_store import SqliteStore
+    from tabletrail.events.scenario.reader import parse_scenario
+    from tabletrail.events.stores.sqlite_store import SqliteStore
     from tabletrail.projections.board import view
     from tabletrail.service.encounter import Encounter
 
@@ -242,8 +242,7 @@ def test_the_table_view_offers_open_or_close_only_beside_a_door(tmp_path):
     import warnings
 
     from support import CLOCK
-    from tabletrail.events.log import JsonlStore
-    from tabletrail.events.scenario import parse_scenario
+    from tabletrail.events.scenario.reader import parse_scenario
     from tabletrail.events.stores.jsonl import JsonlStore
     from tabletrail.service.encounter import Encounter
 

@@ -23,7 +23,6 @@ from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.board.units import CU
 from tabletrail.core.engine.movement import length_of
 from tabletrail.core.search.reach import reach, waypoints
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import Moved
 from tabletrail.projections.audit import verify_lines, whatif

@@ -57,7 +57,6 @@ def test_state_changes_read_as_what_happened_not_as_machine_states(tmp_path: Pat
 def test_every_mark_in_the_shipped_replays_reads_in_words(capsys):
     """A mark without its own sentence read as its key: `ari: slip_checked yes`."""
     from tabletrail.core.engine.registry import get as get_ruleset
-    from tabletrail.events.log import JsonlStore
     from tabletrail.events.stores.jsonl import JsonlStore
     from tabletrail.events.types import Marked
     from tabletrail.service.encounter import Encounter

@@ -16,7 +16,7 @@ from tabletrail.core.engine.dice import Dice, check, seeded_die
 from tabletrail.core.fold.batch import Batch
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.commands.rulings import GM_RULING
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import CheckRolled, Redone
 from tabletrail.projections.board import view

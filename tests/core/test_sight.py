@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tabletrail.core.board.geometry import Grid
 from tabletrail.core.board.sight import blockers, crossing, sees
 from tabletrail.core.board.units import CU
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 
 from tests.rulesets.speed_meters.test_scenes import fighter, scene
 

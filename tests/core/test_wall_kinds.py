@@ -22,7 +22,8 @@ from tabletrail.core.board.sight import sees
 from tabletrail.core.board.walls import WALLS, reach_blocked, sight_walls, step_blocked
 from tabletrail.core.search.reach import reach
 from tabletrail.events.errors import InputError
-from tabletrail.events.scenario import WallSpec, parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
+from tabletrail.events.scenario_spec import WallSpec
 from tabletrail.events.types import Moved
 
 from tests.core.test_doors import STATS

@@ -23,7 +23,7 @@ from tabletrail.core.board.walls import WALLS, sight_walls, step_blocked
 from tabletrail.core.search.reach import reach
 from tabletrail.events import plugins
 from tabletrail.events.errors import InputError
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.types import Moved
 from tabletrail.projections.board import view
 
@@ -330,7 +330,6 @@ def test_show_lists_walls_and_doors_under_the_key_and_explain_reads_a_door(tmp_p
 
 
 def encounter_records(log) -> list:
-    from tabletrail.events.log import JsonlStore
     from tabletrail.events.stores.jsonl import JsonlStore
     from tabletrail.service.encounter import Encounter
 

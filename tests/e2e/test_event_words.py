@@ -20,7 +20,6 @@ import pytest
 from support import grid
 from tabletrail.cli import main
 from tabletrail.core.engine.registry import get as get_ruleset
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import Moved
 from tabletrail.service.encounter import Encounter

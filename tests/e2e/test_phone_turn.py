@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 from support_web import records
-from tabletrail.events.log import JsonlStore
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.service.encounter import Encounter
 

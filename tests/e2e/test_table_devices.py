@@ -340,7 +340,6 @@ def test_quick_buttons_show_only_what_the_rules_allow_now(tmp_path: Path, screen
         page.on("request", lambda r: requests.append(r.url) if any(a in r.url for a in asks) else None)
         token(page, "ari").click()
         expect(page.locator("#quick button").first).to_be_visible()
-        from tabletrail.events.log import JsonlStore
         from tabletrail.events.stores.jsonl import JsonlStore
         from tabletrail.service.encounter import Encounter
         from tabletrail.service.syntax import parse

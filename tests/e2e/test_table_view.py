@@ -19,8 +19,7 @@ from support_web import STATES, append_facts, invite, new_log
 from tabletrail.core.board.units import fmt
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import reach, reachable
-from tabletrail.events.log import JsonlStore
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import CheckRolled, Marked, Placed
 from tabletrail.service.encounter import Encounter

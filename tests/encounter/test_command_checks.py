@@ -21,7 +21,7 @@ from tabletrail.events import limits
 from tabletrail.events.commands import EndTurn, Move
 from tabletrail.events.commands.rulings import Adjust
 from tabletrail.events.errors import InputError
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.service.syntax import parse
 
 from tests.rulesets.speed_meters.test_forces import brawl

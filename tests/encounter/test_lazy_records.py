@@ -14,8 +14,8 @@ import pytest
 from support_store import clock, fresh, lines_of, play, timeline_of
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Redo, Undo
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.snapshot import same_state
 from tabletrail.service import encounter as encounter_module
 from tabletrail.service.encounter import Encounter

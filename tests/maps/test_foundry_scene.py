@@ -1,5 +1,5 @@
 """Foundry VTT scenes into scenarios (issue 39): `import-map` of a scene export, and the converter the
-bridge module's "Referee this combat" uses (events/foundry_scene.py).
+bridge module's "Referee this combat" uses (events/maps/foundry_scene.py).
 
 The fixtures in tests/fixtures/foundry/ are written by tests/fixtures/foundry/build.py in the shape
 Foundry's "Export Data" gives a v13 scene and a v9 one. Real exports people made are checked too when
@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from tabletrail.cli import main
 from tabletrail.events.errors import InputError
-from tabletrail.events.foundry_scene import TokenSpec, convert_scene, is_scene
-from tabletrail.events.scenario import load_scenario, parse_scenario
-from tabletrail.service.encounter import Encounter
+from tabletrail.events.maps.foundry_scene import TokenSpec, convert_scene, is_scene
+from tabletrail.events.scenario.reader import load_scenario, parse_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.service.encounter import Encounter
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "foundry"
 CRYPT = FIXTURES / "crypt-v13.json"

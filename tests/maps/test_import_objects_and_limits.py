@@ -22,8 +22,8 @@ from support import do, encounter, refuse
 from tabletrail.cli import main
 from tabletrail.core.board.sight import sees
 from tabletrail.core.board.walls import WALLS
-from tabletrail.events import uvtt
 from tabletrail.events.errors import InputError
+from tabletrail.events.maps import uvtt
 
 from tests.maps.test_import_uvtt import FIXTURES, report, run
 

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 from tabletrail.cli import main
-from tabletrail.events import uvtt
 from tabletrail.events.errors import InputError
+from tabletrail.events.maps import uvtt
 from tabletrail.events.picture import sniff
-from tabletrail.events.scenario import load_scenario
-from tabletrail.service.encounter import Encounter
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.service.encounter import Encounter
 
 HERE = Path(__file__).resolve().parents[1]
 FIXTURES = HERE / "fixtures" / "uvtt"

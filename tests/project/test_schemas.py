@@ -21,7 +21,8 @@ jsonschema = pytest.importorskip("jsonschema", reason="the test extra's jsonsche
 from tabletrail.cli.schemas import SCHEMAS, cli_json_schema, log_line_schema, scenario_schema  # noqa: E402
 from tabletrail.events.errors import InputError  # noqa: E402
 from tabletrail.events.plugins import terrain_tags  # noqa: E402
-from tabletrail.events.scenario import FIGHTER_KEYS, SIZES, parse_scenario  # noqa: E402
+from tabletrail.events.scenario.reader import FIGHTER_KEYS, parse_scenario  # noqa: E402
+from tabletrail.events.scenario_spec import SIZES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = sorted((ROOT / "replays").glob("*.jsonl")) + sorted((ROOT / "tests" / "golden").glob("*.jsonl"))

@@ -15,8 +15,6 @@ import pytest
 from support_bundle import REPLAYS, ROOT, boards, cut_last, lines_of, one_byte, swapped, with_lines, words_of
 from tabletrail import bundle
 from tabletrail.cli import main
-from tabletrail.cli.audit import explain_text
-from tabletrail.events.log import JsonlStore, line_hash
 from tabletrail.events.stores.chain import line_hash
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.projections import audit

@@ -7,9 +7,7 @@ from __future__ import annotations
 import pytest
 from support import do, encounter
 from tabletrail.bundle.data import Lines, carry
-from tabletrail.cli.audit import explain_text, explain_texts
 from tabletrail.core.board.refusal import Rejection
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections import audit
 from tabletrail.projections.audit.parts import RulingsInForce

@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 
 from support_store import fresh, play
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from support import begun_under
 from tabletrail.cli import play_script
-from tabletrail.events.log import JsonlStore, MemoryStore
-from tabletrail.events.scenario import load_scenario
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.board import view

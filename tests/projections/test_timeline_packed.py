@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tabletrail.events.commands import Redo, Undo
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.record import decode_many
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
 from tabletrail.projections.timeline import Packed, Timeline
 from tabletrail.service import encounter as encounter_module

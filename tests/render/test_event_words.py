@@ -18,10 +18,9 @@ import pytest
 from tabletrail.core.board.units import fmt
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events import types as ev
-from tabletrail.events.log import JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.text import render
-from tabletrail.events.stores.jsonl import JsonlStore
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))

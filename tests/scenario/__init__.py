@@ -1,1 +1,1 @@
-"""Scenario files (events/scenario.py): names, error places, the table view's fields."""
+"""Scenario files (events/scenario/reader.py): names, error places, the table view's fields."""

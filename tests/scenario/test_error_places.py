@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from tabletrail.cli import main
-from tabletrail.events.toml_places import places
+from tabletrail.events.scenario.toml_places import places
 
 SKIRMISH = Path(__file__).resolve().parents[2] / "scenarios" / "speed-meters-skirmish.toml"
 

@@ -19,9 +19,9 @@ from support import CLOCK
 from support_web import scenario_toml
 from tabletrail.cli import main
 from tabletrail.events.errors import InputError
-from tabletrail.events.scenario import parse_scenario
-from tabletrail.service.encounter import Encounter
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import role_for
 
 BAD = {

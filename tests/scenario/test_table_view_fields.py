@@ -13,7 +13,7 @@ import msgspec
 import pytest
 from support import grid
 from tabletrail.events.errors import InputError
-from tabletrail.events.scenario import load_scenario, parse_scenario
+from tabletrail.events.scenario.reader import load_scenario, parse_scenario
 
 BASE = f"""
 [encounter]

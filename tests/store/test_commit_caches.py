@@ -19,11 +19,10 @@ from pathlib import Path
 import msgspec
 import pytest
 from tabletrail.cli import main
-from tabletrail.events.log import JsonlStore, line_hash
-from tabletrail.events.scenario import load_scenario
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.chain import line_hash
 from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.audit import verify_store
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import FORMAT, dumps, loads

@@ -33,12 +33,12 @@ from support_postgres import drop, url
 from support_store import END_TURN, clock, fresh, lines_of, play, records_of, timeline_of
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.errors import ConflictError
-from tabletrail.events.postgres_store import PostgresStore
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores.conflicts import DuplicateCommand, VersionConflict
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse

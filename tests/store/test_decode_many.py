@@ -12,9 +12,7 @@ from pathlib import Path
 import pytest
 from support import do, encounter
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import decode, decode_many
 from tabletrail.events.stores.record import decode, decode_many
-from tests.core.test_doors import DOOR, scene
 
 from tests.core.test_doors import DOOR, scene
 

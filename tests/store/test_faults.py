@@ -33,9 +33,9 @@ import pytest
 from support_postgres import BASE, url
 from support_store import END_TURN, fresh, timeline_of
 from tabletrail.events.errors import ConflictError
-from tabletrail.events.postgres_store import PostgresStore
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.postgres_store import PostgresStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.events.types import CommandIssued
 from tabletrail.projections.audit import verify_store
 from tabletrail.service.encounter import Encounter

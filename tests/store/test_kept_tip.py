@@ -26,12 +26,11 @@ from support import rechain
 from support_postgres import url
 from support_store import END_TURN, clock, fresh, play
 from tabletrail.cli import main
-from tabletrail.events.log import KEY_VARIABLE, JsonlStore, decode, line_hash, table_key, tip_hash
-from tabletrail.events.postgres_store import PostgresStore
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores.chain import KEY_VARIABLE, line_hash, table_key, tip_hash
 from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.events.stores.record import decode
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.audit import verify_store
 from tabletrail.service.encounter import Encounter
 

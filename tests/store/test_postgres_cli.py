@@ -23,11 +23,10 @@ from support_postgres import BASE, url
 from support_store import GOLDEN, SCENARIO, fresh, lines_of, play, timeline_of
 from tabletrail.cli import main
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.events.postgres_store import PostgresStore, masked, parse_url
-from tabletrail.events.sqlite_store import SqliteStore
-from tabletrail.service.encounter import Encounter
 from tabletrail.events.stores.jsonl import JsonlStore
-from support_store import GOLDEN, SCENARIO, fresh, lines_of, play, timeline_of
+from tabletrail.events.stores.postgres_store import PostgresStore, masked, parse_url
+from tabletrail.events.stores.sqlite_store import SqliteStore
+from tabletrail.service.encounter import Encounter
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:

@@ -19,11 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support_postgres import BASE, own_schema, url
 from support_store import fresh, play
-from tabletrail.events import postgres_store
-from tabletrail.events.postgres_store import CHANNEL, PostgresStore
+from tabletrail.events.stores import postgres_store
 from tabletrail.events.stores.conflicts import DuplicateCommand, VersionConflict
+from tabletrail.events.stores.postgres_store import CHANNEL, PostgresStore
 from tabletrail.events.stores.record import Record, decode
-from support_store import fresh, play
 
 NAME = "fight"
 

@@ -16,7 +16,7 @@ from support_postgres import BASE, url
 from support_store import fresh
 from tabletrail.events.commands import EndTurn
 from tabletrail.events.errors import Unavailable
-from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM
 from tabletrail.web.server import create_app

@@ -16,8 +16,8 @@ import psycopg
 from support_postgres import BASE, url
 from support_store import SCENARIO
 from tabletrail.events.commands import Move
-from tabletrail.events.postgres_store import PostgresStore
-from tabletrail.events.scenario import load_scenario
+from tabletrail.events.scenario.reader import load_scenario
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.service.encounter import Encounter
 
 

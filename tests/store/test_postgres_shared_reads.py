@@ -9,7 +9,7 @@ import time
 from support_postgres import url
 from support_store import fresh
 from tabletrail.events.commands import EndTurn
-from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import Invites, encounter_key, keep_for
 

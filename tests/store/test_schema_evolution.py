@@ -16,14 +16,13 @@ import msgspec
 import pytest
 from support_store import GOLDEN, fresh, lines_of, play, timeline_of
 from tabletrail.cli import main
-from tabletrail.events import log as log_module
 from tabletrail.events.errors import InputError
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores import record as log_module
 from tabletrail.events.stores.chain import line_hash
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.record import Record, decode
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.events.types import SCHEMA_VERSION, Spent
 from tabletrail.events.upcast import CHAIN, Chain
 from tabletrail.projections.board import view

@@ -16,8 +16,8 @@ from support_store import END_TURN, clock, fresh, lines_of, play, snapshot_rows,
 from tabletrail.cli import main
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Redo, Undo
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import (
     FORMAT,

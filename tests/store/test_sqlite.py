@@ -15,9 +15,9 @@ from support_store import END_TURN, SCENARIO, clock, fresh, lines_of
 from tabletrail.cli import main
 from tabletrail.cli import store as cli_store
 from tabletrail.events.errors import InputError
-from tabletrail.events.sqlite_store import SqliteStore, is_sqlite
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
+from tabletrail.events.stores.sqlite_store import SqliteStore, is_sqlite
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse
 
@@ -151,7 +151,7 @@ def test_a_command_id_reused_for_another_command_is_an_error_through_the_api_too
     import tomllib
 
     from tabletrail.events.errors import InputError as _InputError
-    from tabletrail.events.scenario import parse_scenario
+    from tabletrail.events.scenario.reader import parse_scenario
     from tabletrail.events.stores.memory import MemoryStore
     from tabletrail.service.encounter import Encounter
     from tabletrail.service.syntax import parse as _parse

@@ -16,11 +16,9 @@ import pytest
 from support_store import END_TURN, clock, fresh, play
 from tabletrail.cli import main
 from tabletrail.events.errors import InputError
-from tabletrail.events.log import JsonlStore, cut_crash_tail
-from tabletrail.service.encounter import Encounter
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.tail import cut_crash_tail
-from support_store import END_TURN, clock, fresh, play
+from tabletrail.service.encounter import Encounter
 
 
 @pytest.fixture

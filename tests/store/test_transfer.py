@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 from support_store import GOLDEN, fresh, lines_of, play, snapshot_rows, timeline_of
 from tabletrail.cli import main
-from tabletrail.events.log import JsonlStore
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.service.encounter import Encounter
 
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import load_scenario
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.views import fighter

@@ -20,10 +20,10 @@ from starlette.testclient import TestClient
 from support import CLOCK
 from support_postgres import url
 from support_web import scenario_toml
-from tabletrail.events.log import JsonlStore
-from tabletrail.events.postgres_store import PostgresStore
-from tabletrail.events.scenario import Scenario, parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
+from tabletrail.events.scenario_spec import Scenario
 from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM
 from tabletrail.web.live import Broker, Heard

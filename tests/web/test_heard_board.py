@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 from tabletrail.events.commands import EndTurn
-from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web import views
 from tabletrail.web.invites import GM

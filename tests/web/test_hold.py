@@ -13,7 +13,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 from support_store import fresh
 from tabletrail.events.commands import EndTurn
-from tabletrail.events.sqlite_store import SqliteStore
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.invites import GM
 from tabletrail.web.server import create_app

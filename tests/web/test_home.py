@@ -13,9 +13,7 @@ from typing import Any
 import msgspec
 import pytest
 from support_web import bearer, invite, new_log
-from tabletrail.cli.store import store_for
-from tabletrail.events.log import MemoryStore
-from tabletrail.events.scenario import load_scenario, parse_scenario
+from tabletrail.events.scenario.reader import load_scenario, parse_scenario
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.projections.audit import verify_store
 from tabletrail.service.encounter import Encounter

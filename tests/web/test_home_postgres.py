@@ -9,8 +9,8 @@ import warnings
 import pytest
 from support_postgres import url
 from support_store import fresh
-from tabletrail.events.postgres_store import PostgresStore, encounters
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
+from tabletrail.events.stores.postgres_store import PostgresStore, encounters
 from tabletrail.projections.audit import verify_store
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.home_db import HOME, home_link

@@ -29,7 +29,7 @@ import pytest
 from starlette.testclient import TestClient
 from support_postgres import BASE, url
 from support_store import fresh
-from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.web.hosted import create_hosted_app
 from tabletrail.web.invites import GM, Invites, encounter_key, keep_for
 

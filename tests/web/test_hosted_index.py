@@ -11,7 +11,7 @@ from __future__ import annotations
 from starlette.testclient import TestClient
 from support_postgres import url
 from support_store import fresh
-from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.web.hosted import create_hosted_app
 
 

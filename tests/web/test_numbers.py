@@ -17,7 +17,7 @@ from support_postgres import url
 from support_store import fresh
 from support_web import new_log
 from tabletrail.events.errors import InputError
-from tabletrail.events.postgres_store import PostgresStore
+from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.web import guard
 from tabletrail.web.api.stream import resumed
 from tabletrail.web.invites import GM

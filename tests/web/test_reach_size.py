@@ -23,8 +23,7 @@ from starlette.testclient import TestClient
 from support import encounter as support_encounter
 from support_web import bearer, invite, new_log
 from tabletrail.core.search.reach import reach
-from tabletrail.events.log import JsonlStore
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web.api import reach as api_reach

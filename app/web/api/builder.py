@@ -18,9 +18,9 @@ from starlette.applications import Starlette
 from starlette.responses import FileResponse, JSONResponse, Response
 from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events.errors import InputError
+from tabletrail.events.maps.uvtt import MAX_UVTT_BYTES
 from tabletrail.events.picture import MEDIA_TYPES, sniff
-from tabletrail.events.scenario import load_scenario
-from tabletrail.events.uvtt import MAX_UVTT_BYTES
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.service.drafts import Drafts, blank, check, resized, unfinished
 from tabletrail.service.drafts import Problem as Problem  # re-exported: a handler's refusal names one
 from tabletrail.service.scenario_toml import raw_of

@@ -24,7 +24,7 @@ from tabletrail.core.search.way import way_to
 from tabletrail.events.commands import Command, Redo, Undo
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_WAYPOINTS
-from tabletrail.events.log import Record
+from tabletrail.events.stores.record import Record
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse
 from tabletrail.web import actions, redact, views

@@ -3,7 +3,7 @@ token's move decided and recorded under Foundry's own movement id.
 
 The module in Foundry decides nothing. It sends the scene and what the GM mapped
 from each token's actor (`POST /api/foundry/encounter`, the GM's only): the scene
-becomes a scenario here (events/foundry_scene.py, the converter `import-map` uses),
+becomes a scenario here (events/maps/foundry_scene.py, the converter `import-map` uses),
 a new log beside the served one starts from it, and the table plays that log from
 then on (its links stay valid). Each drag is sent as the cells it passes and
 Foundry's movement action (`POST /api/foundry/move`): the action becomes the
@@ -30,9 +30,9 @@ from tabletrail.core.engine.registry import RULESETS
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search.reach import reach, waypoints
 from tabletrail.events.errors import InputError
-from tabletrail.events.foundry_scene import TokenSpec, convert_scene, slug
 from tabletrail.events.limits import MAX_WAYPOINTS
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.maps.foundry_scene import TokenSpec, convert_scene, slug
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import Moved, Placed
 from tabletrail.service.encounter import Encounter

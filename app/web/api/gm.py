@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.limits import MAX_FIGHTERS, MAX_NUMBER
-from tabletrail.events.scenario import SIZES
+from tabletrail.events.scenario_spec import SIZES
 from tabletrail.web.wire import Call
 
 

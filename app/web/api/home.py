@@ -17,7 +17,7 @@ from tabletrail.core.engine.registry import RULESETS
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_FIGHTERS, MAX_MAP_CELLS, MAX_MAP_SIDE
 from tabletrail.events.plugins import terrain_tags
-from tabletrail.events.scenario import SIZES, WALL_BLOCKS
+from tabletrail.events.scenario_spec import SIZES, WALL_BLOCKS
 from tabletrail.service.scenario_toml import raw_of, toml_text
 from tabletrail.text.render import document_title
 from tabletrail.web.api import builder as b

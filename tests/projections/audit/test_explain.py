@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from support import do, encounter, grid, of_type
 from tabletrail.core.engine.movement import length_of
-from tabletrail.events.log import JsonlStore, MemoryStore, Record
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.record import Record

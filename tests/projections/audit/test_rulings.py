@@ -9,7 +9,6 @@ import msgspec
 import pytest
 from support import do, encounter, grid, of_type, refuse
 from tabletrail.core.engine.cell_rulings import FORBID, TEST
-from tabletrail.events.log import JsonlStore
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.types import (
     BoardMarked,

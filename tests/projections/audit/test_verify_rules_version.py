@@ -18,9 +18,8 @@ from tabletrail.core.board.corrections import CORRECTIONS, FIRST, RULES_VERSION,
 from tabletrail.core.engine.registry import RULESETS
 from tabletrail.core.engine.ruleset import ENGINE_RULE_WORDS
 from tabletrail.core.engine.rulings import known_rules
-from tabletrail.events.log import decode
-from tabletrail.events.sqlite_store import SqliteStore
 from tabletrail.events.stores.record import decode
+from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.events.types import AnyEvent
 from tabletrail.projections.audit import verify_lines
 from tabletrail.projections.snapshot import FORMAT, loads

@@ -10,8 +10,7 @@ import msgspec
 import pytest
 from support_ap_squares import RULES
 from tabletrail.cli import main, play_script
-from tabletrail.events.log import JsonlStore, MemoryStore, Refused
-from tabletrail.events.scenario import load_scenario
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.refusals import Refused

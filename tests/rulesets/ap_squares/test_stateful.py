@@ -33,9 +33,7 @@ from tabletrail.core.rulesets.ap_squares.zero_g import (
     push_off_directions,
     weightless,
 )
-from tabletrail.events.log import Record
 from tabletrail.events.stores.record import Record
-from support_ap_squares import RULES, arena
 
 ROWS = [
     "##########",

@@ -14,7 +14,7 @@ from support import do, encounter, grid, of_type, refuse
 from tabletrail.core.board.units import CU
 from tabletrail.core.rulesets.initiative_yards import fall_damage
 from tabletrail.events.errors import InputError
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import CheckRolled, Damaged, Linked, Moved, Placed, Spent, StateChanged, Unlinked
 from tabletrail.service.encounter import Encounter

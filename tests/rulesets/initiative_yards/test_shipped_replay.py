@@ -8,8 +8,7 @@ from pathlib import Path
 import msgspec
 from tabletrail.cli import play_script
 from tabletrail.core.engine.registry import get as get_ruleset
-from tabletrail.events.log import JsonlStore, MemoryStore, Refused
-from tabletrail.events.scenario import load_scenario
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.refusals import Refused

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from support import CLOCK, do, of_type, refuse
 from tabletrail.core.board.units import CU
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import Abandoned, CheckRolled, Redone, Undone
 from tabletrail.projections.audit.verify import verify_lines

@@ -13,8 +13,7 @@ from pathlib import Path
 
 from support import of_type
 from tabletrail.cli import play_script
-from tabletrail.events.log import JsonlStore, MemoryStore
-from tabletrail.events.scenario import load_scenario
+from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import (

@@ -21,7 +21,6 @@ from __future__ import annotations
 import msgspec
 from support import CLOCK, do, encounter, of_type, refuse
 from tabletrail.core.board.units import CU
-from tabletrail.events.log import MemoryStore
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.types import Abandoned, CheckRolled, Marked, Moved, Redone, Undone
 from tabletrail.projections.audit.verify import verify_lines

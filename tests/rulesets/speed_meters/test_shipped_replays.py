@@ -9,8 +9,7 @@ import pytest
 from support import do, grid
 from tabletrail.cli import main
 from tabletrail.core.engine.registry import RULESETS
-from tabletrail.events.log import JsonlStore, decode
-from tabletrail.events.scenario import parse_scenario
+from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.record import decode
 from tabletrail.service.encounter import Encounter

@@ -25,10 +25,8 @@ from support_stateful import EncounterMachine
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.rulesets.speed_meters import hover_height, swimmable, water_bottom
 from tabletrail.events.commands import Command
-from tabletrail.events.log import Record
-
-from tests.rulesets.speed_meters.test_scenes import fighter, scene
 from tabletrail.events.stores.record import Record
+
 from tests.rulesets.speed_meters.test_scenes import fighter, scene
 
 ROWS = [

@@ -11,7 +11,7 @@ pixels, `width`/`height` in cells, `actorId`, `disposition`, `name`). This modul
 pure: a document in, the scenario text, which fighter each token became and a report
 out; the CLI (app/cli/maps.py) and the server (app/web/api/foundry.py) use it.
 
-The geometry is Universal VTT's (events/uvtt.py), reused: coordinates are turned
+The geometry is Universal VTT's (events/maps/uvtt.py), reused: coordinates are turned
 into grid units of the scene's grid, shifted so the scene's first whole cell is
 0,0, and each wall is snapped to cell edges there (a segment along a grid line
 becomes edges on it, a diagonal one a staircase), its approximations counted in the
@@ -30,7 +30,7 @@ from typing import Any
 
 from tabletrail.events.errors import InputError
 from tabletrail.events.limits import MAX_FIGHTERS, MAX_MAP_CELLS, MAX_MAP_SIDE
-from tabletrail.events.uvtt import (
+from tabletrail.events.maps.uvtt import (
     _BOTH,
     _MOVE,
     _SIGHT,

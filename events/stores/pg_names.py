@@ -2,7 +2,7 @@
 
 Every CLI verb asks "is this LOG a database URL, or an encounter NAME?" before
 it opens anything; answering that must not import psycopg (~200 ms), which only
-`events/postgres_store.py` needs, and only when a URL is given.
+`events/stores/postgres_store.py` needs, and only when a URL is given.
 """
 
 from __future__ import annotations

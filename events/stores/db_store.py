@@ -1,4 +1,5 @@
-"""What the two database stores (events/sqlite_store.py, events/postgres_store.py) share, written once.
+"""What the two database stores (events/stores/sqlite_store.py, events/stores/postgres_store.py) share,
+written once.
 
 Both keep the same tables (events, batches, refused, snapshots, meta: one row set
 per encounter) and read them with the same SQL. Each store brings two primitives,

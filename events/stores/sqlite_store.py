@@ -33,10 +33,16 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from tabletrail.events.db_store import DEFAULT_SNAPSHOT_EVERY, DatabaseReads, Spans, batch_rows, check_order
 from tabletrail.events.errors import InputError
 from tabletrail.events.stores.chain import tip_text
 from tabletrail.events.stores.conflicts import DuplicateCommand, VersionConflict
+from tabletrail.events.stores.db_store import (
+    DEFAULT_SNAPSHOT_EVERY,
+    DatabaseReads,
+    Spans,
+    batch_rows,
+    check_order,
+)
 from tabletrail.events.stores.jsonl import fsync_folder
 from tabletrail.events.stores.record import Record
 from tabletrail.events.stores.refusals import Refused, Warn, unkept
@@ -439,5 +445,5 @@ class SqliteStore(DatabaseReads):
 
 
 def _dialect(query: str) -> str:
-    """A shared query (events/db_store.py) in SQLite's words: one schema, `?` parameters."""
+    """A shared query (events/stores/db_store.py) in SQLite's words: one schema, `?` parameters."""
     return query.replace("{s}.", "").replace("%s", "?")

@@ -5,7 +5,7 @@ Better TOML) completes the section and field names and underlines a misspelt ter
 `tabletrail new` is ever run. The schema describes the file as written (`[map] rows`, a legend
 entry as a terrain name or a table), not the `Scenario` struct it is read into, so it is built here
 from the reader's own vocabularies (terrains, tags, sizes, limits): a terrain added to the reader
-is offered by the editor at once. `events/scenario.py` stays the judge: the schema can't say that
+is offered by the editor at once. `events/scenario/reader.py` stays the judge: the schema can't say that
 a fighter stands on the map or that the initiative names every fighter.
 """
 
@@ -15,7 +15,8 @@ from typing import Any
 
 from tabletrail.events.limits import MAX_DOORS, MAX_FIGHTERS, MAX_MAP_SIDE, MAX_WALLS
 from tabletrail.events.plugins import known_tags, terrain_tags
-from tabletrail.events.scenario import BOTH, COLOUR, SIZES, WALL_BLOCKS
+from tabletrail.events.scenario.reader import COLOUR
+from tabletrail.events.scenario_spec import BOTH, SIZES, WALL_BLOCKS
 
 SCHEMA_ID = "https://tabletrail.invalid/schema/scenario.json"  # a name, never fetched
 NUMBER = {"type": "number"}

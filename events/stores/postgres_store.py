@@ -1,6 +1,6 @@
 """The PostgreSQL event store: many encounters in one database, shared by several servers.
 
-The same contract as SqliteStore (events/sqlite_store.py), for a hosted table
+The same contract as SqliteStore (events/stores/sqlite_store.py), for a hosted table
 service where several `serve` processes on several machines share one durable
 log per encounter. A log is named by URL:
 
@@ -56,11 +56,17 @@ from typing import Any, Literal, NamedTuple, TypeVar, overload
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
-from tabletrail.events.db_store import DEFAULT_SNAPSHOT_EVERY, DatabaseReads, Spans, batch_rows, check_order
 from tabletrail.events.errors import InputError, Unavailable
-from tabletrail.events.pg_names import NAME, SCHEMES, is_url, masked  # noqa: F401  (re-exported)
 from tabletrail.events.stores.chain import tip_text
 from tabletrail.events.stores.conflicts import DuplicateCommand, VersionConflict
+from tabletrail.events.stores.db_store import (
+    DEFAULT_SNAPSHOT_EVERY,
+    DatabaseReads,
+    Spans,
+    batch_rows,
+    check_order,
+)
+from tabletrail.events.stores.pg_names import NAME, SCHEMES, is_url, masked  # noqa: F401  (re-exported)
 from tabletrail.events.stores.record import Record
 from tabletrail.events.stores.refusals import Refused, Warn, unkept
 
@@ -740,7 +746,7 @@ class PostgresStore(DatabaseReads):
         """
         tip = expected + len(records)
         [(batch, (_, _, command_id))] = batches.items()
-        key = self._tip_key(records, lines)  # a keyed log's tip is keyed (events/db_store.py)
+        key = self._tip_key(records, lines)  # a keyed log's tip is keyed (events/stores/db_store.py)
         params = (
             self.encounter,
             str(expected),
@@ -784,7 +790,7 @@ class PostgresStore(DatabaseReads):
         must not exist yet), with its snapshot interval.
         """
         tip = expected + len(records)
-        key = self._tip_key(records, lines)  # a keyed log's tip is keyed (events/db_store.py)
+        key = self._tip_key(records, lines)  # a keyed log's tip is keyed (events/stores/db_store.py)
         try:
             with conn.transaction(), conn.cursor() as cur:
                 if every is not None:

@@ -130,7 +130,7 @@ def at_its_place(path: str | Path) -> Iterator[None]:
     try:
         yield
     except InputError as exc:
-        from tabletrail.events.toml_places import locate
+        from tabletrail.events.scenario.toml_places import locate
 
         try:
             text = Path(path).read_text(encoding="utf-8")

@@ -1,0 +1,1 @@
+"""The scenario reader: TOML files read and checked into a Scenario, its JSON Schema."""
