@@ -25,7 +25,7 @@ class Command(msgspec.Struct, frozen=True, gc=False, kw_only=True, tag_field="cm
     rolls: tuple[int, ...] = ()
     why: str = ""
     # a command line `tabletrail commands` prints after the syntax; a test runs every one
-    # on the ruleset's shipped scenario (tests/test_cli_syntax.py), so none is refused
+    # on the ruleset's shipped scenario (tests/cli/test_syntax.py), so none is refused
     example: ClassVar[str] = ""
 
 

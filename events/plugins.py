@@ -14,7 +14,7 @@ tabletrail's own four rulesets are declared the same way, in tabletrail's pyproj
 The entry points are read the first time anything asks (a log decoded, a scenario read, a ruleset
 looked up), never at import. They are read from the files the packaging standard puts them in
 (`*.dist-info/entry_points.txt` on sys.path: what `importlib.metadata.entry_points` reads too, and
-`tests/test_ruleset_plugins.py` holds the two to the same answer): importing importlib.metadata
+`tests/rulesets/test_plugins.py` holds the two to the same answer): importing importlib.metadata
 costs ~30 ms of CPU, a third of a whole `tabletrail do` (benchmarks/bench_cli.py).
 
 A plug-in that is broken (its module fails to import, its value is not a `RulesetPlugin`, its id

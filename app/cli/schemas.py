@@ -3,7 +3,7 @@
 A log line, the scenario file and every `--json` output are each described by a JSON Schema
 (draft 2020-12) built from the very types the code writes them with (msgspec exports the Structs),
 so a bot, a VTT bridge or an editor reads the same contract the engine keeps. `tabletrail schema
-KIND` prints one; `tests/test_schemas.py` holds every shipped replay, scenario and `--json` output
+KIND` prints one; `tests/project/test_schemas.py` holds every shipped replay, scenario and `--json` output
 of the test suite to them.
 """
 
