@@ -17,8 +17,8 @@ from tabletrail.core.board.corrections import version_key
 from tabletrail.core.board.edges import Edges
 from tabletrail.core.board.units import CU, root2_cu, to_cu
 from tabletrail.events.scenario_spec import CellKind, Scenario
+from tabletrail.events.types import Pos as Pos  # one position type, the events' (x, y, z in centi-units)
 
-Pos = tuple[int, int, int]
 XY = tuple[int, int]
 
 # Diagonal rules, a setting of every ruleset.
