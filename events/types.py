@@ -10,7 +10,7 @@ Every event is a frozen msgspec Struct in one tagged union (`type` field).
 Changes stay additive: a new field gets a default, a new fact gets a new type.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
 from tabletrail.events.commands import Command, command_union  # noqa: F401  (read by AnyCommand, on first use)
@@ -290,8 +290,6 @@ class FighterLeft(Event, frozen=True, tag="fighter-left"):
 
 
 def _all_events() -> Any:
-    from typing import Union
-
     return Union[tuple(_EVENT_TYPES)]  # noqa: UP007 - every type above
 
 

@@ -11,7 +11,7 @@ declarations are loaded (events/plugins.py): a plug-in's commands are in it
 like the built-ins', and a call that decodes and parses nothing loads none.
 """
 
-from typing import Any
+from typing import Any, Union
 
 from tabletrail.events import plugins
 from tabletrail.events.command_base import Cell, Command, defined
@@ -28,8 +28,6 @@ def command_types() -> dict[str, type[Command]]:
 
 
 def command_union() -> Any:
-    from typing import Union
-
     return Union[tuple(command_types().values())]  # noqa: UP007 - built at run time
 
 
