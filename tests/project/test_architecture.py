@@ -581,7 +581,7 @@ def test_a_part_typed_by_its_own_rulesets_package_is_a_circle(tmp_path: Path) ->
 
 
 def imports_in_functions(root: Path, kept: dict[tuple[str, str], str]) -> list[str]:
-    """Every import inside a function in core/, ruleset_api/ and projections/ that `kept` does not
+    """Every import inside a function in core/, ruleset_api/, projections/ and events/ that `kept` does not
     list, as `file:line: imports M inside f()`: an import at the top shows a reader the dependency."""
     packages = _packages(root)
     found = []
