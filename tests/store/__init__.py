@@ -1,1 +1,1 @@
-"""The log and its stores (events/log.py, JSON Lines, SQLite, PostgreSQL)."""
+"""The log and its stores (events/stores/: JSON Lines, SQLite, PostgreSQL)."""

@@ -55,7 +55,7 @@ async function revokeInvite(i) {
 }
 
 // --- the GM's hand at the table: add a fighter, remove one, put one on a cell by hand ----------
-// Each is a GM ruling the engine decides (core/rulings.py): `join`, `leave` and `place`, sent in
+// Each is a GM ruling the engine decides (core/engine/rulings.py): `join`, `leave` and `place`, sent in
 // the table's own words through /api/do, so the reader that checks a scenario's fighters checks the
 // form, a refusal names the field it is about (shown beside that field), and undo takes it back.
 
