@@ -30,7 +30,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
-from tabletrail.core.search.reach import warm_up
+from tabletrail.core.search import reach
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.service.drafts import FolderDrafts
 from tabletrail.service.encounter import Encounter
@@ -260,7 +260,7 @@ def serve_folder(folder: str, port: int, host: str = "127.0.0.1", allow: tuple[s
     """Run the folder's home page and tables until Ctrl+C, printing the GM's home link."""
 
     exposed = host not in LOOPBACK
-    warm_up()
+    reach.warm_up()
     app = create_folder_app(folder, allowed_hosts(host, allow), exposed)
     home: Folder = app.state.home
     # Only a link's digest is kept, so each start makes one to print; the links printed before, a GM's

@@ -34,7 +34,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from tabletrail.core.board.units import plural
-from tabletrail.core.search.reach import warm_up
+from tabletrail.core.search import reach
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.stores.pg_names import NAME
 from tabletrail.events.stores.postgres_store import CHANNEL, PostgresStore, encounters, parse_url
@@ -163,7 +163,7 @@ def from_env() -> Starlette:
     """The app of each `serve --workers N` worker: the database is in TABLETRAIL_SERVE_DB."""
     hosts = tuple(json.loads(os.environ.get(HOSTS_ENV, "[]"))) or LOCAL_HOSTS
 
-    warm_up()  # each worker imports numpy and scipy at start-up, not at a player's first tap (issue 29)
+    reach.warm_up()  # each worker imports numpy and scipy at start-up, not at a player's first tap (issue 29)
     return create_hosted_app(os.environ[DATABASE_ENV], hosts)
 
 

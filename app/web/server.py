@@ -37,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
-from tabletrail.core.search.reach import warm_up
+from tabletrail.core.search import reach
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.stores.protocol import Store
 from tabletrail.web import guard
@@ -140,7 +140,7 @@ def serve(
 
     exposed = host not in LOOPBACK
 
-    warm_up()  # numpy and scipy imported now, not when the first player taps a fighter (issue 29)
+    reach.warm_up()  # numpy and scipy imported now, not when the first player taps a fighter (issue 29)
     app = create_app(log, hosts=allowed_hosts(host, allow), exposed=exposed, origins=origins)
     table: Table = app.state.table
     session, token = session_link(table.invites)
