@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.core.board.units import fmt
@@ -140,14 +140,20 @@ class Lines:
     index: dict[str, int] = field(default_factory=dict)
 
     def ids(self, text: str) -> list[int]:
-        out = []
-        for line in text.split("\n"):
-            n = self.index.get(line)
+        """The numbers of a text's lines, a line not seen before given the next number. Most of an
+        explanation's lines were seen before (its batch's, the settings), so all are looked up at once
+        and only the new ones are numbered one by one."""
+        parts = text.split("\n")
+        index = self.index
+        out = list(map(index.get, parts))
+        for i in [i for i, n in enumerate(out) if n is None]:
+            line = parts[i]
+            n = index.get(line)  # the same new line twice in one text: numbered once
             if n is None:
-                n = self.index[line] = len(self.table)
+                n = index[line] = len(self.table)
                 self.table.append(line)
-            out.append(n)
-        return out
+            out[i] = n
+        return cast("list[int]", out)  # every None numbered above
 
 
 def _batches(records: Sequence[Record]) -> list[list[Record]]:
