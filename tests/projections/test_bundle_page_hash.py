@@ -34,7 +34,8 @@ def test_the_pages_blake2b_is_hashlibs(tmp_path: Path) -> None:
     script = tmp_path / "hash.js"
     script.write_text(
         page_hash_source()
-        + "const hex = (h) => Array.from(new Uint8Array(h.buffer, 0, 16), (b) => b.toString(16).padStart(2, '0')).join('');\n"
+        + "const hex = (h) => Array.from(new Uint8Array(h.buffer, 0, 16),"
+        + " (b) => b.toString(16).padStart(2, '0')).join('');\n"
         + f"const key = Uint8Array.from({list(key)});\n"
         + f"const out = {lengths}.map((n) => {{\n"
         + "  const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 31 + n * 7) & 255);\n"
