@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from tabletrail.core.board.state import EncounterState
+from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.units import fmt
 from tabletrail.core.board.walls import door_list, wall_lines
 from tabletrail.core.engine.cell_rulings import FORBID, TEST
 from tabletrail.core.engine.machines import GRAPHS
 from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.stores.record import Record
 from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
 from tabletrail.projections.audit.parts import RulingsInForce, Statuses, plain, rule_words
@@ -34,6 +36,7 @@ RULINGS_LEFT_OUT = "GM rulings: left out of a player's bundle"
 def board_view(state: EncounterState, rulings: bool = True) -> dict[str, Any]:
     """The board after one event, as the table view draws it: fighters, turn, links, doors, rulings
     (the cells the GM forbade or set a test on; none without `rulings`, as a player's screen)."""
+    rs = get_ruleset(state.ruleset)
     return {
         "turn": {
             "order": list(state.turn.order),
@@ -41,7 +44,7 @@ def board_view(state: EncounterState, rulings: bool = True) -> dict[str, Any]:
             "round": state.turn.round,
             "pass": state.turn.pass_no,
         },
-        "fighters": {f.id: _fighter(state, f) for f in state.fighters},
+        "fighters": {f.id: fighter_view(state, f, rs) for f in state.fighters},
         "links": [list(link) for link in state.links],
         "doors": door_list(state),
         "rulings": {
@@ -51,12 +54,46 @@ def board_view(state: EncounterState, rulings: bool = True) -> dict[str, Any]:
     }
 
 
-def _fighter(state: EncounterState, f: Any) -> dict[str, Any]:
-    """The table view's fighter, less what a replay does not draw (stats, marks, token pictures)."""
-    out = cards.fighter(state, f)
-    for key in ("stats", "marks", "spent", "image"):
-        out.pop(key, None)
-    return out
+# What the table view's fighter (web/cards.py) has that a replay does not draw.
+NOT_DRAWN = ("spent", "marks", "stats", "image")
+
+
+def fighter_view(state: EncounterState, f: Fighter, rs: Ruleset) -> dict[str, Any]:
+    """The table view's fighter (cards.fighter and its card), less what a replay does not draw
+    (stats, marks, token pictures), each of the ruleset's answers asked once: the table view asks
+    for the budget's unit four times and the budget twice, and a bundle draws a fighter on every
+    event (tests/projections/test_bundle_fighter_view.py holds the two equal)."""
+    x, y, z = f.pos
+    unit = rs.budget_unit(state, f)
+    left = rs.move_budget(state, f)
+    spent = cards.spent_words(rs, rs.spent_counted(state, f))
+    ap = unit.lower() == "ap"
+    words = Words(rs)
+    card = [f"{words.measure('ap' if ap else 'movement', left)} {'left' if ap else 'to move'}"]
+    more, what = rs.further_budget(state, f)
+    if more > 0 and what:
+        card.append(f"{what}: {words.measure('movement', more)} more")
+    if spent:
+        card.append("spent " + ", ".join(spent))
+    return {
+        "id": f.id,
+        "name": f.name,
+        "side": f.side,
+        "pos": [x, y, z],
+        "ground": state.grid.top[y][x],
+        "size": f.size,
+        "states": dict(f.states),
+        "spent_text": spent,
+        "move_unit": unit,
+        "move_left": left,
+        "move_left_text": f"{fmt(left)} {unit}",
+        "heading": cards.heading(state, f),
+        "damage": f.damage,
+        "tags": list(f.tags),
+        "active": state.turn.active == f.id,
+        "turn_text": rs.turn_words(f),
+        "card": {"left": card, "states": cards.states_words(state, f) + rs.card_words(state, f)},
+    }
 
 
 def static_board(state: EncounterState) -> dict[str, Any]:
@@ -103,14 +140,20 @@ class Lines:
     index: dict[str, int] = field(default_factory=dict)
 
     def ids(self, text: str) -> list[int]:
-        out = []
-        for line in text.split("\n"):
-            n = self.index.get(line)
+        """The numbers of a text's lines, a line not seen before given the next number. Most of an
+        explanation's lines were seen before (its batch's, the settings), so all are looked up at once
+        and only the new ones are numbered one by one."""
+        parts = text.split("\n")
+        index = self.index
+        out = list(map(index.get, parts))
+        for i in [i for i, n in enumerate(out) if n is None]:
+            line = parts[i]
+            n = index.get(line)  # the same new line twice in one text: numbered once
             if n is None:
-                n = self.index[line] = len(self.table)
+                n = index[line] = len(self.table)
                 self.table.append(line)
-            out.append(n)
-        return out
+            out[i] = n
+        return cast("list[int]", out)  # every None numbered above
 
 
 def _batches(records: Sequence[Record]) -> list[list[Record]]:
