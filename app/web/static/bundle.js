@@ -239,7 +239,7 @@
 
   // --- the chain: the same checks in the same order as `tabletrail verify` -------------------------
 
-  // Whether the chain is keyed (the key's check value, "" when not): line 1 says so (events/log.py
+  // Whether the chain is keyed (the key's check value, "" when not): line 1 says so (events/stores/chain.py
   // writes `keyed` there), as `tabletrail verify fight.html` reads it. The header's claim is taken
   // only when the file does not carry line 1 (a range, or a side's share without the seed's line):
   // a header edited to hide the key can't turn a keyed log's checks off.
@@ -291,7 +291,7 @@
     if (lastPlain !== tip.hash) {
       return { line: lastN, kind: "tip", changed: lastN, text: `line ${lastN} was changed after it was written: it hashes to ${short(lastPlain)}, the tip recorded is ${short(tip.hash)}` };
     }
-    // A keyed log's tip is also a MAC only the table's secret can write (events/log.py tip_hash).
+    // A keyed log's tip is also a MAC only the table's secret can write (events/stores/chain.py tip_hash).
     if (key && tip.mac && !WITHHELD.has(lastN) && hex(blakejs.blake2b(lines[have - 1], key, 16, undefined, TIP_PERSON)) !== tip.mac) {
       return { line: lastN, kind: "tip", changed: lastN, text: `line ${lastN} does not match the keyed tip recorded: it was changed after it was written, or the tip was not written with the table's secret` };
     }
