@@ -42,7 +42,7 @@ node, which would cost what the compiled search saves.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -73,6 +73,7 @@ MOST_WINDOW_NODES = (
 )  # ... and the nodes they hold together (a node's 8 steps: ~80 bytes), past the newest
 CELL_GUESS = CU  # what a step is guessed to cost at least: the first window reaches budget / CELL_GUESS cells
 _EIGHT = np.arange(8)
+_pair = np.frompyfunc(lambda x, y: (x, y), 2, 1)  # two arrays of ints -> an array of (x, y) tuples
 
 
 class _Tile:
@@ -145,7 +146,16 @@ class Window:
         local = np.arange(cols * rows)
         self.xs = local // rows + self.x0  # each local cell's x and y on the map
         self.ys = local % rows + self.y0
-        self.named = list(zip(self.xs.tolist(), self.ys.tolist(), strict=True))  # ... as (x, y)
+        # ... as (x, y) tuples, in an array so that an answer names many cells in one gather
+        self.names: npt.NDArray[np.object_] = _pair(self.xs, self.ys)
+        self.named: list[XY] = self.names.tolist()  # ... and in a list, to name one cell
+        # The last board laid over this window's prices (`_overlay`), kept while the prices and the
+        # board it was made for stand: a warm search of the same board starts from it.
+        self.overlaid: _Overlay | None = None
+
+    def held(self) -> int:
+        """The nodes this window holds prices for, counting its kept overlay's copy of them."""
+        return self.nodes * (1 if self.overlaid is None else 2)
 
     def holds(self, x: int, y: int) -> bool:
         return 0 <= x - self.x0 < self.cols and 0 <= y - self.y0 < self.rows
@@ -208,9 +218,9 @@ class StepArrays:
             found = Window(self, *key)
             held = found.nodes
             for kept in self.windows.values():
-                held += kept.nodes
+                held += kept.held()
             while self.windows and (len(self.windows) >= WINDOWS or held > MOST_WINDOW_NODES):
-                held -= self.windows.pop(next(iter(self.windows))).nodes
+                held -= self.windows.pop(next(iter(self.windows))).held()
         self.windows[key] = found
         return found
 
@@ -244,7 +254,9 @@ class StepArrays:
             lx, ly = x - w.x0, y - w.y0
             at = (lx >= 0) & (lx < w.cols) & (ly >= 0) & (ly < w.rows)
             e = ((lx[at] * w.rows + ly[at]) * w.k + p[at]) * 8 + d[at]
-            w.weight[e], w.known[e] = cost[at], True
+            if e.size:
+                w.weight[e], w.known[e] = cost[at], True
+                w.overlaid = None  # laid over the prices before these
 
     def judge(self, cell: int, ok: bool) -> None:
         x, y = divmod(cell, self.height)
@@ -409,25 +421,28 @@ def array_reach(
         a, a.box(f.pos[0], f.pos[1], radius), state, f, policy, table, occupants, scale
     ):
         return None
+    board = _Board.of(state, f, occupants, scale)
     w = a.window(f.pos[0], f.pos[1], radius)
     start = w.cell(f.pos[0], f.pos[1]) * w.k
-    weight, known, stop, live = _overlay(state, f, table, a, w, start, occupants, scale)
+    laid = _overlay(state, f, table, a, w, start, board)
     while True:
-        graph = csr_matrix((weight, w.target, w.indptr), shape=(w.nodes, w.nodes), copy=False)
-        dist = dijkstra(graph, directed=True, indices=start, limit=limit)
+        dist = dijkstra(laid.graph, directed=True, indices=start, limit=limit)
         # The steps not priced yet out of the nodes the search leaves (reached, not a stop).
-        left = np.flatnonzero((dist <= limit) & ~stop & ~known.reshape(-1, 8).all(axis=1))
-        edges = (left[:, None] * 8 + _EIGHT).ravel()
-        missing = edges[~known[edges]]
+        left = np.flatnonzero((dist <= limit) & laid.open)
+        if left.size:
+            edges = (left[:, None] * 8 + _EIGHT).ravel()
+            missing = edges[~laid.known[edges]]
+        else:
+            missing = left
         if not missing.size:
-            if _leaks(a, w, dist, stop, limit, start):  # a way may leave the window: search a wider one
+            if _leaks(a, w, laid, dist, limit):  # a way may leave the window: search a wider one
                 radius *= 2
                 box = a.box(f.pos[0], f.pos[1], radius)
                 if bulk and not _price_tiles(a, box, state, f, policy, table, occupants, scale):
                     return None
                 w = a.window(f.pos[0], f.pos[1], radius)
                 start = w.cell(f.pos[0], f.pos[1]) * w.k
-                weight, known, stop, live = _overlay(state, f, table, a, w, start, occupants, scale)
+                laid = _overlay(state, f, table, a, w, start, board)
                 continue
             break
         rounds += 1
@@ -436,10 +451,12 @@ def array_reach(
             filled = fill()
             if filled is None:
                 return None
-            weight, known, stop, live = _overlay(state, f, table, a, w, start, occupants, scale)
+            laid = _overlay(state, f, table, a, w, start, board)
             continue
         if rounds > MOST_ROUNDS:  # a winding map keeps finding steps: the exact search, step by step
             return filled if filled is not None else fill()
+        laid = laid.own(w)  # this search writes the prices it learns into its overlay
+        weight, known, live = laid.weight, laid.known, laid.live
         shorter = False  # does a step priced now lead anywhere cheaper? If not, the costs stand
         rows = w.rows
         for edge in missing.tolist():
@@ -472,26 +489,103 @@ def array_reach(
                 table.keep(kept_edge, price_key, step)
             total = dist[u] + price_key
             shorter = shorter or (total <= limit and total < dist[w.target[edge]])
-        if not shorter and not _leaks(a, w, dist, stop, limit, start):
+        laid.learnt(w)
+        if not shorter and not _leaks(a, w, laid, dist, limit):
             break
-    return _answer(
-        state, f, policy, (budget, limit, scale), table, a, w, dist, weight, stop, start, occupants, live
-    )
+    return _answer(state, f, policy, (budget, limit, scale), table, a, w, dist, laid, start, occupants)
 
 
-def _leaks(arrays: StepArrays, w: Window, dist: Any, stop: Any, limit: int, start: int) -> bool:
+def _leaks(arrays: StepArrays, w: Window, laid: _Overlay, dist: npt.NDArray[np.float64], limit: int) -> bool:
     """Might a way within the budget leave the window? A node the search leaves has a step out of
     it onto the map that is not known to be refused (priced, or not yet)."""
     out = w.leave_map
     if not out.size:
         return False
     arrays.flush()
-    src = out >> 3
-    leaving = (dist[src] <= limit) & (~stop[src] | (src == start))
-    if not leaving.any():
-        return False
-    steps = out[leaving]
-    return bool((~w.known[steps] | np.isfinite(w.weight[steps])).any())
+    if laid.leak_from is None:  # the nodes such a step leaves from, found once for the prices laid over
+        src = out >> 3
+        may = (~laid.stop[src] | (src == laid.start)) & (~w.known[out] | np.isfinite(w.weight[out]))
+        laid.leak_from = src[may]
+    return bool((dist[laid.leak_from] <= limit).any())
+
+
+class _Board(NamedTuple):
+    """What of the board an overlay reads besides the window's prices: equal boards, equal overlays."""
+
+    scale: Scale
+    occupants: dict[XY, tuple[Fighter, ...]]  # who a step into each occupied cell is priced for
+    forbidden: set[XY]  # cells the mover never enters
+    tests: tuple[XY, ...]  # cells where the GM asks for a test: stops
+
+    @classmethod
+    def of(
+        cls, state: EncounterState, f: Fighter, occupants: dict[XY, tuple[Fighter, ...]], scale: Scale
+    ) -> _Board:
+        tests = tuple((int(c[0]), int(c[1])) for c in state.marks.get(TEST, ()))
+        return cls(scale, occupants, forbidden_cells(state, f), tests)
+
+
+class _Overlay:
+    """One board laid over a window's prices: the graph a search runs on, and what it reads beside.
+
+    weight and known are the window's with the board over them (`_overlay`); stop marks the
+    nodes the search may not leave; live holds the steps into occupied cells priced for who
+    stands there (by the table's edge). An overlay a window keeps (`shared`) is read by the
+    answers made from it, so it is never written: a search that learns prices writes them
+    into a copy of its own (`own`).
+    """
+
+    __slots__ = (
+        *("board", "start", "weight", "known", "stop", "live"),
+        *("graph", "open", "busy", "leak_from", "shared", "ends_for", "ends"),
+    )
+
+    def __init__(
+        self,
+        w: Window,
+        board: _Board,
+        start: int,
+        weight: npt.NDArray[np.float64],
+        known: npt.NDArray[np.bool_],
+        stop: npt.NDArray[np.bool_],
+        live: dict[int, Step],
+    ) -> None:
+        self.board, self.start = board, start
+        self.weight, self.known, self.stop, self.live = weight, known, stop, live
+        self.busy = np.zeros(w.cols * w.rows, dtype=bool)  # local cells someone stands on
+        for x, y in board.occupants:
+            if w.holds(x, y):
+                self.busy[w.cell(x, y)] = True
+        self.shared = False
+        # Whether a move may end on an occupied cell (local cell -> verdict), as the policy said for
+        # one state and mover: a state is immutable, so the table view asking again is answered here.
+        self.ends_for: tuple[EncounterState, str] | None = None
+        self.ends: dict[int, bool] = {}
+        self.learnt(w)
+
+    def ends_in(self, state: EncounterState, fighter: str) -> dict[int, bool]:
+        """The verdicts on occupied cells kept for this very state and mover (a new dict for another)."""
+        kept = self.ends_for
+        if kept is None or kept[0] is not state or kept[1] != fighter:
+            self.ends_for, self.ends = (state, fighter), {}
+        return self.ends
+
+    def learnt(self, w: Window) -> None:
+        """Make what is read off weight and known again, after prices were written into them."""
+        self.graph = csr_matrix((self.weight, w.target, w.indptr), shape=(w.nodes, w.nodes), copy=False)
+        # The nodes a search may leave that have a step not priced yet.
+        self.open = ~self.stop & ~self.known.reshape(-1, 8).all(axis=1)
+        self.leak_from: npt.NDArray[np.intp] | None = None  # found when first asked (`_leaks`)
+
+    def own(self, w: Window) -> _Overlay:
+        """This overlay if no one else reads it, else a copy to write into (the window drops it)."""
+        if not self.shared:
+            return self
+        if w.overlaid is self:
+            w.overlaid = None
+        copy = _Overlay(w, self.board, self.start, self.weight.copy(), self.known.copy(), self.stop, {})
+        copy.live.update(self.live)
+        return copy
 
 
 def _overlay(
@@ -501,40 +595,46 @@ def _overlay(
     a: StepArrays,
     w: Window,
     start: int,
-    occupants: dict[XY, tuple[Fighter, ...]],
-    scale: Scale,
-) -> tuple[Any, Any, Any, dict[int, Step]]:
-    """This call's copy of the window's prices with the board laid over them: (weight, known, stop, live).
+    board: _Board,
+) -> _Overlay:
+    """The window's prices with the board laid over them: the one the window keeps when it was made
+    for an equal board and start (and no price was written into the window since), else a new one,
+    kept.
 
     A GM's test makes a stop (its steps out cut); steps into a forbidden cell are never
     taken; steps into an occupied cell are read from `StepTable.live` when priced for
     the same fighters, else left unknown (priced by the search loop). Steps out of the
     window are never taken (`Window.leave`). `live` is keyed by the table's edge numbers.
     """
-    height = state.grid.height
-    a.flush()
+    a.flush()  # a price written into the window drops its overlay
+    kept = w.overlaid
+    if kept is not None and kept.start == start and kept.board == board:
+        return kept
+    height, scale, occupants = state.grid.height, board.scale, board.occupants
     parities = (0, 1) if a.keep_parity else (0,)
     weight, known = w.weight.copy(), w.known.copy()
     weight[w.leave], known[w.leave] = np.inf, True
     remembered = table.live
     live: dict[int, Step] = {}  # steps into occupied cells for this call, by the table's edge
     stop = np.zeros(w.nodes, dtype=bool)
-    for c in state.marks.get(TEST, ()):
-        if not w.holds(c[0], c[1]):
+    for cx, cy in board.tests:
+        if not w.holds(cx, cy):
             continue
         for p in parities:
-            n = w.cell(c[0], c[1]) * w.k + p
+            n = w.cell(cx, cy) * w.k + p
             if n != start:  # the start is left, never reached: never a stop
                 stop[n] = True
                 known[n * 8 : n * 8 + 8] = True
                 weight[n * 8 : n * 8 + 8] = np.inf
-    for cells, cut in ((occupants.keys(), False), (forbidden_cells(state, f), True)):
+    for cells, cut in ((occupants.keys(), False), (board.forbidden, True)):
         for cx, cy in cells:  # the steps into the cell: priced for who stands there, or never taken
+            if not w.holds(cx, cy):
+                continue  # out of the window: never reached by this search
             who = None if cut else occupants[(cx, cy)]
             for d, (dx, dy) in enumerate(NEIGHBOURS):
                 sx, sy = cx - dx, cy - dy
-                if not (w.holds(sx, sy) and w.holds(cx, cy)):
-                    continue  # out of the window, or a step out of it: never taken by this search
+                if not w.holds(sx, sy):
+                    continue  # a step into the window from outside it: never taken by this search
                 if not (0 <= sx < state.grid.width and 0 <= sy < height):
                     continue
                 for p in parities:
@@ -550,7 +650,10 @@ def _overlay(
                     else:
                         weight[edge] = np.inf
                         known[edge] = cut
-    return weight, known, stop, live
+    laid = _Overlay(w, board, start, weight, known, stop, live)
+    laid.shared = True
+    w.overlaid = laid
+    return laid
 
 
 def _answer(
@@ -561,12 +664,10 @@ def _answer(
     table: StepTable,
     a: StepArrays,
     w: Window,
-    dist: Any,
-    weight: Any,
-    stop: Any,
+    dist: npt.NDArray[np.float64],
+    laid: _Overlay,
     start: int,
     occupants: Mapping[XY, Any],
-    live: dict[int, Step],
 ) -> Reach:
     """The end-of-move filter (kept verdicts for empty cells, live for occupied ones) and the Reach.
 
@@ -578,33 +679,45 @@ def _answer(
     cells = np.flatnonzero(cheapest <= limit)
     cells = cells[cells != start // w.k]
     verdict = w.verdict[cells]
-    busy = [w.cell(x, y) for x, y in occupants if w.holds(x, y)]
-    occupied = np.isin(cells, busy) if busy else np.zeros(cells.size, dtype=bool)
+    occupied = laid.busy[cells]
     if one_cell(policy) and (verdict < 0).any():
         verdict = _judge_by_entry(state, f, policy, a, w, cells, verdict, occupied)
-    ask = set(np.flatnonzero(verdict < 0).tolist())
-    if busy:  # an occupied cell's verdict is asked afresh: who stands there may change it
-        ask.update(np.flatnonzero(occupied).tolist())
-    if ask:
+    # Asked of the policy: verdicts not known, and every occupied cell's (who stands there may change it).
+    ask = np.flatnonzero((verdict < 0) | occupied)
+    if ask.size:
         verdict = verdict.copy()
-        for i in ask:
-            x, y = w.named[int(cells[i])]
-            ok = _may_end(state, f, policy.can_end, x, y, top[y][x])
-            verdict[i] = table.judge(x * height + y, ok) if (x, y) not in occupants else ok
-    keep = verdict > 0
-    cells = cells[keep]
-    found = cheapest[cells]
-    order = np.argsort(found, kind="stable")
-    keys = found[order].astype(np.int64)
+        said = laid.ends_in(state, f.id)
+        for i in ask.tolist():
+            cell = int(cells[i])
+            x, y = w.named[cell]
+            if (x, y) in occupants:
+                ok = said.get(cell)
+                if ok is None:
+                    ok = said[cell] = _may_end(state, f, policy.can_end, x, y, top[y][x])
+                verdict[i] = ok
+            else:
+                verdict[i] = table.judge(x * height + y, _may_end(state, f, policy.can_end, x, y, top[y][x]))
+    cells = cells[verdict > 0]
+    found = cheapest[cells].astype(np.int64)  # keys: integers a float holds exactly (`array_reach`)
+    order = _cheapest_first(found, limit)
+    keys = found[order]
     if scale.whole != 1:  # keys back to centi-units, rounded once
         keys = (keys + scale.whole // 2) // scale.whole
-    costs = dict(zip(map(w.named.__getitem__, cells[order].tolist()), keys.tolist(), strict=True))
-    tested = {(c[0], c[1]) for c in state.marks.get(TEST, ())}
-    events = frozenset(c for c in tested if c in costs)
+    costs = dict(zip(w.names[cells[order]].tolist(), keys.tolist(), strict=True))
+    events = frozenset(c for c in laid.board.tests if c in costs)
     kept = _Kept(table, a, state)
-    trail = _Trail(w, keep_parity, top, dist, weight, stop, start, limit, live, kept, height)
+    trail = _Trail(w, keep_parity, top, dist, laid.weight, laid.stop, start, limit, laid.live, kept, height)
     trail.scale = scale
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
+
+
+def _cheapest_first(keys: npt.NDArray[np.int64], limit: int) -> npt.NDArray[np.intp]:
+    """The order of `keys` cheapest first, equal keys in their own order (a stable sort): as one
+    key and its place packed into an int64 when that cannot overflow, sorted unstably, as that is
+    several times quicker than numpy's stable sort."""
+    if (limit + 1) * max(1, keys.size) >= 1 << 62:
+        return np.argsort(keys, kind="stable")
+    return np.argsort(keys * keys.size + np.arange(keys.size))
 
 
 def _judge_by_entry(
