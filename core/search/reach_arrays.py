@@ -89,7 +89,8 @@ class _Tile:
         k = 2 if keep_parity else 1
         self.weight = np.full((TILE, TILE, k, 8), np.inf)
         self.known = np.zeros((TILE, TILE, k, 8), dtype=bool)
-        for d, (dx, dy) in enumerate(NEIGHBOURS):
+        inner = i > 0 and j > 0 and (i + 1) * TILE < width and (j + 1) * TILE < height
+        for d, (dx, dy) in () if inner else enumerate(NEIGHBOURS):  # no step off the map from inside
             tx, ty = x + dx, y + dy
             off = (tx < 0) | (tx >= width) | (ty < 0) | (ty >= height)
             self.known[:, :, :, d] = off[:, :, None]
@@ -303,43 +304,48 @@ def _price_tiles(
     if not fresh:
         return True
     taken = {c for c in occupants}
-    for i, j in fresh:
-        tile = a.tile(i, j)
-        xs = i * TILE + np.arange(TILE)[:, None]
-        ys = j * TILE + np.arange(TILE)[None, :]
-        xs, ys = np.broadcast_arrays(xs, ys)
-        for d, (dx, dy) in enumerate(NEIGHBOURS):
-            ok = (xs < width) & (ys < height) & (xs + dx >= 0) & (xs + dx < width)
-            ok &= (ys + dy >= 0) & (ys + dy < height)
-            lx, ly = np.nonzero(ok)
-            sx, sy = xs[ok], ys[ok]
-            for p in range(k):
-                sig = _signatures(codes, a.entries, sx, sy, d, p)
-                groups, first, inverse = np.unique(sig, return_index=True, return_inverse=True)
-                values = np.full(groups.size, np.inf)
-                known = np.ones(groups.size, dtype=bool)
-                for g, (s_, at) in enumerate(zip(groups.tolist(), first.tolist(), strict=True)):
-                    if s_ not in a.bulk:
-                        rep = _representative(sig, s_, at, sx, sy, dx, dy, taken)
-                        if rep is None:  # every step of it here goes into an occupied cell
-                            known[g] = False
-                            continue
-                        x, y = rep
-                        try:
-                            step = policy.price(state, f, (x, y, top[y][x]), (x + dx, y + dy), p)
-                        except Refusal:
-                            a.bulk[s_] = None
-                            continue
-                        if step.to[2] != top[y + dy][x + dx] or step.parity != p + step.diagonal:
-                            table.usable = False
-                            return False
-                        a.bulk[s_] = step
-                    priced = a.bulk[s_]
-                    if priced is not None:
-                        values[g] = scale.key(priced)
-                tile.weight[lx, ly, p, d] = values[inverse]
-                tile.known[lx, ly, p, d] = known[inverse]
-        a.bulked.add((i, j))
+    # Every fresh tile at once (a tile by tile loop made thousands of small numpy calls): their cells
+    # as xs[t, lx, ly], ys[...], and their prices stacked, written back into the tiles at the end.
+    tiles = [a.tile(i, j) for i, j in fresh]
+    weight = np.stack([tile.weight for tile in tiles])
+    known = np.stack([tile.known for tile in tiles])
+    at_i = np.array([i for i, _ in fresh])[:, None, None]
+    at_j = np.array([j for _, j in fresh])[:, None, None]
+    xs = np.broadcast_to(at_i * TILE + np.arange(TILE)[None, :, None], weight.shape[:3])
+    ys = np.broadcast_to(at_j * TILE + np.arange(TILE)[None, None, :], weight.shape[:3])
+    for d, (dx, dy) in enumerate(NEIGHBOURS):
+        ok = (xs < width) & (ys < height) & (xs + dx >= 0) & (xs + dx < width)
+        ok &= (ys + dy >= 0) & (ys + dy < height)
+        sx, sy = xs[ok], ys[ok]
+        for p in range(k):
+            sig = _signatures(codes, a.entries, sx, sy, d, p)
+            groups, first, inverse = np.unique(sig, return_index=True, return_inverse=True)
+            values = np.full(groups.size, np.inf)
+            found = np.ones(groups.size, dtype=bool)
+            for g, (s_, at) in enumerate(zip(groups.tolist(), first.tolist(), strict=True)):
+                if s_ not in a.bulk:
+                    rep = _representative(sig, s_, at, sx, sy, dx, dy, taken)
+                    if rep is None:  # every step of it here goes into an occupied cell
+                        found[g] = False
+                        continue
+                    x, y = rep
+                    try:
+                        step = policy.price(state, f, (x, y, top[y][x]), (x + dx, y + dy), p)
+                    except Refusal:
+                        a.bulk[s_] = None
+                        continue
+                    if step.to[2] != top[y + dy][x + dx] or step.parity != p + step.diagonal:
+                        table.usable = False
+                        return False
+                    a.bulk[s_] = step
+                priced = a.bulk[s_]
+                if priced is not None:
+                    values[g] = scale.key(priced)
+            weight[:, :, :, p, d][ok] = values[inverse.reshape(-1)]
+            known[:, :, :, p, d][ok] = found[inverse.reshape(-1)]
+    for n, tile in enumerate(tiles):
+        tile.weight[...], tile.known[...] = weight[n], known[n]
+    a.bulked.update(fresh)
     for key in [key for key in a.windows if _overlaps(key, fresh)]:
         del a.windows[key]
     return True
@@ -703,11 +709,14 @@ def _answer(
     keys = found[order]
     if scale.whole != 1:  # keys back to centi-units, rounded once
         keys = (keys + scale.whole // 2) // scale.whole
-    costs = dict(zip(w.names[cells[order]].tolist(), keys.tolist(), strict=True))
+    cells = cells[order]
+    listed: list[XY] = w.names[cells].tolist()
+    costs = dict(zip(listed, keys.tolist(), strict=True))
     events = frozenset(c for c in laid.board.tests if c in costs)
     kept = _Kept(table, a, state)
     trail = _Trail(w, keep_parity, top, dist, laid.weight, laid.stop, start, limit, laid.live, kept, height)
     trail.scale = scale
+    trail.listed = (listed, cells)
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
 
 
@@ -828,6 +837,10 @@ class _Trail(_Nodes):
         )
         self.start, self.budget, self.live, self.kept, self.height = start, budget, live, kept, height
         self._came: list[int] | None = None  # node -> the edge into it (-1: none), found for all at once
+        self._came_array: npt.NDArray[np.int64] | None = None  # ... the same as an array (`tree`)
+        # The answer's cells in its order, and their local cells (set by `_answer`): `ends_of` them is
+        # read, not converted.
+        self.listed: tuple[list[XY], npt.NDArray[np.intp]] = ([], np.zeros(0, dtype=np.intp))
         self._count: dict[int, int] = {start: 0}  # node -> diagonals on its way
         self.scale: Scale | None = (
             None  # how the costs count exact lengths (`tree` names them in centi-units)
@@ -844,9 +857,9 @@ class _Trail(_Nodes):
         `app/web/api_reach.routes` reads off each step.
         """
         assert self.scale is not None
-        if self._came is None:
-            self._came = self._find_all().tolist()
-        came = np.asarray(self._came)
+        came = self._came_array
+        if came is None:
+            came = self._came_array = self._find_all()
         before = np.where(came >= 0, came >> 3, -1)
         numbers = self.ends_of(cells)
         marked = np.zeros(self.w.nodes, dtype=bool)
@@ -932,8 +945,12 @@ class _Trail(_Nodes):
     def ends_of(self, cells: list[XY]) -> Any:
         """The node each cell's cost comes from (`_Ends`), for many cells at once."""
         w = self.w
-        xy = np.array(cells, dtype=np.int64).reshape(-1, 2)
-        n = ((xy[:, 0] - w.x0) * w.rows + (xy[:, 1] - w.y0)) * w.k
+        listed, local = self.listed
+        if cells == listed:  # the answer's own cells, in its order (the same tuples: quick to compare)
+            n = local * w.k
+        else:
+            xy = np.array(cells, dtype=np.int64).reshape(-1, 2)
+            n = ((xy[:, 0] - w.x0) * w.rows + (xy[:, 1] - w.y0)) * w.k
         if self.keep_parity:
             even, odd = self.dist[n], self.dist[n + 1]
             n = n + (odd < even)
@@ -947,7 +964,9 @@ class _Trail(_Nodes):
         """The edge into node n on its cheapest way; -1 for the start or a node not reached."""
         came = self._came
         if came is None:
-            came = self._came = self._find_all().tolist()
+            if self._came_array is None:
+                self._came_array = self._find_all()
+            came = self._came = self._came_array.tolist()
         return came[n]
 
     def count(self, n: int) -> int:
