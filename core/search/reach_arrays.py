@@ -98,7 +98,8 @@ class _Tile:
 
 
 class Window:
-    """Tiles i0..i0+ni-1 by j0..j0+nj-1 laid out as one CSR graph over local nodes.
+    """Tiles i0..i0+ni-1 by j0..j0+nj-1 laid out as one CSR graph over local nodes, the parts of
+    tiles past the map's edge left out (a small map's window is the map, not whole tiles).
 
     A cell (x, y) of the map is local cell (x - x0) * rows + (y - y0); its node is
     cell * k + parity class (k = 2 under the alternating rule, else 1: one node a
@@ -110,7 +111,7 @@ class Window:
     def __init__(self, arrays: StepArrays, i0: int, j0: int, ni: int, nj: int) -> None:
         self.i0, self.j0, self.ni, self.nj = i0, j0, ni, nj
         self.x0, self.y0 = i0 * TILE, j0 * TILE
-        cols, rows = ni * TILE, nj * TILE
+        cols, rows = min(ni * TILE, arrays.width - self.x0), min(nj * TILE, arrays.height - self.y0)
         self.cols, self.rows = cols, rows
         k = self.k = 2 if arrays.keep_parity else 1
         self.nodes = cols * rows * k
@@ -120,9 +121,10 @@ class Window:
         for a in range(ni):
             for b in range(nj):
                 tile = arrays.tile(i0 + a, j0 + b)
-                xs, ys = slice(a * TILE, (a + 1) * TILE), slice(b * TILE, (b + 1) * TILE)
-                weight[xs, ys], known[xs, ys] = tile.weight[:, :, :k], tile.known[:, :, :k]
-                verdict[xs, ys] = tile.verdict
+                wide, high = min(TILE, cols - a * TILE), min(TILE, rows - b * TILE)  # on the map
+                xs, ys = slice(a * TILE, a * TILE + wide), slice(b * TILE, b * TILE + high)
+                weight[xs, ys], known[xs, ys] = tile.weight[:wide, :high, :k], tile.known[:wide, :high, :k]
+                verdict[xs, ys] = tile.verdict[:wide, :high]
         self.weight, self.known = weight.reshape(-1), known.reshape(-1)
         self.verdict = verdict.reshape(-1)
         node = np.arange(self.nodes)
