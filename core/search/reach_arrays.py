@@ -548,7 +548,7 @@ class _Overlay:
 
     __slots__ = (
         *("board", "start", "weight", "known", "stop", "live"),
-        *("graph", "open", "busy", "leak_from", "shared", "ends_for", "ends", "settled"),
+        *("graph", "open", "busy", "leak_from", "shared", "settled"),
     )
 
     def __init__(
@@ -568,18 +568,7 @@ class _Overlay:
             if w.holds(x, y):
                 self.busy[w.cell(x, y)] = True
         self.shared = False
-        # Whether a move may end on an occupied cell (local cell -> verdict), as the policy said for
-        # one state and mover: a state is immutable, so the table view asking again is answered here.
-        self.ends_for: tuple[EncounterState, str] | None = None
-        self.ends: dict[int, bool] = {}
         self.learnt(w)
-
-    def ends_in(self, state: EncounterState, fighter: str) -> dict[int, bool]:
-        """The verdicts on occupied cells kept for this very state and mover (a new dict for another)."""
-        kept = self.ends_for
-        if kept is None or kept[0] is not state or kept[1] != fighter:
-            self.ends_for, self.ends = (state, fighter), {}
-        return self.ends
 
     def learnt(self, w: Window) -> None:
         """Make what is read off weight and known again, after prices were written into them."""
@@ -702,14 +691,13 @@ def _answer(
     ask = np.flatnonzero(unknown | occupied)
     if ask.size:
         verdict = verdict.copy()
-        said = laid.ends_in(state, f.id)
+        said = _occupied_ends(state, f.id)
         for i in ask.tolist():
-            cell = int(cells[i])
-            x, y = w.named[cell]
+            x, y = w.named[int(cells[i])]
             if (x, y) in occupants:
-                ok = said.get(cell)
+                ok = said.get((x, y))
                 if ok is None:
-                    ok = said[cell] = _may_end(state, f, policy.can_end, x, y, top[y][x])
+                    ok = said[(x, y)] = _may_end(state, f, policy.can_end, x, y, top[y][x])
                 verdict[i] = ok
             else:
                 verdict[i] = table.judge(x * height + y, _may_end(state, f, policy.can_end, x, y, top[y][x]))
@@ -728,6 +716,23 @@ def _answer(
     trail.scale = scale
     trail.listed = (listed, cells)
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
+
+
+# Whether a move may end on an occupied cell, as the policy said for one state and mover: a state is
+# immutable, so the table view asking again about the same board (a selection, a drag, the band one
+# more action reaches) is answered here. One state, kept here and not on the grid's tables: a state
+# refers to its grid, and is not tracked by the garbage collector (gc=False), so a state kept under
+# its own grid would keep both alive for good.
+_SAID: list[tuple[EncounterState, str, dict[XY, bool]]] = []
+
+
+def _occupied_ends(state: EncounterState, fighter: str) -> dict[XY, bool]:
+    """The verdicts on occupied cells kept for this very state and mover (a new, empty one else)."""
+    kept = _SAID[0] if _SAID else None
+    if kept is None or kept[0] is not state or kept[1] != fighter:
+        kept = (state, fighter, {})
+        _SAID[:] = [kept]
+    return kept[2]
 
 
 def _cheapest_first(keys: npt.NDArray[np.int64], limit: int) -> npt.NDArray[np.intp]:
