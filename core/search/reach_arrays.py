@@ -37,6 +37,13 @@ The answer is the table search's, node for node, which is the policy search's:
 Only policies where nothing happens on a step (`step_table.quiet`) come here:
 `eventful` asks about the step a node was reached by, one Python call per
 node, which would cost what the compiled search saves.
+
+What a warm search pays beyond scipy's Dijkstra is kept small (issue 40): a window
+keeps the board last laid over its prices (`_Overlay`: the CSR graph, stops, the
+steps into occupied cells) while its prices and that board stand, so the same board
+searched again lays nothing; a search that learns prices writes them into a copy
+of its own. The answer is sorted and named in bulk (`_cheapest_first`,
+`Window.names`); the rest is building the dict of costs the answer is.
 """
 
 from __future__ import annotations
