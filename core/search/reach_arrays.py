@@ -37,12 +37,19 @@ The answer is the table search's, node for node, which is the policy search's:
 Only policies where nothing happens on a step (`step_table.quiet`) come here:
 `eventful` asks about the step a node was reached by, one Python call per
 node, which would cost what the compiled search saves.
+
+What a warm search pays beyond scipy's Dijkstra is kept small (issue 40): a window
+keeps the board last laid over its prices (`_Overlay`: the CSR graph, stops, the
+steps into occupied cells) while its prices and that board stand, so the same board
+searched again lays nothing; a search that learns prices writes them into a copy
+of its own. The answer is sorted and named in bulk (`_cheapest_first`,
+`Window.names`); the rest is building the dict of costs the answer is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -73,6 +80,7 @@ MOST_WINDOW_NODES = (
 )  # ... and the nodes they hold together (a node's 8 steps: ~80 bytes), past the newest
 CELL_GUESS = CU  # what a step is guessed to cost at least: the first window reaches budget / CELL_GUESS cells
 _EIGHT = np.arange(8)
+_pair = np.frompyfunc(lambda x, y: (x, y), 2, 1)  # two arrays of ints -> an array of (x, y) tuples
 
 
 class _Tile:
@@ -88,7 +96,8 @@ class _Tile:
         k = 2 if keep_parity else 1
         self.weight = np.full((TILE, TILE, k, 8), np.inf)
         self.known = np.zeros((TILE, TILE, k, 8), dtype=bool)
-        for d, (dx, dy) in enumerate(NEIGHBOURS):
+        inner = i > 0 and j > 0 and (i + 1) * TILE < width and (j + 1) * TILE < height
+        for d, (dx, dy) in () if inner else enumerate(NEIGHBOURS):  # no step off the map from inside
             tx, ty = x + dx, y + dy
             off = (tx < 0) | (tx >= width) | (ty < 0) | (ty >= height)
             self.known[:, :, :, d] = off[:, :, None]
@@ -96,7 +105,8 @@ class _Tile:
 
 
 class Window:
-    """Tiles i0..i0+ni-1 by j0..j0+nj-1 laid out as one CSR graph over local nodes.
+    """Tiles i0..i0+ni-1 by j0..j0+nj-1 laid out as one CSR graph over local nodes, the parts of
+    tiles past the map's edge left out (a small map's window is the map, not whole tiles).
 
     A cell (x, y) of the map is local cell (x - x0) * rows + (y - y0); its node is
     cell * k + parity class (k = 2 under the alternating rule, else 1: one node a
@@ -108,7 +118,7 @@ class Window:
     def __init__(self, arrays: StepArrays, i0: int, j0: int, ni: int, nj: int) -> None:
         self.i0, self.j0, self.ni, self.nj = i0, j0, ni, nj
         self.x0, self.y0 = i0 * TILE, j0 * TILE
-        cols, rows = ni * TILE, nj * TILE
+        cols, rows = min(ni * TILE, arrays.width - self.x0), min(nj * TILE, arrays.height - self.y0)
         self.cols, self.rows = cols, rows
         k = self.k = 2 if arrays.keep_parity else 1
         self.nodes = cols * rows * k
@@ -118,9 +128,10 @@ class Window:
         for a in range(ni):
             for b in range(nj):
                 tile = arrays.tile(i0 + a, j0 + b)
-                xs, ys = slice(a * TILE, (a + 1) * TILE), slice(b * TILE, (b + 1) * TILE)
-                weight[xs, ys], known[xs, ys] = tile.weight[:, :, :k], tile.known[:, :, :k]
-                verdict[xs, ys] = tile.verdict
+                wide, high = min(TILE, cols - a * TILE), min(TILE, rows - b * TILE)  # on the map
+                xs, ys = slice(a * TILE, a * TILE + wide), slice(b * TILE, b * TILE + high)
+                weight[xs, ys], known[xs, ys] = tile.weight[:wide, :high, :k], tile.known[:wide, :high, :k]
+                verdict[xs, ys] = tile.verdict[:wide, :high]
         self.weight, self.known = weight.reshape(-1), known.reshape(-1)
         self.verdict = verdict.reshape(-1)
         node = np.arange(self.nodes)
@@ -145,7 +156,16 @@ class Window:
         local = np.arange(cols * rows)
         self.xs = local // rows + self.x0  # each local cell's x and y on the map
         self.ys = local % rows + self.y0
-        self.named = list(zip(self.xs.tolist(), self.ys.tolist(), strict=True))  # ... as (x, y)
+        # ... as (x, y) tuples, in an array so that an answer names many cells in one gather
+        self.names: npt.NDArray[np.object_] = _pair(self.xs, self.ys)
+        self.named: list[XY] = self.names.tolist()  # ... and in a list, to name one cell
+        # The last board laid over this window's prices (`_overlay`), kept while the prices and the
+        # board it was made for stand: a warm search of the same board starts from it.
+        self.overlaid: _Overlay | None = None
+
+    def held(self) -> int:
+        """The nodes this window holds prices for, counting its kept overlay's copy of them."""
+        return self.nodes * (1 if self.overlaid is None else 2)
 
     def holds(self, x: int, y: int) -> bool:
         return 0 <= x - self.x0 < self.cols and 0 <= y - self.y0 < self.rows
@@ -208,9 +228,9 @@ class StepArrays:
             found = Window(self, *key)
             held = found.nodes
             for kept in self.windows.values():
-                held += kept.nodes
+                held += kept.held()
             while self.windows and (len(self.windows) >= WINDOWS or held > MOST_WINDOW_NODES):
-                held -= self.windows.pop(next(iter(self.windows))).nodes
+                held -= self.windows.pop(next(iter(self.windows))).held()
         self.windows[key] = found
         return found
 
@@ -244,7 +264,9 @@ class StepArrays:
             lx, ly = x - w.x0, y - w.y0
             at = (lx >= 0) & (lx < w.cols) & (ly >= 0) & (ly < w.rows)
             e = ((lx[at] * w.rows + ly[at]) * w.k + p[at]) * 8 + d[at]
-            w.weight[e], w.known[e] = cost[at], True
+            if e.size:
+                w.weight[e], w.known[e] = cost[at], True
+                w.overlaid = None  # laid over the prices before these
 
     def judge(self, cell: int, ok: bool) -> None:
         x, y = divmod(cell, self.height)
@@ -291,43 +313,48 @@ def _price_tiles(
     if not fresh:
         return True
     taken = {c for c in occupants}
-    for i, j in fresh:
-        tile = a.tile(i, j)
-        xs = i * TILE + np.arange(TILE)[:, None]
-        ys = j * TILE + np.arange(TILE)[None, :]
-        xs, ys = np.broadcast_arrays(xs, ys)
-        for d, (dx, dy) in enumerate(NEIGHBOURS):
-            ok = (xs < width) & (ys < height) & (xs + dx >= 0) & (xs + dx < width)
-            ok &= (ys + dy >= 0) & (ys + dy < height)
-            lx, ly = np.nonzero(ok)
-            sx, sy = xs[ok], ys[ok]
-            for p in range(k):
-                sig = _signatures(codes, a.entries, sx, sy, d, p)
-                groups, first, inverse = np.unique(sig, return_index=True, return_inverse=True)
-                values = np.full(groups.size, np.inf)
-                known = np.ones(groups.size, dtype=bool)
-                for g, (s_, at) in enumerate(zip(groups.tolist(), first.tolist(), strict=True)):
-                    if s_ not in a.bulk:
-                        rep = _representative(sig, s_, at, sx, sy, dx, dy, taken)
-                        if rep is None:  # every step of it here goes into an occupied cell
-                            known[g] = False
-                            continue
-                        x, y = rep
-                        try:
-                            step = policy.price(state, f, (x, y, top[y][x]), (x + dx, y + dy), p)
-                        except Refusal:
-                            a.bulk[s_] = None
-                            continue
-                        if step.to[2] != top[y + dy][x + dx] or step.parity != p + step.diagonal:
-                            table.usable = False
-                            return False
-                        a.bulk[s_] = step
-                    priced = a.bulk[s_]
-                    if priced is not None:
-                        values[g] = scale.key(priced)
-                tile.weight[lx, ly, p, d] = values[inverse]
-                tile.known[lx, ly, p, d] = known[inverse]
-        a.bulked.add((i, j))
+    # Every fresh tile at once (a tile by tile loop made thousands of small numpy calls): their cells
+    # as xs[t, lx, ly], ys[...], and their prices stacked, written back into the tiles at the end.
+    tiles = [a.tile(i, j) for i, j in fresh]
+    weight = np.stack([tile.weight for tile in tiles])
+    known = np.stack([tile.known for tile in tiles])
+    at_i = np.array([i for i, _ in fresh])[:, None, None]
+    at_j = np.array([j for _, j in fresh])[:, None, None]
+    xs = np.broadcast_to(at_i * TILE + np.arange(TILE)[None, :, None], weight.shape[:3])
+    ys = np.broadcast_to(at_j * TILE + np.arange(TILE)[None, None, :], weight.shape[:3])
+    for d, (dx, dy) in enumerate(NEIGHBOURS):
+        ok = (xs < width) & (ys < height) & (xs + dx >= 0) & (xs + dx < width)
+        ok &= (ys + dy >= 0) & (ys + dy < height)
+        sx, sy = xs[ok], ys[ok]
+        for p in range(k):
+            sig = _signatures(codes, a.entries, sx, sy, d, p)
+            groups, first, inverse = np.unique(sig, return_index=True, return_inverse=True)
+            values = np.full(groups.size, np.inf)
+            found = np.ones(groups.size, dtype=bool)
+            for g, (s_, at) in enumerate(zip(groups.tolist(), first.tolist(), strict=True)):
+                if s_ not in a.bulk:
+                    rep = _representative(sig, s_, at, sx, sy, dx, dy, taken)
+                    if rep is None:  # every step of it here goes into an occupied cell
+                        found[g] = False
+                        continue
+                    x, y = rep
+                    try:
+                        step = policy.price(state, f, (x, y, top[y][x]), (x + dx, y + dy), p)
+                    except Refusal:
+                        a.bulk[s_] = None
+                        continue
+                    if step.to[2] != top[y + dy][x + dx] or step.parity != p + step.diagonal:
+                        table.usable = False
+                        return False
+                    a.bulk[s_] = step
+                priced = a.bulk[s_]
+                if priced is not None:
+                    values[g] = scale.key(priced)
+            weight[:, :, :, p, d][ok] = values[inverse.reshape(-1)]
+            known[:, :, :, p, d][ok] = found[inverse.reshape(-1)]
+    for n, tile in enumerate(tiles):
+        tile.weight[...], tile.known[...] = weight[n], known[n]
+    a.bulked.update(fresh)
     for key in [key for key in a.windows if _overlaps(key, fresh)]:
         del a.windows[key]
     return True
@@ -409,26 +436,32 @@ def array_reach(
         a, a.box(f.pos[0], f.pos[1], radius), state, f, policy, table, occupants, scale
     ):
         return None
+    board = _Board.of(state, f, occupants, scale)
     w = a.window(f.pos[0], f.pos[1], radius)
     start = w.cell(f.pos[0], f.pos[1]) * w.k
-    weight, known, stop, live = _overlay(state, f, table, a, w, start, occupants, scale)
+    laid = _overlay(state, f, table, a, w, start, board)
     while True:
-        graph = csr_matrix((weight, w.target, w.indptr), shape=(w.nodes, w.nodes), copy=False)
-        dist = dijkstra(graph, directed=True, indices=start, limit=limit)
+        dist = dijkstra(laid.graph, directed=True, indices=start, limit=limit, min_only=True)
+        if limit <= laid.settled:  # a search as far on these very prices had nothing left to price
+            break
         # The steps not priced yet out of the nodes the search leaves (reached, not a stop).
-        left = np.flatnonzero((dist <= limit) & ~stop & ~known.reshape(-1, 8).all(axis=1))
-        edges = (left[:, None] * 8 + _EIGHT).ravel()
-        missing = edges[~known[edges]]
+        left = np.flatnonzero((dist <= limit) & laid.open)
+        if left.size:
+            edges = (left[:, None] * 8 + _EIGHT).ravel()
+            missing = edges[~laid.known[edges]]
+        else:
+            missing = left
         if not missing.size:
-            if _leaks(a, w, dist, stop, limit, start):  # a way may leave the window: search a wider one
+            if _leaks(a, w, laid, dist, limit):  # a way may leave the window: search a wider one
                 radius *= 2
                 box = a.box(f.pos[0], f.pos[1], radius)
                 if bulk and not _price_tiles(a, box, state, f, policy, table, occupants, scale):
                     return None
                 w = a.window(f.pos[0], f.pos[1], radius)
                 start = w.cell(f.pos[0], f.pos[1]) * w.k
-                weight, known, stop, live = _overlay(state, f, table, a, w, start, occupants, scale)
+                laid = _overlay(state, f, table, a, w, start, board)
                 continue
+            laid.settled = max(laid.settled, limit)
             break
         rounds += 1
         if start_global not in table.filled and (missing.size > FILL or rounds > FILL_ROUNDS):
@@ -436,10 +469,12 @@ def array_reach(
             filled = fill()
             if filled is None:
                 return None
-            weight, known, stop, live = _overlay(state, f, table, a, w, start, occupants, scale)
+            laid = _overlay(state, f, table, a, w, start, board)
             continue
         if rounds > MOST_ROUNDS:  # a winding map keeps finding steps: the exact search, step by step
             return filled if filled is not None else fill()
+        laid = laid.own(w)  # this search writes the prices it learns into its overlay
+        weight, known, live = laid.weight, laid.known, laid.live
         shorter = False  # does a step priced now lead anywhere cheaper? If not, the costs stand
         rows = w.rows
         for edge in missing.tolist():
@@ -472,26 +507,95 @@ def array_reach(
                 table.keep(kept_edge, price_key, step)
             total = dist[u] + price_key
             shorter = shorter or (total <= limit and total < dist[w.target[edge]])
-        if not shorter and not _leaks(a, w, dist, stop, limit, start):
+        laid.learnt(w)
+        if not shorter and not _leaks(a, w, laid, dist, limit):
             break
-    return _answer(
-        state, f, policy, (budget, limit, scale), table, a, w, dist, weight, stop, start, occupants, live
-    )
+    return _answer(state, f, policy, (budget, limit, scale), table, a, w, dist, laid, start, occupants)
 
 
-def _leaks(arrays: StepArrays, w: Window, dist: Any, stop: Any, limit: int, start: int) -> bool:
+def _leaks(arrays: StepArrays, w: Window, laid: _Overlay, dist: npt.NDArray[np.float64], limit: int) -> bool:
     """Might a way within the budget leave the window? A node the search leaves has a step out of
     it onto the map that is not known to be refused (priced, or not yet)."""
     out = w.leave_map
     if not out.size:
         return False
     arrays.flush()
-    src = out >> 3
-    leaving = (dist[src] <= limit) & (~stop[src] | (src == start))
-    if not leaving.any():
-        return False
-    steps = out[leaving]
-    return bool((~w.known[steps] | np.isfinite(w.weight[steps])).any())
+    if laid.leak_from is None:  # the nodes such a step leaves from, found once for the prices laid over
+        src = out >> 3
+        may = (~laid.stop[src] | (src == laid.start)) & (~w.known[out] | np.isfinite(w.weight[out]))
+        laid.leak_from = src[may]
+    return bool((dist[laid.leak_from] <= limit).any())
+
+
+class _Board(NamedTuple):
+    """What of the board an overlay reads besides the window's prices: equal boards, equal overlays."""
+
+    scale: Scale
+    occupants: dict[XY, tuple[Fighter, ...]]  # who a step into each occupied cell is priced for
+    forbidden: set[XY]  # cells the mover never enters
+    tests: tuple[XY, ...]  # cells where the GM asks for a test: stops
+
+    @classmethod
+    def of(
+        cls, state: EncounterState, f: Fighter, occupants: dict[XY, tuple[Fighter, ...]], scale: Scale
+    ) -> _Board:
+        tests = tuple((int(c[0]), int(c[1])) for c in state.marks.get(TEST, ()))
+        return cls(scale, occupants, forbidden_cells(state, f), tests)
+
+
+class _Overlay:
+    """One board laid over a window's prices: the graph a search runs on, and what it reads beside.
+
+    weight and known are the window's with the board over them (`_overlay`); stop marks the
+    nodes the search may not leave; live holds the steps into occupied cells priced for who
+    stands there (by the table's edge). An overlay a window keeps (`shared`) is read by the
+    answers made from it, so it is never written: a search that learns prices writes them
+    into a copy of its own (`own`).
+    """
+
+    __slots__ = (
+        *("board", "start", "weight", "known", "stop", "live"),
+        *("graph", "open", "busy", "leak_from", "shared", "settled"),
+    )
+
+    def __init__(
+        self,
+        w: Window,
+        board: _Board,
+        start: int,
+        weight: npt.NDArray[np.float64],
+        known: npt.NDArray[np.bool_],
+        stop: npt.NDArray[np.bool_],
+        live: dict[int, Step],
+    ) -> None:
+        self.board, self.start = board, start
+        self.weight, self.known, self.stop, self.live = weight, known, stop, live
+        self.busy = np.zeros(w.cols * w.rows, dtype=bool)  # local cells someone stands on
+        for x, y in board.occupants:
+            if w.holds(x, y):
+                self.busy[w.cell(x, y)] = True
+        self.shared = False
+        self.learnt(w)
+
+    def learnt(self, w: Window) -> None:
+        """Make what is read off weight and known again, after prices were written into them."""
+        self.graph = csr_matrix((self.weight, w.target, w.indptr), shape=(w.nodes, w.nodes), copy=False)
+        # The nodes a search may leave that have a step not priced yet.
+        self.open = ~self.stop & ~self.known.reshape(-1, 8).all(axis=1)
+        self.leak_from: npt.NDArray[np.intp] | None = None  # found when first asked (`_leaks`)
+        # The largest budget a search over these prices found nothing to price and no way out of the
+        # window within: a search within it (whose nodes are some of those) needs neither check.
+        self.settled = -1
+
+    def own(self, w: Window) -> _Overlay:
+        """This overlay if no one else reads it, else a copy to write into (the window drops it)."""
+        if not self.shared:
+            return self
+        if w.overlaid is self:
+            w.overlaid = None
+        copy = _Overlay(w, self.board, self.start, self.weight.copy(), self.known.copy(), self.stop, {})
+        copy.live.update(self.live)
+        return copy
 
 
 def _overlay(
@@ -501,40 +605,46 @@ def _overlay(
     a: StepArrays,
     w: Window,
     start: int,
-    occupants: dict[XY, tuple[Fighter, ...]],
-    scale: Scale,
-) -> tuple[Any, Any, Any, dict[int, Step]]:
-    """This call's copy of the window's prices with the board laid over them: (weight, known, stop, live).
+    board: _Board,
+) -> _Overlay:
+    """The window's prices with the board laid over them: the one the window keeps when it was made
+    for an equal board and start (and no price was written into the window since), else a new one,
+    kept.
 
     A GM's test makes a stop (its steps out cut); steps into a forbidden cell are never
     taken; steps into an occupied cell are read from `StepTable.live` when priced for
     the same fighters, else left unknown (priced by the search loop). Steps out of the
     window are never taken (`Window.leave`). `live` is keyed by the table's edge numbers.
     """
-    height = state.grid.height
-    a.flush()
+    a.flush()  # a price written into the window drops its overlay
+    kept = w.overlaid
+    if kept is not None and kept.start == start and kept.board == board:
+        return kept
+    height, scale, occupants = state.grid.height, board.scale, board.occupants
     parities = (0, 1) if a.keep_parity else (0,)
     weight, known = w.weight.copy(), w.known.copy()
     weight[w.leave], known[w.leave] = np.inf, True
     remembered = table.live
     live: dict[int, Step] = {}  # steps into occupied cells for this call, by the table's edge
     stop = np.zeros(w.nodes, dtype=bool)
-    for c in state.marks.get(TEST, ()):
-        if not w.holds(c[0], c[1]):
+    for cx, cy in board.tests:
+        if not w.holds(cx, cy):
             continue
         for p in parities:
-            n = w.cell(c[0], c[1]) * w.k + p
+            n = w.cell(cx, cy) * w.k + p
             if n != start:  # the start is left, never reached: never a stop
                 stop[n] = True
                 known[n * 8 : n * 8 + 8] = True
                 weight[n * 8 : n * 8 + 8] = np.inf
-    for cells, cut in ((occupants.keys(), False), (forbidden_cells(state, f), True)):
+    for cells, cut in ((occupants.keys(), False), (board.forbidden, True)):
         for cx, cy in cells:  # the steps into the cell: priced for who stands there, or never taken
+            if not w.holds(cx, cy):
+                continue  # out of the window: never reached by this search
             who = None if cut else occupants[(cx, cy)]
             for d, (dx, dy) in enumerate(NEIGHBOURS):
                 sx, sy = cx - dx, cy - dy
-                if not (w.holds(sx, sy) and w.holds(cx, cy)):
-                    continue  # out of the window, or a step out of it: never taken by this search
+                if not w.holds(sx, sy):
+                    continue  # a step into the window from outside it: never taken by this search
                 if not (0 <= sx < state.grid.width and 0 <= sy < height):
                     continue
                 for p in parities:
@@ -550,7 +660,10 @@ def _overlay(
                     else:
                         weight[edge] = np.inf
                         known[edge] = cut
-    return weight, known, stop, live
+    laid = _Overlay(w, board, start, weight, known, stop, live)
+    laid.shared = True
+    w.overlaid = laid
+    return laid
 
 
 def _answer(
@@ -561,12 +674,10 @@ def _answer(
     table: StepTable,
     a: StepArrays,
     w: Window,
-    dist: Any,
-    weight: Any,
-    stop: Any,
+    dist: npt.NDArray[np.float64],
+    laid: _Overlay,
     start: int,
     occupants: Mapping[XY, Any],
-    live: dict[int, Step],
 ) -> Reach:
     """The end-of-move filter (kept verdicts for empty cells, live for occupied ones) and the Reach.
 
@@ -578,33 +689,69 @@ def _answer(
     cells = np.flatnonzero(cheapest <= limit)
     cells = cells[cells != start // w.k]
     verdict = w.verdict[cells]
-    busy = [w.cell(x, y) for x, y in occupants if w.holds(x, y)]
-    occupied = np.isin(cells, busy) if busy else np.zeros(cells.size, dtype=bool)
-    if one_cell(policy) and (verdict < 0).any():
+    occupied = laid.busy[cells]
+    unknown = verdict < 0
+    if one_cell(policy) and (unknown & ~occupied).any():
         verdict = _judge_by_entry(state, f, policy, a, w, cells, verdict, occupied)
-    ask = set(np.flatnonzero(verdict < 0).tolist())
-    if busy:  # an occupied cell's verdict is asked afresh: who stands there may change it
-        ask.update(np.flatnonzero(occupied).tolist())
-    if ask:
+        unknown = verdict < 0
+    # Asked of the policy: verdicts not known, and every occupied cell's (who stands there may change it).
+    ask = np.flatnonzero(unknown | occupied)
+    if ask.size:
         verdict = verdict.copy()
-        for i in ask:
+        said = _occupied_ends(state, f.id)
+        for i in ask.tolist():
             x, y = w.named[int(cells[i])]
-            ok = _may_end(state, f, policy.can_end, x, y, top[y][x])
-            verdict[i] = table.judge(x * height + y, ok) if (x, y) not in occupants else ok
-    keep = verdict > 0
-    cells = cells[keep]
-    found = cheapest[cells]
-    order = np.argsort(found, kind="stable")
-    keys = found[order].astype(np.int64)
+            if (x, y) in occupants:
+                ok = said.get((x, y))
+                if ok is None:
+                    ok = said[(x, y)] = _may_end(state, f, policy.can_end, x, y, top[y][x])
+                verdict[i] = ok
+            else:
+                verdict[i] = table.judge(x * height + y, _may_end(state, f, policy.can_end, x, y, top[y][x]))
+    cells = cells[verdict > 0]
+    found = cheapest[cells].astype(np.int64)  # keys: integers a float holds exactly (`array_reach`)
+    order = _cheapest_first(found, limit)
+    keys = found[order]
     if scale.whole != 1:  # keys back to centi-units, rounded once
         keys = (keys + scale.whole // 2) // scale.whole
-    costs = dict(zip(map(w.named.__getitem__, cells[order].tolist()), keys.tolist(), strict=True))
-    tested = {(c[0], c[1]) for c in state.marks.get(TEST, ())}
-    events = frozenset(c for c in tested if c in costs)
+    cells = cells[order]
+    listed: list[XY] = w.names[cells].tolist()
+    costs = dict(zip(listed, keys.tolist(), strict=True))
+    events = frozenset(c for c in laid.board.tests if c in costs)
     kept = _Kept(table, a, state)
-    trail = _Trail(w, keep_parity, top, dist, weight, stop, start, limit, live, kept, height)
+    trail = _Trail(w, keep_parity, top, dist, laid.weight, laid.stop, start, limit, laid.live, kept, height)
     trail.scale = scale
+    trail.listed = (listed, cells)
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
+
+
+# Whether a move may end on an occupied cell, as the policy said for one state and mover: a state is
+# immutable, so the table view asking again about the same board (a selection, a drag, the band one
+# more action reaches) is answered here. One state, kept here and not on the grid's tables: a state
+# refers to its grid, and is not tracked by the garbage collector (gc=False), so a state kept under
+# its own grid would keep both alive for good.
+_SAID: list[tuple[EncounterState, str, dict[XY, bool]]] = []
+
+
+def _occupied_ends(state: EncounterState, fighter: str) -> dict[XY, bool]:
+    """The verdicts on occupied cells kept for this very state and mover (a new, empty one else)."""
+    kept = _SAID[0] if _SAID else None
+    if kept is None or kept[0] is not state or kept[1] != fighter:
+        kept = (state, fighter, {})
+        _SAID[:] = [kept]
+    return kept[2]
+
+
+def _cheapest_first(keys: npt.NDArray[np.int64], limit: int) -> npt.NDArray[np.intp]:
+    """The order of `keys` (none above `limit`) cheapest first, equal keys in their own order (a
+    stable sort). Keys that fit 16 bits (centi-units, no √2 part) take numpy's radix sort, stable;
+    else a key and its place packed into one int64, when that cannot overflow, sort unstably: both
+    several times quicker than numpy's stable sort of int64, the way left for the rest."""
+    if limit < 1 << 16:
+        return np.argsort(keys.astype(np.uint16), kind="stable")
+    if (limit + 1) * max(1, keys.size) < 1 << 62:
+        return np.argsort(keys * keys.size + np.arange(keys.size))
+    return np.argsort(keys, kind="stable")
 
 
 def _judge_by_entry(
@@ -715,6 +862,10 @@ class _Trail(_Nodes):
         )
         self.start, self.budget, self.live, self.kept, self.height = start, budget, live, kept, height
         self._came: list[int] | None = None  # node -> the edge into it (-1: none), found for all at once
+        self._came_array: npt.NDArray[np.int64] | None = None  # ... the same as an array (`tree`)
+        # The answer's cells in its order, and their local cells (set by `_answer`): `ends_of` them is
+        # read, not converted.
+        self.listed: tuple[list[XY], npt.NDArray[np.intp]] = ([], np.zeros(0, dtype=np.intp))
         self._count: dict[int, int] = {start: 0}  # node -> diagonals on its way
         self.scale: Scale | None = (
             None  # how the costs count exact lengths (`tree` names them in centi-units)
@@ -731,9 +882,9 @@ class _Trail(_Nodes):
         `app/web/api_reach.routes` reads off each step.
         """
         assert self.scale is not None
-        if self._came is None:
-            self._came = self._find_all().tolist()
-        came = np.asarray(self._came)
+        came = self._came_array
+        if came is None:
+            came = self._came_array = self._find_all()
         before = np.where(came >= 0, came >> 3, -1)
         numbers = self.ends_of(cells)
         marked = np.zeros(self.w.nodes, dtype=bool)
@@ -819,8 +970,12 @@ class _Trail(_Nodes):
     def ends_of(self, cells: list[XY]) -> Any:
         """The node each cell's cost comes from (`_Ends`), for many cells at once."""
         w = self.w
-        xy = np.array(cells, dtype=np.int64).reshape(-1, 2)
-        n = ((xy[:, 0] - w.x0) * w.rows + (xy[:, 1] - w.y0)) * w.k
+        listed, local = self.listed
+        if cells == listed:  # the answer's own cells, in its order (the same tuples: quick to compare)
+            n = local * w.k
+        else:
+            xy = np.array(cells, dtype=np.int64).reshape(-1, 2)
+            n = ((xy[:, 0] - w.x0) * w.rows + (xy[:, 1] - w.y0)) * w.k
         if self.keep_parity:
             even, odd = self.dist[n], self.dist[n + 1]
             n = n + (odd < even)
@@ -834,7 +989,9 @@ class _Trail(_Nodes):
         """The edge into node n on its cheapest way; -1 for the start or a node not reached."""
         came = self._came
         if came is None:
-            came = self._came = self._find_all().tolist()
+            if self._came_array is None:
+                self._came_array = self._find_all()
+            came = self._came = self._came_array.tolist()
         return came[n]
 
     def count(self, n: int) -> int:
