@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import msgspec
+
 from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.core.board.units import fmt
 from tabletrail.core.board.walls import door_list, wall_lines
@@ -33,10 +35,18 @@ _NONE = object()
 RULINGS_LEFT_OUT = "GM rulings: left out of a player's bundle"
 
 
-def board_view(state: EncounterState, rulings: bool = True) -> dict[str, Any]:
+def board_view(
+    state: EncounterState, rulings: bool = True, fighters: FighterViews | None = None
+) -> dict[str, Any]:
     """The board after one event, as the table view draws it: fighters, turn, links, doors, rulings
-    (the cells the GM forbade or set a test on; none without `rulings`, as a player's screen)."""
+    (the cells the GM forbade or set a test on; none without `rulings`, as a player's screen).
+    `fighters`: views kept from the boards before, so a fighter nothing touched is not drawn again."""
     rs = get_ruleset(state.ruleset)
+    drawn = (
+        fighters.of(state, rs)
+        if fighters is not None
+        else {f.id: fighter_view(state, f, rs) for f in state.fighters}
+    )
     return {
         "turn": {
             "order": list(state.turn.order),
@@ -44,7 +54,7 @@ def board_view(state: EncounterState, rulings: bool = True) -> dict[str, Any]:
             "round": state.turn.round,
             "pass": state.turn.pass_no,
         },
-        "fighters": {f.id: fighter_view(state, f, rs) for f in state.fighters},
+        "fighters": drawn,
         "links": [list(link) for link in state.links],
         "doors": door_list(state),
         "rulings": {
@@ -96,6 +106,107 @@ def fighter_view(state: EncounterState, f: Fighter, rs: Ruleset) -> dict[str, An
     }
 
 
+class _Watched(tuple):  # type: ignore[type-arg]
+    """A state's fighters that note being read, so a view can tell it read only its own fighter.
+
+    Every way Python reads a tuple of fighters (iterating, indexing, slicing, `in`, `len`,
+    comparing, hashing) goes through these, and a fighter's view reads the state only through
+    Python code (the ruleset's and the cards'): one that reads `state.fighters` or
+    `state.fighter(...)` (its own included) is kept against the whole tuple instead."""
+
+    read = False  # each instance its own once set: bundles made in threads at once don't mix
+
+    def _seen(self) -> None:
+        self.read = True
+
+    def __iter__(self) -> Iterator[Any]:
+        self._seen()
+        return super().__iter__()
+
+    def __getitem__(self, i: Any) -> Any:
+        self._seen()
+        return super().__getitem__(i)
+
+    def __len__(self) -> int:
+        self._seen()
+        return super().__len__()
+
+    def __contains__(self, x: object) -> bool:
+        self._seen()
+        return super().__contains__(x)
+
+    def __reversed__(self) -> Iterator[Any]:
+        self._seen()
+        return iter(tuple.__getitem__(self, slice(None, None, -1)))
+
+    def __eq__(self, other: object) -> bool:
+        self._seen()
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> bool:
+        self._seen()
+        return super().__ne__(other)
+
+    def __hash__(self) -> int:
+        self._seen()
+        return super().__hash__()
+
+    def index(self, *args: Any) -> int:
+        self._seen()
+        return super().index(*args)
+
+    def count(self, x: Any) -> int:
+        self._seen()
+        return super().count(x)
+
+
+# What of a state a fighter's view may read besides the fighters: kept by identity (the fold
+# replaces a part it changes, and a part kept is the same object).
+_OTHER_PARTS = tuple(n for n in EncounterState.__struct_fields__ if n != "fighters")
+
+
+class FighterViews:
+    """Each fighter's view kept from the board before, drawn again only when what it read changed.
+
+    A view is a function of what it reads: its fighter, the state's other parts (turn, settings,
+    links, marks, doors...) and, for some rulesets' answers, the other fighters. Each is drawn once
+    over a state whose fighters note being read (`_Watched`): a view that did not read them is
+    kept while its own fighter and every other part of the state are the very same objects; one
+    that did is kept only while the whole tuple of fighters is. So a move redraws the mover and
+    whoever reads the movers, not everyone (tests/projections/test_bundle_fighter_cache.py holds
+    the kept views equal to fresh ones at every event of every shipped replay)."""
+
+    def __init__(self) -> None:
+        # fighter id -> (its Fighter, the state's other parts, the fighters tuple if it read them, view)
+        self.kept: dict[str, tuple[Fighter, tuple[Any, ...], tuple[Fighter, ...] | None, dict[str, Any]]] = {}
+
+    def of(self, state: EncounterState, rs: Ruleset) -> dict[str, dict[str, Any]]:
+        """Every fighter's view on this state, in the state's order."""
+        parts = tuple(getattr(state, n) for n in _OTHER_PARTS)
+        watched: EncounterState | None = None
+        seen = _Watched()
+        out: dict[str, dict[str, Any]] = {}
+        kept = self.kept
+        for f in state.fighters:
+            old = kept.get(f.id)
+            if (
+                old is not None
+                and old[0] is f
+                and all(a is b for a, b in zip(old[1], parts, strict=True))
+                and (old[2] is None or old[2] is state.fighters)
+            ):
+                out[f.id] = old[3]
+                continue
+            if watched is None:
+                seen = _Watched(state.fighters)
+                watched = msgspec.structs.replace(state, fighters=seen)
+            seen.read = False
+            view = fighter_view(watched, f, rs)
+            kept[f.id] = (f, parts, state.fighters if seen.read else None, view)
+            out[f.id] = view
+        return out
+
+
 def static_board(state: EncounterState) -> dict[str, Any]:
     """What never changes in an encounter: the map, its walls, the sides and how states rest."""
     sc = state.scenario
@@ -119,6 +230,8 @@ def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
             changed = {}
             for fid, f in value.items():
                 old = before["fighters"].get(fid)
+                if old is f:  # a view kept from the board before (FighterViews): nothing changed
+                    continue
                 if old is None:
                     changed[fid] = f
                     continue
@@ -213,6 +326,7 @@ def carry(
     previous: dict[str, Any] | None = None
     last_state: EncounterState | None = None
     last_board: dict[str, Any] = {}
+    views = FighterViews()
     for batch in _batches(records[:last]):
         before = running.state
         rulings_before = in_force.now() if before is not None and batch[0].seq >= first else []
@@ -222,7 +336,7 @@ def carry(
             in_force.apply(r)
             if r.seq >= first:
                 if running.state is not last_state:  # a command's header changes nothing: same board
-                    last_state, last_board = running.state, board_view(running.state, rulings)  # type: ignore[arg-type]
+                    last_state, last_board = running.state, board_view(running.state, rulings, views)  # type: ignore[arg-type]
                 boards.append(last_board)
         if progress is not None:
             progress(batch[-1].seq, last)
