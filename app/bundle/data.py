@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import msgspec
-
 from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.core.board.units import fmt
 from tabletrail.core.board.walls import door_list, wall_lines
@@ -25,7 +24,7 @@ from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.stores.record import Record
 from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
-from tabletrail.projections.audit.parts import RulingsInForce, Statuses, plain, rule_words
+from tabletrail.projections.audit.parts import RulingsInForce, Statuses, rule_words
 from tabletrail.projections.timeline import Timeline
 from tabletrail.text.render import Words
 from tabletrail.web import cards
@@ -357,13 +356,14 @@ def carry(
             data["settings"] = [s for s in data["settings"] if began.get(s["name"], _NONE) == s["value"]]
         carried = [r for r in batch if r.seq >= first]
         told = [r for r in carried if shown(r)]
+        plains = {e["seq"]: e["event"] for e in data["events"]}  # each event's plain form, made once
         texts = iter(
             explain_texts(
                 [
                     {
                         **data,
                         "seq": r.seq,
-                        "event": plain(r.event),
+                        "event": plains[r.seq],
                         "rules": [rule_words(rs, x) for x in r.event.rules],
                     }
                     for r in told

@@ -154,14 +154,22 @@ def explain_texts(datas: list[dict[str, Any]]) -> list[str]:
     data = datas[0]
     w = render.Words(unit=data["unit"], centi=tuple(data.get("centi", ())))
     shared = _explain_batch(data, w)
-    listing = [(e["seq"], render.event_line(_event(e["event"]), words=w)) for e in data["events"]]
+    # each event of the batch decoded and worded once: the listing's line and the event's own
+    # explanation say the same event (an event given anew, not the batch's, is decoded for itself)
+    events = {e["seq"]: (e["event"], _event(e["event"])) for e in data["events"]}
+    listing = [(seq, render.event_line(event, words=w)) for seq, (_, event) in events.items()]
     refused = [
         f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}"
         for r in data["refused_before"]
     ]
     out = []
     for one in datas:
-        lines = _explain_event(one, w)
+        known = events.get(one["seq"])
+        lines = (
+            _explain_event(one, w, known[1])
+            if known is not None and known[0] == one["event"]
+            else _explain_event(one, w)
+        )
         lines.extend(shared)
         lines.append("events of the batch:")
         lines.extend(f" {'>' if seq == one['seq'] else ' '}{seq:>4} {line}" for seq, line in listing)
@@ -170,10 +178,12 @@ def explain_texts(datas: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _explain_event(data: dict[str, Any], w: render.Words) -> list[str]:
-    """What explain says of the event itself: its line, why, its command, the rules it applied."""
+def _explain_event(data: dict[str, Any], w: render.Words, event: Event | None = None) -> list[str]:
+    """What explain says of the event itself: its line, why, its command, the rules it applied
+    (`event`: the event decoded already, by its batch's listing, which `w` keeps the words of)."""
     cmd = data["command"]
-    event = _event(data["event"])
+    if event is None:
+        event = _event(data["event"])
     out = [
         f"event {data['seq']} (batch {data['batch']}, {data['status']}): " + w.event(event),
         *([f"why: {event.note}"] if event.note else []),
