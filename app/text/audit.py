@@ -8,7 +8,7 @@ bundle (app/bundle/__init__.py) carries the very `explain` text too, and a bundl
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from tabletrail.core.board.units import fmt
@@ -210,13 +210,8 @@ def _explain_batch(data: dict[str, Any], w: render.Words) -> list[str]:
         out.extend(_moves(data["moves"], w))
     out.append("checks:" if data["checks"] else "checks: none")
     out.extend(_checks(data["checks"]))
-    bearing = [s for s in data["settings"] if s["bears"]]
-    others = [s for s in data["settings"] if not s["bears"]]
     out.append("settings in force:")
-    said = render.Words().value  # a setting as a GM says it: yes/no, the word or number as written
-    for s in bearing:
-        out.append(f"  {s['name']} = {said(s['value'])}  (bears on {s['rule']})")
-    out.append("  " + ", ".join(f"{s['name']} = {said(s['value'])}" for s in others))
+    out.extend(_settings_lines(data["settings"]))
     rulings = data["rulings"]
     out.append(
         "GM rulings in force before it:" if rulings["in_force"] else "GM rulings in force before it: none"
@@ -231,6 +226,24 @@ def _explain_batch(data: dict[str, Any], w: render.Words) -> list[str]:
     out.append("fighters involved:" if data["fighters"] else "fighters involved: none")
     out.extend(_fighters(data["fighters"], data["unit"], centi=tuple(data.get("centi", ()))))
     return out
+
+
+_SETTINGS_SAID: tuple[Any, ...] = ()  # (the last settings' view worded, its lines)
+
+
+def _settings_lines(settings: list[dict[str, Any]]) -> list[str]:
+    """The settings in force in words, those a cited rule bears on first. The last view worded is
+    kept by identity (held, so its id is never mistaken): an explanation answer's settings are the
+    very list of the batch before while nothing changed them (projections/audit/explain.py)."""
+    global _SETTINGS_SAID
+    kept = _SETTINGS_SAID
+    if kept and kept[0] is settings:
+        return cast("list[str]", kept[1])
+    said = render.Words().value  # a setting as a GM says it: yes/no, the word or number as written
+    lines = [f"  {s['name']} = {said(s['value'])}  (bears on {s['rule']})" for s in settings if s["bears"]]
+    lines.append("  " + ", ".join(f"{s['name']} = {said(s['value'])}" for s in settings if not s["bears"]))
+    _SETTINGS_SAID = (settings, lines)
+    return lines
 
 
 def why_text(data: dict[str, Any]) -> str:
