@@ -48,7 +48,7 @@ from tabletrail.events.stores.protocol import Store
 from tabletrail.events.stores.record import Record, decode
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, Undone
 from tabletrail.service.encounter import Encounter
-from tabletrail.text.audit import explain_texts
+from tabletrail.text.audit import explain_runs, explain_texts
 
 FORMAT = 1
 GM = "gm"
@@ -220,6 +220,7 @@ def make(
         progress=progress,
         whole=enc.timeline if hi == len(records) else None,
         strings=strings,
+        explain_runs=explain_runs,
     )
     key = enc.key
     withheld = [

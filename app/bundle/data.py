@@ -268,6 +268,32 @@ class Lines:
         return cast("list[int]", out)  # every None numbered above
 
 
+def _left_out(text: str, rulings: bool) -> str:
+    """A player's explanation: the GM's rulings' line says they are left out."""
+    return text if rulings else text.replace("GM rulings in force before it: none", RULINGS_LEFT_OUT)
+
+
+def _run_ids(runs_of: list[list[list[str]]], strings: Lines, rulings: bool) -> list[list[int]]:
+    """Each text's line numbers from its runs (explain_runs), a run shared by several texts numbered
+    once. The same numbers as `strings.ids` of the texts joined: a run is numbered as its lines
+    joined, and runs in order, so a line is new at the same place (and a line holding a newline
+    is cut where the joined text would be); the rulings' line has no newline, so it is replaced
+    within its run as within the whole text."""
+    numbered: dict[int, tuple[list[str], list[int]]] = {}
+    out = []
+    for runs in runs_of:
+        ids: list[int] = []
+        for run in runs:
+            if not run:
+                continue  # an empty run adds no line to the joined text
+            kept = numbered.get(id(run))
+            if kept is None or kept[0] is not run:
+                kept = numbered[id(run)] = (run, strings.ids(_left_out("\n".join(run), rulings)))
+            ids.extend(kept[1])
+        out.append(ids)
+    return out
+
+
 def _batches(records: Sequence[Record]) -> list[list[Record]]:
     groups: list[list[Record]] = []
     for r in records:
@@ -296,6 +322,7 @@ def carry(
     progress: Callable[[int, int], None] | None = None,
     whole: Timeline | None = None,
     strings: Lines | None = None,
+    explain_runs: Callable[[list[dict[str, Any]]], list[list[list[str]]]] | None = None,
 ) -> Iterator[Step]:
     """Fold the log once, giving the board after each carried event and its explanation as it goes
     (so a long log's bundle is streamed into its gzip, never held whole); the lines of the
@@ -308,6 +335,8 @@ def carry(
     redaction (a player's screen), applied to what a bundle carries. `progress(done, of)` is told
     after each batch how many events are made. `whole`: the timeline of `records[:last]` when the
     caller has it folded already (an encounter opened from the log), so it is not folded again.
+    `explain_runs`: the same texts as runs of lines (app/text/audit.py), the runs a batch's events
+    share numbered once, not each event's text joined and cut up again (the same numbers).
     """
     if whole is None:
         whole = Timeline()
@@ -357,30 +386,28 @@ def carry(
         carried = [r for r in batch if r.seq >= first]
         told = [r for r in carried if shown(r)]
         plains = {e["seq"]: e["event"] for e in data["events"]}  # each event's plain form, made once
-        texts = iter(
-            explain_texts(
-                [
-                    {
-                        **data,
-                        "seq": r.seq,
-                        "event": plains[r.seq],
-                        "rules": [rule_words(rs, x) for x in r.event.rules],
-                    }
-                    for r in told
-                ]
-            )
-            if told
-            else ()
-        )
+        datas = [
+            {
+                **data,
+                "seq": r.seq,
+                "event": plains[r.seq],
+                "rules": [rule_words(rs, x) for x in r.event.rules],
+            }
+            for r in told
+        ]
+        if not told:
+            texts: Iterator[list[int]] = iter(())
+        elif explain_runs is not None:
+            texts = iter(_run_ids(explain_runs(datas), strings, rulings))
+        else:
+            texts = iter([strings.ids(_left_out(text, rulings)) for text in explain_texts(datas)])
         for r, board in zip(carried, boards, strict=True):
             changed = board if previous is None else delta(previous, board)
             previous = board
             if not shown(r):
                 yield changed, {"seq": r.seq, "batch": r.batch, "withheld": True}, []
                 continue
-            text = next(texts)
-            if not rulings:
-                text = text.replace("GM rulings in force before it: none", RULINGS_LEFT_OUT)
+            ids = next(texts)
             told_as = {
                 "seq": r.seq,
                 "batch": r.batch,
@@ -392,4 +419,4 @@ def carry(
                 "note": r.event.note,
                 "status": data["status"] if data["status"] != "in force" else "",
             }
-            yield changed, told_as, strings.ids(text)
+            yield changed, told_as, ids

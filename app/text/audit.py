@@ -113,6 +113,22 @@ def _card(
 ) -> str:
     if card is None:
         return "-"
+    kept = _CARDS_SAID.get(id(card))
+    if kept is not None and kept[0] is card and kept[1] == (unit, centi, fid):
+        return kept[2]
+    text = _card_text(card, unit, centi, fid)
+    if len(_CARDS_SAID) >= 16:
+        _CARDS_SAID.clear()
+    _CARDS_SAID[id(card)] = (card, (unit, centi, fid), text)
+    return text
+
+
+# The last cards worded, by identity (the card held, so its id is never mistaken): a fighter's card
+# after a batch is the very card before the next one (projections/audit/explain.py keeps it).
+_CARDS_SAID: dict[int, tuple[dict[str, Any], tuple[str, tuple[str, ...], str], str]] = {}
+
+
+def _card_text(card: dict[str, Any], unit: str, centi: tuple[str, ...], fid: str) -> str:
     x, y, z = card["pos"]
     states = " ".join(f"{k}={v}" for k, v in card["states"].items()) or "-"
     w = render.Words(unit=unit, centi=centi)
@@ -151,6 +167,15 @@ def explain_text(data: dict[str, Any]) -> str:
 def explain_texts(datas: list[dict[str, Any]]) -> list[str]:
     """`explain`'s text of each event of one batch (their answers differ only in the event's own
     seq, event and rules): what the batch shares is worded once, so a bundle words a long log fast."""
+    return ["\n".join([line for run in runs for line in run]) for runs in explain_runs(datas)]
+
+
+_EVENTS_OF_THE_BATCH = ["events of the batch:"]
+
+
+def explain_runs(datas: list[dict[str, Any]]) -> list[list[list[str]]]:
+    """`explain_texts` as runs of lines, each text its runs' lines in order: the runs the batch's
+    events share are the very same lists, so a bundle numbers their lines once a batch."""
     data = datas[0]
     w = render.Words(unit=data["unit"], centi=tuple(data.get("centi", ())))
     shared = _explain_batch(data, w)
@@ -165,16 +190,13 @@ def explain_texts(datas: list[dict[str, Any]]) -> list[str]:
     out = []
     for one in datas:
         known = events.get(one["seq"])
-        lines = (
+        own = (
             _explain_event(one, w, known[1])
             if known is not None and known[0] == one["event"]
             else _explain_event(one, w)
         )
-        lines.extend(shared)
-        lines.append("events of the batch:")
-        lines.extend(f" {'>' if seq == one['seq'] else ' '}{seq:>4} {line}" for seq, line in listing)
-        lines.extend(refused)
-        out.append("\n".join(lines))
+        marked = [f" {'>' if seq == one['seq'] else ' '}{seq:>4} {line}" for seq, line in listing]
+        out.append([own, shared, _EVENTS_OF_THE_BATCH, marked, refused])
     return out
 
 
