@@ -178,10 +178,15 @@ class FighterViews:
     def __init__(self) -> None:
         # fighter id -> (its Fighter, the state's other parts, the fighters tuple if it read them, view)
         self.kept: dict[str, tuple[Fighter, tuple[Any, ...], tuple[Fighter, ...] | None, dict[str, Any]]] = {}
+        self.parts: tuple[Any, ...] = ()  # the state's other parts the views below were drawn on
 
     def of(self, state: EncounterState, rs: Ruleset) -> dict[str, dict[str, Any]]:
         """Every fighter's view on this state, in the state's order."""
         parts = tuple(getattr(state, n) for n in _OTHER_PARTS)
+        last = self.parts
+        if len(last) == len(parts) and all(a is b for a, b in zip(last, parts, strict=True)):
+            parts = last  # the very parts of the state before: each view below compares one object
+        self.parts = parts
         watched: EncounterState | None = None
         seen = _Watched()
         out: dict[str, dict[str, Any]] = {}
@@ -191,7 +196,7 @@ class FighterViews:
             if (
                 old is not None
                 and old[0] is f
-                and all(a is b for a, b in zip(old[1], parts, strict=True))
+                and old[1] is parts
                 and (old[2] is None or old[2] is state.fighters)
             ):
                 out[f.id] = old[3]
