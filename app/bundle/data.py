@@ -111,7 +111,10 @@ class _Watched(tuple):  # type: ignore[type-arg]
     Every way Python reads a tuple of fighters (iterating, indexing, slicing, `in`, `len`,
     comparing, hashing) goes through these, and a fighter's view reads the state only through
     Python code (the ruleset's and the cards'): one that reads `state.fighters` or
-    `state.fighter(...)` (its own included) is kept against the whole tuple instead."""
+    `state.fighter(...)` (its own included) is kept against the whole tuple instead. C code that
+    takes a tuple's items directly (msgspec encoding a whole state) would go unnoted: nothing a
+    view asks does (a view encodes its fighter's marks at most), and the replay-wide test would
+    catch a view that came to."""
 
     read = False  # each instance its own once set: bundles made in threads at once don't mix
 
