@@ -14,8 +14,9 @@ from tabletrail.bundle import withheld_from_players
 from tabletrail.bundle.data import Lines, _run_ids, carry
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.record import Record
+from tabletrail.projections import audit
 from tabletrail.service.encounter import Encounter
-from tabletrail.text.audit import explain_runs, explain_texts
+from tabletrail.text.audit import explain_runs, explain_text, explain_texts
 
 from tests.projections.test_bundle_one_pass import played  # noqa: F401 - the fixture
 
@@ -74,3 +75,17 @@ def test_a_line_holding_a_newline_is_cut_as_the_joined_text_would_be() -> None:
     want = [whole.ids("\n".join(line for run in text for line in run)) for text in runs]
     assert got == want
     assert by_runs.table == whole.table
+
+
+@pytest.mark.parametrize("log", REPLAYS, ids=[p.stem for p in REPLAYS])
+def test_every_explanation_of_a_replay_is_explains_own(log: Path) -> None:
+    """The words kept from batch to batch (a fighter's card after one batch as the next one's before,
+    the settings while unchanged, an event's words) give at every event of every shipped replay what
+    `tabletrail explain LOG SEQ` prints, folding the log for that event alone."""
+    records = Encounter.open(JsonlStore(log), snapshots=False).records
+    strings = Lines()
+    made = carry(records, 1, len(records), explain_texts, (), strings=strings, explain_runs=explain_runs)
+    steps = list(made)
+    for seq, (_, _, ids) in enumerate(steps, start=1):
+        carried = "\n".join(strings.table[i] for i in ids)
+        assert carried == explain_text(audit.explain(records, seq)), (log.name, seq)
