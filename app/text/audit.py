@@ -188,39 +188,56 @@ def explain_runs(datas: list[dict[str, Any]]) -> list[list[list[str]]]:
         for r in data["refused_before"]
     ]
     out = []
+    said: dict[int, Any] = {}  # the command's lines, worded once for the batch's events
     for one in datas:
         known = events.get(one["seq"])
         own = (
-            _explain_event(one, w, known[1])
+            _explain_event(one, w, known[1], said)
             if known is not None and known[0] == one["event"]
-            else _explain_event(one, w)
+            else _explain_event(one, w, said=said)
         )
         marked = [f" {'>' if seq == one['seq'] else ' '}{seq:>4} {line}" for seq, line in listing]
         out.append([own, shared, _EVENTS_OF_THE_BATCH, marked, refused])
     return out
 
 
-def _explain_event(data: dict[str, Any], w: render.Words, event: Event | None = None) -> list[str]:
+def _explain_event(
+    data: dict[str, Any], w: render.Words, event: Event | None = None, said: dict[int, Any] | None = None
+) -> list[str]:
     """What explain says of the event itself: its line, why, its command, the rules it applied
-    (`event`: the event decoded already, by its batch's listing, which `w` keeps the words of)."""
+    (`event`: the event decoded already, by its batch's listing, which `w` keeps the words of;
+    `said`: the command's lines by the command's identity, the batch's events sharing one command)."""
     cmd = data["command"]
     if event is None:
         event = _event(data["event"])
     out = [
         f"event {data['seq']} (batch {data['batch']}, {data['status']}): " + w.event(event),
         *([f"why: {event.note}"] if event.note else []),
-        f"command: {cmd['text']}",
-        f"  issued by {cmd['by']} (logged as {cmd['actor']}) at {audit.clock_text(cmd['at'])}"
-        + (f"; why: {cmd['why']}" if cmd["why"] else ""),
     ]
-    if "target_batch" in cmd:
-        out.append(f"  takes back or puts back batch {cmd['target_batch']}: {cmd['target_text']}")
+    kept = said.get(id(cmd)) if said is not None else None
+    if kept is None or kept[0] is not cmd:
+        kept = (cmd, _command_lines(cmd))
+        if said is not None:
+            said[id(cmd)] = kept
+    out.extend(kept[1])
     out.append("rules applied by this event:")
     out.extend(_rules(data["rules"]) or ["  none"])
     extra = [r for r in data["batch_rules"] if r["id"] not in {w["id"] for w in data["rules"]}]
     if extra:
         out.append("other rules of its batch:")
         out.extend(_rules(extra))
+    return out
+
+
+def _command_lines(cmd: dict[str, Any]) -> list[str]:
+    """The command behind an event: its text, who issued it and when, what it takes or puts back."""
+    out = [
+        f"command: {cmd['text']}",
+        f"  issued by {cmd['by']} (logged as {cmd['actor']}) at {audit.clock_text(cmd['at'])}"
+        + (f"; why: {cmd['why']}" if cmd["why"] else ""),
+    ]
+    if "target_batch" in cmd:
+        out.append(f"  takes back or puts back batch {cmd['target_batch']}: {cmd['target_text']}")
     return out
 
 
