@@ -18,7 +18,19 @@ Issue 40 rerun, main (dc71334) then the bundle-fast branch, back to back (load 2
 bundle/replay CPU 54.7x -> 40.5x at 10k, 50.0x -> 43.8x at 100k (14.36 s -> 13.31 s); Chromium to
 "chain intact" at 100k 2392 -> 1770 ms median (the page's own BLAKE2b in place of blakejs's per line).
 
+Issue 40 rerun, main (773a610) then the bundle-fast-2 branch, back to back in one shell (load 12-15,
+2 cores; bundle.build on the same lines, CPU): 100k events 16.04 s -> 11.26 s, 41.0x -> 29.1x the replay's
+CPU (0.39 s); 10k 1.35-1.51 s -> 1.11-1.19 s. The payloads, unpacked, are byte for byte main's (GM's
+and a player's bundle); the page is 4.9% larger (9.41 MB at 100k): gzip level 6 in place of 9
+(`--levels 6 9` measures both on the largest log: 5% of the build's CPU at 10k for 4% of the bytes).
+What is cut: a fighter is drawn again only when what its view read changed (bundle.data.FighterViews),
+each event worded and made plain once, an explanation's shared run of lines numbered once a batch,
+a fighter's card after a batch reused as the next one's before, the settings worded once while
+unchanged. What is left: the ruleset's walker is built for every budget asked
+(core/), and each batch's explanation is still worded whole.
+
 Run: .venv/bin/python benchmarks/bench_bundle.py [--events 1000 10000 100000] [--runs 3] [--no-browser]
+     [--levels 6 9]
 """
 
 from __future__ import annotations
@@ -114,6 +126,9 @@ def main() -> None:
     parser.add_argument("--events", type=int, nargs="+", default=[1_000, 10_000, 100_000], help="log lengths")
     parser.add_argument("--runs", type=int, default=3, help="times Chromium opens the largest bundle")
     parser.add_argument("--no-browser", action="store_true", help="leave Chromium out")
+    parser.add_argument(
+        "--levels", type=int, nargs="*", default=[], help="gzip levels to build the largest log's bundle at"
+    )
     args = parser.parse_args()
 
     print(f"load        {load()} (1, 5, 15 min) on {os.cpu_count()} cores, at the start")
@@ -133,6 +148,15 @@ def main() -> None:
         print(f"  size      {len(page) / 1e6:>7.2f} MB (target: < 5 MB): " + ", ".join(
             f"{name} {size / 1e6:.2f} MB" for name, size in parts(page).items()
         ))  # fmt: skip
+
+    if args.levels and page:
+        kept = bundle.LEVEL
+        print(f"\ngzip level, the {len(lines):,}-event bundle (the build's CPU and the page's size):")
+        for level in args.levels:
+            bundle.LEVEL = level
+            made, _, cpu = timed(lambda lines=lines: bundle.build(MemoryStore(lines)))
+            print(f"  level {level}   {cpu:>7.2f} s CPU {len(made) / 1e6:>7.2f} MB")
+        bundle.LEVEL = kept
 
     if not args.no_browser and page:
         with tempfile.TemporaryDirectory() as folder:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import msgspec
 from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.core.board.units import fmt
 from tabletrail.core.board.walls import door_list, wall_lines
@@ -23,7 +24,7 @@ from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.stores.record import Record
 from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
-from tabletrail.projections.audit.parts import RulingsInForce, Statuses, plain, rule_words
+from tabletrail.projections.audit.parts import RulingsInForce, Statuses, rule_words
 from tabletrail.projections.timeline import Timeline
 from tabletrail.text.render import Words
 from tabletrail.web import cards
@@ -33,10 +34,18 @@ _NONE = object()
 RULINGS_LEFT_OUT = "GM rulings: left out of a player's bundle"
 
 
-def board_view(state: EncounterState, rulings: bool = True) -> dict[str, Any]:
+def board_view(
+    state: EncounterState, rulings: bool = True, fighters: FighterViews | None = None
+) -> dict[str, Any]:
     """The board after one event, as the table view draws it: fighters, turn, links, doors, rulings
-    (the cells the GM forbade or set a test on; none without `rulings`, as a player's screen)."""
+    (the cells the GM forbade or set a test on; none without `rulings`, as a player's screen).
+    `fighters`: views kept from the boards before, so a fighter nothing touched is not drawn again."""
     rs = get_ruleset(state.ruleset)
+    drawn = (
+        fighters.of(state, rs)
+        if fighters is not None
+        else {f.id: fighter_view(state, f, rs) for f in state.fighters}
+    )
     return {
         "turn": {
             "order": list(state.turn.order),
@@ -44,7 +53,7 @@ def board_view(state: EncounterState, rulings: bool = True) -> dict[str, Any]:
             "round": state.turn.round,
             "pass": state.turn.pass_no,
         },
-        "fighters": {f.id: fighter_view(state, f, rs) for f in state.fighters},
+        "fighters": drawn,
         "links": [list(link) for link in state.links],
         "doors": door_list(state),
         "rulings": {
@@ -96,6 +105,115 @@ def fighter_view(state: EncounterState, f: Fighter, rs: Ruleset) -> dict[str, An
     }
 
 
+class _Watched(tuple):  # type: ignore[type-arg]
+    """A state's fighters that note being read, so a view can tell it read only its own fighter.
+
+    Every way Python reads a tuple of fighters (iterating, indexing, slicing, `in`, `len`,
+    comparing, hashing) goes through these, and a fighter's view reads the state only through
+    Python code (the ruleset's and the cards'): one that reads `state.fighters` or
+    `state.fighter(...)` (its own included) is kept against the whole tuple instead. C code that
+    takes a tuple's items directly (msgspec encoding a whole state) would go unnoted: nothing a
+    view asks does (a view encodes its fighter's marks at most), and the replay-wide test would
+    catch a view that came to."""
+
+    read = False  # each instance its own once set: bundles made in threads at once don't mix
+
+    def _seen(self) -> None:
+        self.read = True
+
+    def __iter__(self) -> Iterator[Any]:
+        self._seen()
+        return super().__iter__()
+
+    def __getitem__(self, i: Any) -> Any:
+        self._seen()
+        return super().__getitem__(i)
+
+    def __len__(self) -> int:
+        self._seen()
+        return super().__len__()
+
+    def __contains__(self, x: object) -> bool:
+        self._seen()
+        return super().__contains__(x)
+
+    def __reversed__(self) -> Iterator[Any]:
+        self._seen()
+        return iter(tuple.__getitem__(self, slice(None, None, -1)))
+
+    def __eq__(self, other: object) -> bool:
+        self._seen()
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> bool:
+        self._seen()
+        return super().__ne__(other)
+
+    def __hash__(self) -> int:
+        self._seen()
+        return super().__hash__()
+
+    def index(self, *args: Any) -> int:
+        self._seen()
+        return super().index(*args)
+
+    def count(self, x: Any) -> int:
+        self._seen()
+        return super().count(x)
+
+
+# What of a state a fighter's view may read besides the fighters: kept by identity (the fold
+# replaces a part it changes, and a part kept is the same object).
+_OTHER_PARTS = tuple(n for n in EncounterState.__struct_fields__ if n != "fighters")
+
+
+class FighterViews:
+    """Each fighter's view kept from the board before, drawn again only when what it read changed.
+
+    A view is a function of what it reads: its fighter, the state's other parts (turn, settings,
+    links, marks, doors...) and, for some rulesets' answers, the other fighters. Each is drawn once
+    over a state whose fighters note being read (`_Watched`): a view that did not read them is
+    kept while its own fighter and every other part of the state are the very same objects; one
+    that did is kept only while the whole tuple of fighters is. So a move redraws the mover and
+    whoever reads the movers, not everyone (tests/projections/test_bundle_fighter_cache.py holds
+    the kept views equal to fresh ones at every event of every shipped replay)."""
+
+    def __init__(self) -> None:
+        # fighter id -> (its Fighter, the state's other parts, the fighters tuple if it read them, view)
+        self.kept: dict[str, tuple[Fighter, tuple[Any, ...], tuple[Fighter, ...] | None, dict[str, Any]]] = {}
+        self.parts: tuple[Any, ...] = ()  # the state's other parts the views below were drawn on
+
+    def of(self, state: EncounterState, rs: Ruleset) -> dict[str, dict[str, Any]]:
+        """Every fighter's view on this state, in the state's order."""
+        parts = tuple(getattr(state, n) for n in _OTHER_PARTS)
+        last = self.parts
+        if len(last) == len(parts) and all(a is b for a, b in zip(last, parts, strict=True)):
+            parts = last  # the very parts of the state before: each view below compares one object
+        self.parts = parts
+        watched: EncounterState | None = None
+        seen = _Watched()
+        out: dict[str, dict[str, Any]] = {}
+        kept = self.kept
+        for f in state.fighters:
+            old = kept.get(f.id)
+            if (
+                old is not None
+                and old[0] is f
+                and old[1] is parts
+                and (old[2] is None or old[2] is state.fighters)
+            ):
+                out[f.id] = old[3]
+                continue
+            if watched is None:
+                seen = _Watched(state.fighters)
+                watched = msgspec.structs.replace(state, fighters=seen)
+            seen.read = False
+            view = fighter_view(watched, f, rs)
+            kept[f.id] = (f, parts, state.fighters if seen.read else None, view)
+            out[f.id] = view
+        return out
+
+
 def static_board(state: EncounterState) -> dict[str, Any]:
     """What never changes in an encounter: the map, its walls, the sides and how states rest."""
     sc = state.scenario
@@ -119,6 +237,8 @@ def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
             changed = {}
             for fid, f in value.items():
                 old = before["fighters"].get(fid)
+                if old is f:  # a view kept from the board before (FighterViews): nothing changed
+                    continue
                 if old is None:
                     changed[fid] = f
                     continue
@@ -156,6 +276,32 @@ class Lines:
         return cast("list[int]", out)  # every None numbered above
 
 
+def _left_out(text: str, rulings: bool) -> str:
+    """A player's explanation: the GM's rulings' line says they are left out."""
+    return text if rulings else text.replace("GM rulings in force before it: none", RULINGS_LEFT_OUT)
+
+
+def _run_ids(runs_of: list[list[list[str]]], strings: Lines, rulings: bool) -> list[list[int]]:
+    """Each text's line numbers from its runs (explain_runs), a run shared by several texts numbered
+    once. The same numbers as `strings.ids` of the texts joined: a run is numbered as its lines
+    joined, and runs in order, so a line is new at the same place (and a line holding a newline
+    is cut where the joined text would be); the rulings' line has no newline, so it is replaced
+    within its run as within the whole text."""
+    numbered: dict[int, tuple[list[str], list[int]]] = {}
+    out = []
+    for runs in runs_of:
+        ids: list[int] = []
+        for run in runs:
+            if not run:
+                continue  # an empty run adds no line to the joined text
+            kept = numbered.get(id(run))
+            if kept is None or kept[0] is not run:
+                kept = numbered[id(run)] = (run, strings.ids(_left_out("\n".join(run), rulings)))
+            ids.extend(kept[1])
+        out.append(ids)
+    return out
+
+
 def _batches(records: Sequence[Record]) -> list[list[Record]]:
     groups: list[list[Record]] = []
     for r in records:
@@ -184,6 +330,7 @@ def carry(
     progress: Callable[[int, int], None] | None = None,
     whole: Timeline | None = None,
     strings: Lines | None = None,
+    explain_runs: Callable[[list[dict[str, Any]]], list[list[list[str]]]] | None = None,
 ) -> Iterator[Step]:
     """Fold the log once, giving the board after each carried event and its explanation as it goes
     (so a long log's bundle is streamed into its gzip, never held whole); the lines of the
@@ -196,6 +343,8 @@ def carry(
     redaction (a player's screen), applied to what a bundle carries. `progress(done, of)` is told
     after each batch how many events are made. `whole`: the timeline of `records[:last]` when the
     caller has it folded already (an encounter opened from the log), so it is not folded again.
+    `explain_runs`: the same texts as runs of lines (app/text/audit.py), the runs a batch's events
+    share numbered once, not each event's text joined and cut up again (the same numbers).
     """
     if whole is None:
         whole = Timeline()
@@ -213,6 +362,7 @@ def carry(
     previous: dict[str, Any] | None = None
     last_state: EncounterState | None = None
     last_board: dict[str, Any] = {}
+    views = FighterViews()
     for batch in _batches(records[:last]):
         before = running.state
         rulings_before = in_force.now() if before is not None and batch[0].seq >= first else []
@@ -222,7 +372,7 @@ def carry(
             in_force.apply(r)
             if r.seq >= first:
                 if running.state is not last_state:  # a command's header changes nothing: same board
-                    last_state, last_board = running.state, board_view(running.state, rulings)  # type: ignore[arg-type]
+                    last_state, last_board = running.state, board_view(running.state, rulings, views)  # type: ignore[arg-type]
                 boards.append(last_board)
         if progress is not None:
             progress(batch[-1].seq, last)
@@ -243,30 +393,29 @@ def carry(
             data["settings"] = [s for s in data["settings"] if began.get(s["name"], _NONE) == s["value"]]
         carried = [r for r in batch if r.seq >= first]
         told = [r for r in carried if shown(r)]
-        texts = iter(
-            explain_texts(
-                [
-                    {
-                        **data,
-                        "seq": r.seq,
-                        "event": plain(r.event),
-                        "rules": [rule_words(rs, x) for x in r.event.rules],
-                    }
-                    for r in told
-                ]
-            )
-            if told
-            else ()
-        )
+        plains = {e["seq"]: e["event"] for e in data["events"]}  # each event's plain form, made once
+        datas = [
+            {
+                **data,
+                "seq": r.seq,
+                "event": plains[r.seq],
+                "rules": [rule_words(rs, x) for x in r.event.rules],
+            }
+            for r in told
+        ]
+        if not told:
+            texts: Iterator[list[int]] = iter(())
+        elif explain_runs is not None:
+            texts = iter(_run_ids(explain_runs(datas), strings, rulings))
+        else:
+            texts = iter([strings.ids(_left_out(text, rulings)) for text in explain_texts(datas)])
         for r, board in zip(carried, boards, strict=True):
             changed = board if previous is None else delta(previous, board)
             previous = board
             if not shown(r):
                 yield changed, {"seq": r.seq, "batch": r.batch, "withheld": True}, []
                 continue
-            text = next(texts)
-            if not rulings:
-                text = text.replace("GM rulings in force before it: none", RULINGS_LEFT_OUT)
+            ids = next(texts)
             told_as = {
                 "seq": r.seq,
                 "batch": r.batch,
@@ -278,4 +427,4 @@ def carry(
                 "note": r.event.note,
                 "status": data["status"] if data["status"] != "in force" else "",
             }
-            yield changed, told_as, strings.ids(text)
+            yield changed, told_as, ids

@@ -8,7 +8,7 @@ bundle (app/bundle/__init__.py) carries the very `explain` text too, and a bundl
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from tabletrail.core.board.units import fmt
@@ -113,6 +113,22 @@ def _card(
 ) -> str:
     if card is None:
         return "-"
+    kept = _CARDS_SAID.get(id(card))
+    if kept is not None and kept[0] is card and kept[1] == (unit, centi, fid):
+        return kept[2]
+    text = _card_text(card, unit, centi, fid)
+    if len(_CARDS_SAID) >= 16:
+        _CARDS_SAID.clear()
+    _CARDS_SAID[id(card)] = (card, (unit, centi, fid), text)
+    return text
+
+
+# The last cards worded, by identity (the card held, so its id is never mistaken): a fighter's card
+# after a batch is the very card before the next one (projections/audit/explain.py keeps it).
+_CARDS_SAID: dict[int, tuple[dict[str, Any], tuple[str, tuple[str, ...], str], str]] = {}
+
+
+def _card_text(card: dict[str, Any], unit: str, centi: tuple[str, ...], fid: str) -> str:
     x, y, z = card["pos"]
     states = " ".join(f"{k}={v}" for k, v in card["states"].items()) or "-"
     w = render.Words(unit=unit, centi=centi)
@@ -151,44 +167,77 @@ def explain_text(data: dict[str, Any]) -> str:
 def explain_texts(datas: list[dict[str, Any]]) -> list[str]:
     """`explain`'s text of each event of one batch (their answers differ only in the event's own
     seq, event and rules): what the batch shares is worded once, so a bundle words a long log fast."""
+    return ["\n".join([line for run in runs for line in run]) for runs in explain_runs(datas)]
+
+
+_EVENTS_OF_THE_BATCH = ["events of the batch:"]
+
+
+def explain_runs(datas: list[dict[str, Any]]) -> list[list[list[str]]]:
+    """`explain_texts` as runs of lines, each text its runs' lines in order: the runs the batch's
+    events share are the very same lists, so a bundle numbers their lines once a batch."""
     data = datas[0]
     w = render.Words(unit=data["unit"], centi=tuple(data.get("centi", ())))
     shared = _explain_batch(data, w)
-    listing = [(e["seq"], render.event_line(_event(e["event"]), words=w)) for e in data["events"]]
+    # each event of the batch decoded and worded once: the listing's line and the event's own
+    # explanation say the same event (an event given anew, not the batch's, is decoded for itself)
+    events = {e["seq"]: (e["event"], _event(e["event"])) for e in data["events"]}
+    listing = [(seq, render.event_line(event, words=w)) for seq, (_, event) in events.items()]
     refused = [
         f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}"
         for r in data["refused_before"]
     ]
     out = []
+    said: dict[int, Any] = {}  # the command's lines, worded once for the batch's events
     for one in datas:
-        lines = _explain_event(one, w)
-        lines.extend(shared)
-        lines.append("events of the batch:")
-        lines.extend(f" {'>' if seq == one['seq'] else ' '}{seq:>4} {line}" for seq, line in listing)
-        lines.extend(refused)
-        out.append("\n".join(lines))
+        known = events.get(one["seq"])
+        own = (
+            _explain_event(one, w, known[1], said)
+            if known is not None and known[0] == one["event"]
+            else _explain_event(one, w, said=said)
+        )
+        marked = [f" {'>' if seq == one['seq'] else ' '}{seq:>4} {line}" for seq, line in listing]
+        out.append([own, shared, _EVENTS_OF_THE_BATCH, marked, refused])
     return out
 
 
-def _explain_event(data: dict[str, Any], w: render.Words) -> list[str]:
-    """What explain says of the event itself: its line, why, its command, the rules it applied."""
+def _explain_event(
+    data: dict[str, Any], w: render.Words, event: Event | None = None, said: dict[int, Any] | None = None
+) -> list[str]:
+    """What explain says of the event itself: its line, why, its command, the rules it applied
+    (`event`: the event decoded already, by its batch's listing, which `w` keeps the words of;
+    `said`: the command's lines by the command's identity, the batch's events sharing one command)."""
     cmd = data["command"]
-    event = _event(data["event"])
+    if event is None:
+        event = _event(data["event"])
     out = [
         f"event {data['seq']} (batch {data['batch']}, {data['status']}): " + w.event(event),
         *([f"why: {event.note}"] if event.note else []),
-        f"command: {cmd['text']}",
-        f"  issued by {cmd['by']} (logged as {cmd['actor']}) at {audit.clock_text(cmd['at'])}"
-        + (f"; why: {cmd['why']}" if cmd["why"] else ""),
     ]
-    if "target_batch" in cmd:
-        out.append(f"  takes back or puts back batch {cmd['target_batch']}: {cmd['target_text']}")
+    kept = said.get(id(cmd)) if said is not None else None
+    if kept is None or kept[0] is not cmd:
+        kept = (cmd, _command_lines(cmd))
+        if said is not None:
+            said[id(cmd)] = kept
+    out.extend(kept[1])
     out.append("rules applied by this event:")
     out.extend(_rules(data["rules"]) or ["  none"])
     extra = [r for r in data["batch_rules"] if r["id"] not in {w["id"] for w in data["rules"]}]
     if extra:
         out.append("other rules of its batch:")
         out.extend(_rules(extra))
+    return out
+
+
+def _command_lines(cmd: dict[str, Any]) -> list[str]:
+    """The command behind an event: its text, who issued it and when, what it takes or puts back."""
+    out = [
+        f"command: {cmd['text']}",
+        f"  issued by {cmd['by']} (logged as {cmd['actor']}) at {audit.clock_text(cmd['at'])}"
+        + (f"; why: {cmd['why']}" if cmd["why"] else ""),
+    ]
+    if "target_batch" in cmd:
+        out.append(f"  takes back or puts back batch {cmd['target_batch']}: {cmd['target_text']}")
     return out
 
 
@@ -200,13 +249,8 @@ def _explain_batch(data: dict[str, Any], w: render.Words) -> list[str]:
         out.extend(_moves(data["moves"], w))
     out.append("checks:" if data["checks"] else "checks: none")
     out.extend(_checks(data["checks"]))
-    bearing = [s for s in data["settings"] if s["bears"]]
-    others = [s for s in data["settings"] if not s["bears"]]
     out.append("settings in force:")
-    said = render.Words().value  # a setting as a GM says it: yes/no, the word or number as written
-    for s in bearing:
-        out.append(f"  {s['name']} = {said(s['value'])}  (bears on {s['rule']})")
-    out.append("  " + ", ".join(f"{s['name']} = {said(s['value'])}" for s in others))
+    out.extend(_settings_lines(data["settings"]))
     rulings = data["rulings"]
     out.append(
         "GM rulings in force before it:" if rulings["in_force"] else "GM rulings in force before it: none"
@@ -221,6 +265,24 @@ def _explain_batch(data: dict[str, Any], w: render.Words) -> list[str]:
     out.append("fighters involved:" if data["fighters"] else "fighters involved: none")
     out.extend(_fighters(data["fighters"], data["unit"], centi=tuple(data.get("centi", ()))))
     return out
+
+
+_SETTINGS_SAID: tuple[Any, ...] = ()  # (the last settings' view worded, its lines)
+
+
+def _settings_lines(settings: list[dict[str, Any]]) -> list[str]:
+    """The settings in force in words, those a cited rule bears on first. The last view worded is
+    kept by identity (held, so its id is never mistaken): an explanation answer's settings are the
+    very list of the batch before while nothing changed them (projections/audit/explain.py)."""
+    global _SETTINGS_SAID
+    kept = _SETTINGS_SAID
+    if kept and kept[0] is settings:
+        return cast("list[str]", kept[1])
+    said = render.Words().value  # a setting as a GM says it: yes/no, the word or number as written
+    lines = [f"  {s['name']} = {said(s['value'])}  (bears on {s['rule']})" for s in settings if s["bears"]]
+    lines.append("  " + ", ".join(f"{s['name']} = {said(s['value'])}" for s in settings if not s["bears"]))
+    _SETTINGS_SAID = (settings, lines)
+    return lines
 
 
 def why_text(data: dict[str, Any]) -> str:

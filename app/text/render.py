@@ -387,8 +387,18 @@ class Words:
         return f"{BOARD_MARK_NAMES.get(key, key.replace('-', ' '))}: {self.value(value, key)}"
 
     def event(self, event: Event) -> str:
-        """One line a person can read for an event."""
-        return _describe(self, event)
+        """One line a person can read for an event. The last few said are kept (the event itself
+        held beside its words, so an id is never mistaken): an explanation says each event of its
+        batch twice, in its own line and in the batch's listing."""
+        said: dict[int, tuple[Event, str]] = self.__dict__.setdefault("_said", {})
+        kept = said.get(id(event))
+        if kept is not None and kept[0] is event:
+            return kept[1]
+        text = _describe(self, event)
+        if len(said) >= 64:  # bounded: a Words lives as long as a bundle of any length is made
+            said.clear()
+        said[id(event)] = (event, text)
+        return text
 
 
 COUNTED = {"ap": ("AP", "AP")}  # counted budgets whose noun is not their name (round-meters counts AP whole)

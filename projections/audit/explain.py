@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from tabletrail.core.board.state import EncounterState
 from tabletrail.core.engine.registry import get as get_ruleset
+from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.errors import InputError
 from tabletrail.events.stores.record import Record
 from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, RulingMade, Undone
@@ -112,6 +113,42 @@ class Around:
     status: str  # the batch's (parts.Statuses)
 
 
+class _Kept:
+    """The answers one batch's explanation shares with the next, kept by the identity of what they
+    are made of (a folded state is never changed, so the same object gives the same answer): the
+    fighters' cards of the board after a batch are the next batch's cards before it, and the
+    settings in force are mostly the same dict from batch to batch. A few entries each, the object
+    held beside its answer so that an id is never mistaken; a replay bundle asks at every batch."""
+
+    def __init__(self) -> None:
+        self.cards: dict[int, tuple[EncounterState, dict[str, dict[str, Any] | None]]] = {}
+        self.said: tuple[Any, ...] = ()  # (rs, settings dict, cited, the settings' view)
+
+    def card(self, rs: Ruleset, state: EncounterState | None, fid: str) -> dict[str, Any] | None:
+        if state is None:
+            return None
+        kept = self.cards.get(id(state))
+        if kept is None or kept[0] is not state:
+            if len(self.cards) >= 4:
+                self.cards.clear()
+            kept = self.cards[id(state)] = (state, {})
+        if fid not in kept[1]:
+            kept[1][fid] = fighter_card(rs, state, fid)
+        return kept[1][fid]
+
+    def settings(self, rs: Ruleset, state: EncounterState | None, cited: list[str]) -> list[dict[str, Any]]:
+        said = self.said
+        if state is not None and said and said[0] is rs and said[1] is state.settings and said[2] == cited:
+            return cast("list[dict[str, Any]]", said[3])
+        view_ = settings_view(rs, state, cited)
+        if state is not None:
+            self.said = (rs, state.settings, cited, view_)
+        return view_
+
+
+_KEPT = _Kept()
+
+
 def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str, Any]:
     """Everything behind event `seq` of `batch` (its records, in order), from what is around it."""
     record = next(r for r in batch if r.seq == seq)
@@ -129,8 +166,8 @@ def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str
     fighters = [
         {
             "id": fid,
-            "before": fighter_card(rs, state_before, fid),
-            "after": fighter_card(rs, state_after, fid),
+            "before": _KEPT.card(rs, state_before, fid),
+            "after": _KEPT.card(rs, state_after, fid),
         }
         for fid in involved(touched, command)
     ]
@@ -147,7 +184,7 @@ def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str
         "batch_rules": [rule_words(rs, r) for r in cited],
         "moves": moves(numbered, rs.unit, rs.centi_resources),
         "checks": checks(numbered),
-        "settings": settings_view(rs, state_before or state_after, cited),
+        "settings": _KEPT.settings(rs, state_before or state_after, cited),
         "rulings": {
             "in_force": around.rulings,
             "cells": cell_rulings(state_before),
