@@ -19,14 +19,16 @@ import msgspec
 from msgspec.structs import replace
 from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.core.engine.registry import RULESETS
-from tabletrail.core.fold.evolve import APPLY, FIGHTER, fighter_alone, initial_state, no_change
+from tabletrail.core.fold.evolve import APPLY, FIGHTER, initial_state, no_change
 from tabletrail.events.stores.record import Record
 from tabletrail.events.types import (
     Abandoned,
     CheckRolled,
     CommandIssued,
     EncounterStarted,
+    Moved,
     Redone,
+    Refreshed,
     Undone,
 )
 
@@ -136,7 +138,7 @@ def _index(records: Sequence[Record], record: Record | None) -> int:
     return next((i for i, r in enumerate(records) if r is record), 0)
 
 
-_id_of = attrgetter("id")
+_id_of, _root2 = attrgetter("id"), attrgetter("root2")
 _packer = msgspec.msgpack.Encoder()
 _unpackers: dict[type, msgspec.msgpack.Decoder[Any]] = {}  # one a kind, made when first needed
 
@@ -227,7 +229,7 @@ class Timeline:
         A board fact (most records) is folded right here, and the state after its
         batch written once, when the batch ends; a fact whose fold changes nothing
         (a command, a turn's end) is not folded at all. A fact about one fighter alone
-        (core/fold/evolve.py `fighter_alone`) changes that fighter in a working list of
+        (core/fold/evolve.py `fighter_alone`, inlined) changes that fighter in a working list of
         the batch's fighters, found by id in a dict; the board is put together from it
         once, when the batch ends or a fact that reads the board comes, instead of a
         new board a fact. Anything else (undo, redo, the start, an abandon) goes through
@@ -278,7 +280,10 @@ class Timeline:
                         commands[current] = event
                     continue
                 change = change_of(kind)
-                if change is not None and fighter_alone(state, event):
+                if change is not None and (  # fighter_alone(state, event), inlined: a call was a tenth
+                    (kind is not Moved or (event.steps and not sum(map(_root2, event.steps))))
+                    and (kind is not Refreshed or event.fighter not in state.roots)
+                ):
                     if where is None:
                         ids = list(map(_id_of, state.fighters))
                         where = dict(zip(reversed(ids), range(len(ids) - 1, -1, -1), strict=True))
