@@ -8,7 +8,7 @@ on read, and a door or a log's first line is checked beyond its types."""
 import itertools
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from operator import attrgetter, ne
+from operator import attrgetter, ne, or_
 from typing import get_args
 
 import msgspec
@@ -156,16 +156,14 @@ def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Rec
             records = None
         if records is None or len(records) != len(chunk):
             records = [decode(line, where(lo + i)) for i, line in enumerate(chunk)]
-        else:
-            schemas = list(map(_schema, records))
-            kinds = list(map(type, map(_event, records)))
-            if schemas.count(current) != len(records) or not _PLAIN.issuperset(kinds):
-                # An older line, a start that may name a newer vocabulary, a door: decode's own
-                # checks, on those lines alone (found by C loops), not a call for every line.
-                others = itertools.compress(range(len(records)), map(ne, schemas, itertools.repeat(current)))
-                checked = itertools.compress(range(len(records)), map(_CHECKED.__contains__, kinds))
-                for i in sorted({*others, *checked}):
-                    records[i] = decode(chunk[i], where(lo + i))
+        elif list(map(_schema, records)).count(current) != len(records) or not _PLAIN.issuperset(
+            map(type, map(_event, records))
+        ):  # an older line, a start that may name a newer vocabulary, a door: decode's own checks,
+            # on those lines alone (found by C loops), not a call for every line of the chunk
+            others = map(ne, map(_schema, records), itertools.repeat(current))
+            checked = map(_CHECKED.__contains__, map(type, map(_event, records)))
+            for i in itertools.compress(range(len(records)), map(or_, others, checked)):
+                records[i] = decode(chunk[i], where(lo + i))
         out += records
     return out
 
