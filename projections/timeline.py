@@ -256,7 +256,7 @@ class Timeline:
                 kind = type(event)
                 fold = fold_of(kind)
                 if fold is None or state is None:  # undo, redo, the start, an abandon: apply's cases
-                    if working is not None:
+                    if working is not None and state is not None:  # (a working list is of a board)
                         state, working = replace(state, fighters=tuple(working)), None
                     if folded and state is not None:
                         after[current], folded = state, False
