@@ -246,9 +246,7 @@ class Timeline:
         state, current = self.state, self._batch
         folded = False  # `state` holds facts of batch `current` not yet written to `after` (so it is a board)
         working: list[Fighter] | None = None  # `state`'s fighters with facts folded since, not yet in `state`
-        where: dict[str, int] | None = (
-            None  # fighter id -> index in `state.fighters` (the first, as `_on_fighter`)
-        )
+        where: dict[str, int] | None = None  # fighter id -> index in `state.fighters` (the first one)
         record = None
         try:
             for record in records:
