@@ -12,20 +12,23 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import ItemsView, Iterable, Iterator, KeysView, MutableMapping, Sequence, ValuesView
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 import msgspec
 from msgspec.structs import replace
-from tabletrail.core.board.state import EncounterState
+from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.core.engine.registry import RULESETS
-from tabletrail.core.fold.evolve import APPLY, initial_state, no_change
+from tabletrail.core.fold.evolve import APPLY, FIGHTER, initial_state, no_change
 from tabletrail.events.stores.record import Record
 from tabletrail.events.types import (
     Abandoned,
     CheckRolled,
     CommandIssued,
     EncounterStarted,
+    Moved,
     Redone,
+    Refreshed,
     Undone,
 )
 
@@ -135,6 +138,7 @@ def _index(records: Sequence[Record], record: Record | None) -> int:
     return next((i for i, r in enumerate(records) if r is record), 0)
 
 
+_id_of, _root2 = attrgetter("id"), attrgetter("root2")
 _packer = msgspec.msgpack.Encoder()
 _unpackers: dict[type, msgspec.msgpack.Decoder[Any]] = {}  # one a kind, made when first needed
 
@@ -224,14 +228,25 @@ class Timeline:
 
         A board fact (most records) is folded right here, and the state after its
         batch written once, when the batch ends; a fact whose fold changes nothing
-        (a command, a turn's end) is not folded at all. Anything else (undo, redo,
-        the start, an abandon) goes through `apply`. A record the fold cannot take
-        raises FoldError naming its index.
+        (a command, a turn's end) is not folded at all. A fact about one fighter alone
+        (core/fold/evolve.py `fighter_alone`, inlined) changes that fighter in a working list of
+        the batch's fighters, found by id in a dict; the board is put together from it
+        once, when the batch ends or a fact that reads the board comes, instead of a
+        new board a fact. Anything else (undo, redo, the start, an abandon) goes through
+        `apply`. A record the fold cannot take raises FoldError naming its index.
         """
-        fold_of, commands, seeded, after = APPLY.get, self.commands, self.seeded, self.after
+        fold_of, change_of, commands, seeded, after = (
+            APPLY.get,
+            FIGHTER.get,
+            self.commands,
+            self.seeded,
+            self.after,
+        )
         before, first_seq, actors, applied = self.before, self.first_seq, self.actors, self.applied
         state, current = self.state, self._batch
         folded = False  # `state` holds facts of batch `current` not yet written to `after` (so it is a board)
+        working: list[Fighter] | None = None  # `state`'s fighters with facts folded since, not yet in `state`
+        where: dict[str, int] | None = None  # fighter id -> index in `state.fighters` (the first one)
         record = None
         try:
             for record in records:
@@ -239,13 +254,17 @@ class Timeline:
                 kind = type(event)
                 fold = fold_of(kind)
                 if fold is None or state is None:  # undo, redo, the start, an abandon: apply's cases
+                    if working is not None and state is not None:  # (a working list is of a board)
+                        state, working = replace(state, fighters=tuple(working)), None
                     if folded and state is not None:
                         after[current], folded = state, False
                     self.state, self._batch = state, current
                     self.apply(record)
-                    state, current = self.state, self._batch
+                    state, current, where = self.state, self._batch, None
                     continue
                 if record.batch != current:  # a new command's batch begins, as in apply
+                    if working is not None:
+                        state, working = replace(state, fighters=tuple(working)), None
                     if folded:
                         after[current] = state
                     current = record.batch
@@ -258,14 +277,41 @@ class Timeline:
                     if kind is CommandIssued:
                         commands[current] = event
                     continue
+                change = change_of(kind)
+                if change is not None and (  # fighter_alone(state, event), inlined: a call was a tenth
+                    (kind is not Moved or (event.steps and not sum(map(_root2, event.steps))))
+                    and (kind is not Refreshed or event.fighter not in state.roots)
+                ):
+                    if where is None:
+                        ids = list(map(_id_of, state.fighters))
+                        where = dict(zip(reversed(ids), range(len(ids) - 1, -1, -1), strict=True))
+                    i = where.get(event.fighter)
+                    if i is None:
+                        raise KeyError(f"no fighter {event.fighter!r}")
+                    if working is None:
+                        working = list(state.fighters)
+                    working[i] = change(working[i], event)
+                    continue
+                if working is not None:
+                    state, working = replace(state, fighters=tuple(working)), None
                 if kind is CheckRolled and event.source == "seeded":
                     seeded.add(current)
+                fighters = state.fighters
                 state = fold(state, event)
+                if state.fighters is not fighters and (
+                    len(state.fighters) != len(fighters)
+                    or list(map(_id_of, state.fighters)) != list(map(_id_of, fighters))
+                ):
+                    where = None
         except Exception as exc:
+            if working is not None and state is not None:
+                state = replace(state, fighters=tuple(working))
             if folded and state is not None:
                 after[current] = state
             self.state, self._batch = state, current
             raise FoldError(_index(records, record), exc) from exc
+        if working is not None and state is not None:
+            state = replace(state, fighters=tuple(working))
         if folded and state is not None:
             after[current] = state
         self.state, self._batch = state, current

@@ -95,9 +95,13 @@ def _spent(f: Fighter, e: ev.Spent) -> Fighter:
 
 
 def _refreshed(f: Fighter, e: ev.Refreshed) -> Fighter:
-    if f.spent.keys().isdisjoint(e.resources):
+    gone = f.spent.keys() & e.resources  # a C set operation: most budgets a Refreshed names are not spent
+    if not gone:
         return f  # nothing spent that starts over: nothing to copy
-    return replace(f, spent={k: v for k, v in f.spent.items() if k not in e.resources})
+    spent = f.spent.copy()  # the others keep their order, as the log's snapshots encode them
+    for key in gone:
+        del spent[key]
+    return replace(f, spent=spent)
 
 
 def _marked(f: Fighter, e: ev.Marked) -> Fighter:
@@ -278,6 +282,22 @@ APPLY: dict[type, Callable[[EncounterState, Any], EncounterState]] = {
     ev.Refreshed: _refreshed_roots,
     **BOARD,
 }
+
+
+def fighter_alone(s: EncounterState, e: Any) -> bool:
+    """Whether the fold of a fighter's fact (a kind in `FIGHTER`) is that fighter's change and nothing more.
+
+    True for all but a move with no steps or a √2 part (`_walked` reads or checks the board)
+    and a Refreshed of a fighter whose exact budgets the board keeps (`_refreshed_roots`).
+    A replay folds such facts into the fighter alone and puts the board together once a
+    batch (projections/timeline.py `Timeline.extend`).
+    """
+    kind = type(e)
+    if kind is ev.Moved:
+        return bool(e.steps) and not sum(map(_root2, e.steps))
+    if kind is ev.Refreshed:
+        return e.fighter not in s.roots
+    return True
 
 
 def evolve(state: EncounterState, event: ev.Event) -> EncounterState:

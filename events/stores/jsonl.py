@@ -111,11 +111,12 @@ class JsonlStore:
     def _committed(self, start: int) -> tuple[list[bytes], TornTail | None]:
         data, base, at_line = self._load(start)
         end = len(data) if data.endswith(b"\n") else data.rfind(b"\n") + 1
-        whole = data[:end].split(b"\n")[:-1] if end else []
+        whole = data.split(b"\n")  # the bytes split once, in place: no copy of the file or of the list
+        del whole[-1]  # what follows the last newline: nothing, or a torn line
         if b"\r\n" in data:  # a log whose newlines an editor turned into CRLF still reads
             whole = [line[:-1] if line.endswith(b"\r") else line for line in whole]
         count = at_line + len(whole)  # whole lines in the file
-        lines = whole[max(0, start - at_line) :]
+        lines = whole if start <= at_line else whole[start - at_line :]
         self._mark = (count, base + end)
         if end == len(data):
             return lines, None

@@ -8,7 +8,7 @@ on read, and a door or a log's first line is checked beyond its types."""
 import itertools
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from operator import attrgetter
+from operator import attrgetter, ne, or_
 from typing import get_args
 
 import msgspec
@@ -158,8 +158,12 @@ def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Rec
             records = [decode(line, where(lo + i)) for i, line in enumerate(chunk)]
         elif list(map(_schema, records)).count(current) != len(records) or not _PLAIN.issuperset(
             map(type, map(_event, records))
-        ):  # an older line, a start that may name a newer vocabulary, a door: decode's own checks
-            records = [_checked(r, chunk[i], where, lo + i) for i, r in enumerate(records)]
+        ):  # an older line, a start that may name a newer vocabulary, a door: decode's own checks,
+            # on those lines alone (found by C loops), not a call for every line of the chunk
+            others = map(ne, map(_schema, records), itertools.repeat(current))
+            checked = map(_CHECKED.__contains__, map(type, map(_event, records)))
+            for i in itertools.compress(range(len(records)), map(or_, others, checked)):
+                records[i] = decode(chunk[i], where(lo + i))
         out += records
     return out
 
@@ -169,13 +173,6 @@ def _as_array(lines: Sequence[bytes]) -> bytes:
     if len(lines) == 1:
         return b"[" + lines[0] + b"]"
     return b",".join([b"[" + lines[0], *itertools.islice(lines, 1, len(lines) - 1), lines[-1] + b"]"])
-
-
-def _checked(record: Record, line: bytes, where: Callable[[int], str], i: int) -> Record:
-    """A record of the current vocabulary as decoded, any other through `decode` (upcast or named)."""
-    if record.schema == CHAIN.current and type(record.event) not in _CHECKED:
-        return record
-    return decode(line, where(i))
 
 
 def now() -> str:
