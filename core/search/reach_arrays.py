@@ -1052,7 +1052,7 @@ class _Costs(Mapping[XY, int]):
         self._names, self._cells, self._cheapest = names, cells, cheapest
         self._limit, self._whole = limit, whole
         self._dict: dict[XY, int] | None = None
-        self._listed: tuple[list[XY], Any] | None = None  # the cells in the dict's order, and their local cells
+        self._listed: tuple[list[XY], Any] | None = None  # the dict's cells in order, and their local cells
 
     def dict(self) -> dict[XY, int]:
         """The answer as a dict, made the first time it is asked for (the same one after)."""
