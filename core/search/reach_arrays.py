@@ -162,6 +162,9 @@ class Window:
         # The last board laid over this window's prices (`_overlay`), kept while the prices and the
         # board it was made for stand: a warm search of the same board starts from it.
         self.overlaid: _Overlay | None = None
+        # The last answer named over this window (`_Costs.dict`): the same cells at the same costs
+        # are handed a copy of its dict (a copy re-hashes nothing) instead of naming them again.
+        self.answered: _Named | None = None
 
     def held(self) -> int:
         """The nodes this window holds prices for, counting its kept overlay's copy of them."""
@@ -709,7 +712,7 @@ def _answer(
             else:
                 verdict[i] = table.judge(x * height + y, _may_end(state, f, policy.can_end, x, y, top[y][x]))
     cells = cells[verdict > 0]
-    costs = _Costs(w.names, cells, cheapest, limit, scale.whole)
+    costs = _Costs(w, cells, cheapest, limit, scale.whole)
     events: frozenset[XY] = frozenset()
     if laid.board.tests:  # a GM's test cell the move may end on: found without naming the answer's cells
         answered = np.zeros(w.cols * w.rows, dtype=bool)
@@ -1036,6 +1039,28 @@ class _Trail(_Nodes):
         return int(np.count_nonzero(self.dist <= self.budget)) - 1
 
 
+class _Named(NamedTuple):
+    """An answer named as a dict over a window (`Window.answered`), and what it was named from:
+    the local cells (in the window's order) and their keys, the budget and the keys' scale."""
+
+    cells: npt.NDArray[np.intp]
+    found: npt.NDArray[np.int64]
+    limit: int
+    whole: int
+    costs: dict[XY, int]  # never handed out: answers get copies
+    listed: tuple[list[XY], Any]
+
+    def same(self, cells: Any, found: Any, limit: int, whole: int) -> bool:
+        """Would these cells and keys name the same dict? (The window's names are its own.)"""
+        return (
+            limit == self.limit
+            and whole == self.whole
+            and cells.size == self.cells.size
+            and bool(np.array_equal(cells, self.cells))
+            and bool(np.array_equal(found, self.found))
+        )
+
+
 class _Costs(Mapping[XY, int]):
     """`Reach.costs` held as the compiled search's arrays, named as a dict when first read.
 
@@ -1046,10 +1071,10 @@ class _Costs(Mapping[XY, int]):
     local cells, which order as the map's), costs in centi-units rounded once.
     """
 
-    __slots__ = ("_names", "_cells", "_cheapest", "_limit", "_whole", "_dict", "_listed")
+    __slots__ = ("_window", "_cells", "_cheapest", "_limit", "_whole", "_dict", "_listed")
 
-    def __init__(self, names: Any, cells: Any, cheapest: Any, limit: int, whole: int) -> None:
-        self._names, self._cells, self._cheapest = names, cells, cheapest
+    def __init__(self, window: Window, cells: Any, cheapest: Any, limit: int, whole: int) -> None:
+        self._window, self._cells, self._cheapest = window, cells, cheapest
         self._limit, self._whole = limit, whole
         self._dict: dict[XY, int] | None = None
         self._listed: tuple[list[XY], Any] | None = None  # the dict's cells in order, and their local cells
@@ -1059,14 +1084,22 @@ class _Costs(Mapping[XY, int]):
         made = self._dict
         if made is None:
             found = self._cheapest[self._cells].astype(np.int64)  # keys: integers a float holds exactly
-            order = _cheapest_first(found, self._limit)
-            keys = found[order]
-            if self._whole != 1:  # keys back to centi-units, rounded once
-                keys = (keys + self._whole // 2) // self._whole
-            cells = self._cells[order]
-            listed: list[XY] = self._names[cells].tolist()
-            made = self._dict = dict(zip(listed, keys.tolist(), strict=True))
-            self._listed = (listed, cells)
+            last = self._window.answered
+            if last is not None and last.same(self._cells, found, self._limit, self._whole):
+                made, self._listed = last.costs.copy(), last.listed  # each answer its own dict
+            else:
+                order = _cheapest_first(found, self._limit)
+                keys = found[order]
+                if self._whole != 1:  # keys back to centi-units, rounded once
+                    keys = (keys + self._whole // 2) // self._whole
+                cells = self._cells[order]
+                listed: list[XY] = self._window.names[cells].tolist()
+                made = dict(zip(listed, keys.tolist(), strict=True))
+                self._listed = (listed, cells)
+                self._window.answered = _Named(
+                    self._cells, found, self._limit, self._whole, made.copy(), self._listed
+                )
+            self._dict = made
         return made
 
     def listed(self) -> tuple[list[XY], Any] | None:
