@@ -689,8 +689,9 @@ def _answer(
     height, top = state.grid.height, state.grid.top
     keep_parity = a.keep_parity
     cheapest = dist.reshape(-1, 2).min(axis=1) if keep_parity else dist
-    cells = np.flatnonzero(cheapest <= limit)
-    cells = cells[cells != start // w.k]
+    within = cheapest <= limit  # a new array: the start's cell is struck from it, not from dist
+    within[start // w.k] = False
+    cells = np.flatnonzero(within)
     verdict = w.verdict[cells]
     occupied = laid.busy[cells]
     unknown = verdict < 0

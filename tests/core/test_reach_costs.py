@@ -15,11 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 from support import encounter
-from tests.core.test_reach_window import scene
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.search import reach_arrays
 from tabletrail.core.search.reach import reach
 from tabletrail.core.search.step_table import table_for
+
+from tests.core.test_reach_window import scene
 
 
 def small_map(seed: int, size: int) -> list[str]:
