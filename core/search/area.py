@@ -27,7 +27,9 @@ class Reach:
     fighter: str
     start: Pos
     budget: int  # what the move may still cost, in hundredths of `unit`
-    costs: dict[XY, int]  # every cell the move may end on -> its cheapest cost
+    # every cell the move may end on -> its cheapest cost (a dict, or the compiled search's arrays read
+    # as one: core/search/reach_arrays.py `_Costs`)
+    costs: Mapping[XY, int]
     events: frozenset[XY] = frozenset()  # reachable cells where something happens (a check, a stop)
     ends: Mapping[XY, Node] = field(default_factory=dict)  # the search node each cell's cost comes from
     came: Mapping[Node, tuple[Node, Step]] = field(default_factory=dict)  # how the search got to a node

@@ -25,7 +25,7 @@ move may end on it. Such cells are listed in `Reach.events`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from heapq import heappop, heappush
 from typing import Any, Literal, overload
 
@@ -52,7 +52,7 @@ _DONE, _TESTED, _OCCUPIED = 1, 2, 4
 assert all(bool(dx and dy) == bool(d & 1) for d, (dx, dy) in enumerate(NEIGHBOURS))
 
 
-def reachable(state: EncounterState, fighter_id: str) -> dict[XY, int]:
+def reachable(state: EncounterState, fighter_id: str) -> Mapping[XY, int]:
     """Every cell the fighter's next ordinary move may end on, with its cheapest cost in centi-units."""
     return reach(state, fighter_id).costs
 

@@ -42,13 +42,17 @@ What a warm search pays beyond scipy's Dijkstra is kept small (issue 40): a wind
 keeps the board last laid over its prices (`_Overlay`: the CSR graph, stops, the
 steps into occupied cells) while its prices and that board stand, so the same board
 searched again lays nothing; a search that learns prices writes them into a copy
-of its own. The answer is sorted and named in bulk (`_cheapest_first`,
-`Window.names`); the rest is building the dict of costs the answer is.
+of its own. The answer's costs are held as arrays and named into a dict only when
+read (`_Costs`: hashing ~3,000 (x, y) tuples cost about what the Dijkstra does at
+50 x 50), sorted and named in bulk (`_cheapest_first`, `Window.names`); a window
+hands the same cells at the same costs a copy of the dict it named last
+(`Window.answered`: a copy re-hashes nothing), so the same board asked again
+names nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -162,6 +166,9 @@ class Window:
         # The last board laid over this window's prices (`_overlay`), kept while the prices and the
         # board it was made for stand: a warm search of the same board starts from it.
         self.overlaid: _Overlay | None = None
+        # The last answer named over this window (`_Costs.dict`): the same cells at the same costs
+        # are handed a copy of its dict (a copy re-hashes nothing) instead of naming them again.
+        self.answered: _Named | None = None
 
     def held(self) -> int:
         """The nodes this window holds prices for, counting its kept overlay's copy of them."""
@@ -686,8 +693,9 @@ def _answer(
     height, top = state.grid.height, state.grid.top
     keep_parity = a.keep_parity
     cheapest = dist.reshape(-1, 2).min(axis=1) if keep_parity else dist
-    cells = np.flatnonzero(cheapest <= limit)
-    cells = cells[cells != start // w.k]
+    within = cheapest <= limit  # a new array: the start's cell is struck from it, not from dist
+    within[start // w.k] = False
+    cells = np.flatnonzero(within)
     verdict = w.verdict[cells]
     occupied = laid.busy[cells]
     unknown = verdict < 0
@@ -709,19 +717,16 @@ def _answer(
             else:
                 verdict[i] = table.judge(x * height + y, _may_end(state, f, policy.can_end, x, y, top[y][x]))
     cells = cells[verdict > 0]
-    found = cheapest[cells].astype(np.int64)  # keys: integers a float holds exactly (`array_reach`)
-    order = _cheapest_first(found, limit)
-    keys = found[order]
-    if scale.whole != 1:  # keys back to centi-units, rounded once
-        keys = (keys + scale.whole // 2) // scale.whole
-    cells = cells[order]
-    listed: list[XY] = w.names[cells].tolist()
-    costs = dict(zip(listed, keys.tolist(), strict=True))
-    events = frozenset(c for c in laid.board.tests if c in costs)
+    costs = _Costs(w, cells, cheapest, limit, scale.whole)
+    events: frozenset[XY] = frozenset()
+    if laid.board.tests:  # a GM's test cell the move may end on: found without naming the answer's cells
+        answered = np.zeros(w.cols * w.rows, dtype=bool)
+        answered[cells] = True
+        events = frozenset(c for c in laid.board.tests if w.holds(*c) and answered[w.cell(*c)])
     kept = _Kept(table, a, state)
     trail = _Trail(w, keep_parity, top, dist, laid.weight, laid.stop, start, limit, laid.live, kept, height)
     trail.scale = scale
-    trail.listed = (listed, cells)
+    trail.answer = costs
     return Reach(f.id, f.pos, budget, costs, events, _Ends(costs, trail), trail, policy.unit)
 
 
@@ -863,9 +868,9 @@ class _Trail(_Nodes):
         self.start, self.budget, self.live, self.kept, self.height = start, budget, live, kept, height
         self._came: list[int] | None = None  # node -> the edge into it (-1: none), found for all at once
         self._came_array: npt.NDArray[np.int64] | None = None  # ... the same as an array (`tree`)
-        # The answer's cells in its order, and their local cells (set by `_answer`): `ends_of` them is
-        # read, not converted.
-        self.listed: tuple[list[XY], npt.NDArray[np.intp]] = ([], np.zeros(0, dtype=np.intp))
+        # The answer (set by `_answer`): its cells asked for in its own order are read, not converted
+        # (`ends_of`).
+        self.answer: _Costs | None = None
         self._count: dict[int, int] = {start: 0}  # node -> diagonals on its way
         self.scale: Scale | None = (
             None  # how the costs count exact lengths (`tree` names them in centi-units)
@@ -970,9 +975,9 @@ class _Trail(_Nodes):
     def ends_of(self, cells: list[XY]) -> Any:
         """The node each cell's cost comes from (`_Ends`), for many cells at once."""
         w = self.w
-        listed, local = self.listed
-        if cells == listed:  # the answer's own cells, in its order (the same tuples: quick to compare)
-            n = local * w.k
+        listed = self.answer.listed() if self.answer is not None else None
+        if listed is not None and cells == listed[0]:  # the answer's own cells, in its order (the same
+            n = listed[1] * w.k  # tuples: quick to compare)
         else:
             xy = np.array(cells, dtype=np.int64).reshape(-1, 2)
             n = ((xy[:, 0] - w.x0) * w.rows + (xy[:, 1] - w.y0)) * w.k
@@ -1039,6 +1044,110 @@ class _Trail(_Nodes):
         return int(np.count_nonzero(self.dist <= self.budget)) - 1
 
 
+class _Named(NamedTuple):
+    """An answer named as a dict over a window (`Window.answered`), and what it was named from:
+    the local cells (in the window's order) and their keys, the budget and the keys' scale."""
+
+    cells: npt.NDArray[np.intp]
+    found: npt.NDArray[np.int64]
+    limit: int
+    whole: int
+    costs: dict[XY, int]  # never handed out: answers get copies
+    listed: tuple[list[XY], Any]
+
+    def same(self, cells: Any, found: Any, limit: int, whole: int) -> bool:
+        """Would these cells and keys name the same dict? (The window's names are its own.)"""
+        return (
+            limit == self.limit
+            and whole == self.whole
+            and cells.size == self.cells.size
+            and bool(np.array_equal(cells, self.cells))
+            and bool(np.array_equal(found, self.found))
+        )
+
+
+class _Costs(Mapping[XY, int]):
+    """`Reach.costs` held as the compiled search's arrays, named as a dict when first read.
+
+    Naming ~3,000 cells as (x, y) tuples and hashing them into a dict costs about what
+    scipy's Dijkstra does at 50 x 50 (issue 40); a caller that only counts the area, or
+    never reads it, does not pay for it, and one that reads it pays once. Read, it is the
+    dict `_search`'s answer is: cheapest first, equal costs by node (a stable sort of the
+    local cells, which order as the map's), costs in centi-units rounded once.
+    """
+
+    __slots__ = ("_window", "_cells", "_cheapest", "_limit", "_whole", "_dict", "_listed")
+
+    def __init__(self, window: Window, cells: Any, cheapest: Any, limit: int, whole: int) -> None:
+        self._window, self._cells, self._cheapest = window, cells, cheapest
+        self._limit, self._whole = limit, whole
+        self._dict: dict[XY, int] | None = None
+        self._listed: tuple[list[XY], Any] | None = None  # the dict's cells in order, and their local cells
+
+    def dict(self) -> dict[XY, int]:
+        """The answer as a dict, made the first time it is asked for (the same one after)."""
+        made = self._dict
+        if made is None:
+            found = self._cheapest[self._cells].astype(np.int64)  # keys: integers a float holds exactly
+            last = self._window.answered
+            if last is not None and last.same(self._cells, found, self._limit, self._whole):
+                made, self._listed = last.costs.copy(), last.listed  # each answer its own dict
+            else:
+                order = _cheapest_first(found, self._limit)
+                keys = found[order]
+                if self._whole != 1:  # keys back to centi-units, rounded once
+                    keys = (keys + self._whole // 2) // self._whole
+                cells = self._cells[order]
+                listed: list[XY] = self._window.names[cells].tolist()
+                made = dict(zip(listed, keys.tolist(), strict=True))
+                self._listed = (listed, cells)
+                self._window.answered = _Named(
+                    self._cells, found, self._limit, self._whole, made.copy(), self._listed
+                )
+            self._dict = made
+        return made
+
+    def listed(self) -> tuple[list[XY], Any] | None:
+        """The answer's cells in its order and their local cells, once it was read (else None)."""
+        return self._listed
+
+    def __getitem__(self, cell: XY) -> int:
+        return self.dict()[cell]
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self.dict()
+
+    def __iter__(self) -> Iterator[XY]:
+        return iter(self.dict())
+
+    def __len__(self) -> int:
+        return int(self._cells.size)
+
+    def get(self, cell: XY, default: Any = None) -> Any:
+        return self.dict().get(cell, default)
+
+    def keys(self) -> KeysView[XY]:
+        return self.dict().keys()
+
+    def items(self) -> ItemsView[XY, int]:
+        return self.dict().items()
+
+    def values(self) -> ValuesView[int]:
+        return self.dict().values()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Costs):
+            other = other.dict()
+        if isinstance(other, Mapping):
+            return self.dict() == (other if isinstance(other, dict) else dict(other.items()))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a dict, and as mutable-looking
+
+    def __repr__(self) -> str:
+        return repr(self.dict())
+
+
 class _Ends(Mapping[XY, _Node]):
     """`Reach.ends`: the node each cell's cost comes from, named when asked.
 
@@ -1046,7 +1155,7 @@ class _Ends(Mapping[XY, _Node]):
     equally cheap ones the one `_search` put on its heap first (it sorts them stably).
     """
 
-    def __init__(self, costs: dict[XY, int], trail: _Trail) -> None:
+    def __init__(self, costs: Mapping[XY, int], trail: _Trail) -> None:
         self.costs, self.trail = costs, trail
 
     def __getitem__(self, cell: XY) -> _Node:
