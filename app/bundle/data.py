@@ -10,9 +10,9 @@ most of theirs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import msgspec
 from tabletrail.core.board.state import EncounterState, Fighter
@@ -23,6 +23,7 @@ from tabletrail.core.engine.machines import GRAPHS
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.stores.record import Record
+from tabletrail.events.types import Event
 from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
 from tabletrail.projections.audit.parts import RulingsInForce, Statuses, rule_words
 from tabletrail.projections.timeline import Timeline
@@ -312,6 +313,19 @@ def _batches(records: Sequence[Record]) -> list[list[Record]]:
     return groups
 
 
+class ExplainRuns(Protocol):
+    """text.audit.explain_runs: a batch's explanations as runs of lines, given the batch's events
+    as held and the words to say them with (not decoded and worded again)."""
+
+    def __call__(
+        self,
+        datas: list[dict[str, Any]],
+        *,
+        known: Mapping[int, Event] | None = None,
+        words: Words | None = None,
+    ) -> list[list[list[str]]]: ...
+
+
 # One carried event as the page reads it: the board after it (the whole board for the first event
 # carried, then only what changed), the event as `log` says it, and its `explain` text as line
 # numbers into the table of lines (`Lines`) kept once.
@@ -330,7 +344,7 @@ def carry(
     progress: Callable[[int, int], None] | None = None,
     whole: Timeline | None = None,
     strings: Lines | None = None,
-    explain_runs: Callable[[list[dict[str, Any]]], list[list[list[str]]]] | None = None,
+    explain_runs: ExplainRuns | None = None,
 ) -> Iterator[Step]:
     """Fold the log once, giving the board after each carried event and its explanation as it goes
     (so a long log's bundle is streamed into its gzip, never held whole); the lines of the
@@ -406,7 +420,10 @@ def carry(
         if not told:
             texts: Iterator[list[int]] = iter(())
         elif explain_runs is not None:
-            texts = iter(_run_ids(explain_runs(datas), strings, rulings))
+            # the batch's events as held (not decoded again) and worded by `words` once, here and
+            # in the event's timeline line below
+            known = {r.seq: r.event for r in batch}
+            texts = iter(_run_ids(explain_runs(datas, known=known, words=words), strings, rulings))
         else:
             texts = iter([strings.ids(_left_out(text, rulings)) for text in explain_texts(datas)])
         for r, board in zip(carried, boards, strict=True):
