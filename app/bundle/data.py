@@ -264,7 +264,10 @@ class Lines:
         """The numbers of a text's lines, a line not seen before given the next number. Most of an
         explanation's lines were seen before (its batch's, the settings), so all are looked up at once
         and only the new ones are numbered one by one."""
-        parts = text.split("\n")
+        return self.numbers(text.split("\n"))
+
+    def numbers(self, parts: list[str]) -> list[int]:
+        """`ids` of a text already cut into its lines (none of them holding a newline)."""
         index = self.index
         out = list(map(index.get, parts))
         for i in [i for i, n in enumerate(out) if n is None]:
@@ -277,9 +280,12 @@ class Lines:
         return cast("list[int]", out)  # every None numbered above
 
 
+_RULINGS_LINE = "GM rulings in force before it: none"
+
+
 def _left_out(text: str, rulings: bool) -> str:
     """A player's explanation: the GM's rulings' line says they are left out."""
-    return text if rulings else text.replace("GM rulings in force before it: none", RULINGS_LEFT_OUT)
+    return text if rulings else text.replace(_RULINGS_LINE, RULINGS_LEFT_OUT)
 
 
 def _run_ids(runs_of: list[list[list[str]]], strings: Lines, rulings: bool) -> list[list[int]]:
@@ -297,7 +303,12 @@ def _run_ids(runs_of: list[list[list[str]]], strings: Lines, rulings: bool) -> l
                 continue  # an empty run adds no line to the joined text
             kept = numbered.get(id(run))
             if kept is None or kept[0] is not run:
-                kept = numbered[id(run)] = (run, strings.ids(_left_out("\n".join(run), rulings)))
+                text = "\n".join(run)
+                if text.count("\n") == len(run) - 1 and (rulings or _RULINGS_LINE not in text):
+                    made = strings.numbers(run)  # its lines as they are: cutting the text gives them back
+                else:
+                    made = strings.ids(_left_out(text, rulings))
+                kept = numbered[id(run)] = (run, made)
             ids.extend(kept[1])
         out.append(ids)
     return out

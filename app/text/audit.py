@@ -203,6 +203,9 @@ def explain_runs(
         for e in data["events"]
     }
     listing = [(seq, render.event_line(event, words=w)) for seq, (_, event) in events.items()]
+    # each listed line as the other events' texts show it and as its own shows it (marked `>`),
+    # made once a batch, not once an event
+    listed = [(seq, f"  {seq:>4} {line}", f" >{seq:>4} {line}") for seq, line in listing]
     refused = [
         f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}"
         for r in data["refused_before"]
@@ -216,7 +219,8 @@ def explain_runs(
             if known is not None and known[0] == one["event"]
             else _explain_event(one, w, said=said)
         )
-        marked = [f" {'>' if seq == one['seq'] else ' '}{seq:>4} {line}" for seq, line in listing]
+        me = one["seq"]
+        marked = [mine if seq == me else other for seq, other, mine in listed]
         out.append([own, shared, _EVENTS_OF_THE_BATCH, marked, refused])
     return out
 
