@@ -197,9 +197,9 @@ def explain_runs(
     shared = _explain_batch(data, w)
     # each event of the batch decoded and worded once: the listing's line and the event's own
     # explanation say the same event (an event given anew, not the batch's, is decoded for itself)
-    known = known or {}
+    held = known or {}
     events = {
-        e["seq"]: (e["event"], known[e["seq"]] if e["seq"] in known else _event(e["event"]))
+        e["seq"]: (e["event"], held[e["seq"]] if e["seq"] in held else _event(e["event"]))
         for e in data["events"]
     }
     listing = [(seq, render.event_line(event, words=w)) for seq, (_, event) in events.items()]
@@ -213,10 +213,10 @@ def explain_runs(
     out = []
     said: dict[int, Any] = {}  # the command's lines, worded once for the batch's events
     for one in datas:
-        known = events.get(one["seq"])
+        ours = events.get(one["seq"])
         own = (
-            _explain_event(one, w, known[1], said)
-            if known is not None and known[0] == one["event"]
+            _explain_event(one, w, ours[1], said)
+            if ours is not None and ours[0] == one["event"]
             else _explain_event(one, w, said=said)
         )
         me = one["seq"]
