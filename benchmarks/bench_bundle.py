@@ -29,6 +29,19 @@ a fighter's card after a batch reused as the next one's before, the settings wor
 unchanged. What is left: the ruleset's walker is built for every budget asked
 (core/), and each batch's explanation is still worded whole.
 
+Issue 40 rerun, main's 845c995 then the bundle-fast-3 branch, alternated in one shell (load 6.1-11.6,
+2 cores; CPU): 10k events 1.23-1.29 s -> 1.10-1.11 s (31.8-34.8x -> 30.7-31.3x the replay); 20k
+2.49-2.62 s -> 2.31-2.38 s (34.7-40.0x -> 31.4-31.5x); 100k once, 13.97 s -> 12.32 s (37.8x ->
+35.3x). The payloads, unpacked, are byte for byte main's (GM's and a player's bundle of every
+shipped replay). What is cut: a batch's events are handed to its explanation as held (not
+decoded from their plain form again) with the bundle's own words, so an event is worded once for
+the timeline, the listing and its own explanation; the listing's lines made once a batch (marked and
+not), a run's lines numbered as they are. Not done: a walker/budget memo keyed by the state's
+identity and the fighter id: counted over a 10k bundle, no (state, fighter) was asked twice (the
+views are drawn on a watched copy of the state, the explanation's cards are kept by state already),
+so it would add a cache that never answers. The walker's cost is `Ruleset.stat` (a linear search of
+the stats and a unit conversion each call) and the walker object built for `budget_unit`.
+
 Run: .venv/bin/python benchmarks/bench_bundle.py [--events 1000 10000 100000] [--runs 3] [--no-browser]
      [--levels 6 9]
 """

@@ -10,9 +10,9 @@ most of theirs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import msgspec
 from tabletrail.core.board.state import EncounterState, Fighter
@@ -23,6 +23,7 @@ from tabletrail.core.engine.machines import GRAPHS
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.stores.record import Record
+from tabletrail.events.types import Event
 from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
 from tabletrail.projections.audit.parts import RulingsInForce, Statuses, rule_words
 from tabletrail.projections.timeline import Timeline
@@ -263,7 +264,10 @@ class Lines:
         """The numbers of a text's lines, a line not seen before given the next number. Most of an
         explanation's lines were seen before (its batch's, the settings), so all are looked up at once
         and only the new ones are numbered one by one."""
-        parts = text.split("\n")
+        return self.numbers(text.split("\n"))
+
+    def numbers(self, parts: list[str]) -> list[int]:
+        """`ids` of a text already cut into its lines (none of them holding a newline)."""
         index = self.index
         out = list(map(index.get, parts))
         for i in [i for i, n in enumerate(out) if n is None]:
@@ -276,9 +280,12 @@ class Lines:
         return cast("list[int]", out)  # every None numbered above
 
 
+_RULINGS_LINE = "GM rulings in force before it: none"
+
+
 def _left_out(text: str, rulings: bool) -> str:
     """A player's explanation: the GM's rulings' line says they are left out."""
-    return text if rulings else text.replace("GM rulings in force before it: none", RULINGS_LEFT_OUT)
+    return text if rulings else text.replace(_RULINGS_LINE, RULINGS_LEFT_OUT)
 
 
 def _run_ids(runs_of: list[list[list[str]]], strings: Lines, rulings: bool) -> list[list[int]]:
@@ -296,7 +303,12 @@ def _run_ids(runs_of: list[list[list[str]]], strings: Lines, rulings: bool) -> l
                 continue  # an empty run adds no line to the joined text
             kept = numbered.get(id(run))
             if kept is None or kept[0] is not run:
-                kept = numbered[id(run)] = (run, strings.ids(_left_out("\n".join(run), rulings)))
+                text = "\n".join(run)
+                if text.count("\n") == len(run) - 1 and (rulings or _RULINGS_LINE not in text):
+                    made = strings.numbers(run)  # its lines as they are: cutting the text gives them back
+                else:
+                    made = strings.ids(_left_out(text, rulings))
+                kept = numbered[id(run)] = (run, made)
             ids.extend(kept[1])
         out.append(ids)
     return out
@@ -310,6 +322,19 @@ def _batches(records: Sequence[Record]) -> list[list[Record]]:
         else:
             groups.append([r])
     return groups
+
+
+class ExplainRuns(Protocol):
+    """text.audit.explain_runs: a batch's explanations as runs of lines, given the batch's events
+    as held and the words to say them with (not decoded and worded again)."""
+
+    def __call__(
+        self,
+        datas: list[dict[str, Any]],
+        *,
+        known: Mapping[int, Event] | None = None,
+        words: Words | None = None,
+    ) -> list[list[list[str]]]: ...
 
 
 # One carried event as the page reads it: the board after it (the whole board for the first event
@@ -330,7 +355,7 @@ def carry(
     progress: Callable[[int, int], None] | None = None,
     whole: Timeline | None = None,
     strings: Lines | None = None,
-    explain_runs: Callable[[list[dict[str, Any]]], list[list[list[str]]]] | None = None,
+    explain_runs: ExplainRuns | None = None,
 ) -> Iterator[Step]:
     """Fold the log once, giving the board after each carried event and its explanation as it goes
     (so a long log's bundle is streamed into its gzip, never held whole); the lines of the
@@ -406,7 +431,10 @@ def carry(
         if not told:
             texts: Iterator[list[int]] = iter(())
         elif explain_runs is not None:
-            texts = iter(_run_ids(explain_runs(datas), strings, rulings))
+            # the batch's events as held (not decoded again) and worded by `words` once, here and
+            # in the event's timeline line below
+            known = {r.seq: r.event for r in batch}
+            texts = iter(_run_ids(explain_runs(datas, known=known, words=words), strings, rulings))
         else:
             texts = iter([strings.ids(_left_out(text, rulings)) for text in explain_texts(datas)])
         for r, board in zip(carried, boards, strict=True):

@@ -8,6 +8,7 @@ bundle (app/bundle/__init__.py) carries the very `explain` text too, and a bundl
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, cast
 
 import msgspec
@@ -173,16 +174,38 @@ def explain_texts(datas: list[dict[str, Any]]) -> list[str]:
 _EVENTS_OF_THE_BATCH = ["events of the batch:"]
 
 
-def explain_runs(datas: list[dict[str, Any]]) -> list[list[list[str]]]:
+def explain_runs(
+    datas: list[dict[str, Any]],
+    *,
+    known: Mapping[int, Event] | None = None,
+    words: render.Words | None = None,
+) -> list[list[list[str]]]:
     """`explain_texts` as runs of lines, each text its runs' lines in order: the runs the batch's
-    events share are the very same lists, so a bundle numbers their lines once a batch."""
+    events share are the very same lists, so a bundle numbers their lines once a batch.
+
+    A bundle, which holds the batch's events already, gives them as `known` (by seq: the very
+    events the plain forms were made from), so they are not decoded again, and its `words` (used
+    only where they count in the answer's unit and budgets), so an event worded for the bundle's
+    timeline is not worded again here: the same words either way."""
     data = datas[0]
-    w = render.Words(unit=data["unit"], centi=tuple(data.get("centi", ())))
+    centi = tuple(data.get("centi", ()))
+    w = (
+        words
+        if words is not None and words.unit == data["unit"] and words.centi == set(centi)
+        else render.Words(unit=data["unit"], centi=centi)
+    )
     shared = _explain_batch(data, w)
     # each event of the batch decoded and worded once: the listing's line and the event's own
     # explanation say the same event (an event given anew, not the batch's, is decoded for itself)
-    events = {e["seq"]: (e["event"], _event(e["event"])) for e in data["events"]}
+    held = known or {}
+    events = {
+        e["seq"]: (e["event"], held[e["seq"]] if e["seq"] in held else _event(e["event"]))
+        for e in data["events"]
+    }
     listing = [(seq, render.event_line(event, words=w)) for seq, (_, event) in events.items()]
+    # each listed line as the other events' texts show it and as its own shows it (marked `>`),
+    # made once a batch, not once an event
+    listed = [(seq, f"  {seq:>4} {line}", f" >{seq:>4} {line}") for seq, line in listing]
     refused = [
         f"refused just before it: {r['text']!r} by {r['by']}: {r['rule']}: {r['reason']}"
         for r in data["refused_before"]
@@ -190,13 +213,14 @@ def explain_runs(datas: list[dict[str, Any]]) -> list[list[list[str]]]:
     out = []
     said: dict[int, Any] = {}  # the command's lines, worded once for the batch's events
     for one in datas:
-        known = events.get(one["seq"])
+        ours = events.get(one["seq"])
         own = (
-            _explain_event(one, w, known[1], said)
-            if known is not None and known[0] == one["event"]
+            _explain_event(one, w, ours[1], said)
+            if ours is not None and ours[0] == one["event"]
             else _explain_event(one, w, said=said)
         )
-        marked = [f" {'>' if seq == one['seq'] else ' '}{seq:>4} {line}" for seq, line in listing]
+        me = one["seq"]
+        marked = [mine if seq == me else other for seq, other, mine in listed]
         out.append([own, shared, _EVENTS_OF_THE_BATCH, marked, refused])
     return out
 
