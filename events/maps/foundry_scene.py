@@ -44,8 +44,8 @@ from tabletrail.events.maps.uvtt import (
     _on_rim,
     _segment_edges,
     _string,
+    lay_walls,
     map_lines,
-    merge,
     read,
 )
 
@@ -214,16 +214,7 @@ def convert_scene(
         return (px - origin[0]) / size, (py - origin[1]) / size
 
     kinds, doors, locked = _walls(f, raw, grid_units, report)
-    under = kinds.keys() & set(doors)
-    report.walls_under_doors = len(under)
-    for e in under:
-        del kinds[e]
-    walls = [
-        (segment, kind)
-        for bits, kind in ((_BOTH, "both"), (_SIGHT, "sight"), (_MOVE, "movement"))
-        for segment in merge({e for e, b in kinds.items() if b == bits})
-    ]
-    report.wall_edges, report.walls = len(kinds), len(walls)
+    walls = lay_walls(kinds, doors, report)
     report.both_edges = sum(b == _BOTH for b in kinds.values())
     report.doors = len(doors)
     report.doors_open = sum(not d.closed for d in doors.values())

@@ -43,7 +43,7 @@ import base64
 import binascii
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -317,16 +317,7 @@ def convert(
             kinds[e] = kinds.get(e, 0) | _MOVE
         doors = {e: d for e, d in doors.items() if d.closed}
         report.doors, report.doors_open = len(doors), 0
-    under = kinds.keys() & set(doors)
-    report.walls_under_doors = len(under)
-    for e in under:
-        del kinds[e]
-    walls = [
-        (segment, kind)
-        for bits, kind in ((_BOTH, "both"), (_SIGHT, "sight"), (_MOVE, "movement"))
-        for segment in merge({e for e, b in kinds.items() if b == bits})
-    ]
-    report.wall_edges, report.walls = len(kinds), len(walls)
+    walls = lay_walls(kinds, doors, report)
     counts = {b: 0 for b in (_BOTH, _SIGHT, _MOVE)}
     for b in kinds.values():
         counts[b] += 1
@@ -634,6 +625,23 @@ def _segment_edges(
 def _on_rim(edge: Edge, width: int, height: int) -> bool:
     kind, x, y = edge
     return (kind == "h" and y in (0, height)) or (kind == "v" and x in (0, width))
+
+
+def lay_walls(kinds: dict[Edge, int], doors: Mapping[Edge, Door], report: Report) -> list[tuple[str, str]]:
+    """The walls a scenario writes, merged into segments by kind; a wall edge under a door gives way to
+    the door (the door is what the map shows there). Counts them into the report; drops those edges
+    from `kinds`."""
+    under = kinds.keys() & set(doors)
+    report.walls_under_doors = len(under)
+    for e in under:
+        del kinds[e]
+    walls = [
+        (segment, kind)
+        for bits, kind in ((_BOTH, "both"), (_SIGHT, "sight"), (_MOVE, "movement"))
+        for segment in merge({e for e, b in kinds.items() if b == bits})
+    ]
+    report.wall_edges, report.walls = len(kinds), len(walls)
+    return walls
 
 
 def merge(edges: set[Edge]) -> list[str]:
