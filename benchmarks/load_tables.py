@@ -52,9 +52,11 @@ import multiprocessing
 import os
 import random
 import resource
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -203,6 +205,64 @@ async def loop_lag(stop: asyncio.Event, lags: list[float]) -> None:
         asked = time.perf_counter()
         await asyncio.sleep(LAG_TICK)
         lags.append(time.perf_counter() - asked - LAG_TICK)
+
+
+# --- inside the server: its workers' own probe, and what PostgreSQL's backends wait on ---------------------
+
+
+def probes(directory: Path) -> dict[int, dict]:
+    """What each worker's probe wrote last (app/web/hosted.py, TABLETRAIL_PROBE): pid -> figures."""
+    found = {}
+    for path in directory.glob("probe-*.json"):
+        with contextlib.suppress(OSError, ValueError):
+            found[int(path.stem.split("-")[1])] = json.loads(path.read_text())
+    return found
+
+
+def inside(before: dict[int, dict], after: dict[int, dict]) -> dict:
+    """The workers' figures over the run alone (what each wrote after, less what it had at the start)."""
+    lags: list[float] = []
+    threads: list[int] = []
+    queued: list[int] = []
+    taken = waits = 0
+    waited = 0.0
+    limit = size = 0
+    for pid, now in after.items():
+        then = before.get(pid, {})
+        skip = len(then.get("lags", []))
+        lags += now["lags"][skip:]
+        threads += now["threads"][skip:]
+        queued += now["queued"][skip:]
+        taken += now["pool_taken"] - then.get("pool_taken", 0)
+        waits += now["pool_waits"] - then.get("pool_waits", 0)
+        waited += now["pool_waited"] - then.get("pool_waited", 0.0)
+        limit, size = now["thread_limit"], now["pool_size"]
+    return {
+        "workers": len(after), "lags": lags, "threads": threads, "queued": queued, "thread_limit": limit,
+        "pool_size": size, "pool_taken": taken, "pool_waits": waits, "pool_waited": waited,
+    }  # fmt: skip
+
+
+PG_TICK = 0.25  # seconds between two looks at pg_stat_activity
+
+
+def pg_waits(database: str, stop: asyncio.Event, seen: dict[str, int]) -> None:
+    """Count, every PG_TICK until `stop`, what each busy backend of the database is doing or waiting on
+    (pg_stat_activity: `wait_event_type:wait_event` or `CPU`, state), this sampler's own left out."""
+    dbname = database.split("?")[0].rsplit("/", 1)[-1]
+    with psycopg.connect(database.split("?")[0], autocommit=True) as conn:
+        while not stop.is_set():
+            rows = conn.execute(
+                "SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU'), state FROM pg_stat_activity"
+                " WHERE datname = %s AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+                " AND state <> 'idle'",
+                (dbname,),
+            ).fetchall()
+            seen["looks"] = seen.get("looks", 0) + 1
+            for wait, state in rows:
+                key = f"{wait} ({state})"
+                seen[key] = seen.get(key, 0) + 1
+            time.sleep(PG_TICK)
 
 
 # --- one page's live stream: a raw HTTP/1.1 connection, chunked server-sent events ------------------------
@@ -451,6 +511,8 @@ async def load(
     pids: list[int],
     fetch: bool = False,
     clients: int = 1,
+    probe: Path | None = None,
+    database: str = DEFAULT_DATABASE,
 ) -> dict:
     stop = asyncio.Event()
     for table in tables:
@@ -477,6 +539,9 @@ async def load(
             workers.append((proc, ours))
         for _, ours in workers:
             await loop.run_in_executor(None, ours.recv)  # "opened"
+    probed = probes(probe) if probe is not None else {}
+    waits: dict[str, int] = {}
+    sampling = loop.run_in_executor(None, pg_waits, database, stop, waits)
     busy0, wall0 = cpu_seconds(pids), time.perf_counter()
     lagging = asyncio.create_task(loop_lag(stop, tally.lags))
     start = time.perf_counter() + 0.5
@@ -491,8 +556,10 @@ async def load(
     await asyncio.sleep(GRACE)
     busy = (cpu_seconds(pids) - busy0) / (time.perf_counter() - wall0)
     memory = rss_mb(pids)
+    server = inside(probed, probes(probe)) if probe is not None else None
     stop.set()
     await lagging
+    await sampling
     for task in pages:
         task.cancel()
     await asyncio.gather(*pages, return_exceptions=True)
@@ -523,6 +590,8 @@ async def load(
         "rss": memory,
         "pages": len(every_page_of_all),
         "pages_cpu": pages_cpu,
+        "inside": server,
+        "pg_waits": waits,
         "slowest": [(w, s - start, p, name) for w, s, p, name in sorted(slow, reverse=True)[:4]],
     }
 
@@ -536,6 +605,7 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
     url = f"{database}{sep}schema={schema}"
     tally = Tally()
     server = None
+    probe = Path(tempfile.mkdtemp(prefix="tt_probe_"))
     try:
         made = time.perf_counter()
         tables = make_tables(url, n)
@@ -555,7 +625,7 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            env={**os.environ, **env},
+            env={**os.environ, "TABLETRAIL_PROBE": str(probe), **env},
         )
         for _ in range(300):
             try:
@@ -568,7 +638,7 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
         idle = rss_mb(pids)
         own0 = time.process_time()
         figures = asyncio.run(
-            load(port, tables, seconds, every, spread, tally, pids, args.fetch, args.clients)
+            load(port, tables, seconds, every, spread, tally, pids, args.fetch, args.clients, probe, database)
         )
         figures["client_cpu"] = (time.process_time() - own0 + figures["pages_cpu"]) / (seconds + GRACE)
         figures["idle"] = idle
@@ -586,6 +656,7 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
                 tally.error("server traceback: " + err.strip().splitlines()[-1])
         with psycopg.connect(database.split("?")[0], autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        shutil.rmtree(probe, ignore_errors=True)
     figures["n"] = n
     figures["tally"] = tally
     return figures
@@ -612,6 +683,25 @@ def report(f: dict, seconds: float) -> bool:
         "a page is told only when its loop reads, so that much of the delay is the generator's, "
         "not the server's"
     )
+    server = f.get("inside")
+    if server and server["lags"]:
+        lag, threads, queued = server["lags"], server["threads"], server["queued"]
+        taken = max(server["pool_taken"], 1)
+        print(
+            f"  the server's {server['workers']} workers' event loops woke late by p50 "
+            f"{pct(lag, 50) * 1000:.1f} ms, p99 {pct(lag, 99) * 1000:.1f} ms, max {max(lag) * 1000:.0f} ms; "
+            f"threads out p99 "
+            f"{pct(threads, 99):.0f} of {server['thread_limit']} (requests queued for one in "
+            f"{sum(1 for q in queued if q) * 100 / len(queued):.1f}% of looks); database connections "
+            f"(pool of {server['pool_size']} a worker) taken {server['pool_taken']} times, waited for "
+            f"{server['pool_waits']} times ({server['pool_waits'] * 100 / taken:.1f}%), "
+            f"{server['pool_waited']:.1f} s in all"
+        )
+    waits = dict(f.get("pg_waits") or {})
+    looks = max(waits.pop("looks", 0), 1)
+    busiest = sorted(waits.items(), key=lambda kv: -kv[1])[:6]
+    said = ", ".join(f"{what} {n / looks:.2f}" for what, n in busiest) or "none busy"
+    print(f"  PostgreSQL backends busy at a look (mean over {looks} looks): {said}")
     slowest = ", ".join(
         f"{name} at {at:.1f} s: {w * 1000:.0f} ms (POST {p * 1000:.0f} ms)" for w, at, p, name in f["slowest"]
     )
