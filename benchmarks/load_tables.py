@@ -126,6 +126,17 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / CLK_TCK
 
 
+def postgres_pids() -> list[int]:
+    """Every PostgreSQL process this machine shows (its backends serve other users too, if any)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{entry}/comm").read_text().strip() in ("postgres", "postmaster"):
+                    found.append(int(entry))
+    return found
+
+
 def rss_mb(pids: list[int]) -> float:
     total = 0
     for pid in pids:
@@ -543,6 +554,7 @@ async def load(
     waits: dict[str, int] = {}
     sampling = loop.run_in_executor(None, pg_waits, database, stop, waits)
     busy0, wall0 = cpu_seconds(pids), time.perf_counter()
+    pg0 = {pid: cpu_seconds([pid]) for pid in postgres_pids()}
     lagging = asyncio.create_task(loop_lag(stop, tally.lags))
     start = time.perf_counter() + 0.5
     end = start + seconds
@@ -555,6 +567,8 @@ async def load(
         await asyncio.gather(*players)
     await asyncio.sleep(GRACE)
     busy = (cpu_seconds(pids) - busy0) / (time.perf_counter() - wall0)
+    pg_busy = sum(cpu_seconds([pid]) - pg0.get(pid, 0.0) for pid in postgres_pids())
+    pg_busy /= time.perf_counter() - wall0
     memory = rss_mb(pids)
     server = inside(probed, probes(probe)) if probe is not None else None
     stop.set()
@@ -591,6 +605,7 @@ async def load(
         "pages": len(every_page_of_all),
         "pages_cpu": pages_cpu,
         "inside": server,
+        "pg_cpu": pg_busy,
         "pg_waits": waits,
         "slowest": [(w, s - start, p, name) for w, s, p, name in sorted(slow, reverse=True)[:4]],
     }
@@ -701,7 +716,10 @@ def report(f: dict, seconds: float) -> bool:
     looks = max(waits.pop("looks", 0), 1)
     busiest = sorted(waits.items(), key=lambda kv: -kv[1])[:6]
     said = ", ".join(f"{what} {n / looks:.2f}" for what, n in busiest) or "none busy"
-    print(f"  PostgreSQL backends busy at a look (mean over {looks} looks): {said}")
+    print(
+        f"  PostgreSQL {f.get('pg_cpu', 0.0):.2f} cores busy (all its processes, anyone's); backends busy at "
+        f"a look (mean over {looks} looks): {said}"
+    )
     slowest = ", ".join(
         f"{name} at {at:.1f} s: {w * 1000:.0f} ms (POST {p * 1000:.0f} ms)" for w, at, p, name in f["slowest"]
     )

@@ -49,6 +49,10 @@ from tabletrail.web.wire import notice
 
 PROBE_ENV = "TABLETRAIL_PROBE"  # a directory: each worker writes how late its loop runs (load_tables.py)
 PROBE_TICK = 0.05  # seconds between two looks at the worker's event loop
+# A page fetches its board and event list after every move on a connection of its own, a move or so every
+# 10 s a table: uvicorn's default 5 s closed it between two moves, so every fetch paid a new TCP connection
+# on both sides (issue 40, load_tables.py --fetch). nginx's default keep-alive, well past a table's pace.
+KEEP_ALIVE_SECONDS = 75
 DATABASE_ENV = "TABLETRAIL_SERVE_DB"  # how `serve --workers N` hands the database to its workers
 HOSTS_ENV = "TABLETRAIL_SERVE_HOSTS"  # ... and the Host names its pages answer to (JSON list)
 
@@ -229,5 +233,6 @@ def serve_hosted(
     # Each worker speaks the guarded protocol (app/web/guard.py): a request's head and body must arrive in
     # time, and one client can't hold every connection.
     options.update(http=GUARDED, limit_concurrency=LIMITS.max_connections)
+    options.update(timeout_keep_alive=KEEP_ALIVE_SECONDS)
     uvicorn.run("tabletrail.web.hosted:from_env", factory=True, host=host, port=port, **options)
     print(f"stopped serving {shown}", flush=True)
