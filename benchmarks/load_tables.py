@@ -238,8 +238,11 @@ def inside(before: dict[int, dict], after: dict[int, dict]) -> dict:
     taken = waits = 0
     waited = 0.0
     limit = size = 0
+    took: dict[str, list[float]] = {}
     for pid, now in after.items():
         then = before.get(pid, {})
+        for kind, seconds in (now.get("took") or {}).items():
+            took.setdefault(kind, []).extend(seconds[len((then.get("took") or {}).get(kind, [])) :])
         skip = len(then.get("lags", []))
         lags += now["lags"][skip:]
         threads += now["threads"][skip:]
@@ -250,10 +253,11 @@ def inside(before: dict[int, dict], after: dict[int, dict]) -> dict:
         limit, size = now["thread_limit"], now["pool_size"]
     return {
         "workers": len(after), "lags": lags, "threads": threads, "queued": queued, "thread_limit": limit,
-        "pool_size": size, "pool_taken": taken, "pool_waits": waits, "pool_waited": waited,
+        "pool_size": size, "pool_taken": taken, "pool_waits": waits, "pool_waited": waited, "took": took,
     }  # fmt: skip
 
 
+PROBE_WAIT = 2.5  # seconds: a worker's probe (app/web/hosted.py) writes what it saw every PROBE_WRITE
 PG_TICK = 0.25  # seconds between two looks at pg_stat_activity
 
 
@@ -570,6 +574,8 @@ async def load(
     pg_busy = sum(cpu_seconds([pid]) - pg0.get(pid, 0.0) for pid in postgres_pids())
     pg_busy /= time.perf_counter() - wall0
     memory = rss_mb(pids)
+    if probe is not None:
+        await asyncio.sleep(PROBE_WAIT)  # the workers' probes write what they saw every 2 s
     server = inside(probed, probes(probe)) if probe is not None else None
     stop.set()
     await lagging
@@ -712,6 +718,13 @@ def report(f: dict, seconds: float) -> bool:
             f"{server['pool_waits']} times ({server['pool_waits'] * 100 / taken:.1f}%), "
             f"{server['pool_waited']:.1f} s in all"
         )
+    if server and server["took"]:
+        said = ", ".join(
+            f"{kind} p50 {pct(v, 50) * 1000:.1f} p99 {pct(v, 99) * 1000:.1f} max {max(v) * 1000:.0f} ms "
+            f"({len(v)})"
+            for kind, v in sorted(server["took"].items(), key=lambda kv: -len(kv[1]))[:4]
+        )
+        print(f"  inside the server, a request took: {said}")
     waits = dict(f.get("pg_waits") or {})
     looks = max(waits.pop("looks", 0), 1)
     busiest = sorted(waits.items(), key=lambda kv: -kv[1])[:6]

@@ -49,6 +49,7 @@ from tabletrail.web.wire import notice
 
 PROBE_ENV = "TABLETRAIL_PROBE"  # a directory: each worker writes how late its loop runs (load_tables.py)
 PROBE_TICK = 0.05  # seconds between two looks at the worker's event loop
+PROBE_WRITE = 2.0  # seconds between two writes of what the probe saw
 # A page fetches its board and event list after every move on a connection of its own, a move or so every
 # 10 s a table: uvicorn's default 5 s closed it between two moves, so every fetch paid a new TCP connection
 # on both sides (issue 40, load_tables.py --fetch). nginx's default keep-alive, well past a table's pace.
@@ -69,6 +70,9 @@ class Encounters:
         self.apps: dict[str, Starlette] = {}
         self.lock = threading.Lock()  # guards `opening`
         self.opening: dict[str, threading.Lock] = {}  # one lock an encounter name, made at its first request
+        # With the probe on (TABLETRAIL_PROBE): seconds each request took in this worker, by what it asked
+        # for (the last part of its path; live streams left out, they last minutes).
+        self.took: dict[str, list[float]] | None = {} if os.environ.get(PROBE_ENV) else None
 
     def app_for(self, name: str) -> Starlette:
         """The encounter's table view (an unknown encounter, or the database down, is an InputError).
@@ -110,7 +114,13 @@ class Encounters:
         except InputError as exc:
             response = _error(500, "log unreadable", str(exc))
         else:
+            path = str(scope["path"])
+            if self.took is None or path.endswith("/api/stream"):
+                await app(scope, receive, send)
+                return
+            began = time.perf_counter()
             await app(scope, receive, send)
+            self.took.setdefault(path.rsplit("/", 1)[-1], []).append(time.perf_counter() - began)
             return
         await response(scope, receive, send)
 
@@ -133,10 +143,11 @@ def _down(scope: Scope, message: str) -> Response:
 
 
 async def _probe(directory: str, tables: Encounters) -> None:
-    """What a load test can't see from outside, written every second to DIRECTORY/probe-PID.json: how late
-    this worker's event loop wakes a sleeper (a blocking call on it shows here), how busy its threads are
-    (a request waits for one once every token is out), and how often a thread waited for a database
-    connection. Only with TABLETRAIL_PROBE set; a measuring aid, never on in a real server."""
+    """What a load test can't see from outside, written every PROBE_WRITE s to DIRECTORY/probe-PID.json: how
+    late this worker's event loop wakes a sleeper (a blocking call on it shows here), how busy its threads
+    are (a request waits for one once every token is out), how often a thread waited for a database
+    connection, and how long each request took inside this worker. Only with TABLETRAIL_PROBE set: a
+    measuring aid, never on in a real server."""
     path = Path(directory) / f"probe-{os.getpid()}.json"
     db = Database.shared(tables.where.conninfo)
     limiter = anyio.to_thread.current_default_thread_limiter()
@@ -151,12 +162,12 @@ async def _probe(directory: str, tables: Encounters) -> None:
         stats = limiter.statistics()
         threads.append(int(stats.borrowed_tokens))
         queued.append(stats.tasks_waiting)
-        if time.monotonic() - written >= 1.0:
+        if time.monotonic() - written >= PROBE_WRITE:
             written = time.monotonic()
             seen = {
                 "at": time.time(), "lags": lags, "threads": threads, "queued": queued,
                 "thread_limit": limiter.total_tokens, "pool_size": db.size, "pool_taken": db.taken,
-                "pool_waits": db.waits, "pool_waited": db.waited,
+                "pool_waits": db.waits, "pool_waited": db.waited, "took": tables.took,
             }  # fmt: skip
             path.write_text(json.dumps(seen))
 

@@ -1,7 +1,8 @@
 """The hosted workers' probe (issue 40): what benchmarks/load_tables.py reads from inside the server.
 
 - with TABLETRAIL_PROBE naming a directory, each worker writes there how late its event loop
-  woke, how many threads were out and how often a thread waited for a database connection;
+  woke, how many threads were out, how often a thread waited for a database connection and how
+  long each request took inside it;
 - without it, nothing is written;
 - the connection pool counts a thread that found every connection out, and only such a one.
 """
@@ -57,6 +58,7 @@ def test_a_worker_with_the_probe_on_writes_what_it_saw(
     assert seen["lags"] and len(seen["lags"]) == len(seen["threads"]) == len(seen["queued"])
     assert seen["thread_limit"] >= 1 and seen["pool_size"] == Database.SIZE
     assert seen["pool_taken"] >= 1  # the encounter was opened through the pool
+    assert len(seen["took"]["state"]) == 1  # the one request, by what it asked for
     assert 0 <= seen["pool_waits"] <= seen["pool_taken"] and seen["pool_waited"] >= 0
 
 
