@@ -306,15 +306,30 @@ class Board:
         self.listed = seen  # at least that new: a later ask may get a line twice, never miss one
 
     async def get(self, what: str) -> bytes:
-        """One answer's body (a broken connection is opened again once); a status but 200 is an error."""
+        """One answer's body; a status but 200 is an error."""
+        status, body = await self.send("GET", what)
+        if status != 200:
+            raise ValueError(f"{what} answered {status}: {body[:120]!r}")
+        return body
+
+    async def send(
+        self, method: str, what: str, body: bytes | None = None, token: str | None = None
+    ) -> tuple[int, bytes]:
+        """One request on this page's keep-alive connection (a broken one is opened again once): the
+        status and the answer's body."""
         for attempt in (1, 2):
             if self.conn is None:
                 self.conn = await asyncio.open_connection("127.0.0.1", self.port)
             reader, writer = self.conn
             try:
+                sent = body or b""
+                extra = f"Content-Type: application/json\r\nContent-Length: {len(sent)}\r\n" if body else ""
+                head = (
+                    f"{method} {self.base}/{what} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                    f"Authorization: Bearer {token or self.token}\r\nAccept-Encoding: gzip\r\n{extra}\r\n"
+                )
                 writer.write(
-                    f"GET {self.base}/{what} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-                    f"Authorization: Bearer {self.token}\r\nAccept-Encoding: gzip\r\n\r\n".encode()
+                    head.encode() + sent
                 )  # as a browser asks: the event list comes gzipped (the board does not)
                 status = await reader.readline()
                 if not status:  # the server closed the idle keep-alive connection: open another
@@ -324,10 +339,7 @@ class Board:
                     key, _, value = line.partition(b":")
                     if key.strip().lower() == b"content-length":
                         length = int(value)
-                body = await reader.readexactly(length)
-                if b" 200 " not in status:
-                    raise ValueError(f"{what} answered {status.decode().strip()!r}: {body[:120]!r}")
-                return body
+                return int(status.split()[1]), await reader.readexactly(length)
             except (OSError, asyncio.IncompleteReadError):
                 writer.close()
                 self.conn = None
@@ -400,35 +412,34 @@ async def follow(
                 await writer.wait_closed()
 
 
-async def play(
-    client: httpx.AsyncClient, table: Table, every: float, start: float, end: float, tally: Tally
-) -> None:
-    """This table's commands: one every `every` seconds from `start` until `end`."""
+async def play(port: int, table: Table, every: float, start: float, end: float, tally: Tally) -> None:
+    """This table's commands: one every `every` seconds from `start` until `end`, each POSTed on the
+    table's own keep-alive connection (the acting player's browser), none queued behind another table's."""
     at = start
+    browser = Board(port, table, table.gm)
     while at < end:
         await asyncio.sleep(max(0.0, at - time.perf_counter()))
         text, side = table.next_command()
         token = random.choice([t for s, t in table.players if s == side])
         sent = time.perf_counter()
         try:
-            answer = await client.post(
-                f"/e/{table.name}/api/do",
-                json={"version": table.version, "text": text},
-                headers={"Authorization": f"Bearer {token}"},
-            )
-        except httpx.HTTPError as exc:
+            body = json.dumps({"version": table.version, "text": text}).encode()
+            status, answer = await browser.send("POST", "do", body, token)
+        except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
             tally.error(f"{table.name}: POST {text}: {exc!r}")
         else:
             tally.posts.append(time.perf_counter() - sent)
-            if answer.status_code != 200:
-                tally.error(f"{table.name}: POST {text}: {answer.status_code} {answer.text[:200]}")
-                if answer.status_code == 409:
-                    table.version = answer.json().get("version", table.version)
+            if status != 200:
+                tally.error(f"{table.name}: POST {text}: {status} {answer[:200]!r}")
+                if status == 409:
+                    table.version = json.loads(answer).get("version", table.version)
             else:
-                table.version = answer.json()["version"]
+                table.version = json.loads(answer)["version"]
                 table.commands.append((sent, table.version, tally.posts[-1]))
                 table.committed(text)
         at += every
+    if browser.conn is not None:
+        browser.conn[1].close()
 
 
 def delays(table: Table, slow: list[tuple[float, float, float, str]]) -> tuple[list[float], list[float], int]:
@@ -562,13 +573,11 @@ async def load(
     lagging = asyncio.create_task(loop_lag(stop, tally.lags))
     start = time.perf_counter() + 0.5
     end = start + seconds
-    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=30) as client:
-        players = [
-            asyncio.create_task(play(client, t, every, start + every * i / len(tables), end, tally))
-            for i, t in enumerate(tables)
-        ]
-        await asyncio.gather(*players)
+    players = [
+        asyncio.create_task(play(port, t, every, start + every * i / len(tables), end, tally))
+        for i, t in enumerate(tables)
+    ]
+    await asyncio.gather(*players)
     await asyncio.sleep(GRACE)
     busy = (cpu_seconds(pids) - busy0) / (time.perf_counter() - wall0)
     pg_busy = sum(cpu_seconds([pid]) - pg0.get(pid, 0.0) for pid in postgres_pids())
