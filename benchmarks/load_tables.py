@@ -3,20 +3,24 @@
 N encounters in PostgreSQL, served by a real `tabletrail serve URL --workers W`
 process. Every table has one GM page and five player pages (three blue, two red,
 each with a link of its own) following the live stream (`/api/stream`), each page
-its own HTTP connection from this process, reconnecting as a browser does when
-the server ends a stream. Every table commits one command every --every seconds
-(10 by default) through `POST /api/do` with the token of a player whose fighter
-is active: the active fighter steps to a cell beside its start and back on its
-next turn, then its side ends the turn. Table clocks are spread evenly over the
-interval. The pages open evenly over --open-seconds (30, a stream's length), as a
-hall of players arrives, so their reconnects are spread too; --herd opens them all
-at once, as after a server restart, when every stream then ends and reconnects in
-the same second. With --fetch a page has seen a move only once it holds the new
-board (`GET /api/state?seen=V` on a keep-alive connection of its own, as table.js
-asks for it when told of V), not when the stream told it; it then asks for the
-event list too (`GET /api/events?after=H&seen=V`, H the version its list holds; the
-newest page, `?limit=200`, the first time), as explain.js does (the fighter sheet's
-`/api/actions`, asked only while a fighter is selected, is left out).
+its own HTTP connection from this process, reconnecting as a browser does when the
+server ends a stream. Every table commits one command every --every seconds (10 by
+default) through `POST /api/do` with the token of a player whose fighter is active:
+the active fighter steps to a cell beside its start and back on its next turn, then
+its side ends the turn. Each table POSTs on a keep-alive connection of its own, as
+its player's browser does (through one shared client pool, as before issue 40's
+rerun, a slow moment queued every table's POSTs behind one another in this process:
+POSTs of 60 s that the server answered within 3 s). Table clocks are spread evenly
+over the interval. The pages open evenly over --open-seconds (30, a stream's
+length), as a hall of players arrives, so their reconnects are spread too; --herd
+opens them all at once, as after a server restart, when every stream then ends and
+reconnects in the same second. With --fetch a page has seen a move only once it
+holds the new board (`GET /api/state?seen=V` on a keep-alive connection of its own,
+as table.js asks for it when told of V), not when the stream told it; it then asks
+for the event list too (`GET /api/events?after=H&seen=V`, H the version its list
+holds; the newest page, `?limit=200`, the first time), as explain.js does (the
+fighter sheet's `/api/actions`, asked only while a fighter is selected, is left
+out).
 
 Figures per N: commands/s committed; p50/p99 from a command's POST to the moment
 the LAST page of its table was told of it (the version event); p99 of the POST
@@ -24,6 +28,14 @@ itself; errors (a refused or failed POST, a stream that failed, a command some
 page was never told of); the server's CPU (cores busy over the run) and resident
 memory (every process of the server, in total and per table above the server idle
 with the tables made but not opened).
+
+What the server waits on is printed too: each worker's probe (app/web/hosted.py,
+TABLETRAIL_PROBE) says how late its event loop woke, how many of its threads were
+out, how often a thread waited for a database connection and how long each request
+took inside it (POST `do`, `state`, `events`); PostgreSQL's CPU over the run and
+what its busy backends waited on (pg_stat_activity, sampled every PG_TICK). A p99
+far above the server's own request times is time lost outside it: in this load
+generator (its loop lag says how much) or on the way.
 
 The knee is the largest N with p99 (every page told) <= --limit-ms (250) and no
 error; `--find` steps N up (doubling from --start), then halves the gap once or
