@@ -35,7 +35,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 from tabletrail.core.board.units import plural
 from tabletrail.core.search import reach
 from tabletrail.events.errors import InputError, Unavailable
@@ -54,7 +54,6 @@ PROBE_WRITE = 2.0  # seconds between two writes of what the probe saw
 # 10 s a table: uvicorn's default 5 s closed it between two moves, so every fetch paid a new TCP connection
 # on both sides (issue 40, load_tables.py --fetch). nginx's default keep-alive, well past a table's pace.
 KEEP_ALIVE_SECONDS = 75
-GATED = ("/api/state", "/api/events")  # what a page reads after every move (Encounters._gated)
 DATABASE_ENV = "TABLETRAIL_SERVE_DB"  # how `serve --workers N` hands the database to its workers
 HOSTS_ENV = "TABLETRAIL_SERVE_HOSTS"  # ... and the Host names its pages answer to (JSON list)
 
@@ -74,7 +73,6 @@ class Encounters:
         # With the probe on (TABLETRAIL_PROBE): seconds each request took in this worker, by what it asked
         # for (the last part of its path; live streams left out, they last minutes).
         self.took: dict[str, list[float]] | None = {} if os.environ.get(PROBE_ENV) else None
-        self.gates: dict[str, asyncio.Lock] = {}  # per encounter: its pages' reads, one at a time (`_gated`)
 
     def app_for(self, name: str) -> Starlette:
         """The encounter's table view (an unknown encounter, or the database down, is an InputError).
@@ -117,43 +115,14 @@ class Encounters:
             response = _error(500, "log unreadable", str(exc))
         else:
             path = str(scope["path"])
-            began = time.perf_counter()
-            if path.endswith(GATED) and scope.get("method") == "GET":
-                await self._gated(name, app, scope, receive, send)
-            else:
+            if self.took is None or path.endswith("/api/stream"):
                 await app(scope, receive, send)
-            if self.took is not None and not path.endswith("/api/stream"):
-                self.took.setdefault(path.rsplit("/", 1)[-1], []).append(time.perf_counter() - began)
+                return
+            began = time.perf_counter()
+            await app(scope, receive, send)
+            self.took.setdefault(path.rsplit("/", 1)[-1], []).append(time.perf_counter() - began)
             return
         await response(scope, receive, send)
-
-    async def _gated(self, name: str, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
-        """A page's read of the board or the event list, one of an encounter's at a time in this worker.
-
-        After a move every page of a table asks for both at once. The table answers one at a time
-        anyway (its lock), so each read that went to a thread held one, blocked, while the first
-        folded the move in: a convention's worth of such reads held all of a worker's threads and its
-        moves' POSTs waited for one (issue 40). Queued here instead, on the event loop, the next read
-        usually finds its side's answer made by the one before and needs no thread at all. The gate
-        opens as soon as the answer starts: a page slow to read it holds up nobody."""
-        gate = self.gates.get(name)
-        if gate is None:
-            gate = self.gates[name] = asyncio.Lock()
-        held = True
-        await gate.acquire()
-
-        async def answered(message: Message) -> None:
-            nonlocal held
-            if held and message["type"] == "http.response.start":
-                held = False
-                gate.release()
-            await send(message)
-
-        try:
-            await app(scope, receive, answered)
-        finally:
-            if held:
-                gate.release()
 
 
 def _error(status: int, error: str, message: str) -> JSONResponse:
