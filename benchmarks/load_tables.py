@@ -3,20 +3,24 @@
 N encounters in PostgreSQL, served by a real `tabletrail serve URL --workers W`
 process. Every table has one GM page and five player pages (three blue, two red,
 each with a link of its own) following the live stream (`/api/stream`), each page
-its own HTTP connection from this process, reconnecting as a browser does when
-the server ends a stream. Every table commits one command every --every seconds
-(10 by default) through `POST /api/do` with the token of a player whose fighter
-is active: the active fighter steps to a cell beside its start and back on its
-next turn, then its side ends the turn. Table clocks are spread evenly over the
-interval. The pages open evenly over --open-seconds (30, a stream's length), as a
-hall of players arrives, so their reconnects are spread too; --herd opens them all
-at once, as after a server restart, when every stream then ends and reconnects in
-the same second. With --fetch a page has seen a move only once it holds the new
-board (`GET /api/state?seen=V` on a keep-alive connection of its own, as table.js
-asks for it when told of V), not when the stream told it; it then asks for the
-event list too (`GET /api/events?after=H&seen=V`, H the version its list holds; the
-newest page, `?limit=200`, the first time), as explain.js does (the fighter sheet's
-`/api/actions`, asked only while a fighter is selected, is left out).
+its own HTTP connection from this process, reconnecting as a browser does when the
+server ends a stream. Every table commits one command every --every seconds (10 by
+default) through `POST /api/do` with the token of a player whose fighter is active:
+the active fighter steps to a cell beside its start and back on its next turn, then
+its side ends the turn. Each table POSTs on a keep-alive connection of its own, as
+its player's browser does (through one shared client pool, as before issue 40's
+rerun, a slow moment queued every table's POSTs behind one another in this process:
+POSTs of 60 s that the server answered within 3 s). Table clocks are spread evenly
+over the interval. The pages open evenly over --open-seconds (30, a stream's
+length), as a hall of players arrives, so their reconnects are spread too; --herd
+opens them all at once, as after a server restart, when every stream then ends and
+reconnects in the same second. With --fetch a page has seen a move only once it
+holds the new board (`GET /api/state?seen=V` on a keep-alive connection of its own,
+as table.js asks for it when told of V), not when the stream told it; it then asks
+for the event list too (`GET /api/events?after=H&seen=V`, H the version its list
+holds; the newest page, `?limit=200`, the first time), as explain.js does (the
+fighter sheet's `/api/actions`, asked only while a fighter is selected, is left
+out).
 
 Figures per N: commands/s committed; p50/p99 from a command's POST to the moment
 the LAST page of its table was told of it (the version event); p99 of the POST
@@ -24,6 +28,14 @@ itself; errors (a refused or failed POST, a stream that failed, a command some
 page was never told of); the server's CPU (cores busy over the run) and resident
 memory (every process of the server, in total and per table above the server idle
 with the tables made but not opened).
+
+What the server waits on is printed too: each worker's probe (app/web/hosted.py,
+TABLETRAIL_PROBE) says how late its event loop woke, how many of its threads were
+out, how often a thread waited for a database connection and how long each request
+took inside it (POST `do`, `state`, `events`); PostgreSQL's CPU over the run and
+what its busy backends waited on (pg_stat_activity, sampled every PG_TICK). A p99
+far above the server's own request times is time lost outside it: in this load
+generator (its loop lag says how much) or on the way.
 
 The knee is the largest N with p99 (every page told) <= --limit-ms (250) and no
 error; `--find` steps N up (doubling from --start), then halves the gap once or
@@ -52,9 +64,11 @@ import multiprocessing
 import os
 import random
 import resource
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -122,6 +136,17 @@ def cpu_seconds(pids: list[int]) -> float:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             total += int(fields[11]) + int(fields[12])  # utime, stime
     return total / CLK_TCK
+
+
+def postgres_pids() -> list[int]:
+    """Every PostgreSQL process this machine shows (its backends serve other users too, if any)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{entry}/comm").read_text().strip() in ("postgres", "postmaster"):
+                    found.append(int(entry))
+    return found
 
 
 def rss_mb(pids: list[int]) -> float:
@@ -205,6 +230,68 @@ async def loop_lag(stop: asyncio.Event, lags: list[float]) -> None:
         lags.append(time.perf_counter() - asked - LAG_TICK)
 
 
+# --- inside the server: its workers' own probe, and what PostgreSQL's backends wait on ---------------------
+
+
+def probes(directory: Path) -> dict[int, dict]:
+    """What each worker's probe wrote last (app/web/hosted.py, TABLETRAIL_PROBE): pid -> figures."""
+    found = {}
+    for path in directory.glob("probe-*.json"):
+        with contextlib.suppress(OSError, ValueError):
+            found[int(path.stem.split("-")[1])] = json.loads(path.read_text())
+    return found
+
+
+def inside(before: dict[int, dict], after: dict[int, dict]) -> dict:
+    """The workers' figures over the run alone (what each wrote after, less what it had at the start)."""
+    lags: list[float] = []
+    threads: list[int] = []
+    queued: list[int] = []
+    taken = waits = 0
+    waited = 0.0
+    limit = size = 0
+    took: dict[str, list[float]] = {}
+    for pid, now in after.items():
+        then = before.get(pid, {})
+        for kind, seconds in (now.get("took") or {}).items():
+            took.setdefault(kind, []).extend(seconds[len((then.get("took") or {}).get(kind, [])) :])
+        skip = len(then.get("lags", []))
+        lags += now["lags"][skip:]
+        threads += now["threads"][skip:]
+        queued += now["queued"][skip:]
+        taken += now["pool_taken"] - then.get("pool_taken", 0)
+        waits += now["pool_waits"] - then.get("pool_waits", 0)
+        waited += now["pool_waited"] - then.get("pool_waited", 0.0)
+        limit, size = now["thread_limit"], now["pool_size"]
+    return {
+        "workers": len(after), "lags": lags, "threads": threads, "queued": queued, "thread_limit": limit,
+        "pool_size": size, "pool_taken": taken, "pool_waits": waits, "pool_waited": waited, "took": took,
+    }  # fmt: skip
+
+
+PROBE_WAIT = 2.5  # seconds: a worker's probe (app/web/hosted.py) writes what it saw every PROBE_WRITE
+PG_TICK = 0.25  # seconds between two looks at pg_stat_activity
+
+
+def pg_waits(database: str, stop: asyncio.Event, seen: dict[str, int]) -> None:
+    """Count, every PG_TICK until `stop`, what each busy backend of the database is doing or waiting on
+    (pg_stat_activity: `wait_event_type:wait_event` or `CPU`, state), this sampler's own left out."""
+    dbname = database.split("?")[0].rsplit("/", 1)[-1]
+    with psycopg.connect(database.split("?")[0], autocommit=True) as conn:
+        while not stop.is_set():
+            rows = conn.execute(
+                "SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU'), state FROM pg_stat_activity"
+                " WHERE datname = %s AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+                " AND state <> 'idle'",
+                (dbname,),
+            ).fetchall()
+            seen["looks"] = seen.get("looks", 0) + 1
+            for wait, state in rows:
+                key = f"{wait} ({state})"
+                seen[key] = seen.get(key, 0) + 1
+            time.sleep(PG_TICK)
+
+
 # --- one page's live stream: a raw HTTP/1.1 connection, chunked server-sent events ------------------------
 
 
@@ -231,15 +318,30 @@ class Board:
         self.listed = seen  # at least that new: a later ask may get a line twice, never miss one
 
     async def get(self, what: str) -> bytes:
-        """One answer's body (a broken connection is opened again once); a status but 200 is an error."""
+        """One answer's body; a status but 200 is an error."""
+        status, body = await self.send("GET", what)
+        if status != 200:
+            raise ValueError(f"{what} answered {status}: {body[:120]!r}")
+        return body
+
+    async def send(
+        self, method: str, what: str, body: bytes | None = None, token: str | None = None
+    ) -> tuple[int, bytes]:
+        """One request on this page's keep-alive connection (a broken one is opened again once): the
+        status and the answer's body."""
         for attempt in (1, 2):
             if self.conn is None:
                 self.conn = await asyncio.open_connection("127.0.0.1", self.port)
             reader, writer = self.conn
             try:
+                sent = body or b""
+                extra = f"Content-Type: application/json\r\nContent-Length: {len(sent)}\r\n" if body else ""
+                head = (
+                    f"{method} {self.base}/{what} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                    f"Authorization: Bearer {token or self.token}\r\nAccept-Encoding: gzip\r\n{extra}\r\n"
+                )
                 writer.write(
-                    f"GET {self.base}/{what} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-                    f"Authorization: Bearer {self.token}\r\nAccept-Encoding: gzip\r\n\r\n".encode()
+                    head.encode() + sent
                 )  # as a browser asks: the event list comes gzipped (the board does not)
                 status = await reader.readline()
                 if not status:  # the server closed the idle keep-alive connection: open another
@@ -249,10 +351,7 @@ class Board:
                     key, _, value = line.partition(b":")
                     if key.strip().lower() == b"content-length":
                         length = int(value)
-                body = await reader.readexactly(length)
-                if b" 200 " not in status:
-                    raise ValueError(f"{what} answered {status.decode().strip()!r}: {body[:120]!r}")
-                return body
+                return int(status.split()[1]), await reader.readexactly(length)
             except (OSError, asyncio.IncompleteReadError):
                 writer.close()
                 self.conn = None
@@ -325,35 +424,34 @@ async def follow(
                 await writer.wait_closed()
 
 
-async def play(
-    client: httpx.AsyncClient, table: Table, every: float, start: float, end: float, tally: Tally
-) -> None:
-    """This table's commands: one every `every` seconds from `start` until `end`."""
+async def play(port: int, table: Table, every: float, start: float, end: float, tally: Tally) -> None:
+    """This table's commands: one every `every` seconds from `start` until `end`, each POSTed on the
+    table's own keep-alive connection (the acting player's browser), none queued behind another table's."""
     at = start
+    browser = Board(port, table, table.gm)
     while at < end:
         await asyncio.sleep(max(0.0, at - time.perf_counter()))
         text, side = table.next_command()
         token = random.choice([t for s, t in table.players if s == side])
         sent = time.perf_counter()
         try:
-            answer = await client.post(
-                f"/e/{table.name}/api/do",
-                json={"version": table.version, "text": text},
-                headers={"Authorization": f"Bearer {token}"},
-            )
-        except httpx.HTTPError as exc:
+            body = json.dumps({"version": table.version, "text": text}).encode()
+            status, answer = await browser.send("POST", "do", body, token)
+        except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
             tally.error(f"{table.name}: POST {text}: {exc!r}")
         else:
             tally.posts.append(time.perf_counter() - sent)
-            if answer.status_code != 200:
-                tally.error(f"{table.name}: POST {text}: {answer.status_code} {answer.text[:200]}")
-                if answer.status_code == 409:
-                    table.version = answer.json().get("version", table.version)
+            if status != 200:
+                tally.error(f"{table.name}: POST {text}: {status} {answer[:200]!r}")
+                if status == 409:
+                    table.version = json.loads(answer).get("version", table.version)
             else:
-                table.version = answer.json()["version"]
+                table.version = json.loads(answer)["version"]
                 table.commands.append((sent, table.version, tally.posts[-1]))
                 table.committed(text)
         at += every
+    if browser.conn is not None:
+        browser.conn[1].close()
 
 
 def delays(table: Table, slow: list[tuple[float, float, float, str]]) -> tuple[list[float], list[float], int]:
@@ -451,6 +549,8 @@ async def load(
     pids: list[int],
     fetch: bool = False,
     clients: int = 1,
+    probe: Path | None = None,
+    database: str = DEFAULT_DATABASE,
 ) -> dict:
     stop = asyncio.Event()
     for table in tables:
@@ -477,22 +577,30 @@ async def load(
             workers.append((proc, ours))
         for _, ours in workers:
             await loop.run_in_executor(None, ours.recv)  # "opened"
+    probed = probes(probe) if probe is not None else {}
+    waits: dict[str, int] = {}
+    sampling = loop.run_in_executor(None, pg_waits, database, stop, waits)
     busy0, wall0 = cpu_seconds(pids), time.perf_counter()
+    pg0 = {pid: cpu_seconds([pid]) for pid in postgres_pids()}
     lagging = asyncio.create_task(loop_lag(stop, tally.lags))
     start = time.perf_counter() + 0.5
     end = start + seconds
-    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=30) as client:
-        players = [
-            asyncio.create_task(play(client, t, every, start + every * i / len(tables), end, tally))
-            for i, t in enumerate(tables)
-        ]
-        await asyncio.gather(*players)
+    players = [
+        asyncio.create_task(play(port, t, every, start + every * i / len(tables), end, tally))
+        for i, t in enumerate(tables)
+    ]
+    await asyncio.gather(*players)
     await asyncio.sleep(GRACE)
     busy = (cpu_seconds(pids) - busy0) / (time.perf_counter() - wall0)
+    pg_busy = sum(cpu_seconds([pid]) - pg0.get(pid, 0.0) for pid in postgres_pids())
+    pg_busy /= time.perf_counter() - wall0
     memory = rss_mb(pids)
+    if probe is not None:
+        await asyncio.sleep(PROBE_WAIT)  # the workers' probes write what they saw every 2 s
+    server = inside(probed, probes(probe)) if probe is not None else None
     stop.set()
     await lagging
+    await sampling
     for task in pages:
         task.cancel()
     await asyncio.gather(*pages, return_exceptions=True)
@@ -523,6 +631,9 @@ async def load(
         "rss": memory,
         "pages": len(every_page_of_all),
         "pages_cpu": pages_cpu,
+        "inside": server,
+        "pg_cpu": pg_busy,
+        "pg_waits": waits,
         "slowest": [(w, s - start, p, name) for w, s, p, name in sorted(slow, reverse=True)[:4]],
     }
 
@@ -536,6 +647,7 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
     url = f"{database}{sep}schema={schema}"
     tally = Tally()
     server = None
+    probe = Path(tempfile.mkdtemp(prefix="tt_probe_"))
     try:
         made = time.perf_counter()
         tables = make_tables(url, n)
@@ -555,7 +667,7 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            env={**os.environ, **env},
+            env={**os.environ, "TABLETRAIL_PROBE": str(probe), **env},
         )
         for _ in range(300):
             try:
@@ -568,7 +680,7 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
         idle = rss_mb(pids)
         own0 = time.process_time()
         figures = asyncio.run(
-            load(port, tables, seconds, every, spread, tally, pids, args.fetch, args.clients)
+            load(port, tables, seconds, every, spread, tally, pids, args.fetch, args.clients, probe, database)
         )
         figures["client_cpu"] = (time.process_time() - own0 + figures["pages_cpu"]) / (seconds + GRACE)
         figures["idle"] = idle
@@ -586,6 +698,7 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
                 tally.error("server traceback: " + err.strip().splitlines()[-1])
         with psycopg.connect(database.split("?")[0], autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        shutil.rmtree(probe, ignore_errors=True)
     figures["n"] = n
     figures["tally"] = tally
     return figures
@@ -611,6 +724,35 @@ def report(f: dict, seconds: float) -> bool:
         f"{pct(lags, 50) * 1000:.1f} ms, p99 {pct(lags, 99) * 1000:.1f} ms, max {max(lags) * 1000:.0f} ms: "
         "a page is told only when its loop reads, so that much of the delay is the generator's, "
         "not the server's"
+    )
+    server = f.get("inside")
+    if server and server["lags"]:
+        lag, threads, queued = server["lags"], server["threads"], server["queued"]
+        taken = max(server["pool_taken"], 1)
+        print(
+            f"  the server's {server['workers']} workers' event loops woke late by p50 "
+            f"{pct(lag, 50) * 1000:.1f} ms, p99 {pct(lag, 99) * 1000:.1f} ms, max {max(lag) * 1000:.0f} ms; "
+            f"threads out p99 "
+            f"{pct(threads, 99):.0f} of {server['thread_limit']} (requests queued for one in "
+            f"{sum(1 for q in queued if q) * 100 / len(queued):.1f}% of looks); database connections "
+            f"(pool of {server['pool_size']} a worker) taken {server['pool_taken']} times, waited for "
+            f"{server['pool_waits']} times ({server['pool_waits'] * 100 / taken:.1f}%), "
+            f"{server['pool_waited']:.1f} s in all"
+        )
+    if server and server["took"]:
+        said = ", ".join(
+            f"{kind} p50 {pct(v, 50) * 1000:.1f} p99 {pct(v, 99) * 1000:.1f} max {max(v) * 1000:.0f} ms "
+            f"({len(v)})"
+            for kind, v in sorted(server["took"].items(), key=lambda kv: -len(kv[1]))[:4]
+        )
+        print(f"  inside the server, a request took: {said}")
+    waits = dict(f.get("pg_waits") or {})
+    looks = max(waits.pop("looks", 0), 1)
+    busiest = sorted(waits.items(), key=lambda kv: -kv[1])[:6]
+    said = ", ".join(f"{what} {n / looks:.2f}" for what, n in busiest) or "none busy"
+    print(
+        f"  PostgreSQL {f.get('pg_cpu', 0.0):.2f} cores busy (all its processes, anyone's); backends busy at "
+        f"a look (mean over {looks} looks): {said}"
     )
     slowest = ", ".join(
         f"{name} at {at:.1f} s: {w * 1000:.0f} ms (POST {p * 1000:.0f} ms)" for w, at, p, name in f["slowest"]

@@ -16,11 +16,14 @@ pages are told, and catch up once it is back.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import threading
+import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -37,13 +40,20 @@ from tabletrail.core.board.units import plural
 from tabletrail.core.search import reach
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.stores.pg_names import NAME
-from tabletrail.events.stores.postgres_store import CHANNEL, PostgresStore, encounters, parse_url
+from tabletrail.events.stores.postgres_store import CHANNEL, Database, PostgresStore, encounters, parse_url
 from tabletrail.web.guard import GUARDED, LIMITS
 from tabletrail.web.home_db import home_link, home_routes
 from tabletrail.web.live import Broker, Heard
 from tabletrail.web.server import LOCAL_HOSTS, STATIC, allowed_hosts, create_app
 from tabletrail.web.wire import notice
 
+PROBE_ENV = "TABLETRAIL_PROBE"  # a directory: each worker writes how late its loop runs (load_tables.py)
+PROBE_TICK = 0.05  # seconds between two looks at the worker's event loop
+PROBE_WRITE = 2.0  # seconds between two writes of what the probe saw
+# A page fetches its board and event list after every move on a connection of its own, a move or so every
+# 10 s a table: uvicorn's default 5 s closed it between two moves, so every fetch paid a new TCP connection
+# on both sides (issue 40, load_tables.py --fetch). nginx's default keep-alive, well past a table's pace.
+KEEP_ALIVE_SECONDS = 75
 DATABASE_ENV = "TABLETRAIL_SERVE_DB"  # how `serve --workers N` hands the database to its workers
 HOSTS_ENV = "TABLETRAIL_SERVE_HOSTS"  # ... and the Host names its pages answer to (JSON list)
 
@@ -60,6 +70,9 @@ class Encounters:
         self.apps: dict[str, Starlette] = {}
         self.lock = threading.Lock()  # guards `opening`
         self.opening: dict[str, threading.Lock] = {}  # one lock an encounter name, made at its first request
+        # With the probe on (TABLETRAIL_PROBE): seconds each request took in this worker, by what it asked
+        # for (the last part of its path; live streams left out, they last minutes).
+        self.took: dict[str, list[float]] | None = {} if os.environ.get(PROBE_ENV) else None
 
     def app_for(self, name: str) -> Starlette:
         """The encounter's table view (an unknown encounter, or the database down, is an InputError).
@@ -101,7 +114,13 @@ class Encounters:
         except InputError as exc:
             response = _error(500, "log unreadable", str(exc))
         else:
+            path = str(scope["path"])
+            if self.took is None or path.endswith("/api/stream"):
+                await app(scope, receive, send)
+                return
+            began = time.perf_counter()
             await app(scope, receive, send)
+            self.took.setdefault(path.rsplit("/", 1)[-1], []).append(time.perf_counter() - began)
             return
         await response(scope, receive, send)
 
@@ -123,6 +142,36 @@ def _down(scope: Scope, message: str) -> Response:
     return StreamingResponse(once(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
 
+async def _probe(directory: str, tables: Encounters) -> None:
+    """What a load test can't see from outside, written every PROBE_WRITE s to DIRECTORY/probe-PID.json: how
+    late this worker's event loop wakes a sleeper (a blocking call on it shows here), how busy its threads
+    are (a request waits for one once every token is out), how often a thread waited for a database
+    connection, and how long each request took inside this worker. Only with TABLETRAIL_PROBE set: a
+    measuring aid, never on in a real server."""
+    path = Path(directory) / f"probe-{os.getpid()}.json"
+    db = Database.shared(tables.where.conninfo)
+    limiter = anyio.to_thread.current_default_thread_limiter()
+    lags: list[float] = []
+    threads: list[int] = []  # threads out at each look
+    queued: list[int] = []  # requests waiting for a thread at each look
+    written = time.monotonic()
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(PROBE_TICK)
+        lags.append(time.perf_counter() - asked - PROBE_TICK)
+        stats = limiter.statistics()
+        threads.append(int(stats.borrowed_tokens))
+        queued.append(stats.tasks_waiting)
+        if time.monotonic() - written >= PROBE_WRITE:
+            written = time.monotonic()
+            seen = {
+                "at": time.time(), "lags": lags, "threads": threads, "queued": queued,
+                "thread_limit": limiter.total_tokens, "pool_size": db.size, "pool_taken": db.taken,
+                "pool_waits": db.waits, "pool_waited": db.waited, "took": tables.took,
+            }  # fmt: skip
+            path.write_text(json.dumps(seen))
+
+
 def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlette:
     """Every encounter of the database at `url`, at /e/NAME/."""
     tables = Encounters(url, hosts)
@@ -141,7 +190,11 @@ def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlet
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        probe = os.environ.get(PROBE_ENV)
+        watching = asyncio.get_running_loop().create_task(_probe(probe, tables)) if probe else None
         yield
+        if watching is not None:
+            watching.cancel()
         await tables.broker.stop()
 
     app = Starlette(
@@ -191,5 +244,6 @@ def serve_hosted(
     # Each worker speaks the guarded protocol (app/web/guard.py): a request's head and body must arrive in
     # time, and one client can't hold every connection.
     options.update(http=GUARDED, limit_concurrency=LIMITS.max_connections)
+    options.update(timeout_keep_alive=KEEP_ALIVE_SECONDS)
     uvicorn.run("tabletrail.web.hosted:from_env", factory=True, host=host, port=port, **options)
     print(f"stopped serving {shown}", flush=True)
