@@ -16,7 +16,7 @@ every part's hook in turn. The public names are in `tabletrail.ruleset_api`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 from tabletrail.core.board.refusal import Refusal, require
@@ -130,7 +130,16 @@ class Stat(msgspec.Struct, frozen=True):
 
 
 Handler = Callable[[Any, Batch, Any, Dice], None]
-P = TypeVar("P", bound="Part")
+
+
+class Rulebook(Protocol):
+    """The least a part may ask of the ruleset it serves: its rule ids by name."""
+
+    def rule(self, name: str) -> str: ...
+
+
+RS = TypeVar("RS", bound=Rulebook)  # what a part sees of its ruleset: the ruleset's own protocol
+P = TypeVar("P", bound="Part[Any]")
 
 # Commands every ruleset accepts whose handlers live outside the rulesets (GM rulings).
 ENGINE_HANDLERS: dict[type[Command], Handler] = {}
@@ -188,11 +197,13 @@ def door_setting(rs: type[Ruleset]) -> Setting:
     )
 
 
-class Part:
+class Part(Generic[RS]):
     """One family of a ruleset's rules (walking, jumps, a forced move…) as an object.
 
     A ruleset lists its parts' classes in `Ruleset.parts`; each is built once with the ruleset
-    it serves (`self.rs`: its settings, stats, rule ids and helpers). A part handles its own
+    it serves (`self.rs`: its settings, stats, rule ids and helpers), typed as what the family
+    may use of it: `Part[RoundRules]` sees only the protocol `RoundRules` names, `Part[Ruleset]`
+    the whole engine base. A part handles its own
     commands with methods marked `@handles(Command)`, called `(self, b, cmd, dice)`, and takes
     part in the hooks below: the ruleset calls each hook of every part in the order listed. A
     part knows no other part: what two share belongs to the ruleset (or the engine, once).
@@ -202,7 +213,7 @@ class Part:
     # fighter's button.
     answers: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, rs: Ruleset) -> None:
+    def __init__(self, rs: RS) -> None:
         self.rs = rs
 
     def rule(self, name: str) -> str:
@@ -252,7 +263,7 @@ class Part:
         return []
 
 
-def _part_handler(part: type[Part], fn: Handler) -> Handler:
+def _part_handler(part: type[Part[Any]], fn: Handler) -> Handler:
     """A part's handler called as the ruleset's: with the part the ruleset built, not the ruleset."""
 
     def run(rs: Any, b: Batch, cmd: Any, dice: Dice) -> None:
@@ -291,7 +302,7 @@ class Ruleset:
     withheld: ClassVar[frozenset[type[Command]]]  # engine verbs this ruleset's document has no rule for
     takes_bumps: ClassVar[bool] = False  # a Skill Feat reaction to falls (bumps=N) exists in this ruleset
     # The families of rules it is composed of, each called in this order in every hook.
-    parts: ClassVar[tuple[type[Part], ...]] = ()
+    parts: ClassVar[tuple[type[Part[Any]], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -315,7 +326,7 @@ class Ruleset:
         cls._handlers = {verb: handler for verb, handler in handlers.items() if verb not in cls.withheld}
 
     def __init__(self) -> None:
-        self._parts: dict[type[Part], Part] = {part: part(self) for part in self.parts}
+        self._parts: dict[type[Part[Any]], Part[Any]] = {part: part(self) for part in self.parts}
 
     def part(self, kind: type[P]) -> P:
         """The part of this kind the ruleset was built with."""

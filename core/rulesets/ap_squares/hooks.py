@@ -93,16 +93,15 @@ if TYPE_CHECKING:
     class ApRuleset(Ruleset, ApRules):
         """For the type checker only: a `Ruleset` that also serves `ApRules`, as `ApSquares` does.
 
-        `Part.rs` is a `Ruleset`, so a part's narrower `rs` must be one too; a protocol alone is not.
+        The families hand `self.rs` to the engine's own helpers (`Stepping`, `shift`, `Carried`…),
+        which take a `Ruleset`, and call ap-squares' methods on it: a protocol alone is not both.
         """
 
         def walker(self, state: EncounterState, f: Fighter) -> Stepping | None: ...
 
 
-class ApPart(Part):
+class ApPart(Part["ApRuleset"]):
     """One family of ap-squares' rules; the hooks here do nothing until a part overrides them."""
-
-    rs: ApRuleset
 
     def new_cycle(self, b: Batch, f: Fighter, round_no: int) -> None:
         """As cycle `round_no` starts, for each fighter in turn, right after its AP came back."""

@@ -57,9 +57,5 @@ class YardsRules(WalkRules, Protocol):
         ...
 
 
-class YardsPart(Part):
+class YardsPart(Part[YardsRules]):
     """One family of initiative-yards' rules, reaching the ruleset through `YardsRules` alone."""
-
-    # Narrowed to a protocol, which mypy can't see as a subtype of `Part`'s `Ruleset`; the object is
-    # both: `InitiativeYards` builds its parts with itself (`__init__.py`'s `_serves` checks it answers).
-    rs: YardsRules  # type: ignore[assignment]

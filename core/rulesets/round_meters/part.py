@@ -183,9 +183,5 @@ class RoundRules(Protocol):
         ...
 
 
-class RoundPart(Part):
+class RoundPart(Part[RoundRules]):
     """One family of round-meters' rules: a `Part` that sees its ruleset as `RoundRules`."""
-
-    # The engine's Part holds a Ruleset; a family here may use only what RoundRules names (the
-    # protocol is no Ruleset subclass, hence the ignore; `_serves` in the package checks the fit).
-    rs: RoundRules  # type: ignore[assignment]

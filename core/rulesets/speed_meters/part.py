@@ -163,10 +163,5 @@ class SpeedRules(Protocol):
         """A fighter moved by force, step by step (the forces part moves it); the positions passed."""
 
 
-class SpeedPart(Part):
+class SpeedPart(Part[SpeedRules]):
     """One family of speed-meters' rules, reaching what the families share through `self.rs`."""
-
-    # `Part` types `rs` as the `Ruleset` base; a speed-meters part is built only by `SpeedMeters`, a
-    # `Ruleset` that answers `SpeedRules` too (mypy checks that in __init__.py, `_serves`). Narrowing
-    # to the protocol is what mypy can't see as a subtype of the class, hence the ignore.
-    rs: SpeedRules  # type: ignore[assignment]

@@ -51,7 +51,7 @@ MOVES = "moves"  # a count budget: the turn's one Movement, spent by a move or a
 DIFFICULT_FACTOR = 2  # difficult: "Difficult terrain costs 2 squares a square."
 
 
-class Walking(Part):
+class Walking(Part["SquaresExample"]):
     """movement, speed, difficult: one Movement a turn, up to Speed squares, difficult terrain double."""
 
     def start_turn(self, b: Batch, fighter_id: str, dice: Dice) -> None:
@@ -127,7 +127,7 @@ class Squares(QuietSteps):
         return (self.part.rule("difficult"),) if step.cost > CU else ()
 
 
-class Shoving(Part):
+class Shoving(Part["SquaresExample"]):
     """shove: instead of moving, push a fighter next to yours one square straight away."""
 
     @handles(Barge)
