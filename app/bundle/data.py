@@ -42,25 +42,38 @@ def board_view(
     (the cells the GM forbade or set a test on; none without `rulings`, as a player's screen).
     `fighters`: views kept from the boards before, so a fighter nothing touched is not drawn again."""
     rs = get_ruleset(state.ruleset)
-    drawn = (
-        fighters.of(state, rs)
-        if fighters is not None
-        else {f.id: fighter_view(state, f, rs) for f in state.fighters}
-    )
+    if fighters is None:
+        return {
+            "turn": _turn_view(state),
+            "fighters": {f.id: fighter_view(state, f, rs) for f in state.fighters},
+            "links": _links_view(state),
+            "doors": door_list(state),
+            "rulings": _rulings_view(state, rulings),
+        }
     return {
-        "turn": {
-            "order": list(state.turn.order),
-            "active": state.turn.active,
-            "round": state.turn.round,
-            "pass": state.turn.pass_no,
-        },
-        "fighters": drawn,
-        "links": [list(link) for link in state.links],
-        "doors": door_list(state),
-        "rulings": {
-            "forbid": [list(e) for e in state.marks.get(FORBID, ())] if rulings else [],
-            "test": [list(e) for e in state.marks.get(TEST, ())] if rulings else [],
-        },
+        "turn": fighters.part("turn", state.turn, state, _turn_view),
+        "fighters": fighters.of(state, rs),
+        "links": fighters.part("links", state.links, state, _links_view),
+        "doors": fighters.part("doors", (state.scenario, state.doors), state, door_list),
+        "rulings": fighters.part(
+            "rulings", (state.marks, rulings), state, lambda s: _rulings_view(s, rulings)
+        ),
+    }
+
+
+def _turn_view(state: EncounterState) -> dict[str, Any]:
+    t = state.turn
+    return {"order": list(t.order), "active": t.active, "round": t.round, "pass": t.pass_no}
+
+
+def _links_view(state: EncounterState) -> list[list[Any]]:
+    return [list(link) for link in state.links]
+
+
+def _rulings_view(state: EncounterState, rulings: bool) -> dict[str, list[list[Any]]]:
+    return {
+        "forbid": [list(e) for e in state.marks.get(FORBID, ())] if rulings else [],
+        "test": [list(e) for e in state.marks.get(TEST, ())] if rulings else [],
     }
 
 
@@ -85,6 +98,7 @@ def fighter_view(state: EncounterState, f: Fighter, rs: Ruleset) -> dict[str, An
         card.append(f"{what}: {words.measure('movement', more)} more")
     if spent:
         card.append("spent " + ", ".join(spent))
+    turn = rs.turn_words(f)
     return {
         "id": f.id,
         "name": f.name,
@@ -101,8 +115,8 @@ def fighter_view(state: EncounterState, f: Fighter, rs: Ruleset) -> dict[str, An
         "damage": f.damage,
         "tags": list(f.tags),
         "active": state.turn.active == f.id,
-        "turn_text": rs.turn_words(f),
-        "card": {"left": card, "states": cards.states_words(state, f) + rs.card_words(state, f)},
+        "turn_text": turn,
+        "card": {"left": card, "states": cards.states_words(state, f, turn) + rs.card_words(state, f)},
     }
 
 
@@ -183,6 +197,18 @@ class FighterViews:
         # fighter id -> (its Fighter, the state's other parts, the fighters tuple if it read them, view)
         self.kept: dict[str, tuple[Fighter, tuple[Any, ...], tuple[Fighter, ...] | None, dict[str, Any]]] = {}
         self.parts: tuple[Any, ...] = ()  # the state's other parts the views below were drawn on
+        self.board: dict[str, tuple[Any, Any]] = {}  # the board's other views, by what they were drawn of
+
+    def part(self, name: str, of: Any, state: EncounterState, draw: Callable[[EncounterState], Any]) -> Any:
+        """The board's view `name` (turn, links, doors, rulings) kept while what it is drawn of, `of`
+        (parts of the state, compared by identity), is the same: the board before's very view, which
+        `delta` then passes over at once."""
+        kept = self.board.get(name)
+        if kept is not None and _same(kept[0], of):
+            return kept[1]
+        view = draw(state)
+        self.board[name] = (of, view)
+        return view
 
     def of(self, state: EncounterState, rs: Ruleset) -> dict[str, dict[str, Any]]:
         """Every fighter's view on this state, in the state's order."""
@@ -213,6 +239,15 @@ class FighterViews:
             kept[f.id] = (f, parts, state.fighters if seen.read else None, view)
             out[f.id] = view
         return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    """The very same objects: one, or tuples of them item by item."""
+    if a is b:
+        return True
+    if type(a) is tuple and type(b) is tuple and len(a) == len(b):
+        return all(x is y for x, y in zip(a, b, strict=True))
+    return False
 
 
 def static_board(state: EncounterState) -> dict[str, Any]:
@@ -248,7 +283,7 @@ def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
                     changed[fid] = diff
             if changed:
                 out["fighters"] = changed
-        elif before.get(key) != value:
+        elif key not in before or (before[key] is not value and before[key] != value):
             out[key] = value
     return out
 
@@ -388,6 +423,12 @@ def carry(
     last_state: EncounterState | None = None
     last_board: dict[str, Any] = {}
     views = FighterViews()
+    said_rules: dict[str, dict[str, str]] = {}  # each rule's words, looked up once (a log cites a few)
+
+    def said_rule(rule: str) -> dict[str, str]:
+        said_rules[rule] = rule_words(rs, rule)
+        return said_rules[rule]
+
     for batch in _batches(records[:last]):
         before = running.state
         rulings_before = in_force.now() if before is not None and batch[0].seq >= first else []
@@ -424,7 +465,7 @@ def carry(
                 **data,
                 "seq": r.seq,
                 "event": plains[r.seq],
-                "rules": [rule_words(rs, x) for x in r.event.rules],
+                "rules": [said_rules[x] if x in said_rules else said_rule(x) for x in r.event.rules],
             }
             for r in told
         ]
