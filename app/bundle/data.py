@@ -10,12 +10,13 @@ most of theirs.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 import msgspec
-from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.state import EncounterState, Fighter, Turn
 from tabletrail.core.board.units import fmt
 from tabletrail.core.board.walls import door_list, wall_lines
 from tabletrail.core.engine.cell_rulings import FORBID, TEST
@@ -31,6 +32,7 @@ from tabletrail.text.render import Words
 from tabletrail.web import cards
 
 _NONE = object()
+_ENCODE = msgspec.json.encode
 # A player's bundle leaves the GM's rulings out of every explanation; this line says so instead.
 RULINGS_LEFT_OUT = "GM rulings: left out of a player's bundle"
 
@@ -180,6 +182,36 @@ class _Watched(tuple):  # type: ignore[type-arg]
 # What of a state a fighter's view may read besides the fighters: kept by identity (the fold
 # replaces a part it changes, and a part kept is the same object).
 _OTHER_PARTS = tuple(n for n in EncounterState.__struct_fields__ if n != "fighters")
+# The same but the turn, which changes at every end of a turn while a view reads little of it.
+_NOT_TURN = tuple(n for n in _OTHER_PARTS if n != "turn")
+_parts_of = operator.attrgetter(*_OTHER_PARTS)
+_not_turn_of = operator.attrgetter(*_NOT_TURN)
+
+
+def _turn_watcher() -> tuple[type[Turn], set[str]]:
+    """A Turn whose attributes note being read, and the set of their names (its own per bundle, so
+    bundles made in threads at once don't mix). A name read that is no field nor `active` (a dunder:
+    compared, hashed) stands for the whole turn. C code that reads a struct's fields directly
+    (msgspec encoding it) would go unnoted, as with `_Watched`: no view does."""
+    read: set[str] = set()
+
+    class WatchedTurn(Turn, frozen=True, gc=False):
+        def __getattribute__(self, name: str) -> Any:
+            read.add(name)
+            return super().__getattribute__(name)
+
+        def __eq__(self, other: object) -> bool:
+            read.add("__eq__")
+            return msgspec.structs.astuple(self) == msgspec.structs.astuple(other)  # type: ignore[arg-type]
+
+        def __hash__(self) -> int:
+            read.add("__hash__")
+            return hash(msgspec.structs.astuple(self))
+
+    return WatchedTurn, read
+
+
+_TURN_NAMES = frozenset((*Turn.__struct_fields__, "active"))
 
 
 class FighterViews:
@@ -198,6 +230,11 @@ class FighterViews:
         self.kept: dict[str, tuple[Fighter, tuple[Any, ...], tuple[Fighter, ...] | None, dict[str, Any]]] = {}
         self.parts: tuple[Any, ...] = ()  # the state's other parts the views below were drawn on
         self.board: dict[str, tuple[Any, Any]] = {}  # the board's other views, by what they were drawn of
+        # views drawn before, by their fighter as JSON: each with the state's parts but the turn it was
+        # drawn on, the fighters if it read them, and what it read of the turn ((name, value)s, or
+        # the turn itself when it read it whole)
+        self.alike: dict[bytes, list[tuple[tuple[Any, ...], Any, Any, dict[str, Any]]]] = {}
+        self.turn_class, self.turn_read = _turn_watcher()
 
     def part(self, name: str, of: Any, state: EncounterState, draw: Callable[[EncounterState], Any]) -> Any:
         """The board's view `name` (turn, links, doors, rulings) kept while what it is drawn of, `of`
@@ -212,7 +249,7 @@ class FighterViews:
 
     def of(self, state: EncounterState, rs: Ruleset) -> dict[str, dict[str, Any]]:
         """Every fighter's view on this state, in the state's order."""
-        parts = tuple(getattr(state, n) for n in _OTHER_PARTS)
+        parts = _parts_of(state)
         last = self.parts
         if len(last) == len(parts) and all(a is b for a, b in zip(last, parts, strict=True)):
             parts = last  # the very parts of the state before: each view below compares one object
@@ -231,14 +268,50 @@ class FighterViews:
             ):
                 out[f.id] = old[3]
                 continue
-            if watched is None:
-                seen = _Watched(state.fighters)
-                watched = msgspec.structs.replace(state, fighters=seen)
-            seen.read = False
-            view = fighter_view(watched, f, rs)
+            code = _ENCODE(f)
+            view = self._recall(code, state)
+            if view is None:
+                if watched is None:
+                    seen = _Watched(state.fighters)
+                    turn = self.turn_class(*msgspec.structs.astuple(state.turn))
+                    watched = msgspec.structs.replace(state, fighters=seen, turn=turn)
+                seen.read = False
+                self.turn_read.clear()
+                view = fighter_view(watched, f, rs)
+                self._keep(code, state, seen.read, view)
             kept[f.id] = (f, parts, state.fighters if seen.read else None, view)
             out[f.id] = view
         return out
+
+    def _recall(self, code: bytes, state: EncounterState) -> dict[str, Any] | None:
+        """A view drawn before of a fighter of the same value, on the same parts of the state but
+        the turn, the same fighters if it read them, and the same values of what it read of the turn:
+        the same view (a fighter comes back to where and how it was a turn or two before)."""
+        for others, fighters, turn, view in self.alike.get(code, ()):
+            if fighters is not None and fighters is not state.fighters:
+                continue
+            if not _same(others, _not_turn_of(state)):
+                continue
+            now = state.turn
+            if turn is now or (
+                type(turn) is tuple and all(getattr(now, name) == value for name, value in turn)
+            ):
+                return view
+        return None
+
+    def _keep(self, code: bytes, state: EncounterState, read_fighters: bool, view: dict[str, Any]) -> None:
+        read = self.turn_read
+        turn: Any = (
+            tuple((name, getattr(state.turn, name)) for name in sorted(read))
+            if read <= _TURN_NAMES
+            else state.turn
+        )
+        if len(self.alike) >= 4096:  # bounded, whatever the length of the log
+            self.alike.clear()
+        drawn = self.alike.setdefault(code, [])
+        if len(drawn) >= 4:
+            del drawn[0]
+        drawn.append((_not_turn_of(state), state.fighters if read_fighters else None, turn, view))
 
 
 def _same(a: Any, b: Any) -> bool:
