@@ -251,10 +251,11 @@ class FighterViews:
         """Every fighter's view on this state, in the state's order."""
         parts = _parts_of(state)
         last = self.parts
-        if len(last) == len(parts) and all(a is b for a, b in zip(last, parts, strict=True)):
+        if len(last) == len(parts) and all(map(operator.is_, last, parts)):
             parts = last  # the very parts of the state before: each view below compares one object
         self.parts = parts
         watched: EncounterState | None = None
+        others: tuple[Any, ...] | None = None  # the state's parts but the turn, when first asked
         seen = _Watched()
         out: dict[str, dict[str, Any]] = {}
         kept = self.kept
@@ -269,7 +270,9 @@ class FighterViews:
                 out[f.id] = old[3]
                 continue
             code = _ENCODE(f)
-            view = self._recall(code, state)
+            if others is None:
+                others = _not_turn_of(state)
+            view = self._recall(code, state, others)
             if view is None:
                 if watched is None:
                     seen = _Watched(state.fighters)
@@ -278,19 +281,19 @@ class FighterViews:
                 seen.read = False
                 self.turn_read.clear()
                 view = fighter_view(watched, f, rs)
-                self._keep(code, state, seen.read, view)
+                self._keep(code, state, others, seen.read, view)
             kept[f.id] = (f, parts, state.fighters if seen.read else None, view)
             out[f.id] = view
         return out
 
-    def _recall(self, code: bytes, state: EncounterState) -> dict[str, Any] | None:
+    def _recall(self, code: bytes, state: EncounterState, others: tuple[Any, ...]) -> dict[str, Any] | None:
         """A view drawn before of a fighter of the same value, on the same parts of the state but
         the turn, the same fighters if it read them, and the same values of what it read of the turn:
         the same view (a fighter comes back to where and how it was a turn or two before)."""
-        for others, fighters, turn, view in self.alike.get(code, ()):
+        for drawn_on, fighters, turn, view in self.alike.get(code, ()):
             if fighters is not None and fighters is not state.fighters:
                 continue
-            if not _same(others, _not_turn_of(state)):
+            if not _same(drawn_on, others):
                 continue
             now = state.turn
             if turn is now or (
@@ -299,7 +302,14 @@ class FighterViews:
                 return view
         return None
 
-    def _keep(self, code: bytes, state: EncounterState, read_fighters: bool, view: dict[str, Any]) -> None:
+    def _keep(
+        self,
+        code: bytes,
+        state: EncounterState,
+        others: tuple[Any, ...],
+        read_fighters: bool,
+        view: dict[str, Any],
+    ) -> None:
         read = self.turn_read
         turn: Any = (
             tuple((name, getattr(state.turn, name)) for name in sorted(read))
@@ -311,7 +321,7 @@ class FighterViews:
         drawn = self.alike.setdefault(code, [])
         if len(drawn) >= 4:
             del drawn[0]
-        drawn.append((_not_turn_of(state), state.fighters if read_fighters else None, turn, view))
+        drawn.append((others, state.fighters if read_fighters else None, turn, view))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -319,7 +329,7 @@ def _same(a: Any, b: Any) -> bool:
     if a is b:
         return True
     if type(a) is tuple and type(b) is tuple and len(a) == len(b):
-        return all(x is y for x, y in zip(a, b, strict=True))
+        return all(map(operator.is_, a, b))
     return False
 
 
@@ -378,14 +388,18 @@ class Lines:
         """`ids` of a text already cut into its lines (none of them holding a newline)."""
         index = self.index
         out = list(map(index.get, parts))
-        for i in [i for i, n in enumerate(out) if n is None]:
-            line = parts[i]
-            n = index.get(line)  # the same new line twice in one text: numbered once
-            if n is None:
-                n = index[line] = len(self.table)
-                self.table.append(line)
-            out[i] = n
-        return cast("list[int]", out)  # every None numbered above
+        i = -1
+        try:
+            while True:
+                i = out.index(None, i + 1)  # the next new line, looked for in C
+                line = parts[i]
+                n = index.get(line)  # the same new line twice in one text: numbered once
+                if n is None:
+                    n = index[line] = len(self.table)
+                    self.table.append(line)
+                out[i] = n
+        except ValueError:
+            return cast("list[int]", out)  # every None numbered above
 
 
 _RULINGS_LINE = "GM rulings in force before it: none"

@@ -84,7 +84,7 @@ def _defaults(cls: type[Command]) -> set[str]:
 def spent_words(rs: Ruleset, spent: Mapping[str, int]) -> list[str]:
     """What a fighter has spent, as `do` says it (render.Words): '2.5 m', '4 AP', '1 action', '1 m of forced
     movement' (never centi-units). Kept by value: a replay bundle asks at every event, for a few sums."""
-    key = (rs.id, tuple(spent.items()))
+    key = (rs.unit, tuple(rs.centi_resources), tuple(spent.items()))  # all the words below read
     said = _SPENT_SAID.get(key)
     if said is None:
         w = Words(rs)
@@ -95,7 +95,7 @@ def spent_words(rs: Ruleset, spent: Mapping[str, int]) -> list[str]:
     return list(said)  # the caller's own list, as before
 
 
-_SPENT_SAID: dict[tuple[str, tuple[tuple[str, int], ...]], list[str]] = {}
+_SPENT_SAID: dict[tuple[str, tuple[str, ...], tuple[tuple[str, int], ...]], list[str]] = {}
 
 
 def heading(state: EncounterState, f: Fighter) -> dict[str, Any] | None:
