@@ -52,15 +52,17 @@ def board_view(
             "doors": door_list(state),
             "rulings": _rulings_view(state, rulings),
         }
-    return {
-        "turn": fighters.part("turn", state.turn, state, _turn_view),
-        "fighters": fighters.of(state, rs),
-        "links": fighters.part("links", state.links, state, _links_view),
-        "doors": fighters.part("doors", (state.scenario, state.doors), state, door_list),
-        "rulings": fighters.part(
-            "rulings", (state.marks, rulings), state, lambda s: _rulings_view(s, rulings)
-        ),
-    }
+    drawn = fighters.of(state, rs)
+    kept = fighters.around
+    if kept is not None and kept[0] is fighters.parts and kept[1] is rulings:
+        turn, links, doors, ruled = kept[2]  # every part but the fighters the state before's
+    else:
+        turn = fighters.part("turn", state.turn, state, _turn_view)
+        links = fighters.part("links", state.links, state, _links_view)
+        doors = fighters.part("doors", (state.scenario, state.doors), state, door_list)
+        ruled = fighters.part("rulings", (state.marks, rulings), state, lambda s: _rulings_view(s, rulings))
+        fighters.around = (fighters.parts, rulings, (turn, links, doors, ruled))
+    return {"turn": turn, "fighters": drawn, "links": links, "doors": doors, "rulings": ruled}
 
 
 def _turn_view(state: EncounterState) -> dict[str, Any]:
@@ -230,6 +232,8 @@ class FighterViews:
         self.kept: dict[str, tuple[Fighter, tuple[Any, ...], tuple[Fighter, ...] | None, dict[str, Any]]] = {}
         self.parts: tuple[Any, ...] = ()  # the state's other parts the views below were drawn on
         self.board: dict[str, tuple[Any, Any]] = {}  # the board's other views, by what they were drawn of
+        # the last board's other views with the state's parts and the `rulings` they were drawn with
+        self.around: tuple[tuple[Any, ...], bool, tuple[Any, Any, Any, Any]] | None = None
         # views drawn before, by their fighter as JSON: each with the state's parts but the turn it was
         # drawn on, the fighters if it read them, and what it read of the turn ((name, value)s, or
         # the turn itself when it read it whole)

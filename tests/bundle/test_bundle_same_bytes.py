@@ -55,11 +55,12 @@ def go_slow(m: pytest.MonkeyPatch) -> None:
         m.setattr(module, name, _Forgetful())
     m.setattr(render.Words, "event", lambda self, event: render._describe(self, event))
 
-    def afresh(self: data.FighterViews, state: EncounterState, rs: Any) -> dict[str, dict[str, Any]]:
-        return {f.id: data.fighter_view(state, f, rs) for f in state.fighters}
+    board = data.board_view
 
-    m.setattr(data.FighterViews, "of", afresh)
-    m.setattr(data.FighterViews, "part", lambda self, name, of, state, draw: draw(state))
+    def afresh(state: EncounterState, rulings: bool = True, fighters: Any = None) -> dict[str, Any]:
+        return board(state, rulings)  # no views kept: every fighter and part drawn anew
+
+    m.setattr(data, "board_view", afresh)
 
 
 def random_log(seed: int, commands: int = 200) -> list[bytes]:
