@@ -570,7 +570,8 @@ def carry(
         else:
             texts = iter([strings.ids(_left_out(text, rulings)) for text in explain_texts(datas)])
         for r, board in zip(carried, boards, strict=True):
-            changed = board if previous is None else delta(previous, board)
+            # the board before itself (a command's header): nothing changed
+            changed = board if previous is None else {} if board is previous else delta(previous, board)
             previous = board
             if not shown(r):
                 yield changed, {"seq": r.seq, "batch": r.batch, "withheld": True}, []

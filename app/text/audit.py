@@ -278,7 +278,8 @@ def _explain_event(
     out.extend(kept[1])
     out.append("rules applied by this event:")
     out.extend(_rules(data["rules"]) or ["  none"])
-    extra = [r for r in data["batch_rules"] if r["id"] not in {w["id"] for w in data["rules"]}]
+    own = {w["id"] for w in data["rules"]}
+    extra = [r for r in data["batch_rules"] if r["id"] not in own]
     if extra:
         out.append("other rules of its batch:")
         out.extend(_rules(extra))
