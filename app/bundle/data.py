@@ -225,7 +225,12 @@ class FighterViews:
     kept while its own fighter and every other part of the state are the very same objects; one
     that did is kept only while the whole tuple of fighters is. So a move redraws the mover and
     whoever reads the movers, not everyone (tests/projections/test_bundle_fighter_cache.py holds
-    the kept views equal to fresh ones at every event of every shipped replay)."""
+    the kept views equal to fresh ones at every event of every shipped replay).
+
+    A view drawn is kept by its fighter's value too (as JSON), beside the state's other parts but the
+    turn (by identity) and what it read of the turn (a `_turn_watcher` Turn: mostly whose turn it
+    is, not the round): a fighter that walks back to where and how it was a turn or two before is
+    not drawn again (tests/bundle/test_bundle_same_bytes.py holds the bundle the slow way's)."""
 
     def __init__(self) -> None:
         # fighter id -> (its Fighter, the state's other parts, the fighters tuple if it read them, view)
