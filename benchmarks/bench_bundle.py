@@ -42,6 +42,23 @@ views are drawn on a watched copy of the state, the explanation's cards are kept
 so it would add a cache that never answers. The walker's cost is `Ruleset.stat` (a linear search of
 the stats and a unit conversion each call) and the walker object built for `budget_unit`.
 
+Issue 40 rerun, main's 50a31f1 (A) then the bundle branch (B), this command back to back in one
+shell (load 4.2-7.3, 2 cores; the replay's CPU 0.54-0.56 s): 100k events, bundle CPU 15.44 s -> 10.58 s
+(28.5x -> 18.9x the replay), then with --no-browser 15.28 s -> 8.51 s (27.3x -> 15.7x); Chromium to
+"chain intact" 3079 -> 2534 ms median (the page is byte for byte A's: only the machine differs). An
+earlier pair, beside the full test suite (load 6-7): 13.80 s -> 11.74 s (30.5x -> 26.1x). The pages
+are byte for byte main's (every shipped replay, every role; random logs with undos and redos:
+tests/bundle/test_bundle_same_bytes.py builds each both ways). What is cut: a fighter's view is kept
+by the fighter's value too (bundle.data.FighterViews: its JSON, the state's other parts by identity,
+and what the view read of the turn, noted by a Turn that watches its reads), so the mover walking back
+to where and how it was a turn or two before is not drawn again (its walker and budgets not asked);
+words kept by value where a fight repeats them (a move's lines and table, the cards, the settings,
+each event's line, spent sums, clock times: bounded memos in app/text, web/cards.py); the board's
+turn, links, doors and rulings views taken from the board before while their parts are the same
+objects. What is left (cProfile at 100k): projections/audit/explain.py's `explain_batch` (~20%: its
+fighter cards ask the ruleset's walker and budget once a new state, events made plain twice), each
+event's own lines and their numbering (~20%), the fold itself, and zlib (~1.2 s at level 6).
+
 Run: .venv/bin/python benchmarks/bench_bundle.py [--events 1000 10000 100000] [--runs 3] [--no-browser]
      [--levels 6 9]
 """

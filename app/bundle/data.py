@@ -10,12 +10,13 @@ most of theirs.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 import msgspec
-from tabletrail.core.board.state import EncounterState, Fighter
+from tabletrail.core.board.state import EncounterState, Fighter, Turn
 from tabletrail.core.board.units import fmt
 from tabletrail.core.board.walls import door_list, wall_lines
 from tabletrail.core.engine.cell_rulings import FORBID, TEST
@@ -31,6 +32,7 @@ from tabletrail.text.render import Words
 from tabletrail.web import cards
 
 _NONE = object()
+_ENCODE = msgspec.json.encode
 # A player's bundle leaves the GM's rulings out of every explanation; this line says so instead.
 RULINGS_LEFT_OUT = "GM rulings: left out of a player's bundle"
 
@@ -42,25 +44,40 @@ def board_view(
     (the cells the GM forbade or set a test on; none without `rulings`, as a player's screen).
     `fighters`: views kept from the boards before, so a fighter nothing touched is not drawn again."""
     rs = get_ruleset(state.ruleset)
-    drawn = (
-        fighters.of(state, rs)
-        if fighters is not None
-        else {f.id: fighter_view(state, f, rs) for f in state.fighters}
-    )
+    if fighters is None:
+        return {
+            "turn": _turn_view(state),
+            "fighters": {f.id: fighter_view(state, f, rs) for f in state.fighters},
+            "links": _links_view(state),
+            "doors": door_list(state),
+            "rulings": _rulings_view(state, rulings),
+        }
+    drawn = fighters.of(state, rs)
+    kept = fighters.around
+    if kept is not None and kept[0] is fighters.parts and kept[1] is rulings:
+        turn, links, doors, ruled = kept[2]  # every part but the fighters the state before's
+    else:
+        turn = fighters.part("turn", state.turn, state, _turn_view)
+        links = fighters.part("links", state.links, state, _links_view)
+        doors = fighters.part("doors", (state.scenario, state.doors), state, door_list)
+        ruled = fighters.part("rulings", (state.marks, rulings), state, lambda s: _rulings_view(s, rulings))
+        fighters.around = (fighters.parts, rulings, (turn, links, doors, ruled))
+    return {"turn": turn, "fighters": drawn, "links": links, "doors": doors, "rulings": ruled}
+
+
+def _turn_view(state: EncounterState) -> dict[str, Any]:
+    t = state.turn
+    return {"order": list(t.order), "active": t.active, "round": t.round, "pass": t.pass_no}
+
+
+def _links_view(state: EncounterState) -> list[list[Any]]:
+    return [list(link) for link in state.links]
+
+
+def _rulings_view(state: EncounterState, rulings: bool) -> dict[str, list[list[Any]]]:
     return {
-        "turn": {
-            "order": list(state.turn.order),
-            "active": state.turn.active,
-            "round": state.turn.round,
-            "pass": state.turn.pass_no,
-        },
-        "fighters": drawn,
-        "links": [list(link) for link in state.links],
-        "doors": door_list(state),
-        "rulings": {
-            "forbid": [list(e) for e in state.marks.get(FORBID, ())] if rulings else [],
-            "test": [list(e) for e in state.marks.get(TEST, ())] if rulings else [],
-        },
+        "forbid": [list(e) for e in state.marks.get(FORBID, ())] if rulings else [],
+        "test": [list(e) for e in state.marks.get(TEST, ())] if rulings else [],
     }
 
 
@@ -85,6 +102,7 @@ def fighter_view(state: EncounterState, f: Fighter, rs: Ruleset) -> dict[str, An
         card.append(f"{what}: {words.measure('movement', more)} more")
     if spent:
         card.append("spent " + ", ".join(spent))
+    turn = rs.turn_words(f)
     return {
         "id": f.id,
         "name": f.name,
@@ -101,8 +119,8 @@ def fighter_view(state: EncounterState, f: Fighter, rs: Ruleset) -> dict[str, An
         "damage": f.damage,
         "tags": list(f.tags),
         "active": state.turn.active == f.id,
-        "turn_text": rs.turn_words(f),
-        "card": {"left": card, "states": cards.states_words(state, f) + rs.card_words(state, f)},
+        "turn_text": turn,
+        "card": {"left": card, "states": cards.states_words(state, f, turn) + rs.card_words(state, f)},
     }
 
 
@@ -166,6 +184,36 @@ class _Watched(tuple):  # type: ignore[type-arg]
 # What of a state a fighter's view may read besides the fighters: kept by identity (the fold
 # replaces a part it changes, and a part kept is the same object).
 _OTHER_PARTS = tuple(n for n in EncounterState.__struct_fields__ if n != "fighters")
+# The same but the turn, which changes at every end of a turn while a view reads little of it.
+_NOT_TURN = tuple(n for n in _OTHER_PARTS if n != "turn")
+_parts_of = operator.attrgetter(*_OTHER_PARTS)
+_not_turn_of = operator.attrgetter(*_NOT_TURN)
+
+
+def _turn_watcher() -> tuple[type[Turn], set[str]]:
+    """A Turn whose attributes note being read, and the set of their names (its own per bundle, so
+    bundles made in threads at once don't mix). A name read that is no field nor `active` (a dunder:
+    compared, hashed) stands for the whole turn. C code that reads a struct's fields directly
+    (msgspec encoding it) would go unnoted, as with `_Watched`: no view does."""
+    read: set[str] = set()
+
+    class WatchedTurn(Turn, frozen=True, gc=False):
+        def __getattribute__(self, name: str) -> Any:
+            read.add(name)
+            return super().__getattribute__(name)
+
+        def __eq__(self, other: object) -> bool:
+            read.add("__eq__")
+            return msgspec.structs.astuple(self) == msgspec.structs.astuple(other)  # type: ignore[arg-type]
+
+        def __hash__(self) -> int:
+            read.add("__hash__")
+            return hash(msgspec.structs.astuple(self))
+
+    return WatchedTurn, read
+
+
+_TURN_NAMES = frozenset((*Turn.__struct_fields__, "active"))
 
 
 class FighterViews:
@@ -177,21 +225,46 @@ class FighterViews:
     kept while its own fighter and every other part of the state are the very same objects; one
     that did is kept only while the whole tuple of fighters is. So a move redraws the mover and
     whoever reads the movers, not everyone (tests/projections/test_bundle_fighter_cache.py holds
-    the kept views equal to fresh ones at every event of every shipped replay)."""
+    the kept views equal to fresh ones at every event of every shipped replay).
+
+    A view drawn is kept by its fighter's value too (as JSON), beside the state's other parts but the
+    turn (by identity) and what it read of the turn (a `_turn_watcher` Turn: mostly whose turn it
+    is, not the round): a fighter that walks back to where and how it was a turn or two before is
+    not drawn again (tests/bundle/test_bundle_same_bytes.py holds the bundle the slow way's)."""
 
     def __init__(self) -> None:
         # fighter id -> (its Fighter, the state's other parts, the fighters tuple if it read them, view)
         self.kept: dict[str, tuple[Fighter, tuple[Any, ...], tuple[Fighter, ...] | None, dict[str, Any]]] = {}
         self.parts: tuple[Any, ...] = ()  # the state's other parts the views below were drawn on
+        self.board: dict[str, tuple[Any, Any]] = {}  # the board's other views, by what they were drawn of
+        # the last board's other views with the state's parts and the `rulings` they were drawn with
+        self.around: tuple[tuple[Any, ...], bool, tuple[Any, Any, Any, Any]] | None = None
+        # views drawn before, by their fighter as JSON: each with the state's parts but the turn it was
+        # drawn on, the fighters if it read them, and what it read of the turn ((name, value)s, or
+        # the turn itself when it read it whole)
+        self.alike: dict[bytes, list[tuple[tuple[Any, ...], Any, Any, dict[str, Any]]]] = {}
+        self.turn_class, self.turn_read = _turn_watcher()
+
+    def part(self, name: str, of: Any, state: EncounterState, draw: Callable[[EncounterState], Any]) -> Any:
+        """The board's view `name` (turn, links, doors, rulings) kept while what it is drawn of, `of`
+        (parts of the state, compared by identity), is the same: the board before's very view, which
+        `delta` then passes over at once."""
+        kept = self.board.get(name)
+        if kept is not None and _same(kept[0], of):
+            return kept[1]
+        view = draw(state)
+        self.board[name] = (of, view)
+        return view
 
     def of(self, state: EncounterState, rs: Ruleset) -> dict[str, dict[str, Any]]:
         """Every fighter's view on this state, in the state's order."""
-        parts = tuple(getattr(state, n) for n in _OTHER_PARTS)
+        parts = _parts_of(state)
         last = self.parts
-        if len(last) == len(parts) and all(a is b for a, b in zip(last, parts, strict=True)):
+        if len(last) == len(parts) and all(map(operator.is_, last, parts)):
             parts = last  # the very parts of the state before: each view below compares one object
         self.parts = parts
         watched: EncounterState | None = None
+        others: tuple[Any, ...] | None = None  # the state's parts but the turn, when first asked
         seen = _Watched()
         out: dict[str, dict[str, Any]] = {}
         kept = self.kept
@@ -205,14 +278,68 @@ class FighterViews:
             ):
                 out[f.id] = old[3]
                 continue
-            if watched is None:
-                seen = _Watched(state.fighters)
-                watched = msgspec.structs.replace(state, fighters=seen)
-            seen.read = False
-            view = fighter_view(watched, f, rs)
+            code = _ENCODE(f)
+            if others is None:
+                others = _not_turn_of(state)
+            view = self._recall(code, state, others)
+            if view is None:
+                if watched is None:
+                    seen = _Watched(state.fighters)
+                    turn = self.turn_class(*msgspec.structs.astuple(state.turn))
+                    watched = msgspec.structs.replace(state, fighters=seen, turn=turn)
+                seen.read = False
+                self.turn_read.clear()
+                view = fighter_view(watched, f, rs)
+                self._keep(code, state, others, seen.read, view)
             kept[f.id] = (f, parts, state.fighters if seen.read else None, view)
             out[f.id] = view
         return out
+
+    def _recall(self, code: bytes, state: EncounterState, others: tuple[Any, ...]) -> dict[str, Any] | None:
+        """A view drawn before of a fighter of the same value, on the same parts of the state but
+        the turn, the same fighters if it read them, and the same values of what it read of the turn:
+        the same view (a fighter comes back to where and how it was a turn or two before)."""
+        for drawn_on, fighters, turn, view in self.alike.get(code, ()):
+            if fighters is not None and fighters is not state.fighters:
+                continue
+            if not _same(drawn_on, others):
+                continue
+            now = state.turn
+            if turn is now or (
+                type(turn) is tuple and all(getattr(now, name) == value for name, value in turn)
+            ):
+                return view
+        return None
+
+    def _keep(
+        self,
+        code: bytes,
+        state: EncounterState,
+        others: tuple[Any, ...],
+        read_fighters: bool,
+        view: dict[str, Any],
+    ) -> None:
+        read = self.turn_read
+        turn: Any = (
+            tuple((name, getattr(state.turn, name)) for name in sorted(read))
+            if read <= _TURN_NAMES
+            else state.turn
+        )
+        if len(self.alike) >= 4096:  # bounded, whatever the length of the log
+            self.alike.clear()
+        drawn = self.alike.setdefault(code, [])
+        if len(drawn) >= 4:
+            del drawn[0]
+        drawn.append((others, state.fighters if read_fighters else None, turn, view))
+
+
+def _same(a: Any, b: Any) -> bool:
+    """The very same objects: one, or tuples of them item by item."""
+    if a is b:
+        return True
+    if type(a) is tuple and type(b) is tuple and len(a) == len(b):
+        return all(map(operator.is_, a, b))
+    return False
 
 
 def static_board(state: EncounterState) -> dict[str, Any]:
@@ -248,7 +375,7 @@ def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
                     changed[fid] = diff
             if changed:
                 out["fighters"] = changed
-        elif before.get(key) != value:
+        elif key not in before or (before[key] is not value and before[key] != value):
             out[key] = value
     return out
 
@@ -270,14 +397,18 @@ class Lines:
         """`ids` of a text already cut into its lines (none of them holding a newline)."""
         index = self.index
         out = list(map(index.get, parts))
-        for i in [i for i, n in enumerate(out) if n is None]:
-            line = parts[i]
-            n = index.get(line)  # the same new line twice in one text: numbered once
-            if n is None:
-                n = index[line] = len(self.table)
-                self.table.append(line)
-            out[i] = n
-        return cast("list[int]", out)  # every None numbered above
+        i = -1
+        try:
+            while True:
+                i = out.index(None, i + 1)  # the next new line, looked for in C
+                line = parts[i]
+                n = index.get(line)  # the same new line twice in one text: numbered once
+                if n is None:
+                    n = index[line] = len(self.table)
+                    self.table.append(line)
+                out[i] = n
+        except ValueError:
+            return cast("list[int]", out)  # every None numbered above
 
 
 _RULINGS_LINE = "GM rulings in force before it: none"
@@ -388,6 +519,12 @@ def carry(
     last_state: EncounterState | None = None
     last_board: dict[str, Any] = {}
     views = FighterViews()
+    said_rules: dict[str, dict[str, str]] = {}  # each rule's words, looked up once (a log cites a few)
+
+    def said_rule(rule: str) -> dict[str, str]:
+        said_rules[rule] = rule_words(rs, rule)
+        return said_rules[rule]
+
     for batch in _batches(records[:last]):
         before = running.state
         rulings_before = in_force.now() if before is not None and batch[0].seq >= first else []
@@ -424,7 +561,7 @@ def carry(
                 **data,
                 "seq": r.seq,
                 "event": plains[r.seq],
-                "rules": [rule_words(rs, x) for x in r.event.rules],
+                "rules": [said_rules[x] if x in said_rules else said_rule(x) for x in r.event.rules],
             }
             for r in told
         ]
@@ -438,7 +575,8 @@ def carry(
         else:
             texts = iter([strings.ids(_left_out(text, rulings)) for text in explain_texts(datas)])
         for r, board in zip(carried, boards, strict=True):
-            changed = board if previous is None else delta(previous, board)
+            # the board before itself (a command's header): nothing changed
+            changed = board if previous is None else {} if board is previous else delta(previous, board)
             previous = board
             if not shown(r):
                 yield changed, {"seq": r.seq, "batch": r.batch, "withheld": True}, []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 from tabletrail.core.board.units import fmt
@@ -47,42 +47,65 @@ def _amount(value: int, length: bool) -> str:
 def _moves(moves: list[dict[str, Any]], w: render.Words) -> list[str]:
     out = []
     for m in moves:
-        length = m["length"]
-        # forced, grapple...: lengths too, in the ruleset's unit; ap-squares' AP are centi-counted, in AP
-        unit = render.unit_of(m["resource"], w.unit) if length else m["unit"]
         at = f"event {m['seq']}: " if m["seq"] else ""
-        forced = m["resource"] in render.FORCED_RESOURCES  # a distance meant, not a budget left
-        out.append(
-            f"  {at}{m['fighter']} moves on {render.RESOURCE_LENGTHS.get(m['resource'], m['resource'])}, "
-            f"{_amount(m['budget'], length)} {unit} {'to go' if forced else 'left before it'}"
-        )
-        rows: list[tuple[str, ...]] = [
-            ("step", "cell", "terrain", "diagonal", "parity", "mode", "cost", "total", "left")
-        ]
-        for s in m["steps"]:
-            x, y, z = s["cell"]
-            rows.append(
-                (
-                    str(s["n"]),
-                    f"{x},{y}" + (f" (h {fmt(z)})" if z else ""),
-                    s["terrain"] or "-",
-                    "yes" if s["diagonal"] else "no",
-                    str(s["parity"]),
-                    s["mode"] or "-",
-                    _amount(s["cost"], length),
-                    _amount(s["total"], length),
-                    _amount(s["left"], length),
-                )
+        # a move's lines but its event number are a function of the move's other facts and the
+        # words' unit: kept by value, since a long fight walks the same cells again and again
+        key = (w.unit, _ENCODE({k: v for k, v in m.items() if k != "seq"}))
+        said = _MOVES_SAID.get(key)
+        if said is None:
+            said = _move_lines(m, w)
+            if len(_MOVES_SAID) >= _KEPT_BY_VALUE:
+                _MOVES_SAID.clear()
+            _MOVES_SAID[key] = said
+        out.append("  " + at + said[0])
+        out.extend(said[1:])
+    return out
+
+
+_ENCODE = msgspec.json.encode
+_KEPT_BY_VALUE = 512  # entries of each memo below: bounded, whatever the length of the log
+# A move's lines (its first without the indent and event number), by its facts as JSON and the unit.
+_MOVES_SAID: dict[tuple[str, bytes], list[str]] = {}
+
+
+def _move_lines(m: dict[str, Any], w: render.Words) -> list[str]:
+    """One move's lines as `_moves` says them, the first without its indent and event number."""
+    out = []
+    length = m["length"]
+    # forced, grapple...: lengths too, in the ruleset's unit; ap-squares' AP are centi-counted, in AP
+    unit = render.unit_of(m["resource"], w.unit) if length else m["unit"]
+    forced = m["resource"] in render.FORCED_RESOURCES  # a distance meant, not a budget left
+    out.append(
+        f"{m['fighter']} moves on {render.RESOURCE_LENGTHS.get(m['resource'], m['resource'])}, "
+        f"{_amount(m['budget'], length)} {unit} {'to go' if forced else 'left before it'}"
+    )
+    rows: list[tuple[str, ...]] = [
+        ("step", "cell", "terrain", "diagonal", "parity", "mode", "cost", "total", "left")
+    ]
+    for s in m["steps"]:
+        x, y, z = s["cell"]
+        rows.append(
+            (
+                str(s["n"]),
+                f"{x},{y}" + (f" (h {fmt(z)})" if z else ""),
+                s["terrain"] or "-",
+                "yes" if s["diagonal"] else "no",
+                str(s["parity"]),
+                s["mode"] or "-",
+                _amount(s["cost"], length),
+                _amount(s["total"], length),
+                _amount(s["left"], length),
             )
-        if len(rows) > 1:  # a forced move stopped before its first step has no steps to tabulate
-            out.extend("    " + line for line in _table(rows))
-        over = "  OVER BUDGET" if m["over"] else ""
-        out.append(
-            f"    total {_amount(m['total'], length)} of {_amount(m['budget'], length)} {unit}, "
-            f"{_amount(m['left'], length)} left{over}  [{', '.join(m['rules'])}]"
         )
-        if m["stopped"]:
-            out.append(f"    stopped: {m['stopped']}")
+    if len(rows) > 1:  # a forced move stopped before its first step has no steps to tabulate
+        out.extend("    " + line for line in _table(rows))
+    over = "  OVER BUDGET" if m["over"] else ""
+    out.append(
+        f"    total {_amount(m['total'], length)} of {_amount(m['budget'], length)} {unit}, "
+        f"{_amount(m['left'], length)} left{over}  [{', '.join(m['rules'])}]"
+    )
+    if m["stopped"]:
+        out.append(f"    stopped: {m['stopped']}")
     return out
 
 
@@ -117,16 +140,25 @@ def _card(
     kept = _CARDS_SAID.get(id(card))
     if kept is not None and kept[0] is card and kept[1] == (unit, centi, fid):
         return kept[2]
-    text = _card_text(card, unit, centi, fid)
+    said = (unit, centi, fid)
+    key = (said, _ENCODE(card))  # a card said before, at another batch (the same facts, the same words)
+    text = _CARD_TEXTS.get(key)
+    if text is None:
+        text = _card_text(card, unit, centi, fid)
+        if len(_CARD_TEXTS) >= _KEPT_BY_VALUE:
+            _CARD_TEXTS.clear()
+        _CARD_TEXTS[key] = text
     if len(_CARDS_SAID) >= 16:
         _CARDS_SAID.clear()
-    _CARDS_SAID[id(card)] = (card, (unit, centi, fid), text)
+    _CARDS_SAID[id(card)] = (card, said, text)
     return text
 
 
 # The last cards worded, by identity (the card held, so its id is never mistaken): a fighter's card
 # after a batch is the very card before the next one (projections/audit/explain.py keeps it).
 _CARDS_SAID: dict[int, tuple[dict[str, Any], tuple[str, tuple[str, ...], str], str]] = {}
+# The cards worded, by their facts as JSON and the words' unit.
+_CARD_TEXTS: dict[tuple[tuple[str, tuple[str, ...], str], bytes], str] = {}
 
 
 def _card_text(card: dict[str, Any], unit: str, centi: tuple[str, ...], fid: str) -> str:
@@ -246,7 +278,8 @@ def _explain_event(
     out.extend(kept[1])
     out.append("rules applied by this event:")
     out.extend(_rules(data["rules"]) or ["  none"])
-    extra = [r for r in data["batch_rules"] if r["id"] not in {w["id"] for w in data["rules"]}]
+    own = {w["id"] for w in data["rules"]}
+    extra = [r for r in data["batch_rules"] if r["id"] not in own]
     if extra:
         out.append("other rules of its batch:")
         out.extend(_rules(extra))
@@ -257,12 +290,25 @@ def _command_lines(cmd: dict[str, Any]) -> list[str]:
     """The command behind an event: its text, who issued it and when, what it takes or puts back."""
     out = [
         f"command: {cmd['text']}",
-        f"  issued by {cmd['by']} (logged as {cmd['actor']}) at {audit.clock_text(cmd['at'])}"
+        f"  issued by {cmd['by']} (logged as {cmd['actor']}) at {_clock_text(cmd['at'])}"
         + (f"; why: {cmd['why']}" if cmd["why"] else ""),
     ]
     if "target_batch" in cmd:
         out.append(f"  takes back or puts back batch {cmd['target_batch']}: {cmd['target_text']}")
     return out
+
+
+_CLOCKS: dict[str, str] = {}  # times as said: a log's commands share a few (a table logs by the minute)
+
+
+def _clock_text(at: str) -> str:
+    said = _CLOCKS.get(at)
+    if said is None:
+        said = audit.clock_text(at)
+        if len(_CLOCKS) >= _KEPT_BY_VALUE:
+            _CLOCKS.clear()
+        _CLOCKS[at] = said
+    return said
 
 
 def _explain_batch(data: dict[str, Any], w: render.Words) -> list[str]:
@@ -291,21 +337,38 @@ def _explain_batch(data: dict[str, Any], w: render.Words) -> list[str]:
     return out
 
 
-_SETTINGS_SAID: tuple[Any, ...] = ()  # (the last settings' view worded, its lines)
+# The last settings' views worded, by identity (each held beside its lines, so an id is never mistaken).
+_SETTINGS_SAID: dict[int, tuple[list[dict[str, Any]], list[str]]] = {}
 
 
 def _settings_lines(settings: list[dict[str, Any]]) -> list[str]:
-    """The settings in force in words, those a cited rule bears on first. The last view worded is
-    kept by identity (held, so its id is never mistaken): an explanation answer's settings are the
-    very list of the batch before while nothing changed them (projections/audit/explain.py)."""
-    global _SETTINGS_SAID
-    kept = _SETTINGS_SAID
-    if kept and kept[0] is settings:
-        return cast("list[str]", kept[1])
+    """The settings in force in words, those a cited rule bears on first. The last views worded are
+    kept by identity: an explanation answer's settings are the very list of a batch before while
+    nothing changed them and its batch cited the same rules (projections/audit/explain.py keeps one
+    view; batches of moves and of end-turns, which cite others, take turns: a few are kept here)."""
+    kept = _SETTINGS_SAID.get(id(settings))
+    if kept is not None and kept[0] is settings:
+        return kept[1]
+    key = _ENCODE(settings)  # a view made anew for the same settings: the same words
+    lines = _SETTINGS_TEXTS.get(key)
+    if lines is None:
+        lines = _settings_words(settings)
+        if len(_SETTINGS_TEXTS) >= _KEPT_BY_VALUE:
+            _SETTINGS_TEXTS.clear()
+        _SETTINGS_TEXTS[key] = lines
+    if len(_SETTINGS_SAID) >= 8:
+        _SETTINGS_SAID.clear()
+    _SETTINGS_SAID[id(settings)] = (settings, lines)
+    return lines
+
+
+_SETTINGS_TEXTS: dict[bytes, list[str]] = {}  # settings' views worded, by their JSON
+
+
+def _settings_words(settings: list[dict[str, Any]]) -> list[str]:
     said = render.Words().value  # a setting as a GM says it: yes/no, the word or number as written
     lines = [f"  {s['name']} = {said(s['value'])}  (bears on {s['rule']})" for s in settings if s["bears"]]
     lines.append("  " + ", ".join(f"{s['name']} = {said(s['value'])}" for s in settings if not s["bears"]))
-    _SETTINGS_SAID = (settings, lines)
     return lines
 
 

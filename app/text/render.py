@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
+import msgspec
 from msgspec import to_builtins
 from tabletrail.core.board.state import EncounterState, Fighter
 from tabletrail.core.board.units import CU, UNIT_RESOURCES, fmt, fmt_number
@@ -394,7 +395,16 @@ class Words:
         kept = said.get(id(event))
         if kept is not None and kept[0] is event:
             return kept[1]
-        text = _describe(self, event)
+        # and events said before by value (their JSON, which names their type): a long fight says
+        # "a spends 1 action" and the same walk over and over
+        alike: dict[bytes, str] = self.__dict__.setdefault("_alike", {})
+        key = msgspec.json.encode(event)
+        text = alike.get(key)
+        if text is None:
+            text = _describe(self, event)
+            if len(alike) >= 512:
+                alike.clear()
+            alike[key] = text
         if len(said) >= 64:  # bounded: a Words lives as long as a bundle of any length is made
             said.clear()
         said[id(event)] = (event, text)

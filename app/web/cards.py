@@ -83,9 +83,19 @@ def _defaults(cls: type[Command]) -> set[str]:
 
 def spent_words(rs: Ruleset, spent: Mapping[str, int]) -> list[str]:
     """What a fighter has spent, as `do` says it (render.Words): '2.5 m', '4 AP', '1 action', '1 m of forced
-    movement' (never centi-units)."""
-    w = Words(rs)
-    return [w.amount(k, v) for k, v in sorted(spent.items()) if v]
+    movement' (never centi-units). Kept by value: a replay bundle asks at every event, for a few sums."""
+    key = (rs.unit, tuple(rs.centi_resources), tuple(spent.items()))  # all the words below read
+    said = _SPENT_SAID.get(key)
+    if said is None:
+        w = Words(rs)
+        said = [w.amount(k, v) for k, v in sorted(spent.items()) if v]
+        if len(_SPENT_SAID) >= 512:
+            _SPENT_SAID.clear()
+        _SPENT_SAID[key] = said
+    return list(said)  # the caller's own list, as before
+
+
+_SPENT_SAID: dict[tuple[str, tuple[str, ...], tuple[tuple[str, int], ...]], list[str]] = {}
 
 
 def heading(state: EncounterState, f: Fighter) -> dict[str, Any] | None:
@@ -168,15 +178,17 @@ def card(state: EncounterState, f: Fighter) -> dict[str, list[str]]:
     return {"left": lines, "states": states_words(state, f) + rs.card_words(state, f)}
 
 
-def states_words(state: EncounterState, f: Fighter) -> list[str]:
-    """Its states that differ from rest (prone, flying, drifting…), its links, its turn, its wounds."""
+def states_words(state: EncounterState, f: Fighter, turn: str | None = None) -> list[str]:
+    """Its states that differ from rest (prone, flying, drifting…), its links, its turn, its wounds.
+    `turn`: the ruleset's `turn_words` of the fighter, when the caller has asked it already."""
     out = []
     for machine, now in sorted(f.states.items()):
         graph = GRAPHS.get(machine)
         if machine == "turn" or (graph is not None and now == graph.initial):
             continue
         out.append(now.replace("_", " ").replace("-", " "))
-    turn = get_ruleset(state.ruleset).turn_words(f)
+    if turn is None:
+        turn = get_ruleset(state.ruleset).turn_words(f)
     if turn:
         out.append(turn)
     elif state.turn.active == f.id:

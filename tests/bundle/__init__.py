@@ -1,0 +1,1 @@
+"""The replay bundle built fast: the same bytes as built the slow way."""
