@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from tabletrail.core.board.state import EncounterState
 from tabletrail.core.engine.registry import get as get_ruleset
@@ -122,7 +122,9 @@ class _Kept:
 
     def __init__(self) -> None:
         self.cards: dict[int, tuple[EncounterState, dict[str, dict[str, Any] | None]]] = {}
-        self.said: tuple[Any, ...] = ()  # (rs, settings dict, cited, the settings' view)
+        # (id(rs), id(settings dict), cited) -> (rs, settings dict, the settings' view): a few, since
+        # batches that cite different rules (a move, an end of turn) take turns along a fight
+        self.said: dict[tuple[int, int, tuple[str, ...]], tuple[Ruleset, Any, list[dict[str, Any]]]] = {}
 
     def card(self, rs: Ruleset, state: EncounterState | None, fid: str) -> dict[str, Any] | None:
         if state is None:
@@ -137,12 +139,16 @@ class _Kept:
         return kept[1][fid]
 
     def settings(self, rs: Ruleset, state: EncounterState | None, cited: list[str]) -> list[dict[str, Any]]:
-        said = self.said
-        if state is not None and said and said[0] is rs and said[1] is state.settings and said[2] == cited:
-            return cast("list[dict[str, Any]]", said[3])
+        if state is None:
+            return settings_view(rs, state, cited)
+        key = (id(rs), id(state.settings), tuple(cited))
+        kept = self.said.get(key)
+        if kept is not None and kept[0] is rs and kept[1] is state.settings:
+            return kept[2]
         view_ = settings_view(rs, state, cited)
-        if state is not None:
-            self.said = (rs, state.settings, cited, view_)
+        if len(self.said) >= 8:
+            self.said.clear()
+        self.said[key] = (rs, state.settings, view_)
         return view_
 
 
