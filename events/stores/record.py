@@ -5,11 +5,10 @@ on read, and a door or a log's first line is checked beyond its types."""
 
 # Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
 # compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
-import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
-from operator import attrgetter, ne, or_
-from typing import get_args
+from operator import attrgetter
+from typing import Any, get_args
 
 import msgspec
 from tabletrail.events import plugins
@@ -149,15 +148,28 @@ def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Rec
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return [decode(line, where(i)) for i, line in enumerate(lines)]
     current = CHAIN.current
-    if list(map(_schema, records)).count(current) != len(records) or not _PLAIN.issuperset(
-        map(type, map(_event, records))
-    ):  # an older line, a start that may name a newer vocabulary, a door: decode's own checks,
-        # on those lines alone (found by C loops), not a call for every line
-        others = map(ne, map(_schema, records), itertools.repeat(current))
-        checked = map(_CHECKED.__contains__, map(type, map(_event, records)))
-        for i in itertools.compress(range(len(records)), map(or_, others, checked)):
-            records[i] = decode(lines[i], where(i))
+    schemas = list(map(_schema, records))
+    kinds = list(map(type, map(_event, records)))
+    if schemas.count(current) == len(records) and _PLAIN.issuperset(kinds):
+        return records
+    # An older line, a start that may name a newer vocabulary, a door: decode's own checks, on those
+    # lines alone, in order, found by C scans (`list.index`): a log's first line is always one of them
+    special = {i for kind in _CHECKED for i in _positions(kinds, kind)}
+    special.update(i for schema in set(schemas) - {current} for i in _positions(schemas, schema))
+    for i in sorted(special):
+        records[i] = decode(lines[i], where(i))
     return records
+
+
+def _positions(items: list[Any], value: Any) -> Iterator[int]:
+    """Where `value` stands in `items`, each found by `list.index` (a C scan)."""
+    i = -1
+    while True:
+        try:
+            i = items.index(value, i + 1)
+        except ValueError:
+            return
+        yield i
 
 
 def now() -> str:
