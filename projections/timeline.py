@@ -247,8 +247,7 @@ class Timeline:
         folded = False  # `state` holds facts of batch `current` not yet written to `after` (so it is a board)
         working: list[Fighter] | None = None  # `state`'s fighters with facts folded since, not yet in `state`
         where: dict[str, int] | None = None  # fighter id -> index in `state.fighters` (the first one)
-        record = None
-        at = -1  # the index of `record`
+        at = -1  # the index of the record at hand
         try:
             for record in records:
                 at += 1
