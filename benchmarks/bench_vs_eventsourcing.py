@@ -184,9 +184,7 @@ def against_floor(lines: list[bytes], repeat: int, ours_s: float | None = None) 
 
     print(f"issue 40, replay against its format's floor, {n:,} events, CPU time, best of {repeat}:")
     print(f"  floor: decode {us(decode_s)} + hash {us(hash_s)} = {us(floor)}")
-    print(
-        f"  bare floor (msgspec decode mapped over the lines, no check) {us(bare_s)} + hash {us(bare_floor)}"
-    )
+    print(f"  bare floor: msgspec's decoder alone, no check, {us(bare_s)} + hash = {us(bare_floor)}")
     print(
         f"  Encounter.open from memory   {us(ours_s)} = {ours_s / floor:.2f}x the floor (target <= 1.2x); "
         f"{ours_s / bare_floor:.2f}x the bare floor"
