@@ -133,11 +133,6 @@ class Packed(dict[int, V], Generic[V]):
         return f"Packed({len(self._keys)} packed, {dict.__len__(self)} held)"
 
 
-def _index(records: Sequence[Record], record: Record | None) -> int:
-    """Where `record` is among `records` (the one a fold failed at)."""
-    return next((i for i, r in enumerate(records) if r is record), 0)
-
-
 _id_of, _root2 = attrgetter("id"), attrgetter("root2")
 _packer = msgspec.msgpack.Encoder()
 _unpackers: dict[type, msgspec.msgpack.Decoder[Any]] = {}  # one a kind, made when first needed
@@ -223,8 +218,13 @@ class Timeline:
             raise KeyError(kind)
         self.after[batch] = self.state
 
-    def extend(self, records: Sequence[Record]) -> None:
-        """`apply` each record in turn, in one loop: replay's hot path.
+    def extend(self, records: Sequence[Record], links: Sequence[str] | None = None, seq: int = 0) -> int:
+        """`apply` each record in turn, in one loop: replay's hot path; how many records it folded.
+
+        With `links` (the `prev` each record must carry) and `seq` (the first one's), the chain
+        and the sequence are checked in this same loop, not in passes of their own: the fold
+        stops before the first record that does not carry them, leaving what it folded as
+        `apply` would, and returns how many that is (the caller names the record at fault).
 
         A board fact (most records) is folded right here, and the state after its
         batch written once, when the batch ends; a fact whose fold changes nothing
@@ -247,9 +247,12 @@ class Timeline:
         folded = False  # `state` holds facts of batch `current` not yet written to `after` (so it is a board)
         working: list[Fighter] | None = None  # `state`'s fighters with facts folded since, not yet in `state`
         where: dict[str, int] | None = None  # fighter id -> index in `state.fighters` (the first one)
-        record = None
+        at = -1  # the index of the record at hand
         try:
             for record in records:
+                at += 1
+                if links is not None and (record.seq != seq + at or record.prev != links[at]):
+                    break  # not where the log says it is: folded up to the record before
                 event = record.event
                 kind = type(event)
                 fold = fold_of(kind)
@@ -303,20 +306,23 @@ class Timeline:
                     or list(map(_id_of, state.fighters)) != list(map(_id_of, fighters))
                 ):
                     where = None
+            else:
+                at = len(records)
         except Exception as exc:
             if working is not None and state is not None:
                 state = replace(state, fighters=tuple(working))
             if folded and state is not None:
                 after[current] = state
             self.state, self._batch = state, current
-            raise FoldError(_index(records, record), exc) from exc
+            raise FoldError(at, exc) from exc
         if working is not None and state is not None:
             state = replace(state, fighters=tuple(working))
         if folded and state is not None:
             after[current] = state
         self.state, self._batch = state, current
-        if records:
-            self.last_seq = records[-1].seq
+        if at:
+            self.last_seq = records[at - 1].seq
+        return at
 
     def pack(self, below: int) -> None:
         """Pack what is kept of the batches before `below` (see `Packed`); undo and redo still O(1)."""

@@ -83,7 +83,7 @@ from tabletrail.projections.timeline import FoldError, Timeline
 from tabletrail.service.history import History
 from tabletrail.service.lazy_records import LazyRecords
 
-_seq_of, _prev_of, _to_of = attrgetter("seq"), attrgetter("prev"), attrgetter("to")
+_to_of = attrgetter("to")
 _y_of = itemgetter(1)
 _LOOKED_AT = frozenset({Moved, Placed, EncounterStarted})  # what `_batches_whole` checks beyond batches
 _CHUNK = 16_384  # lines checked and folded together when opening a log
@@ -278,11 +278,11 @@ class Encounter:
     def _ingest(self, lines: Iterable[bytes], start: int, upto: int | None) -> None:
         """Check and fold lines that follow record `start`; InputError names the line at fault.
 
-        The fast way first, a chunk of lines at a time: decode them in a few msgspec
-        calls, hash each with one call, compare all sequence numbers and all `prev`
-        hashes at once, then fold in one tight loop. From the first chunk that fails
-        any of those checks on, the plain loop (`_ingest_each`) takes over, and names
-        the first line at fault exactly as it always has.
+        The fast way first, a chunk of lines at a time: decode each line on its own (C
+        loops), hash each, check the batches, then fold them in one tight loop that also
+        checks each record's sequence number and `prev` hash. From the first line that fails
+        any of those checks on, the plain loop (`_ingest_each`) takes over, and names the
+        first line at fault exactly as it always has.
         """
         lines = lines if isinstance(lines, list) else list(lines)
         if upto is not None and start + len(lines) > upto:
@@ -291,46 +291,53 @@ class Encounter:
         done = 0  # lines folded the fast way, a chunk at a time (memory stays bounded on long logs)
         if self._sink is None:  # fold_with_snapshots listens at every batch end: the plain loop does
             with _collector_paused():
-                while done < len(lines) and self._ingest_checked(lines[done : done + _CHUNK], start + done):
-                    done += _CHUNK
+                while done < len(lines):
+                    chunk = lines[done : done + _CHUNK]
+                    folded = self._ingest_checked(chunk, start + done)
+                    done += folded
+                    if folded < len(chunk):
+                        break
             if done >= len(lines):
                 return
         self._ingest_each(lines[done:] if done else lines, start + done, upto)
 
-    def _ingest_checked(self, lines: list[bytes], start: int) -> bool:
-        """Check every line, then fold them all; False, with nothing changed, when any check fails."""
+    def _ingest_checked(self, lines: list[bytes], start: int) -> int:
+        """Check the lines and fold them; how many were folded (all of them, or those before the first
+        line a check refuses, which the plain loop then names; 0: nothing changed)."""
         name = self.store.name
         try:
             records = decode_many(lines, lambda i: f"{name}:{start + i + 1}")
         except InputError:
-            return False
+            return 0
         if start == 0 and records:
             try:
                 self.key = chain_key(records[0], f"{name}:1")
             except InputError:
-                return False  # the plain loop says why
+                return 0  # the plain loop says why
         hashes = line_hashes(lines, self.key)
-        if list(map(_seq_of, records)) != list(range(start + 1, start + len(records) + 1)) or list(
-            map(_prev_of, records)
-        ) != [self.last_hash, *hashes[:-1]]:
-            return False
         tracked = self._batches_whole(records, start)
         if tracked is None:
-            return False
+            return 0
+        links = [self.last_hash, *hashes[:-1]]  # the `prev` each record must carry
         try:
-            self.timeline.extend(records)
+            folded = self.timeline.extend(records, links, start + 1)
         except FoldError as failed:
             self.records.extend(records[: failed.index + 1])  # as the plain loop leaves them
             if isinstance(failed.cause, InputError):
                 raise failed.cause from None
             raise unfit(f"{name}:{start + failed.index + 1}", failed.cause) from None
+        if folded < len(records):  # a record out of sequence or off the chain: those before it stand
+            records, hashes = records[:folded], hashes[:folded]
+            tracked = self._batches_whole(records, start)  # where the batches stand after them
+            if tracked is None:  # cannot be: a prefix of batches that passed passes
+                raise AssertionError("the batches before a record off the chain failed their checks")
         self.records.extend(records)
         self._trim()
         self._batch, self._size, self._held, self._head, ids = tracked
         self._ids.update(ids)
         if hashes:
             self.last_hash = hashes[-1]
-        return True
+        return folded
 
     def _batches_whole(
         self, records: list[Record], start: int

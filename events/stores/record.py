@@ -6,10 +6,10 @@ on read, and a door or a log's first line is checked beyond its types."""
 # Annotations are evaluated, not postponed (no `from __future__ import annotations`): msgspec would
 # compile each Struct field's annotation string when a command first builds a decoder (test_cli_fast).
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
-from operator import attrgetter, ne, or_
-from typing import get_args
+from operator import attrgetter
+from typing import Any, get_args
 
 import msgspec
 from tabletrail.events import plugins
@@ -43,11 +43,9 @@ class _Typed:
     commands (events/types.py CommandIssued), so making them reads the rulesets' entry points."""
 
     one: msgspec.json.Decoder[Record]
-    many: msgspec.json.Decoder[list[Record]]
 
     def __getattr__(self, name: str) -> object:
         self.one = msgspec.json.Decoder(Record)
-        self.many = msgspec.json.Decoder(list[Record])
         return getattr(self, name)
 
 
@@ -133,46 +131,52 @@ def _one_line(problem: object) -> str:
 _schema, _event = attrgetter("schema"), attrgetter("event")
 _CHECKED = frozenset({EncounterStarted, DoorChanged})  # event types `decode` checks beyond their types
 _PLAIN = frozenset(get_args(AnyEvent)) - _CHECKED
-_CHUNK = 2048  # lines decoded by one msgspec call: a chunk it refuses is decoded again line by line
 
 
 def decode_many(lines: Sequence[bytes], where: Callable[[int], str]) -> list[Record]:
-    """Decode many lines with one msgspec call per chunk, as `decode` would one by one.
+    """Decode many lines as `decode` would one by one, with the loop over them in C.
 
-    The chunk's lines are joined into one JSON array: one call, no per-line
-    overhead. A chunk that does not decode into exactly one record per line (a
-    bad line, a line holding two records) is decoded line by line, so the error
-    names its line (`where(i)` for the i-th line given); a line of an older
-    vocabulary goes through `decode` and its upcasters.
+    Each line is decoded on its own (`map` over the typed decoder), never as part
+    of a bigger JSON text: lines joined into one array could decode into as many
+    records as there are lines while the lines themselves do not (a record cut in
+    two at a comma, and a line holding two records). When any line fails, the lines
+    go through `decode` in turn, so the error names the first bad line (`where(i)`
+    for the i-th line given); a line of an older vocabulary, a start and a door go
+    through `decode` too, for its checks beyond types.
     """
-    out: list[Record] = []
+    try:
+        records = list(map(_typed.one.decode, lines))
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return [decode(line, where(i)) for i, line in enumerate(lines)]
     current = CHAIN.current
-    for lo in range(0, len(lines), _CHUNK):
-        chunk = lines[lo : lo + _CHUNK]
-        records: list[Record] | None
+    schemas = list(map(_schema, records))
+    same = schemas.count(current) == len(records)
+    # The common case in one lazy C scan: every line of today's vocabulary, and no start or door but
+    # perhaps the first line (a log's first is its start)
+    first = 1 if records and type(records[0].event) in _CHECKED else 0
+    if same and _PLAIN.issuperset(map(type, map(_event, itertools.islice(records, first, None)))):
+        if first:
+            records[0] = decode(lines[0], where(0))
+        return records
+    # An older line, a start that may name a newer vocabulary, a door: decode's own checks, on those
+    # lines alone, in order, found by C scans (`list.index`)
+    kinds = list(map(type, map(_event, records)))
+    special = {i for kind in _CHECKED for i in _positions(kinds, kind)}
+    special.update(i for schema in set(schemas) - {current} for i in _positions(schemas, schema))
+    for i in sorted(special):
+        records[i] = decode(lines[i], where(i))
+    return records
+
+
+def _positions(items: list[Any], value: Any) -> Iterator[int]:
+    """Where `value` stands in `items`, each found by `list.index` (a C scan)."""
+    i = -1
+    while True:
         try:
-            records = _typed.many.decode(_as_array(chunk))
-        except (msgspec.DecodeError, RecursionError):
-            records = None
-        if records is None or len(records) != len(chunk):
-            records = [decode(line, where(lo + i)) for i, line in enumerate(chunk)]
-        elif list(map(_schema, records)).count(current) != len(records) or not _PLAIN.issuperset(
-            map(type, map(_event, records))
-        ):  # an older line, a start that may name a newer vocabulary, a door: decode's own checks,
-            # on those lines alone (found by C loops), not a call for every line of the chunk
-            others = map(ne, map(_schema, records), itertools.repeat(current))
-            checked = map(_CHECKED.__contains__, map(type, map(_event, records)))
-            for i in itertools.compress(range(len(records)), map(or_, others, checked)):
-                records[i] = decode(chunk[i], where(lo + i))
-        out += records
-    return out
-
-
-def _as_array(lines: Sequence[bytes]) -> bytes:
-    """The lines as one JSON array, `[line,line,…]`, in one copy of their bytes (not three)."""
-    if len(lines) == 1:
-        return b"[" + lines[0] + b"]"
-    return b",".join([b"[" + lines[0], *itertools.islice(lines, 1, len(lines) - 1), lines[-1] + b"]"])
+            i = items.index(value, i + 1)
+        except ValueError:
+            return
+        yield i
 
 
 def now() -> str:
