@@ -1,8 +1,9 @@
-"""`decode_many` (replay's decoder, a chunk of lines a msgspec call) reads a log as `decode` reads it line
-by line: the same records, and for a line `decode` refuses, the same one-line error naming that line.
+"""`decode_many` (replay's decoder: msgspec's typed decoder mapped over the lines, the loop in C) reads a
+log as `decode` reads it line by line: the same records, and for a line `decode` refuses, the same
+one-line error naming that line.
 
-A chunk holding a line `decode` checks beyond its types (the start, a door, an older line) has only
-those lines decoded again one by one; the others stand as the chunk decoded them.
+A line `decode` checks beyond its types (the start, a door, an older line) is decoded again by `decode`
+alone; the others stand as the mapped decoder gave them.
 """
 
 from __future__ import annotations
