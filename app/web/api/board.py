@@ -3,6 +3,8 @@ fighter, the token and battle-map pictures, and the two pages (a link's, and the
 
 from __future__ import annotations
 
+import threading
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +15,14 @@ from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.engine.doors import doors_beside
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.picture import MEDIA_TYPES, PictureSpec
+from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse
 from tabletrail.web import redact, views
+from tabletrail.web.actions import awaiting
 from tabletrail.web.answers import Me, Option, Options
 from tabletrail.web.api.commands import authorise
 from tabletrail.web.invites import GM, Denied, Invite
-from tabletrail.web.table import BOARD, Encoded
+from tabletrail.web.table import BOARD, Encoded, Table
 from tabletrail.web.wire import BadRequest, Call, answer, error, event_at, notice
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -80,9 +84,42 @@ def _state(call: Call, heard: int | None) -> Response:
             enc,
             version,
             Encoded(BOARD, role),
-            lambda: msgspec.json.encode(redact.board(call.user, enc, views.board(enc, version, role))),
+            lambda: msgspec.json.encode(redact.board(call.user, enc, board_for(table, enc, version, role))),
         )
     return _with_me(board, call)
+
+
+# Per table: the GM's board of the live encounter at one version, which every side's board starts from.
+_BASES: weakref.WeakKeyDictionary[Table, tuple[Encounter, int, dict[str, Any]]] = weakref.WeakKeyDictionary()
+_BASES_LOCK = threading.Lock()
+
+
+def board_for(table: Table, enc: Encounter, version: int, role: str) -> dict[str, Any]:
+    """views.board(enc, version, role), the fighters' cards made once a version for every side.
+
+    After a move a hosted worker answers the GM's side and each player side of every table it has pages
+    of, and the cards were most of each board (issue 40: three boards a move a worker, a third of the
+    server's CPU at 500 tables). What differs by side is only what views.board makes differ: a player's
+    fighters without their raw marks and stats, its undo and redo labels, what it is awaited for
+    (tests/hosted/test_board_sides.py holds the two equal). Called with the table's lock held."""
+    with _BASES_LOCK:
+        held = _BASES.get(table)
+    if held is not None and held[0] is enc and held[1] == version and len(enc.records) == held[2]["at"]:
+        base = held[2]
+    else:
+        base = views.board(enc, version, GM)
+        with _BASES_LOCK:
+            _BASES[table] = (enc, version, base)
+    if role == GM:
+        return base
+    t = enc.timeline
+    return {
+        **base,
+        "fighters": [{**f, "marks": {}, "stats": {}} for f in base["fighters"]],
+        "undo": views._batch_label(enc, t.undo_target(), role),
+        "redo": views._batch_label(enc, t.redo_target(), role),
+        "awaiting": awaiting(enc, role) if len(enc.records) == version else [],
+    }
 
 
 def options(call: Call) -> Response:
