@@ -9,13 +9,21 @@ of), each side's board is byte for byte the one views.board and redact.board mak
 
 from __future__ import annotations
 
+import json
+
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tabletrail.events.commands import EndTurn
+from tabletrail.events.stores.postgres_store import PostgresStore
+from tabletrail.service.encounter import Encounter
 from tabletrail.web import redact, views
+from tabletrail.web.api.audit import Part, answer
 from tabletrail.web.api.board import board_for
 
 from tests.web.test_events_after import COMMANDS, WHO, new_encounter, run
+from tests.web.test_heard_board import served  # noqa: F401  (the fixture: a listening hosted table view)
+from tests.web.test_hosted import database  # noqa: F401  (its fixture)
 
 
 class Held:
@@ -59,3 +67,26 @@ def test_a_board_is_never_one_of_another_encounter_or_version() -> None:
     assert made(held=held, enc=second, version=len(second.records), role="red") == expected(
         second, len(second.records), "red"
     )
+
+
+def test_a_board_makes_what_changed_in_the_list_since_the_version_folded_before(served, monkeypatch):  # noqa: ANN001, F811
+    """After a move, the page that asks for the board asks next for what changed in its list since the
+    version it held: made with the board (one thread for both), the same bytes as made alone."""
+    served.heard(4)
+    served.board("blue", seen=4)  # this worker folded version 4
+    elsewhere = Encounter.open(PostgresStore(served.store.name, private=True))
+    elsewhere.execute(EndTurn(), "end-turn")
+    now = len(elsewhere.records)
+    served.heard(now)
+    made: list[str] = []
+    records = views.records
+    monkeypatch.setattr(views, "records", lambda enc, role, *at: made.append(role) or records(enc, role, *at))
+    served.board("blue", seen=now)
+    assert made == ["blue"], "what changed since 4 is made with the board"
+    headers = {"Authorization": f"Bearer {served.links['blue 2']}", "Accept-Encoding": "gzip"}
+    got = served.client.get(f"/api/events?after=4&seen={now}", headers=headers)
+    assert got.status_code == 200 and made == ["blue"], "answered from what the board's thread made"
+    enc = served.table.live()
+    who = served.table.invites.check(served.links["blue 2"])
+    assert got.json() == json.loads(json.dumps(answer(who, enc, Part(after=4))))
+    assert got.json()["after"] == 4 and [e["seq"] for e in got.json()["events"]] == list(range(5, now + 1))

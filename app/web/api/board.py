@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
 import msgspec
@@ -20,6 +20,7 @@ from tabletrail.service.syntax import parse
 from tabletrail.web import redact, views
 from tabletrail.web.actions import awaiting
 from tabletrail.web.answers import Me, Option, Options
+from tabletrail.web.api import audit as api_audit
 from tabletrail.web.api.commands import authorise
 from tabletrail.web.invites import GM, Denied, Invite
 from tabletrail.web.table import BOARD, Encoded, Table
@@ -86,30 +87,58 @@ def _state(call: Call, heard: int | None) -> Response:
             Encoded(BOARD, role),
             lambda: msgspec.json.encode(redact.board(call.user, enc, board_for(table, enc, version, role))),
         )
+        before = folded_before(table, enc, version)
+        if before is not None and api_audit.accepts_gzip(call.request):
+            # The page asks next for what changed in its event list since the version it held, the one
+            # this worker folded before: made now, in this thread, it is answered on the event loop
+            # (api_audit.events) instead of sending the page's next request to a thread too (issue 40).
+            api_audit.listed(call, enc, True, api_audit.Part(after=before))
     return _with_me(board, call)
 
 
+class Base(NamedTuple):
+    """The GM's board of a table's live encounter at one version, and the version made before it."""
+
+    enc: Encounter
+    version: int
+    board: dict[str, Any]
+    before: int | None
+
+
 # Per table: the GM's board of the live encounter at one version, which every side's board starts from.
-_BASES: weakref.WeakKeyDictionary[Table, tuple[Encounter, int, dict[str, Any]]] = weakref.WeakKeyDictionary()
+_BASES: weakref.WeakKeyDictionary[Table, Base] = weakref.WeakKeyDictionary()
 _BASES_LOCK = threading.Lock()
+
+
+def folded_before(table: Table, enc: Encounter, version: int) -> int | None:
+    """The version of `enc` this worker made a board of before `version`, if it made one."""
+    with _BASES_LOCK:
+        held = _BASES.get(table)
+    return held.before if held is not None and held.enc is enc and held.version == version else None
 
 
 def board_for(table: Table, enc: Encounter, version: int, role: str) -> dict[str, Any]:
     """views.board(enc, version, role), the fighters' cards made once a version for every side.
 
     After a move a hosted worker answers the GM's side and each player side of every table it has pages
-    of, and the cards were most of each board (issue 40: three boards a move a worker, a third of the
-    server's CPU at 500 tables). What differs by side is only what views.board makes differ: a player's
+    of, and the cards were most of each board (issue 40: about 1 ms a side and version, three times a
+    move on each worker). What differs by side is only what views.board makes differ: a player's
     fighters without their raw marks and stats, its undo and redo labels, what it is awaited for
-    (tests/hosted/test_board_sides.py holds the two equal). Called with the table's lock held."""
+    (tests/web/test_board_sides.py holds the two equal). Called with the table's lock held."""
     with _BASES_LOCK:
         held = _BASES.get(table)
-    if held is not None and held[0] is enc and held[1] == version and len(enc.records) == held[2]["at"]:
-        base = held[2]
+    if (
+        held is not None
+        and held.enc is enc
+        and held.version == version
+        and len(enc.records) == held.board["at"]
+    ):
+        base = held.board
     else:
         base = views.board(enc, version, GM)
+        before = held.version if held is not None and held.enc is enc and held.version < version else None
         with _BASES_LOCK:
-            _BASES[table] = (enc, version, base)
+            _BASES[table] = Base(enc, version, base, before)
     if role == GM:
         return base
     t = enc.timeline
