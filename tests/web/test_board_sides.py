@@ -9,8 +9,11 @@ of), each side's board is byte for byte the one views.board and redact.board mak
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 
+import httpx
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +21,7 @@ from tabletrail.events.commands import EndTurn
 from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.service.encounter import Encounter
 from tabletrail.web import redact, views
+from tabletrail.web.api import board as api_board
 from tabletrail.web.api.audit import Part, answer
 from tabletrail.web.api.board import board_for
 
@@ -90,3 +94,41 @@ def test_a_board_makes_what_changed_in_the_list_since_the_version_folded_before(
     who = served.table.invites.check(served.links["blue 2"])
     assert got.json() == json.loads(json.dumps(answer(who, enc, Part(after=4))))
     assert got.json()["after"] == 4 and [e["seq"] for e in got.json()["events"]] == list(range(5, now + 1))
+
+
+def test_pages_of_a_side_asking_together_send_one_thread(served, monkeypatch):  # noqa: ANN001, F811
+    """While a thread makes a side's board, the side's other pages wait for it on the event loop: one
+    thread a side and version, each page still answered with its own link."""
+    served.heard(4)
+    threads: list[str] = []
+    release = threading.Event()
+    made = api_board._state
+
+    def slow(call, heard):  # noqa: ANN001, ANN202
+        threads.append(call.user.role)
+        release.wait(10)  # every page has asked by now (a guard against never, not a measurement)
+        return made(call, heard)
+
+    monkeypatch.setattr(api_board, "_state", slow)
+
+    async def ask_together() -> list[dict]:
+        transport = httpx.ASGITransport(app=served.client.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+
+            async def board(who: str) -> dict:
+                link = {"Authorization": f"Bearer {served.links[who]}"}
+                return (await client.get("/api/state?seen=4", headers=link)).json()
+
+            async def let_go() -> None:
+                while len(threads) < 1:
+                    await asyncio.sleep(0.01)
+                await asyncio.sleep(0.1)  # the other pages' requests reach the wait
+                release.set()
+
+            *boards, _ = await asyncio.gather(board("blue"), board("blue 2"), board("blue"), let_go())
+            return boards
+
+    boards = asyncio.run(ask_together())
+    assert threads == ["blue"], "one thread made the side's board"
+    assert [b["version"] for b in boards] == [4, 4, 4]
+    assert boards[1]["me"]["invite"] != boards[0]["me"]["invite"] == boards[2]["me"]["invite"]

@@ -56,10 +56,27 @@ async def state(call: Call) -> Response:
     if bad is not None:
         return bad
     known = call.heard_version()
-    board = call.table.encoded_at(known, Encoded(BOARD, call.user.role)) if known is not None else None
+    if known is None:
+        return await anyio.to_thread.run_sync(_state, call, None)
+    key, making = Encoded(BOARD, call.user.role), (call.table, known, Encoded(BOARD, call.user.role))
+    board = call.table.encoded_at(known, key)
+    while board is None and making in _MAKING:  # another page of the side asked first: its thread makes it
+        await _MAKING[making].wait()
+        board = call.table.encoded_at(known, key)
     if board is not None:
         return _with_me(board, call)
-    return await anyio.to_thread.run_sync(_state, call, known)
+    made = _MAKING[making] = anyio.Event()
+    try:
+        return await anyio.to_thread.run_sync(_state, call, known)
+    finally:
+        del _MAKING[making]
+        made.set()
+
+
+# The boards a thread is making now, by table, version heard and key: the side's other pages that ask
+# meanwhile wait for it on the event loop, each of them no longer sending a thread to wait for the
+# table's lock and find the board made (issue 40). Only the event loop reads and writes it.
+_MAKING: dict[tuple[Table, int, Encoded], anyio.Event] = {}
 
 
 def _with_me(board: bytes, call: Call) -> Response:
