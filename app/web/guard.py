@@ -120,7 +120,11 @@ class GuardedH11(H11Protocol):
         if self._timer is None and self.conn.their_state is h11.IDLE:
             self._arm(self.limits.header_seconds)  # the first byte of the next request on this connection
         head_pending = self.conn.their_state is h11.IDLE
+        cycle = self.cycle
         super().data_received(data)
+        if self.cycle is not None and self.cycle is not cycle:  # a request began; its app runs next turn
+            # (a stand-in for the transport: what the cycle uses of it is passed through)
+            self.cycle.transport = HeadWithBody(self.transport, self.loop)  # type: ignore[assignment]
         state = self.conn.their_state
         if state is h11.SEND_BODY and head_pending:
             self._arm(self.limits.body_seconds)  # the head arrived: now the body has its own time
@@ -162,6 +166,51 @@ class GuardedH11(H11Protocol):
             head + b"content-length: %d\r\nconnection: close\r\n\r\n" % len(message) + message
         )
         self.transport.close()
+
+
+class HeadWithBody:
+    """A response's transport that sends its head together with what follows it in the same turn.
+
+    uvicorn writes a response's status line and headers, then its body, each with a send of its own:
+    two segments, and two wake-ups of the page that reads them, for every answer (issue 40: a move
+    makes a dozen answers on a hosted server, and sends were a fifth of a loaded worker's event loop).
+    The first write of a response is held until the next one, which leaves with it, or until the
+    loop's turn ends (a live stream's head, waiting for its first event); every later write goes at
+    once. The bytes sent, and their order, are the same."""
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._held: bytes | None = None
+        self._first = True
+
+    def write(self, data: bytes) -> None:
+        if not data:
+            return
+        if self._first:  # the head: held for the body
+            self._first = False
+            self._held = data
+            self._loop.call_soon(self._flush)
+        elif self._held is not None:
+            held, self._held = self._held, None
+            self._transport.write(held + data)
+        else:
+            self._transport.write(data)
+
+    def _flush(self) -> None:
+        held, self._held = self._held, None
+        if held is not None and not self._transport.is_closing():
+            self._transport.write(held)
+
+    def get_write_buffer_size(self) -> int:
+        return self._transport.get_write_buffer_size() + len(self._held or b"")
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
 
 
 GUARDED = "tabletrail.web.guard:GuardedH11"  # as uvicorn imports a protocol in each worker process

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import msgspec
 import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -169,7 +170,9 @@ async def _probe(directory: str, tables: Encounters) -> None:
                 "thread_limit": limiter.total_tokens, "pool_size": db.size, "pool_taken": db.taken,
                 "pool_waits": db.waits, "pool_waited": db.waited, "took": tables.took,
             }  # fmt: skip
-            path.write_text(json.dumps(seen))
+            # msgspec, not json: the lists grow all run long, and json.dumps of them every PROBE_WRITE s was a
+            # tenth of a loaded worker's event loop (issue 40, py-spy at 500 tables), charged to the server.
+            path.write_bytes(msgspec.json.encode(seen))
 
 
 def create_hosted_app(url: str, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlette:

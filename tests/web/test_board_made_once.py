@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 from tabletrail.web import redact, views
+from tabletrail.web.api import board as api_board
 from tabletrail.web.invites import GM
 from tabletrail.web.server import create_app
 
@@ -34,12 +35,13 @@ def test_the_board_is_made_once_per_side_and_each_page_reads_its_own_link(table,
     client, links = table
     made: list[str] = []
     board = views.board
+    side_board = api_board.board_for  # a side's board (its cards made once a version for every side)
 
-    def counted(enc, version, role):
+    def counted(held, enc, version, role):
         made.append(role)
-        return board(enc, version, role)
+        return side_board(held, enc, version, role)
 
-    monkeypatch.setattr(views, "board", counted)
+    monkeypatch.setattr(api_board, "board_for", counted)
     got = {
         who: client.get("/api/state", headers={"Authorization": f"Bearer {token}"}).json()
         for who, token in links.items()

@@ -3,8 +3,10 @@ fighter, the token and battle-map pictures, and the two pages (a link's, and the
 
 from __future__ import annotations
 
+import threading
+import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
 import msgspec
@@ -13,12 +15,15 @@ from tabletrail.core.board.refusal import Rejection
 from tabletrail.core.engine.doors import doors_beside
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.events.picture import MEDIA_TYPES, PictureSpec
+from tabletrail.service.encounter import Encounter
 from tabletrail.service.syntax import parse
 from tabletrail.web import redact, views
+from tabletrail.web.actions import awaiting
 from tabletrail.web.answers import Me, Option, Options
+from tabletrail.web.api import audit as api_audit
 from tabletrail.web.api.commands import authorise
 from tabletrail.web.invites import GM, Denied, Invite
-from tabletrail.web.table import BOARD, Encoded
+from tabletrail.web.table import BOARD, Encoded, Table
 from tabletrail.web.wire import BadRequest, Call, answer, error, event_at, notice
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -51,10 +56,27 @@ async def state(call: Call) -> Response:
     if bad is not None:
         return bad
     known = call.heard_version()
-    board = call.table.encoded_at(known, Encoded(BOARD, call.user.role)) if known is not None else None
+    if known is None:
+        return await anyio.to_thread.run_sync(_state, call, None)
+    key, making = Encoded(BOARD, call.user.role), (call.table, known, Encoded(BOARD, call.user.role))
+    board = call.table.encoded_at(known, key)
+    while board is None and making in _MAKING:  # another page of the side asked first: its thread makes it
+        await _MAKING[making].wait()
+        board = call.table.encoded_at(known, key)
     if board is not None:
         return _with_me(board, call)
-    return await anyio.to_thread.run_sync(_state, call, known)
+    made = _MAKING[making] = anyio.Event()
+    try:
+        return await anyio.to_thread.run_sync(_state, call, known)
+    finally:
+        del _MAKING[making]
+        made.set()
+
+
+# The boards a thread is making now, by table, version heard and key: the side's other pages that ask
+# meanwhile wait for it on the event loop, each of them no longer sending a thread to wait for the
+# table's lock and find the board made (issue 40). Only the event loop reads and writes it.
+_MAKING: dict[tuple[Table, int, Encoded], anyio.Event] = {}
 
 
 def _with_me(board: bytes, call: Call) -> Response:
@@ -80,9 +102,70 @@ def _state(call: Call, heard: int | None) -> Response:
             enc,
             version,
             Encoded(BOARD, role),
-            lambda: msgspec.json.encode(redact.board(call.user, enc, views.board(enc, version, role))),
+            lambda: msgspec.json.encode(redact.board(call.user, enc, board_for(table, enc, version, role))),
         )
+        before = folded_before(table, enc, version)
+        if before is not None and api_audit.accepts_gzip(call.request):
+            # The page asks next for what changed in its event list since the version it held, the one
+            # this worker folded before: made now, in this thread, it is answered on the event loop
+            # (api_audit.events) instead of sending the page's next request to a thread too (issue 40).
+            api_audit.listed(call, enc, True, api_audit.Part(after=before))
     return _with_me(board, call)
+
+
+class Base(NamedTuple):
+    """The GM's board of a table's live encounter at one version, and the version made before it."""
+
+    enc: Encounter
+    version: int
+    board: dict[str, Any]
+    before: int | None
+
+
+# Per table: the GM's board of the live encounter at one version, which every side's board starts from.
+_BASES: weakref.WeakKeyDictionary[Table, Base] = weakref.WeakKeyDictionary()
+_BASES_LOCK = threading.Lock()
+
+
+def folded_before(table: Table, enc: Encounter, version: int) -> int | None:
+    """The version of `enc` this worker made a board of before `version`, if it made one."""
+    with _BASES_LOCK:
+        held = _BASES.get(table)
+    return held.before if held is not None and held.enc is enc and held.version == version else None
+
+
+def board_for(table: Table, enc: Encounter, version: int, role: str) -> dict[str, Any]:
+    """views.board(enc, version, role), the fighters' cards made once a version for every side.
+
+    After a move a hosted worker answers the GM's side and each player side of every table it has pages
+    of, and the cards were most of each board (issue 40: about 1 ms a side and version, three times a
+    move on each worker). What differs by side is only what views.board makes differ: a player's
+    fighters without their raw marks and stats, its undo and redo labels, what it is awaited for
+    (tests/web/test_board_sides.py holds the two equal). Called with the table's lock held."""
+    with _BASES_LOCK:
+        held = _BASES.get(table)
+    if (
+        held is not None
+        and held.enc is enc
+        and held.version == version
+        and len(enc.records) == held.board["at"]
+    ):
+        base = held.board
+    else:
+        base = views.board(enc, version, GM)
+        before = held.version if held is not None and held.enc is enc and held.version < version else None
+        with _BASES_LOCK:
+            _BASES[table] = Base(enc, version, base, before)
+    if role == GM:
+        return base
+    t = enc.timeline
+    return {
+        **base,
+        "fighters": [{**f, "marks": {}, "stats": {}} for f in base["fighters"]],
+        "undo": views._batch_label(enc, t.undo_target(), role),
+        "redo": views._batch_label(enc, t.redo_target(), role),
+        "awaiting": awaiting(enc, role) if len(enc.records) == version else [],
+    }
 
 
 def options(call: Call) -> Response:
