@@ -229,6 +229,20 @@ def test_open_copy_and_archive(folder: Path):
     assert client.post(f"/api/home/encounters/{log.name}/archive").status_code == 404
 
 
+def test_a_link_the_gm_makes_at_a_folders_table_opens_that_table(folder: Path):
+    """The Links panel of a table served from a folder (at /e/NAME/) gives a link that opens it, for the
+    side it was made for; a link without the /e/NAME part would be a 404 for the player."""
+    log = new_log(folder)
+    client, _ = home_client(folder)
+    gm = client.post(f"/api/home/encounters/{log.name}/open").json()["url"].rsplit("/", 1)[1]
+    made = client.post(f"/e/{log.name}/api/invites", json={"role": "blue"}, headers=bearer(gm)).json()
+    assert made["url"].startswith(f"http://127.0.0.1:8000/e/{log.name}/join/tt1."), made["url"]
+    page = client.get(made["url"][len("http://127.0.0.1:8000") :], headers={"authorization": ""})
+    assert page.status_code == 200 and page.content.startswith(b"<!doctype html>")
+    me = client.get(f"/e/{log.name}/api/me", headers=bearer(made["token"])).json()
+    assert me["role"] == "blue" and me["gm"] is False
+
+
 def test_a_universal_vtt_file_is_the_drafts_map_with_its_report_and_picture(folder: Path):
     client, _ = home_client(folder)
     draft = new_draft(client, ruleset="speed-meters")

@@ -38,8 +38,16 @@ def invite(call: Call) -> Response:
         return error(404, "not found", str(exc))
     except InputError as exc:
         return error(400, "bad request", str(exc))
-    url = f"{str(call.request.base_url).rstrip('/')}/join/{tok}"
+    url = f"{table_base(call)}/join/{tok}"
     return answer(MadeInvite(**_public(made), token=tok, url=url, qr=qr_svg(url)))
+
+
+def table_base(call: Call) -> str:
+    """Where this table's pages live: the server's address and the path a folder or a database serves
+    the table under (`/e/NAME`). Starlette's `base_url` is the server's root even inside a mount, so a
+    link made from it would open no table there."""
+    url = call.request.url
+    return f"{url.scheme}://{url.netloc}{call.request.scope.get('root_path', '')}".rstrip("/")
 
 
 def revoke(call: Call) -> Response:
