@@ -15,6 +15,7 @@ import os
 import re
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -552,5 +553,42 @@ def test_undo_and_redo_inside_the_builder_go_back_and_forth_on_the_server(tmp_pa
             assert draft_file(folder)["scenario"]["map"].get("doors") is None
             gm.shot("undo-then-new-change")
         assert not page.errors
+    finally:
+        context.close()
+
+
+def test_a_form_check_answered_after_a_refused_save_leaves_the_refusal_shown(tmp_path: Path, browser: Any):
+    """The new fighter's form is checked as typed (350 ms after the last key); a check asked before a save
+    and answered after the save's refusal is stale: it must not clear the refusal the page shows (a flake of
+    the wrong-input test above was this race on a slow machine)."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    shots = shots_for(tmp_path, "late-check")
+    context, page = screen(browser, LAPTOP, False)
+    try:
+        with Serving(folder) as served:
+            gm = Gm(page, shots, False)
+            page.goto(served.home)
+            build_room(gm, served.home)
+            held: list[Any] = []
+            page.route("**/check", lambda route: held.append(route))  # answered only when let go below
+            gm.tap("[data-tool='fighter']")
+            if page.get_by_role("button", name="New fighter").count():
+                gm.tap("button:text('New fighter')")
+            gm.type("#f-name", "Eve")
+            deadline = time.monotonic() + WAIT_MS / 1000
+            while not held and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+            assert held, "the new fighter's form was not checked"
+            gm.tap("[data-tool='terrain:wall']")
+            gm.tap_at(1.5, 1.5)  # a wall under Ari: refused
+            spot = page.locator('#work [data-err="fighters[0].at"]')
+            expect(spot).to_contain_text("1,1 is wall")
+            with page.expect_response("**/check"):
+                held[0].continue_()
+            page.wait_for_timeout(300)  # the stale answer's handler has run
+            expect(spot).to_contain_text("1,1 is wall")
+            expect(page.locator("#saved")).to_have_text("Not saved")
+            gm.shot("refusal-kept")
     finally:
         context.close()

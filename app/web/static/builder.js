@@ -31,8 +31,9 @@ const ruleset = () => S.cat.rulesets.find((r) => r.id === S.raw.encounter.rulese
 const width = () => S.raw.map.rows[0].length;
 const height = () => S.raw.map.rows.length;
 
-// Every save, resize and upload counts here, as it is sent and as it is answered: a size check asked
-// before either moment is stale and must not put its problem back over theirs.
+// Every save, resize and upload counts here, as it is sent and as it is answered: a size check or a new
+// fighter's form check asked before either moment is stale and must not put its problem back over theirs
+// (nor clear a refusal they show).
 let asked = 0;
 
 function showProblem(problem) {
@@ -594,7 +595,9 @@ async function checkForm() {
   if (!spot) return;
   f.at = spot;
   next.fighters.push(f);
+  const sent = ++asked;
   const { status, data } = await api("POST", `/api/home/drafts/${encodeURIComponent(S.draft.name)}/check`, { scenario: next });
+  if (sent !== asked) return;  // a save went out or came back since: its answer stands, not this older check's
   const mine = `fighters[${next.fighters.length - 1}]`;
   if (status !== 200 && data.field && data.field.startsWith(mine) && !data.field.endsWith(".at")) showProblem(data);
   else showProblem(null);
