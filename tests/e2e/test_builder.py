@@ -17,6 +17,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -276,6 +277,20 @@ def shots_for(tmp_path: Path, name: str) -> Path:
     return where
 
 
+@contextmanager
+def gm_on_laptop(tmp_path: Path, browser: Any, shots_name: str) -> Iterator[tuple[Gm, Serving, Path]]:
+    """A folder served and its GM's home page open on a laptop (a mouse): where a builder test starts."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    context, page = screen(browser, LAPTOP, False)
+    try:
+        with Serving(folder) as served:
+            page.goto(served.home)
+            yield Gm(page, shots_for(tmp_path, shots_name), False), served, folder
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize(("size", "touch"), [(LAPTOP, False), (TABLET, True)], ids=["laptop", "tablet"])
 def test_the_gm_builds_the_room_from_a_blank_grid_starts_it_and_a_phone_plays(
     tmp_path: Path, browser: Any, size: tuple[int, int], touch: bool
@@ -377,72 +392,64 @@ def place_fighters_in_cave(gm: Gm) -> None:
 
 
 def test_wrong_input_at_every_field_is_refused_there_and_saves_nothing(tmp_path: Path, browser: Any):
-    folder = tmp_path / "games"
-    folder.mkdir()
-    shots = shots_for(tmp_path, "wrong-input")
-    context, page = screen(browser, LAPTOP, False)
-    try:
-        with Serving(folder) as served:
-            gm = Gm(page, shots, False)
-            page.goto(served.home)
-            gm.tap("#new")
-            gm.type("#new-width", "2000")
-            gm.type("#new-height", "2000")
-            gm.type("#new-name", "Too big")
-            gm.tap("#create-blank")
-            expect(page.locator('#create [data-err="map.rows"]')).to_contain_text("MAX_MAP_CELLS")
-            gm.shot("grid-too-big")
-            assert not (folder / ".drafts").exists() or not list((folder / ".drafts").glob("*.json"))
-            build_room(gm, served.home)
-            before = draft_file(folder)
+    with gm_on_laptop(tmp_path, browser, "wrong-input") as (gm, served, folder):
+        page = gm.page
+        gm.tap("#new")
+        gm.type("#new-width", "2000")
+        gm.type("#new-height", "2000")
+        gm.type("#new-name", "Too big")
+        gm.tap("#create-blank")
+        expect(page.locator('#create [data-err="map.rows"]')).to_contain_text("MAX_MAP_CELLS")
+        gm.shot("grid-too-big")
+        assert not (folder / ".drafts").exists() or not list((folder / ".drafts").glob("*.json"))
+        build_room(gm, served.home)
+        before = draft_file(folder)
 
-            def refused(field: str, words: str) -> None:
-                spot = page.locator(f'#work [data-err="{field}"]')
-                # each refusal is the server's answer to a save: on a busy machine (CI runs the suite on
-                # 2 cores) an upload after the 2,000 x 2,000 grid's refusal took longer than 5 s
-                expect(spot).to_contain_text(words, timeout=20_000)
-                expect(page.locator("#saved")).to_have_text("Not saved")
-                assert draft_file(folder)["scenario"] == before["scenario"]  # nothing saved
-                gm.shot("refused-" + field.replace("[", "-").replace("]", "").replace(".", "-"))
+        def refused(field: str, words: str) -> None:
+            spot = page.locator(f'#work [data-err="{field}"]')
+            # each refusal is the server's answer to a save: on a busy machine (CI runs the suite on
+            # 2 cores) an upload after the 2,000 x 2,000 grid's refusal took longer than 5 s
+            expect(spot).to_contain_text(words, timeout=20_000)
+            expect(page.locator("#saved")).to_have_text("Not saved")
+            assert draft_file(folder)["scenario"] == before["scenario"]  # nothing saved
+            gm.shot("refused-" + field.replace("[", "-").replace("]", "").replace(".", "-"))
 
-            # a fighter on a wall: paint a wall under Ari
-            gm.tap("[data-tool='terrain:wall']")
-            gm.tap_at(1.5, 1.5)
-            refused("fighters[0].at", "1,1 is wall")
-            # two on one cell: Bo's cell typed as Ari's
-            gm.tap("[data-tool='fighter']")
-            gm.tap('#fighter-list [data-fid="bo"] button:text("Edit")')
-            gm.type("#f-at", "1,1")
-            refused("fighters[1].at", "one fighter to a space")
-            gm.type("#f-at", "2,1")
-            gm.kept()
-            # a stat out of range, typed into the selected fighter's form
-            gm.type("#f-stat-initiative", "-4")
-            refused("fighters[1].initiative", "must not be negative")
-            page.locator("#f-stat-initiative").fill("4")
-            gm.kept()
-            before = draft_file(folder)
-            # a door between two cells that don't touch, typed into the door's field
-            gm.tap(".tabs [data-tab='map']")
-            gm.type('[data-field="map.doors[0].at"]', "7,2|9,2")
-            refused("map.doors[0].at", "a door stands between two cells side by side")
-            # a grid far too large for the map's size fields
-            gm.type("#grid-w", "2000")
-            gm.type("#grid-h", "2000")
-            gm.tap("#resize")
-            refused("map.rows", "MAX_MAP_CELLS")
-            # a malformed map file
-            bad = tmp_path / "broken.dd2vtt"
-            bad.write_text('{"resolution": 3')
-            page.locator("#uvtt").set_input_files(str(bad))
-            refused("map.file", "not a Universal VTT file")
-            # a setting out of its choices can't be chosen; a name left empty is refused at the name
-            gm.tap(".tabs [data-tab='encounter']")
-            gm.type('#tab-encounter [data-field="encounter.name"]', "")
-            refused("encounter.name", "expected a non-empty string")
+        # a fighter on a wall: paint a wall under Ari
+        gm.tap("[data-tool='terrain:wall']")
+        gm.tap_at(1.5, 1.5)
+        refused("fighters[0].at", "1,1 is wall")
+        # two on one cell: Bo's cell typed as Ari's
+        gm.tap("[data-tool='fighter']")
+        gm.tap('#fighter-list [data-fid="bo"] button:text("Edit")')
+        gm.type("#f-at", "1,1")
+        refused("fighters[1].at", "one fighter to a space")
+        gm.type("#f-at", "2,1")
+        gm.kept()
+        # a stat out of range, typed into the selected fighter's form
+        gm.type("#f-stat-initiative", "-4")
+        refused("fighters[1].initiative", "must not be negative")
+        page.locator("#f-stat-initiative").fill("4")
+        gm.kept()
+        before = draft_file(folder)
+        # a door between two cells that don't touch, typed into the door's field
+        gm.tap(".tabs [data-tab='map']")
+        gm.type('[data-field="map.doors[0].at"]', "7,2|9,2")
+        refused("map.doors[0].at", "a door stands between two cells side by side")
+        # a grid far too large for the map's size fields
+        gm.type("#grid-w", "2000")
+        gm.type("#grid-h", "2000")
+        gm.tap("#resize")
+        refused("map.rows", "MAX_MAP_CELLS")
+        # a malformed map file
+        bad = tmp_path / "broken.dd2vtt"
+        bad.write_text('{"resolution": 3')
+        page.locator("#uvtt").set_input_files(str(bad))
+        refused("map.file", "not a Universal VTT file")
+        # a setting out of its choices can't be chosen; a name left empty is refused at the name
+        gm.tap(".tabs [data-tab='encounter']")
+        gm.type('#tab-encounter [data-field="encounter.name"]', "")
+        refused("encounter.name", "expected a non-empty string")
         assert not page.errors
-    finally:
-        context.close()
 
 
 def test_a_size_check_answered_late_never_hides_a_newer_refusal(tmp_path: Path, browser: Any):
@@ -561,34 +568,26 @@ def test_a_form_check_answered_after_a_refused_save_leaves_the_refusal_shown(tmp
     """The new fighter's form is checked as typed (350 ms after the last key); a check asked before a save
     and answered after the save's refusal is stale: it must not clear the refusal the page shows (a flake of
     the wrong-input test above was this race on a slow machine)."""
-    folder = tmp_path / "games"
-    folder.mkdir()
-    shots = shots_for(tmp_path, "late-check")
-    context, page = screen(browser, LAPTOP, False)
-    try:
-        with Serving(folder) as served:
-            gm = Gm(page, shots, False)
-            page.goto(served.home)
-            build_room(gm, served.home)
-            held: list[Any] = []
-            page.route("**/check", lambda route: held.append(route))  # answered only when let go below
-            gm.tap("[data-tool='fighter']")
-            if page.get_by_role("button", name="New fighter").count():
-                gm.tap("button:text('New fighter')")
-            gm.type("#f-name", "Eve")
-            deadline = time.monotonic() + WAIT_MS / 1000
-            while not held and time.monotonic() < deadline:
-                page.wait_for_timeout(50)
-            assert held, "the new fighter's form was not checked"
-            gm.tap("[data-tool='terrain:wall']")
-            gm.tap_at(1.5, 1.5)  # a wall under Ari: refused
-            spot = page.locator('#work [data-err="fighters[0].at"]')
-            expect(spot).to_contain_text("1,1 is wall")
-            with page.expect_response("**/check"):
-                held[0].continue_()
-            page.wait_for_timeout(300)  # the stale answer's handler has run
-            expect(spot).to_contain_text("1,1 is wall")
-            expect(page.locator("#saved")).to_have_text("Not saved")
-            gm.shot("refusal-kept")
-    finally:
-        context.close()
+    with gm_on_laptop(tmp_path, browser, "late-check") as (gm, served, folder):
+        page = gm.page
+        build_room(gm, served.home)
+        held: list[Any] = []
+        page.route("**/check", lambda route: held.append(route))  # answered only when let go below
+        gm.tap("[data-tool='fighter']")
+        if page.get_by_role("button", name="New fighter").count():
+            gm.tap("button:text('New fighter')")
+        gm.type("#f-name", "Eve")
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while not held and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert held, "the new fighter's form was not checked"
+        gm.tap("[data-tool='terrain:wall']")
+        gm.tap_at(1.5, 1.5)  # a wall under Ari: refused
+        spot = page.locator('#work [data-err="fighters[0].at"]')
+        expect(spot).to_contain_text("1,1 is wall")
+        with page.expect_response("**/check"):
+            held[0].continue_()
+        page.wait_for_timeout(300)  # the stale answer's handler has run
+        expect(spot).to_contain_text("1,1 is wall")
+        expect(page.locator("#saved")).to_have_text("Not saved")
+        gm.shot("refusal-kept")
