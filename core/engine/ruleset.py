@@ -327,6 +327,7 @@ class Ruleset:
 
     def __init__(self) -> None:
         self._parts: dict[type[Part[Any]], Part[Any]] = {part: part(self) for part in self.parts}
+        self._stats = {s.name: s for s in self.stats}  # `stat` is asked for every fighter a board shows
 
     def part(self, kind: type[P]) -> P:
         """The part of this kind the ruleset was built with."""
@@ -396,7 +397,7 @@ class Ruleset:
 
     def stat(self, f: Fighter, name: str) -> Any:
         """A stat as written (count stats) or in centi-units (length stats)."""
-        spec = next(s for s in self.stats if s.name == name)
+        spec = self._stats[name]
         value = f.stats.get(name, spec.default)
         return to_cu(value) if spec.length and value is not None else value
 
