@@ -539,9 +539,14 @@ def _describe(w: Words, event: Event) -> str:
         verb = "spends" if event.amount >= 0 else "gets back"
         return f"{event.fighter} {verb} {w.amount(event.resource, abs(event.amount))}"
     if isinstance(event, Refreshed):
-        starts = "starts" if len(event.resources) == 1 else "start"
-        names = [BUDGET_NAMES.get(r, r) for r in event.resources]
-        return f"{event.fighter}'s {_and(names)} {starts} over"
+        # What a player spends starts over; what the turn only tallies (how far a force, a grapple
+        # or a glide carried it) is said apart, in words, not by its resource's name.
+        names = [BUDGET_NAMES.get(r, r) for r in event.resources if r not in RESOURCE_LENGTHS]
+        tallies = [RESOURCE_LENGTHS[r] for r in event.resources if r in RESOURCE_LENGTHS]
+        parts = [f"{_and(names)} {'starts' if len(names) == 1 else 'start'} over"] if names else []
+        if tallies:
+            parts.append(f"{_and(tallies)} {'is' if len(tallies) == 1 else 'are'} counted afresh")
+        return f"{event.fighter}'s " + ("; its ".join(parts) or "budgets start over")
     if isinstance(event, StateChanged):
         graph = GRAPHS.get(event.machine)
         said = graph.says.get(event.trigger) if graph is not None else None

@@ -116,6 +116,12 @@ def test_the_checks_themselves_catch_what_they_look_for():
         ),
         (ev.Marked(fighter="dax", key="fallen", value=2000), "dax has fallen 20 m so far"),
         (ev.Refreshed(fighter="ari", resources=("movement",)), "ari's movement starts over"),
+        (  # a turn's tallies are said in words, apart from what the player spends
+            ev.Refreshed(fighter="ari", resources=("actions", "movement", "forced", "glide")),
+            "ari's actions and movement start over; its forced movement and gliding are counted afresh",
+        ),
+        (ev.Refreshed(fighter="ari", resources=("grapple",)), "ari's grapple movement is counted afresh"),
+        (ev.Refreshed(fighter="bo", resources=("movement", "ap")), "bo's movement and AP start over"),
         (ev.Linked(kind="grab", a="ogre", b="tam"), "ogre grabs tam"),
         (ev.Unlinked(kind="grab", a="ogre", b="tam"), "ogre lets go of tam"),
     ],
