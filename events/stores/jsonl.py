@@ -10,6 +10,7 @@ digest it was saved with; anything else about the file means no snapshot, never 
 """
 
 import contextlib
+import mmap
 import os
 import stat
 from collections.abc import Iterator, Sequence
@@ -478,7 +479,6 @@ class JsonlStore:
         found here: the id's bytes searched for in the file, each line they sit in decoded to be sure.
         """
         import fcntl
-        import mmap
 
         needle = _encoder.encode(command_id)
         with self._opened(os.O_RDONLY, "rb") as fh:
