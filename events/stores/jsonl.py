@@ -113,6 +113,10 @@ class JsonlStore:
         # scan under the lock; each is checked to still follow a newline before it is used.
         self._known: dict[int, int] = {}
         self._anchors: dict[int, tuple[int, int]] = {}  # snapshot version -> (its batch, its end byte)
+        self._ids: dict[str, tuple[int, int, int]] = {}  # command id -> seq, batch and size of its first line
+        self._ids_seen: tuple[int, int, str] | None = (
+            None  # the ids were read: inode, up to byte, its last line
+        )
 
     def exists(self) -> bool:
         return self.path.exists()
@@ -476,32 +480,57 @@ class JsonlStore:
         """The first and last version of the batch this command id appended, if any.
 
         An encounter opened from a snapshot holds only the ids after it; a retried id from before is
-        found here: the id's bytes searched for in the file, each line they sit in decoded to be sure.
+        found here. The ids are gathered once from the lines that carry one (the bytes searched, each
+        such line decoded), then only from what was appended since: the file is read whole once per
+        store, not once per command.
         """
         import fcntl
 
-        needle = _encoder.encode(command_id)
         with self._opened(os.O_RDONLY, "rb") as fh:
             fcntl.flock(fh, fcntl.LOCK_SH)
-            if os.fstat(fh.fileno()).st_size == 0:
+            size = os.fstat(fh.fileno()).st_size
+            if size == 0:
                 return None
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                at = data.find(needle)
-                while at >= 0:
-                    begin, end = data.rfind(b"\n", 0, at) + 1, data.find(b"\n", at)
-                    if end < 0:
-                        return None  # a torn line was never acknowledged
-                    try:
-                        place = _place.decode(data[begin:end])
-                    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-                        place = None
-                    if place is not None and place.command_id == command_id:
-                        if place.size:
-                            return place.seq, place.seq + place.size - 1
-                        found = self._span_forward(fh, place.batch)
-                        return found if found is not None else (place.seq, place.seq)
-                    at = data.find(needle, end)
-        return None
+                self._gather_ids(data, os.fstat(fh.fileno()).st_ino)
+            found = self._ids.get(command_id)
+            if found is None:
+                return None
+            seq, batch, held = found
+            if held:
+                return seq, seq + held - 1
+            return self._span_forward(fh, batch) or (seq, seq)  # an older line that did not say its size
+
+    def _gather_ids(self, data: mmap.mmap, inode: int) -> None:
+        """Add the command ids of the whole lines not read yet; start over if the file is not the one
+        read so far (another file, or cut: the line before where the last read stopped differs)."""
+        start = 0
+        if self._ids_seen is not None:
+            seen_inode, seen_end, seen_hash = self._ids_seen
+            before = data.rfind(b"\n", 0, max(0, seen_end - 1)) + 1
+            if (
+                seen_inode == inode
+                and seen_end <= len(data)
+                and data[seen_end - 1 : seen_end] == b"\n"
+                and line_hash(data[before : seen_end - 1]) == seen_hash
+            ):
+                start = seen_end
+        if not start:
+            self._ids.clear()
+        end = data.rfind(b"\n") + 1  # whole lines only: a torn one was never acknowledged
+        at = data.find(b'"command_id"', start, end)
+        while at >= 0:
+            begin, stop = data.rfind(b"\n", 0, at) + 1, data.find(b"\n", at)
+            try:
+                place = _place.decode(data[begin:stop])
+            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                place = None
+            if place is not None and place.command_id is not None:
+                self._ids.setdefault(place.command_id, (place.seq, place.batch, place.size))
+            at = data.find(b'"command_id"', stop, end)
+        if end:
+            last = data.rfind(b"\n", 0, end - 1) + 1
+            self._ids_seen = (inode, end, line_hash(data[last : end - 1]))
 
     def _kept(self) -> list[_Kept]:
         """The snapshots LOG.snapshots holds as written; [] when it is missing, damaged, or not sealed

@@ -211,6 +211,28 @@ def test_batch_spans_and_command_ids_are_found_as_a_database_finds_them(tmp_path
     db.close()
 
 
+def test_command_ids_are_read_once_then_only_what_was_appended_and_anew_for_another_file(tmp_path: Path):
+    path = tmp_path / "ids.jsonl"
+    enc = fresh(JsonlStore(path, durable=False, snapshot_every=0))
+    one = enc.execute(parse("end-turn"), "end-turn", command_id="one")
+    store = JsonlStore(path)
+    assert store.find_command("one") == (one[0].seq, one[-1].seq)
+    assert store.find_command("two") is None
+    two = enc.execute(parse("end-turn"), "end-turn", command_id="two")
+    assert store.find_command("two") == (two[0].seq, two[-1].seq), "appended after the ids were read"
+    # cut back (same file) before "two": it is gone
+    with open(path, "rb+") as fh:
+        fh.truncate(len(b"".join(line + b"\n" for line in lines_of(JsonlStore(path))[: two[0].seq - 1])))
+    assert store.find_command("two") is None
+    # another file moved in, where "one" names another batch
+    other = tmp_path / "other.jsonl"
+    replaced = fresh(JsonlStore(other, durable=False, snapshot_every=0))
+    play(replaced, 5)
+    again = replaced.execute(parse("end-turn"), "end-turn", command_id="one")
+    os.replace(other, path)
+    assert store.find_command("one") == (again[0].seq, again[-1].seq) != (one[0].seq, one[-1].seq)
+
+
 def test_a_retried_command_id_from_before_the_snapshot_appends_nothing(tmp_path: Path):
     path = tmp_path / "retry.jsonl"
     enc = fresh(JsonlStore(path, durable=False, snapshot_every=10))
