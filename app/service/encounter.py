@@ -175,7 +175,8 @@ class Encounter:
         the damage, read-only, instead of refusing.
         """
         enc = cls(store, clock)
-        if not (snapshots and enc._from_snapshot(upto)):
+        # committed: a damaged tail is handled by the whole fold alone (a JSON Lines log can have one)
+        if not (snapshots and not committed and enc._from_snapshot(upto)):
             enc._fold_all(upto, committed)
             if enc._unused:  # said once the log has folded: a broken log says only what is wrong with it
                 warn = getattr(store, "warn", None)

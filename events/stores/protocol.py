@@ -25,7 +25,9 @@ class VersionedStore(Store, Protocol):
 
 
 class SnapshotStore(Store, Protocol):
-    """A store that keeps snapshots and reads any window of versions: the database stores."""
+    """A store that keeps snapshots and reads any window of versions: the database stores, and a JSON
+    Lines file (its snapshots in LOG.snapshots beside it). An encounter opened from a snapshot reads
+    the batches before it back by their span when undo reaches them (app/service/history.py)."""
 
     @property
     def snapshot_every(self) -> int: ...
@@ -35,6 +37,8 @@ class SnapshotStore(Store, Protocol):
     def latest_snapshot(self, fmt: int, upto: int | None = None) -> tuple[int, bytes] | None: ...
 
     def save_snapshots(self, fmt: int, snapshots: Sequence[tuple[int, bytes]]) -> None: ...
+
+    def batch_span(self, batch: int) -> tuple[int, int] | None: ...
 
 
 def is_versioned(store: Store) -> TypeGuard[VersionedStore]:
