@@ -32,14 +32,15 @@ PLUGINS = {  # verb groups that live in their own modules, imported only to run 
 GC_THRESHOLD = 100_000  # new objects between two runs of the cycle collector in the program (see run)
 
 
-def _open(path: str, upto: int | None = None, flag: str = "--at") -> Encounter:
-    """The encounter in a log; with `upto`, as it stood after that event (checked against the log)."""
+def _open(path: str, upto: int | None = None, flag: str = "--at", *, snapshots: bool = True) -> Encounter:
+    """The encounter in a log; with `upto`, as it stood after that event (checked against the log).
+    snapshots=False folds every line, whatever snapshot the store keeps: `replay` promises that."""
     from tabletrail.service import stores
     from tabletrail.service.encounter import Encounter
 
     if upto is not None and upto < 1:
         raise InputError(f"{flag} {upto}: expected an event number from 1 (tabletrail log lists them)")
-    enc = Encounter.open(stores.store_for(path), upto=upto)
+    enc = Encounter.open(stores.store_for(path), upto=upto, snapshots=snapshots)
     if upto is not None and len(enc.records) < upto:
         raise InputError(
             f"{path}: {flag} {upto}: no event {upto}: the log holds events 1 to {len(enc.records)}"
@@ -210,7 +211,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from tabletrail.projections.board import view
     from tabletrail.text import render
 
-    enc = _open(args.log, upto=args.to, flag="--to")
+    # Every line folded from the first, as recorded: a snapshot is a cache, and `replay` is the
+    # verb a player runs to see the log itself give the board (`show` may start from a snapshot).
+    enc = _open(args.log, upto=args.to, flag="--to", snapshots=False)
     if args.to is None:
         _say_if_broken(enc)
     if args.json:

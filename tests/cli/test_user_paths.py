@@ -490,7 +490,7 @@ def test_the_fighter_table_names_each_spent_budget(log: Path, capsys: pytest.Cap
 
 def test_a_list_in_an_event_is_shown_whole():
     out = render.log_lines(Encounter.open(JsonlStore(REPLAY)).records[:4], set(), set())
-    assert "actions, movement, maneuver" in out
+    assert "actions, movement and maneuver start over; its forced movement, grapple movement" in out
     assert "('" not in out
 
 

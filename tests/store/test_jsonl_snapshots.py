@@ -376,6 +376,22 @@ def test_a_snapshot_whose_board_lies_is_caught_by_verify(tmp_path: Path):
     assert found["finding"]["seq"] == newest.version
 
 
+def test_replay_folds_every_line_whatever_the_sidecar_says(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """`show` may start from a snapshot; `replay` is the verb that lets the log itself give the board."""
+    path = long_log(tmp_path)
+    assert main(["replay", str(path), "--json"]) == 0
+    truth = capsys.readouterr().out
+    kept = entries(path)
+    newest = kept[-1]
+    other = Encounter.open(MemoryStore(lines_of(JsonlStore(path))[: kept[0].version]), clock=clock)
+    lie = msgspec.structs.replace(loads(newest.data), board=loads(dumps(other.snapshot())).board)
+    sealed(path, [*kept[:-1], msgspec.structs.replace(newest, data=dumps(lie))])
+    assert main(["show", str(path), "--json"]) == 0
+    shown = capsys.readouterr().out  # the cache's board: what `verify` exists to catch
+    assert main(["replay", str(path), "--json"]) == 0
+    assert capsys.readouterr().out == truth != shown
+
+
 def test_a_keyed_logs_sidecar_is_sealed_with_its_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("TABLETRAIL_KEY", "the table's own secret")
     path = long_log(tmp_path, commands=120)
