@@ -376,7 +376,9 @@ def test_a_snapshot_whose_board_lies_is_caught_by_verify(tmp_path: Path):
     assert found["finding"]["seq"] == newest.version
 
 
-def test_replay_folds_every_line_whatever_the_sidecar_says(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_replay_folds_every_line_whatever_the_sidecar_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     """`show` may start from a snapshot; `replay` is the verb that lets the log itself give the board."""
     path = long_log(tmp_path)
     assert main(["replay", str(path), "--json"]) == 0
