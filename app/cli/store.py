@@ -217,7 +217,8 @@ def register(sub: Any, add: AddVerb) -> None:
         p.add_argument(
             "--snapshot-every",
             type=int,
-            help="for a SQLite or PostgreSQL target: a snapshot of the board every N events (default 1000)",
+            help="a snapshot of the board every N events (default 1000); a SQLite or PostgreSQL target keeps "
+            "the interval, a JSON Lines target the newest 3 of them beside it (LOG.snapshots)",
         )
 
 

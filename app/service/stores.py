@@ -93,7 +93,7 @@ def _store_for(
         )
     if is_sqlite(p) or (p.suffix.lower() in SQLITE_SUFFIXES and not _is_jsonl(p)):
         return SqliteStore(p, snapshot_every=snapshot_every, warn=_warn)
-    return JsonlStore(p, warn=_warn, heal=heal)
+    return JsonlStore(p, snapshot_every=snapshot_every, warn=_warn, heal=heal)
 
 
 def _is_jsonl(path: Path) -> bool:

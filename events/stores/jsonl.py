@@ -2,11 +2,9 @@
 lock, never a byte rewritten; the refusal side log, the kept tip and the snapshots beside it; a
 crash's torn tail cut by `repair`, a backup kept.
 
-The snapshots (LOG.snapshots) are a cache of the board, as the database stores keep: the newest
-few, each with the byte offsets of the line it folds up to, so an encounter opens by seeking to the
-line after it and folding only the tail. The file is replaced whole, never appended to, and read
-with suspicion: a snapshot is offered only while its line still sits at its bytes, whole, with the
-digest it was saved with; anything else about the file means no snapshot, never an error.
+The store is what this module holds; it leans on three helpers beside it: the snapshots sidecar
+LOG.snapshots (`jsonl_snapshots`), lines found by byte offset without splitting the file
+(`line_seek`), and batches and command ids found without decoding an event (`jsonl_batches`).
 """
 
 import contextlib
@@ -19,49 +17,28 @@ from pathlib import Path
 from typing import IO
 
 import msgspec
-from tabletrail.events.digest import blake2b
 from tabletrail.events.errors import InputError
-from tabletrail.events.stores.chain import line_hash, parse_tip, tip_hash, tip_key, tip_text
+from tabletrail.events.stores.chain import parse_tip, tip_hash, tip_key, tip_text
 from tabletrail.events.stores.conflicts import VersionConflict
 from tabletrail.events.stores.db_store import DEFAULT_SNAPSHOT_EVERY
+from tabletrail.events.stores.file_mode import NEW_FILE_MODE
+from tabletrail.events.stores.jsonl_batches import CommandIds, span_back, span_forward
+from tabletrail.events.stores.jsonl_snapshots import (
+    KEPT_SNAPSHOTS,
+    Kept,
+    entry,
+    fits,
+    unsealed,
+    version_of,
+    write_kept,
+)
+from tabletrail.events.stores.line_seek import LineBoundaries
 from tabletrail.events.stores.record import decode
 from tabletrail.events.stores.refusals import Refused, Warn, decode_refusals, unkept
 from tabletrail.events.stores.tail import TornTail, cut_crash_tail, lagging_batch, short_batch
 from tabletrail.events.types import EncounterStarted
 
 _encoder = msgspec.json.Encoder()
-
-KEPT_SNAPSHOTS = 3  # the newest snapshots kept beside a log: enough for undo and recent `--at`, a small file
-_MAGIC = b"tabletrail snapshots 1\n"  # what LOG.snapshots starts with; then its checksum, then the body
-_SUM = 16  # bytes of the sidecar's checksum (a MAC, with the table's key, when the log's chain is keyed)
-_PERSON = b"tt snapshots"  # sets the keyed checksum apart from the chain's and the tip's MACs
-_CHUNK = 1 << 20  # bytes read at a time when counting lines
-
-
-class _Kept(msgspec.Struct, frozen=True, array_like=True):
-    """One snapshot in LOG.snapshots, with where its line sits in the log when it was saved."""
-
-    fmt: int
-    version: int  # the last line the snapshot folds
-    batch: int  # that line's batch: `batch_span` reads back from here
-    begin: int  # the byte that line starts at
-    end: int  # the byte after its newline: where the tail to fold starts
-    line: str  # `line_hash` (unkeyed) of that line's bytes
-    data: bytes  # the snapshot, as the service stored it
-
-
-class _Place(msgspec.Struct, frozen=True):
-    """What a line says of where it stands, decoded without its event."""
-
-    seq: int
-    batch: int
-    size: int = 0
-    command_id: str | None = None
-
-
-_kept_encoder = msgspec.msgpack.Encoder()
-_kept_decoder = msgspec.msgpack.Decoder(list[_Kept])
-_place = msgspec.json.Decoder(_Place)
 
 
 def fsync_folder(path: Path) -> None:
@@ -109,14 +86,9 @@ class JsonlStore:
         self._mark: tuple[int, int] | None = None  # (lines, bytes) of the file as this store last saw it
         self._tip_key: bytes | None = None  # the key its tip is kept with (`tip_key`), once line 1 was read
         self._every = DEFAULT_SNAPSHOT_EVERY if snapshot_every is None else snapshot_every
-        # Line count -> byte offset of a line boundary, learnt from snapshots that fit the log or from a
-        # scan under the lock; each is checked to still follow a newline before it is used.
-        self._known: dict[int, int] = {}
+        self._lines = LineBoundaries()  # where lines start, learnt from fitting snapshots and scans
         self._anchors: dict[int, tuple[int, int]] = {}  # snapshot version -> (its batch, its end byte)
-        self._ids: dict[str, tuple[int, int, int]] = {}  # command id -> seq, batch and size of its first line
-        self._ids_seen: tuple[int, int, str] | None = (
-            None  # the ids were read: inode, up to byte, its last line
-        )
+        self._ids = CommandIds()  # the log's command ids, read once, then only what was appended
 
     def exists(self) -> bool:
         return self.path.exists()
@@ -148,23 +120,9 @@ class JsonlStore:
 
         with self._opened(os.O_RDONLY, "rb") as fh:
             fcntl.flock(fh, fcntl.LOCK_SH)
-            line, byte = self._nearest(fh, start)  # a snapshot's or the last read's end: no need to split
+            line, byte = self._lines.nearest(fh, start, self._mark)  # a snapshot's or the last read's end
             fh.seek(byte)
             return fh.read(), byte, line
-
-    def _nearest(self, fh: IO[bytes], start: int) -> tuple[int, int]:
-        """The known line boundary at or before line `start` that still follows a newline, else (0, 0).
-
-        One that no longer does means the file was cut or replaced since: it is forgotten.
-        """
-        known = dict(self._known)
-        if self._mark is not None:
-            known[self._mark[0]] = self._mark[1]
-        for line in sorted((n for n in known if 0 < n <= start), reverse=True):
-            if _after_newline(fh, known[line]):
-                return line, known[line]
-            self._known.pop(line, None)
-        return 0, 0
 
     def _window(self, start: int, stop: int) -> list[bytes]:
         """Lines start+1..stop, from the nearest known boundary, counted without splitting the file."""
@@ -174,11 +132,7 @@ class JsonlStore:
             return []
         with self._opened(os.O_RDONLY, "rb") as fh:
             fcntl.flock(fh, fcntl.LOCK_SH)
-            line, byte = self._nearest(fh, start)
-            fh.seek(byte)
-            if not _skip_lines(fh, start - line):
-                return []
-            return _take_lines(fh, stop - start)
+            return self._lines.window(fh, start, stop, self._mark)
 
     def committed(self, start: int = 0) -> tuple[list[bytes], TornTail | None]:
         """The whole lines after the first `start`, and the torn tail after them if there is one.
@@ -304,7 +258,7 @@ class JsonlStore:
                 fh.flush()
                 if self.durable:
                     os.fsync(fh.fileno())
-            os.chmod(tmp, 0o666 & ~_UMASK)  # as open() would have made it, not mkstemp's 0o600
+            os.chmod(tmp, NEW_FILE_MODE)  # as open() would have made it, not mkstemp's 0o600
             os.link(tmp, self.path)  # fails if another writer created the log meanwhile: never overwrites
         except FileExistsError:
             raise InputError(f"{self.path}: a log already exists here; pick another name") from None
@@ -383,12 +337,12 @@ class JsonlStore:
         Fitting, its offsets are learnt: `read(version)` then seeks to the tail.
         """
         wanted = [k for k in self._kept() if k.fmt == fmt and (upto is None or k.version <= upto)]
-        found = self._fitting(sorted(wanted, key=_version_of, reverse=True), first=True)
+        found = self._fitting(sorted(wanted, key=version_of, reverse=True), first=True)
         return (found[0].version, found[0].data) if found else None
 
     def snapshots(self, fmt: int) -> list[tuple[int, bytes]]:
         """Every kept snapshot in this format that fits the log, oldest first (`verify` checks each)."""
-        wanted = sorted((k for k in self._kept() if k.fmt == fmt), key=_version_of)
+        wanted = sorted((k for k in self._kept() if k.fmt == fmt), key=version_of)
         return [(k.version, k.data) for k in self._fitting(wanted)]
 
     def save_snapshots(self, fmt: int, snapshots: Sequence[tuple[int, bytes]]) -> None:
@@ -409,18 +363,18 @@ class JsonlStore:
                 fcntl.flock(fh, fcntl.LOCK_SH)  # the offsets are taken with no writer half-way
                 old = [k for k in self._kept() if k.fmt == fmt and k.version not in given]
                 kept = self._fitting(old, fh=fh)
-                for version, (begin, line) in self._lines_at(fh, newest).items():
-                    try:
-                        batch = _place.decode(line).batch
-                    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-                        continue  # not a record: no snapshot can fit it
-                    end = begin + len(line) + 1
-                    kept.append(_Kept(fmt, version, batch, begin, end, line_hash(line), given[version]))
+                for version, (begin, line) in self._lines.lines_at(fh, newest, self._mark).items():
+                    new = entry(fmt, version, begin, line, given[version])
+                    if new is not None:
+                        kept.append(new)
                 key = self._key(None)
         except InputError:
             return  # no log to keep them for, or its key is not at hand: the fold says what is wrong
-        kept = sorted(kept, key=_version_of)[-KEPT_SNAPSHOTS:]
-        self._write_kept(kept, key)
+        kept = sorted(kept, key=version_of)[-KEPT_SNAPSHOTS:]
+        if kept:
+            write_kept(self.snapshots_path, kept, key)
+        else:
+            self._drop_snapshots()
 
     def batch_span(self, batch: int) -> tuple[int, int] | None:
         """The first and last version of a batch, if the log holds it.
@@ -434,47 +388,11 @@ class JsonlStore:
             fcntl.flock(fh, fcntl.LOCK_SH)
             after = [(b, v) for v, (b, _) in self._anchors.items() if b >= batch]
             if after:
-                span = self._span_back(fh, batch, min(after)[1])
+                version = min(after)[1]
+                span = span_back(fh, batch, version, self._anchors[version][1])
                 if span is not None:
                     return span or None
-            return self._span_forward(fh, batch)
-
-    def _span_back(self, fh: IO[bytes], batch: int, version: int) -> tuple[int, int] | tuple[()] | None:
-        """`batch_span` read back from the snapshot at `version`; () if the batch is not there, None if the
-        lines there are not numbered as the snapshot said (then the forward read answers)."""
-        end = self._anchors[version][1]
-        if not _after_newline(fh, end):
-            return None
-        last = 0
-        seq = version
-        for line in _lines_back(fh, end):
-            try:
-                place = _place.decode(line)
-            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-                return None
-            if place.seq != seq:
-                return None
-            if place.batch < batch:
-                break
-            if place.batch == batch and not last:
-                last = seq
-            seq -= 1
-        return (seq + 1, last) if last else ()
-
-    def _span_forward(self, fh: IO[bytes], batch: int) -> tuple[int, int] | None:
-        """`batch_span` by reading the log from line 1: correct on any log, slower."""
-        fh.seek(0)
-        first = last = 0
-        for n, line in enumerate(fh, start=1):
-            try:
-                place = _place.decode(line)
-            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-                break
-            if place.batch > batch:
-                break
-            if place.batch == batch:
-                first, last = first or n, n
-        return (first, last) if first else None
+            return span_forward(fh, batch)
 
     def find_command(self, command_id: str) -> tuple[int, int] | None:
         """The first and last version of the batch this command id appended, if any.
@@ -492,66 +410,28 @@ class JsonlStore:
             if size == 0:
                 return None
             with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                self._gather_ids(data, os.fstat(fh.fileno()).st_ino)
-            found = self._ids.get(command_id)
+                self._ids.gather(data, os.fstat(fh.fileno()).st_ino)
+            found = self._ids.ids.get(command_id)
             if found is None:
                 return None
             seq, batch, held = found
             if held:
                 return seq, seq + held - 1
-            return self._span_forward(fh, batch) or (seq, seq)  # an older line that did not say its size
+            return span_forward(fh, batch) or (seq, seq)  # an older line that did not say its size
 
-    def _gather_ids(self, data: mmap.mmap, inode: int) -> None:
-        """Add the command ids of the whole lines not read yet; start over if the file is not the one
-        read so far (another file, or cut: the line before where the last read stopped differs)."""
-        start = 0
-        if self._ids_seen is not None:
-            seen_inode, seen_end, seen_hash = self._ids_seen
-            before = data.rfind(b"\n", 0, max(0, seen_end - 1)) + 1
-            if (
-                seen_inode == inode
-                and seen_end <= len(data)
-                and data[seen_end - 1 : seen_end] == b"\n"
-                and line_hash(data[before : seen_end - 1]) == seen_hash
-            ):
-                start = seen_end
-        if not start:
-            self._ids.clear()
-        end = data.rfind(b"\n") + 1  # whole lines only: a torn one was never acknowledged
-        at = data.find(b'"command_id"', start, end)
-        while at >= 0:
-            begin, stop = data.rfind(b"\n", 0, at) + 1, data.find(b"\n", at)
-            try:
-                place = _place.decode(data[begin:stop])
-            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-                place = None
-            if place is not None and place.command_id is not None:
-                self._ids.setdefault(place.command_id, (place.seq, place.batch, place.size))
-            at = data.find(b'"command_id"', stop, end)
-        if end:
-            last = data.rfind(b"\n", 0, end - 1) + 1
-            self._ids_seen = (inode, end, line_hash(data[last : end - 1]))
-
-    def _kept(self) -> list[_Kept]:
+    def _kept(self) -> list[Kept]:
         """The snapshots LOG.snapshots holds as written; [] when it is missing, damaged, or not sealed
-        with this log's key (a keyed log's sidecar can only be written by a holder of the secret)."""
+        with this log's key (`unsealed`)."""
         try:
             data = self.snapshots_path.read_bytes()
             key = self._key(None)
         except (OSError, InputError):
             return []
-        head = len(_MAGIC) + _SUM
-        body = data[head:]
-        if not data.startswith(_MAGIC) or data[len(_MAGIC) : head] != _seal(body, key):
-            return []
-        try:
-            return _kept_decoder.decode(body)
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-            return []
+        return unsealed(data, key)
 
     def _fitting(
-        self, kept: Sequence[_Kept], *, first: bool = False, fh: IO[bytes] | None = None
-    ) -> list[_Kept]:
+        self, kept: Sequence[Kept], *, first: bool = False, fh: IO[bytes] | None = None
+    ) -> list[Kept]:
         """The snapshots whose line still sits at its bytes, whole, with its digest, number and batch
         (with `first`, only the first that does). Each that fits teaches this store where its line
         starts and ends. Read under a shared lock of the log; no log, no snapshot."""
@@ -567,82 +447,15 @@ class JsonlStore:
             except InputError:
                 return []
         size = os.fstat(fh.fileno()).st_size
-        out: list[_Kept] = []
+        out: list[Kept] = []
         for k in kept:
-            if self._fits(fh, k, size):
-                self._known[k.version - 1], self._known[k.version] = k.begin, k.end
+            if fits(fh, k, size):
+                self._lines.learn(k.version, k.begin, k.end)
                 self._anchors[k.version] = (k.batch, k.end)
                 out.append(k)
                 if first:
                     break
         return out
-
-    @staticmethod
-    def _fits(fh: IO[bytes], k: _Kept, size: int) -> bool:
-        """Is the snapshot's line still where it was saved: after a newline, whole, the same bytes?"""
-        if not (0 <= k.begin < k.end <= size and (k.begin == 0) == (k.version == 1)):
-            return False
-        if not _after_newline(fh, k.begin):
-            return False
-        fh.seek(k.begin)
-        data = fh.read(k.end - k.begin)
-        line = data[:-1].removesuffix(b"\r")
-        if not data.endswith(b"\n") or b"\n" in line or line_hash(line) != k.line:
-            return False
-        try:
-            place = _place.decode(line)
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-            return False
-        return place.seq == k.version and place.batch == k.batch
-
-    def _lines_at(self, fh: IO[bytes], versions: Sequence[int]) -> dict[int, tuple[int, bytes]]:
-        """Where each of these lines starts, and its bytes, for those the log holds whole (in order)."""
-        out: dict[int, tuple[int, bytes]] = {}
-        for version in sorted(versions):
-            if version < 1:
-                continue
-            end = self._known.get(version)
-            if end is None and self._mark is not None and self._mark[0] == version:
-                end = self._mark[1]
-            if end is not None and _after_newline(fh, end):  # the line just appended: read back
-                begin, line = next(_lines_back_with_start(fh, end))
-                out[version] = (begin, line)
-                self._known[version - 1] = begin
-                continue
-            line_no, byte = self._nearest(fh, version - 1)
-            fh.seek(byte)
-            if not _skip_lines(fh, version - 1 - line_no):
-                break
-            begin = fh.tell()
-            data = fh.readline()
-            if not data.endswith(b"\n"):
-                break
-            out[version] = (begin, data[:-1].removesuffix(b"\r"))
-            self._known[version - 1], self._known[version] = begin, begin + len(data)
-        return out
-
-    def _write_kept(self, kept: Sequence[_Kept], key: bytes) -> None:
-        """LOG.snapshots written whole: a temporary file beside it, renamed over it."""
-        import tempfile
-
-        if not kept:
-            self._drop_snapshots()
-            return
-        body = _kept_encoder.encode(list(kept))
-        try:
-            fd, tmp = tempfile.mkstemp(
-                prefix=f".{self.snapshots_path.name}.", suffix=".new", dir=self.path.parent
-            )
-        except OSError:
-            return
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(_MAGIC + _seal(body, key) + body)
-            os.chmod(tmp, 0o666 & ~_UMASK)
-            os.replace(tmp, self.snapshots_path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
 
     def _drop_snapshots(self) -> None:
         """Remove the sidecar: the log was cut or started anew here, so none of it may be offered."""
@@ -652,7 +465,7 @@ class JsonlStore:
 
     def _forget(self) -> None:
         """Forget the line boundaries learnt: the file was cut, so later ones may name other lines."""
-        self._known.clear()
+        self._lines.forget()
         self._anchors.clear()
 
     # --- the refusal side log ----------------------------------------------------
@@ -836,94 +649,6 @@ class JsonlStore:
             f"cut {size - end} bytes from byte {end} of {self.path}: {what}; "
             f"the whole file was first copied to {backup}"
         )
-
-
-def _version_of(kept: _Kept) -> int:
-    return kept.version
-
-
-def _seal(body: bytes, key: bytes) -> bytes:
-    """The sidecar's checksum: BLAKE2b of its body, keyed by the log's key when its chain is keyed."""
-    return blake2b(body, digest_size=_SUM, key=key, person=_PERSON).digest()
-
-
-def _after_newline(fh: IO[bytes], offset: int) -> bool:
-    """Is `offset` a line boundary of the open file (its start, or just after a newline)?"""
-    if offset <= 0:
-        return offset == 0
-    fh.seek(offset - 1)
-    return fh.read(1) == b"\n"
-
-
-def _skip_lines(fh: IO[bytes], count: int) -> bool:
-    """Move the file's position past `count` more newlines; False if it ends first."""
-    while count > 0:
-        at = fh.tell()
-        chunk = fh.read(_CHUNK)
-        if not chunk:
-            return False
-        found = chunk.count(b"\n")
-        if found < count:
-            count -= found
-            continue
-        i = -1
-        for _ in range(count):
-            i = chunk.index(b"\n", i + 1)
-        fh.seek(at + i + 1)
-        return True
-    return True
-
-
-def _take_lines(fh: IO[bytes], count: int) -> list[bytes]:
-    """Up to `count` whole lines from the file's position (no newline, no CR); a torn last one is left."""
-    out: list[bytes] = []
-    rest = b""
-    while len(out) < count:
-        chunk = fh.read(_CHUNK)
-        if not chunk:
-            break
-        parts = (rest + chunk).split(b"\n")
-        rest = parts.pop()
-        out.extend(parts)
-    del out[count:]
-    if any(line.endswith(b"\r") for line in out):
-        out = [line.removesuffix(b"\r") for line in out]
-    return out
-
-
-def _lines_back_with_start(fh: IO[bytes], end: int) -> Iterator[tuple[int, bytes]]:
-    """The lines before byte `end` (a boundary), last first, each with the byte it starts at."""
-    tail = b""  # the part of a line read so far, from its start in a later chunk onwards
-    at = end - 1  # the newline that ends the next line
-    step = 1 << 14
-    while at > 0:
-        lo = max(0, at - step)
-        fh.seek(lo)
-        chunk = fh.read(at - lo) + tail
-        cut = len(chunk)
-        while True:
-            i = chunk.rfind(b"\n", 0, cut)
-            if i < 0:
-                break
-            yield lo + i + 1, chunk[i + 1 : cut].removesuffix(b"\r")
-            cut = i
-        tail, at = chunk[:cut], lo
-        step = min(step * 2, _CHUNK)
-    yield 0, tail.removesuffix(b"\r")
-
-
-def _lines_back(fh: IO[bytes], end: int) -> Iterator[bytes]:
-    for _, line in _lines_back_with_start(fh, end):
-        yield line
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _umask()  # read once, at import: os.umask is process-wide and not safe to flip in threads
 
 
 def _free_name(path: Path) -> Path:

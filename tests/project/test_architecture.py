@@ -330,6 +330,9 @@ KEPT_IN_FUNCTIONS = {
     ): "where a mistake sits in the file is looked up only for an error",
     ("events/stores/jsonl.py", "fcntl"): "POSIX only: a log file is locked where file locks exist",
     ("events/stores/jsonl.py", "tempfile"): "only `create` writes a temporary file (CLI start-up)",
+    ("events/stores/jsonl_snapshots.py", "tempfile"): (
+        "only saving a snapshot writes the sidecar through a temporary file (CLI start-up)"
+    ),
     ("events/stores/jsonl.py", "shutil"): "only `repair` copies a log aside (CLI start-up)",
 }
 LOCAL_SCOPE = ("core", "ruleset_api", "projections", "events")

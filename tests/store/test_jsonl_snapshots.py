@@ -22,9 +22,10 @@ from tabletrail.cli import main
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.errors import ConflictError
-from tabletrail.events.stores import jsonl
+from tabletrail.events.stores import jsonl_snapshots
 from tabletrail.events.stores.db_store import DEFAULT_SNAPSHOT_EVERY
-from tabletrail.events.stores.jsonl import KEPT_SNAPSHOTS, JsonlStore
+from tabletrail.events.stores.jsonl import JsonlStore
+from tabletrail.events.stores.jsonl_snapshots import KEPT_SNAPSHOTS
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.protocol import keeps_snapshots
 from tabletrail.events.stores.sqlite_store import SqliteStore
@@ -68,14 +69,14 @@ def snapshot_version(enc: Encounter) -> int:
     return enc.records.base if isinstance(enc.records, LazyRecords) else 0
 
 
-def sealed(path: Path, kept: list[jsonl._Kept], key: bytes = b"") -> None:
+def sealed(path: Path, kept: list[jsonl_snapshots.Kept], key: bytes = b"") -> None:
     """Write a sidecar holding exactly these entries, sealed as the store seals one."""
     body = msgspec.msgpack.encode(kept)
     side = path.with_name(path.name + ".snapshots")
-    side.write_bytes(jsonl._MAGIC + jsonl._seal(body, key) + body)
+    side.write_bytes(jsonl_snapshots._MAGIC + jsonl_snapshots._seal(body, key) + body)
 
 
-def entries(path: Path) -> list[jsonl._Kept]:
+def entries(path: Path) -> list[jsonl_snapshots.Kept]:
     return JsonlStore(path)._kept()
 
 
@@ -376,7 +377,9 @@ def test_a_snapshot_whose_board_lies_is_caught_by_verify(tmp_path: Path):
     assert found["finding"]["seq"] == newest.version
 
 
-def test_replay_folds_every_line_whatever_the_sidecar_says(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_replay_folds_every_line_whatever_the_sidecar_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     """`show` may start from a snapshot; `replay` is the verb that lets the log itself give the board."""
     path = long_log(tmp_path)
     assert main(["replay", str(path), "--json"]) == 0
