@@ -21,7 +21,7 @@ from tabletrail.core.board.units import plural
 from tabletrail.events.errors import InputError
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.pg_names import is_url, masked
-from tabletrail.events.stores.protocol import Store
+from tabletrail.events.stores.protocol import Store, keeps_snapshots
 from tabletrail.events.stores.sqlite_store import SqliteStore
 from tabletrail.projections.snapshot import FORMAT
 from tabletrail.service.encounter import Encounter, fold_with_snapshots
@@ -102,7 +102,7 @@ def _repair_database(store: SqliteStore | PostgresStore, dry_run: bool) -> int:
 
 
 def transfer(source: Store, target: Store) -> tuple[int, int]:
-    """Copy a whole log, checked by a full fold, into a new store; (events, snapshots) written.
+    """Copy a whole log, checked by a full fold, into a new store; (events, snapshots it keeps).
 
     The lines are copied as bytes, never re-encoded, so the copy is lossless both
     ways; the refusal side log goes along. A target with snapshots gets them built
@@ -117,9 +117,11 @@ def transfer(source: Store, target: Store) -> tuple[int, int]:
     refused_lines = getattr(source, "refused_lines", None)
     refused = refused_lines() if refused_lines is not None else []
     target.create(lines, refused=refused)  # type: ignore[attr-defined]
-    if snapshots and hasattr(target, "save_snapshots"):
+    if not keeps_snapshots(target):
+        return len(lines), 0
+    if snapshots:
         target.save_snapshots(FORMAT, snapshots)
-    return len(lines), len(snapshots) if hasattr(target, "save_snapshots") else 0
+    return len(lines), len(target.snapshots(FORMAT))  # what it keeps: a JSON Lines log only the newest
 
 
 def _copy(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from support_store import fresh, play
 from tabletrail.cli import main
 from tabletrail.events.stores.jsonl import JsonlStore
@@ -17,7 +18,9 @@ def test_store_for_gives_a_jsonl_log_the_interval_asked_for(tmp_path: Path):
     assert store_for(str(tmp_path / "fight.jsonl"), 20).snapshot_every == 20
 
 
-def test_an_export_to_jsonl_keeps_snapshots_at_the_interval_given(tmp_path: Path):
+def test_an_export_to_jsonl_keeps_snapshots_at_the_interval_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     db = tmp_path / "fight.db"
     enc = fresh(SqliteStore(db, durable=False, snapshot_every=10**9))
     play(enc, 120, seed=4)
@@ -27,6 +30,7 @@ def test_an_export_to_jsonl_keeps_snapshots_at_the_interval_given(tmp_path: Path
     assert main(["export", str(db), str(out), "--snapshot-every", str(every)]) == 0
     versions = [v for v, _ in JsonlStore(out).snapshots(FORMAT)]
     assert len(versions) == KEPT_SNAPSHOTS, versions
+    assert capsys.readouterr().out.rstrip().endswith(f", {KEPT_SNAPSHOTS} snapshots")  # what it keeps, said
     # one a batch end after each multiple of `every`: the newest three of them, every apart or nearly
     last = len(list(JsonlStore(out).read()))
     assert versions[-1] > last - 2 * every
