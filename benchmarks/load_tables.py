@@ -783,8 +783,8 @@ def report(f: dict, seconds: float) -> bool:
     print(f"  slowest commands (every page told): {slowest}")
     began, length = f["window"]
     late = f["late"]
-    said = ", ".join(f"{at} {n} (worst {w * 1000:.0f} ms)" for at, n, w in late[:12]) or "none"
-    more = f" and {len(late) - 12} more" if len(late) > 12 else ""
+    said = ", ".join(f"{at} {n} (worst {w * 1000:.0f} ms)" for at, n, w in late[:40]) or "none"
+    more = f" and {len(late) - 40} more" if len(late) > 40 else ""
     print(
         f"  timed window {time.strftime('%H:%M:%S', time.gmtime(began))}-"
         f"{time.strftime('%H:%M:%S', time.gmtime(began + length))} UTC; commands over {LIMIT_MS:g} ms "
