@@ -247,9 +247,9 @@ def inside(before: dict[int, dict], after: dict[int, dict]) -> dict:
     lags: list[float] = []
     threads: list[int] = []
     queued: list[int] = []
-    taken = waits = 0
-    waited = 0.0
-    limit = size = 0
+    taken = waits = read_taken = read_waits = 0
+    waited = read_waited = 0.0
+    limit = size = writers = 0
     took: dict[str, list[float]] = {}
     for pid, now in after.items():
         then = before.get(pid, {})
@@ -262,10 +262,16 @@ def inside(before: dict[int, dict], after: dict[int, dict]) -> dict:
         taken += now["pool_taken"] - then.get("pool_taken", 0)
         waits += now["pool_waits"] - then.get("pool_waits", 0)
         waited += now["pool_waited"] - then.get("pool_waited", 0.0)
+        read_taken += now.get("read_taken", 0) - then.get("read_taken", 0)
+        read_waits += now.get("read_waits", 0) - then.get("read_waits", 0)
+        read_waited += now.get("read_waited", 0.0) - then.get("read_waited", 0.0)
         limit, size = now["thread_limit"], now["pool_size"]
+        writers = now.get("pool_writers", size)
     return {
         "workers": len(after), "lags": lags, "threads": threads, "queued": queued, "thread_limit": limit,
         "pool_size": size, "pool_taken": taken, "pool_waits": waits, "pool_waited": waited, "took": took,
+        "pool_writers": writers, "read_taken": read_taken, "read_waits": read_waits,
+        "read_waited": read_waited,
     }  # fmt: skip
 
 
@@ -472,6 +478,19 @@ def delays(table: Table, slow: list[tuple[float, float, float, str]]) -> tuple[l
     return every, each, missed
 
 
+def late_moments(slow: list[tuple[float, float, float, str]], wall: float) -> list[tuple[str, int, float]]:
+    """The seconds (UTC wall clock, to line up with PostgreSQL's log and a disk probe) in which commands
+    were sent that some page was told of later than the limit: (second, how many, the worst)."""
+    moments: dict[int, list[float]] = {}
+    for worst, sent, _, _ in slow:
+        if worst * 1000 > LIMIT_MS:
+            moments.setdefault(int(sent + wall), []).append(worst)
+    return [
+        (time.strftime("%H:%M:%S", time.gmtime(second)), len(w), max(w))
+        for second, w in sorted(moments.items())
+    ]
+
+
 async def open_pages(
     port: int,
     tables: list[Table],
@@ -635,6 +654,8 @@ async def load(
         "pg_cpu": pg_busy,
         "pg_waits": waits,
         "slowest": [(w, s - start, p, name) for w, s, p, name in sorted(slow, reverse=True)[:4]],
+        "late": late_moments(slow, time.time() - time.perf_counter()),
+        "window": (start + time.time() - time.perf_counter(), seconds),
     }
 
 
@@ -735,9 +756,11 @@ def report(f: dict, seconds: float) -> bool:
             f"threads out p99 "
             f"{pct(threads, 99):.0f} of {server['thread_limit']} (requests queued for one in "
             f"{sum(1 for q in queued if q) * 100 / len(queued):.1f}% of looks); database connections "
-            f"(pool of {server['pool_size']} a worker) taken {server['pool_taken']} times, waited for "
-            f"{server['pool_waits']} times ({server['pool_waits'] * 100 / taken:.1f}%), "
-            f"{server['pool_waited']:.1f} s in all"
+            f"(pool of {server['pool_size']} a worker, commits hold at most {server['pool_writers']}) taken "
+            f"{server['pool_taken']} times, waited for {server['pool_waits']} times "
+            f"({server['pool_waits'] * 100 / taken:.1f}%), {server['pool_waited']:.1f} s in all; by reads "
+            f"{server['read_taken']} times, waited for {server['read_waits']} times, "
+            f"{server['read_waited']:.1f} s in all"
         )
     if server and server["took"]:
         said = ", ".join(
@@ -758,6 +781,15 @@ def report(f: dict, seconds: float) -> bool:
         f"{name} at {at:.1f} s: {w * 1000:.0f} ms (POST {p * 1000:.0f} ms)" for w, at, p, name in f["slowest"]
     )
     print(f"  slowest commands (every page told): {slowest}")
+    began, length = f["window"]
+    late = f["late"]
+    said = ", ".join(f"{at} {n} (worst {w * 1000:.0f} ms)" for at, n, w in late[:40]) or "none"
+    more = f" and {len(late) - 40} more" if len(late) > 40 else ""
+    print(
+        f"  timed window {time.strftime('%H:%M:%S', time.gmtime(began))}-"
+        f"{time.strftime('%H:%M:%S', time.gmtime(began + length))} UTC; commands over {LIMIT_MS:g} ms "
+        f"sent in {len(late)} seconds of it: {said}{more}"
+    )
     p99 = pct(every, 99) * 1000
     print(
         f"tables={n} pages={f['pages']} commands/s={rate:.1f} p50_ms={pct(every, 50) * 1000:.1f} "

@@ -168,7 +168,9 @@ async def _probe(directory: str, tables: Encounters) -> None:
             seen = {
                 "at": time.time(), "lags": lags, "threads": threads, "queued": queued,
                 "thread_limit": limiter.total_tokens, "pool_size": db.size, "pool_taken": db.taken,
-                "pool_waits": db.waits, "pool_waited": db.waited, "took": tables.took,
+                "pool_waits": db.waits, "pool_waited": db.waited, "pool_writers": db.writers,
+                "read_taken": db.read_taken, "read_waits": db.read_waits, "read_waited": db.read_waited,
+                "took": tables.took,
             }  # fmt: skip
             # msgspec, not json: the lists grow all run long, and json.dumps of them every PROBE_WRITE s was a
             # tenth of a loaded worker's event loop (issue 40, py-spy at 500 tables), charged to the server.

@@ -232,23 +232,35 @@ class Database:
     finds all SIZE in use waits for one. More than one, because a live page's reads
     are round trips, not CPU: one connection made every page and every command of
     the worker queue behind one another's round trips (benchmarks/load_tables.py).
+    Writes (`holding(write=True)`) hold at most WRITERS of them at once, so a read
+    always finds one a commit can't take: a commit holds its connection until its
+    WAL is on disk, and when the disk stalls a worker's commits pile up; the reads
+    that tell every page of the other tables their moves must not wait behind them.
     A broken connection (the server restarted) is dropped with every idle one, and
     made again at the next use.
     """
 
     # Connections a process keeps to one database. A command holds one until its commit is on disk, and a
     # loaded disk makes that tens of ms: with 4, a worker's board reads queued behind the commits (issue
-    # 40, 500 tables: a fifth of the takings waited). 8 a worker stays well inside max_connections (100).
-    SIZE = 8
+    # 40, 500 tables: a fifth of the takings waited). With 8 shared, a WAL stall of a second (50 commands/s)
+    # took all 8 and every read waited behind them; now commits hold at most WRITERS and reads the rest.
+    # 12 a worker (4 workers, their listeners: 52) stays well inside max_connections (100).
+    SIZE = 12
+    WRITERS = 8
+    # "SIZE/WRITERS" (e.g. 8/8, as before the cap) for a host whose max_connections is tight, or to compare
+    # (benchmarks/load_tables.py --server-env): every process's shared pool takes it.
+    ENV = "TABLETRAIL_PG_POOL"
     _open: dict[tuple[int, str], Database] = {}
     _made = threading.Lock()
 
-    def __init__(self, conninfo: str, size: int = SIZE) -> None:
+    def __init__(self, conninfo: str, size: int = SIZE, writers: int = WRITERS) -> None:
         self.conninfo = conninfo
         self.size = size
+        self.writers = min(writers, size)
         self.pool = threading.Condition()
         self.idle: list[psycopg.Connection] = []
         self.out = 0  # connections held by threads now
+        self.writing = 0  # ... of which held for writes
         self.generation = 0  # moved on by close(): a connection held across it is closed when given back
         self.mine = threading.local()  # this thread's connection, how deep its holding() is, its generation
         # (schema, HAS_TABLES or HAS_INVITES): tables found (or made) on this database; a tuple, never glued
@@ -256,6 +268,9 @@ class Database:
         self.taken = 0  # holdings begun, of which `waits` found every connection out, for `waited` s in all
         self.waits = 0
         self.waited = 0.0
+        self.read_taken = 0  # ... the same counts for reads alone (load_tables.py: do reads wait on commits?)
+        self.read_waits = 0
+        self.read_waited = 0.0
 
     @classmethod
     def shared(cls, conninfo: str) -> Database:
@@ -264,17 +279,34 @@ class Database:
         with cls._made:
             db = cls._open.get(key)
             if db is None:
-                db = cls._open[key] = Database(conninfo)
+                db = cls._open[key] = Database(conninfo, *cls.sizes())
             return db
+
+    @classmethod
+    def sizes(cls) -> tuple[int, int]:
+        """(SIZE, WRITERS), or what TABLETRAIL_PG_POOL says ("12/8"; "12" alone keeps WRITERS)."""
+        said = os.environ.get(cls.ENV, "").strip()
+        if not said:
+            return cls.SIZE, cls.WRITERS
+        size, _, writers = said.partition("/")
+        try:
+            return max(1, int(size)), max(1, int(writers)) if writers else cls.WRITERS
+        except ValueError:
+            raise InputError(f"{cls.ENV}={said!r}: expected SIZE or SIZE/WRITERS, whole numbers") from None
 
     @property
     def conn(self) -> psycopg.Connection | None:
         """The connection this thread holds (None before its first use in this holding)."""
         return getattr(self.mine, "conn", None)
 
+    def _full(self, write: bool) -> bool:
+        """No connection for this holding now: every one is out, or (a write) WRITERS are writing."""
+        return (not self.idle and self.out >= self.size) or (write and self.writing >= self.writers)
+
     @contextmanager
-    def holding(self) -> Iterator[None]:
-        """A connection for this thread until the block ends (taken at `connect()`)."""
+    def holding(self, write: bool = False) -> Iterator[None]:
+        """A connection for this thread until the block ends (taken at `connect()`). A nested holding keeps
+        the outer one's connection, whichever it was taken for."""
         depth = getattr(self.mine, "depth", 0)
         if depth:
             self.mine.depth = depth + 1
@@ -285,13 +317,19 @@ class Database:
             return
         with self.pool:
             self.taken += 1
-            if not self.idle and self.out >= self.size:
+            self.read_taken += not write
+            if self._full(write):
                 began = time.perf_counter()
-                while not self.idle and self.out >= self.size:
+                while self._full(write):
                     self.pool.wait()
+                waited = time.perf_counter() - began
                 self.waits += 1  # counted for benchmarks/load_tables.py: is the pool what a request waits on?
-                self.waited += time.perf_counter() - began
+                self.waited += waited
+                if not write:
+                    self.read_waits += 1
+                    self.read_waited += waited
             self.out += 1
+            self.writing += write
             self.mine.conn = self.idle.pop() if self.idle else None
             self.mine.generation = self.generation
         self.mine.depth = 1
@@ -301,11 +339,14 @@ class Database:
             conn, self.mine.conn, self.mine.depth = self.conn, None, 0
             with self.pool:
                 self.out -= 1
+                self.writing -= write
                 keep = conn is not None and not conn.closed and not conn.broken
                 if conn is not None and keep and self.mine.generation == self.generation:
                     self.idle.append(conn)
                     conn = None
-                self.pool.notify()
+                # Every waiter looks again: the first in line may be a write still held back by WRITERS
+                # while a read behind it could take the connection just given back.
+                self.pool.notify_all()
             _close(conn)
 
     def connect(self) -> psycopg.Connection:
@@ -557,9 +598,12 @@ class PostgresStore(DatabaseReads):
                 return read(conn)
 
     @contextmanager
-    def _conn(self, doing: str, create: bool = False, check: bool = True) -> Iterator[psycopg.Connection]:
-        """The connection, its tables checked, with PostgreSQL's errors turned into one-line InputErrors."""
-        with self.db.holding():
+    def _conn(
+        self, doing: str, create: bool = False, check: bool = True, write: bool = False
+    ) -> Iterator[psycopg.Connection]:
+        """The connection, its tables checked, with PostgreSQL's errors turned into one-line InputErrors.
+        `write`: it is held for a transaction that commits (`Database.holding`)."""
+        with self.db.holding(write or create):
             try:
                 try:
                     conn = self.db.connect()
@@ -757,7 +801,7 @@ class PostgresStore(DatabaseReads):
         records, batches, expected = self._planned(lines, expected)
 
         def write() -> None:
-            with self._conn("appending") as conn:
+            with self._conn("appending", write=True) as conn:
                 if len(batches) == 1 and len(records) <= COPY_FROM:
                     self._append(conn, records, lines, batches, expected)
                 else:
@@ -933,7 +977,7 @@ class PostgresStore(DatabaseReads):
         line = msgspec.json.encode(refused)
         statement = Prepared(self._q(REFUSE), (TEXT, BYTEA), (self.encounter.encode(), line), (0, 1))
         try:
-            with self._conn("noting a refusal") as conn:  # one statement: its own transaction
+            with self._conn("noting a refusal", write=True) as conn:  # one statement: its own transaction
                 for tries_left in reversed(range(REFUSE_TRIES)):
                     try:
                         run_prepared(conn, statement)
@@ -971,7 +1015,7 @@ class PostgresStore(DatabaseReads):
         return list(self._shared("invites", "reading invitation links", read))
 
     def save_invite(self, ident: str, line: bytes) -> None:
-        with self._conn("keeping an invitation link") as conn:
+        with self._conn("keeping an invitation link", write=True) as conn:
             self._invites_table(conn)
             conn.execute(
                 self._q(
@@ -1001,7 +1045,7 @@ class PostgresStore(DatabaseReads):
         return self._snapshot_every
 
     def save_snapshots(self, fmt: int, snapshots: Sequence[tuple[int, bytes]]) -> None:
-        with self._conn("saving snapshots") as conn, conn.transaction(), conn.cursor() as cur:
+        with self._conn("saving snapshots", write=True) as conn, conn.transaction(), conn.cursor() as cur:
             cur.executemany(
                 self._q(
                     "INSERT INTO {s}.snapshots (encounter, version, format, data) VALUES (%s, %s, %s, %s) "
@@ -1011,7 +1055,7 @@ class PostgresStore(DatabaseReads):
             )
 
     def drop_snapshots(self) -> int:
-        with self._conn("dropping snapshots") as conn, conn.transaction():
+        with self._conn("dropping snapshots", write=True) as conn, conn.transaction():
             return conn.execute(
                 self._q("DELETE FROM {s}.snapshots WHERE encounter = %s"), (self.encounter,)
             ).rowcount
