@@ -149,23 +149,25 @@ class Folder:
                 close()
         target = self.folder / ARCHIVE
         target.mkdir(exist_ok=True)
-        moved = [
-            p
-            for p in self.folder.iterdir()
-            if p.is_file() and (p.name == name or p.name.startswith(name + "."))
-        ]
-        moved += [
-            p for p in self.folder.iterdir() if p.is_file() and p.name.startswith(name + "-")
-        ]  # -wal, -shm
-        for p in moved:
-            dest = target / p.name
-            n = 1
-            while dest.exists():
-                n += 1
-                dest = target / f"{p.stem}-{n}{p.suffix}"
-            shutil.move(str(p), dest)
+        # The log and the files named after it (NAME.tip, NAME.snapshots, NAME-wal), each file going with
+        # the longest log name it starts with (fight.jsonl-b.jsonl.tip is fight.jsonl-b.jsonl's); all moved
+        # under one name, so that an archive already holding that name still finds each file beside its
+        # log (NAME-2.jsonl.tip, not NAME.jsonl-2.tip).
+        files = [p for p in self.folder.iterdir() if p.is_file()]
+        logs = sorted((p.name for p in files if LOG_NAME.match(p.name)), key=len, reverse=True)
+
+        def owner(file: str) -> str | None:
+            return next((log for log in logs if file == log or file.startswith((log + ".", log + "-"))), None)
+
+        ours = [p for p in files if owner(p.name) == name]
+        base, n = name, 1
+        while any((target / (base + p.name[len(name) :])).exists() for p in ours):
+            n += 1
+            base = f"{Path(name).stem}-{n}{Path(name).suffix}"
+        for p in ours:
+            shutil.move(str(p), target / (base + p.name[len(name) :]))
         self._summaries.pop(name, None)
-        return target / name
+        return target / base
 
 
 def summary_row(name: str, state: Any, version: int) -> dict[str, Any]:

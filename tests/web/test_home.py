@@ -229,6 +229,31 @@ def test_open_copy_and_archive(folder: Path):
     assert client.post(f"/api/home/encounters/{log.name}/archive").status_code == 404
 
 
+def test_a_name_archived_twice_keeps_each_logs_files_beside_it_and_no_other_log(folder: Path):
+    """The second fight.jsonl archived becomes fight-2.jsonl with fight-2.jsonl.tip and .snapshots beside it
+    (not fight.jsonl-2.tip, which no store reads); a log whose name only starts with it stays put."""
+    client, _ = home_client(folder)
+    for round_ in (1, 2):
+        log = new_log(folder, name="fight.jsonl")
+        (folder / "fight.jsonl.snapshots").write_bytes(b"cache %d" % round_)
+        assert (folder / "fight.jsonl.tip").exists()  # the store keeps its tip beside the log
+        other = new_log(folder, name="fight.jsonl-b.jsonl")  # another encounter, not one of its files
+        assert (
+            client.post(f"/api/home/encounters/{log.name}/archive")
+            .json()["to"]
+            .endswith("fight.jsonl" if round_ == 1 else "fight-2.jsonl")
+        )
+        assert other.exists() and not log.exists()
+        other.unlink()
+    archive = folder / "archive"
+    assert sorted(p.name for p in archive.iterdir()) == [
+        "fight-2.jsonl", "fight-2.jsonl.snapshots", "fight-2.jsonl.tip",
+        "fight.jsonl", "fight.jsonl.snapshots", "fight.jsonl.tip",
+    ]  # fmt: skip
+    assert (archive / "fight-2.jsonl.snapshots").read_bytes() == b"cache 2"
+    assert store_for(str(archive / "fight-2.jsonl")).kept_tip() is not None  # its tip still found beside it
+
+
 def test_a_link_the_gm_makes_at_a_folders_table_opens_that_table(folder: Path):
     """The Links panel of a table served from a folder (at /e/NAME/) gives a link that opens it, for the
     side it was made for; a link without the /e/NAME part would be a 404 for the player."""
