@@ -9,7 +9,9 @@ the file means no snapshot, never an error.
 
 import contextlib
 import os
+import time
 from collections.abc import Sequence
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import IO
 
@@ -64,11 +66,19 @@ def unsealed(data: bytes, key: bytes) -> list[Kept]:
         return []
 
 
+_LEFT_OVER_S = 600  # a temporary sidecar this old was left by a writer that died (a write takes milliseconds)
+
+
 def write_kept(path: Path, kept: Sequence[Kept], key: bytes) -> None:
     """The sidecar written whole: a temporary file beside it, renamed over it; a folder that can't be
-    written keeps no snapshots, silently, as a cache may."""
+    written keeps no snapshots, silently, as a cache may. A temporary file a crashed writer left is
+    swept here, once it is old enough that no live writer can still be writing it."""
     import tempfile  # only a command that saves a snapshot writes the sidecar
 
+    for left in path.parent.glob(f".{glob_escape(path.name)}.*.new"):
+        with contextlib.suppress(OSError):
+            if time.time() - left.stat().st_mtime > _LEFT_OVER_S:
+                left.unlink()
     body = _kept_encoder.encode(list(kept))
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)

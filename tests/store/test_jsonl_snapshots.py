@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import msgspec
@@ -416,6 +417,21 @@ def test_repair_leaves_no_snapshot_of_the_cut_log(tmp_path: Path, capsys: pytest
     assert "cut" in capsys.readouterr().out
     assert not side.exists()
     assert_folds_from_zero_quietly(path)
+
+
+def test_a_temporary_sidecar_a_dead_writer_left_is_swept_and_a_live_writers_is_not(tmp_path: Path):
+    path = long_log(tmp_path, commands=40)
+    dead = tmp_path / ".fight.jsonl.snapshots.crashed.new"  # as mkstemp names it; the writer died
+    live = tmp_path / ".fight.jsonl.snapshots.writing.new"  # another process, mid-write
+    other = tmp_path / ".other.jsonl.snapshots.crashed.new"  # another log's: not this store's to sweep
+    for left in (dead, live, other):
+        left.write_bytes(b"half a sidecar")
+    hour_ago = time.time() - 3600
+    for left in (dead, other):
+        os.utime(left, (hour_ago, hour_ago))
+    play(Encounter.open(JsonlStore(path, durable=False, snapshot_every=EVERY), clock=clock), 40, seed=6)
+    assert not dead.exists() and live.exists() and other.exists()
+    assert entries(path)  # and the sidecar itself was written
 
 
 def test_a_crash_tail_cut_on_open_keeps_the_snapshots_that_still_fit(tmp_path: Path):
