@@ -6,8 +6,13 @@ not match the log (another format, or a line whose hash differs) is ignored.
 
 It holds what the timeline needs to go on from its version: the board in force
 (the state without its Grid, which is rebuilt from the scenario), the batches
-in force and the abandoned ones (as runs of consecutive numbers, so they stay
-small), the redo stack, and the last batch numbers.
+in force, the redo stack and the abandoned batches, and the last batch numbers.
+The three batch lists are kept as runs of consecutive numbers, packed
+(projections/batch_runs.py), and restored as such: a `RunStack` and a `RunSet`
+the timeline pushes, pops and asks as it would a list and a set, so opening
+costs the same at any length of the log, and undo and redo stay O(1). A
+snapshot written before them keeps the lists as tuples (`_Tuples`): it is
+still read, its lists packed as it is loaded.
 
 It also holds the two boards the first undo or redo after opening would go to:
 the board before the latest batch in force, and the board after the batch on top
@@ -41,9 +46,11 @@ from tabletrail.core.board.geometry import Grid
 from tabletrail.core.board.state import EncounterState
 from tabletrail.events.digest import blake2b
 from tabletrail.events.types import SCHEMA_VERSION, CommandIssued
+from tabletrail.projections.batch_runs import RunSet, RunStack, check_packed
 from tabletrail.projections.timeline import Timeline
 
-FORMAT = 5  # raise when Snapshot or EncounterState changes shape: older snapshots are then ignored
+FORMAT = 5  # raise when Snapshot or EncounterState changes shape so that older snapshots can't be read:
+# they are then ignored (the batch lists' packed form came within 5: `loads` still reads the tuples)
 # 2: the stored bytes start with a checksum of the rest (issue 13: a cache is checked before it is trusted)
 # 3: the board keeps the doors' states (issue 19)
 # 4: the board keeps the √2 part of what each fighter spent (issue 36: exact euclidean lengths)
@@ -96,9 +103,9 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False):
     batch: int  # that record's batch
     cursor: int  # the timeline's last command batch
     board: Board
-    applied: tuple[tuple[int, int], ...]  # runs (first, last) of the batches in force, in order
-    undone: tuple[int, ...]  # the redo stack
-    abandoned: tuple[tuple[int, int], ...]  # runs of the abandoned batches
+    applied: bytes  # the batches in force, in order: RunStack.packed
+    undone: bytes  # the redo stack, last undone last: RunStack.packed
+    abandoned: bytes  # the abandoned batches: RunSet.packed
     # The rules version of the tabletrail that took it (core/board/corrections.py); "" before snapshots said.
     # A snapshot is a fold of recorded facts, which no rule re-decides: any version's fits its log.
     rules_version: str = ""
@@ -108,57 +115,92 @@ class Snapshot(msgspec.Struct, frozen=True, gc=False):
     redo: Delta | None = None
 
 
+def _tuples_type() -> type:
+    """Snapshot as written before the batch lists were packed: runs and the redo stack as tuples."""
+    old = {
+        "applied": tuple[tuple[int, int], ...],  # runs (first, last) of the batches in force, in order
+        "undone": tuple[int, ...],  # the redo stack
+        "abandoned": tuple[tuple[int, int], ...],  # runs of the abandoned batches, ascending
+    }
+    fields: list[tuple[str, Any] | tuple[str, Any, Any]] = []
+    for f in msgspec.structs.fields(Snapshot):
+        ftype = old.get(f.name, f.type)
+        fields.append((f.name, ftype) if f.default is msgspec.NODEFAULT else (f.name, ftype, f.default))
+    return msgspec.defstruct("Tuples", fields, frozen=True, gc=False, module=__name__)
+
+
+_Tuples: Any = _tuples_type()
+
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Snapshot)
-
-
-def runs(numbers: Iterable[int]) -> tuple[tuple[int, int], ...]:
-    """[1, 2, 3, 5, 6] -> ((1, 3), (5, 6)): order kept, consecutive numbers merged."""
-    out: list[list[int]] = []
-    for n in numbers:
-        if out and n == out[-1][1] + 1:
-            out[-1][1] = n
-        else:
-            out.append([n, n])
-    return tuple((a, b) for a, b in out)
-
-
-class _RunsMemo:
-    """runs() of one timeline's `applied` list, which only ever changes near its end.
-
-    Snapshots of a long encounter come every N events; recomputing the runs of
-    hundreds of thousands of batches each time would cost more than the fold
-    between them. The memo keeps the list as last seen and its runs: if the list
-    still starts with it, only the new tail is run-length encoded.
-    """
-
-    def __init__(self) -> None:
-        self.seen: list[int] = []
-        self.runs: tuple[tuple[int, int], ...] = ()
-
-    def __call__(self, numbers: list[int]) -> tuple[tuple[int, int], ...]:
-        k = len(self.seen)
-        if k and len(numbers) >= k and numbers[:k] == self.seen:
-            tail = runs(numbers[k:])
-            head = list(self.runs)
-            if tail and head and tail[0][0] == head[-1][1] + 1:
-                head[-1] = (head[-1][0], tail[0][1])
-                tail = tail[1:]
-            found = (*head, *tail)
-        else:
-            found = runs(numbers)
-        self.seen, self.runs = list(numbers), found
-        return found
-
-
-_memos: weakref.WeakKeyDictionary[Timeline, _RunsMemo] = weakref.WeakKeyDictionary()
+_tuples_decoder = msgspec.msgpack.Decoder(_Tuples)
 
 
 def expand(spans: Iterable[tuple[int, int]]) -> list[int]:
+    """((1, 3), (5, 6)) -> [1, 2, 3, 5, 6]: the ascending runs a snapshot of the tuples kept."""
     out: list[int] = []
     for a, b in spans:
         out.extend(range(a, b + 1))
     return out
+
+
+def _packed(old: Any) -> Snapshot:
+    """A snapshot of the tuples, its batch lists packed as `take` packs them now (run by run)."""
+    applied = RunStack()
+    for first, last in old.applied:
+        if first > last:  # not a run the tuples' writer made (its runs go up): its numbers one by one
+            applied = RunStack(expand(old.applied))
+            break
+        applied.push_run(first, last)
+    lists = {
+        "applied": applied.packed(),
+        "undone": RunStack(old.undone).packed(),
+        "abandoned": RunSet.of_runs(old.abandoned).packed(),
+    }
+    return Snapshot(**{f: lists.get(f, getattr(old, f)) for f in Snapshot.__struct_fields__})
+
+
+class _AppliedMemo:
+    """The runs of one timeline's `applied` list, which only ever changes near its end.
+
+    A timeline folded from the log keeps a plain list. Snapshots of a long encounter
+    come every N events; packing hundreds of thousands of batches each time would cost
+    more than the fold between them. The memo keeps the list as last seen and its
+    runs: if the list still starts with it, only the new tail is pushed onto them.
+    (A timeline restored from a snapshot keeps a RunStack, packed as it stands.)
+    """
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+        self.stack = RunStack()
+
+    def __call__(self, numbers: list[int]) -> bytes:
+        k = len(self.seen)
+        if k and len(numbers) >= k and numbers[:k] == self.seen:
+            self.stack.extend(numbers[k:])
+        else:
+            self.stack = RunStack(numbers)
+        self.seen = list(numbers)
+        return self.stack.packed()
+
+
+_memos: weakref.WeakKeyDictionary[Timeline, _AppliedMemo] = weakref.WeakKeyDictionary()
+
+
+def _packed_applied(timeline: Timeline) -> bytes:
+    applied: Iterable[int] = timeline.applied  # a list when folded, a RunStack when restored
+    if isinstance(applied, RunStack):
+        return applied.packed()
+    return _memos.setdefault(timeline, _AppliedMemo())(timeline.applied)
+
+
+def _packed_stack(numbers: Iterable[int]) -> bytes:
+    """A RunStack as it stands, or a list's numbers made into one (the same runs either way)."""
+    return numbers.packed() if isinstance(numbers, RunStack) else RunStack(numbers).packed()
+
+
+def _packed_set(numbers: Iterable[int]) -> bytes:
+    return numbers.packed() if isinstance(numbers, RunSet) else RunSet(numbers).packed()
 
 
 def board_of(state: EncounterState) -> Any:
@@ -198,9 +240,9 @@ def take(timeline: Timeline, line_hash: str, batch: int) -> Snapshot:
         batch=batch,
         cursor=timeline._batch,
         board=board_of(board),
-        applied=_memos.setdefault(timeline, _RunsMemo())(timeline.applied),
-        undone=tuple(timeline.undone),
-        abandoned=runs(sorted(timeline.abandoned)),
+        applied=_packed_applied(timeline),
+        undone=_packed_stack(timeline.undone),
+        abandoned=_packed_set(timeline.abandoned),
         rules_version=RULES_VERSION,
         prior=delta(prior, board),
         redo=delta(redo, board),
@@ -223,9 +265,20 @@ def loads(data: bytes) -> Snapshot:
     body = data[_SUM:]
     if len(data) <= _SUM or blake2b(body, digest_size=_SUM).digest() != data[:_SUM]:
         raise msgspec.DecodeError("the snapshot's checksum does not match its bytes (edited or damaged)")
-    snap = _decoder.decode(body)
+    try:
+        snap = _decoder.decode(body)
+    except msgspec.ValidationError as packed_error:
+        try:  # one written before the batch lists were packed
+            snap = _packed(_tuples_decoder.decode(body))
+        except msgspec.ValidationError:
+            raise packed_error from None
     if snap.format != FORMAT:
         raise msgspec.DecodeError(f"snapshot format {snap.format}, expected {FORMAT}")
+    try:
+        for packed in (snap.applied, snap.undone, snap.abandoned):
+            check_packed(packed)
+    except ValueError as exc:
+        raise msgspec.DecodeError(str(exc)) from None
     return snap
 
 
@@ -233,9 +286,11 @@ def restore(snapshot: Snapshot, lazy: "Lazy") -> Timeline:
     """A timeline that goes on from the snapshot as the full fold would."""
     t = Timeline()
     t.state = state_of(snapshot.board)
-    t.applied = expand(snapshot.applied)
-    t.undone = list(snapshot.undone)
-    t.abandoned = set(expand(snapshot.abandoned))
+    # The batch lists as their runs, nothing expanded: the timeline asks them only what it asks a list
+    # and a set (projections/batch_runs.py), which RunStack and RunSet answer exactly.
+    t.applied = RunStack.unpacked(snapshot.applied)  # type: ignore[assignment]
+    t.undone = RunStack.unpacked(snapshot.undone)  # type: ignore[assignment]
+    t.abandoned = RunSet.unpacked(snapshot.abandoned)  # type: ignore[assignment]
     t.last_seq = snapshot.version
     t._batch = snapshot.cursor
     t.before, t.after, t.commands, t.actors, t.first_seq = (

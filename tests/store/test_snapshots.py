@@ -18,13 +18,12 @@ from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.commands import Redo, Undo
 from tabletrail.events.stores.memory import MemoryStore
 from tabletrail.events.stores.sqlite_store import SqliteStore
+from tabletrail.projections.batch_runs import RunSet, RunStack
 from tabletrail.projections.board import view
 from tabletrail.projections.snapshot import (
     FORMAT,
     dumps,
-    expand,
     loads,
-    runs,
     same_state,
     state_of,
     take,
@@ -68,9 +67,9 @@ def test_every_snapshot_equals_the_fold_it_replaces(played: Path):
         snap = loads(blob)
         assert same_state(state_of(snap.board), fold.state)
         assert (snap.version, snap.line_hash) == (version, fold.last_hash)
-        assert expand(snap.applied) == fold.timeline.applied
-        assert list(snap.undone) == fold.timeline.undone
-        assert set(expand(snap.abandoned)) == fold.timeline.abandoned
+        assert list(RunStack.unpacked(snap.applied)) == fold.timeline.applied
+        assert list(RunStack.unpacked(snap.undone)) == fold.timeline.undone
+        assert set(RunSet.unpacked(snap.abandoned)) == fold.timeline.abandoned
 
 
 def test_opening_from_a_snapshot_gives_what_the_full_fold_gives(played: Path):
@@ -182,7 +181,8 @@ def test_the_snapshot_interval_is_a_setting_kept_in_the_store(tmp_path: Path):
 
 
 def test_runs_keep_order_and_merge_neighbours():
-    assert runs([1, 2, 3, 5, 6, 9]) == ((1, 3), (5, 6), (9, 9))
-    assert runs([4, 2, 3]) == ((4, 4), (2, 3))
-    assert expand(runs([1, 2, 3, 5, 6, 9])) == [1, 2, 3, 5, 6, 9]
-    assert runs([]) == ()
+    assert RunStack([1, 2, 3, 5, 6, 9]).runs() == [(1, 3), (5, 6), (9, 9)]
+    assert RunStack([4, 2, 3]).runs() == [(4, 4), (2, 3)]
+    assert RunStack([9, 8, 7, 4]).runs() == [(9, 7), (4, 4)]  # a descending run, as a redo stack holds
+    assert list(RunStack.unpacked(RunStack([1, 2, 3, 5, 6, 9]).packed())) == [1, 2, 3, 5, 6, 9]
+    assert RunStack([]).runs() == [] and RunSet([9, 2, 3, 1]).runs() == [(1, 3), (9, 9)]
