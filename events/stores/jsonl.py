@@ -25,12 +25,14 @@ from tabletrail.events.stores.file_mode import NEW_FILE_MODE
 from tabletrail.events.stores.jsonl_batches import CommandIds, span_back, span_forward
 from tabletrail.events.stores.jsonl_snapshots import (
     KEPT_SNAPSHOTS,
+    NOTHING,
     Kept,
+    Sidecar,
     entry,
     fits,
     unsealed,
     version_of,
-    write_kept,
+    write_sidecar,
 )
 from tabletrail.events.stores.line_seek import LineBoundaries
 from tabletrail.events.stores.record import decode
@@ -85,7 +87,8 @@ class JsonlStore:
         self.heal = heal
         self._mark: tuple[int, int] | None = None  # (lines, bytes) of the file as this store last saw it
         self._tip_key: bytes | None = None  # the key its tip is kept with (`tip_key`), once line 1 was read
-        self._every = DEFAULT_SNAPSHOT_EVERY if snapshot_every is None else snapshot_every
+        self._every = snapshot_every  # None: the interval LOG.snapshots keeps, else the default
+        self._kept_every: int | None = None  # that interval (0: none said), once the sidecar was read
         self._lines = LineBoundaries()  # where lines start, learnt from fitting snapshots and scans
         self._anchors: dict[int, tuple[int, int]] = {}  # snapshot version -> (its batch, its end byte)
         self._ids = CommandIds()  # the log's command ids, read once, then only what was appended
@@ -264,9 +267,12 @@ class JsonlStore:
             raise InputError(f"{self.path}: a log already exists here; pick another name") from None
         finally:
             os.unlink(tmp)
-        self._drop_snapshots()  # a sidecar left by an earlier log of this name is none of this one's
         if lines:
             self._tip_key = key
+        # A sidecar left by an earlier log of this name is none of this one's, nor is its interval.
+        self._kept_every = None
+        self._drop_snapshots(self._every or 0)
+        if lines:
             self._keep_tip(len(lines), lines[-1], key)
         self._mark = (len(lines), len(blob))
         if refused:
@@ -324,8 +330,13 @@ class JsonlStore:
 
     @property
     def snapshot_every(self) -> int:
-        """Events between snapshots (0: none are saved); the database stores' default."""
-        return self._every
+        """Events between snapshots (0: none are saved): the constructor's choice, else the one LOG.snapshots
+        keeps (an export's `--snapshot-every`, kept as a database keeps it), else the default."""
+        if self._every is not None:
+            return self._every
+        if self._kept_every is None:
+            self._sidecar()
+        return self._kept_every or DEFAULT_SNAPSHOT_EVERY
 
     @property
     def snapshots_path(self) -> Path:
@@ -372,9 +383,9 @@ class JsonlStore:
             return  # no log to keep them for, or its key is not at hand: the fold says what is wrong
         kept = sorted(kept, key=version_of)[-KEPT_SNAPSHOTS:]
         if kept:
-            write_kept(self.snapshots_path, kept, key)
+            write_sidecar(self.snapshots_path, Sidecar(self.snapshot_every, kept), key)
         else:
-            self._drop_snapshots()
+            self._drop_snapshots(self.snapshot_every)
 
     def batch_span(self, batch: int) -> tuple[int, int] | None:
         """The first and last version of a batch, if the log holds it.
@@ -422,12 +433,20 @@ class JsonlStore:
     def _kept(self) -> list[Kept]:
         """The snapshots LOG.snapshots holds as written; [] when it is missing, damaged, or not sealed
         with this log's key (`unsealed`)."""
+        return self._sidecar().kept
+
+    def _sidecar(self) -> Sidecar:
+        """LOG.snapshots as written (NOTHING when missing, damaged or not sealed with this log's key);
+        the interval it keeps is learnt for `snapshot_every`."""
         try:
             data = self.snapshots_path.read_bytes()
             key = self._key(None)
         except (OSError, InputError):
-            return []
-        return unsealed(data, key)
+            found = NOTHING
+        else:
+            found = unsealed(data, key)
+        self._kept_every = max(found.every, 0)
+        return found
 
     def _fitting(
         self, kept: Sequence[Kept], *, first: bool = False, fh: IO[bytes] | None = None
@@ -457,11 +476,15 @@ class JsonlStore:
                     break
         return out
 
-    def _drop_snapshots(self) -> None:
-        """Remove the sidecar: the log was cut or started anew here, so none of it may be offered."""
+    def _drop_snapshots(self, every: int) -> None:
+        """Remove the snapshots: the log was cut or started anew here, so none of them may be offered.
+        An interval `every` other than the default stays in a sidecar of no snapshot; else it goes."""
         self._forget()
         with contextlib.suppress(OSError):
-            self.snapshots_path.unlink()
+            self.snapshots_path.unlink()  # first: one that could not be written anew is gone all the same
+        if every > 0 and every != DEFAULT_SNAPSHOT_EVERY:
+            with contextlib.suppress(InputError):  # no log line to seal it with: nothing to keep it for
+                write_sidecar(self.snapshots_path, Sidecar(every, []), self._key(None))
 
     def _forget(self) -> None:
         """Forget the line boundaries learnt: the file was cut, so later ones may name other lines."""
@@ -644,7 +667,7 @@ class JsonlStore:
             fh.truncate(end)
             os.fsync(fh.fileno())
         self._mark = None
-        self._drop_snapshots()  # none may speak for lines cut; the next command keeps a new one
+        self._drop_snapshots(self.snapshot_every)  # none may speak for lines cut; the next command keeps one
         return (
             f"cut {size - end} bytes from byte {end} of {self.path}: {what}; "
             f"the whole file was first copied to {backup}"
