@@ -212,6 +212,10 @@ class Timeline:
                 self.seeded.add(batch)
             self.state = fold(self.state, event)
         elif kind is Abandoned:
+            # A new command after an undo cuts off the redo stack: only batches on it can be abandoned.
+            stray = set(event.batches).difference(self.undone)
+            if stray:
+                raise ValueError(f"abandoned batch {min(stray)} is not an undone batch")
             self.abandoned.update(event.batches)
             self.undone = [b for b in self.undone if b not in event.batches]
         else:
