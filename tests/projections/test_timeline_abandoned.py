@@ -54,7 +54,9 @@ def test_an_abandon_of_a_batch_never_undone_is_a_one_line_error(
     assert path.read_bytes() == before
 
 
-def test_export_of_such_a_log_refuses_it_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_export_of_such_a_log_refuses_it_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     path, line = forged_cellar(tmp_path, [2**63])
     target = tmp_path / "copy.jsonl"
     code = main(["export", str(path), str(target), "--snapshot-every", "5"])
