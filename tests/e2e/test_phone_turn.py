@@ -151,6 +151,53 @@ def uncovered(page, fid: str) -> None:  # noqa: ANN001
         assert inside(box(mark), board), "the route's end is off the board's view"
 
 
+# The message under the board: its box, how far its words run, and each line of its words (not those
+# of its "more" and "why?") with the part of the screen where that line can show: inside whatever
+# clips it between the line and #message (the box, its first lines), on the screen, above the sheet.
+MESSAGE = """() => {
+  const m = document.getElementById('message'), box = m.getBoundingClientRect(), lines = [];
+  const panel = document.getElementById('panel').getBoundingClientRect();
+  // the sheet under the message (a phone, an upright tablet), not beside it (a laptop)
+  const below = panel.left < box.right && panel.right > box.left && panel.top > box.top;
+  const walk = document.createTreeWalker(m, NodeFilter.SHOW_TEXT);
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+    if (!t.textContent.trim() || t.parentElement.closest('details, button')) continue;
+    let top = 0, bottom = below ? Math.min(innerHeight, panel.top) : innerHeight;
+    for (let e = t.parentElement; e; e = e.parentElement) {
+      if (getComputedStyle(e).overflowY !== 'visible') {
+        const b = e.getBoundingClientRect();
+        top = Math.max(top, b.top); bottom = Math.min(bottom, b.bottom);
+      }
+      if (e === m) break;
+    }
+    const range = document.createRange();
+    range.selectNodeContents(t);
+    for (const r of range.getClientRects()) {
+      if (r.height > 0) lines.push({ top: r.top, bottom: r.bottom, shows: [top, bottom] });
+    }
+  }
+  const more = [...m.querySelectorAll('button')]
+    .filter((b) => b.offsetParent && /more|less/.test(b.textContent)).map((b) => b.textContent);
+  return { box: [box.top, box.bottom], panel: [panel.top, panel.bottom], lines, more,
+           scroll: m.scrollHeight, client: m.clientHeight };
+}"""
+
+
+def readable_message(page, whole: bool = False) -> dict:  # noqa: ANN001
+    """No line of the message is cut (by its box, the screen's edge or the sheet): each shows whole or
+    not at all, and lines not shown have a "more" beside them; `whole`: every line shows."""
+    m = page.evaluate(MESSAGE)
+    across = lambda ln, edge: ln["top"] < edge - 0.5 and ln["bottom"] > edge + 0.5  # noqa: E731
+    cut = [ln for ln in m["lines"] if across(ln, ln["shows"][0]) or across(ln, ln["shows"][1])]
+    assert not cut, f"a line of the message is cut: {cut} ({m})"
+    out = lambda ln: ln["top"] >= ln["shows"][1] - 0.5 or ln["bottom"] <= ln["shows"][0] + 0.5  # noqa: E731
+    hidden = [ln for ln in m["lines"] if out(ln)]
+    assert not (whole and hidden), f"lines of the message are not shown: {hidden} ({m})"
+    assert not hidden or m["more"] == ["more"], f"lines are hidden with no 'more' to show them ({m})"
+    assert m["scroll"] <= m["client"] + 1, f"the message box hides words below its edge ({m})"
+    return m
+
+
 def preview_then_confirm(t: Taps, name: str) -> None:
     """A preview is open: its Confirm shows on screen (no scrolling); tap it."""
     page = t.page
@@ -161,6 +208,7 @@ def preview_then_confirm(t: Taps, name: str) -> None:
     t.tap(confirm)
     expect(page.locator("#preview-panel")).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("Done:")
+    readable_message(page)
     t.shot(name + "-done")
 
 

@@ -294,9 +294,24 @@ function fitted(node, text, width, size) {
   return node;
 }
 
+// A fighter's states ("prone", "flying ↑1.5") on a chip over the foot of its token, `bottom` its
+// lower edge, never below 0.78 of its cell: the strip along the cell's bottom edge is where the name
+// of a fighter standing in the cell below sits, and a label there would cover it.
+const CHIP = 0.2;  // its letters' size, a cell being 1
+function badge(text, cx, bottom, most) {
+  const width = Math.min(most, text.length * CHIP * 0.6 + 0.14), height = CHIP + 0.04;
+  const chip = el("g", { class: "badge" });
+  chip.append(el("rect", { x: cx - width / 2, y: bottom - height, width, height, rx: height / 3 }));
+  chip.append(fitted(el("text", { x: cx, y: bottom - 0.065, "text-anchor": "middle" }, text), text, width - 0.1, CHIP));
+  return chip;
+}
+
 function drawFighters(svg, board, centres, opts) {
   const g = layer(svg, "fighters"), defs = layer(svg, "defs");
-  for (const f of board.fighters) {
+  // Row by row, top to bottom: a name plate pokes up into the cell above its token, so each is
+  // drawn after (over) the token and ring of a fighter standing there, never under them.
+  const rows = [...board.fighters].sort((a, b) => a.pos[1] - b.pos[1] || a.pos[0] - b.pos[0]);
+  for (const f of rows) {
     const [cx, cy] = centreOf(centres, f);
     const [, , r, sharing] = centres[f.id] || [0, 0, 0.36, 1];
     const states = shownStates(board, f);
@@ -321,8 +336,12 @@ function drawFighters(svg, board, centres, opts) {
     const k = r / 0.36;  // tokens sharing a cell are drawn smaller
     if (f.active) grp.append(el("circle", { cx, cy, r: r + 0.11 * k, class: "ring" }));
     const colour = sideColour(board, f.side);
+    const badges = [...states];
+    if (airborne) badges.push("↑" + fmt(f.pos[2] - f.ground));
+    if (under) badges.push("↓" + fmt(f.ground - f.pos[2]));
+    // lying flat, in the middle of its cell: its state's chip goes under it (badge(), below)
     const token = prone
-      ? el("ellipse", { cx, cy: cy + 0.1 * k, rx: 0.42 * k, ry: 0.22 * k, class: "token", fill: colour })
+      ? el("ellipse", { cx, cy, rx: 0.42 * k, ry: 0.22 * k, class: "token", fill: colour })
       : el("circle", { cx, cy, r, class: "token", fill: colour });
     grp.append(token);
     const href = f.image && !prone && opts.imageHref ? opts.imageHref(f) : null;
@@ -332,9 +351,10 @@ function drawFighters(svg, board, centres, opts) {
       defs.append(clip);
       grp.append(el("image", { href, x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, "clip-path": `url(#clip-${f.id})`,
         preserveAspectRatio: "xMidYMid slice", class: "token-image" }));
-    } else {
-      grp.append(el("text", { x: cx, y: cy + (prone ? 0.2 : 0.1) * k, class: "token-label", "text-anchor": "middle",
-        style: `font-size: ${(0.3 * k).toFixed(3)}px` }, initials(f.name)));
+    } else {  // the initials, a little higher over a chip, smaller on a body lying flat
+      const size = (prone ? 0.25 : 0.3) * k;
+      grp.append(el("text", { x: cx, y: cy + (badges.length ? 0.04 : 0.1) * k, class: "token-label", "text-anchor": "middle",
+        style: `font-size: ${size.toFixed(3)}px` }, initials(f.name)));
     }
     // The name on a plate under the token: what a player looks for on a crowded map. Beside
     // another fighter the plate keeps to its own cell, the first word only ("Ari the Quick" next
@@ -344,14 +364,7 @@ function drawFighters(svg, board, centres, opts) {
     if (crowded && sharing === 1) plate = plate.split(" ")[0];
     grp.append(fitted(el("text", { x: cx, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle" }, plate),
       plate, sharing > 1 ? 1 / sharing : crowded ? 0.96 : 2.2, 0.3));
-    const badges = [...states];
-    if (airborne) badges.push("↑" + fmt(f.pos[2] - f.ground));
-    if (under) badges.push("↓" + fmt(f.ground - f.pos[2]));
-    if (badges.length) {
-      const text = badges.join(" ");
-      const width = 0.96 / sharing;
-      grp.append(fitted(el("text", { x: cx, y: f.pos[1] + 0.97, class: "badge", "text-anchor": "middle" }, text), text, width, 0.2));
-    }
+    if (badges.length) grp.append(badge(badges.join(" "), cx, Math.min(f.pos[1] + 0.78, cy + r + 0.06), 0.92 / sharing));
     if (f.damage) {
       const dx = cx + 0.7 * r, dy = cy - 0.7 * r;
       grp.append(el("circle", { cx: dx, cy: dy, r: 0.15 * Math.max(k, 0.7), class: "damage" }));

@@ -57,10 +57,43 @@ export function whyBox(...parts) {
   return h("details", { class: "why-more" }, h("summary", {}, "why?"), ...shown);
 }
 
+// The message line under the board shows its words in whole lines, as many as table.css gives it
+// (two on a laptop, three on a phone); longer words end in "…" with "more" beside them, which
+// shows them all ("less" folds them again). "why?" stays beside the words, one tap away.
+const refit = new ResizeObserver(() => fitMessage());
+
 export function say(kind, ...parts) {
   const m = $("message");
   m.className = kind;
-  m.replaceChildren(...parts.filter((p) => p !== "" && p != null).map((p) => (p instanceof Node ? p : document.createTextNode(String(p)))));
+  refit.disconnect();
+  const shown = parts.filter((p) => p !== "" && p != null).map((p) => (p instanceof Node ? p : document.createTextNode(String(p))));
+  if (!shown.length) { m.replaceChildren(); return; }
+  const isWhy = (p) => p instanceof Element && p.matches("details.why-more");
+  const said = h("span", { class: "said" }, ...shown.filter((p) => !isWhy(p)));
+  m.replaceChildren(said, ...shown.filter(isWhy));
+  fitMessage();
+  refit.observe(said);  // a turned phone or a resized window: the lines break elsewhere
+}
+
+/** "more" beside the words only when they run past the lines shown (or, all shown, to fold them again). */
+function fitMessage() {
+  const m = $("message"), said = m.querySelector(".said");
+  if (!said) return;
+  const long = m.classList.contains("open") || said.scrollHeight > said.clientHeight + 1;
+  const more = m.querySelector(".more-words");
+  if (long && !more) said.after(moreButton(m));
+  if (!long && more) more.remove();
+}
+
+function moreButton(m) {
+  const more = h("button", { type: "button", class: "more-words", "aria-expanded": "false", title: "Show the whole message" }, "more");
+  more.addEventListener("click", () => {
+    const open = m.classList.toggle("open");
+    more.textContent = open ? "less" : "more";
+    more.title = open ? "Fold the message to its first lines" : "Show the whole message";
+    more.setAttribute("aria-expanded", String(open));
+  });
+  return more;
 }
 
 export const fighterOf = (fid) => (S.board ? S.board.fighters.find((x) => x.id === fid) : undefined);
