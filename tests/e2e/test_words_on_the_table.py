@@ -175,6 +175,10 @@ def test_a_state_stays_in_its_cell_and_no_fighter_covers_anothers_name(tmp_path:
                 if f["badge"] and f["plate"] and overlap(f["badge"], f["plate"]):
                     problems.append(f"{f['fid']}'s state covers its own name")
             assert not problems, (problems, drawn)
+            # The Ogre stands beside Tam: its plate keeps one word, and an article tells no one apart.
+            ogre = token(page, "ogre")
+            expect(ogre.locator(".name-plate")).to_have_text("Ogre")
+            expect(ogre.locator(".token-label")).to_have_text("OG")
         finally:
             context.close()
 

@@ -216,9 +216,15 @@ export function tokenPlaces(fighters) {
   return out;
 }
 
-function initials(name) {
+// The words that tell fighters apart: a leading article says nothing ("The Ogre" is "Ogre", not "The").
+function telling(name) {
   const words = name.trim().split(/\s+/);
-  return (words.length > 1 ? words[0][0] + words[1][0] : name.slice(0, 2)).toUpperCase();
+  return words.length > 1 && /^(the|a|an)$/i.test(words[0]) ? words.slice(1) : words;
+}
+
+function initials(name) {
+  const words = telling(name);
+  return (words.length > 1 ? words[0][0] + words[1][0] : words[0].slice(0, 2)).toUpperCase();
 }
 
 /** The middle of a fighter's token, in board units. */
@@ -361,7 +367,7 @@ function drawFighters(svg, board, centres, opts) {
     // to "Bo" read "Ari the QuickBo").
     const crowded = board.fighters.some((o) => o.id !== f.id && o.pos[1] === f.pos[1] && Math.abs(o.pos[0] - f.pos[0]) === 1);
     let plate = f.name.length > 18 ? f.name.slice(0, 17) + "…" : f.name;
-    if (crowded && sharing === 1) plate = plate.split(" ")[0];
+    if (crowded && sharing === 1) plate = telling(plate)[0];
     grp.append(fitted(el("text", { x: cx, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle" }, plate),
       plate, sharing > 1 ? 1 / sharing : crowded ? 0.96 : 2.2, 0.3));
     if (badges.length) grp.append(badge(badges.join(" "), cx, Math.min(f.pos[1] + 0.78, cy + r + 0.06), 0.92 / sharing));
