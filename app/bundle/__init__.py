@@ -14,9 +14,11 @@ map's picture are inline). The file holds, in `<script>` elements the browser ne
   withheld line is left empty): the bytes `verify` hashes, read back byte for byte.
 - `tt-words`: gzip then base64 of a JSON document: the static board (map, walls, sides)
   as `board`; `steps`, one a carried event: the board after it (the first a full view,
-  then what changed: the engine's fold, app/bundle/data.py), the event as `log` says it,
-  and its `explain` text as line numbers into `strings`, a table of lines kept once. It is
-  written in log order as the fold goes, streamed into its gzip.
+  then what changed: the engine's fold, app/bundle/data.py), the event as `log` says it
+  (a list of its `fields`), and its `explain` text as codes: numbers into `strings`, a
+  table of lines and runs of lines kept once, or a line the page makes from the events (the
+  event's head line, its batch's listing: data.py `explanation` reads them as the page does).
+  It is written in log order as the fold goes, streamed into its gzip.
 
 The page (app/web/static/bundle.js) recomputes the chain with the vendored BLAKE2b
 (app/web/static/vendor/) and draws the recorded boards; re-deciding every command under
@@ -38,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from tabletrail.bundle.data import Lines, carry, static_board
+from tabletrail.bundle.data import FIELDS, Lines, carry, static_board
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
 from tabletrail.events.errors import InputError
 from tabletrail.events.picture import PictureSpec
@@ -292,11 +294,12 @@ def _packed(data: bytes) -> str:
 
 
 def _streamed(board: dict[str, Any], steps: Iterator[Any], strings: Any) -> str:
-    """tt-words, packed as the steps are made: `{"board": …, "steps": [[board or what changed, event,
-    explanation's line numbers], …], "strings": [the lines]}`, gzip then base64, none of it held whole."""
+    """tt-words, packed as the steps are made: `{"board": …, "fields": [an event's], "steps": [[board or
+    what changed, event, explanation's codes], …], "strings": [the lines and runs]}`, gzip then base64,
+    none of it held whole."""
     encode = msgspec.json.encode
     gz = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)  # gzip, its header's time 0: the same log, the same bytes
-    out = [gz.compress(b'{"board":' + encode(board) + b',"steps":[')]
+    out = [gz.compress(b'{"board":' + encode(board) + b',"fields":' + encode(FIELDS) + b',"steps":[')]
     for n, step in enumerate(steps):
         out.append(gz.compress((b"," if n else b"") + encode(step)))
     out.append(gz.compress(b'],"strings":' + encode(strings.table) + b"}"))

@@ -4,15 +4,19 @@ The engine's fold stays the one source of truth: the board after each event is f
 here (the timeline, as `show --at N` folds it) and written as the table view draws it
 (app/web/views.py), so the page only draws. Boards go as one full view and then, per
 event, only what changed; the explanations (the very text `tabletrail explain` prints)
-are cut into lines kept once each, since events of a batch, and batches in a row, share
-most of theirs.
+are written as codes into a table of lines and runs of lines kept once each, since events
+of a batch, and batches in a row, share most of theirs; an event's head line and its
+batch's listing, which repeat the events' own words, are made by the page from the events
+carried (`HEAD_LINE`, `LISTING`), each checked here to say what `explain` says.
 """
 
 from __future__ import annotations
 
 import operator
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Protocol, cast
 
 import msgspec
@@ -382,10 +386,14 @@ def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class Lines:
-    """Strings kept once each; a text is the list of its lines' numbers."""
+    """What the explanations say, each kept once in one table: lines (strings), and runs of lines
+    (lists of the lines' numbers) that explanations share: a batch's lines, which each of its
+    events says, or an event's own lines but its head, which events of a kind say alike."""
 
-    table: list[str] = field(default_factory=list)
+    table: list[str | list[int]] = field(default_factory=list)
     index: dict[str, int] = field(default_factory=dict)
+    runs: dict[tuple[int, ...], int] = field(default_factory=dict)
+    said: dict[tuple[str, ...], list[int]] = field(default_factory=dict)  # `stretch`'s, by the lines
 
     def ids(self, text: str) -> list[int]:
         """The numbers of a text's lines, a line not seen before given the next number. Most of an
@@ -394,7 +402,7 @@ class Lines:
         return self.numbers(text.split("\n"))
 
     def numbers(self, parts: list[str]) -> list[int]:
-        """`ids` of a text already cut into its lines (none of them holding a newline)."""
+        """The numbers of lines (a line holding a newline is one line here: joined, it reads the same)."""
         index = self.index
         out = list(map(index.get, parts))
         i = -1
@@ -410,6 +418,90 @@ class Lines:
         except ValueError:
             return cast("list[int]", out)  # every None numbered above
 
+    def run(self, ids: list[int]) -> list[int]:
+        """Lines' numbers as one code: the table's run of them, kept once by value (one line is
+        its own number, and no line no code)."""
+        if len(ids) < 2:
+            return ids
+        key = tuple(ids)
+        n = self.runs.get(key)
+        if n is None:
+            n = self.runs[key] = len(self.table)
+            self.table.append(ids)
+        return [n]
+
+    def stretch(self, lines: list[str]) -> list[int]:
+        """Lines said in a row as their code (`run`), kept by the lines' value: an event's own lines
+        but its head are said alike by events of a kind, batch after batch."""
+        key = tuple(lines)
+        codes = self.said.get(key)
+        if codes is None:
+            codes = self.said[key] = self.run(self.numbers(lines))
+        return codes
+
+
+# An event as carried (a step's second part): its fields in this order, what `tabletrail log` says
+# of it (`status` "" while in force); a withheld event is its seq and batch alone. The words name
+# them (`fields`), and the page reads each event back as an object of them (`event_of`).
+FIELDS = ("seq", "batch", "actor", "at", "type", "text", "rules", "note", "status")
+
+# An explanation as written is a list of codes: a number into the table (`Lines`: a line, or a run
+# of lines), or one of these, a line (lines) the page makes from the events carried, which the
+# explanation was checked to say word for word (`head_line`, `listed_line`):
+HEAD_LINE = -1  # the event's own first line
+LISTING = -2  # the listing of its batch's events, a line each, its own marked
+
+
+def event_of(written: Sequence[Any]) -> dict[str, Any]:
+    """An event as carried, read back: its fields by name, a withheld one's `withheld` true."""
+    if len(written) == 2:
+        return {"seq": written[0], "batch": written[1], "withheld": True}
+    return dict(zip(FIELDS, written, strict=True))
+
+
+def head_line(seq: int, batch: int, status: str, text: str) -> str:
+    """An explanation's first line, from the event as carried: `event 12 (batch 4, in force): …`."""
+    return f"event {seq} (batch {batch}, {status or 'in force'}): {text}"
+
+
+def listed_line(seq: int, text: str, rules: Sequence[str], note: str, marked: bool = False) -> str:
+    """An event's line in its batch's listing, from the event as carried: `   12 what happened  [rule
+    ids]  — why`, marked ` >` in its own explanation."""
+    cited = f"  [{', '.join(rules)}]" if rules else ""
+    why = f"  — {note}" if note else ""
+    return f"{' >' if marked else '  '}{seq:>4} {text}{cited}{why}"
+
+
+def explanation(
+    events: Sequence[Mapping[str, Any]], codes: Sequence[int], table: Sequence[str | list[int]], k: int
+) -> str:
+    """The text of the `k`th carried event's explanation from its codes, as the page reads them
+    (app/web/static/bundle.js `explanation`): `events` every event carried, read back (`event_of`)."""
+    e = events[k]
+    out: list[str] = []
+    for code in codes:
+        if code == HEAD_LINE:
+            out.append(head_line(e["seq"], e["batch"], e["status"], e["text"]))
+        elif code == LISTING:
+            for j in _batch_around(events, k):
+                o = events[j]
+                out.append(listed_line(o["seq"], o["text"], o["rules"], o["note"], j == k))
+        else:
+            said = table[code]
+            out.extend([said] if isinstance(said, str) else [cast(str, table[i]) for i in said])
+    return "\n".join(out)
+
+
+def _batch_around(events: Sequence[Mapping[str, Any]], k: int) -> range:
+    """The places of the events carried of the `k`th's batch (its neighbours of the same batch)."""
+    batch = events[k]["batch"]
+    lo, hi = k, k
+    while lo > 0 and events[lo - 1]["batch"] == batch:
+        lo -= 1
+    while hi + 1 < len(events) and events[hi + 1]["batch"] == batch:
+        hi += 1
+    return range(lo, hi + 1)
+
 
 _RULINGS_LINE = "GM rulings in force before it: none"
 
@@ -419,30 +511,85 @@ def _left_out(text: str, rulings: bool) -> str:
     return text if rulings else text.replace(_RULINGS_LINE, RULINGS_LEFT_OUT)
 
 
-def _run_ids(runs_of: list[list[list[str]]], strings: Lines, rulings: bool) -> list[list[int]]:
-    """Each text's line numbers from its runs (explain_runs), a run shared by several texts numbered
-    once. The same numbers as `strings.ids` of the texts joined: a run is numbered as its lines
-    joined, and runs in order, so a line is new at the same place (and a line holding a newline
-    is cut where the joined text would be); the rulings' line has no newline, so it is replaced
-    within its run as within the whole text."""
-    numbered: dict[int, tuple[list[str], list[int]]] = {}
+# One event's listing as the page would make it: the lines of its batch's events unmarked, its own
+# line marked, and its place among them.
+Listing = tuple[list[str], str, int]
+
+
+def _own_codes(lines: list[str], strings: Lines, head: str, listing: Listing | None) -> list[int]:
+    """The codes of lines one event says alone: its batch's listing as `LISTING` when they are that,
+    its head line as `HEAD_LINE`, the lines between as runs of the table."""
+    if listing is not None:
+        others, mine, i = listing
+        if (
+            len(lines) == len(others)
+            and lines[i] == mine
+            and lines[:i] == others[:i]
+            and lines[i + 1 :] == others[i + 1 :]
+        ):
+            return [LISTING]
+    if lines and lines[0] == head and head not in lines[1:]:  # an event's own run: its head first
+        return [HEAD_LINE, *strings.stretch(lines[1:])]
+    codes: list[int] = []
+    at = 0
+    while True:
+        try:
+            j = lines.index(head, at)
+        except ValueError:
+            codes.extend(strings.stretch(lines[at:]))
+            return codes
+        codes.extend(strings.stretch(lines[at:j]))
+        codes.append(HEAD_LINE)
+        at = j + 1
+
+
+def _run_codes(
+    runs_of: list[list[list[str]]],
+    strings: Lines,
+    rulings: bool,
+    heads: list[str],
+    listings: list[Listing | None],
+) -> list[list[int]]:
+    """Each text's codes from its runs (explain_runs): a run several of the batch's events say (the
+    very same list) as one code, made once; a run one event says alone by `_own_codes` (its head
+    line `heads[i]`, its listing `listings[i]`). The text read back (`explanation`) is the runs'
+    lines joined, a player's rulings' line replaced: that line holds no newline, so it is
+    replaced within its run as within the whole text (and a line holding a newline reads back
+    the same joined, whether cut there or not)."""
+    uses = Counter(map(id, chain.from_iterable(runs_of)))  # every run is held by runs_of: no id reused
+    shared: dict[int, list[int]] = {}
     out = []
-    for runs in runs_of:
-        ids: list[int] = []
+    for i, runs in enumerate(runs_of):
+        codes: list[int] = []
         for run in runs:
             if not run:
                 continue  # an empty run adds no line to the joined text
-            kept = numbered.get(id(run))
-            if kept is None or kept[0] is not run:
-                text = "\n".join(run)
-                if text.count("\n") == len(run) - 1 and (rulings or _RULINGS_LINE not in text):
-                    made = strings.numbers(run)  # its lines as they are: cutting the text gives them back
-                else:
-                    made = strings.ids(_left_out(text, rulings))
-                kept = numbered[id(run)] = (run, made)
-            ids.extend(kept[1])
-        out.append(ids)
+            if uses[id(run)] > 1:
+                kept = shared.get(id(run))
+                if kept is None:
+                    kept = shared[id(run)] = strings.stretch(run if rulings else _left_out_of(run))
+                codes.extend(kept)
+            else:
+                codes.extend(
+                    _own_codes(run if rulings else _left_out_of(run), strings, heads[i], listings[i])
+                )
+        out.append(codes)
     return out
+
+
+def _left_out_of(run: list[str]) -> list[str]:
+    """A run of a player's explanation, its rulings' line saying they are left out (the very run
+    when it has none)."""
+    if _RULINGS_LINE not in "\n".join(run):
+        return run
+    return [_left_out(line, False) for line in run]
+
+
+def _listings(said: list[list[Any]]) -> list[Listing]:
+    """Each event's listing as the page makes it from the events carried of its batch (`said`, all
+    of them told: the page lists the batch's events it carries)."""
+    others = [listed_line(e[0], e[5], e[6], e[7]) for e in said]
+    return [(others, " >" + others[i][2:], i) for i in range(len(said))]
 
 
 def _batches(records: Sequence[Record]) -> list[list[Record]]:
@@ -471,7 +618,7 @@ class ExplainRuns(Protocol):
 # One carried event as the page reads it: the board after it (the whole board for the first event
 # carried, then only what changed), the event as `log` says it, and its `explain` text as line
 # numbers into the table of lines (`Lines`) kept once.
-Step = tuple[dict[str, Any], dict[str, Any], list[int]]
+Step = tuple[dict[str, Any], list[Any], list[int]]
 
 
 def carry(
@@ -565,32 +712,46 @@ def carry(
             }
             for r in told
         ]
+        status = data["status"] if data["status"] != "in force" else ""
+        said = [  # each event as carried (FIELDS)
+            [
+                r.seq,
+                r.batch,
+                r.actor,
+                r.at,
+                type(r.event).__struct_config__.tag,
+                words.event(r.event),
+                list(r.event.rules),
+                r.event.note,
+                status,
+            ]
+            for r in told
+        ]
+        heads = [head_line(e[0], e[1], status, e[5]) for e in said]
+        listings: list[Listing | None] = (
+            [*_listings(said)] if len(told) == len(carried) else [None] * len(told)
+        )
         if not told:
-            texts: Iterator[list[int]] = iter(())
+            texts: list[list[int]] = []
         elif explain_runs is not None:
             # the batch's events as held (not decoded again) and worded by `words` once, here and
-            # in the event's timeline line below
+            # in the event's timeline line above
             known = {r.seq: r.event for r in batch}
-            texts = iter(_run_ids(explain_runs(datas, known=known, words=words), strings, rulings))
+            texts = _run_codes(
+                explain_runs(datas, known=known, words=words), strings, rulings, heads, listings
+            )
         else:
-            texts = iter([strings.ids(_left_out(text, rulings)) for text in explain_texts(datas)])
+            texts = [
+                _own_codes(_left_out(text, rulings).split("\n"), strings, head, None)
+                for text, head in zip(explain_texts(datas), heads, strict=True)
+            ]
+        told_as = iter(zip(said, texts, strict=True))
         for r, board in zip(carried, boards, strict=True):
             # the board before itself (a command's header): nothing changed
             changed = board if previous is None else {} if board is previous else delta(previous, board)
             previous = board
             if not shown(r):
-                yield changed, {"seq": r.seq, "batch": r.batch, "withheld": True}, []
+                yield changed, [r.seq, r.batch], []
                 continue
-            ids = next(texts)
-            told_as = {
-                "seq": r.seq,
-                "batch": r.batch,
-                "actor": r.actor,
-                "at": r.at,
-                "type": type(r.event).__struct_config__.tag,
-                "text": words.event(r.event),
-                "rules": list(r.event.rules),
-                "note": r.event.note,
-                "status": data["status"] if data["status"] != "in force" else "",
-            }
-            yield changed, told_as, ids
+            event, codes = next(told_as)
+            yield changed, event, codes
