@@ -13,10 +13,8 @@ carried (`HEAD_LINE`, `LISTING`), each checked here to say what `explain` says.
 from __future__ import annotations
 
 import operator
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, Protocol, cast
 
 import msgspec
@@ -218,6 +216,15 @@ def _turn_watcher() -> tuple[type[Turn], set[str]]:
 
 
 _TURN_NAMES = frozenset((*Turn.__struct_fields__, "active"))
+_TURN_GETTERS: dict[tuple[str, ...], Callable[[Turn], Any]] = {}
+
+
+def _turn_getter(names: tuple[str, ...]) -> Callable[[Turn], Any]:
+    """What a view read of a turn, as one value to compare: these attributes of it (none: nothing)."""
+    got = _TURN_GETTERS.get(names)
+    if got is None:
+        got = _TURN_GETTERS[names] = operator.attrgetter(*names) if names else lambda turn: ()
+    return got
 
 
 class FighterViews:
@@ -244,8 +251,8 @@ class FighterViews:
         # the last board's other views with the state's parts and the `rulings` they were drawn with
         self.around: tuple[tuple[Any, ...], bool, tuple[Any, Any, Any, Any]] | None = None
         # views drawn before, by their fighter as JSON: each with the state's parts but the turn it was
-        # drawn on, the fighters if it read them, and what it read of the turn ((name, value)s, or
-        # the turn itself when it read it whole)
+        # drawn on, the fighters if it read them, and what it read of the turn (the attributes' getter
+        # and their values then, or the turn itself when it read it whole)
         self.alike: dict[bytes, list[tuple[tuple[Any, ...], Any, Any, dict[str, Any]]]] = {}
         self.turn_class, self.turn_read = _turn_watcher()
 
@@ -309,9 +316,7 @@ class FighterViews:
             if not _same(drawn_on, others):
                 continue
             now = state.turn
-            if turn is now or (
-                type(turn) is tuple and all(getattr(now, name) == value for name, value in turn)
-            ):
+            if turn is now or (type(turn) is tuple and turn[0](now) == turn[1]):
                 return view
         return None
 
@@ -324,11 +329,10 @@ class FighterViews:
         view: dict[str, Any],
     ) -> None:
         read = self.turn_read
-        turn: Any = (
-            tuple((name, getattr(state.turn, name)) for name in sorted(read))
-            if read <= _TURN_NAMES
-            else state.turn
-        )
+        turn: Any = state.turn
+        if read <= _TURN_NAMES:
+            of = _turn_getter(tuple(sorted(read)))
+            turn = (of, of(state.turn))
         if len(self.alike) >= 4096:  # bounded, whatever the length of the log
             self.alike.clear()
         drawn = self.alike.setdefault(code, [])
@@ -361,8 +365,15 @@ def static_board(state: EncounterState) -> dict[str, Any]:
     }
 
 
-def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """What changed from one board to the next: top-level parts whole, fighters key by key."""
+# Fighters' changes made before, by the two views' ids (each held beside its change, so an id is
+# never mistaken): views are kept by value (FighterViews), so a fight that walks back and forth
+# goes between the same few views again and again.
+Diffs = dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]
+
+
+def delta(before: dict[str, Any], after: dict[str, Any], diffs: Diffs | None = None) -> dict[str, Any]:
+    """What changed from one board to the next: top-level parts whole, fighters key by key (each
+    fighter's change kept in `diffs` when given)."""
     out: dict[str, Any] = {}
     for key, value in after.items():
         if key == "fighters":
@@ -374,7 +385,15 @@ def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
                 if old is None:
                     changed[fid] = f
                     continue
-                diff = {k: v for k, v in f.items() if old.get(k) != v}
+                if diffs is None:
+                    diff = _diff(old, f)
+                else:
+                    kept = diffs.get((id(old), id(f)))
+                    if kept is None or kept[0] is not old or kept[1] is not f:
+                        if len(diffs) >= 4096:  # bounded, whatever the length of the log
+                            diffs.clear()
+                        kept = diffs[id(old), id(f)] = (old, f, _diff(old, f))
+                    diff = kept[2]
                 if diff:
                     changed[fid] = diff
             if changed:
@@ -382,6 +401,11 @@ def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
         elif key not in before or (before[key] is not value and before[key] != value):
             out[key] = value
     return out
+
+
+def _diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """A fighter's view's keys whose values changed, with their new values."""
+    return {k: v for k, v in new.items() if old.get(k) != v}
 
 
 @dataclass
@@ -393,7 +417,6 @@ class Lines:
     table: list[str | list[int]] = field(default_factory=list)
     index: dict[str, int] = field(default_factory=dict)
     runs: dict[tuple[int, ...], int] = field(default_factory=dict)
-    said: dict[tuple[str, ...], list[int]] = field(default_factory=dict)  # `stretch`'s, by the lines
 
     def ids(self, text: str) -> list[int]:
         """The numbers of a text's lines, a line not seen before given the next number. Most of an
@@ -431,13 +454,8 @@ class Lines:
         return [n]
 
     def stretch(self, lines: list[str]) -> list[int]:
-        """Lines said in a row as their code (`run`), kept by the lines' value: an event's own lines
-        but its head are said alike by events of a kind, batch after batch."""
-        key = tuple(lines)
-        codes = self.said.get(key)
-        if codes is None:
-            codes = self.said[key] = self.run(self.numbers(lines))
-        return codes
+        """Lines said in a row as their code: the table's run of them (`run`)."""
+        return self.run(self.numbers(lines))
 
 
 # An event as carried (a step's second part): its fields in this order, what `tabletrail log` says
@@ -517,30 +535,25 @@ Listing = tuple[list[str], str, int]
 
 
 def _own_codes(lines: list[str], strings: Lines, head: str, listing: Listing | None) -> list[int]:
-    """The codes of lines one event says alone: its batch's listing as `LISTING` when they are that,
-    its head line as `HEAD_LINE`, the lines between as runs of the table."""
-    if listing is not None:
+    """The codes of an event's lines: its batch's listing as `LISTING` when they are that, its head
+    line as `HEAD_LINE`, the lines between as runs of the table (`Lines.stretch`)."""
+    if listing is not None and len(lines) == len(listing[0]):
         others, mine, i = listing
-        if (
-            len(lines) == len(others)
-            and lines[i] == mine
-            and lines[:i] == others[:i]
-            and lines[i + 1 :] == others[i + 1 :]
-        ):
+        if lines[i] == mine and lines[:i] == others[:i] and lines[i + 1 :] == others[i + 1 :]:
             return [LISTING]
-    if lines and lines[0] == head and head not in lines[1:]:  # an event's own run: its head first
+    if head not in lines:
+        return strings.stretch(lines)
+    if lines[0] == head and lines.count(head) == 1:  # an event's own run: its head first
         return [HEAD_LINE, *strings.stretch(lines[1:])]
     codes: list[int] = []
     at = 0
-    while True:
-        try:
-            j = lines.index(head, at)
-        except ValueError:
-            codes.extend(strings.stretch(lines[at:]))
-            return codes
-        codes.extend(strings.stretch(lines[at:j]))
-        codes.append(HEAD_LINE)
-        at = j + 1
+    for j, line in enumerate(lines):
+        if line == head:
+            codes.extend(strings.stretch(lines[at:j]))
+            codes.append(HEAD_LINE)
+            at = j + 1
+    codes.extend(strings.stretch(lines[at:]))
+    return codes
 
 
 def _run_codes(
@@ -550,29 +563,25 @@ def _run_codes(
     heads: list[str],
     listings: list[Listing | None],
 ) -> list[list[int]]:
-    """Each text's codes from its runs (explain_runs): a run several of the batch's events say (the
-    very same list) as one code, made once; a run one event says alone by `_own_codes` (its head
-    line `heads[i]`, its listing `listings[i]`). The text read back (`explanation`) is the runs'
-    lines joined, a player's rulings' line replaced: that line holds no newline, so it is
-    replaced within its run as within the whole text (and a line holding a newline reads back
-    the same joined, whether cut there or not)."""
-    uses = Counter(map(id, chain.from_iterable(runs_of)))  # every run is held by runs_of: no id reused
-    shared: dict[int, list[int]] = {}
+    """Each text's codes from its runs (explain_runs), by `_own_codes` (its head line `heads[i]`, its
+    listing `listings[i]`): a run the batch's events share (the very same list) made once, when its
+    codes hold no line made from the event (which another event's would not be). The text read
+    back (`explanation`) is the runs' lines joined, a player's rulings' line replaced: that line
+    holds no newline, so it is replaced within its run as within the whole text (and a line
+    holding a newline reads back the same joined, whether cut there or not)."""
+    shared: dict[int, list[int]] = {}  # by the run's id: every run is held by runs_of, no id reused
     out = []
     for i, runs in enumerate(runs_of):
         codes: list[int] = []
         for run in runs:
             if not run:
                 continue  # an empty run adds no line to the joined text
-            if uses[id(run)] > 1:
-                kept = shared.get(id(run))
-                if kept is None:
-                    kept = shared[id(run)] = strings.stretch(run if rulings else _left_out_of(run))
-                codes.extend(kept)
-            else:
-                codes.extend(
-                    _own_codes(run if rulings else _left_out_of(run), strings, heads[i], listings[i])
-                )
+            kept = shared.get(id(run))
+            if kept is None:
+                kept = _own_codes(run if rulings else _left_out_of(run), strings, heads[i], listings[i])
+                if min(kept) >= 0:  # a run's lines give one code at least
+                    shared[id(run)] = kept
+            codes.extend(kept)
         out.append(codes)
     return out
 
@@ -666,6 +675,7 @@ def carry(
     last_state: EncounterState | None = None
     last_board: dict[str, Any] = {}
     views = FighterViews()
+    diffs: Diffs = {}
     said_rules: dict[str, dict[str, str]] = {}  # each rule's words, looked up once (a log cites a few)
 
     def said_rule(rule: str) -> dict[str, str]:
@@ -748,7 +758,9 @@ def carry(
         told_as = iter(zip(said, texts, strict=True))
         for r, board in zip(carried, boards, strict=True):
             # the board before itself (a command's header): nothing changed
-            changed = board if previous is None else {} if board is previous else delta(previous, board)
+            changed = (
+                board if previous is None else {} if board is previous else delta(previous, board, diffs)
+            )
             previous = board
             if not shown(r):
                 yield changed, [r.seq, r.batch], []
