@@ -218,7 +218,7 @@ def make(
         hi,
         explain_texts,
         refused,
-        shown=shown,
+        shown=shown if hidden else None,
         rulings=not player,
         progress=progress,
         whole=enc.timeline if hi == len(records) else None,

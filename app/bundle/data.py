@@ -428,18 +428,17 @@ class Lines:
         """The numbers of lines (a line holding a newline is one line here: joined, it reads the same)."""
         index = self.index
         out = list(map(index.get, parts))
-        i = -1
-        try:
-            while True:
-                i = out.index(None, i + 1)  # the next new line, looked for in C
+        if None not in out:  # looked for in C: most lines were seen before
+            return cast("list[int]", out)
+        for i, n in enumerate(out):
+            if n is None:
                 line = parts[i]
                 n = index.get(line)  # the same new line twice in one text: numbered once
                 if n is None:
                     n = index[line] = len(self.table)
                     self.table.append(line)
                 out[i] = n
-        except ValueError:
-            return cast("list[int]", out)  # every None numbered above
+        return cast("list[int]", out)  # every None numbered above
 
     def run(self, ids: list[int]) -> list[int]:
         """Lines' numbers as one code: the table's run of them, kept once by value (one line is
@@ -458,10 +457,11 @@ class Lines:
         return self.run(self.numbers(lines))
 
 
-# An event as carried (a step's second part): its fields in this order, what `tabletrail log` says
-# of it (`status` "" while in force); a withheld event is its seq and batch alone. The words name
+# An event as carried (a step's second part): its fields in this order, what the page lists of it
+# (`status` "" while in force; who logged it and when are in its line); a withheld event is its seq
+# and batch alone. The words name
 # them (`fields`), and the page reads each event back as an object of them (`event_of`).
-FIELDS = ("seq", "batch", "actor", "at", "type", "text", "rules", "note", "status")
+FIELDS = ("seq", "batch", "text", "rules", "note", "status")
 
 # An explanation as written is a list of codes: a number into the table (`Lines`: a line, or a run
 # of lines), or one of these, a line (lines) the page makes from the events carried, which the
@@ -594,11 +594,10 @@ def _left_out_of(run: list[str]) -> list[str]:
     return [_left_out(line, False) for line in run]
 
 
-def _listings(said: list[list[Any]]) -> list[Listing]:
-    """Each event's listing as the page makes it from the events carried of its batch (`said`, all
-    of them told: the page lists the batch's events it carries)."""
-    others = [listed_line(e[0], e[5], e[6], e[7]) for e in said]
-    return [(others, " >" + others[i][2:], i) for i in range(len(said))]
+def _listings(listed: list[str]) -> list[Listing]:
+    """Each event's listing as the page makes it from the events carried of its batch, given each
+    one's line (`listed_line`, unmarked): the lines, its own marked, its place."""
+    return [(listed, " >" + line[2:], i) for i, line in enumerate(listed)]
 
 
 def _batches(records: Sequence[Record]) -> list[list[Record]]:
@@ -637,7 +636,7 @@ def carry(
     explain_texts: Callable[[list[dict[str, Any]]], list[str]],
     refused: Sequence[Any] = (),
     *,
-    shown: Callable[[Record], bool] = lambda r: True,
+    shown: Callable[[Record], bool] | None = None,
     rulings: bool = True,
     progress: Callable[[int, int], None] | None = None,
     whole: Timeline | None = None,
@@ -649,7 +648,8 @@ def carry(
     explanations are kept in `strings`.
 
     `explain_texts` is the CLI's (app/text/audit.py), so the page says what `explain`
-    says. An event `shown` refuses is carried as a gap: no words, no explanation.
+    says. An event `shown` refuses is carried as a gap: no words, no explanation (no `shown`: every
+    event is told).
     Without `rulings` (a player's bundle) the GM's rulings are left out of every board and
     explanation, and so are the settings a ruling changed: the rules of the server's per-role
     redaction (a player's screen), applied to what a bundle carries. `progress(done, of)` is told
@@ -710,8 +710,9 @@ def carry(
         if not rulings:  # a player's: no ruling's words, no cell ruled, no setting a ruling changed
             data["rulings"] = {"in_force": [], "cells": [], "made_here": []}
             data["settings"] = [s for s in data["settings"] if began.get(s["name"], _NONE) == s["value"]]
-        carried = [r for r in batch if r.seq >= first]
-        told = [r for r in carried if shown(r)]
+        carried = batch if batch[0].seq >= first else [r for r in batch if r.seq >= first]
+        told = carried if shown is None else [r for r in carried if shown(r)]
+        all_told = len(told) == len(carried)
         plains = {e["seq"]: e["event"] for e in data["events"]}  # each event's plain form, made once
         datas = [
             {
@@ -723,47 +724,43 @@ def carry(
             for r in told
         ]
         status = data["status"] if data["status"] != "in force" else ""
+        worded = [words.event(r.event) for r in told]
         said = [  # each event as carried (FIELDS)
-            [
-                r.seq,
-                r.batch,
-                r.actor,
-                r.at,
-                type(r.event).__struct_config__.tag,
-                words.event(r.event),
-                list(r.event.rules),
-                r.event.note,
-                status,
-            ]
-            for r in told
+            [r.seq, r.batch, text, r.event.rules, r.event.note, status]
+            for r, text in zip(told, worded, strict=True)
         ]
-        heads = [head_line(e[0], e[1], status, e[5]) for e in said]
-        listings: list[Listing | None] = (
-            [*_listings(said)] if len(told) == len(carried) else [None] * len(told)
-        )
+        heads = [head_line(r.seq, r.batch, status, text) for r, text in zip(told, worded, strict=True)]
+        listings: list[Listing | None] = [None] * len(told)
+        if all_told:  # the page lists the events of the batch it carries: all told here
+            listings[:] = _listings(
+                [
+                    listed_line(r.seq, text, r.event.rules, r.event.note)
+                    for r, text in zip(told, worded, strict=True)
+                ]
+            )
         if not told:
-            texts: list[list[int]] = []
+            codes_of: list[list[int]] = []
         elif explain_runs is not None:
             # the batch's events as held (not decoded again) and worded by `words` once, here and
             # in the event's timeline line above
             known = {r.seq: r.event for r in batch}
-            texts = _run_codes(
+            codes_of = _run_codes(
                 explain_runs(datas, known=known, words=words), strings, rulings, heads, listings
             )
         else:
-            texts = [
+            codes_of = [
                 _own_codes(_left_out(text, rulings).split("\n"), strings, head, None)
                 for text, head in zip(explain_texts(datas), heads, strict=True)
             ]
-        told_as = iter(zip(said, texts, strict=True))
+        told_as = iter(zip(said, codes_of, strict=True))
         for r, board in zip(carried, boards, strict=True):
             # the board before itself (a command's header): nothing changed
             changed = (
                 board if previous is None else {} if board is previous else delta(previous, board, diffs)
             )
             previous = board
-            if not shown(r):
+            if all_told or (shown is not None and shown(r)):
+                event, codes = next(told_as)
+                yield changed, event, codes
+            else:
                 yield changed, [r.seq, r.batch], []
-                continue
-            event, codes = next(told_as)
-            yield changed, event, codes

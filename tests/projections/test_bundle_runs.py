@@ -23,6 +23,7 @@ from tabletrail.bundle.data import (
     event_of,
     explanation,
     head_line,
+    listed_line,
 )
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.record import Record
@@ -79,12 +80,9 @@ def test_runs_on_a_log_with_rulings_undos_and_refusals(played: Encounter, player
     both_ways(records, lo, refused, player)
 
 
-def events(*notes: str) -> list[list[object]]:
+def events(*notes: str) -> list[list[Any]]:
     """A batch's events as carried (bundle.data.FIELDS), one a note."""
-    return [
-        [7 + i, 3, "gm", "", "moved", f"a moved {i}", ["r/x"] if i else [], note, ""]
-        for i, note in enumerate(notes)
-    ]
+    return [[7 + i, 3, f"a moved {i}", ["r/x"] if i else [], note, ""] for i, note in enumerate(notes)]
 
 
 @pytest.mark.parametrize("rulings", [True, False], ids=["gm", "player"])
@@ -93,8 +91,8 @@ def test_codes_read_back_as_the_joined_texts(rulings: bool) -> None:
     look alike, lines holding a newline, the rulings' line (a player's replaced): each text read back
     is its runs' lines joined, as a whole text is cut and said."""
     said = events("", "why\nnot", "")
-    heads = [head_line(e[0], e[1], e[8], e[5]) for e in said]  # type: ignore[arg-type]
-    listings = _listings(said)
+    heads = [head_line(seq, batch, status, text) for seq, batch, text, _, _, status in said]
+    listings = _listings([listed_line(seq, text, rules, note) for seq, _, text, rules, note, _ in said])
     others, _, _ = listings[0]
     none = "GM rulings in force before it: none"
     shared = ["moves:", "  a 1,1\n  b", none]
