@@ -247,6 +247,7 @@ class FighterViews:
         # fighter id -> (its Fighter, the state's other parts, the fighters tuple if it read them, view)
         self.kept: dict[str, tuple[Fighter, tuple[Any, ...], tuple[Fighter, ...] | None, dict[str, Any]]] = {}
         self.parts: tuple[Any, ...] = ()  # the state's other parts the views below were drawn on
+        self.others: tuple[Any, ...] = ()  # and but the turn, the last asked (`of`)
         self.board: dict[str, tuple[Any, Any]] = {}  # the board's other views, by what they were drawn of
         # the last board's other views with the state's parts and the `rulings` they were drawn with
         self.around: tuple[tuple[Any, ...], bool, tuple[Any, Any, Any, Any]] | None = None
@@ -292,6 +293,10 @@ class FighterViews:
             code = _ENCODE(f)
             if others is None:
                 others = _not_turn_of(state)
+                before = self.others
+                if len(before) == len(others) and all(map(operator.is_, before, others)):
+                    others = before  # the very tuple views were kept with: `_same` compares one object
+                self.others = others
             view = self._recall(code, state, others)
             if view is None:
                 if watched is None:
