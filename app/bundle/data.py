@@ -423,21 +423,17 @@ class Lines:
     index: dict[str, int] = field(default_factory=dict)
     runs: dict[tuple[int, ...], int] = field(default_factory=dict)
 
-    def ids(self, text: str) -> list[int]:
-        """The numbers of a text's lines, a line not seen before given the next number. Most of an
-        explanation's lines were seen before (its batch's, the settings), so all are looked up at once
-        and only the new ones are numbered one by one."""
-        return self.numbers(text.split("\n"))
-
-    def numbers(self, parts: list[str]) -> list[int]:
-        """The numbers of lines (a line holding a newline is one line here: joined, it reads the same)."""
+    def numbers(self, lines: list[str]) -> list[int]:
+        """The lines' numbers, a line not seen before given the next (a line holding a newline is one
+        line here: joined, it reads the same). Most were seen before (a batch's, the settings), so
+        all are looked up at once and only the new ones numbered one by one."""
         index = self.index
-        out = list(map(index.get, parts))
-        if None not in out:  # looked for in C: most lines were seen before
+        out = list(map(index.get, lines))
+        if None not in out:  # looked for in C
             return cast("list[int]", out)
         for i, n in enumerate(out):
             if n is None:
-                line = parts[i]
+                line = lines[i]
                 n = index.get(line)  # the same new line twice in one text: numbered once
                 if n is None:
                     n = index[line] = len(self.table)
@@ -445,9 +441,10 @@ class Lines:
                 out[i] = n
         return cast("list[int]", out)  # every None numbered above
 
-    def run(self, ids: list[int]) -> list[int]:
-        """Lines' numbers as one code: the table's run of them, kept once by value (one line is
-        its own number, and no line no code)."""
+    def code(self, lines: list[str]) -> list[int]:
+        """Lines said in a row as their code: one line's number, or the table's run of their numbers,
+        kept once by value (no line, no code)."""
+        ids = self.numbers(lines)
         if len(ids) < 2:
             return ids
         key = tuple(ids)
@@ -456,10 +453,6 @@ class Lines:
             n = self.runs[key] = len(self.table)
             self.table.append(ids)
         return [n]
-
-    def stretch(self, lines: list[str]) -> list[int]:
-        """Lines said in a row as their code: the table's run of them (`run`)."""
-        return self.run(self.numbers(lines))
 
 
 # An event as carried (a step's second part): its fields in this order, what the page lists of it
@@ -540,24 +533,30 @@ Listing = tuple[list[str], str, int]
 
 
 def _own_codes(lines: list[str], strings: Lines, head: str, listing: Listing | None) -> list[int]:
-    """The codes of an event's lines: its batch's listing as `LISTING` when they are that, its head
-    line as `HEAD_LINE`, the lines between as runs of the table (`Lines.stretch`)."""
-    if listing is not None and len(lines) == len(listing[0]):
+    """The codes of an event's lines (some at least): its batch's listing as `LISTING` when they are
+    that, its head line as `HEAD_LINE`, the lines between as the table's (`Lines.code`)."""
+    if listing is not None:
         others, mine, i = listing
-        if lines[i] == mine and lines[:i] == others[:i] and lines[i + 1 :] == others[i + 1 :]:
+        if (
+            len(lines) == len(others)
+            and lines[i] == mine
+            and lines[:i] == others[:i]
+            and lines[i + 1 :] == others[i + 1 :]
+        ):
             return [LISTING]
-    if head not in lines:
-        return strings.stretch(lines)
-    if lines[0] == head and lines.count(head) == 1:  # an event's own run: its head first
-        return [HEAD_LINE, *strings.stretch(lines[1:])]
+    if lines[0] == head:
+        if lines.count(head) == 1:  # an event's own run: its head, then its lines
+            return [HEAD_LINE, *strings.code(lines[1:])]
+    elif head not in lines:
+        return strings.code(lines)
     codes: list[int] = []
     at = 0
     for j, line in enumerate(lines):
         if line == head:
-            codes.extend(strings.stretch(lines[at:j]))
+            codes.extend(strings.code(lines[at:j]))
             codes.append(HEAD_LINE)
             at = j + 1
-    codes.extend(strings.stretch(lines[at:]))
+    codes.extend(strings.code(lines[at:]))
     return codes
 
 
@@ -576,17 +575,17 @@ def _run_codes(
     holding a newline reads back the same joined, whether cut there or not)."""
     shared: dict[int, list[int]] = {}  # by the run's id: every run is held by runs_of, no id reused
     out = []
-    for i, runs in enumerate(runs_of):
+    for runs, head, listing in zip(runs_of, heads, listings, strict=True):
         codes: list[int] = []
         for run in runs:
             if not run:
                 continue  # an empty run adds no line to the joined text
             kept = shared.get(id(run))
             if kept is None:
-                kept = _own_codes(run if rulings else _left_out_of(run), strings, heads[i], listings[i])
-                if min(kept) >= 0:  # a run's lines give one code at least
+                kept = _own_codes(run if rulings else _left_out_of(run), strings, head, listing)
+                if min(kept) >= 0:  # no line made from this event's own words
                     shared[id(run)] = kept
-            codes.extend(kept)
+            codes += kept
         out.append(codes)
     return out
 
