@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from tabletrail.bundle.data import FIELDS, Lines, carry, static_board
+from tabletrail.bundle.data import FIELDS, Lines, carry_batches, static_board
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
 from tabletrail.events.errors import InputError
 from tabletrail.events.picture import PictureSpec
@@ -212,7 +212,7 @@ def make(
     if player:
         refused = [x for x in refused if getattr(x, "by", GM) == role]
     strings = Lines()
-    steps = carry(
+    steps = carry_batches(
         records,
         lo,
         hi,
@@ -297,20 +297,25 @@ def _packed(data: bytes) -> str:
     return base64.b64encode(gz.compress(data) + gz.flush()).decode()
 
 
-def _streamed(board: dict[str, Any], steps: Iterator[Any], strings: Any) -> str:
+def _streamed(board: dict[str, Any], steps: Iterator[list[Any]], strings: Any) -> str:
     """tt-words, packed as the steps are made: `{"board": …, "fields": [an event's], "steps": [[board or
     what changed, event, explanation's codes], …], "strings": [the lines and runs]}`, gzip then base64,
-    none of it held whole: the steps are encoded into a buffer, handed to the gzip a chunk at a time."""
+    none of it held whole: a batch's steps at a time are encoded into a buffer, handed to the gzip a chunk
+    at a time."""
     encoder = msgspec.json.Encoder()
     gz = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)  # gzip, its header's time 0: the same log, the same bytes
     out = []
     buf = bytearray(
         b'{"board":' + encoder.encode(board) + b',"fields":' + encoder.encode(FIELDS) + b',"steps":['
     )
-    for n, step in enumerate(steps):
+    n = 0
+    for batch in steps:
+        if not batch:
+            continue
         if n:
             buf += b","
-        encoder.encode_into(step, buf, -1)
+        n += 1
+        buf += encoder.encode(batch)[1:-1]  # a batch's steps, one array's items
         if len(buf) >= CHUNK:
             out.append(gz.compress(buf))
             buf.clear()

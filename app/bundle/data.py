@@ -633,7 +633,7 @@ class ExplainRuns(Protocol):
 Step = tuple[dict[str, Any], list[Any], list[int]]
 
 
-def carry(
+def carry_batches(
     records: Sequence[Record],
     first: int,
     last: int,
@@ -646,10 +646,10 @@ def carry(
     whole: Timeline | None = None,
     strings: Lines | None = None,
     explain_runs: ExplainRuns | None = None,
-) -> Iterator[Step]:
-    """Fold the log once, giving the board after each carried event and its explanation as it goes
-    (so a long log's bundle is streamed into its gzip, never held whole); the lines of the
-    explanations are kept in `strings`.
+) -> Iterator[list[Step]]:
+    """Fold the log once, giving the board after each carried event and its explanation as it goes,
+    a batch's at a time (so a long log's bundle is streamed into its gzip, never held whole); the
+    lines of the explanations are kept in `strings`.
 
     `explain_texts` is the CLI's (app/text/audit.py), so the page says what `explain`
     says. An event `shown` refuses is carried as a gap: no words, no explanation (no `shown`: every
@@ -757,6 +757,7 @@ def carry(
                 for text, head in zip(explain_texts(datas), heads, strict=True)
             ]
         told_as = iter(zip(said, codes_of, strict=True))
+        steps: list[Step] = []
         for r, board in zip(carried, boards, strict=True):
             # the board before itself (a command's header): nothing changed
             changed = (
@@ -765,6 +766,13 @@ def carry(
             previous = board
             if all_told or (shown is not None and shown(r)):
                 event, codes = next(told_as)
-                yield changed, event, codes
+                steps.append((changed, event, codes))
             else:
-                yield changed, [r.seq, r.batch], []
+                steps.append((changed, [r.seq, r.batch], []))
+        yield steps
+
+
+def carry(*args: Any, **kwargs: Any) -> Iterator[Step]:
+    """`carry_batches`' steps one by one."""
+    for steps in carry_batches(*args, **kwargs):
+        yield from steps
