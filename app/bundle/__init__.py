@@ -227,9 +227,9 @@ def make(
     )
     key = enc.key
     withheld = [
-        Withheld(r.seq, line_hash(lines[r.seq - 1], key), line_hash(lines[r.seq - 1]), hidden[r.seq])
-        for r in records[lo - 1 : hi]
-        if not shown(r)
+        Withheld(seq, line_hash(lines[seq - 1], key), line_hash(lines[seq - 1]), hidden[seq])
+        for seq in sorted(hidden)
+        if lo <= seq <= hi
     ]
     started = records[0].event
     assert isinstance(started, EncounterStarted)
