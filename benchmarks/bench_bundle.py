@@ -73,7 +73,7 @@ page lists of them, as lists of their fields. Then the words are encoded a batch
 buffer handed to the gzip 64 KB at a time; a fighter's change between two views is kept by the
 views; the lines are deflated Z_FILTERED (7% fewer bytes, same time). What is left (py-spy, 100k):
 about 55% is in code this branch may not edit: explain_batch (fighter cards asking the ruleset's
-walker for every new state, ~6-9%; `plain` of each event twice, ~4%), explain_runs (its head lines,
+walker for every new state, ~6-9%; `plain` of the batch's events, ~4%), explain_runs (its head lines,
 listing and marked listings, which the bundle now has the page make, ~3%), Words.event, the fold,
 the replay itself; the bundle's own part is the codes (~6%), boards and deltas (~6%), and the two
 gzips (~8%: level 3 would save ~4% for a page a third larger, 5.35 -> ~7.2 MB at 100k).
