@@ -457,8 +457,8 @@ class Lines:
 
 # An event as carried (a step's second part): its fields in this order, what the page lists of it
 # (`status` "" while in force; who logged it and when are in its line); a withheld event is its seq
-# and batch alone. The words name
-# them (`fields`), and the page reads each event back as an object of them (`event_of`).
+# and batch alone. The words name them (`fields`), and the page reads each event back as an object
+# of them (`event_of`).
 FIELDS = ("seq", "batch", "text", "rules", "note", "status")
 
 # An explanation as written is a list of codes: a number into the table (`Lines`: a line, or a run
