@@ -59,6 +59,25 @@ objects. What is left (cProfile at 100k): projections/audit/explain.py's `explai
 fighter cards ask the ruleset's walker and budget once a new state, events made plain twice), each
 event's own lines and their numbering (~20%), the fold itself, and zlib (~1.2 s at level 6).
 
+Issue 40's bundle row, session 13: the base (ee0c665) then the bundle branch, this command with
+--no-browser alternated twice in one shell (load 2.1-3.3, 2 cores; CPU, least of 3): 10k events
+0.60/0.57 s -> 0.47/0.45 s (16.1x/19.1x -> 13.9x/15.0x the replay's), 100k 6.43/5.99 s -> 5.12/5.12 s
+(20.2x/18.2x -> 16.3x/15.5x). The page 1.03 -> 0.63 MB at 10k, 9.41 -> 5.35 MB at 100k (words 5.29 ->
+1.51 MB, lines 4.04 -> 3.75 MB); Chromium to "chain intact" at 100k 2353 -> 2034 ms median (load 6-7).
+What is cut: the words are leaner. An explanation is written as codes: numbers into a table of lines
+and of runs of lines kept once by value (a batch's shared lines once a batch, an event's own lines
+but its head once a kind), and its head line and its batch's listing (95% of the old table's
+bytes: each event's words written three times over) as two codes the page makes from the events
+carried, each checked line for line against explain's words when written; events carry what the
+page lists of them, as lists of their fields. Then the words are encoded a batch at a time into a
+buffer handed to the gzip 64 KB at a time; a fighter's change between two views is kept by the
+views; the lines are deflated Z_FILTERED (7% fewer bytes, same time). What is left (py-spy, 100k):
+about 55% is in code this branch may not edit: explain_batch (fighter cards asking the ruleset's
+walker for every new state, ~6-9%; `plain` of the batch's events, ~4%), explain_runs (its head lines,
+listing and marked listings, which the bundle now has the page make, ~3%), Words.event, the fold,
+the replay itself; the bundle's own part is the codes (~6%), boards and deltas (~6%), and the two
+gzips (~8%: level 3 would save ~4% for a page a third larger, 5.35 -> ~7.2 MB at 100k).
+
 Each replay and bundle time is the least of --repeat runs (3), the two alternating run by run, so a
 busy moment on this shared machine lands on neither side of the ratio alone.
 

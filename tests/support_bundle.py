@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletrail.bundle import read_bundle
+from tabletrail.bundle.data import FIELDS, event_of, explanation
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
@@ -19,26 +20,42 @@ WORDS = re.compile(rb'<script type="application/x-tabletrail" id="tt-words"[^>]*
 
 def words_of(path: Path) -> dict[str, Any]:
     """The bundle's boards and words, as the page reads them (its `unstep`): the first board, each
-    change after it, each event, each explanation's line numbers, and the lines."""
+    change after it, each event (read back by its fields), each explanation's codes, the table."""
     found = WORDS.search(path.read_bytes())
     assert found is not None, f"{path}: no tt-words element"
     written = json.loads(gzip.decompress(base64.b64decode(found.group(1))))
+    assert written["fields"] == list(FIELDS)
     steps = written["steps"]
     return {
         "board": written["board"],
         "base": steps[0][0],
         "deltas": [s[0] for s in steps[1:]],
-        "events": [s[1] for s in steps],
+        "events": [event_of(s[1]) for s in steps],
         "explain": [s[2] for s in steps],
         "strings": written["strings"],
     }
 
 
+def explained(words: dict[str, Any], seq: int) -> str:
+    """The explanation of event `seq` as the page says it (`words_of`'s words of a whole log)."""
+    return explanation(words["events"], words["explain"][seq - 1], words["strings"], seq - 1)
+
+
+def texts_of(steps: list[Any], table: list[Any]) -> list[str]:
+    """Each explanation of `bundle.data.carry`'s steps read back, as the page reads it (a withheld
+    event's is empty)."""
+    events = [event_of(event) for _, event, _ in steps]
+    return [explanation(events, codes, table, k) for k, (_, _, codes) in enumerate(steps)]
+
+
 def as_written(words: dict[str, Any]) -> dict[str, Any]:
     """`words_of`'s shape back to the one written in a bundle (one step an event)."""
     boards = [words["base"], *words["deltas"]]
-    steps = [list(s) for s in zip(boards, words["events"], words["explain"], strict=True)]
-    return {"board": words["board"], "steps": steps, "strings": words["strings"]}
+    events = [
+        [e["seq"], e["batch"]] if e.get("withheld") else [e[k] for k in FIELDS] for e in words["events"]
+    ]
+    steps = [list(s) for s in zip(boards, events, words["explain"], strict=True)]
+    return {"board": words["board"], "fields": list(FIELDS), "steps": steps, "strings": words["strings"]}
 
 
 def boards(words: dict[str, Any]) -> list[dict[str, Any]]:

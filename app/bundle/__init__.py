@@ -14,9 +14,11 @@ map's picture are inline). The file holds, in `<script>` elements the browser ne
   withheld line is left empty): the bytes `verify` hashes, read back byte for byte.
 - `tt-words`: gzip then base64 of a JSON document: the static board (map, walls, sides)
   as `board`; `steps`, one a carried event: the board after it (the first a full view,
-  then what changed: the engine's fold, app/bundle/data.py), the event as `log` says it,
-  and its `explain` text as line numbers into `strings`, a table of lines kept once. It is
-  written in log order as the fold goes, streamed into its gzip.
+  then what changed: the engine's fold, app/bundle/data.py), the event as `log` says it
+  (a list of its `fields`), and its `explain` text as codes: numbers into `strings`, a
+  table of lines and runs of lines kept once, or a line the page makes from the events (the
+  event's head line, its batch's listing: data.py `explanation` reads them as the page does).
+  It is written in log order as the fold goes, streamed into its gzip.
 
 The page (app/web/static/bundle.js) recomputes the chain with the vendored BLAKE2b
 (app/web/static/vendor/) and draws the recorded boards; re-deciding every command under
@@ -38,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from tabletrail.bundle.data import Lines, carry, static_board
+from tabletrail.bundle.data import FIELDS, Lines, carry_batches, static_board
 from tabletrail.core.engine.ruleset import ENGINE_HANDLERS
 from tabletrail.events.errors import InputError
 from tabletrail.events.picture import PictureSpec
@@ -59,6 +61,7 @@ DRAWER = "board.js"  # the table view's board drawing, an ES module with no impo
 MARK = re.compile(r"<!--tt:(\w+)-->")
 DATA = re.compile(rb'<script type="application/x-tabletrail" id="tt-(\w+)"[^>]*>([^<]*)</script>')
 LEVEL = 6  # gzip level of both payloads: 9 made a 10k-event bundle 4% smaller for 5% more CPU
+CHUNK = 64 * 1024  # bytes of tt-words encoded before they go to the gzip (one step a call cost 20% more)
 MAX_BUNDLE_BYTES = 256 * 1024 * 1024  # a bundle `verify` reads: far beyond any encounter's
 
 
@@ -209,13 +212,13 @@ def make(
     if player:
         refused = [x for x in refused if getattr(x, "by", GM) == role]
     strings = Lines()
-    steps = carry(
+    steps = carry_batches(
         records,
         lo,
         hi,
         explain_texts,
         refused,
-        shown=shown,
+        shown=shown if hidden else None,
         rulings=not player,
         progress=progress,
         whole=enc.timeline if hi == len(records) else None,
@@ -224,9 +227,9 @@ def make(
     )
     key = enc.key
     withheld = [
-        Withheld(r.seq, line_hash(lines[r.seq - 1], key), line_hash(lines[r.seq - 1]), hidden[r.seq])
-        for r in records[lo - 1 : hi]
-        if not shown(r)
+        Withheld(seq, line_hash(lines[seq - 1], key), line_hash(lines[seq - 1]), hidden[seq])
+        for seq in sorted(hidden)
+        if lo <= seq <= hi
     ]
     started = records[0].event
     assert isinstance(started, EncounterStarted)
@@ -255,7 +258,7 @@ def make(
         "withheld": [[w.seq, w.chain, w.plain, w.why] for w in withheld],
     }
     gone = {w.seq for w in withheld}
-    body = b"".join((b"" if seq in gone else lines[seq - 1]) + b"\n" for seq in range(lo, hi + 1))
+    body = b"\n".join(b"" if seq in gone else lines[seq - 1] for seq in range(lo, hi + 1)) + b"\n"
     return Made(head, _packed(body), _streamed(board, steps, strings))
 
 
@@ -287,19 +290,37 @@ def _picture(spec: Any, find: Callable[[PictureSpec], bytes | None]) -> dict[str
 
 
 def _packed(data: bytes) -> str:
-    """gzip then base64: fixed header time, so the same log bundles to the same bytes."""
-    return base64.b64encode(gzip.compress(data, compresslevel=LEVEL, mtime=0)).decode()
+    """gzip then base64, its header's time 0, so the same log bundles to the same bytes. The lines are
+    deflated `Z_FILTERED` (fewer short matches): 7% fewer bytes than the default at the same level
+    for a log's JSON lines, in the same time (10k and 100k events, benchmarks/bench_bundle.py's)."""
+    gz = zlib.compressobj(LEVEL, zlib.DEFLATED, 31, 8, zlib.Z_FILTERED)
+    return base64.b64encode(gz.compress(data) + gz.flush()).decode()
 
 
-def _streamed(board: dict[str, Any], steps: Iterator[Any], strings: Any) -> str:
-    """tt-words, packed as the steps are made: `{"board": …, "steps": [[board or what changed, event,
-    explanation's line numbers], …], "strings": [the lines]}`, gzip then base64, none of it held whole."""
-    encode = msgspec.json.encode
+def _streamed(board: dict[str, Any], steps: Iterator[list[Any]], strings: Any) -> str:
+    """tt-words, packed as the steps are made: `{"board": …, "fields": [an event's], "steps": [[board or
+    what changed, event, explanation's codes], …], "strings": [the lines and runs]}`, gzip then base64,
+    none of it held whole: a batch's steps at a time are encoded into a buffer, handed to the gzip a chunk
+    at a time."""
+    encoder = msgspec.json.Encoder()
     gz = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)  # gzip, its header's time 0: the same log, the same bytes
-    out = [gz.compress(b'{"board":' + encode(board) + b',"steps":[')]
-    for n, step in enumerate(steps):
-        out.append(gz.compress((b"," if n else b"") + encode(step)))
-    out.append(gz.compress(b'],"strings":' + encode(strings.table) + b"}"))
+    out = []
+    buf = bytearray(
+        b'{"board":' + encoder.encode(board) + b',"fields":' + encoder.encode(FIELDS) + b',"steps":['
+    )
+    n = 0
+    for batch in steps:
+        if not batch:
+            continue
+        if n:
+            buf += b","
+        n += 1
+        buf += encoder.encode(batch)[1:-1]  # a batch's steps, one array's items
+        if len(buf) >= CHUNK:
+            out.append(gz.compress(buf))
+            buf.clear()
+    buf += b'],"strings":' + encoder.encode(strings.table) + b"}"
+    out.append(gz.compress(buf))
     out.append(gz.flush())
     return base64.b64encode(b"".join(out)).decode()
 

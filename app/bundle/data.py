@@ -4,8 +4,10 @@ The engine's fold stays the one source of truth: the board after each event is f
 here (the timeline, as `show --at N` folds it) and written as the table view draws it
 (app/web/views.py), so the page only draws. Boards go as one full view and then, per
 event, only what changed; the explanations (the very text `tabletrail explain` prints)
-are cut into lines kept once each, since events of a batch, and batches in a row, share
-most of theirs.
+are written as codes into a table of lines and runs of lines kept once each, since events
+of a batch, and batches in a row, share most of theirs; an event's head line and its
+batch's listing, which repeat the events' own words, are made by the page from the events
+carried (`HEAD_LINE`, `LISTING`), each checked here to say what `explain` says.
 """
 
 from __future__ import annotations
@@ -214,6 +216,15 @@ def _turn_watcher() -> tuple[type[Turn], set[str]]:
 
 
 _TURN_NAMES = frozenset((*Turn.__struct_fields__, "active"))
+_TURN_GETTERS: dict[tuple[str, ...], Callable[[Turn], Any]] = {}
+
+
+def _turn_getter(names: tuple[str, ...]) -> Callable[[Turn], Any]:
+    """What a view read of a turn, as one value to compare: these attributes of it (none: nothing)."""
+    got = _TURN_GETTERS.get(names)
+    if got is None:
+        got = _TURN_GETTERS[names] = operator.attrgetter(*names) if names else lambda turn: ()
+    return got
 
 
 class FighterViews:
@@ -236,12 +247,13 @@ class FighterViews:
         # fighter id -> (its Fighter, the state's other parts, the fighters tuple if it read them, view)
         self.kept: dict[str, tuple[Fighter, tuple[Any, ...], tuple[Fighter, ...] | None, dict[str, Any]]] = {}
         self.parts: tuple[Any, ...] = ()  # the state's other parts the views below were drawn on
+        self.others: tuple[Any, ...] = ()  # and but the turn, the last asked (`of`)
         self.board: dict[str, tuple[Any, Any]] = {}  # the board's other views, by what they were drawn of
         # the last board's other views with the state's parts and the `rulings` they were drawn with
         self.around: tuple[tuple[Any, ...], bool, tuple[Any, Any, Any, Any]] | None = None
         # views drawn before, by their fighter as JSON: each with the state's parts but the turn it was
-        # drawn on, the fighters if it read them, and what it read of the turn ((name, value)s, or
-        # the turn itself when it read it whole)
+        # drawn on, the fighters if it read them, and what it read of the turn (the attributes' getter
+        # and their values then, or the turn itself when it read it whole)
         self.alike: dict[bytes, list[tuple[tuple[Any, ...], Any, Any, dict[str, Any]]]] = {}
         self.turn_class, self.turn_read = _turn_watcher()
 
@@ -281,6 +293,10 @@ class FighterViews:
             code = _ENCODE(f)
             if others is None:
                 others = _not_turn_of(state)
+                before = self.others
+                if len(before) == len(others) and all(map(operator.is_, before, others)):
+                    others = before  # the very tuple views were kept with: `_same` compares one object
+                self.others = others
             view = self._recall(code, state, others)
             if view is None:
                 if watched is None:
@@ -305,9 +321,7 @@ class FighterViews:
             if not _same(drawn_on, others):
                 continue
             now = state.turn
-            if turn is now or (
-                type(turn) is tuple and all(getattr(now, name) == value for name, value in turn)
-            ):
+            if turn is now or (type(turn) is tuple and turn[0](now) == turn[1]):
                 return view
         return None
 
@@ -320,11 +334,10 @@ class FighterViews:
         view: dict[str, Any],
     ) -> None:
         read = self.turn_read
-        turn: Any = (
-            tuple((name, getattr(state.turn, name)) for name in sorted(read))
-            if read <= _TURN_NAMES
-            else state.turn
-        )
+        turn: Any = state.turn
+        if read <= _TURN_NAMES:
+            of = _turn_getter(tuple(sorted(read)))
+            turn = (of, of(state.turn))
         if len(self.alike) >= 4096:  # bounded, whatever the length of the log
             self.alike.clear()
         drawn = self.alike.setdefault(code, [])
@@ -357,8 +370,15 @@ def static_board(state: EncounterState) -> dict[str, Any]:
     }
 
 
-def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """What changed from one board to the next: top-level parts whole, fighters key by key."""
+# Fighters' changes made before, by the two views' ids (each held beside its change, so an id is
+# never mistaken): views are kept by value (FighterViews), so a fight that walks back and forth
+# goes between the same few views again and again.
+Diffs = dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]
+
+
+def delta(before: dict[str, Any], after: dict[str, Any], diffs: Diffs | None = None) -> dict[str, Any]:
+    """What changed from one board to the next: top-level parts whole, fighters key by key (each
+    fighter's change kept in `diffs` when given)."""
     out: dict[str, Any] = {}
     for key, value in after.items():
         if key == "fighters":
@@ -370,7 +390,15 @@ def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
                 if old is None:
                     changed[fid] = f
                     continue
-                diff = {k: v for k, v in f.items() if old.get(k) != v}
+                if diffs is None:
+                    diff = _diff(old, f)
+                else:
+                    kept = diffs.get((id(old), id(f)))
+                    if kept is None or kept[0] is not old or kept[1] is not f:
+                        if len(diffs) >= 4096:  # bounded, whatever the length of the log
+                            diffs.clear()
+                        kept = diffs[id(old), id(f)] = (old, f, _diff(old, f))
+                    diff = kept[2]
                 if diff:
                     changed[fid] = diff
             if changed:
@@ -380,35 +408,115 @@ def delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """A fighter's view's keys whose values changed, with their new values."""
+    return {k: v for k, v in new.items() if old.get(k) != v}
+
+
 @dataclass
 class Lines:
-    """Strings kept once each; a text is the list of its lines' numbers."""
+    """What the explanations say, each kept once in one table: lines (strings), and runs of lines
+    (lists of the lines' numbers) that explanations share: a batch's lines, which each of its
+    events says, or an event's own lines but its head, which events of a kind say alike."""
 
-    table: list[str] = field(default_factory=list)
+    table: list[str | list[int]] = field(default_factory=list)
     index: dict[str, int] = field(default_factory=dict)
+    runs: dict[tuple[int, ...], int] = field(default_factory=dict)
 
-    def ids(self, text: str) -> list[int]:
-        """The numbers of a text's lines, a line not seen before given the next number. Most of an
-        explanation's lines were seen before (its batch's, the settings), so all are looked up at once
-        and only the new ones are numbered one by one."""
-        return self.numbers(text.split("\n"))
-
-    def numbers(self, parts: list[str]) -> list[int]:
-        """`ids` of a text already cut into its lines (none of them holding a newline)."""
+    def numbers(self, lines: list[str]) -> list[int]:
+        """The lines' numbers, a line not seen before given the next (a line holding a newline is one
+        line here: joined, it reads the same). Most were seen before (a batch's, the settings), so
+        all are looked up at once and only the new ones numbered one by one."""
         index = self.index
-        out = list(map(index.get, parts))
-        i = -1
-        try:
-            while True:
-                i = out.index(None, i + 1)  # the next new line, looked for in C
-                line = parts[i]
+        out = list(map(index.get, lines))
+        if None not in out:  # looked for in C
+            return cast("list[int]", out)
+        for i, n in enumerate(out):
+            if n is None:
+                line = lines[i]
                 n = index.get(line)  # the same new line twice in one text: numbered once
                 if n is None:
                     n = index[line] = len(self.table)
                     self.table.append(line)
                 out[i] = n
-        except ValueError:
-            return cast("list[int]", out)  # every None numbered above
+        return cast("list[int]", out)  # every None numbered above
+
+    def code(self, lines: list[str]) -> list[int]:
+        """Lines said in a row as their code: one line's number, or the table's run of their numbers,
+        kept once by value (no line, no code)."""
+        ids = self.numbers(lines)
+        if len(ids) < 2:
+            return ids
+        key = tuple(ids)
+        n = self.runs.get(key)
+        if n is None:
+            n = self.runs[key] = len(self.table)
+            self.table.append(ids)
+        return [n]
+
+
+# An event as carried (a step's second part): its fields in this order, what the page lists of it
+# (`status` "" while in force; who logged it and when are in its line); a withheld event is its seq
+# and batch alone. The words name them (`fields`), and the page reads each event back as an object
+# of them (`event_of`).
+FIELDS = ("seq", "batch", "text", "rules", "note", "status")
+
+# An explanation as written is a list of codes: a number into the table (`Lines`: a line, or a run
+# of lines), or one of these, a line (lines) the page makes from the events carried, which the
+# explanation was checked to say word for word (`head_line`, `listed_line`):
+HEAD_LINE = -1  # the event's own first line
+LISTING = -2  # the listing of its batch's events, a line each, its own marked
+
+
+def event_of(written: Sequence[Any]) -> dict[str, Any]:
+    """An event as carried, read back: its fields by name, a withheld one's `withheld` true."""
+    if len(written) == 2:
+        return {"seq": written[0], "batch": written[1], "withheld": True}
+    return dict(zip(FIELDS, written, strict=True))
+
+
+def head_line(seq: int, batch: int, status: str, text: str) -> str:
+    """An explanation's first line, from the event as carried: `event 12 (batch 4, in force): …`."""
+    return f"event {seq} (batch {batch}, {status or 'in force'}): {text}"
+
+
+def listed_line(seq: int, text: str, rules: Sequence[str], note: str, marked: bool = False) -> str:
+    """An event's line in its batch's listing, from the event as carried: `   12 what happened  [rule
+    ids]  — why`, marked ` >` in its own explanation."""
+    cited = f"  [{', '.join(rules)}]" if rules else ""
+    why = f"  — {note}" if note else ""
+    return f"{' >' if marked else '  '}{seq:>4} {text}{cited}{why}"
+
+
+def explanation(
+    events: Sequence[Mapping[str, Any]], codes: Sequence[int], table: Sequence[str | list[int]], k: int
+) -> str:
+    """The text of the `k`th carried event's explanation from its codes, as the page reads them
+    (app/web/static/bundle.js `explanation`): `events` every event carried, read back (`event_of`)."""
+    e = events[k]
+    out: list[str] = []
+    for code in codes:
+        if code == HEAD_LINE:
+            out.append(head_line(e["seq"], e["batch"], e["status"], e["text"]))
+        elif code == LISTING:
+            for j in _batch_around(events, k):
+                o = events[j]
+                out.append(listed_line(o["seq"], o["text"], o["rules"], o["note"], j == k))
+        else:
+            said = table[code]
+            out.extend([said] if isinstance(said, str) else [cast(str, table[i]) for i in said])
+    return "\n".join(out)
+
+
+def _batch_around(events: Sequence[Mapping[str, Any]], k: int) -> range:
+    """The places of the events carried of the `k`th's batch (its neighbours of the same batch)."""
+    batch = events[k]["batch"]
+    lo, hi = k, k
+    while lo > 0 and events[lo - 1]["batch"] == batch:
+        lo -= 1
+    while hi + 1 < len(events) and events[hi + 1]["batch"] == batch:
+        hi += 1
+    return range(lo, hi + 1)
 
 
 _RULINGS_LINE = "GM rulings in force before it: none"
@@ -419,30 +527,81 @@ def _left_out(text: str, rulings: bool) -> str:
     return text if rulings else text.replace(_RULINGS_LINE, RULINGS_LEFT_OUT)
 
 
-def _run_ids(runs_of: list[list[list[str]]], strings: Lines, rulings: bool) -> list[list[int]]:
-    """Each text's line numbers from its runs (explain_runs), a run shared by several texts numbered
-    once. The same numbers as `strings.ids` of the texts joined: a run is numbered as its lines
-    joined, and runs in order, so a line is new at the same place (and a line holding a newline
-    is cut where the joined text would be); the rulings' line has no newline, so it is replaced
-    within its run as within the whole text."""
-    numbered: dict[int, tuple[list[str], list[int]]] = {}
+# One event's listing as the page would make it: the lines of its batch's events unmarked, its own
+# line marked, and its place among them.
+Listing = tuple[list[str], str, int]
+
+
+def _own_codes(lines: list[str], strings: Lines, head: str, listing: Listing | None) -> list[int]:
+    """The codes of an event's lines (some at least): its batch's listing as `LISTING` when they are
+    that, its head line as `HEAD_LINE`, the lines between as the table's (`Lines.code`)."""
+    if listing is not None:
+        others, mine, i = listing
+        if (
+            len(lines) == len(others)
+            and lines[i] == mine
+            and lines[:i] == others[:i]
+            and lines[i + 1 :] == others[i + 1 :]
+        ):
+            return [LISTING]
+    if lines[0] == head:
+        if lines.count(head) == 1:  # an event's own run: its head, then its lines
+            return [HEAD_LINE, *strings.code(lines[1:])]
+    elif head not in lines:
+        return strings.code(lines)
+    codes: list[int] = []
+    at = 0
+    for j, line in enumerate(lines):
+        if line == head:
+            codes.extend(strings.code(lines[at:j]))
+            codes.append(HEAD_LINE)
+            at = j + 1
+    codes.extend(strings.code(lines[at:]))
+    return codes
+
+
+def _run_codes(
+    runs_of: list[list[list[str]]],
+    strings: Lines,
+    rulings: bool,
+    heads: list[str],
+    listings: list[Listing | None],
+) -> list[list[int]]:
+    """Each text's codes from its runs (explain_runs), by `_own_codes` (its head line `heads[i]`, its
+    listing `listings[i]`): a run the batch's events share (the very same list) made once, when its
+    codes hold no line made from the event (which another event's would not be). The text read
+    back (`explanation`) is the runs' lines joined, a player's rulings' line replaced: that line
+    holds no newline, so it is replaced within its run as within the whole text (and a line
+    holding a newline reads back the same joined, whether cut there or not)."""
+    shared: dict[int, list[int]] = {}  # by the run's id: every run is held by runs_of, no id reused
     out = []
-    for runs in runs_of:
-        ids: list[int] = []
+    for runs, head, listing in zip(runs_of, heads, listings, strict=True):
+        codes: list[int] = []
         for run in runs:
             if not run:
                 continue  # an empty run adds no line to the joined text
-            kept = numbered.get(id(run))
-            if kept is None or kept[0] is not run:
-                text = "\n".join(run)
-                if text.count("\n") == len(run) - 1 and (rulings or _RULINGS_LINE not in text):
-                    made = strings.numbers(run)  # its lines as they are: cutting the text gives them back
-                else:
-                    made = strings.ids(_left_out(text, rulings))
-                kept = numbered[id(run)] = (run, made)
-            ids.extend(kept[1])
-        out.append(ids)
+            kept = shared.get(id(run))
+            if kept is None:
+                kept = _own_codes(run if rulings else _left_out_of(run), strings, head, listing)
+                if min(kept) >= 0:  # no line made from this event's own words
+                    shared[id(run)] = kept
+            codes += kept
+        out.append(codes)
     return out
+
+
+def _left_out_of(run: list[str]) -> list[str]:
+    """A run of a player's explanation, its rulings' line saying they are left out (the very run
+    when it has none)."""
+    if _RULINGS_LINE not in "\n".join(run):
+        return run
+    return [_left_out(line, False) for line in run]
+
+
+def _listings(listed: list[str]) -> list[Listing]:
+    """Each event's listing as the page makes it from the events carried of its batch, given each
+    one's line (`listed_line`, unmarked): the lines, its own marked, its place."""
+    return [(listed, " >" + line[2:], i) for i, line in enumerate(listed)]
 
 
 def _batches(records: Sequence[Record]) -> list[list[Record]]:
@@ -471,29 +630,30 @@ class ExplainRuns(Protocol):
 # One carried event as the page reads it: the board after it (the whole board for the first event
 # carried, then only what changed), the event as `log` says it, and its `explain` text as line
 # numbers into the table of lines (`Lines`) kept once.
-Step = tuple[dict[str, Any], dict[str, Any], list[int]]
+Step = tuple[dict[str, Any], list[Any], list[int]]
 
 
-def carry(
+def carry_batches(
     records: Sequence[Record],
     first: int,
     last: int,
     explain_texts: Callable[[list[dict[str, Any]]], list[str]],
     refused: Sequence[Any] = (),
     *,
-    shown: Callable[[Record], bool] = lambda r: True,
+    shown: Callable[[Record], bool] | None = None,
     rulings: bool = True,
     progress: Callable[[int, int], None] | None = None,
     whole: Timeline | None = None,
     strings: Lines | None = None,
     explain_runs: ExplainRuns | None = None,
-) -> Iterator[Step]:
-    """Fold the log once, giving the board after each carried event and its explanation as it goes
-    (so a long log's bundle is streamed into its gzip, never held whole); the lines of the
-    explanations are kept in `strings`.
+) -> Iterator[list[Step]]:
+    """Fold the log once, giving the board after each carried event and its explanation as it goes,
+    a batch's at a time (so a long log's bundle is streamed into its gzip, never held whole); the
+    lines of the explanations are kept in `strings`.
 
     `explain_texts` is the CLI's (app/text/audit.py), so the page says what `explain`
-    says. An event `shown` refuses is carried as a gap: no words, no explanation.
+    says. An event `shown` refuses is carried as a gap: no words, no explanation (no `shown`: every
+    event is told).
     Without `rulings` (a player's bundle) the GM's rulings are left out of every board and
     explanation, and so are the settings a ruling changed: the rules of the server's per-role
     redaction (a player's screen), applied to what a bundle carries. `progress(done, of)` is told
@@ -519,6 +679,7 @@ def carry(
     last_state: EncounterState | None = None
     last_board: dict[str, Any] = {}
     views = FighterViews()
+    diffs: Diffs = {}
     said_rules: dict[str, dict[str, str]] = {}  # each rule's words, looked up once (a log cites a few)
 
     def said_rule(rule: str) -> dict[str, str]:
@@ -553,8 +714,9 @@ def carry(
         if not rulings:  # a player's: no ruling's words, no cell ruled, no setting a ruling changed
             data["rulings"] = {"in_force": [], "cells": [], "made_here": []}
             data["settings"] = [s for s in data["settings"] if began.get(s["name"], _NONE) == s["value"]]
-        carried = [r for r in batch if r.seq >= first]
-        told = [r for r in carried if shown(r)]
+        carried = batch if batch[0].seq >= first else [r for r in batch if r.seq >= first]
+        told = carried if shown is None else [r for r in carried if shown(r)]
+        all_told = len(told) == len(carried)
         plains = {e["seq"]: e["event"] for e in data["events"]}  # each event's plain form, made once
         datas = [
             {
@@ -565,32 +727,52 @@ def carry(
             }
             for r in told
         ]
+        status = data["status"] if data["status"] != "in force" else ""
+        worded = [words.event(r.event) for r in told]
+        said = [  # each event as carried (FIELDS)
+            [r.seq, r.batch, text, r.event.rules, r.event.note, status]
+            for r, text in zip(told, worded, strict=True)
+        ]
+        heads = [head_line(r.seq, r.batch, status, text) for r, text in zip(told, worded, strict=True)]
+        listings: list[Listing | None] = [None] * len(told)
+        if all_told:  # the page lists the events of the batch it carries: all told here
+            listings[:] = _listings(
+                [
+                    listed_line(r.seq, text, r.event.rules, r.event.note)
+                    for r, text in zip(told, worded, strict=True)
+                ]
+            )
         if not told:
-            texts: Iterator[list[int]] = iter(())
+            codes_of: list[list[int]] = []
         elif explain_runs is not None:
             # the batch's events as held (not decoded again) and worded by `words` once, here and
-            # in the event's timeline line below
+            # in the event's timeline line above
             known = {r.seq: r.event for r in batch}
-            texts = iter(_run_ids(explain_runs(datas, known=known, words=words), strings, rulings))
+            codes_of = _run_codes(
+                explain_runs(datas, known=known, words=words), strings, rulings, heads, listings
+            )
         else:
-            texts = iter([strings.ids(_left_out(text, rulings)) for text in explain_texts(datas)])
+            codes_of = [
+                _own_codes(_left_out(text, rulings).split("\n"), strings, head, None)
+                for text, head in zip(explain_texts(datas), heads, strict=True)
+            ]
+        told_as = iter(zip(said, codes_of, strict=True))
+        steps: list[Step] = []
         for r, board in zip(carried, boards, strict=True):
             # the board before itself (a command's header): nothing changed
-            changed = board if previous is None else {} if board is previous else delta(previous, board)
+            changed = (
+                board if previous is None else {} if board is previous else delta(previous, board, diffs)
+            )
             previous = board
-            if not shown(r):
-                yield changed, {"seq": r.seq, "batch": r.batch, "withheld": True}, []
-                continue
-            ids = next(texts)
-            told_as = {
-                "seq": r.seq,
-                "batch": r.batch,
-                "actor": r.actor,
-                "at": r.at,
-                "type": type(r.event).__struct_config__.tag,
-                "text": words.event(r.event),
-                "rules": list(r.event.rules),
-                "note": r.event.note,
-                "status": data["status"] if data["status"] != "in force" else "",
-            }
-            yield changed, told_as, ids
+            if all_told or (shown is not None and shown(r)):
+                event, codes = next(told_as)
+                steps.append((changed, event, codes))
+            else:
+                steps.append((changed, [r.seq, r.batch], []))
+        yield steps
+
+
+def carry(*args: Any, **kwargs: Any) -> Iterator[Step]:
+    """`carry_batches`' steps one by one."""
+    for steps in carry_batches(*args, **kwargs):
+        yield from steps

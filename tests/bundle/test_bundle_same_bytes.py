@@ -1,7 +1,8 @@
 """A bundle is the same bytes with every shortcut of its build as without: the words kept by value
 (a move's lines, cards, settings, events, spent sums, clock times: app/text/audit.py, render.py,
-web/cards.py), the board's views kept by identity, and a fighter's view kept by its value while
-what it read of the state is the same (bundle.data.FighterViews). The slow way draws and words
+web/cards.py), the board's views kept by identity, a fighter's view kept by its value while
+what it read of the state is the same (bundle.data.FighterViews), and a fighter's change from one
+view to the next kept by the two views (bundle.data.delta's `diffs`). The slow way draws and words
 everything afresh at every event. On every shipped replay (a GM's and a side's bundle) and on
 random logs with undos and redos."""
 
@@ -61,6 +62,8 @@ def go_slow(m: pytest.MonkeyPatch) -> None:
         return board(state, rulings)  # no views kept: every fighter and part drawn anew
 
     m.setattr(data, "board_view", afresh)
+    differ = data.delta
+    m.setattr(data, "delta", lambda before, after, diffs=None: differ(before, after))  # no changes kept
 
 
 def random_log(seed: int, commands: int = 200) -> list[bytes]:

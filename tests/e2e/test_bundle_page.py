@@ -16,6 +16,7 @@ from support_bundle import (
     REPLAYS,
     ROOT,
     cut_last,
+    explained,
     lines_of,
     one_byte,
     swapped,
@@ -142,6 +143,41 @@ def test_a_deep_link_opens_at_its_event_with_its_explanation(tmp_path: Path, cap
     page.locator('#events li[data-seq="20"] .why-button').click()  # "why?" on another event
     assert page.locator("#explain").get_attribute("data-seq") == "20"
     assert page.evaluate("location.hash") == "#20"
+
+
+def explanations_shown(page, seqs: list[int]) -> dict[int, str]:  # noqa: ANN001
+    """Each event's explanation as the page shows it, asked for by its link (#N)."""
+    out = {}
+    for seq in seqs:
+        page.evaluate("(n) => { location.hash = '#' + n; }", seq)
+        page.wait_for_selector(f'#explain[data-seq="{seq}"] pre')
+        out[seq] = page.locator("#explain pre").text_content()
+    return out
+
+
+@pytest.mark.parametrize(
+    ("name", "extra"),
+    [("speed-meters-skirmish", ()), ("initiative-yards-ruined-bridge", ("--side", "blue"))],
+    ids=["gm", "player"],
+)
+def test_every_explanation_the_page_shows_is_explains_own(
+    tmp_path: Path, capsys, open_file, name: str, extra: tuple[str, ...]
+) -> None:
+    """The page makes each explanation from the codes written (the table's lines and runs, the head
+    lines and listings it makes from the events): it says at every event what the bundle's reader
+    in Python reads, and that is what `tabletrail explain` prints (GM's bundle; a player's has the
+    GM's rulings left out, tests/projections/test_bundle_runs.py)."""
+    log = ROOT / "replays" / f"{name}.jsonl"
+    out = bundle_of(capsys, log, tmp_path / "fight.html", *extra)
+    words = words_of(out)
+    told = [e["seq"] for e in words["events"] if not e.get("withheld")]
+    page = open_file(out)
+    shown = explanations_shown(page, told)
+    assert shown == {seq: explained(words, seq) for seq in told}
+    if not extra:
+        for seq in told:
+            assert main(["explain", str(log), str(seq)]) == 0
+            assert shown[seq] == capsys.readouterr().out.rstrip("\n"), seq
 
 
 @pytest.mark.parametrize(

@@ -1,13 +1,12 @@
 """A bundle gives each batch's explanation the events it holds and its own words (text.audit
-explain_runs `known`, `words`), and numbers a run's lines as they are when cutting their joined
-text would give them back (bundle.data._run_ids): each must say what the plain path says."""
+explain_runs `known`, `words`): it must say what the plain path says. (How the runs are written
+and read back: tests/projections/test_bundle_runs.py.)"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from tabletrail.bundle.data import RULINGS_LEFT_OUT, Lines, _left_out, _run_ids
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.projections import audit
 from tabletrail.service.encounter import Encounter
@@ -33,18 +32,3 @@ def test_known_events_and_words_say_what_decoding_says(log: Path) -> None:
         assert explain_runs([data], known=known, words=own) == plain, (log.name, seq)
         other = render.Words(unit="furlongs", centi=())
         assert explain_runs([data], known=known, words=other) == plain, (log.name, seq)
-
-
-@pytest.mark.parametrize("rulings", [True, False], ids=["gm", "player"])
-def test_runs_numbered_as_they_are_give_the_joined_texts_numbers(rulings: bool) -> None:
-    """Runs with and without a newline inside a line, with and without the rulings' line (a
-    player's is replaced): the numbers and the table of numbering each whole text."""
-    none = "GM rulings in force before it: none"
-    runs = [[["a", "b"], [none, "c"], ["b\nd", "e"]], [["a"], ["e", none], [""]]]
-    by_runs = Lines()
-    got = _run_ids(runs, by_runs, rulings)
-    whole = Lines()
-    want = [whole.ids(_left_out("\n".join(x for run in text for x in run), rulings)) for text in runs]
-    assert got == want
-    assert by_runs.table == whole.table
-    assert (RULINGS_LEFT_OUT in by_runs.table) is not rulings

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from support import do, encounter
+from support_bundle import texts_of
 from tabletrail.bundle.data import Lines, carry
 from tabletrail.core.board.refusal import Rejection
 from tabletrail.events.stores.memory import MemoryStore
@@ -52,7 +53,7 @@ def carried_texts(records, first: int, refused) -> list[str]:
     """Each carried event's explanation, as the one pass writes it into a bundle."""
     strings = Lines()
     steps = list(carry(records, first, len(records), explain_texts, refused, strings=strings))
-    return ["\n".join(strings.table[i] for i in ids) for _, _, ids in steps]
+    return texts_of(steps, strings.table)
 
 
 def explained_alone(records, seq: int, refused) -> str:

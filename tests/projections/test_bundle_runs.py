@@ -1,7 +1,8 @@
-"""A bundle numbers its explanations' lines from their runs (text.audit.explain_runs), a run its
-batch's events share numbered once; it must give the very steps and table of lines that numbering
-each whole text gives, for the GM's bundle and a player's (the rulings' line replaced, lines
-withheld), on every shipped replay and on a log with rulings, undos, refusals and a range."""
+"""A bundle writes its explanations from their runs (text.audit.explain_runs) as codes: a run its
+batch's events share written once, an event's head line and its batch's listing as lines the page
+makes from the events carried. Read back as the page reads them, they must say what each whole text
+says, for the GM's bundle and a player's (the rulings' line replaced, lines withheld), on every
+shipped replay and on a log with rulings, undos, refusals and a range."""
 
 from __future__ import annotations
 
@@ -10,8 +11,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support_bundle import texts_of
 from tabletrail.bundle import withheld_from_players
-from tabletrail.bundle.data import Lines, _run_ids, carry
+from tabletrail.bundle.data import (
+    HEAD_LINE,
+    LISTING,
+    Lines,
+    _listings,
+    _run_codes,
+    carry,
+    event_of,
+    explanation,
+    head_line,
+    listed_line,
+)
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.events.stores.record import Record
 from tabletrail.projections import audit
@@ -43,10 +56,12 @@ def both_ways(records: list[Record], first: int, refused: Any, player: bool) -> 
                 explain_runs=runs,
             )
         )
-        made.append((steps, strings.table))
-    assert made[0][1] == made[1][1], "the same lines, numbered in the same order"
-    for a, b in zip(made[0][0], made[1][0], strict=True):
-        assert a == b
+        made.append((steps, texts_of(steps, strings.table)))
+    (by_texts, texts), (by_runs, read) = made
+    assert read == texts, "the same words"
+    assert [s[:2] for s in by_runs] == [s[:2] for s in by_texts], "the same boards and events"
+    codes = [c for _, _, cs in by_runs for c in cs]
+    assert HEAD_LINE in codes and LISTING in codes, "the page makes the head lines and listings"
 
 
 @pytest.mark.parametrize("player", [False, True], ids=["gm", "player"])
@@ -65,16 +80,39 @@ def test_runs_on_a_log_with_rulings_undos_and_refusals(played: Encounter, player
     both_ways(records, lo, refused, player)
 
 
-def test_a_line_holding_a_newline_is_cut_as_the_joined_text_would_be() -> None:
-    """A note may hold a newline: its run is numbered as its lines joined, so it is cut the same."""
-    runs = [[["a", "b\nc"], ["d"], [], ["b"]], [["a"], ["c\nd"]]]
-    by_runs = Lines()
+def events(*notes: str) -> list[list[Any]]:
+    """A batch's events as carried (bundle.data.FIELDS), one a note."""
+    return [[7 + i, 3, f"a moved {i}", ["r/x"] if i else [], note, ""] for i, note in enumerate(notes)]
 
-    got = _run_ids(runs, by_runs, True)
-    whole = Lines()
-    want = [whole.ids("\n".join(line for run in text for line in run)) for text in runs]
+
+@pytest.mark.parametrize("rulings", [True, False], ids=["gm", "player"])
+def test_codes_read_back_as_the_joined_texts(rulings: bool) -> None:
+    """Runs shared and not, head lines and listings that are what the page makes and some that only
+    look alike, lines holding a newline, the rulings' line (a player's replaced): each text read back
+    is its runs' lines joined, as a whole text is cut and said."""
+    said = events("", "why\nnot", "")
+    heads = [head_line(seq, batch, status, text) for seq, batch, text, _, _, status in said]
+    listings = _listings([listed_line(seq, text, rules, note) for seq, _, text, rules, note, _ in said])
+    others, _, _ = listings[0]
+    none = "GM rulings in force before it: none"
+    shared = ["moves:", "  a 1,1\n  b", none]
+    runs = [
+        [[heads[0], "why: x"], shared, [listings[0][1], *others[1:]], []],
+        [["x", heads[1], "y", heads[1]], shared, [others[0], others[1], others[2]]],  # not its listing
+        [[heads[0]], shared, [others[0], others[1], listings[2][1]], [none, heads[2] + " "]],
+    ]
+    strings = Lines()
+    codes = _run_codes(runs, strings, rulings, heads, [*listings])
+    carried = [event_of(e) for e in said]
+    got = [explanation(carried, c, strings.table, k) for k, c in enumerate(codes)]
+    want = ["\n".join(line for run in text for line in run) for text in runs]
+    if not rulings:
+        want = [t.replace(none, "GM rulings: left out of a player's bundle") for t in want]
     assert got == want
-    assert by_runs.table == whole.table
+    assert codes[0][0] == HEAD_LINE and LISTING in codes[0] and LISTING in codes[2]
+    assert LISTING not in codes[1] and codes[1].count(HEAD_LINE) == 2
+    assert HEAD_LINE not in codes[2][1:], "the third's first line is the first event's head, said as written"
+    assert codes[0][1] != codes[1][0], "one code for the shared run, after the head"
 
 
 @pytest.mark.parametrize("log", REPLAYS, ids=[p.stem for p in REPLAYS])
@@ -85,7 +123,5 @@ def test_every_explanation_of_a_replay_is_explains_own(log: Path) -> None:
     records = Encounter.open(JsonlStore(log), snapshots=False).records
     strings = Lines()
     made = carry(records, 1, len(records), explain_texts, (), strings=strings, explain_runs=explain_runs)
-    steps = list(made)
-    for seq, (_, _, ids) in enumerate(steps, start=1):
-        carried = "\n".join(strings.table[i] for i in ids)
-        assert carried == explain_text(audit.explain(records, seq)), (log.name, seq)
+    for seq, text in enumerate(texts_of(list(made), strings.table), start=1):
+        assert text == explain_text(audit.explain(records, seq)), (log.name, seq)

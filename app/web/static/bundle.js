@@ -341,12 +341,48 @@
   // --- the boards: recorded, rebuilt from one full view and what changed after each event ----------
 
   // The words as written, one step an event (the board after it or what changed, the event, its
-  // explanation's lines), read as the page uses them: the first board, each change, each event.
+  // explanation's codes), read as the page uses them: the first board, each change, each event.
   function unstep(w) {
     return {
       board: w.board, strings: w.strings, base: w.steps[0][0],
-      deltas: w.steps.slice(1).map((s) => s[0]), events: w.steps.map((s) => s[1]), explain: w.steps.map((s) => s[2]),
+      deltas: w.steps.slice(1).map((s) => s[0]), events: w.steps.map((s) => eventOf(w.fields, s[1])),
+      explain: w.steps.map((s) => s[2]),
     };
+  }
+
+  // An event as carried, read back: its `fields` by name (a withheld one is its seq and batch alone).
+  function eventOf(fields, written) {
+    if (written.length === 2) return { seq: written[0], batch: written[1], withheld: true };
+    const e = {};
+    for (let i = 0; i < fields.length; i++) e[fields[i]] = written[i];
+    return e;
+  }
+
+  // An explanation is written as codes: a number into the table of strings (a line, or a run of
+  // lines' numbers), or a line made here from the events carried, which the bundle checked to say
+  // word for word what `explain` says (app/bundle/data.py: HEAD_LINE, LISTING, head_line, listed_line).
+  const HEAD_LINE = -1, LISTING = -2;
+  const headLine = (e) => `event ${e.seq} (batch ${e.batch}, ${e.status || "in force"}): ${e.text}`;
+  const listedLine = (e, marked) => (marked ? " >" : "  ") + String(e.seq).padStart(4) + " " + e.text +
+    (e.rules.length ? `  [${e.rules.join(", ")}]` : "") + (e.note ? `  — ${e.note}` : "");
+
+  // The text of the k-th carried event's explanation (app/bundle/data.py `explanation`).
+  function explanation(k) {
+    const w = S.words, events = w.events, e = events[k], out = [];
+    for (const code of w.explain[k]) {
+      if (code === HEAD_LINE) out.push(headLine(e));
+      else if (code === LISTING) {  // the events carried of its batch, its neighbours
+        let lo = k, hi = k;
+        while (lo > 0 && events[lo - 1].batch === e.batch) lo--;
+        while (hi + 1 < events.length && events[hi + 1].batch === e.batch) hi++;
+        for (let j = lo; j <= hi; j++) out.push(listedLine(events[j], j === k));
+      } else {
+        const said = w.strings[code];
+        if (typeof said === "string") out.push(said);
+        else for (const i of said) out.push(w.strings[i]);
+      }
+    }
+    return out.join("\n");
   }
 
   function rebuild() {
@@ -479,7 +515,7 @@
       out.replaceChildren(h("p", {}, `Event ${seq} is withheld from this side's bundle.`));
       return;
     }
-    const text = S.words.explain[seq - FIRST].map((i) => S.words.strings[i]).join("\n");
+    const text = explanation(seq - FIRST);
     out.replaceChildren(h("p", { class: "explain-head" }, h("b", {}, `event ${seq}`), " ", e.text), h("pre", { class: "explain-text" }, text));
   }
 
