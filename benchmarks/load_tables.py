@@ -247,7 +247,7 @@ def inside(before: dict[int, dict], after: dict[int, dict]) -> dict:
     lags: list[float] = []
     threads: list[int] = []
     queued: list[int] = []
-    taken = waits = read_taken = read_waits = 0
+    taken = waits = read_taken = read_waits = served = missed = 0
     waited = read_waited = 0.0
     limit = size = writers = 0
     took: dict[str, list[float]] = {}
@@ -265,13 +265,15 @@ def inside(before: dict[int, dict], after: dict[int, dict]) -> dict:
         read_taken += now.get("read_taken", 0) - then.get("read_taken", 0)
         read_waits += now.get("read_waits", 0) - then.get("read_waits", 0)
         read_waited += now.get("read_waited", 0.0) - then.get("read_waited", 0.0)
+        served += now.get("lines_served", 0) - then.get("lines_served", 0)
+        missed += now.get("lines_missed", 0) - then.get("lines_missed", 0)
         limit, size = now["thread_limit"], now["pool_size"]
         writers = now.get("pool_writers", size)
     return {
         "workers": len(after), "lags": lags, "threads": threads, "queued": queued, "thread_limit": limit,
         "pool_size": size, "pool_taken": taken, "pool_waits": waits, "pool_waited": waited, "took": took,
         "pool_writers": writers, "read_taken": read_taken, "read_waits": read_waits,
-        "read_waited": read_waited,
+        "read_waited": read_waited, "lines_served": served, "lines_missed": missed,
     }  # fmt: skip
 
 
@@ -610,7 +612,8 @@ async def load(
     ]
     await asyncio.gather(*players)
     await asyncio.sleep(GRACE)
-    busy = (cpu_seconds(pids) - busy0) / (time.perf_counter() - wall0)
+    wall = time.perf_counter() - wall0
+    busy = (cpu_seconds(pids) - busy0) / wall
     pg_busy = sum(cpu_seconds([pid]) - pg0.get(pid, 0.0) for pid in postgres_pids())
     pg_busy /= time.perf_counter() - wall0
     memory = rss_mb(pids)
@@ -647,6 +650,7 @@ async def load(
         "every": every_page,
         "each": each,
         "cpu": busy,
+        "wall": wall,
         "rss": memory,
         "pages": len(every_page_of_all),
         "pages_cpu": pages_cpu,
@@ -739,6 +743,9 @@ def report(f: dict, seconds: float) -> bool:
         f"{f['idle']:.0f} MB idle); this client {f['client_cpu']:.2f} cores; "
         f"{tally.reconnects} stream reconnects; load {os.getloadavg()[0]:.2f}"
     )
+    spent = f["cpu"] * f["wall"] * 1000 / max(f["commands"], 1)
+    pg_spent = f.get("pg_cpu", 0.0) * f["wall"] * 1000 / max(f["commands"], 1)
+    print(f"  CPU a command: the server {spent:.1f} ms, PostgreSQL {pg_spent:.1f} ms (pages' reads included)")
     lags = tally.lags or [0.0]
     print(
         f"  this load generator's event loop (every process of it) woke late by p50 "
@@ -760,7 +767,8 @@ def report(f: dict, seconds: float) -> bool:
             f"{server['pool_taken']} times, waited for {server['pool_waits']} times "
             f"({server['pool_waits'] * 100 / taken:.1f}%), {server['pool_waited']:.1f} s in all; by reads "
             f"{server['read_taken']} times, waited for {server['read_waits']} times, "
-            f"{server['read_waited']:.1f} s in all"
+            f"{server['read_waited']:.1f} s in all; moves folded from a NOTIFY's lines "
+            f"{server.get('lines_served', 0)} times, read back {server.get('lines_missed', 0)} times"
         )
     if server and server["took"]:
         said = ", ".join(
