@@ -1,7 +1,7 @@
 """How many tables one small server holds (issue 29): a convention-sized load test.
 
-N encounters in PostgreSQL, served by a real `tabletrail serve URL --workers W`
-process. Every table has one GM page and five player pages (three blue, two red,
+N encounters in PostgreSQL, served by a real `tabletrail serve URL [--workers W]`
+process (W: serve's own default unless given, a worker a core). Every table has one GM page and five player pages (three blue, two red,
 each with a link of its own) following the live stream (`/api/stream`), each page
 its own HTTP connection from this process, reconnecting as a browser does when the
 server ends a stream. Every table commits one command every --every seconds (10 by
@@ -78,6 +78,7 @@ from pathlib import Path
 
 import httpx
 import psycopg
+from tabletrail.cli.serve import default_workers
 from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.service.encounter import Encounter
@@ -678,18 +679,9 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
         tables = make_tables(url, n)
         print(f"  {n} tables made in {time.perf_counter() - made:.1f} s (schema {schema})", flush=True)
         port = free_port()
+        chosen = ["--workers", str(workers)] if workers is not None else []  # else serve's default
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tabletrail",
-                "serve",
-                url,
-                "--workers",
-                str(workers),
-                "--port",
-                str(port),
-            ],
+            [sys.executable, "-m", "tabletrail", "serve", url, *chosen, "--port", str(port)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             env={**os.environ, "TABLETRAIL_PROBE": str(probe), **env},
@@ -820,7 +812,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20, help="tables for one run (default 20)")
     parser.add_argument("--seconds", type=float, default=60.0, help="commands are sent for this long")
     parser.add_argument("--every", type=float, default=10.0, help="seconds between one table's commands")
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument(
+        "--workers", type=int, default=None, help="the server's workers (default: serve's own default)"
+    )
     parser.add_argument(
         "--open-seconds", type=float, default=30.0, help="the pages open evenly over this long (default 30)"
     )
@@ -856,7 +850,8 @@ def main() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
     print(
         f"load_tables: {os.cpu_count()} cores, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
-        f"open files {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}, {args.workers} workers, "
+        f"open files {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}, "
+        f"{args.workers if args.workers is not None else default_workers()} workers, "
         f"one command a table every {args.every:g} s for {args.seconds:g} s, pages opened "
         + ("all at once" if args.herd else f"over {args.open_seconds:g} s")
         + ("; each page fetches the board when told" if args.fetch else ""),
