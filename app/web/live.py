@@ -126,7 +126,11 @@ class Broker:
             low, kept = held
             first = version - len(carried) if carried is not None else version
             both = max(low, first)  # the versions both tell
-            if carried is not None and kept[both - low : version - low] != carried[both - first :]:
+            if (
+                carried is not None
+                and version > low
+                and kept[both - low : version - low] != carried[both - first :]
+            ):
                 # Two NOTIFYs told different lines at one version: one was forged (any role that can
                 # connect may NOTIFY). Nothing kept is trusted: the store reads the database.
                 del self._lines[encounter]

@@ -128,6 +128,8 @@ def test_two_notifys_telling_different_lines_at_one_version_leave_them_to_the_da
     broker._heard(told(6, "5", "6"))
     broker._heard(told(6, "6"))  # the same line told again: nothing changes
     assert after(4, 0) == [b"5", b"6"]
+    broker._heard(told(3, "2", "3"))  # before what is kept: nothing to compare, nothing changes
+    assert after(4, 0) == [b"5", b"6"]
     broker._heard(told(6, "6?"))  # one of the two was forged: neither is trusted
     assert after(4, 0) is None and after(5, 0) is None
     broker._heard(told(7, "7"))
