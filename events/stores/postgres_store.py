@@ -850,11 +850,11 @@ class PostgresStore(DatabaseReads):
             raise self._missing()
         head = int(rows[0][0])
         self._knew(head)
-        if stop is None and head < start:
-            # The reader holds lines the log does not: a forged NOTIFY's (any role that can connect may
-            # send one), or a database restored to an earlier time. Read it all again.
-            if self.heard_lines is not None:
-                self.heard_lines.untrue()
+        if stop is None and head < start and self.heard_lines is not None:
+            # A hosted worker's reader holds lines the log does not: a forged NOTIFY's (any role that can
+            # connect may NOTIFY), or a database restored to an earlier time. It reads it all again. (A read
+            # past the tip is empty otherwise, as every store's is.)
+            self.heard_lines.untrue()
             raise InputError(
                 f"{self.name}: the log holds {head} events, fewer than the {start} already read: "
                 "it must be read again from the start"
