@@ -1,7 +1,7 @@
 """How many tables one small server holds (issue 29): a convention-sized load test.
 
 N encounters in PostgreSQL, served by a real `tabletrail serve URL [--workers W]`
-process (W: serve's own default unless given, a worker a core). Every table has one GM page and five player pages (three blue, two red,
+process. Every table has one GM page and five player pages (three blue, two red,
 each with a link of its own) following the live stream (`/api/stream`), each page
 its own HTTP connection from this process, reconnecting as a browser does when the
 server ends a stream. Every table commits one command every --every seconds (10 by
