@@ -1,6 +1,6 @@
 """How many tables one small server holds (issue 29): a convention-sized load test.
 
-N encounters in PostgreSQL, served by a real `tabletrail serve URL --workers W`
+N encounters in PostgreSQL, served by a real `tabletrail serve URL [--workers W]`
 process. Every table has one GM page and five player pages (three blue, two red,
 each with a link of its own) following the live stream (`/api/stream`), each page
 its own HTTP connection from this process, reconnecting as a browser does when the
@@ -78,6 +78,7 @@ from pathlib import Path
 
 import httpx
 import psycopg
+from tabletrail.cli.serve import default_workers
 from tabletrail.events.scenario.reader import load_scenario
 from tabletrail.events.stores.postgres_store import PostgresStore
 from tabletrail.service.encounter import Encounter
@@ -247,7 +248,7 @@ def inside(before: dict[int, dict], after: dict[int, dict]) -> dict:
     lags: list[float] = []
     threads: list[int] = []
     queued: list[int] = []
-    taken = waits = read_taken = read_waits = 0
+    taken = waits = read_taken = read_waits = served = missed = 0
     waited = read_waited = 0.0
     limit = size = writers = 0
     took: dict[str, list[float]] = {}
@@ -265,13 +266,15 @@ def inside(before: dict[int, dict], after: dict[int, dict]) -> dict:
         read_taken += now.get("read_taken", 0) - then.get("read_taken", 0)
         read_waits += now.get("read_waits", 0) - then.get("read_waits", 0)
         read_waited += now.get("read_waited", 0.0) - then.get("read_waited", 0.0)
+        served += now.get("lines_served", 0) - then.get("lines_served", 0)
+        missed += now.get("lines_missed", 0) - then.get("lines_missed", 0)
         limit, size = now["thread_limit"], now["pool_size"]
         writers = now.get("pool_writers", size)
     return {
         "workers": len(after), "lags": lags, "threads": threads, "queued": queued, "thread_limit": limit,
         "pool_size": size, "pool_taken": taken, "pool_waits": waits, "pool_waited": waited, "took": took,
         "pool_writers": writers, "read_taken": read_taken, "read_waits": read_waits,
-        "read_waited": read_waited,
+        "read_waited": read_waited, "lines_served": served, "lines_missed": missed,
     }  # fmt: skip
 
 
@@ -610,7 +613,8 @@ async def load(
     ]
     await asyncio.gather(*players)
     await asyncio.sleep(GRACE)
-    busy = (cpu_seconds(pids) - busy0) / (time.perf_counter() - wall0)
+    wall = time.perf_counter() - wall0
+    busy = (cpu_seconds(pids) - busy0) / wall
     pg_busy = sum(cpu_seconds([pid]) - pg0.get(pid, 0.0) for pid in postgres_pids())
     pg_busy /= time.perf_counter() - wall0
     memory = rss_mb(pids)
@@ -647,6 +651,7 @@ async def load(
         "every": every_page,
         "each": each,
         "cpu": busy,
+        "wall": wall,
         "rss": memory,
         "pages": len(every_page_of_all),
         "pages_cpu": pages_cpu,
@@ -674,18 +679,9 @@ def run(args: argparse.Namespace, n: int, env: dict[str, str]) -> dict:
         tables = make_tables(url, n)
         print(f"  {n} tables made in {time.perf_counter() - made:.1f} s (schema {schema})", flush=True)
         port = free_port()
+        chosen = ["--workers", str(workers)] if workers is not None else []  # else serve's default
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tabletrail",
-                "serve",
-                url,
-                "--workers",
-                str(workers),
-                "--port",
-                str(port),
-            ],
+            [sys.executable, "-m", "tabletrail", "serve", url, *chosen, "--port", str(port)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             env={**os.environ, "TABLETRAIL_PROBE": str(probe), **env},
@@ -739,6 +735,9 @@ def report(f: dict, seconds: float) -> bool:
         f"{f['idle']:.0f} MB idle); this client {f['client_cpu']:.2f} cores; "
         f"{tally.reconnects} stream reconnects; load {os.getloadavg()[0]:.2f}"
     )
+    spent = f["cpu"] * f["wall"] * 1000 / max(f["commands"], 1)
+    pg_spent = f.get("pg_cpu", 0.0) * f["wall"] * 1000 / max(f["commands"], 1)
+    print(f"  CPU a command: the server {spent:.1f} ms, PostgreSQL {pg_spent:.1f} ms (pages' reads included)")
     lags = tally.lags or [0.0]
     print(
         f"  this load generator's event loop (every process of it) woke late by p50 "
@@ -760,7 +759,8 @@ def report(f: dict, seconds: float) -> bool:
             f"{server['pool_taken']} times, waited for {server['pool_waits']} times "
             f"({server['pool_waits'] * 100 / taken:.1f}%), {server['pool_waited']:.1f} s in all; by reads "
             f"{server['read_taken']} times, waited for {server['read_waits']} times, "
-            f"{server['read_waited']:.1f} s in all"
+            f"{server['read_waited']:.1f} s in all; moves folded from a NOTIFY's lines "
+            f"{server.get('lines_served', 0)} times, read back {server.get('lines_missed', 0)} times"
         )
     if server and server["took"]:
         said = ", ".join(
@@ -812,7 +812,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20, help="tables for one run (default 20)")
     parser.add_argument("--seconds", type=float, default=60.0, help="commands are sent for this long")
     parser.add_argument("--every", type=float, default=10.0, help="seconds between one table's commands")
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument(
+        "--workers", type=int, default=None, help="the server's workers (default: serve's own default)"
+    )
     parser.add_argument(
         "--open-seconds", type=float, default=30.0, help="the pages open evenly over this long (default 30)"
     )
@@ -848,7 +850,8 @@ def main() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
     print(
         f"load_tables: {os.cpu_count()} cores, load {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
-        f"open files {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}, {args.workers} workers, "
+        f"open files {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}, "
+        f"{args.workers if args.workers is not None else default_workers()} workers, "
         f"one command a table every {args.every:g} s for {args.seconds:g} s, pages opened "
         + ("all at once" if args.herd else f"over {args.open_seconds:g} s")
         + ("; each page fetches the board when told" if args.fetch else ""),

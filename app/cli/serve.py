@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,22 @@ from tabletrail.web.invites import GM, WATCHER, Invites, encounter_key, keep_for
 AddVerb = Callable[[str, Any, str], argparse.ArgumentParser]
 
 DEFAULT_PORT = 8000
+# `serve URL` (a PostgreSQL database) runs a worker per core this process may use, at most this many. On 2
+# cores, 2 workers held 500 tables (load_tables.py --fetch) at the p99 of 4 (or better) on 0.86 cores and
+# 608 MB, where 4 took 1.04-1.13 cores and 940 MB (issue 40): a worker more than the cores only adds its
+# memory and its share of switching. Each worker keeps up to 13 connections (its pool and its listener),
+# so 4 stay well inside PostgreSQL's default max_connections (100); --workers N says otherwise.
+MOST_DEFAULT_WORKERS = 4
+
+
+def default_workers() -> int:
+    """Workers for a PostgreSQL database when --workers is not given: the cores this process may run on
+    (its CPU affinity, as a container or taskset limits it), at least 1, at most MOST_DEFAULT_WORKERS."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # no affinity on this system (macOS): every core it has
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MOST_DEFAULT_WORKERS))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -28,6 +45,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if not 1 <= args.port <= 65535:
         raise InputError(f"--port: {args.port} is not a port number (1 to 65535)")
+    if args.workers is None:  # one for a file or folder; for a database, one a core (default_workers)
+        args.workers = default_workers() if is_url(args.log) else 1
     if not 1 <= args.workers <= 64:
         raise InputError(f"--workers: {args.workers} is not a number of workers (1 to 64)")
     if args.workers > 1 and not is_url(args.log):
@@ -168,8 +187,10 @@ def register(sub: Any, add: AddVerb) -> None:
     p.add_argument(
         "--workers",
         type=int,
-        default=1,
-        help="worker processes sharing the port (a PostgreSQL database only; live updates cross them)",
+        default=None,
+        metavar="N",
+        help="worker processes sharing the port, a PostgreSQL database only (live updates cross them); "
+        f"default: one a core this process may use, at most {MOST_DEFAULT_WORKERS} (a log file or folder: 1)",
     )
     p.add_argument(
         "--host",
@@ -223,7 +244,7 @@ def examples() -> dict[str, str]:
     return {
         "serve": "tabletrail serve fight.jsonl --host 0.0.0.0   # then open the GM link it prints\n"
         "  tabletrail serve games/   # the GM's home page: every encounter of the folder, and the builder\n"
-        "  tabletrail serve postgresql://localhost/test --workers 4   # every encounter, at /e/NAME/",
+        "  tabletrail serve postgresql://localhost/test   # every encounter, at /e/NAME/, a worker a core",
         "invite": "tabletrail invite fight.jsonl --side blue --label Maya   # prints the link for Maya\n"
         "  tabletrail invite fight.jsonl --watch --qr   # a view-only link for the TV, as a QR code too",
     }

@@ -41,7 +41,14 @@ from tabletrail.core.board.units import plural
 from tabletrail.core.search import reach
 from tabletrail.events.errors import InputError, Unavailable
 from tabletrail.events.stores.pg_names import NAME
-from tabletrail.events.stores.postgres_store import CHANNEL, Database, PostgresStore, encounters, parse_url
+from tabletrail.events.stores.postgres_store import (
+    CHANNEL,
+    Database,
+    PostgresStore,
+    encounters,
+    lines_ride,
+    parse_url,
+)
 from tabletrail.web.guard import GUARDED, LIMITS
 from tabletrail.web.home_db import home_link, home_routes
 from tabletrail.web.live import Broker, Heard
@@ -68,6 +75,7 @@ class Encounters:
         self.hosts = hosts
         self.exposed = exposed
         self.broker = Broker(self.where.conninfo, self.where.schema, CHANNEL)
+        self.heard_lines = lines_ride()  # a move told with its lines is folded from them, not read back
         self.apps: dict[str, Starlette] = {}
         self.lock = threading.Lock()  # guards `opening`
         self.opening: dict[str, threading.Lock] = {}  # one lock an encounter name, made at its first request
@@ -89,6 +97,8 @@ class Encounters:
                     with self.lock:  # a name asked for at random leaves nothing behind
                         self.opening.pop(name, None)
                     raise LookupError(f"{store.name}: no encounter {name!r} in this database")
+                if self.heard_lines:
+                    store.heard_lines = self.broker.follow(name)
                 app = create_app(
                     store.name,
                     store=store,
@@ -170,6 +180,7 @@ async def _probe(directory: str, tables: Encounters) -> None:
                 "thread_limit": limiter.total_tokens, "pool_size": db.size, "pool_taken": db.taken,
                 "pool_waits": db.waits, "pool_waited": db.waited, "pool_writers": db.writers,
                 "read_taken": db.read_taken, "read_waits": db.read_waits, "read_waited": db.read_waited,
+                "lines_served": tables.broker.lines_served, "lines_missed": tables.broker.lines_missed,
                 "took": tables.took,
             }  # fmt: skip
             # msgspec, not json: the lists grow all run long, and json.dumps of them every PROBE_WRITE s was a

@@ -17,6 +17,15 @@ a worker whose NOTIFY is still on its way reads the log instead). The event list
 page asks for after a move is only what changed since the version it holds
 (`?after=V`), made once a side and version as the whole list was.
 
+A command's NOTIFY carries its batch's lines when they fit (events/stores/postgres_store.py,
+`notice_text`): the listener keeps the last KEEP_LINES of each encounter this worker
+serves, and the encounter's store folds a move from them (`lines_after`) instead of
+reading it back. Only lines that follow one another with no version missing are
+handed over, and only when they reach every version heard or read: after a NOTIFY
+without lines (a batch too big), a lost one (a gap in the versions), or a loss of
+listening, the store reads the database as before. The lines are folded as read
+ones are: decoded, their sequence and hash chain checked.
+
 When the connection drops (PostgreSQL restarting) every stream is woken (it finds
 the database unavailable and says so), what was heard is forgotten, the broker
 connects again every RETRY_SECONDS, and once it listens again it wakes every
@@ -31,10 +40,11 @@ from dataclasses import dataclass
 
 import anyio
 import psycopg
-from tabletrail.events.stores.postgres_store import INVITES_CHANGED
+from tabletrail.events.stores.postgres_store import INVITES_CHANGED, HeardLines, read_notice
 from tabletrail.web.numbers import whole
 
 RETRY_SECONDS = 0.5
+KEEP_LINES = 64  # the lines an encounter's NOTIFYs carried that the listener keeps (the newest)
 
 
 class Broker:
@@ -50,6 +60,12 @@ class Broker:
         self._events: dict[str, anyio.Event] = {}
         self._versions: dict[str, int] = {}
         self._links: dict[str, int] = {}  # encounter -> how many "invites" notifications came
+        # encounter -> (the version before the first kept line, the lines that followed it, heard in NOTIFYs):
+        # for the encounters this worker serves (`follow`); a tuple replaced whole, read by store threads
+        self._lines: dict[str, tuple[int, tuple[bytes, ...]]] = {}
+        self._followed: set[str] = set()
+        self.lines_served = 0  # reads `lines_after` answered, and those it left to the database
+        self.lines_missed = 0
         self._task: asyncio.Task[None] | None = None
 
     def changed(self, encounter: str) -> anyio.Event:
@@ -72,18 +88,77 @@ class Broker:
         if self.up and epoch == self.epoch:
             self._versions[encounter] = max(version, self._versions.get(encounter, version))
 
+    def follow(self, encounter: str) -> HeardLines:
+        """Keep the lines NOTIFYs carry for this encounter; what its store asks them with (`lines_after`)."""
+        self._followed.add(encounter)
+        return Followed(self, encounter)
+
+    def lines_after(self, encounter: str, start: int, known: int) -> list[bytes] | None:
+        """The encounter's lines after version `start` as NOTIFYs carried them, up to the newest heard, if
+        they reach `known` (the newest version its store read or wrote) and every version heard; else
+        None (the store reads the database). Called from the store's threads: what the listener changes
+        is replaced whole, never changed in place."""
+        heard = self._versions.get(encounter, 0)  # read before the lines: they are kept before it moves
+        held = self._lines.get(encounter) if self.up else None
+        if held is None:
+            self.lines_missed += 1
+            return None
+        low, lines = held
+        top = low + len(lines)
+        if start >= top:  # nothing newer was heard than what the reader holds
+            if start == known and start >= heard:  # ... nor read: it holds all anyone here knows of
+                self.lines_served += 1
+                return []
+            # Else it is behind what its store read, or ahead of it: a reader that folded heard lines
+            # alone, or one a forged NOTIFY led on (the database's answer is shorter, and the store says so).
+            self.lines_missed += 1
+            return None
+        if start < low or top < max(heard, known):  # kept from later on, or something heard or read is not
+            self.lines_missed += 1
+            return None
+        self.lines_served += 1
+        return list(lines[start - low :])
+
+    def _keep(self, encounter: str, version: int, carried: tuple[bytes, ...] | None) -> None:
+        """A NOTIFY said the encounter reached `version`, carrying the batch's lines or not (None)."""
+        held = self._lines.get(encounter)
+        if held is not None and version <= held[0] + len(held[1]):  # an older batch told late
+            low, kept = held
+            first = version - len(carried) if carried is not None else version
+            both = max(low, first)  # the versions both tell
+            if (
+                carried is not None
+                and version > low
+                and kept[both - low : version - low] != carried[both - first :]
+            ):
+                # Two NOTIFYs told different lines at one version: one was forged (any role that can
+                # connect may NOTIFY). Nothing kept is trusted: the store reads the database.
+                del self._lines[encounter]
+            return
+        if carried is None:  # too big to ride along: the store reads from here on (a gap before `version`)
+            self._lines[encounter] = (version, ())
+            return
+        first = version - len(carried)  # the version before the batch's first line
+        if held is not None and held[0] <= first <= held[0] + len(held[1]):
+            low, lines = held[0], held[1][: first - held[0]] + carried
+        else:  # nothing kept yet, or a version missed between (a NOTIFY lost, or never sent): start again
+            low, lines = first, carried
+        extra = len(lines) - KEEP_LINES
+        self._lines[encounter] = (low + extra, lines[extra:]) if extra > 0 else (low, lines)
+
     def links_mark(self, encounter: str) -> tuple[int, int] | None:
         """Different whenever the encounter's links may have changed; None when not listening."""
         return (self.epoch, self._links.get(encounter, 0)) if self.up else None
 
     def _heard(self, payload: str) -> None:
-        schema, _, rest = payload.partition("\t")
+        schema, encounter, what, carried = read_notice(payload)
         if schema != self.schema:
             return
-        encounter, _, what = rest.partition("\t")
         if what == INVITES_CHANGED:
             self._links[encounter] = self._links.get(encounter, 0) + 1
         elif (version := whole(what)) is not None:
+            if encounter in self._followed:
+                self._keep(encounter, version, carried)  # before the version: see `lines_after`
             self._versions[encounter] = max(version, self._versions.get(encounter, 0))
         self._wake(encounter)
 
@@ -99,6 +174,7 @@ class Broker:
         self.epoch += 1
         self._versions.clear()
         self._links.clear()
+        self._lines.clear()
 
     async def _listen(self) -> None:
         while True:
@@ -123,6 +199,20 @@ class Broker:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+
+
+@dataclass(frozen=True)
+class Followed:
+    """One encounter's lines as this worker's listener heard them (its store's `heard_lines`)."""
+
+    broker: Broker
+    encounter: str
+
+    def after(self, start: int, known: int) -> list[bytes] | None:
+        return self.broker.lines_after(self.encounter, start, known)
+
+    def untrue(self) -> None:
+        self.broker._lines.pop(self.encounter, None)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,14 @@ the whole database until that commit is on disk, so every writer's commit waited
 for the one before it (issue 29: half the batches per second with 8 writers).
 A listener keeps the highest version it heard, so a NOTIFY arriving late is harmless.
 
+A command's NOTIFY carries its batch's lines too when they fit in PostgreSQL's payload
+(under NOTIFY_BYTES): "schema<TAB>encounter<TAB>version<TAB>line<LF>line...". A
+worker that heard them folds the move without reading it back (app/web/live.py hands
+them to `PostgresStore.read`); a NOTIFY without lines (a batch too big, an import, a
+NOTIFY lost) leaves it to read them from the database as before. The lines ride only
+if they are what the encounter holds at those versions: a writer that lost the race
+for them tells nothing.
+
 What a command costs (issue 29): its batch is one prepared statement, its
 parameters sent as bytes (`run_prepared`), one round trip with its NOTIFY; a
 fold reads windows of versions in binary (`PostgresStore._windows`).
@@ -53,7 +61,7 @@ import time
 import weakref
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Literal, NamedTuple, TypeVar, overload
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar, overload
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
@@ -133,6 +141,29 @@ APPENDED = (
     " WHERE encounter = $3 AND version = $4"
 )
 APPENDED_TYPES, APPENDED_FORMATS = (TEXT, TEXT, TEXT, INT8), (0, 0, 0, 0)
+
+# The same NOTIFY when its payload carries the batch's lines ($5, binary; $6 how many): sent only if the
+# encounter holds exactly those lines at the versions before the tip. The tip alone is not enough: a
+# writer whose batch was refused (another's took those versions first) would tell lines that were never
+# committed, at versions that hold the other's.
+APPENDED_LINES = (
+    "SELECT pg_notify($1, $2), set_config('synchronous_commit', 'off', true) FROM {s}.encounters"
+    " WHERE encounter = $3 AND version = $4 AND (SELECT array_agg(line ORDER BY version) FROM {s}.events"
+    " WHERE encounter = $3 AND version > $4 - $6 AND version <= $4) = $5"
+)
+APPENDED_LINES_TYPES, APPENDED_LINES_FORMATS = (TEXT, TEXT, TEXT, INT8, BYTEA_ARRAY, INT8), (0, 0, 0, 0, 1, 0)
+# PostgreSQL refuses a NOTIFY payload of this many bytes or more (in the server's encoding; its default
+# build): a batch whose payload would not fit is told by its version alone, and read from the database.
+NOTIFY_BYTES = 8000
+# "0": a NOTIFY carries the version alone, and a worker reads every move back (as before issue 40's change):
+# for a database where roles you don't trust can connect (any of them may NOTIFY), or to compare.
+NOTIFY_LINES_ENV = "TABLETRAIL_NOTIFY_LINES"
+
+
+def lines_ride() -> bool:
+    """Do NOTIFYs carry the lines of a batch in this process (NOTIFY_LINES_ENV)?"""
+    return os.environ.get(NOTIFY_LINES_ENV, "").strip() != "0"
+
 
 # The encounter's tip ($1) and its lines after version $2 up to $3 (or the tip, if lower), in one
 # statement: one row (tip, NULL) when none is new, none when the encounter is missing (see `read`).
@@ -519,6 +550,11 @@ def _raised(
     raise error
 
 
+def _utf8(conn: psycopg.Connection) -> bool:
+    """Does the server keep text as UTF-8 (so a NOTIFY carries any line as it is)?"""
+    return conn.pgconn.parameter_status(b"server_encoding") == b"UTF8"
+
+
 def _sent_as(param: str | bytes | None) -> bytes | None:
     return param.encode() if isinstance(param, str) else param
 
@@ -527,6 +563,55 @@ def bytea_array(items: Sequence[bytes]) -> bytes:
     """A one-dimensional bytea[] in PostgreSQL's binary form: a header, then each item's length and bytes."""
     head = struct.pack("!5i", 1, 0, BYTEA, len(items), 1)  # dimensions, has nulls, element type, length, base
     return head + b"".join(struct.pack("!i", len(item)) + item for item in items)
+
+
+class HeardLines(Protocol):
+    """What a listener heard of one encounter's lines (app/web/live.py), as its store asks for them."""
+
+    def after(self, start: int, known: int) -> list[bytes] | None:
+        """The lines after version `start`, up to at least `known` (the newest version the store read or
+        wrote) and whatever was heard; None when they can't be told so (the store reads the database)."""
+
+    def untrue(self) -> None:
+        """The database holds fewer lines than were folded: forget what was heard."""
+
+
+class Notice(NamedTuple):
+    """A NOTIFY on CHANNEL taken apart: whose encounter, what changed (a version, or INVITES_CHANGED), and
+    the lines of the batch that moved it to that version, when they came with it (else None)."""
+
+    schema: str
+    encounter: str
+    what: str
+    lines: tuple[bytes, ...] | None
+
+
+def notice_text(schema: str, encounter: str, tip: int, lines: Sequence[bytes], utf8: bool = True) -> str:
+    """The NOTIFY payload of a batch that moved the encounter to `tip`: with the batch's lines when they fit.
+
+    They ride only if each is one line of text PostgreSQL can carry unchanged: UTF-8 without NUL or
+    newline (a log's lines are; an imported one may not be), ASCII when the server's encoding is
+    not UTF-8 (`utf8`), and the whole payload under NOTIFY_BYTES."""
+    plain = f"{schema}\t{encounter}\t{tip}"  # names are ASCII (NAME, parse_url's schema)
+    if not lines or len(plain) + sum(len(line) + 1 for line in lines) >= NOTIFY_BYTES:
+        return plain
+    texts = []
+    for line in lines:
+        if b"\n" in line or b"\0" in line or (not utf8 and not line.isascii()):
+            return plain
+        try:
+            texts.append(bytes(line).decode())
+        except UnicodeDecodeError:
+            return plain
+    return f"{plain}\t" + "\n".join(texts)
+
+
+def read_notice(payload: str) -> Notice:
+    """A NOTIFY payload taken apart (see `notice_text`); missing parts are empty."""
+    parts = payload.split("\t", 3)
+    schema, encounter, what = [*parts, "", ""][:3]
+    lines = tuple(text.encode() for text in parts[3].split("\n")) if len(parts) == 4 else None
+    return Notice(schema, encounter, what, lines)
 
 
 class PostgresStore(DatabaseReads):
@@ -562,6 +647,13 @@ class PostgresStore(DatabaseReads):
         # private: a connection of its own (a second device in tests; a benchmark's client)
         self.db = Database(self.where.conninfo) if private else Database.shared(self.where.conninfo)
         self._reads: dict[str, tuple[int, Any]] = {}  # what `_shared` read last: key -> (began, value)
+        # The lines a listener heard in NOTIFYs (a hosted worker's, app/web/live.py): given a version and the
+        # newest one this store knows the encounter reached, the lines after it up to at least that one, or
+        # None when it can't tell them (`read` then asks the database).
+        self.heard_lines: HeardLines | None = None
+        self._known = 0  # the newest version this store read, or wrote, or was told by the database
+        self._knowing = threading.Lock()
+        self._ride = lines_ride()
 
     # --- the connection ----------------------------------------------------------
 
@@ -716,7 +808,15 @@ class PostgresStore(DatabaseReads):
             ).fetchone()
             return row[0] if row else None
 
-        return self._shared("head", "reading", read)
+        head = self._shared("head", "reading", read)
+        if head is not None:
+            self._knew(head)
+        return head
+
+    def _knew(self, version: int) -> None:
+        """The encounter reached `version`: a read of what was heard must reach it too (`heard_lines`)."""
+        with self._knowing:
+            self._known = max(self._known, version)
 
     def _missing(self) -> InputError:
         return InputError(
@@ -727,9 +827,18 @@ class PostgresStore(DatabaseReads):
     def read(self, start: int = 0, stop: int | None = None) -> Iterator[bytes]:
         """The lines with versions after `start` (and up to `stop`), oldest first, up to the tip read now.
 
+        With `heard_lines` (a hosted worker's listener), the lines after `start` come from the NOTIFYs
+        that carried them when they reach every version this store and that listener know of: the tip
+        as of the newest NOTIFY, which a commit whose NOTIFY is on its way may have passed (a write is
+        decided on the version it saw, and refused if the log moved on).
+
         The tip and the first window of lines come in one statement: a worker folding in a move
         (Table.live, after every move of every table it has pages of) asked for the tip, then for the
         line, two round trips where one does (issue 40)."""
+        if stop is None and start > 0 and self.heard_lines is not None:
+            heard = self.heard_lines.after(start, self._known)
+            if heard is not None:  # the NOTIFYs carried them: no round trip
+                return iter(heard)
         first = start + WINDOW[0] if stop is None else min(stop, start + WINDOW[0])
 
         def read(conn: psycopg.Connection) -> list[tuple[int, bytes | None]]:
@@ -740,6 +849,16 @@ class PostgresStore(DatabaseReads):
         if not rows:  # fail now, not at the first line
             raise self._missing()
         head = int(rows[0][0])
+        self._knew(head)
+        if stop is None and head < start and self.heard_lines is not None:
+            # A hosted worker's reader holds lines the log does not: a forged NOTIFY's (any role that can
+            # connect may NOTIFY), or a database restored to an earlier time. It reads it all again. (A read
+            # past the tip is empty otherwise, as every store's is.)
+            self.heard_lines.untrue()
+            raise InputError(
+                f"{self.name}: the log holds {head} events, fewer than the {start} already read: "
+                "it must be read again from the start"
+            )
         end = head if stop is None else min(stop, head)
         lines = [bytes(line) for _, line in rows if line is not None]
         if start == 0 and lines:
@@ -843,13 +962,16 @@ class PostgresStore(DatabaseReads):
             command_id,
             tip_text(tip, lines[-1], key),  # the tip kept outside the log (see `kept_tip`)
         )
-        told = (CHANNEL, f"{self.schema}\t{self.encounter}\t{tip}", self.encounter, str(tip))
+        payload = notice_text(self.schema, self.encounter, tip, lines if self._ride else (), _utf8(conn))
+        told = [p.encode() for p in (CHANNEL, payload, self.encounter, str(tip))]
+        if payload.count("\t") == 2:  # the version alone
+            notify = Prepared(self._q(APPENDED), APPENDED_TYPES, told, APPENDED_FORMATS)
+        else:  # ... and the lines, sent again to be checked against the rows (see APPENDED_LINES)
+            told += [params[4], str(len(lines)).encode()]
+            notify = Prepared(self._q(APPENDED_LINES), APPENDED_LINES_TYPES, told, APPENDED_LINES_FORMATS)
         appended, _ = run_pipelined(
             conn,
-            [
-                Prepared(self._q(APPEND), APPEND_TYPES, [_sent_as(p) for p in params], APPEND_FORMATS),
-                Prepared(self._q(APPENDED), APPENDED_TYPES, [p.encode() for p in told], APPENDED_FORMATS),
-            ],
+            [Prepared(self._q(APPEND), APPEND_TYPES, [_sent_as(p) for p in params], APPEND_FORMATS), notify],
         )  # a NOTIFY that failed (its queue full) leaves the batch in: pages learn of it at their next read
         if isinstance(appended, pg_errors.UniqueViolation):
             if appended.diag.constraint_name == "batches_command":
@@ -860,6 +982,7 @@ class PostgresStore(DatabaseReads):
         inserted = appended.get_value(0, 0)
         if inserted is None or int(inserted) != len(records):
             raise self._conflict(conn, expected)
+        self._knew(tip)
 
     def _write(
         self,

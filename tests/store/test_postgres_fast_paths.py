@@ -167,7 +167,8 @@ def test_a_stale_writer_appends_nothing_anywhere(pg_schema: str, listening: psyc
     assert notified(listening, pg_schema) == []
     store.append(batch, expected=tip)  # the same batch at the right version goes in, and is told
     assert store.version() == tip + len(batch)
-    assert notified(listening, pg_schema) == [f"{pg_schema}\t{NAME}\t{tip + len(batch)}"]
+    told = f"{pg_schema}\t{NAME}\t{tip + len(batch)}\t" + b"\n".join(batch).decode()  # with its lines
+    assert notified(listening, pg_schema) == [told]
 
 
 def one_appended(pg_schema: str, command_id: str) -> tuple[PostgresStore, list[bytes], int]:
