@@ -48,7 +48,7 @@ twice between the last good and the first bad N.
 The database is TABLETRAIL_DB (default postgresql://postgres@127.0.0.1/test); all
 of it lives in a schema of its own, dropped after each N. Everything listens on
 127.0.0.1 only. Every page comes from 127.0.0.1: a server that caps connections
-per client address must be told to allow N*6 (pass its setting with --server-env
+per client address must be told to allow N*14 (pass its setting with --server-env
 NAME=VALUE). The last line of a run reads
 
     tables=N pages=... commands/s=... p50_ms=... p99_ms=... post_p99_ms=... errors=... rss_mb=...
@@ -88,6 +88,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "speed-meters-skirmish.toml"
 DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1/test"
 PLAYERS = ("blue", "blue", "blue", "red", "red")  # five player pages per table, each its own link
+CONNECTIONS_A_TABLE = 14  # six stream connections, six pages' fetches and the posts, with one to spare
 # The scenario's initiative order, each fighter's side and the cell beside its start it steps to.
 TURNS = (("ari", "blue", (1, 1), (1, 2)), ("bo", "blue", (2, 1), (2, 2)),
          ("cyn", "red", (10, 6), (10, 5)), ("dax", "red", (10, 1), (10, 2)))  # fmt: skip
@@ -842,10 +843,14 @@ def main() -> None:
     LIMIT_MS = args.limit_ms
     env = dict(item.split("=", 1) for item in args.server_env)
     # Every page comes from 127.0.0.1, as a venue's phones come from its reverse proxy: lift the
-    # per-address cap (app/web/guard.py) unless --server-env sets it.
-    env.setdefault("TABLETRAIL_PER_CLIENT", str(8 * (args.max_tables if args.find else args.tables) + 64))
+    # per-address cap (app/web/guard.py) unless --server-env sets it. A table holds up to 13 connections
+    # (six streams, six pages' fetches, its posts), and one worker may accept every one of them: the cap
+    # is per worker, and workers do not share the accepting evenly (8 a table refused 156 commands at 750
+    # tables on 2 workers).
+    tables = args.max_tables if args.find else args.tables
+    env.setdefault("TABLETRAIL_PER_CLIENT", str(CONNECTIONS_A_TABLE * tables + 64))
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    need = 8 * (args.max_tables if args.find else args.tables) + 256
+    need = CONNECTIONS_A_TABLE * tables + 256
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
     print(
