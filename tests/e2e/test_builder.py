@@ -31,7 +31,7 @@ from tabletrail.service.stores import store_for
 from tabletrail.web.home import create_folder_app
 from tabletrail.web.invites import GM
 
-from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS
+from tests.e2e.test_table_view import CHROMIUM, WAIT_MS
 
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
@@ -250,14 +250,6 @@ def same_first_line(log: Path, toml: bytes, folder: Path) -> None:
     first = msgspec.json.decode(next(iter(store_for(str(log)).read())))
     again = msgspec.json.decode(memory.lines[0])
     assert first["event"] == again["event"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def screen(browser: Any, size: tuple[int, int], touch: bool) -> tuple[Any, Any]:

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from support_web import new_log
 from tabletrail.cli import main
 
-from tests.e2e.test_table_view import WAIT_MS, Running, browser  # noqa: F401 - the module's browser fixture
+from tests.e2e.test_table_view import WAIT_MS, Running
 
 
 @pytest.mark.parametrize(
@@ -19,7 +19,7 @@ from tests.e2e.test_table_view import WAIT_MS, Running, browser  # noqa: F401 - 
 )
 def test_the_page_downloads_the_bundle_its_link_may_see(
     tmp_path: Path,
-    browser,  # noqa: F811 - the fixture imported above
+    browser,
     role: str,
     label: str,
     share: str,

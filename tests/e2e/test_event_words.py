@@ -13,10 +13,8 @@ there, for a person to look at.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from support import grid
 from tabletrail.cli import main
 from tabletrail.core.engine.registry import get as get_ruleset
@@ -25,18 +23,10 @@ from tabletrail.events.types import Moved
 from tabletrail.service.encounter import Encounter
 from tabletrail.text.render import Words
 
-from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running, expect, sync_api
+from tests.e2e.test_table_view import WAIT_MS, Running, expect
 
 ROWS = ["#######", "#.....#", "#.....#", "#.....#", "#######"]
 HEAD = '[encounter]\nname = "Against the wall"\nruleset = "speed-meters"\nseed = 1\n'
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def shoved_into_a_wall(tmp_path: Path) -> Path:

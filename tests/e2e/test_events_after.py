@@ -14,7 +14,7 @@ import pytest
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.service.encounter import Encounter
 
-from tests.e2e.test_phone_turn import PHONE, browser, gate_log, touch_page  # noqa: F401  (browser: the fixture)
+from tests.e2e.test_phone_turn import PHONE, gate_log, touch_page
 from tests.e2e.test_table_view import Running, token
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
@@ -40,7 +40,7 @@ def statuses(log: Path) -> list[tuple[int, str]]:
     ]
 
 
-def test_the_list_stays_right_across_a_move_an_undo_and_a_redo(tmp_path: Path, browser):  # noqa: ANN001, F811
+def test_the_list_stays_right_across_a_move_an_undo_and_a_redo(tmp_path: Path, browser):  # noqa: ANN001
     log = gate_log(tmp_path, "speed-meters")
     with Running(log) as server:
         context, page = touch_page(browser, server.link("blue"), PHONE)

@@ -18,21 +18,13 @@ from tabletrail.projections.audit import verify_store
 from tabletrail.service.stores import store_for
 
 from tests.e2e.test_table_devices import centre_of, drag
-from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running
+from tests.e2e.test_table_view import CHROMIUM, WAIT_MS, Running
 
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 LAPTOP = {"width": 1366, "height": 768}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def events_of(log: Path) -> list[Any]:

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from support_web import new_log
 
-from tests.e2e.test_table_view import ARGS, CHROMIUM, Running, box, token
+from tests.e2e.test_table_view import Running, box, token
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
 expect = sync_api.expect
 
 ROOT = Path(__file__).resolve().parents[2]
 UPRIGHT_TABLET = (820, 1180)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def test_an_upright_tablet_shows_every_fighter_and_the_panel_under_the_board(tmp_path: Path, browser):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ import uvicorn
 from tabletrail.web.server import create_app
 
 from tests.e2e.test_phone_turn import PHONE, SHOTS, TABLET, gate_log, touch_page
-from tests.e2e.test_table_view import ARGS, CHROMIUM, Running, token
+from tests.e2e.test_table_view import Running, token
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
 expect = sync_api.expect
@@ -62,14 +61,6 @@ class Exposed(Running):
         config = uvicorn.Config(self.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def small_controls(page) -> list:  # noqa: ANN001

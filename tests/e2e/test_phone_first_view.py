@@ -9,14 +9,13 @@ Screenshots go to TABLETRAIL_SHOTS/first-view.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tabletrail.cli import main
 
 from tests.e2e.test_phone_turn import PHONE, SHOTS, TABLET, touch_page
-from tests.e2e.test_table_view import ARGS, CHROMIUM, Running, token
+from tests.e2e.test_table_view import Running, token
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
 expect = sync_api.expect
@@ -35,14 +34,6 @@ DRAWN = """() => {
   }
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def cut(t: list[float], b: list[float]) -> bool:

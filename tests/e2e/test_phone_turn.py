@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,7 @@ from tabletrail.events.scenario.reader import parse_scenario
 from tabletrail.events.stores.jsonl import JsonlStore
 from tabletrail.service.encounter import Encounter
 
-from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running, board_of, box, token
+from tests.e2e.test_table_view import WAIT_MS, Running, board_of, box, token
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
 expect = sync_api.expect
@@ -79,14 +78,6 @@ def gate_log(folder: Path, ruleset: str) -> Path:
     path = folder / f"gate-{ruleset}.jsonl"
     Encounter.create(JsonlStore(path, durable=False), scenario)
     return path
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def touch_page(browser, url: str, size: tuple[int, int]):  # noqa: ANN001, ANN201

@@ -11,7 +11,6 @@ Screenshots go to TABLETRAIL_SHOTS/reaction (default /tmp/phoneui-shots/reaction
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,21 +18,13 @@ from tabletrail.cli import main
 
 from tests.e2e.test_phone_first_view import problems
 from tests.e2e.test_phone_turn import PHONE, SHOTS, touch_page
-from tests.e2e.test_table_view import ARGS, CHROMIUM, Running, token
+from tests.e2e.test_table_view import Running, token
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
 expect = sync_api.expect
 
 DERELICT = Path(__file__).parents[2] / "scenarios" / "ap-squares-derelict.toml"
 SYNTAX = re.compile(r"\bby=|\b(?:move|react-invasion|end-turn) (?:ari|bo|cyn|dax)\b|parry\|block")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def shot(page, name: str) -> None:  # noqa: ANN001

@@ -18,20 +18,12 @@ from tabletrail.core.search.reach import reach
 from tabletrail.service.encounter import Encounter
 from tabletrail.service.stores import store_for
 
-from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running
+from tests.e2e.test_table_view import CHROMIUM, WAIT_MS, Running
 
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def with_ruler(page: Any, url: str) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from support_web import big_log, invite, new_log, records
 
-from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running, board_of, box, token
+from tests.e2e.test_table_view import WAIT_MS, Running, board_of, box, token
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
 expect = sync_api.expect
@@ -21,14 +21,6 @@ from tabletrail.core.board.units import CU, fmt  # noqa: E402
 from tabletrail.core.search.reach import reach  # noqa: E402
 
 LAPTOP, TABLET, PHONE = (1440, 900), (1024, 768), (390, 844)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 class Screens:

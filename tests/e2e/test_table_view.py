@@ -10,7 +10,6 @@ from __future__ import annotations
 import socket
 import threading
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,19 +25,9 @@ from tabletrail.service.encounter import Encounter
 from tabletrail.text.render import Words
 from tabletrail.web.server import create_app
 
+from tests.e2e.chromium import ARGS, CHROMIUM  # noqa: F401  (other modules import them from here)
 from tests.rulesets.test_presentation import AP_SQUARES
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 WAIT_MS = 10_000  # the longest any single step may take before the test fails
 
 if not CHROMIUM.exists():
@@ -81,14 +70,6 @@ class Running:
         self.server.should_exit = True
         self.thread.join(timeout=10)
         self.sock.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.test_phone_turn import PHONE, SHOTS, TABLET, overlap, readable_message, touch_page
-from tests.e2e.test_table_view import ARGS, CHROMIUM, WAIT_MS, Running, box, token
+from tests.e2e.test_table_view import WAIT_MS, Running, box, token
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra's playwright is not installed")
 expect = sync_api.expect
@@ -28,14 +27,6 @@ expect = sync_api.expect
 LAPTOP = (1280, 800)
 DEVICES = {"phone": PHONE, "tablet": TABLET, "laptop": LAPTOP}
 BRAWL = Path(__file__).resolve().parents[2] / "replays" / "speed-meters-brawl.jsonl"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def brawl(folder: Path) -> Path:
