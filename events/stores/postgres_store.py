@@ -161,8 +161,11 @@ NOTIFY_LINES_ENV = "TABLETRAIL_NOTIFY_LINES"
 
 
 def lines_ride() -> bool:
-    """Do NOTIFYs carry the lines of a batch in this process (NOTIFY_LINES_ENV)?"""
-    return os.environ.get(NOTIFY_LINES_ENV, "").strip() != "0"
+    """Do NOTIFYs carry the lines of a batch in this process (NOTIFY_LINES_ENV: unset or "1" yes, "0" no)?"""
+    said = os.environ.get(NOTIFY_LINES_ENV, "").strip()
+    if said not in ("", "0", "1"):
+        raise InputError(f"{NOTIFY_LINES_ENV}={said!r}: expected 1 (lines ride the NOTIFY, the default) or 0")
+    return said != "0"
 
 
 # The encounter's tip ($1) and its lines after version $2 up to $3 (or the tip, if lower), in one

@@ -357,3 +357,17 @@ def test_notify_lines_0_tells_the_version_alone(pg_schema: str, monkeypatch: pyt
         command(writer, "end-turn")
         payloads = [n.payload for n in conn.notifies(timeout=0.5) if n.payload.startswith(f"{pg_schema}\t")]
     assert payloads == [f"{pg_schema}\t{NAME}\t{len(writer.records)}"]
+
+
+@pytest.mark.parametrize("said", ["maybe", "yes", "2", "off"])
+def test_a_notify_lines_setting_that_is_neither_0_nor_1_is_a_one_line_error(
+    said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    from tabletrail.cli import main
+
+    monkeypatch.setenv(postgres_store.NOTIFY_LINES_ENV, said)
+    code = main(["encounters", BASE])
+    out, err = capsys.readouterr()
+    assert code == 2 and "Traceback" not in out + err, out + err
+    expected = "expected 1 (lines ride the NOTIFY, the default) or 0"
+    assert err == f"error: {postgres_store.NOTIFY_LINES_ENV}={said!r}: {expected}\n"
