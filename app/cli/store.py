@@ -134,7 +134,13 @@ def _copy(args: argparse.Namespace) -> int:
         raise InputError(f"{target}: the copy must go to another file than {source}")
     # a copy never changes its source: a torn tail there is refused, not cut
     source_store = store_for(args.source, heal=False)
-    target_store = store_for(args.target, args.snapshot_every)
+    # the copy keeps the source's snapshot interval unless told another (each store kind keeps its own)
+    every = (
+        args.snapshot_every
+        if args.snapshot_every is not None
+        else getattr(source_store, "snapshot_every", None)
+    )
+    target_store = store_for(args.target, every)
     if source_store.name == target_store.name:
         raise InputError(f"{target_store.name}: the copy must go to another log than {source_store.name}")
     try:
@@ -219,8 +225,9 @@ def register(sub: Any, add: AddVerb) -> None:
         p.add_argument(
             "--snapshot-every",
             type=int,
-            help="a snapshot of the board every N events (default 1000); a SQLite or PostgreSQL target keeps "
-            "the interval, a JSON Lines target the newest 3 of them beside it (LOG.snapshots)",
+            help="a snapshot of the board every N events (default: the source's interval, 1000 unless it "
+            "keeps another); the target keeps the interval for the commands that follow, a JSON Lines "
+            "target with the newest 3 snapshots beside it (LOG.snapshots)",
         )
 
 

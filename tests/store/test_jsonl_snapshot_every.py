@@ -121,3 +121,24 @@ def test_a_missing_or_unreadable_sidecar_gives_the_default(
     assert versions(out) == []
     end_turns(out, 2)  # and the log goes on as ever, from zero
     assert "not used" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("there, back", [("fight.jsonl", "again.db"), ("fight.db", "again.jsonl")])
+def test_a_copy_keeps_its_sources_interval_unless_told_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], there: str, back: str
+):
+    """export/import without --snapshot-every: the log goes on at the interval its table chose."""
+    every = 25
+    source = exported(tmp_path, 120, every)  # a JSON Lines log at 25
+    middle, last = tmp_path / there.replace("fight", "middle"), tmp_path / back
+    assert main(["export", str(source), str(middle)]) == 0
+    assert main(["export", str(middle), str(last)]) == 0
+    for path in (middle, last):
+        store = JsonlStore(path) if path.suffix == ".jsonl" else SqliteStore(path)
+        assert store.snapshot_every == every, path
+        if isinstance(store, SqliteStore):
+            store.close()
+    told = tmp_path / "told.jsonl"
+    assert main(["export", str(middle), str(told), "--snapshot-every", "40"]) == 0
+    capsys.readouterr()
+    assert JsonlStore(told).snapshot_every == 40

@@ -495,7 +495,8 @@ def test_a_new_log_under_an_old_name_drops_the_old_sidecar(tmp_path: Path):
 
 
 def test_export_to_jsonl_writes_a_sidecar_that_fits(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    path = long_log(tmp_path, commands=500, every=10**9)  # past the default interval; no sidecar of its own
+    path = long_log(tmp_path, commands=500, every=10**9)  # past the default interval
+    path.with_name(path.name + ".snapshots").unlink()  # no sidecar of its own: the default interval holds
     assert len(from_zero(path).records) > DEFAULT_SNAPSHOT_EVERY
     target = tmp_path / "copy.jsonl"
     assert main(["export", str(path), str(target)]) == 0
