@@ -236,6 +236,7 @@ class EventLine(Answer):
     status: str  # "", "undone" or "abandoned"
     explains: bool | UnsetType = UNSET  # a mark whose note explains an outcome: every screen lists it
     fighters: list[str] | UnsetType = UNSET  # the fighters the event is about
+    routine: bool | UnsetType = UNSET  # a round's bookkeeping (X waits for its next turn): a summary skips it
 
 
 class StatusChange(Answer):

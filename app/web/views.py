@@ -30,6 +30,7 @@ from tabletrail.events.types import (
     Event,
     Marked,
     Moved,
+    StateChanged,
     Unmarked,
 )
 from tabletrail.projections import audit
@@ -253,7 +254,7 @@ def record(enc: Encounter, r: Record, w: Words | None = None, role: str = GM) ->
         text, note = note, ""
     if role != GM:
         note = "" if _repeats(text, note) else note
-    return {
+    line = {
         "seq": r.seq,
         "batch": r.batch,
         "actor": r.actor,
@@ -265,6 +266,15 @@ def record(enc: Encounter, r: Record, w: Words | None = None, role: str = GM) ->
         "explains": explains,
         "fighters": concerned(e),
     }
+    if _routine(e):
+        line["routine"] = True
+    return line
+
+
+def _routine(e: Event) -> bool:
+    """A round's bookkeeping: every fighter waits for its next turn as a new pass begins. The event list
+    shows it; a summary of what a command did (the player's "Done:") leaves it out."""
+    return isinstance(e, StateChanged) and e.machine == "turn" and e.dest == "waiting"
 
 
 MEMORY = (Marked, Unmarked, BoardMarked)

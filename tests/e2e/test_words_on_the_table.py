@@ -80,6 +80,9 @@ def test_the_done_message_shows_whole_lines_above_the_sheet_and_more_reads_the_r
             message = page.locator("#message")
             expect(message).to_contain_text("Done:")
             expect(token(page, "tam")).to_have_class(re.compile(r"\bactive\b"))
+            if role != "gm":  # a round's bookkeeping is not the news: the event list says it, this doesn't
+                expect(message).to_contain_text("Tam's turn starts")
+                expect(message).not_to_contain_text("waits for its next turn")
             shown = readable_message(page)
             shot(page, f"done-{device}-{role}")
             more = message.locator("button.more-words")

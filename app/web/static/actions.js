@@ -172,7 +172,8 @@ export function enterRoll(n) {
 function doneWords(records) {
   const seen = new Set(), out = [];
   for (const r of records) {
-    if (r.type === "command" || !forPlayers(r)) continue;  // the command as typed, the engine's notes: not the news
+    // the command as typed, the engine's notes and a round's bookkeeping (each fighter waits): not the news
+    if (r.type === "command" || r.routine || !forPlayers(r)) continue;
     const t = String(r.text || "").trim();
     if (t && !seen.has(t)) { seen.add(t); out.push(named(t)); }
   }
