@@ -188,10 +188,11 @@ _memos: weakref.WeakKeyDictionary[Timeline, _AppliedMemo] = weakref.WeakKeyDicti
 
 
 def _packed_applied(timeline: Timeline) -> bytes:
-    applied: Iterable[int] = timeline.applied  # a list when folded, a RunStack when restored
+    applied = timeline.applied  # a list when folded, a RunStack when restored
     if isinstance(applied, RunStack):
         return applied.packed()
-    return _memos.setdefault(timeline, _AppliedMemo())(timeline.applied)
+    assert isinstance(applied, list), type(applied)
+    return _memos.setdefault(timeline, _AppliedMemo())(applied)
 
 
 def _packed_stack(numbers: Iterable[int]) -> bytes:
@@ -288,9 +289,9 @@ def restore(snapshot: Snapshot, lazy: "Lazy") -> Timeline:
     t.state = state_of(snapshot.board)
     # The batch lists as their runs, nothing expanded: the timeline asks them only what it asks a list
     # and a set (projections/batch_runs.py), which RunStack and RunSet answer exactly.
-    t.applied = RunStack.unpacked(snapshot.applied)  # type: ignore[assignment]
-    t.undone = RunStack.unpacked(snapshot.undone)  # type: ignore[assignment]
-    t.abandoned = RunSet.unpacked(snapshot.abandoned)  # type: ignore[assignment]
+    t.applied = RunStack.unpacked(snapshot.applied)
+    t.undone = RunStack.unpacked(snapshot.undone)
+    t.abandoned = RunSet.unpacked(snapshot.abandoned)
     t.last_seq = snapshot.version
     t._batch = snapshot.cursor
     t.before, t.after, t.commands, t.actors, t.first_seq = (

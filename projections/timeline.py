@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import ItemsView, Iterable, Iterator, KeysView, MutableMapping, Sequence, ValuesView
+from collections.abc import (
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    MutableMapping,
+    MutableSequence,
+    MutableSet,
+    Sequence,
+    ValuesView,
+)
 from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
@@ -151,9 +161,10 @@ class Timeline:
         self.state: EncounterState | None = None
         self.before: MutableMapping[int, EncounterState] = {}
         self.after: MutableMapping[int, EncounterState] = {}
-        self.applied: list[int] = []  # batches in force, oldest first (the setup batch included)
-        self.undone: list[int] = []  # the redo stack: last undone last
-        self.abandoned: set[int] = set()  # undone batches a later command cut off
+        # lists and a set as folded; runs of batch numbers (projections/batch_runs.py) once restored
+        self.applied: MutableSequence[int] = []  # batches in force, oldest first (the setup batch included)
+        self.undone: MutableSequence[int] = []  # the redo stack: last undone last
+        self.abandoned: MutableSet[int] = set()  # undone batches a later command cut off
         self.commands: MutableMapping[int, CommandIssued] = Packed(CommandIssued)
         self.actors: MutableMapping[int, str] = Packed(str)
         self.seeded: set[int] = set()  # batches that drew from the seeded dice
@@ -216,7 +227,7 @@ class Timeline:
             stray = set(event.batches).difference(self.undone)
             if stray:
                 raise ValueError(f"abandoned batch {min(stray)} is not an undone batch")
-            self.abandoned.update(event.batches)
+            self.abandoned |= set(event.batches)
             self.undone = [b for b in self.undone if b not in event.batches]
         else:
             raise KeyError(kind)
