@@ -558,7 +558,7 @@ def _describe(w: Words, event: Event) -> str:
         who = event.fighter or "the GM"
         verb = DOOR_WORDS.get(event.trigger, event.trigger)
         a, b = event.door.split("|")
-        return f"{who} {verb} the door between {a} and {b} ({event.source} -> {event.dest})"
+        return f"{who} {verb} the door between {a} and {b}"  # the verb says the change; show draws the door
     if isinstance(event, CheckRolled):
         if event.source == "seeded" and not event.dice:  # a dry run that keeps the draw unrevealed
             return f"{event.fighter} {event.check}: a seeded roll, not revealed"
