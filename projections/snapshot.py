@@ -301,7 +301,7 @@ def restore(snapshot: Snapshot, lazy: "Lazy") -> Timeline:
         lazy.actors,
         lazy.first_seq,
     )
-    t.seeded = lazy.seeded  # type: ignore[assignment]
+    t.seeded = lazy.seeded
     # The first undo or redo's board, kept by the snapshot: nothing to fold for it (issue 29).
     if snapshot.prior is not None and len(t.applied) > 1:
         lazy.before[t.applied[-1]] = undelta(snapshot.prior, t.state)

@@ -167,7 +167,7 @@ class Timeline:
         self.abandoned: MutableSet[int] = set()  # undone batches a later command cut off
         self.commands: MutableMapping[int, CommandIssued] = Packed(CommandIssued)
         self.actors: MutableMapping[int, str] = Packed(str)
-        self.seeded: set[int] = set()  # batches that drew from the seeded dice
+        self.seeded: MutableSet[int] = set()  # batches that drew from the seeded dice (lazy once restored)
         self.first_seq: MutableMapping[int, int] = Packed(int)
         self.last_seq = 0
         self._batch = 0

@@ -139,7 +139,7 @@ class History:
                 self.lazy.actors,
                 self.lazy.first_seq,
             )
-            t.seeded = self.lazy.seeded  # type: ignore[assignment]
+            t.seeded = self.lazy.seeded
         name = self.store.name
         for n, line in enumerate(self.store.read(start, seq), start=start + 1):
             where = f"{name}:{n}"
