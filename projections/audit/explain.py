@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,12 +97,19 @@ def target_batch(records: Sequence[Record], whole: Timeline, head: Any) -> list[
     return _batch_around(records, first - 1) if first else []
 
 
+# A fighter's card on a board (parts.fighter_card's answer, None where the board has no such fighter).
+Cards = Callable[[Ruleset, EncounterState | None, str], dict[str, Any] | None]
+
+
 @dataclass(frozen=True)
 class Around:
     """What one batch's explanation reads besides the batch: the boards before and after it, the
     whole log's timeline, the GM's rulings in force before it, the batch an undo or redo targets,
     the attempts refused just before it, and its status in the whole log. `explain` folds them;
-    a replay bundle keeps them as it folds the log once (app/bundle/data.py)."""
+    a replay bundle keeps them as it folds the log once (app/bundle/data.py). `cards`: where the
+    fighters' cards on the two boards are asked, when the caller keeps them (a replay bundle, by
+    the fighters' views it draws: bundle.data.FighterViews.card); none: kept here by the state's
+    identity (`_Kept.card`), each the very answer of parts.fighter_card."""
 
     before: EncounterState | None
     after: EncounterState
@@ -111,6 +118,7 @@ class Around:
     target: Sequence[Record]
     refused: Sequence[Any]
     status: str  # the batch's (parts.Statuses)
+    cards: Cards | None = None
 
 
 class _Kept:
@@ -169,11 +177,12 @@ def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str
         touched = [r.event for r in around.target]
         numbered = [(r.seq, r.event) for r in around.target]
     cited = _cited(events if not isinstance(head, Undone | Redone) else touched)
+    card = around.cards or _KEPT.card
     fighters = [
         {
             "id": fid,
-            "before": _KEPT.card(rs, state_before, fid),
-            "after": _KEPT.card(rs, state_after, fid),
+            "before": card(rs, state_before, fid),
+            "after": card(rs, state_after, fid),
         }
         for fid in involved(touched, command)
     ]
