@@ -326,7 +326,7 @@ class FighterViews:
         far apart in the log the two states (tests/bundle/test_bundle_same_words.py)."""
         kept = self.cards.get(id(view))
         if kept is None or kept[0] is not view:
-            if len(self.cards) >= 4096:  # bounded, whatever the length of the log
+            if len(self.cards) >= CARDS_KEPT:  # bounded, whatever the length of the log
                 self.cards.clear()
             kept = self.cards[id(view)] = (view, fighter_card(rs, state, fid))
         return kept[1]
@@ -650,6 +650,7 @@ class ExplainRuns(Protocol):
 # Whether an explanation's fighter cards are the views' (FighterViews.card): off, explain_batch
 # makes them as `explain` does (the bundle is the same bytes either way: a test turns this off).
 CARDS_FROM_VIEWS = True
+CARDS_KEPT = 4096  # the cards kept (FighterViews.card): bounded, whatever the length of the log
 
 
 # One carried event as the page reads it: the board after it (the whole board for the first event

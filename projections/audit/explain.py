@@ -176,10 +176,12 @@ class _Kept:
     ) -> list[dict[str, Any]]:
         """parts.moves(numbered, unit, centi), each move's entry made once a value and given its seq
         (the entry's first key: its place kept); its steps the same list for equal moves."""
+        others = [(seq, e) for seq, e in numbered if not isinstance(e, Moved)]
+        if others and moves(others, unit, centi):  # told of another event than a Moved: all afresh, in order
+            return moves(numbered, unit, centi)
         out: list[dict[str, Any]] = []
         for seq, e in numbered:
             if not isinstance(e, Moved):
-                out += moves([(seq, e)], unit, centi)  # none, as long as only a Moved is a move
                 continue
             key = (_ENCODE(e), unit, centi)
             kept = self.moved.get(key)
