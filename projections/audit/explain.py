@@ -125,7 +125,7 @@ class Around:
 # Whether an explanation's events are made plain, and its moves told, once a value (`_Kept.plain`,
 # `_Kept.moves`): off, each batch's afresh (the same words either way: a test turns this off).
 KEEP_BY_VALUE = True
-_KEPT_BY_VALUE = 4096  # entries of each memo by value below: bounded, whatever the length of the log
+_KEPT_BY_VALUE = 512  # entries of each memo by value below (as app/text/audit.py's): bounded
 _ENCODE = msgspec.json.encode
 
 
