@@ -28,7 +28,7 @@ from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.stores.record import Record
 from tabletrail.events.types import Event
 from tabletrail.projections.audit.explain import Around, explain_batch, target_batch
-from tabletrail.projections.audit.parts import RulingsInForce, Statuses, rule_words
+from tabletrail.projections.audit.parts import RulingsInForce, Statuses, fighter_card, rule_words
 from tabletrail.projections.timeline import Timeline
 from tabletrail.text.render import Words
 from tabletrail.web import cards
@@ -241,7 +241,9 @@ class FighterViews:
     A view drawn is kept by its fighter's value too (as JSON), beside the state's other parts but the
     turn (by identity) and what it read of the turn (a `_turn_watcher` Turn: mostly whose turn it
     is, not the round): a fighter that walks back to where and how it was a turn or two before is
-    not drawn again (tests/bundle/test_bundle_same_bytes.py holds the bundle the slow way's)."""
+    not drawn again (tests/bundle/test_bundle_same_bytes.py holds the bundle the slow way's).
+
+    A view kept answers for its fighter's card in the explanations too (`card`)."""
 
     def __init__(self) -> None:
         # fighter id -> (its Fighter, the state's other parts, the fighters tuple if it read them, view)
@@ -256,6 +258,8 @@ class FighterViews:
         # and their values then, or the turn itself when it read it whole)
         self.alike: dict[bytes, list[tuple[tuple[Any, ...], Any, Any, dict[str, Any]]]] = {}
         self.turn_class, self.turn_read = _turn_watcher()
+        # a view's id -> the view (held, so that an id is never mistaken) and its fighter's card (`card`)
+        self.cards: dict[int, tuple[dict[str, Any], dict[str, Any] | None]] = {}
 
     def part(self, name: str, of: Any, state: EncounterState, draw: Callable[[EncounterState], Any]) -> Any:
         """The board's view `name` (turn, links, doors, rulings) kept while what it is drawn of, `of`
@@ -310,6 +314,22 @@ class FighterViews:
             kept[f.id] = (f, parts, state.fighters if seen.read else None, view)
             out[f.id] = view
         return out
+
+    def card(
+        self, view: dict[str, Any], rs: Ruleset, state: EncounterState, fid: str
+    ) -> dict[str, Any] | None:
+        """Fighter `fid`'s card on `state` (parts.fighter_card: what explain shows of it), given its
+        view drawn for that state by `of`: made once a view. The card reads of the state what the view
+        read, no more: its fighter (whose value a view is kept by) and the ruleset's spent_counted,
+        move_budget and budget_unit of it, which the view asked too (fighter_view); so wherever `of`
+        gives a view again, nothing the card would read has changed, and its card is the same, however
+        far apart in the log the two states (tests/bundle/test_bundle_same_words.py)."""
+        kept = self.cards.get(id(view))
+        if kept is None or kept[0] is not view:
+            if len(self.cards) >= CARDS_KEPT:  # bounded, whatever the length of the log
+                self.cards.clear()
+            kept = self.cards[id(view)] = (view, fighter_card(rs, state, fid))
+        return kept[1]
 
     def _recall(self, code: bytes, state: EncounterState, others: tuple[Any, ...]) -> dict[str, Any] | None:
         """A view drawn before of a fighter of the same value, on the same parts of the state but
@@ -627,6 +647,12 @@ class ExplainRuns(Protocol):
     ) -> list[list[list[str]]]: ...
 
 
+# Whether an explanation's fighter cards are the views' (FighterViews.card): off, explain_batch
+# makes them as `explain` does (the bundle is the same bytes either way: a test turns this off).
+CARDS_FROM_VIEWS = True
+CARDS_KEPT = 4096  # the cards kept (FighterViews.card): bounded, whatever the length of the log
+
+
 # One carried event as the page reads it: the board after it (the whole board for the first event
 # carried, then only what changed), the event as `log` says it, and its `explain` text as line
 # numbers into the table of lines (`Lines`) kept once.
@@ -686,8 +712,21 @@ def carry_batches(
         said_rules[rule] = rule_words(rs, rule)
         return said_rules[rule]
 
+    # the fighters' views drawn for the boards before and after the batch (None: not drawn here)
+    drawn_before: dict[str, dict[str, Any]] | None = None
+    drawn_after: dict[str, dict[str, Any]] | None = None
+
+    def card(rs: Ruleset, state: EncounterState | None, fid: str) -> dict[str, Any] | None:
+        """A fighter's card on the board before or after the batch, by its view (FighterViews.card)."""
+        drawn = drawn_after if state is running.state else drawn_before if state is before else None
+        view = drawn.get(fid) if drawn is not None else None
+        if view is None or state is None:  # no such fighter, or a board not drawn (before `first`)
+            return fighter_card(rs, state, fid)
+        return views.card(view, rs, state, fid)
+
     for batch in _batches(records[:last]):
         before = running.state
+        drawn_before = last_board.get("fighters") if before is not None and last_state is before else None
         rulings_before = in_force.now() if before is not None and batch[0].seq >= first else []
         boards = []
         for r in batch:
@@ -701,6 +740,7 @@ def carry_batches(
             progress(batch[-1].seq, last)
         if not boards:
             continue
+        drawn_after = last_board.get("fighters") if last_state is running.state else None
         around = Around(
             before=before,
             after=running.state,  # type: ignore[arg-type]
@@ -709,6 +749,7 @@ def carry_batches(
             target=target_batch(records, whole, batch[0].event),
             refused=refused_after.get(batch[0].seq - 1, []),
             status=statuses.of(batch[0].batch),
+            cards=card if CARDS_FROM_VIEWS else None,
         )
         data = explain_batch(batch, batch[0].seq, around)
         if not rulings:  # a player's: no ruling's words, no cell ruled, no setting a ruling changed

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from tabletrail.core.board.state import EncounterState
 from tabletrail.core.engine.registry import get as get_ruleset
 from tabletrail.core.engine.ruleset import Ruleset
 from tabletrail.events.errors import InputError
 from tabletrail.events.stores.record import Record
-from tabletrail.events.types import CommandIssued, EncounterStarted, Redone, RulingMade, Undone
+from tabletrail.events.types import CommandIssued, EncounterStarted, Event, Moved, Redone, RulingMade, Undone
 from tabletrail.projections.audit.parts import (
     _cited,
     _command_of,
@@ -97,12 +98,19 @@ def target_batch(records: Sequence[Record], whole: Timeline, head: Any) -> list[
     return _batch_around(records, first - 1) if first else []
 
 
+# A fighter's card on a board (parts.fighter_card's answer, None where the board has no such fighter).
+Cards = Callable[[Ruleset, EncounterState | None, str], dict[str, Any] | None]
+
+
 @dataclass(frozen=True)
 class Around:
     """What one batch's explanation reads besides the batch: the boards before and after it, the
     whole log's timeline, the GM's rulings in force before it, the batch an undo or redo targets,
     the attempts refused just before it, and its status in the whole log. `explain` folds them;
-    a replay bundle keeps them as it folds the log once (app/bundle/data.py)."""
+    a replay bundle keeps them as it folds the log once (app/bundle/data.py). `cards`: where the
+    fighters' cards on the two boards are asked, when the caller keeps them (a replay bundle, by
+    the fighters' views it draws: bundle.data.FighterViews.card); none: kept here by the state's
+    identity (`_Kept.card`), each the very answer of parts.fighter_card."""
 
     before: EncounterState | None
     after: EncounterState
@@ -111,6 +119,14 @@ class Around:
     target: Sequence[Record]
     refused: Sequence[Any]
     status: str  # the batch's (parts.Statuses)
+    cards: Cards | None = None
+
+
+# Whether an explanation's events are made plain, and its moves told, once a value (`_Kept.plain`,
+# `_Kept.moves`): off, each batch's afresh (the same words either way: a test turns this off).
+KEEP_BY_VALUE = True
+_KEPT_BY_VALUE = 512  # entries of each memo by value below (as app/text/audit.py's): bounded
+_ENCODE = msgspec.json.encode
 
 
 class _Kept:
@@ -118,13 +134,20 @@ class _Kept:
     are made of (a folded state is never changed, so the same object gives the same answer): the
     fighters' cards of the board after a batch are the next batch's cards before it, and the
     settings in force are mostly the same dict from batch to batch. A few entries each, the object
-    held beside its answer so that an id is never mistaken; a replay bundle asks at every batch."""
+    held beside its answer so that an id is never mistaken; a replay bundle asks at every batch.
+
+    And kept by value, an event's plain form and its move told step by step (parts.plain and
+    parts.moves, each a function of the event's value alone, which its JSON holds whole): a fight
+    repeats its events (a fighter walking back and forth, turn after turn) wherever in the log."""
 
     def __init__(self) -> None:
         self.cards: dict[int, tuple[EncounterState, dict[str, dict[str, Any] | None]]] = {}
         # (id(rs), id(settings dict), cited) -> (rs, settings dict, the settings' view): a few, since
         # batches that cite different rules (a move, an end of turn) take turns along a fight
         self.said: dict[tuple[int, int, tuple[str, ...]], tuple[Ruleset, Any, list[dict[str, Any]]]] = {}
+        self.plains: dict[bytes, Any] = {}  # an event as JSON -> its plain form
+        # (a move as JSON, the unit, the centi resources) -> its parts.moves entry, "seq" None
+        self.moved: dict[tuple[bytes, str, tuple[str, ...]], dict[str, Any]] = {}
 
     def card(self, rs: Ruleset, state: EncounterState | None, fid: str) -> dict[str, Any] | None:
         if state is None:
@@ -137,6 +160,38 @@ class _Kept:
         if fid not in kept[1]:
             kept[1][fid] = fighter_card(rs, state, fid)
         return kept[1][fid]
+
+    def plain(self, event: Event) -> Any:
+        """parts.plain(event), made once a value: the same object for equal events."""
+        code = _ENCODE(event)
+        kept = self.plains.get(code)
+        if kept is None:
+            if len(self.plains) >= _KEPT_BY_VALUE:
+                self.plains.clear()
+            kept = self.plains[code] = plain(event)
+        return kept
+
+    def moves(
+        self, numbered: Sequence[tuple[int, Event]], unit: str, centi: tuple[str, ...]
+    ) -> list[dict[str, Any]]:
+        """parts.moves(numbered, unit, centi), each move's entry made once a value and given its seq
+        (the entry's first key: its place kept); its steps the same list for equal moves."""
+        others = [(seq, e) for seq, e in numbered if not isinstance(e, Moved)]
+        if others and moves(others, unit, centi):  # told of another event than a Moved: all afresh, in order
+            return moves(numbered, unit, centi)
+        out: list[dict[str, Any]] = []
+        for seq, e in numbered:
+            if not isinstance(e, Moved):
+                continue
+            key = (_ENCODE(e), unit, centi)
+            kept = self.moved.get(key)
+            if kept is None:
+                if len(self.moved) >= _KEPT_BY_VALUE:
+                    self.moved.clear()
+                (kept,) = moves([(None, e)], unit, centi)
+                self.moved[key] = kept
+            out.append({**kept, "seq": seq})
+        return out
 
     def settings(self, rs: Ruleset, state: EncounterState | None, cited: list[str]) -> list[dict[str, Any]]:
         if state is None:
@@ -157,7 +212,7 @@ _KEPT = _Kept()
 
 def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str, Any]:
     """Everything behind event `seq` of `batch` (its records, in order), from what is around it."""
-    record = next(r for r in batch if r.seq == seq)
+    at, record = next((i, r) for i, r in enumerate(batch) if r.seq == seq)
     state_before, state_after, whole = around.before, around.after, around.whole
     rs = get_ruleset((state_before or state_after).ruleset)
     events = [r.event for r in batch]
@@ -169,11 +224,18 @@ def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str
         touched = [r.event for r in around.target]
         numbered = [(r.seq, r.event) for r in around.target]
     cited = _cited(events if not isinstance(head, Undone | Redone) else touched)
+    card = around.cards or _KEPT.card
+    plains = [_KEPT.plain(r.event) if KEEP_BY_VALUE else plain(r.event) for r in batch]
+    told = (
+        _KEPT.moves(numbered, rs.unit, rs.centi_resources)
+        if KEEP_BY_VALUE
+        else moves(numbered, rs.unit, rs.centi_resources)
+    )
     fighters = [
         {
             "id": fid,
-            "before": _KEPT.card(rs, state_before, fid),
-            "after": _KEPT.card(rs, state_after, fid),
+            "before": card(rs, state_before, fid),
+            "after": card(rs, state_after, fid),
         }
         for fid in involved(touched, command)
     ]
@@ -184,11 +246,11 @@ def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str
         "ruleset": rs.id,
         "unit": rs.unit,
         "centi": list(rs.centi_resources),
-        "event": plain(record.event),
+        "event": plains[at],
         "rules": [rule_words(rs, r) for r in record.event.rules],
         "command": _command_view(batch, whole.commands),
         "batch_rules": [rule_words(rs, r) for r in cited],
-        "moves": moves(numbered, rs.unit, rs.centi_resources),
+        "moves": told,
         "checks": checks(numbered),
         "settings": _KEPT.settings(rs, state_before or state_after, cited),
         "rulings": {
@@ -197,6 +259,6 @@ def explain_batch(batch: Sequence[Record], seq: int, around: Around) -> dict[str
             "made_here": [_ruling(s, e) for s, e in numbered if isinstance(e, RulingMade)],
         },
         "fighters": fighters,
-        "events": [{"seq": r.seq, "event": plain(r.event)} for r in batch],
+        "events": [{"seq": r.seq, "event": p} for r, p in zip(batch, plains, strict=True)],
         "refused_before": [plain(x) for x in around.refused],
     }
