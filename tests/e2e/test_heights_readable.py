@@ -127,11 +127,16 @@ def terraces(folder: Path) -> Path:
     scenario = parse_scenario(tomllib.loads(TERRACES), source="terraces")
     path = folder / "terraces.jsonl"
     Encounter.create(JsonlStore(path, durable=False), scenario)
-    append_facts(path, [
-        ev.StateChanged(fighter="vex", machine="posture", trigger="knock_down", source="standing", dest="prone"),
-        ev.Damaged(fighter="pip", amount=3),
-        ev.Placed(fighter="jin", to=(4, 4, 250), how="pushed"),
-    ])
+    append_facts(
+        path,
+        [
+            ev.StateChanged(
+                fighter="vex", machine="posture", trigger="knock_down", source="standing", dest="prone"
+            ),
+            ev.Damaged(fighter="pip", amount=3),
+            ev.Placed(fighter="jin", to=(4, 4, 250), how="pushed"),
+        ],
+    )
     return path
 
 
@@ -146,7 +151,8 @@ DRAWN = """() => {
     return { x: b.left, y: b.top, width: b.width, height: b.height };
   };
   const board = document.getElementById('board').getBoundingClientRect();
-  const shown = (b) => b.x < board.right && b.x + b.width > board.left && b.y < board.bottom && b.y + b.height > board.top;
+  const shown = (b) => b.x < board.right && b.x + b.width > board.left
+    && b.y < board.bottom && b.y + b.height > board.top;
   const scale = document.getElementById('board').getScreenCTM().a;  // CSS px per board unit
   const numbers = [...document.querySelectorAll('#board text[data-height]')]
     .filter((t) => getComputedStyle(t).display !== 'none' && getComputedStyle(t).visibility !== 'hidden')
@@ -154,19 +160,23 @@ DRAWN = """() => {
     .filter((n) => shown(n.box));
   const shapes = [];
   for (const g of document.querySelectorAll('#fighters [data-fid]')) {
-    for (const s of g.querySelectorAll('.token, .ring, .name-plate, .badge, .token-label, .token-image, .damage')) {
+    const drawn = '.token, .ring, .name-plate, .badge, .token-label, .token-image, .damage';
+    for (const s of g.querySelectorAll(drawn)) {
       if (getComputedStyle(s).visibility === 'hidden') continue;
       const kind = [...s.classList].find((c) => c !== 'fighter');
       const round = s.tagName === 'circle' || s.tagName === 'ellipse';
-      const stroke = round ? parseFloat(getComputedStyle(s).strokeWidth) * scale / 2 : 0;
+      const css = getComputedStyle(s);
+      const stroke = round && css.stroke !== 'none' ? parseFloat(css.strokeWidth) * scale / 2 : 0;
       const b = r(s);
       shapes.push({ node: s, fid: g.dataset.fid, kind, box: b, text: s.textContent,
-        round: round ? { cx: b.x + b.width / 2, cy: b.y + b.height / 2, rx: b.width / 2 + stroke, ry: b.height / 2 + stroke } : null });
+        round: round ? { cx: b.x + b.width / 2, cy: b.y + b.height / 2,
+                         rx: b.width / 2 + stroke, ry: b.height / 2 + stroke } : null });
     }
   }
   const out = [];
   for (const n of numbers) {
     for (const s of shapes) {
+      // painted after the number: over it
       const over = Boolean(n.node.compareDocumentPosition(s.node) & Node.DOCUMENT_POSITION_FOLLOWING);
       out.push({ cell: n.cell, number: n.text, nbox: n.box, fid: s.fid, kind: s.kind, text: s.text, over,
                  sbox: s.box, round: s.round });
@@ -247,7 +257,8 @@ def test_no_fighter_hides_a_height_and_no_height_hides_a_name(
             page.wait_for_timeout(100)  # a frame: the view settles after the sheet loaded
             drawn = page.evaluate(DRAWN)
             shot(page, f"heights-{scene}-{device}-{role}")
-            assert len(drawn["numbers"]) >= 6, drawn["numbers"]  # raised cells with fighters on them are in view
+            # raised cells with fighters on them are in view
+            assert len(drawn["numbers"]) >= 6, drawn["numbers"]
             on = {p["cell"] for p in drawn["pairs"] if p["kind"] == "token" and meets(p["nbox"], p["sbox"])}
             assert on, "no fighter stands on or beside a raised cell in view"
             problems = hidden_numbers(drawn)
