@@ -66,7 +66,7 @@ export function drawBoard(svg, board, opts = {}) {
       }
       if (top) {
         const dark = DARK_TERRAIN.has(k.terrain) ? " on-dark" : "";
-        heights.append(el("text", { x: x + 0.06, y: y + 0.28, class: "height" + dark, "data-height": `${x},${y}` }, fmt(top)));
+        heights.append(el("text", { x: x + HEIGHT.left, y: y + HEIGHT.base, class: "height" + dark, "data-height": `${x},${y}` }, fmt(top)));
       }
       const glyph = k.tags.map((t) => GLYPHS[t]).find(Boolean);
       if (glyph && k.terrain !== "wall") {
@@ -75,8 +75,10 @@ export function drawBoard(svg, board, opts = {}) {
     }
   }
   const picture = drawPicture(svg, board, opts);
-  svg.append(terrain, el("g", { id: "reach" }), heights, drawWalls(board), el("g", { id: "rulings" }), el("g", { id: "links" }),
-    el("g", { id: "route" }), el("g", { id: "fighters" }));
+  // The heights go over the fighters: a token's edge or its turn's ring never hides the number a
+  // fall or a climb is read from, and the name plates and state chips make way for it (drawFighters).
+  svg.append(terrain, el("g", { id: "reach" }), drawWalls(board), el("g", { id: "rulings" }), el("g", { id: "links" }),
+    el("g", { id: "route" }), el("g", { id: "fighters" }), heights);
   if (picture) terrain.before(picture);
   const centres = tokenPlaces(board.fighters);
   const rulings = layer(svg, "rulings");
@@ -89,10 +91,27 @@ export function drawBoard(svg, board, opts = {}) {
     rulings.append(t);
   }
   drawLinks(svg, board, centres);
-  drawFighters(svg, board, centres, opts);
+  drawFighters(svg, board, centres, opts, heightSpans(heights));
   drawReach(svg, board, opts.reach);
   drawRoute(svg, board, opts.preview, opts.waypoints || []);
   return centres;
+}
+
+// A cell's height: a number in the top-left corner of a raised cell, high in it so that the initials
+// of a token standing there (raised over a state chip) start below it. Its size is 0.8 of a name
+// plate's (table.css), 0.24 of a cell at most: what is reckoned here is at that largest size.
+const HEIGHT = { left: 0.05, base: 0.19, size: 0.24, ascent: 0.95, descent: 0.27 };
+
+/** The height numbers row by row: y -> [[left, right], ...] in board units, each with a margin. */
+function heightSpans(heights) {
+  const rows = {};
+  for (const t of heights.children) {
+    const [x, y] = t.dataset.height.split(",").map(Number);
+    // a digit is about 0.7 of the letters' size wide, a point or a minus less
+    const em = [...t.textContent].reduce((n, c) => n + (c === "." ? 0.3 : c === "-" ? 0.5 : 0.7), 0);
+    (rows[y] ||= []).push([x + HEIGHT.left - 0.03, x + HEIGHT.left + em * HEIGHT.size + 0.04]);
+  }
+  return rows;
 }
 
 /** Show the whole map (what a replay without the page's zoom wants). */
@@ -312,7 +331,61 @@ function badge(text, cx, bottom, most) {
   return chip;
 }
 
-function drawFighters(svg, board, centres, opts) {
+// A name plate's letters at their largest (table.css --plate), and a bold letter's width: a little
+// over what fitted() reckons, and a capital's more (its halo too), so a plate said to clear a height
+// number does.
+const PLATE = 0.3, PLATE_EM = 0.65;
+const plateWidth = (text) => (text.length * PLATE_EM + 0.25) * PLATE;
+
+// The stretches of [lo, hi] that no span of `taken` covers.
+function gaps(lo, hi, taken) {
+  const out = [];
+  let at = lo;
+  for (const [a, b] of [...taken].sort((p, q) => p[0] - q[0])) {
+    if (b <= at || a >= hi) continue;
+    if (a > at) out.push([at, a]);
+    at = Math.max(at, b);
+  }
+  if (hi > at) out.push([at, hi]);
+  return out;
+}
+
+// Where a name plate goes along its row's top strip, which it shares with the height numbers of
+// that row: [centre, text, room, asEver]. Over its token when nothing is in the way (`asEver`: `room`
+// is how wide it may be, a longer name squeezed, as before); else in the stretch beside the numbers
+// nearest its token and still over it, moved aside as little as it must, the first word when the
+// whole name has no room there, `room` how wide it may be (keptTo()).
+function placePlate(text, cx, r, lo, hi, taken) {
+  const free = gaps(lo, hi, taken);
+  if (free.length === 1 && free[0][0] === lo && free[0][1] === hi) {  // nothing in the way
+    const half = Math.min(plateWidth(text), hi - lo) / 2;
+    return [Math.min(Math.max(cx, lo + half), hi - half), text, hi - lo, true];
+  }
+  const off = ([a, b]) => (cx < a ? a - cx : cx > b ? cx - b : 0);
+  const over = free.filter(([a, b]) => Math.min(b, cx + r) - Math.max(a, cx - r) >= 0.1).sort((p, q) => off(p) - off(q));
+  for (const t of [text, telling(text)[0]]) {  // a little squeezed at most (the reckoning is generous)
+    const w = plateWidth(t), g = over.find(([a, b]) => b - a >= 0.8 * w);
+    const half = Math.min(w, g ? g[1] - g[0] : 0) / 2;
+    if (g) return [Math.min(Math.max(cx, g[0] + half), g[1] - half), t, 2 * half];
+  }
+  const [a, b] = (over.length ? over : free).reduce((p, q) => (q[1] - q[0] > p[1] - p[0] ? q : p), [cx, cx]);
+  return [(a + b) / 2, telling(text)[0], Math.max(0, b - a)];
+}
+
+// A plate moved aside for a height number keeps to its room at any zoom: short of room, its letters
+// narrowed (to 3/4 at most: still read at a glance), then smaller. Never a textLength: the plate's
+// size is the page's (--plate), and on big cells a textLength would stretch the name instead.
+const NARROWEST = 0.75;
+function keptTo(node, text, room) {
+  const q = room / plateWidth(text), x = node.getAttribute("x");
+  if (q >= 1) return node;
+  const s = Math.max(q, NARROWEST);
+  node.setAttribute("transform", `translate(${x} 0) scale(${s.toFixed(3)} 1) translate(${-x} 0)`);
+  if (q < NARROWEST) node.style.fontSize = `min(var(--plate, ${PLATE}px), ${(PLATE * q / NARROWEST).toFixed(3)}px)`;
+  return node;
+}
+
+function drawFighters(svg, board, centres, opts, spans = {}) {
   const g = layer(svg, "fighters"), defs = layer(svg, "defs");
   // Row by row, top to bottom: a name plate pokes up into the cell above its token, so each is
   // drawn after (over) the token and ring of a fighter standing there, never under them.
@@ -368,9 +441,23 @@ function drawFighters(svg, board, centres, opts) {
     const crowded = board.fighters.some((o) => o.id !== f.id && o.pos[1] === f.pos[1] && Math.abs(o.pos[0] - f.pos[0]) === 1);
     let plate = f.name.length > 18 ? f.name.slice(0, 17) + "…" : f.name;
     if (crowded && sharing === 1) plate = telling(plate)[0];
-    grp.append(fitted(el("text", { x: cx, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle" }, plate),
-      plate, sharing > 1 ? 1 / sharing : crowded ? 0.96 : 2.2, 0.3));
-    if (badges.length) grp.append(badge(badges.join(" "), cx, Math.min(f.pos[1] + 0.78, cy + r + 0.06), 0.92 / sharing));
+    // It keeps off the height numbers of its row (the top strip it pokes up from holds them): in a
+    // cell shared on a raised cell, the names take turns in what the cell's number leaves.
+    const row = spans[f.pos[1]] || [], [x0] = f.pos;
+    const raised = row.some(([a, b]) => a < x0 + 1 && b > x0);
+    let [lo, hi] = sharing > 1 ? [cx - 0.5 / sharing, cx + 0.5 / sharing] : crowded ? [cx - 0.48, cx + 0.48] : [cx - 1.1, cx + 1.1];
+    if (sharing > 1 && raised) {
+      const left = Math.max(x0 + 0.02, ...row.filter(([a]) => a < x0 + 0.5 && a > x0 - 0.5).map(([, b]) => b));
+      const turn = board.fighters.filter((o) => o.pos[0] === x0 && o.pos[1] === f.pos[1]).indexOf(f);
+      const share = (x0 + 0.98 - left) / sharing;
+      [lo, hi] = [left + turn * share + 0.03, left + (turn + 1) * share - 0.03];  // a space between two names
+    }
+    const [px, text, room, asEver] = placePlate(plate, cx, sharing > 1 && raised ? 1 : r, lo, hi, row);
+    const name = el("text", { x: px, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle" }, text);
+    grp.append(asEver && !(sharing > 1 && raised) ? fitted(name, text, room, 0.3) : keptTo(name, text, room));
+    // A state's chip starts below the number of a raised cell (tokens three to a cell sit high in it).
+    const foot = raised ? Math.max(cy + r + 0.06, f.pos[1] + HEIGHT.base + HEIGHT.descent * HEIGHT.size + CHIP + 0.06) : cy + r + 0.06;
+    if (badges.length) grp.append(badge(badges.join(" "), cx, Math.min(f.pos[1] + 0.78, foot), 0.92 / sharing));
     if (f.damage) {
       const dx = cx + 0.7 * r, dy = cy - 0.7 * r;
       grp.append(el("circle", { cx: dx, cy: dy, r: 0.15 * Math.max(k, 0.7), class: "damage" }));
