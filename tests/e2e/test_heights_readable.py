@@ -265,3 +265,79 @@ def test_no_fighter_hides_a_height_and_no_height_hides_a_name(
             assert not problems, "\n".join(problems)
         finally:
             context.close()
+
+
+def flat(folder: Path) -> Path:
+    """The terraces' fighters on a level yard: no height numbers, names only."""
+    text = TERRACES.replace(
+        'rows = ["abcbabca", "cbabcab_", "ba.bcbba", "ccabdab.", "ab..ba.."]',
+        'rows = ["' + '", "'.join(["." * 8] * 5) + '"]',
+    )
+    assert text != TERRACES
+    scenario = parse_scenario(tomllib.loads(text), source="flat")
+    path = folder / "flat.jsonl"
+    Encounter.create(JsonlStore(path, durable=False), scenario)
+    return path
+
+
+# Each name plate's words, and for a plate given a textLength (squeezed to its room), that length
+# against the words' own length at the page's size of names (a copy without it, measured): a
+# textLength longer than the words spreads them out.
+PLATES = """() => [...document.querySelectorAll('#fighters .name-plate')].map((t) => {
+  const fid = t.parentNode.dataset.fid;
+  if (!t.hasAttribute('textLength')) return { fid, text: t.textContent, forced: null, natural: null };
+  const copy = t.cloneNode(true);
+  copy.removeAttribute('textLength');
+  copy.removeAttribute('lengthAdjust');
+  t.parentNode.append(copy);
+  const natural = copy.getComputedTextLength();
+  copy.remove();
+  return { fid, text: t.textContent, forced: parseFloat(t.getAttribute('textLength')), natural };
+})"""
+
+
+def plates(page) -> dict[str, dict]:  # noqa: ANN001
+    return {p["fid"]: p for p in page.evaluate(PLATES)}
+
+
+def test_on_a_laptop_a_long_name_is_never_spread_out(tmp_path: Path, browser):  # noqa: ANN001
+    """Names are 16 px on a laptop's big cells: a long one fits whole and keeps its own letter spacing."""
+    with Running(flat(tmp_path)) as server:
+        context, page = open_table(browser, server.link("gm"), "laptop")
+        try:
+            expect(token(page, "vex")).to_be_visible()
+            page.wait_for_timeout(100)
+            shown = plates(page)
+            assert shown["sel"]["text"] == "Sel the Bright"
+            spread = [
+                p for p in shown.values() if p["forced"] is not None and p["forced"] > p["natural"] + 0.01
+            ]
+            assert not spread, spread
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("device", ["phone", "laptop"])
+def test_a_zoom_lays_the_names_out_again_and_keeps_the_heights_readable(tmp_path: Path, browser, device: str):  # noqa: ANN001
+    """The names keep a readable size at any zoom, so the room beside a height number changes with it:
+    at each zoom the plates are laid out again, never over a number, whole where they now fit."""
+    with Running(terraces(tmp_path)) as server:
+        context, page = open_table(browser, server.link("gm"), device)
+        try:
+            expect(token(page, "vex")).to_be_visible()
+            page.wait_for_timeout(100)
+            seen = []  # (--plate, Sel's plate) after each press
+            for step in ("zoom-in", "zoom-in", "zoom-out", "zoom-out", "zoom-out"):
+                press(page, page.locator(f"#{step}"), device)
+                page.wait_for_timeout(100)
+                size = page.locator("#board").evaluate("(b) => b.style.getPropertyValue('--plate')")
+                problems = hidden_numbers(page.evaluate(DRAWN))
+                assert not problems, f"after {step} (--plate {size}):\n" + "\n".join(problems)
+                seen.append((float(size.removesuffix("px")), plates(page)["sel"]["text"]))
+            shot(page, f"heights-zoomed-{device}")
+            # the smallest names (the closest zoom) have room for the whole name beside the numbers
+            assert min(seen)[1] == "Sel the Bright", seen
+            if device == "phone":  # at its first size only the first word fits: the zoom laid it out again
+                assert ("Sel" in {text for _, text in seen}) and max(seen)[0] == 0.3, seen
+        finally:
+            context.close()

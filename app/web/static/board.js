@@ -91,7 +91,9 @@ export function drawBoard(svg, board, opts = {}) {
     rulings.append(t);
   }
   drawLinks(svg, board, centres);
-  drawFighters(svg, board, centres, opts, heightSpans(heights));
+  drawFighters(svg, board, centres, opts, heightSpans(heights, PLATE));
+  svg.dataset.plates = "";
+  layPlates(svg);
   drawReach(svg, board, opts.reach);
   drawRoute(svg, board, opts.preview, opts.waypoints || []);
   return centres;
@@ -99,17 +101,18 @@ export function drawBoard(svg, board, opts = {}) {
 
 // A cell's height: a number in the top-left corner of a raised cell, high in it so that the initials
 // of a token standing there (raised over a state chip) start below it. Its size is 0.8 of a name
-// plate's (table.css), 0.24 of a cell at most: what is reckoned here is at that largest size.
+// plate's (table.css), 0.24 of a cell at most: the chips make room for it at that largest size.
 const HEIGHT = { left: 0.05, base: 0.19, size: 0.24, ascent: 0.95, descent: 0.27 };
 
-/** The height numbers row by row: y -> [[left, right], ...] in board units, each with a margin. */
-function heightSpans(heights) {
+/** The height numbers row by row, their names at `size`: y -> [[left, right], ...] in board units,
+ * each with a margin. */
+function heightSpans(heights, size) {
   const rows = {};
   for (const t of heights.children) {
     const [x, y] = t.dataset.height.split(",").map(Number);
     // a digit is about 0.7 of the letters' size wide, a point or a minus less
     const em = [...t.textContent].reduce((n, c) => n + (c === "." ? 0.3 : c === "-" ? 0.5 : 0.7), 0);
-    (rows[y] ||= []).push([x + HEIGHT.left - 0.03, x + HEIGHT.left + em * HEIGHT.size + 0.04]);
+    (rows[y] ||= []).push([x + HEIGHT.left - 0.03, x + HEIGHT.left + em * 0.8 * size + 0.04]);
   }
   return rows;
 }
@@ -310,7 +313,8 @@ export function shownStates(board, f) {
   return Object.entries(f.states).filter(([m, v]) => m !== "turn" && rest[m] !== v).map(([, v]) => v.replace(/_/g, " "));
 }
 
-// Fit a label into `width` board units: long ones are squeezed rather than spilling onto the next cell.
+// Fit a label of letters `size` high into `width` board units: long ones are squeezed rather than
+// spilling onto the next cell (a short one is left as it is: a textLength would stretch it).
 function fitted(node, text, width, size) {
   if (text.length * size * 0.56 > width) {
     node.setAttribute("textLength", width.toFixed(3));
@@ -335,7 +339,14 @@ function badge(text, cx, bottom, most) {
 // over what fitted() reckons, and a capital's more (its halo too), so a plate said to clear a height
 // number does.
 const PLATE = 0.3, PLATE_EM = 0.65;
-const plateWidth = (text) => (text.length * PLATE_EM + 0.25) * PLATE;
+const plateWidth = (text, size) => (text.length * PLATE_EM + 0.25) * size;
+
+/** The size the page draws names at, in board units: its --plate (view.js: 13–16 px whatever the
+ * zoom), PLATE where it sets none (a replay bundle, the builder). */
+function plateSize(svg) {
+  const v = parseFloat(svg.style.getPropertyValue("--plate"));
+  return v > 0 ? Math.min(v, PLATE) : PLATE;
+}
 
 // The stretches of [lo, hi] that no span of `taken` covers.
 function gaps(lo, hi, taken) {
@@ -355,16 +366,16 @@ function gaps(lo, hi, taken) {
 // is how wide it may be, a longer name squeezed, as before); else in the stretch beside the numbers
 // nearest its token and still over it, moved aside as little as it must, the first word when the
 // whole name has no room there, `room` how wide it may be (keptTo()).
-function placePlate(text, cx, r, lo, hi, taken) {
+function placePlate(text, cx, r, lo, hi, taken, size) {
   const free = gaps(lo, hi, taken);
   if (free.length === 1 && free[0][0] === lo && free[0][1] === hi) {  // nothing in the way
-    const half = Math.min(plateWidth(text), hi - lo) / 2;
+    const half = Math.min(plateWidth(text, size), hi - lo) / 2;
     return [Math.min(Math.max(cx, lo + half), hi - half), text, hi - lo, true];
   }
   const off = ([a, b]) => (cx < a ? a - cx : cx > b ? cx - b : 0);
   const over = free.filter(([a, b]) => Math.min(b, cx + r) - Math.max(a, cx - r) >= 0.1).sort((p, q) => off(p) - off(q));
   for (const t of [text, telling(text)[0]]) {  // a little squeezed at most (the reckoning is generous)
-    const w = plateWidth(t), g = over.find(([a, b]) => b - a >= 0.8 * w);
+    const w = plateWidth(t, size), g = over.find(([a, b]) => b - a >= 0.8 * w);
     const half = Math.min(w, g ? g[1] - g[0] : 0) / 2;
     if (g) return [Math.min(Math.max(cx, g[0] + half), g[1] - half), t, 2 * half];
   }
@@ -376,13 +387,57 @@ function placePlate(text, cx, r, lo, hi, taken) {
 // narrowed (to 3/4 at most: still read at a glance), then smaller. Never a textLength: the plate's
 // size is the page's (--plate), and on big cells a textLength would stretch the name instead.
 const NARROWEST = 0.75;
-function keptTo(node, text, room) {
-  const q = room / plateWidth(text), x = node.getAttribute("x");
+function keptTo(node, text, room, size) {
+  const q = room / plateWidth(text, size), x = node.getAttribute("x");
   if (q >= 1) return node;
   const s = Math.max(q, NARROWEST);
   node.setAttribute("transform", `translate(${x} 0) scale(${s.toFixed(3)} 1) translate(${-x} 0)`);
-  if (q < NARROWEST) node.style.fontSize = `min(var(--plate, ${PLATE}px), ${(PLATE * q / NARROWEST).toFixed(3)}px)`;
+  if (q < NARROWEST) node.style.fontSize = `min(var(--plate, ${PLATE}px), ${(size * q / NARROWEST).toFixed(3)}px)`;
   return node;
+}
+
+// Each name plate's place, as drawFighters saw it: what layPlate() needs to lay it out again at
+// another size of letters.
+const PLATES = new WeakMap();
+
+// A plate laid out for names `size` high: over its token, off the height numbers of its row (the top
+// strip it pokes up from holds them); in a cell shared on a raised cell, the names take turns in
+// what the cell's number leaves.
+function layPlate(node, p, spans, size) {
+  const { cx, r, x0, sharing, crowded, turn } = p;
+  const row = spans[p.y] || [];
+  const raised = row.some(([a, b]) => a < x0 + 1 && b > x0);
+  let [lo, hi] = sharing > 1 ? [cx - 0.5 / sharing, cx + 0.5 / sharing] : crowded ? [cx - 0.48, cx + 0.48] : [cx - 1.1, cx + 1.1];
+  if (sharing > 1 && raised) {
+    const left = Math.max(x0 + 0.02, ...row.filter(([a]) => a < x0 + 0.5 && a > x0 - 0.5).map(([, b]) => b));
+    const share = (x0 + 0.98 - left) / sharing;
+    [lo, hi] = [left + turn * share + 0.03, left + (turn + 1) * share - 0.03];  // a space between two names
+  }
+  const [px, text, room, asEver] = placePlate(p.plate, cx, sharing > 1 && raised ? 1 : r, lo, hi, row, size);
+  for (const a of ["textLength", "lengthAdjust", "transform"]) node.removeAttribute(a);
+  node.style.fontSize = "";
+  node.textContent = text;
+  node.setAttribute("x", px);
+  delete node.dataset.home;  // where view.js's keepPlates slides it from
+  // and how far it may slide: between the height numbers either side of it, never onto one
+  const [free] = gaps(-1e6, 1e6, row).filter(([a, b]) => a <= px && px <= b);
+  [node.dataset.lo, node.dataset.hi] = free && row.length ? free : ["", ""];
+  if (asEver && !(sharing > 1 && raised)) fitted(node, text, room, size);
+  else keptTo(node, text, room, size);
+}
+
+/** Lay the name plates out again when the page's size of names changed (view.js, on a zoom): a long
+ * name shows whole where its letters, smaller on big cells, leave room beside the height numbers. */
+export function layPlates(svg) {
+  const size = plateSize(svg);
+  if (svg.dataset.plates === String(size)) return;
+  svg.dataset.plates = String(size);
+  const heights = svg.querySelector("#heights");
+  const spans = heights ? heightSpans(heights, size) : {};
+  for (const node of svg.querySelectorAll("#fighters .name-plate")) {
+    const p = PLATES.get(node);
+    if (p) layPlate(node, p, spans, size);
+  }
 }
 
 function drawFighters(svg, board, centres, opts, spans = {}) {
@@ -441,20 +496,13 @@ function drawFighters(svg, board, centres, opts, spans = {}) {
     const crowded = board.fighters.some((o) => o.id !== f.id && o.pos[1] === f.pos[1] && Math.abs(o.pos[0] - f.pos[0]) === 1);
     let plate = f.name.length > 18 ? f.name.slice(0, 17) + "…" : f.name;
     if (crowded && sharing === 1) plate = telling(plate)[0];
-    // It keeps off the height numbers of its row (the top strip it pokes up from holds them): in a
-    // cell shared on a raised cell, the names take turns in what the cell's number leaves.
-    const row = spans[f.pos[1]] || [], [x0] = f.pos;
+    // It keeps off the height numbers of its row: laid out by layPlate(), at the page's size of names.
+    const [x0] = f.pos, row = spans[f.pos[1]] || [];
     const raised = row.some(([a, b]) => a < x0 + 1 && b > x0);
-    let [lo, hi] = sharing > 1 ? [cx - 0.5 / sharing, cx + 0.5 / sharing] : crowded ? [cx - 0.48, cx + 0.48] : [cx - 1.1, cx + 1.1];
-    if (sharing > 1 && raised) {
-      const left = Math.max(x0 + 0.02, ...row.filter(([a]) => a < x0 + 0.5 && a > x0 - 0.5).map(([, b]) => b));
-      const turn = board.fighters.filter((o) => o.pos[0] === x0 && o.pos[1] === f.pos[1]).indexOf(f);
-      const share = (x0 + 0.98 - left) / sharing;
-      [lo, hi] = [left + turn * share + 0.03, left + (turn + 1) * share - 0.03];  // a space between two names
-    }
-    const [px, text, room, asEver] = placePlate(plate, cx, sharing > 1 && raised ? 1 : r, lo, hi, row);
-    const name = el("text", { x: px, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle" }, text);
-    grp.append(asEver && !(sharing > 1 && raised) ? fitted(name, text, room, 0.3) : keptTo(name, text, room));
+    const turn = board.fighters.filter((o) => o.pos[0] === x0 && o.pos[1] === f.pos[1]).indexOf(f);
+    const name = el("text", { x: cx, y: cy - r - 0.06, class: "name-plate", "text-anchor": "middle" }, plate);
+    PLATES.set(name, { plate, cx, r, x0, y: f.pos[1], sharing, crowded, turn });
+    grp.append(name);
     // A state's chip starts below the number of a raised cell (tokens three to a cell sit high in it).
     const foot = raised ? Math.max(cy + r + 0.06, f.pos[1] + HEIGHT.base + HEIGHT.descent * HEIGHT.size + CHIP + 0.06) : cy + r + 0.06;
     if (badges.length) grp.append(badge(badges.join(" "), cx, Math.min(f.pos[1] + 0.78, foot), 0.92 / sharing));

@@ -2,6 +2,7 @@
 // (a cell is 1); the viewBox says what shows. V.z is CSS pixels per cell. At first the whole map
 // shows if its cells are big enough to read and tap (MIN_CELL), else MIN_CELL-sized cells
 // around the fighter that matters to this screen.
+import { layPlates } from "./board.js";
 import { $, S, centre } from "./shared.js";
 
 export const MIN_CELL = 44;   // CSS px: a fingertip
@@ -128,10 +129,12 @@ export function applyView() {
   V.cx = vw >= m.width ? m.width / 2 : Math.min(Math.max(V.cx, vw / 2 - edge), m.width - vw / 2 + edge);
   V.cy = vh >= m.height ? m.height / 2 : Math.min(Math.max(V.cy, vh / 2 - edge), m.height - vh / 2 + edge);
   $("board").setAttribute("viewBox", `${(V.cx - vw / 2).toFixed(4)} ${(V.cy - vh / 2).toFixed(4)} ${vw.toFixed(4)} ${vh.toFixed(4)}`);
-  keepPlates(V.cx - vw / 2, V.cx + vw / 2, V.cy - vh / 2, V.cy + vh / 2);
   $("board").dataset.cell = V.z.toFixed(1);  // CSS px per cell, for the tests and the curious
-  // Names stay a readable 13-16 px whatever the zoom (in board units, a cell being 1).
+  // Names stay a readable 13-16 px whatever the zoom (in board units, a cell being 1), and their
+  // plates are laid out again for that size (beside the height numbers, which scale with them).
   $("board").style.setProperty("--plate", `${Math.min(0.3, 16 / V.z).toFixed(3)}px`);
+  layPlates($("board"));
+  keepPlates(V.cx - vw / 2, V.cx + vw / 2, V.cy - vh / 2, V.cy + vh / 2);
 }
 
 export function zoomAt(px, py, factor) {
@@ -187,8 +190,9 @@ export function cellAt(px, py) {
 }
 
 
-/** A name plate wider than its cell, its token in view by the board's side edge, slides in to be read whole;
- * the plate of a token out of view is not shown poking in over the edge. */
+/** A name plate wider than its cell, its token in view by the board's side edge, slides in to be read whole,
+ * as far as the height numbers either side of it let it (board.js layPlate: data-lo, data-hi; a plate
+ * narrowed to fit between them stays); the plate of a token out of view is not shown poking in over the edge. */
 function keepPlates(x0, x1, y0, y1) {
   for (const t of document.querySelectorAll("#fighters .name-plate")) {
     const row = Number(t.parentNode.dataset.y) + 0.5;
@@ -196,9 +200,12 @@ function keepPlates(x0, x1, y0, y1) {
     if (t.dataset.home === undefined) t.dataset.home = t.getAttribute("x");
     const home = Number(t.dataset.home);
     let x = home;
-    if (home > x0 && home < x1) {
+    if (home > x0 && home < x1 && !t.hasAttribute("transform")) {
       const w = t.getBBox().width;
       if (w < x1 - x0) x = Math.min(Math.max(home, x0 + w / 2 + 0.02), x1 - w / 2 - 0.02);
+      const lo = t.dataset.lo ? Number(t.dataset.lo) + w / 2 : -Infinity;
+      const hi = t.dataset.hi ? Number(t.dataset.hi) - w / 2 : Infinity;
+      x = lo <= hi ? Math.min(Math.max(x, lo), hi) : home;
     }
     if (String(x) !== t.getAttribute("x")) t.setAttribute("x", String(x));
   }
