@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tabletrail.events.stores.chain import line_hash
 from tabletrail.events.stores.memory import MemoryStore
@@ -21,6 +22,19 @@ def rechain(lines: list[bytes]) -> list[bytes]:
         out.append(data)
         prev = line_hash(data)
     return out
+
+
+def forged_replay(replay: Path, into: Path, kind: str, field: str, value: object) -> tuple[Path, int]:
+    """A copy of a shipped replay in folder `into` whose first `kind` line has its event's `field` set to
+    `value`, re-chained as a forger would (`rechain`); and that line's number."""
+    lines = replay.read_bytes().splitlines()
+    at = next(n for n, line in enumerate(lines) if f'"type":"{kind}"'.encode() in line)
+    raw = json.loads(lines[at])
+    raw["event"][field] = value
+    path = into / replay.name
+    forged = rechain([*lines[:at], json.dumps(raw).encode(), *lines[at + 1 :]])
+    path.write_bytes(b"".join(line + b"\n" for line in forged))
+    return path, at + 1
 
 
 def begun_under(enc: Encounter, version: str) -> Encounter:

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support import rechain
+from support import forged_replay
 from tabletrail.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,14 +21,7 @@ CELLAR = ROOT / "replays" / "initiative-yards-cellar.jsonl"
 
 def forged_cellar(tmp_path: Path, batches: list[int]) -> tuple[Path, int]:
     """The cellar replay with its abandon line naming `batches`, re-chained; and that line's number."""
-    lines = CELLAR.read_bytes().splitlines()
-    at = next(n for n, line in enumerate(lines) if b'"type":"abandoned"' in line)
-    raw = json.loads(lines[at])
-    raw["event"]["batches"] = batches
-    path = tmp_path / "cellar.jsonl"
-    forged = rechain([*lines[:at], json.dumps(raw).encode(), *lines[at + 1 :]])
-    path.write_bytes(b"".join(line + b"\n" for line in forged))
-    return path, at + 1
+    return forged_replay(CELLAR, tmp_path, "abandoned", "batches", batches)
 
 
 def test_the_shipped_abandon_names_the_batch_it_cut_off():

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import rechain
+from support import forged_replay, rechain
 from support_postgres import url
 from support_store import END_TURN, clock, fresh, play
 from tabletrail.cli import main
@@ -332,17 +332,13 @@ def test_an_older_keyed_log_with_a_plain_tip_still_verifies_and_is_warned_of(
 def test_a_rechained_door_line_that_names_no_door_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], door: str, verb: str
 ):
-    lines = (ROOT / "replays" / "initiative-yards-cellar.jsonl").read_bytes().splitlines()
-    at = next(n for n, line in enumerate(lines) if b'"type":"door"' in line)
-    raw = json.loads(lines[at])
-    raw["event"]["door"] = door
-    path = tmp_path / "cellar.jsonl"
-    forged = rechain([*lines[:at], json.dumps(raw).encode(), *lines[at + 1 :]])
-    path.write_bytes(b"".join(line + b"\n" for line in forged))
+    path, line = forged_replay(
+        ROOT / "replays" / "initiative-yards-cellar.jsonl", tmp_path, "door", "door", door
+    )
     code, out, err = run(capsys, verb, path)
     said = out if verb == "verify" else err
     assert code == (1 if verb == "verify" else 2), out + err
-    assert f":{at + 1}: $.event.door: " in said or f"line {at + 1} is not a log record: $.event.door" in said
+    assert f":{line}: $.event.door: " in said or f"line {line} is not a log record: $.event.door" in said
     assert repr(door) in said
     if verb != "verify":
         assert err.startswith("error: ") and err.count("\n") == 1
